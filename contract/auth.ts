@@ -1,0 +1,115 @@
+import './zod-locale';
+import { z } from 'zod';
+import { msg } from './messages';
+import { planTypes } from './plans';
+
+const v = msg.validation;
+
+export const accountTypes = ['demo', 'pending', 'active', 'admin', 'regular'] as const;
+export type AccountType = (typeof accountTypes)[number];
+
+const trimmed = () => z.string({ error: v.invalidRequest }).trim();
+
+export const usernameField = trimmed()
+  .min(3, v.usernameMin)
+  .max(50, v.usernameMax)
+  .regex(/^[A-Za-z0-9._-]+$/, v.usernameChars);
+export const passwordField = z
+  .string({ error: v.passwordMin })
+  .min(6, v.passwordMin)
+  .max(128, v.passwordMax);
+export const nameField = trimmed().min(2, v.nameMin).max(100, v.nameMax);
+export const emailField = trimmed().max(254, v.email).pipe(z.email(v.email));
+const phoneChars = /^[\d+\-\s()]+$/;
+
+export const loginInput = z.object({
+  username: trimmed().min(3, v.usernameMin).max(254, v.usernameMax),
+  password: z.string({ error: v.passwordMin }).min(6, v.passwordMin).max(128, v.passwordMax),
+});
+export type LoginInput = z.infer<typeof loginInput>;
+
+export const registerInput = z.object({
+  name: nameField,
+  email: emailField,
+  username: usernameField,
+  password: passwordField,
+  whatsappNumber: trimmed()
+    .min(10, v.whatsappRequired)
+    .max(20, v.whatsappMax)
+    .regex(phoneChars, v.whatsappFormat),
+});
+export type RegisterInput = z.infer<typeof registerInput>;
+
+export const demoSignupInput = z.object({
+  name: nameField,
+  whatsappNumber: trimmed().min(10, v.whatsappMin).max(20, v.whatsappMax).regex(phoneChars, v.whatsappFormat),
+  email: emailField,
+});
+export type DemoSignupInput = z.infer<typeof demoSignupInput>;
+
+/** Landing page form: every field required, one message for any missing field (SPEC §5). */
+export const landingSignupInput = z.object({
+  name: trimmed().min(1, v.landingRequired).max(100, v.nameMax),
+  email: trimmed().min(1, v.landingRequired).max(254, v.email).pipe(z.email(v.email)),
+  whatsappNumber: trimmed()
+    .min(1, v.landingRequired)
+    .max(20, v.whatsappMax)
+    .regex(phoneChars, v.whatsappFormat)
+    .refine((s) => s.replace(/\D/g, '').length >= 10, v.whatsappMin),
+});
+export type LandingSignupInput = z.infer<typeof landingSignupInput>;
+
+export const userSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  username: z.string(),
+  whatsappNumber: z.string(),
+  accountType: z.enum(accountTypes),
+  planType: z.enum(planTypes),
+  isActive: z.boolean(),
+  createdAt: z.string(),
+  demoExpiresAt: z.string().nullable(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const credentialsSchema = z.object({ username: z.string(), password: z.string() });
+export type Credentials = z.infer<typeof credentialsSchema>;
+
+export const loginResponse = z.object({ success: z.literal(true), message: z.string(), user: userSchema });
+export const okResponse = z.object({ success: z.boolean(), message: z.string() });
+export const demoSignupResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  credentials: credentialsSchema,
+  user: userSchema.pick({ email: true, demoExpiresAt: true }),
+});
+export const landingSignupResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  credentials: credentialsSchema,
+  user: z.object({ email: z.string() }),
+});
+
+export const errorResponse = z.object({
+  success: z.literal(false),
+  code: z.string(),
+  message: z.string(),
+  fieldErrors: z.record(z.string(), z.string()).optional(),
+});
+
+/** What the app may do, derived from the account (SPEC §6). */
+export type Role = 'admin' | 'customer' | 'demo' | 'pending' | 'inactive';
+
+export function roleOf(user: Pick<User, 'accountType' | 'isActive'>): Role {
+  switch (user.accountType) {
+    case 'admin':
+      return 'admin';
+    case 'demo':
+      return 'demo';
+    case 'pending':
+      return 'pending';
+    default:
+      return user.isActive ? 'customer' : 'inactive';
+  }
+}

@@ -1,0 +1,55 @@
+/** Business constants of SPEC §9, shared by the server and the browser app. */
+
+export const DEMO_DURATION_MS = 2 * 60 * 60 * 1000;
+
+export const POLL_INTERVALS_MS = {
+  onlineCount: 30_000,
+  activeUsers: 10_000,
+  whatsappSession: 2_000,
+  businessHealth: 10_000,
+} as const;
+
+export const AUTH_CACHE_MS = 5 * 60 * 1000;
+
+export const TOAST = {
+  durationMs: 5_000,
+  swipeThresholdPx: 50,
+  hotkey: 'F8',
+  limit: 1,
+  landingSignupToastMs: 15_000,
+  landingSignupPopupMs: 20_000,
+  landingSignupRedirectMs: 18_000,
+  purchaseToastMs: 4_000,
+  purchaseDelaysSec: [3, 10, 15, 25, 40, 60, 90],
+} as const;
+
+export const MOBILE_BREAKPOINT_PX = 1024;
+
+export const DASHBOARD_RECENT_CAMPAIGNS = 3;
+export const REPORTS_RECENT_CAMPAIGNS = 5;
+export const TOP_CAMPAIGNS = 3;
+export const BOT_REPLIES_PREVIEW = 3;
+
+export const DEFAULT_AI_MODEL = 'gpt-3.5-turbo';
+
+export const DEFAULT_WHATSAPP_SETTINGS = {
+  autoReconnect: true,
+  messageDelay: 2,
+  dailyLimit: 1000,
+  respectBusinessHours: true,
+  businessStart: '09:00',
+  businessEnd: '18:00',
+} as const;
+
+export const DEFAULT_NOTIFICATION_SETTINGS = {
+  emailNotifications: true,
+  pushNotifications: true,
+  campaignUpdates: true,
+  systemAlerts: false,
+  marketingEmails: true,
+} as const;
+
+export const BUSINESS_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] as const;
+
+/** Hard-coded dashboard trend badges (SPEC §9). */
+export const DASHBOARD_TRENDS = ['+12%', '+8%', '+15%', '+25%'] as const;

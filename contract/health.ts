@@ -1,0 +1,2 @@
+import { z } from 'zod';
+export const healthResponse = z.object({ ok: z.literal(true) });

@@ -1,0 +1,79 @@
+/** Plans of SPEC §9. Prices in BRL. `contactLimit` null means unlimited. */
+
+export const planTypes = ['basic', 'professional', 'enterprise', 'premium', 'admin', 'demo'] as const;
+export type PlanType = (typeof planTypes)[number];
+
+export const sellablePlanTypes = ['basic', 'professional', 'enterprise', 'premium'] as const;
+export type SellablePlanType = (typeof sellablePlanTypes)[number];
+
+export interface Plan {
+  type: SellablePlanType;
+  name: string;
+  label: string;
+  period: string;
+  price: number;
+  listPrice: number;
+  contactLimit: number | null;
+  note?: string;
+}
+
+export const PLANS: readonly Plan[] = [
+  {
+    type: 'basic',
+    name: 'Básico',
+    label: 'Plano Básico',
+    period: 'mensal',
+    price: 25,
+    listPrice: 30,
+    contactLimit: 5_000,
+    note: 'primeiro mês',
+  },
+  {
+    type: 'professional',
+    name: 'Profissional',
+    label: 'Plano Profissional',
+    period: 'trimestral',
+    price: 60,
+    listPrice: 90,
+    contactLimit: 15_000,
+  },
+  {
+    type: 'enterprise',
+    name: 'Enterprise',
+    label: 'Plano Enterprise',
+    period: 'semestral',
+    price: 100,
+    listPrice: 180,
+    contactLimit: null,
+  },
+  {
+    type: 'premium',
+    name: 'Premium',
+    label: 'Plano Premium',
+    period: 'anual',
+    price: 180,
+    listPrice: 360,
+    contactLimit: null,
+  },
+];
+
+export const MONEY_BACK_GUARANTEE_DAYS = 7;
+
+const PLAN_LABELS: Record<PlanType, string> = {
+  basic: 'Plano Básico',
+  professional: 'Plano Profissional',
+  enterprise: 'Plano Enterprise',
+  premium: 'Plano Premium',
+  admin: 'Administrador',
+  demo: 'Demo',
+};
+
+export function planLabel(planType: string): string {
+  return PLAN_LABELS[planType as PlanType] ?? planType;
+}
+
+export function contactLimitFor(planType: string): number | null {
+  if (planType === 'admin') return null;
+  if (planType === 'demo') return 50;
+  return PLANS.find((p) => p.type === planType)?.contactLimit ?? PLANS[0].contactLimit;
+}

@@ -1,0 +1,138 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { msg } from '../contract/messages';
+import type { Config } from './config';
+import { type Db, projectRoot } from './db/client';
+import { adminRoutes } from './modules/admin/admin.routes';
+import { authRoutes } from './modules/auth/auth.routes';
+import { SessionStore } from './modules/auth/sessions.service';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
+import { metricsRoutes } from './modules/metrics/metrics.routes';
+import { systemRoutes } from './modules/system/system.routes';
+import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
+import { registerAccessControl } from './plugins/access';
+import { registerCsrfGuard } from './plugins/csrf';
+import { registerErrorHandler } from './plugins/error-handler';
+import { ConnectionRegistry } from './whatsapp/registry';
+
+/** What every module receives. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  sessions: SessionStore;
+  registry: ConnectionRegistry;
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Db;
+  logger?: FastifyServerOptions['logger'];
+  /** Serve the built web app from dist/web when it exists (off in API tests). */
+  serveWeb?: boolean;
+  sessionCacheMs?: number;
+}
+
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance & { deps: AppDeps }> {
+  const { config, db } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    trustProxy: config.TRUST_PROXY,
+    disableRequestLogging: config.NODE_ENV === 'test',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const sessions = new SessionStore(db, {
+    idleMs: config.SESSION_IDLE_HOURS * 3_600_000,
+    absoluteMs: config.SESSION_ABSOLUTE_DAYS * 86_400_000,
+    cacheMs: opts.sessionCacheMs ?? 5_000,
+  });
+  const deps: AppDeps = { config, db, sessions, registry: new ConnectionRegistry() };
+
+  registerErrorHandler(app);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    strictTransportSecurity: config.PUBLIC_URL?.startsWith('https://') ?? false,
+  });
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      success: false,
+      code: 'RATE_LIMITED',
+      message: context.max === config.LOGIN_RATE_LIMIT ? msg.auth.rateLimited : msg.auth.tooManyRequests,
+    }),
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: `${config.PRODUCT_NAME} API`, version: '1.0.0', description: 'Cookie-session JSON API.' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'disparo_session' } } },
+      security: [{ session: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  registerCsrfGuard(app, { publicUrl: config.PUBLIC_URL, exemptPrefixes: ['/api/whatsapp-business/webhook/'] });
+  registerAccessControl(app, sessions);
+
+  await app.register(systemRoutes, { prefix: '/api', ...deps });
+  await app.register(authRoutes, { prefix: '/api/auth', ...deps });
+  await app.register(adminRoutes, { prefix: '/api/admin', ...deps });
+  await app.register(metricsRoutes, { prefix: '/api/metrics', ...deps });
+  await app.register(campaignsRoutes, { prefix: '/api/campaigns', ...deps });
+  await app.register(whatsappSessionRoutes, { prefix: '/api', ...deps });
+
+  const webRoot = join(projectRoot(), 'dist', 'web');
+  const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webRoot, 'index.html'));
+  if (serveWeb) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+    });
+  }
+
+  if (serveWeb) {
+    // Built asset names carry a content hash, so browsers may keep them forever.
+    app.addHook('onSend', async (request, reply) => {
+      if (request.url.startsWith('/assets/') && reply.statusCode === 200) {
+        reply.header('cache-control', 'public, max-age=31536000, immutable');
+      }
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    if (path.startsWith('/api/') || path === '/api' || request.method !== 'GET' || !serveWeb) {
+      return reply.status(404).send({ success: false, code: 'NOT_FOUND', message: msg.generic.notFound });
+    }
+    // Every other page is the single-page app; its router decides what to show.
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+
+  return Object.assign(app, { deps });
+}

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const DEFAULT_SECRET = 'change-me';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((s) => s === 'true' || s === '1' || s === 'yes');
+const optionalUrl = z.url().optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  SESSION_SECRET: z.string().min(1).optional(),
+  ADMIN_USERNAME: z.string().min(3).default('admin'),
+  ADMIN_PASSWORD: z.string().min(6).optional(),
+  PUBLIC_URL: optionalUrl,
+  PRODUCT_NAME: z.string().min(1).default('Disparo'),
+  SUPPORT_WHATSAPP: z.string().regex(/^\+?[\d\s()-]{10,20}$/, 'must be a phone number').default('+55 11 99999-0000'),
+  SUPPORT_EMAIL: z.email().default('suporte@disparo.app'),
+  PAYMENT_URL_BASIC: z.url().default('https://pay.disparo.app/basico'),
+  PAYMENT_URL_PROFESSIONAL: z.url().default('https://pay.disparo.app/profissional'),
+  PAYMENT_URL_ENTERPRISE: z.url().default('https://pay.disparo.app/enterprise'),
+  PAYMENT_URL_PREMIUM: z.url().default('https://pay.disparo.app/premium'),
+  ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+    .optional(),
+  WHATSAPP_DRIVER: z.enum(['baileys', 'simulator']).default('baileys'),
+  GRAPH_API_URL: z.url().default('https://graph.facebook.com'),
+  GRAPH_API_VERSION: z.string().regex(/^v\d+\.\d+$/, 'must look like v26.0').default('v26.0'),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: optionalUrl,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SESSION_IDLE_HOURS: z.coerce.number().positive().default(24 * 7),
+  SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
+  LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  TRUST_PROXY: bool.default(false),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Omit<Env, 'SESSION_SECRET' | 'ENCRYPTION_KEY' | 'DATA_DIR'> {
+  DATA_DIR: string;
+  SESSION_SECRET: string;
+  ENCRYPTION_KEY: Buffer;
+  isProduction: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Reads a generated secret kept in DATA_DIR, creating it on first use. */
+function keptSecret(dataDir: string, file: string, make: () => string): string {
+  const path = join(dataDir, file);
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const value = make();
+  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return value;
+}
+
+/** Parses the environment once; throws ConfigError listing every bad key. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const blankless = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = envSchema.safeParse(blankless);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(problems);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+  if (isProduction && e.SESSION_SECRET !== undefined && (e.SESSION_SECRET.length < 32 || e.SESSION_SECRET === DEFAULT_SECRET)) {
+    problems.push('SESSION_SECRET: in production it must be at least 32 characters and not a default value');
+  }
+  if (isProduction && e.ADMIN_PASSWORD !== undefined && ['admin123', 'password', '123456'].includes(e.ADMIN_PASSWORD)) {
+    problems.push('ADMIN_PASSWORD: in production a default password is refused');
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const dataDir = resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const sessionSecret =
+    e.SESSION_SECRET ?? keptSecret(dataDir, 'session-secret', () => randomBytes(32).toString('hex'));
+  const encryptionKeyHex =
+    e.ENCRYPTION_KEY ?? keptSecret(dataDir, 'encryption-key', () => randomBytes(32).toString('hex'));
+
+  return {
+    ...e,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: sessionSecret,
+    ENCRYPTION_KEY: Buffer.from(encryptionKeyHex, 'hex'),
+    isProduction,
+  };
+}

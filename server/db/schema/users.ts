@@ -1,0 +1,60 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    username: text('username').notNull(),
+    whatsappNumber: text('whatsapp_number').notNull().default(''),
+    company: text('company').notNull().default(''),
+    passwordHash: text('password_hash').notNull(),
+    accountType: text('account_type', { enum: ['demo', 'pending', 'active', 'admin', 'regular'] }).notNull(),
+    planType: text('plan_type', {
+      enum: ['basic', 'professional', 'enterprise', 'premium', 'admin', 'demo'],
+    }).notNull(),
+    isActive: boolean('is_active').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    demoExpiresAt: timestamp('demo_expires_at', { withTimezone: true }),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lastFailedLoginAt: timestamp('last_failed_login_at', { withTimezone: true }),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    // Demo accounts may repeat an e-mail: a visitor can start another demo.
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`).where(sql`${t.accountType} <> 'demo'`),
+    index('users_demo_expires_idx').on(t.demoExpiresAt),
+  ],
+);
+
+/** Server-side sessions: only a SHA-256 of the random token is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    userAgent: text('user_agent').notNull().default(''),
+    ip: text('ip').notNull().default(''),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Each time an account gets a paid plan (approval or plan change). Feeds the demo purchase notice. */
+export const planActivations = pgTable(
+  'plan_activations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    planType: text('plan_type').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('plan_activations_created_idx').on(t.createdAt)],
+);

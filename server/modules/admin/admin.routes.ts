@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  adminCleanupResponse,
+  adminUpdateUserInput,
+  adminUpdateUserResponse,
+  adminUserIdParams,
+  adminUserList,
+} from '../../../contract/admin';
+import { okResponse } from '../../../contract/auth';
+import { msg } from '../../../contract/messages';
+import type { AppDeps } from '../../app';
+import { toPublicUser } from '../auth/auth.service';
+import { cleanupExpiredDemos, deleteUser, listUsers, updateUser } from './admin.service';
+
+export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions }) => {
+  const admin = { access: 'admin' } as const;
+
+  app.get(
+    '/users',
+    { config: admin, schema: { tags: ['admin'], summary: 'All accounts', response: { 200: adminUserList } } },
+    async () => (await listUsers(db)).map(toPublicUser),
+  );
+
+  app.patch(
+    '/users/:id',
+    {
+      config: admin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Approve, deactivate or change the plan of an account',
+        params: adminUserIdParams,
+        body: adminUpdateUserInput,
+        response: { 200: adminUpdateUserResponse },
+      },
+    },
+    async (request) => {
+      const row = await updateUser(db, sessions, request.params.id, request.body);
+      return { success: true as const, message: msg.admin.updated, user: toPublicUser(row) };
+    },
+  );
+
+  app.delete(
+    '/users/:id',
+    {
+      config: admin,
+      schema: { tags: ['admin'], summary: 'Delete an account and its data', params: adminUserIdParams, response: { 200: okResponse } },
+    },
+    async (request) => {
+      await deleteUser(db, sessions, request.params.id);
+      return { success: true, message: msg.admin.deleted };
+    },
+  );
+
+  app.post(
+    '/cleanup',
+    {
+      config: admin,
+      schema: { tags: ['admin'], summary: 'Delete expired demo accounts', response: { 200: adminCleanupResponse } },
+    },
+    async () => ({ success: true as const, deletedCount: await cleanupExpiredDemos(db, sessions) }),
+  );
+};

@@ -1,0 +1,86 @@
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import type { AdminUpdateUserInput } from '../../../contract/admin';
+import { sellablePlanTypes } from '../../../contract/plans';
+import { msg } from '../../../contract/messages';
+import type { Db } from '../../db/client';
+import { planActivations, users } from '../../db/schema';
+import { AppError } from '../../errors';
+import type { SessionStore, UserRow } from '../auth/sessions.service';
+
+export function listUsers(db: Db): Promise<UserRow[]> {
+  return db.select().from(users).orderBy(desc(users.createdAt));
+}
+
+async function findUser(db: Db, id: string): Promise<UserRow> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  if (!row) throw new AppError('NOT_FOUND', msg.admin.userNotFound);
+  return row;
+}
+
+const isPaidPlan = (plan: string) => (sellablePlanTypes as readonly string[]).includes(plan);
+
+/**
+ * Applies an admin's change. Approving a pending account (isActive true) makes it active; every
+ * activation or change to a paid plan is recorded as a plan activation. Admin accounts are never
+ * changed here.
+ */
+export async function updateUser(
+  db: Db,
+  sessions: SessionStore,
+  id: string,
+  input: AdminUpdateUserInput,
+): Promise<UserRow> {
+  const updated = await db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    const current = await findUser(t, id);
+    if (current.accountType === 'admin') throw new AppError('FORBIDDEN', msg.admin.adminProtected);
+
+    const patch: Partial<typeof users.$inferInsert> = {};
+    if (input.planType !== undefined) {
+      if (input.planType === 'admin') throw new AppError('FORBIDDEN', msg.admin.adminProtected);
+      patch.planType = input.planType;
+    }
+    if (input.accountType !== undefined) patch.accountType = input.accountType;
+    if (input.isActive !== undefined) {
+      patch.isActive = input.isActive;
+      if (input.isActive && (patch.accountType ?? current.accountType) === 'pending') patch.accountType = 'active';
+      if (!input.isActive && input.accountType === undefined && current.accountType === 'pending') {
+        patch.accountType = 'pending';
+      }
+    }
+    if (patch.accountType === 'active' || patch.accountType === 'regular') {
+      // A customer account always has a paid plan; a demo that is converted gets the basic one.
+      const plan = patch.planType ?? current.planType;
+      if (!isPaidPlan(plan)) patch.planType = 'basic';
+    }
+    const [row] = await t.update(users).set(patch).where(eq(users.id, id)).returning();
+
+    const becameActive = row.isActive && !(current.isActive && current.accountType !== 'pending');
+    const planChanged = row.planType !== current.planType;
+    if (row.isActive && row.accountType !== 'demo' && isPaidPlan(row.planType) && (becameActive || planChanged)) {
+      await t.insert(planActivations).values({ userId: row.id, planType: row.planType });
+    }
+    return row;
+  });
+  // The account's role may have changed: its sessions must read it again at once.
+  sessions.forgetUser(id);
+  if (!updated.isActive) await sessions.revokeUser(id);
+  return updated;
+}
+
+export async function deleteUser(db: Db, sessions: SessionStore, id: string): Promise<void> {
+  const current = await findUser(db, id);
+  if (current.accountType === 'admin') throw new AppError('FORBIDDEN', msg.admin.adminProtected);
+  sessions.forgetUser(id);
+  await db.delete(users).where(eq(users.id, id));
+}
+
+/** Deletes expired demo accounts and, through the foreign keys, everything they own. */
+export async function cleanupExpiredDemos(db: Db, sessions: SessionStore): Promise<number> {
+  const deleted = await db
+    .delete(users)
+    .where(and(eq(users.accountType, 'demo'), lt(users.demoExpiresAt, sql`now()`)))
+    .returning({ id: users.id });
+  for (const { id } of deleted) sessions.forgetUser(id);
+  return deleted.length;
+}

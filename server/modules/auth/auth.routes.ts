@@ -1,0 +1,119 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  demoSignupInput,
+  demoSignupResponse,
+  landingSignupInput,
+  landingSignupResponse,
+  loginInput,
+  loginResponse,
+  okResponse,
+  registerInput,
+  userSchema,
+} from '../../../contract/auth';
+import { msg } from '../../../contract/messages';
+import type { AppDeps } from '../../app';
+import { authed, SESSION_COOKIE } from '../../plugins/access';
+import { demoSignup, landingSignup, login, register, toPublicUser } from './auth.service';
+
+export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db, sessions, config } = deps;
+  const secureCookie = (request: FastifyRequest) =>
+    request.protocol === 'https' || (config.PUBLIC_URL?.startsWith('https://') ?? false);
+  const setSessionCookie = (request: FastifyRequest, reply: FastifyReply, token: string) =>
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: secureCookie(request),
+      maxAge: Math.floor((config.SESSION_ABSOLUTE_DAYS * 86_400_000) / 1000),
+    });
+  const signupLimit = { max: Math.max(5, config.LOGIN_RATE_LIMIT), timeWindow: '1 minute' };
+
+  app.get(
+    '/me',
+    { config: { access: 'session' }, schema: { tags: ['auth'], summary: 'Signed-in user', response: { 200: userSchema } } },
+    async (request) => toPublicUser(authed(request).user),
+  );
+
+  app.post(
+    '/login',
+    {
+      config: { access: 'public', rateLimit: { max: config.LOGIN_RATE_LIMIT, timeWindow: '1 minute' } },
+      schema: { tags: ['auth'], summary: 'Sign in', body: loginInput, response: { 200: loginResponse } },
+    },
+    async (request, reply) => {
+      // A new login always gets a new token; an earlier one on this browser is ended.
+      if (request.sessionToken) await sessions.revoke(request.sessionToken);
+      const { user, token } = await login(db, sessions, request.body, {
+        userAgent: request.headers['user-agent'],
+        ip: request.ip,
+      });
+      setSessionCookie(request, reply, token);
+      return { success: true as const, message: msg.auth.loginSuccess, user: toPublicUser(user) };
+    },
+  );
+
+  app.post(
+    '/logout',
+    {
+      config: { access: 'public', demoWritable: true },
+      schema: { tags: ['auth'], summary: 'Sign out', response: { 200: okResponse } },
+    },
+    async (request, reply) => {
+      if (request.sessionToken) await sessions.revoke(request.sessionToken);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return { success: true, message: msg.auth.logoutSuccess };
+    },
+  );
+
+  app.post(
+    '/register',
+    {
+      config: { access: 'public', rateLimit: signupLimit },
+      schema: { tags: ['auth'], summary: 'Create an account (pending approval)', body: registerInput, response: { 201: okResponse } },
+    },
+    async (request, reply) => {
+      await register(db, request.body);
+      return reply.status(201).send({ success: true, message: msg.auth.registerSuccess });
+    },
+  );
+
+  app.post(
+    '/demo-signup',
+    {
+      config: { access: 'public', rateLimit: signupLimit },
+      schema: { tags: ['auth'], summary: 'Start a 2-hour demo', body: demoSignupInput, response: { 201: demoSignupResponse } },
+    },
+    async (request, reply) => {
+      const { row, credentials } = await demoSignup(db, request.body);
+      const user = toPublicUser(row);
+      return reply.status(201).send({
+        success: true as const,
+        message: msg.auth.demoCreated,
+        credentials,
+        user: { email: user.email, demoExpiresAt: user.demoExpiresAt },
+      });
+    },
+  );
+
+  app.post(
+    '/signup',
+    {
+      config: { access: 'public', rateLimit: signupLimit },
+      schema: {
+        tags: ['auth'],
+        summary: 'Landing-page signup: pending account with generated credentials',
+        body: landingSignupInput,
+        response: { 201: landingSignupResponse },
+      },
+    },
+    async (request, reply) => {
+      const { row, credentials } = await landingSignup(db, request.body);
+      return reply
+        .status(201)
+        .send({ success: true as const, message: msg.auth.signupCreated, credentials, user: { email: row.email } });
+    },
+  );
+};
+

@@ -1,0 +1,44 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import { Semaphore } from '../../lib/semaphore';
+
+// OWASP's argon2id parameters. Each hash takes ~19 MiB and tens of milliseconds, so at most two run
+// at once: a burst of logins queues instead of exhausting memory and both cores.
+const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const hashing = new Semaphore(2);
+
+export function hashPassword(password: string): Promise<string> {
+  return hashing.run(() => hash(password, ARGON2));
+}
+
+export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  return hashing.run(() => verify(passwordHash, password).catch(() => false));
+}
+
+let dummyHash: Promise<string> | undefined;
+/** Spends the same time as a real check, so an unknown username answers as slowly as a wrong password. */
+export async function burnPasswordCheck(password: string): Promise<void> {
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  await verifyPassword(await dummyHash, password);
+}
+
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+const SYMBOLS = '!@#$%*-_';
+
+/** A strong generated password: 16 characters with upper, lower, digit and symbol. */
+export function generatePassword(length = 16): string {
+  const pick = (set: string) => set[randomInt(set.length)];
+  const chars = [pick('ABCDEFGHJKLMNPQRSTUVWXYZ'), pick('abcdefghijkmnopqrstuvwxyz'), pick('23456789'), pick(SYMBOLS)];
+  while (chars.length < length) chars.push(pick(ALPHABET + SYMBOLS));
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chars[i], chars[j]] = [chars[j], chars[i]];
+  }
+  return chars.join('');
+}
+
+/** Growing delay after repeated failures on one account: none for the first 3, then 1 s, 2 s, 4 s… up to 8 s. */
+export function loginDelayMs(failedLogins: number): number {
+  if (failedLogins < 3) return 0;
+  return Math.min(1000 * 2 ** (failedLogins - 3), 8000);
+}

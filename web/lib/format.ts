@@ -1,0 +1,81 @@
+/** pt-BR formatting used across the app (DESIGN §4, SPEC §9). */
+
+const decimal1 = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const integer = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
+const percent = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
+const money = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+
+/** 1.234 (pt-BR grouping). */
+export function formatNumber(value: number): string {
+  return integer.format(value);
+}
+
+/** Counts abbreviated with one decimal: 950 → '950', 1500 → '1,5K', 2_000_000 → '2,0M'. */
+export function formatCount(value: number): string {
+  const abs = Math.abs(value);
+  if (abs >= 1_000_000 || Math.round(abs / 100) >= 10_000) return `${decimal1.format(value / 1_000_000)}M`;
+  if (abs >= 1_000) return `${decimal1.format(value / 1_000)}K`;
+  return integer.format(value);
+}
+
+/** 87.5 → '87,5%'. */
+export function formatPercent(value: number): string {
+  return `${percent.format(value)}%`;
+}
+
+/** 25 → 'R$ 25,00' (plain space, so texts compare the same everywhere). */
+export function formatMoney(value: number): string {
+  return money.format(value).replace(/\s/g, ' ');
+}
+
+function toDate(value: Date | string | number): Date {
+  return value instanceof Date ? value : new Date(value);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** 'dd/mm/aaaa' in the browser's time zone; '' for an invalid date. */
+export function formatDate(value: Date | string | number): string {
+  const d = toDate(value);
+  if (Number.isNaN(d.getTime())) return '';
+  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
+}
+
+/** 'dd/mm/aaaa hh:mm' in the browser's time zone; '' for an invalid date. */
+export function formatDateTime(value: Date | string | number): string {
+  const d = toDate(value);
+  if (Number.isNaN(d.getTime())) return '';
+  return `${formatDate(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** 'Nm atrás' under an hour, 'Nh atrás' under a day, else 'Nd atrás' (SPEC §9). */
+export function formatRelativeTime(value: Date | string | number, now: number = Date.now()): string {
+  const d = toDate(value);
+  if (Number.isNaN(d.getTime())) return '';
+  const minutes = Math.max(0, Math.floor((now - d.getTime()) / 60_000));
+  if (minutes < 60) return `${minutes}m atrás`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours}h atrás`;
+  return `${Math.floor(hours / 24)}d atrás`;
+}
+
+/** Remaining time in hours and minutes: '1h 23min', '45min'; null when over. */
+export function formatRemaining(ms: number): string | null {
+  if (ms <= 0) return null;
+  const totalMinutes = Math.ceil(ms / 60_000);
+  const hours = Math.floor(totalMinutes / 60);
+  const minutes = totalMinutes % 60;
+  return hours > 0 ? `${hours}h ${minutes}min` : `${minutes}min`;
+}
+
+/** 'Maria da Silva' → 'MS'; one name → its first two letters. */
+export function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return '?';
+  if (parts.length === 1) return parts[0].slice(0, 2).toUpperCase();
+  return `${parts[0][0]}${parts[parts.length - 1][0]}`.toUpperCase();
+}
+
+export function firstName(name: string): string {
+  return name.trim().split(/\s+/)[0] ?? '';
+}
