@@ -11,9 +11,11 @@ export const adminUpdateUserInput = z
   .object({
     isActive: z.boolean({ error: 'isActive deve ser verdadeiro ou falso.' }).optional(),
     planType: z.enum(planTypes, { error: 'Plano inválido.' }).optional(),
-    accountType: z.enum(adminAssignableAccountTypes, {
-      error: 'Tipo de conta não permitido. Use pendente, ativo ou regular.',
-    }).optional(),
+    accountType: z
+      .enum(adminAssignableAccountTypes, {
+        error: 'Tipo de conta não permitido. Use pendente, ativo ou regular.',
+      })
+      .optional(),
   })
   .refine((o) => Object.keys(o).length > 0, { message: 'Nenhuma alteração informada.' });
 export type AdminUpdateUserInput = z.infer<typeof adminUpdateUserInput>;
@@ -25,10 +27,7 @@ export const adminCleanupResponse = z.object({ success: z.literal(true), deleted
 export type AdminTab = 'all' | 'active' | 'pending' | 'inactive' | 'admin';
 
 /** Admin filters of SPEC §5, shared so the tab counts and the list agree. */
-export function matchesAdminTab(
-  u: { accountType: string; isActive: boolean },
-  tab: AdminTab,
-): boolean {
+export function matchesAdminTab(u: { accountType: string; isActive: boolean }, tab: AdminTab): boolean {
   switch (tab) {
     case 'all':
       return true;

@@ -14,10 +14,7 @@ export const usernameField = trimmed()
   .min(3, v.usernameMin)
   .max(50, v.usernameMax)
   .regex(/^[A-Za-z0-9._-]+$/, v.usernameChars);
-export const passwordField = z
-  .string({ error: v.passwordMin })
-  .min(6, v.passwordMin)
-  .max(128, v.passwordMax);
+export const passwordField = z.string({ error: v.passwordMin }).min(6, v.passwordMin).max(128, v.passwordMax);
 export const nameField = trimmed().min(2, v.nameMin).max(100, v.nameMax);
 export const emailField = trimmed().max(254, v.email).pipe(z.email(v.email));
 const phoneChars = /^[\d+\-\s()]+$/;
@@ -33,10 +30,7 @@ export const registerInput = z.object({
   email: emailField,
   username: usernameField,
   password: passwordField,
-  whatsappNumber: trimmed()
-    .min(10, v.whatsappRequired)
-    .max(20, v.whatsappMax)
-    .regex(phoneChars, v.whatsappFormat),
+  whatsappNumber: trimmed().min(10, v.whatsappRequired).max(20, v.whatsappMax).regex(phoneChars, v.whatsappFormat),
 });
 export type RegisterInput = z.infer<typeof registerInput>;
 

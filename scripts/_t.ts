@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { openPglite } from '../server/db/client';
+
 const t0 = Date.now();
 const c = await PGlite.create();
 const d = openPglite(c);

@@ -7,10 +7,16 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import { msg } from '../contract/messages';
 import type { Config } from './config';
 import { type Db, projectRoot } from './db/client';
+import { AppError } from './errors';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { SessionStore } from './modules/auth/sessions.service';
@@ -29,6 +35,8 @@ export interface AppDeps {
   db: Db;
   sessions: SessionStore;
   registry: ConnectionRegistry;
+  /** Every API route with its declared access, collected as routes register (tests check each one). */
+  routes: Array<{ method: string; url: string; access: string }>;
 }
 
 export interface BuildAppOptions {
@@ -55,7 +63,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     absoluteMs: config.SESSION_ABSOLUTE_DAYS * 86_400_000,
     cacheMs: opts.sessionCacheMs ?? 5_000,
   });
-  const deps: AppDeps = { config, db, sessions, registry: new ConnectionRegistry() };
+  const deps: AppDeps = { config, db, sessions, registry: new ConnectionRegistry(), routes: [] };
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      deps.routes.push({ method, url: route.url, access: route.config?.access ?? 'customer' });
+    }
+  });
 
   registerErrorHandler(app);
   await app.register(helmet, {
@@ -78,12 +93,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      success: false,
-      code: 'RATE_LIMITED',
-      message: context.max === config.LOGIN_RATE_LIMIT ? msg.auth.rateLimited : msg.auth.tooManyRequests,
-    }),
+    errorResponseBuilder: () => new AppError('RATE_LIMITED', msg.auth.tooManyRequests),
   });
   await app.register(swagger, {
     openapi: {

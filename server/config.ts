@@ -24,7 +24,10 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().min(6).optional(),
   PUBLIC_URL: optionalUrl,
   PRODUCT_NAME: z.string().min(1).default('Disparo'),
-  SUPPORT_WHATSAPP: z.string().regex(/^\+?[\d\s()-]{10,20}$/, 'must be a phone number').default('+55 11 99999-0000'),
+  SUPPORT_WHATSAPP: z
+    .string()
+    .regex(/^\+?[\d\s()-]{10,20}$/, 'must be a phone number')
+    .default('+55 11 99999-0000'),
   SUPPORT_EMAIL: z.email().default('suporte@disparo.app'),
   PAYMENT_URL_BASIC: z.url().default('https://pay.disparo.app/basico'),
   PAYMENT_URL_PROFESSIONAL: z.url().default('https://pay.disparo.app/profissional'),
@@ -36,11 +39,17 @@ const envSchema = z.object({
     .optional(),
   WHATSAPP_DRIVER: z.enum(['baileys', 'simulator']).default('baileys'),
   GRAPH_API_URL: z.url().default('https://graph.facebook.com'),
-  GRAPH_API_VERSION: z.string().regex(/^v\d+\.\d+$/, 'must look like v26.0').default('v26.0'),
+  GRAPH_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, 'must look like v26.0')
+    .default('v26.0'),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: optionalUrl,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SESSION_IDLE_HOURS: z.coerce.number().positive().default(24 * 7),
+  SESSION_IDLE_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 7),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   TRUST_PROXY: bool.default(false),
@@ -82,7 +91,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const isProduction = e.NODE_ENV === 'production';
-  if (isProduction && e.SESSION_SECRET !== undefined && (e.SESSION_SECRET.length < 32 || e.SESSION_SECRET === DEFAULT_SECRET)) {
+  if (
+    isProduction &&
+    e.SESSION_SECRET !== undefined &&
+    (e.SESSION_SECRET.length < 32 || e.SESSION_SECRET === DEFAULT_SECRET)
+  ) {
     problems.push('SESSION_SECRET: in production it must be at least 32 characters and not a default value');
   }
   if (isProduction && e.ADMIN_PASSWORD !== undefined && ['admin123', 'password', '123456'].includes(e.ADMIN_PASSWORD)) {

@@ -57,7 +57,8 @@ export function registerAccessControl(app: FastifyInstance, sessions: SessionSto
     request.session = await sessions.resolve(token);
   });
 
-  app.addHook('preHandler', async (request: FastifyRequest, _reply: FastifyReply) => {
+  // Checked in onRequest, before the body is even parsed: a refused caller learns nothing from validation.
+  app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
     // Unknown paths answer 404 to everyone; the API documentation is public.
     if (!request.url.startsWith('/api/') || request.is404 || request.url.startsWith('/api/docs')) return;
     const config = request.routeOptions.config ?? {};

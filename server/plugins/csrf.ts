@@ -2,6 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { msg } from '../../contract/messages';
 import { AppError } from '../errors';
 
+/** 'localhost:80' over http is the same host as an Origin of 'http://localhost'. */
+function normalHost(protocol: string, host: string | undefined): string | undefined {
+  if (!host) return undefined;
+  try {
+    return new URL(`${protocol}://${host}`).host;
+  } catch {
+    return undefined;
+  }
+}
+
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
@@ -25,6 +35,8 @@ export function registerCsrfGuard(app: FastifyInstance, opts: { publicUrl?: stri
     } catch {
       host = undefined;
     }
-    if (!host || host !== request.headers.host) throw new AppError('CROSS_SITE', msg.auth.crossSite);
+    if (!host || host !== normalHost(request.protocol, request.headers.host)) {
+      throw new AppError('CROSS_SITE', msg.auth.crossSite);
+    }
   });
 }

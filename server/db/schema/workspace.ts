@@ -57,7 +57,9 @@ export const campaigns = pgTable(
     name: text('name').notNull(),
     message: text('message').notNull(),
     status: text('status').notNull().default('draft'),
-    targetType: text('target_type', { enum: ['all', 'groups', 'contacts'] }).notNull().default('all'),
+    targetType: text('target_type', { enum: ['all', 'groups', 'contacts'] })
+      .notNull()
+      .default('all'),
     targetGroups: text('target_groups').array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
@@ -112,7 +114,9 @@ export const autoReplies = pgTable(
     userId: owner(),
     trigger: text('trigger').notNull(),
     response: text('response').notNull(),
-    type: text('type', { enum: ['text', 'interactive', 'image'] }).notNull().default('text'),
+    type: text('type', { enum: ['text', 'interactive', 'image'] })
+      .notNull()
+      .default('text'),
     buttons: jsonb('buttons').notNull().default(sql`'[]'::jsonb`),
     imageUrl: text('image_url').notNull().default(''),
     isActive: boolean('is_active').notNull().default(true),

@@ -43,7 +43,12 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ses
     '/users/:id',
     {
       config: admin,
-      schema: { tags: ['admin'], summary: 'Delete an account and its data', params: adminUserIdParams, response: { 200: okResponse } },
+      schema: {
+        tags: ['admin'],
+        summary: 'Delete an account and its data',
+        params: adminUserIdParams,
+        response: { 200: okResponse },
+      },
     },
     async (request) => {
       await deleteUser(db, sessions, request.params.id);

@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { AdminUpdateUserInput } from '../../../contract/admin';
-import { sellablePlanTypes } from '../../../contract/plans';
 import { msg } from '../../../contract/messages';
+import { sellablePlanTypes } from '../../../contract/plans';
 import type { Db } from '../../db/client';
 import { planActivations, users } from '../../db/schema';
 import { AppError } from '../../errors';

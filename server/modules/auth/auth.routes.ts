@@ -13,6 +13,7 @@ import {
 } from '../../../contract/auth';
 import { msg } from '../../../contract/messages';
 import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
 import { authed, SESSION_COOKIE } from '../../plugins/access';
 import { demoSignup, landingSignup, login, register, toPublicUser } from './auth.service';
 
@@ -32,14 +33,24 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   app.get(
     '/me',
-    { config: { access: 'session' }, schema: { tags: ['auth'], summary: 'Signed-in user', response: { 200: userSchema } } },
+    {
+      config: { access: 'session' },
+      schema: { tags: ['auth'], summary: 'Signed-in user', response: { 200: userSchema } },
+    },
     async (request) => toPublicUser(authed(request).user),
   );
 
   app.post(
     '/login',
     {
-      config: { access: 'public', rateLimit: { max: config.LOGIN_RATE_LIMIT, timeWindow: '1 minute' } },
+      config: {
+        access: 'public',
+        rateLimit: {
+          max: config.LOGIN_RATE_LIMIT,
+          timeWindow: '1 minute',
+          errorResponseBuilder: () => new AppError('RATE_LIMITED', msg.auth.rateLimited),
+        },
+      },
       schema: { tags: ['auth'], summary: 'Sign in', body: loginInput, response: { 200: loginResponse } },
     },
     async (request, reply) => {
@@ -71,7 +82,12 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     '/register',
     {
       config: { access: 'public', rateLimit: signupLimit },
-      schema: { tags: ['auth'], summary: 'Create an account (pending approval)', body: registerInput, response: { 201: okResponse } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account (pending approval)',
+        body: registerInput,
+        response: { 201: okResponse },
+      },
     },
     async (request, reply) => {
       await register(db, request.body);
@@ -83,7 +99,12 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     '/demo-signup',
     {
       config: { access: 'public', rateLimit: signupLimit },
-      schema: { tags: ['auth'], summary: 'Start a 2-hour demo', body: demoSignupInput, response: { 201: demoSignupResponse } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Start a 2-hour demo',
+        body: demoSignupInput,
+        response: { 201: demoSignupResponse },
+      },
     },
     async (request, reply) => {
       const { row, credentials } = await demoSignup(db, request.body);
@@ -116,4 +137,3 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
   );
 };
-

@@ -143,10 +143,7 @@ async function insertGenerated(
   }
 }
 
-export async function demoSignup(
-  db: Db,
-  input: DemoSignupInput,
-): Promise<{ row: UserRow; credentials: Credentials }> {
+export async function demoSignup(db: Db, input: DemoSignupInput): Promise<{ row: UserRow; credentials: Credentials }> {
   return db.transaction(async (tx) => {
     const created = await insertGenerated(tx as unknown as Db, 'demo', {
       name: input.name,

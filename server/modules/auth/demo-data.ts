@@ -2,9 +2,19 @@ import type { Db } from '../../db/client';
 import { autoReplies, botConfigs, botEvents, campaignRecipients, campaigns, contacts, groups } from '../../db/schema';
 
 const SAMPLE_CONTACTS = [
-  { name: 'Exemplo - Ana Souza', phone: '+5511990000001', email: 'ana.exemplo@example.com', tags: ['exemplo', 'cliente'] },
+  {
+    name: 'Exemplo - Ana Souza',
+    phone: '+5511990000001',
+    email: 'ana.exemplo@example.com',
+    tags: ['exemplo', 'cliente'],
+  },
   { name: 'Exemplo - Bruno Lima', phone: '+5521990000002', email: null, tags: ['exemplo', 'lead'] },
-  { name: 'Exemplo - Carla Mendes', phone: '+5531990000003', email: 'carla.exemplo@example.com', tags: ['exemplo', 'vip'] },
+  {
+    name: 'Exemplo - Carla Mendes',
+    phone: '+5531990000003',
+    email: 'carla.exemplo@example.com',
+    tags: ['exemplo', 'vip'],
+  },
   { name: 'Exemplo - Diego Rocha', phone: '+5541990000004', email: null, tags: ['exemplo'] },
   { name: 'Exemplo - Elisa Prado', phone: '+5551990000005', email: null, tags: ['exemplo', 'cliente'] },
   { name: 'Exemplo - Fábio Nunes', phone: '+5561990000006', email: null, tags: ['exemplo', 'lead'] },
@@ -70,7 +80,12 @@ export async function seedDemoWorkspace(db: Db, userId: string): Promise<void> {
   const events: Array<typeof botEvents.$inferInsert> = [];
   insertedContacts.slice(0, 4).forEach((c, i) => {
     events.push({ userId, contactPhone: c.phone, kind: 'inbound', createdAt: ago(60 - i * 5) });
-    events.push({ userId, contactPhone: c.phone, kind: i === 0 ? 'welcome' : 'auto_reply', createdAt: ago(60 - i * 5) });
+    events.push({
+      userId,
+      contactPhone: c.phone,
+      kind: i === 0 ? 'welcome' : 'auto_reply',
+      createdAt: ago(60 - i * 5),
+    });
   });
   events.push({ userId, contactPhone: insertedContacts[4].phone, kind: 'inbound', createdAt: ago(20) });
   events.push({ userId, contactPhone: insertedContacts[4].phone, kind: 'no_match', createdAt: ago(20) });

@@ -85,7 +85,10 @@ export class SessionStore {
     }
     if (now - session.lastSeenAt > TOUCH_EVERY_MS) {
       session.lastSeenAt = now;
-      await this.db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.tokenHash, tokenHash));
+      await this.db
+        .update(sessions)
+        .set({ lastSeenAt: new Date(now) })
+        .where(eq(sessions.tokenHash, tokenHash));
     }
     this.cache.set(tokenHash, { session, until: now + this.policy.cacheMs });
     if (this.cache.size > 50_000) this.evictExpired(now);

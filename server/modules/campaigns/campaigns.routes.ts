@@ -6,7 +6,7 @@ import { listCampaigns } from './campaigns.service';
 
 export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
-    '/',
+    '',
     { schema: { tags: ['campaigns'], summary: 'Campaigns, newest first', response: { 200: campaignList } } },
     async (request) => listCampaigns(db, authed(request).user.id),
   );

@@ -6,7 +6,10 @@ import type { AppDeps } from '../../app';
 export const systemRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config }) => {
   app.get(
     '/health',
-    { config: { access: 'public' }, schema: { tags: ['system'], summary: 'Liveness once the database is ready', response: { 200: healthResponse } } },
+    {
+      config: { access: 'public' },
+      schema: { tags: ['system'], summary: 'Liveness once the database is ready', response: { 200: healthResponse } },
+    },
     async () => ({ ok: true as const }),
   );
 
@@ -24,7 +27,14 @@ export const systemRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config
   };
   app.get(
     '/public-config',
-    { config: { access: 'public' }, schema: { tags: ['system'], summary: 'Product name, support contacts and payment links', response: { 200: publicConfigResponse } } },
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['system'],
+        summary: 'Product name, support contacts and payment links',
+        response: { 200: publicConfigResponse },
+      },
+    },
     async () => publicConfig,
   );
 };

@@ -12,7 +12,11 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app,
       // Polled every 2 s by every signed-in browser: the answer is built in memory and serialised
       // without re-validation (the schema still documents it).
       serializerCompiler: plainJson,
-      schema: { tags: ['whatsapp'], summary: 'WhatsApp connection state (polled)', response: { 200: whatsappSessionResponse } },
+      schema: {
+        tags: ['whatsapp'],
+        summary: 'WhatsApp connection state (polled)',
+        response: { 200: whatsappSessionResponse },
+      },
     },
     async (request) => registry.status(authed(request).user),
   );

@@ -1,0 +1,191 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../config';
+import { DataDirLockedError, lockDataDir } from '../../db/data-dir-lock';
+import { users } from '../../db/schema';
+import { createTestApp, createUser, loginAs, TEST_PASSWORD, type TestContext } from '../../testing/test-app';
+import { ensureAdmin } from '../auth/auth.service';
+import { verifyPassword } from '../auth/password';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp({ PUBLIC_URL: 'https://app.disparo.example', SUPPORT_EMAIL: 'contato@empresa.com.br' });
+});
+afterAll(() => ctx.close());
+
+describe('system routes', () => {
+  it('answers health once the database is ready', async () => {
+    const res = await ctx.app.inject('/api/health');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+  });
+
+  it('answers unknown /api paths with a JSON 404, signed in or not', async () => {
+    for (const url of ['/api/nada', '/api/auth/nada', '/api']) {
+      const res = await ctx.app.inject(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type']).toContain('application/json');
+      expect(res.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    }
+  });
+
+  it('documents every route in OpenAPI at /api/docs', async () => {
+    const res = await ctx.app.inject('/api/docs/json');
+    expect(res.statusCode).toBe(200);
+    const paths = Object.keys(res.json().paths);
+    for (const r of ctx.app.deps.routes) {
+      expect(paths, r.url).toContain(r.url.replace(/:(\w+)/g, '{$1}'));
+    }
+    expect((await ctx.app.inject('/api/docs')).statusCode).toBeLessThan(400);
+  });
+
+  it('gives the browser the public configuration with the support e-mail masked', async () => {
+    const res = await ctx.app.inject('/api/public-config');
+    expect(res.json()).toMatchObject({ productName: 'Disparo', supportEmailMasked: 'co****@empresa.com.br' });
+    expect(res.body).not.toContain('contato@');
+  });
+
+  it('never answers a stack trace', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: '{',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).not.toMatch(/at .*\.ts|Error:/);
+  });
+});
+
+describe('cross-site request guard', () => {
+  const login = (headers: Record<string, string>) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'alguem', password: 'errada123' },
+      headers,
+    });
+
+  it('refuses a state-changing request from another site', async () => {
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'null' },
+    ]) {
+      const res = await login(headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(res.json().code).toBe('CROSS_SITE');
+    }
+  });
+
+  it('lets same-origin and non-browser requests through', async () => {
+    expect((await login({ origin: 'http://localhost:80', host: 'localhost:80' })).statusCode).toBe(401);
+    expect((await login({ origin: 'https://app.disparo.example' })).statusCode).toBe(401);
+    expect((await login({ 'sec-fetch-site': 'same-origin' })).statusCode).toBe(401);
+    expect((await login({})).statusCode).toBe(401);
+  });
+
+  it('lets reads from anywhere through (they change nothing)', async () => {
+    const res = await ctx.app.inject({ url: '/api/health', headers: { origin: 'https://evil.example' } });
+    expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('configuration', () => {
+  const dataDir = () => mkdtempSync(join(tmpdir(), 'disparo-cfg-'));
+
+  it('has safe defaults for a local run and keeps generated secrets in DATA_DIR', () => {
+    const dir = dataDir();
+    const a = loadConfig({ DATA_DIR: dir });
+    expect(a).toMatchObject({
+      PORT: 5000,
+      HOST: '0.0.0.0',
+      PRODUCT_NAME: 'Disparo',
+      GRAPH_API_VERSION: 'v26.0',
+      WHATSAPP_DRIVER: 'baileys',
+    });
+    expect(a.SESSION_SECRET).toHaveLength(64);
+    expect(a.ENCRYPTION_KEY).toHaveLength(32);
+    expect(existsSync(join(dir, 'session-secret'))).toBe(true);
+    const b = loadConfig({ DATA_DIR: dir });
+    expect(b.SESSION_SECRET).toBe(a.SESSION_SECRET);
+    expect(b.ENCRYPTION_KEY.equals(a.ENCRYPTION_KEY)).toBe(true);
+  });
+
+  it('lists every bad key at once', () => {
+    try {
+      loadConfig({
+        DATA_DIR: dataDir(),
+        PORT: 'abc',
+        DATABASE_URL: 'mysql://x',
+        WHATSAPP_DRIVER: 'outro',
+        ENCRYPTION_KEY: 'curta',
+      });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const keys = (err as ConfigError).problems.map((p) => p.split(':')[0]);
+      expect(keys.sort()).toEqual(['DATABASE_URL', 'ENCRYPTION_KEY', 'PORT', 'WHATSAPP_DRIVER']);
+    }
+  });
+
+  it('refuses a short or default session secret in production', () => {
+    for (const SESSION_SECRET of ['curto', 'change-me']) {
+      expect(() => loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'production', SESSION_SECRET })).toThrow(
+        /SESSION_SECRET/,
+      );
+    }
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) }).isProduction,
+    ).toBe(true);
+  });
+});
+
+describe('data directory lock', () => {
+  it('refuses a second owner while the first runs, and takes over a stale lock', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'disparo-lock-'));
+    writeFileSync(join(dir, 'server.lock'), String(process.ppid));
+    expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
+    writeFileSync(join(dir, 'server.lock'), '999999999');
+    const release = lockDataDir(dir);
+    expect(existsSync(join(dir, 'server.lock'))).toBe(true);
+    release();
+    expect(existsSync(join(dir, 'server.lock'))).toBe(false);
+  });
+});
+
+describe('administrator from the configuration', () => {
+  const log = { info: () => {}, warn: () => {} };
+
+  it('creates the admin at start and resets its password to the configured one', async () => {
+    await ensureAdmin(ctx.database.db, { username: 'chefe', password: 'primeira-senha' }, log);
+    await ensureAdmin(ctx.database.db, { username: 'chefe', password: 'segunda-senha' }, log);
+    const [row] = await ctx.database.db.select().from(users).where(eq(users.username, 'chefe'));
+    expect(row).toMatchObject({ accountType: 'admin', planType: 'admin', isActive: true });
+    expect(await verifyPassword(row.passwordHash, 'segunda-senha')).toBe(true);
+    const cookie = await loginAs(ctx, row, 'segunda-senha');
+    expect((await ctx.app.inject({ url: '/api/admin/users', headers: { cookie } })).statusCode).toBe(200);
+  });
+
+  it('generates and logs a password when none is configured', async () => {
+    const lines: string[] = [];
+    await ensureAdmin(
+      ctx.database.db,
+      { username: 'gerado' },
+      { info: () => {}, warn: (m: unknown) => lines.push(String(m)) },
+    );
+    const password = /password: (\S+)/.exec(lines[0])?.[1] as string;
+    const [row] = await ctx.database.db.select().from(users).where(eq(users.username, 'gerado'));
+    expect(await verifyPassword(row.passwordHash, password)).toBe(true);
+    expect(await verifyPassword(row.passwordHash, TEST_PASSWORD)).toBe(false);
+  });
+
+  it('keeps a customer created before a restart', async () => {
+    const u = await createUser(ctx);
+    await ensureAdmin(ctx.database.db, { username: 'chefe' }, log);
+    expect((await ctx.database.db.select().from(users).where(eq(users.id, u.id))).length).toBe(1);
+  });
+});

@@ -1,0 +1,132 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaigns, contacts, groups } from '../db/schema';
+import { seedDemoWorkspace } from '../modules/auth/demo-data';
+import type { UserRow } from '../modules/auth/sessions.service';
+import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
+
+/**
+ * Role and tenant checks over every API route the app registers, so a new route is covered the
+ * moment it exists. Routes that take an id of a customer's resource must be listed in
+ * `crossTenantCases`, which makes another account's id answer 404.
+ */
+let ctx: TestContext;
+const cookies: Record<string, string> = {};
+let owner: UserRow;
+
+const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string; payload?: object }>> = {};
+
+const sampleParams = (url: string) => url.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  const roles = {
+    admin: { accountType: 'admin', planType: 'admin' },
+    customer: {},
+    other: {},
+    demo: { accountType: 'demo', planType: 'demo', demoExpiresAt: new Date(Date.now() + 3_600_000) },
+    pending: { accountType: 'pending', isActive: false },
+    inactive: { accountType: 'active', isActive: false },
+  } as const;
+  for (const [name, overrides] of Object.entries(roles)) {
+    const u = await createUser(ctx, overrides);
+    if (name === 'customer') owner = u;
+    cookies[name] = await loginAs(ctx, u);
+  }
+  await seedDemoWorkspace(ctx.database.db, owner.id);
+});
+afterAll(() => ctx.close());
+
+const routes = () => ctx.app.deps.routes;
+const inject = (method: string, url: string, cookie?: string) =>
+  ctx.app.inject({
+    method: method as 'GET',
+    url: sampleParams(url),
+    payload: method === 'GET' || method === 'DELETE' ? undefined : {},
+    headers: cookie ? { cookie } : {},
+  });
+
+describe('every route declares who may call it', () => {
+  it('has routes to check', () => {
+    expect(routes().length).toBeGreaterThan(8);
+    expect(routes().filter((r) => r.access === 'admin').length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('refuses admin routes to everyone but admins', async () => {
+    for (const r of routes().filter((x) => x.access === 'admin')) {
+      expect((await inject(r.method, r.url)).statusCode, `${r.method} ${r.url} anonymous`).toBe(401);
+      for (const role of ['customer', 'demo', 'pending', 'inactive']) {
+        const res = await inject(r.method, r.url, cookies[role]);
+        expect(res.statusCode, `${r.method} ${r.url} as ${role}`).toBe(403);
+      }
+    }
+  });
+
+  it('refuses customer routes to anonymous, pending and deactivated accounts, and writes to demos', async () => {
+    for (const r of routes().filter((x) => x.access === 'customer')) {
+      const label = `${r.method} ${r.url}`;
+      expect((await inject(r.method, r.url)).statusCode, `${label} anonymous`).toBe(401);
+      expect((await inject(r.method, r.url, cookies.pending)).json().code, `${label} pending`).toBe('ACCOUNT_PENDING');
+      expect((await inject(r.method, r.url, cookies.inactive)).json().code, `${label} inactive`).toBe(
+        'ACCOUNT_INACTIVE',
+      );
+      if (r.method !== 'GET') {
+        expect((await inject(r.method, r.url, cookies.demo)).json().code, `${label} demo`).toBe('DEMO_READ_ONLY');
+      }
+    }
+  });
+
+  it('refuses session routes to anonymous callers and writes to demos', async () => {
+    for (const r of routes().filter((x) => x.access === 'session')) {
+      expect((await inject(r.method, r.url)).statusCode, `${r.method} ${r.url}`).toBe(401);
+      if (r.method !== 'GET') expect((await inject(r.method, r.url, cookies.demo)).statusCode).toBe(403);
+    }
+  });
+});
+
+describe('no customer route shows or touches another account’s data', () => {
+  it('every customer route with an id has a cross-tenant case', () => {
+    const withId = routes().filter((r) => r.access !== 'admin' && r.access !== 'public' && r.url.includes(':'));
+    for (const r of withId) expect(crossTenantCases, `${r.method} ${r.url}`).toHaveProperty(`${r.method} ${r.url}`);
+  });
+
+  it('answers 404 when another account uses an owner’s id', async () => {
+    for (const [key, make] of Object.entries(crossTenantCases)) {
+      const [method, url] = key.split(' ');
+      const { id, payload } = await make(owner.id);
+      const res = await ctx.app.inject({
+        method: method as 'GET',
+        url: url.replace(/:\w+/, id),
+        payload,
+        headers: { cookie: cookies.other },
+      });
+      expect(res.statusCode, key).toBe(404);
+    }
+  });
+
+  it('lists of another account never include the owner’s rows', async () => {
+    const db = ctx.database.db;
+    const ownerRows = [
+      ...(await db
+        .select({ id: contacts.id, name: contacts.name })
+        .from(contacts)
+        .where(eq(contacts.userId, owner.id))),
+      ...(await db.select({ id: groups.id, name: groups.name }).from(groups).where(eq(groups.userId, owner.id))),
+      ...(await db
+        .select({ id: campaigns.id, name: campaigns.name })
+        .from(campaigns)
+        .where(eq(campaigns.userId, owner.id))),
+    ];
+    expect(ownerRows.length).toBeGreaterThan(5);
+    const asOwner = await inject('GET', '/api/campaigns', cookies.customer);
+    expect(asOwner.body).toContain(ownerRows.at(-1)?.id);
+    for (const r of routes().filter((x) => x.access === 'customer' && x.method === 'GET' && !x.url.includes(':'))) {
+      const res = await inject('GET', r.url, cookies.other);
+      expect(res.statusCode, r.url).toBeLessThan(500);
+      for (const row of ownerRows) {
+        expect(res.body, `${r.url} leaks ${row.name}`).not.toContain(row.id);
+        expect(res.body, `${r.url} leaks ${row.name}`).not.toContain(row.name);
+      }
+    }
+  });
+});

@@ -1,0 +1,89 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { type AppDeps, buildApp } from '../app';
+import { loadConfig } from '../config';
+import type { Database } from '../db/client';
+import { users } from '../db/schema';
+import { hashPassword } from '../modules/auth/password';
+import type { UserRow } from '../modules/auth/sessions.service';
+import { createTestDatabase } from './test-db';
+
+export type TestApp = FastifyInstance & { deps: AppDeps };
+
+export interface TestContext {
+  app: TestApp;
+  database: Database;
+  close(): Promise<void>;
+}
+
+/** The real app on a real, migrated database, configured as a local run would be. */
+export async function createTestApp(env: Record<string, string> = {}, sessionCacheMs?: number): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'disparo-app-')),
+    LOG_LEVEL: 'silent',
+    LOGIN_RATE_LIMIT: '1000',
+    ...env,
+  });
+  const app = await buildApp({ config, db: database.db, serveWeb: false, sessionCacheMs });
+  await app.ready();
+  return {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export const TEST_PASSWORD = 'senha-de-teste-1';
+let testHash: Promise<string> | undefined;
+
+let seq = 0;
+/** Inserts an account directly (all share TEST_PASSWORD, hashed once per test file). */
+export async function createUser(
+  ctx: TestContext,
+  overrides: Partial<typeof users.$inferInsert> = {},
+): Promise<UserRow> {
+  testHash ??= hashPassword(TEST_PASSWORD);
+  const n = `${process.pid}${Date.now().toString(36)}${seq++}`;
+  const [row] = await ctx.database.db
+    .insert(users)
+    .values({
+      name: `Cliente ${n}`,
+      email: `cliente${n}@example.com`,
+      username: `cliente${n}`,
+      whatsappNumber: '+55 11 98888-7777',
+      passwordHash: await testHash,
+      accountType: 'active',
+      planType: 'basic',
+      isActive: true,
+      ...overrides,
+    })
+    .returning();
+  return row;
+}
+
+export function sessionCookie(res: LightMyRequestResponse): string {
+  const cookie = res.cookies.find((c) => c.name === 'disparo_session');
+  if (!cookie) throw new Error(`no session cookie in answer ${res.statusCode}: ${res.body}`);
+  return `disparo_session=${cookie.value}`;
+}
+
+/** Logs a user in through the API and returns the Cookie header value. */
+export async function loginAs(
+  ctx: TestContext,
+  user: Pick<UserRow, 'username'>,
+  password = TEST_PASSWORD,
+): Promise<string> {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username: user.username, password },
+  });
+  return sessionCookie(res);
+}

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type Database, openPglite, openPostgres } from '../db/client';
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/**
+ * A migrated database for one test file: PGlite loaded from the run's dump, or a uniquely named
+ * PostgreSQL database cloned from the run's template and dropped on close.
+ */
+export async function createTestDatabase(): Promise<Database> {
+  if (process.env.TEST_DB === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL as string;
+    const name = `disparo_t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${inject('pgTemplate')}`);
+    const database = openPostgres(withDatabase(url, name), 5);
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      },
+    };
+  }
+  const dump = readFileSync(inject('pgliteDump'));
+  const client = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  return openPglite(client);
+}

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+// API tests run on the embedded database, and once more on PostgreSQL when TEST_DATABASE_URL is set.
+const databases = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+
+export default defineConfig({
+  test: {
+    projects: databases.map((db) => ({
+      test: {
+        name: db,
+        include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'web/**/*.test.ts'],
+        environment: 'node',
+        globalSetup: ['server/testing/global-setup.ts'],
+        env: { TEST_DB: db },
+        testTimeout: 30_000,
+        hookTimeout: 60_000,
+      },
+    })),
+  },
+});
