@@ -271,15 +271,17 @@ describe('demo signup', () => {
     const me = (await get('/api/auth/me', cookie)).json();
     expect(me).toMatchObject({ accountType: 'demo', planType: 'demo' });
     const db = ctx.database.db;
-    const own = async (table: typeof contacts | typeof groups | typeof campaigns | typeof autoReplies) =>
-      db.select().from(table).where(eq(table.userId, me.id));
-    const sample = { contacts: await own(contacts), groups: await own(groups), campaigns: await own(campaigns) };
+    const sample = {
+      contacts: await db.select().from(contacts).where(eq(contacts.userId, me.id)),
+      groups: await db.select().from(groups).where(eq(groups.userId, me.id)),
+      campaigns: await db.select().from(campaigns).where(eq(campaigns.userId, me.id)),
+    };
     expect(sample.contacts.length).toBeGreaterThan(0);
     expect(sample.contacts.every((c) => c.name.startsWith('Exemplo'))).toBe(true);
     expect(sample.groups.length).toBeGreaterThan(0);
     expect(sample.campaigns).toHaveLength(1);
     expect(sample.campaigns[0].status).toBe('completed');
-    expect((await own(autoReplies)).length).toBeGreaterThan(0);
+    expect((await db.select().from(autoReplies).where(eq(autoReplies.userId, me.id))).length).toBeGreaterThan(0);
 
     const metrics = (await get('/api/metrics', cookie)).json();
     expect(metrics.messagesSent).toBeGreaterThan(0);

@@ -70,11 +70,12 @@ describe('cross-site request guard', () => {
     });
 
   it('refuses a state-changing request from another site', async () => {
-    for (const headers of [
+    const cases: Array<Record<string, string>> = [
       { origin: 'https://evil.example' },
       { 'sec-fetch-site': 'cross-site' },
       { origin: 'null' },
-    ]) {
+    ];
+    for (const headers of cases) {
       const res = await login(headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
       expect(res.json().code).toBe('CROSS_SITE');
