@@ -27,6 +27,7 @@ import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
 import { registerAccessControl } from './plugins/access';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
+import { type DriverProvider, noDrivers } from './whatsapp/driver';
 import { ConnectionRegistry } from './whatsapp/registry';
 
 /** What every module receives. */
@@ -35,6 +36,8 @@ export interface AppDeps {
   db: Db;
   sessions: SessionStore;
   registry: ConnectionRegistry;
+  /** The WhatsApp driver of each account. */
+  drivers: DriverProvider;
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string }>;
 }
@@ -46,6 +49,7 @@ export interface BuildAppOptions {
   /** Serve the built web app from dist/web when it exists (off in API tests). */
   serveWeb?: boolean;
   sessionCacheMs?: number;
+  drivers?: DriverProvider;
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance & { deps: AppDeps }> {
@@ -63,7 +67,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     absoluteMs: config.SESSION_ABSOLUTE_DAYS * 86_400_000,
     cacheMs: opts.sessionCacheMs ?? 5_000,
   });
-  const deps: AppDeps = { config, db, sessions, registry: new ConnectionRegistry(), routes: [] };
+  const deps: AppDeps = {
+    config,
+    db,
+    sessions,
+    registry: new ConnectionRegistry(),
+    drivers: opts.drivers ?? noDrivers,
+    routes: [],
+  };
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     for (const method of [route.method].flat()) {

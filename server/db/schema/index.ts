@@ -1,2 +1,3 @@
+export * from './settings';
 export * from './users';
 export * from './workspace';

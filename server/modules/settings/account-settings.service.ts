@@ -1,0 +1,48 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { accountSettings } from '../../db/schema';
+
+export type AccountSettings = Omit<typeof accountSettings.$inferSelect, 'updatedAt'>;
+
+/** Defaults of SPEC §9, the same as the table's column defaults. */
+export function defaultAccountSettings(userId: string): AccountSettings {
+  return {
+    userId,
+    autoReconnect: true,
+    messageDelay: 2,
+    dailyLimit: 1000,
+    respectBusinessHours: true,
+    businessStart: '09:00',
+    businessEnd: '18:00',
+    businessDays: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
+    channel: 'personal',
+    emailNotifications: true,
+    pushNotifications: true,
+    campaignUpdates: true,
+    systemAlerts: false,
+    marketingEmails: true,
+  };
+}
+
+/** An account's settings; an account that never saved any gets the defaults. */
+export async function getAccountSettings(db: Db, userId: string): Promise<AccountSettings> {
+  const [row] = await db.select().from(accountSettings).where(eq(accountSettings.userId, userId)).limit(1);
+  if (!row) return defaultAccountSettings(userId);
+  const { updatedAt: _updatedAt, ...settings } = row;
+  return settings;
+}
+
+/** Writes part of an account's settings, creating the row with defaults for the rest. */
+export async function updateAccountSettings(
+  db: Db,
+  userId: string,
+  patch: Partial<Omit<AccountSettings, 'userId'>>,
+): Promise<AccountSettings> {
+  const [row] = await db
+    .insert(accountSettings)
+    .values({ ...defaultAccountSettings(userId), ...patch, userId, updatedAt: new Date() })
+    .onConflictDoUpdate({ target: accountSettings.userId, set: { ...patch, updatedAt: new Date() } })
+    .returning();
+  const { updatedAt: _updatedAt, ...settings } = row;
+  return settings;
+}

@@ -1,0 +1,98 @@
+import type { WhatsappSession } from '../../contract/whatsapp';
+
+/** A button of an interactive message (SPEC §3 Button). */
+export interface MessageButton {
+  id: string;
+  text: string;
+  type: 'url' | 'phone' | 'quick_reply';
+  /** URL, phone number or keyword. */
+  value: string;
+}
+
+export type OutgoingMessage =
+  | { kind: 'text'; text: string }
+  | { kind: 'image'; image: { url?: string; data?: Buffer; mimeType?: string }; caption?: string }
+  | { kind: 'interactive'; text: string; buttons: MessageButton[]; imageUrl?: string }
+  | { kind: 'template'; name: string; language: string; components?: unknown[] };
+
+export interface InboundMessage {
+  /** The sender as E.164 digits without '+', LID addressing already mapped back where possible. */
+  from: string;
+  text: string;
+  providerMessageId: string;
+  timestamp: Date;
+  pushName?: string;
+  /** Set when the message answers a button (a Cloud API reply or a "1", "2"… to a numbered menu). */
+  buttonId?: string;
+  groupId?: string;
+}
+
+export interface Receipt {
+  providerMessageId: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  error?: string;
+  at: Date;
+}
+
+export interface NumberCheck {
+  number: string;
+  exists: boolean;
+}
+
+export interface GroupInfo {
+  id: string;
+  name: string;
+  membersCount: number;
+}
+
+export interface GroupParticipant {
+  id: string;
+  phone: string | null;
+  name?: string;
+  isAdmin: boolean;
+}
+
+export interface DriverEvents {
+  inbound: (message: InboundMessage) => void;
+  receipt: (receipt: Receipt) => void;
+  connection: (state: WhatsappSession) => void;
+}
+
+/**
+ * How a send failed, so the sending loop knows what to do: retry later (`transient`, with an
+ * optional wait), give up on this recipient (`permanent`), only a template may be sent now
+ * (`template_required`), or the connection's credentials are no longer valid (`auth`).
+ */
+export class DriverError extends Error {
+  constructor(
+    readonly kind: 'transient' | 'permanent' | 'template_required' | 'auth',
+    message: string,
+    readonly retryAfterMs?: number,
+    readonly providerCode?: string | number,
+  ) {
+    super(message);
+  }
+}
+
+/** One connected WhatsApp account: personal number (Baileys), Cloud API or the simulator. */
+export interface Driver {
+  readonly kind: 'baileys' | 'cloud' | 'simulator';
+  connect(opts?: { phoneNumber?: string }): Promise<{ pairingCode?: string } | undefined>;
+  /** `logout` also unlinks the device / forgets the credentials; otherwise only the socket closes. */
+  disconnect(opts?: { logout?: boolean }): Promise<void>;
+  status(): WhatsappSession;
+  /** Sends to a phone number (E.164 digits) or a group id; answers the provider's message id. */
+  send(to: string, message: OutgoingMessage): Promise<{ providerMessageId: string }>;
+  checkNumbers(numbers: string[]): Promise<NumberCheck[]>;
+  listGroups(): Promise<GroupInfo[]>;
+  groupParticipants(groupId: string): Promise<GroupParticipant[]>;
+  on<E extends keyof DriverEvents>(event: E, listener: DriverEvents[E]): void;
+  off<E extends keyof DriverEvents>(event: E, listener: DriverEvents[E]): void;
+}
+
+/** Finds the driver that sends for an account (its chosen channel), or null when none is connected. */
+export interface DriverProvider {
+  get(userId: string): Promise<Driver | null>;
+}
+
+export const noDrivers: DriverProvider = { get: async () => null };
