@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page, test as base } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import pg from 'pg';
 
 /** Every test fails on a console error or an uncaught page error, except expected 401s of logged-out checks. */

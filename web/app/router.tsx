@@ -1,0 +1,101 @@
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter } from 'react-router';
+import { FullPageLoader } from '../components/states';
+import { GuestOnly, RequireAdmin, RequireAuth, SessionBoundary, SessionSwitch } from './guards';
+import { DashboardLayout } from './layouts/dashboard-layout';
+import { PublicLayout } from './layouts/public-layout';
+import { paths } from './paths';
+
+// Pages load on demand so the first screen stays small.
+const LoginPage = lazy(() => import('../features/auth/components/login-page'));
+const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
+const AdminUsersPage = lazy(() => import('../features/admin/components/admin-users-page'));
+const SectionPage = lazy(() => import('../features/sections/components/section-page'));
+const PublicHomePage = lazy(() => import('./pages/public-home-page'));
+const DemoPage = lazy(() => import('./pages/demo-page'));
+const NotFoundPage = lazy(() => import('./pages/not-found-page'));
+
+function SignedInDashboard() {
+  return (
+    <RequireAuth>
+      <DashboardLayout>
+        <DashboardPage />
+      </DashboardLayout>
+    </RequireAuth>
+  );
+}
+
+export const router = createBrowserRouter([
+  {
+    element: (
+      <Suspense fallback={<FullPageLoader />}>
+        <SessionBoundary />
+      </Suspense>
+    ),
+    children: [
+      {
+        path: paths.login,
+        element: (
+          <GuestOnly>
+            <LoginPage />
+          </GuestOnly>
+        ),
+      },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <DashboardLayout />,
+            children: [
+              { path: paths.dashboard, element: <DashboardPage /> },
+              { path: paths.campaigns, element: <SectionPage section="campaigns" /> },
+              { path: paths.chatbot, element: <SectionPage section="chatbot" /> },
+              { path: paths.contacts, element: <SectionPage section="contacts" /> },
+              { path: paths.groups, element: <SectionPage section="groups" /> },
+              { path: paths.reports, element: <SectionPage section="reports" /> },
+              { path: paths.settings, element: <SectionPage section="settings" /> },
+              {
+                path: paths.adminUsers,
+                element: (
+                  <RequireAdmin>
+                    <AdminUsersPage />
+                  </RequireAdmin>
+                ),
+              },
+            ],
+          },
+        ],
+      },
+      {
+        element: <PublicLayout />,
+        children: [{ path: paths.demo, element: <DemoPage /> }],
+      },
+      {
+        path: paths.home,
+        element: (
+          <SessionSwitch
+            signedIn={<SignedInDashboard />}
+            visitor={
+              <PublicLayout>
+                <PublicHomePage />
+              </PublicLayout>
+            }
+          />
+        ),
+      },
+      {
+        path: '*',
+        element: (
+          <SessionSwitch
+            signedIn={<SignedInDashboard />}
+            visitor={
+              <PublicLayout>
+                <NotFoundPage />
+              </PublicLayout>
+            }
+          />
+        ),
+      },
+    ],
+  },
+]);

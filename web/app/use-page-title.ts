@@ -1,0 +1,10 @@
+import { useEffect } from 'react';
+import { useProductName } from '../features/public-config/api/get-public-config';
+
+/** Sets the browser tab title: 'Campanhas · Disparo'. */
+export function usePageTitle(title: string | null): void {
+  const product = useProductName();
+  useEffect(() => {
+    document.title = title ? `${title} · ${product}` : product;
+  }, [title, product]);
+}

@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { adminCleanupResponse } from '../../../../contract/admin';
+import { api } from '../../../lib/api';
+import { adminUsersQueryKey } from './get-users';
+
+export type AdminCleanupResponse = z.infer<typeof adminCleanupResponse>;
+
+/** Removes expired demo accounts. */
+export function cleanupExpired(): Promise<AdminCleanupResponse> {
+  return api.post<AdminCleanupResponse>('/api/admin/cleanup');
+}
+
+export function useCleanupExpired() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: cleanupExpired,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminUsersQueryKey }),
+  });
+}
+
+/** '3 contas demo expiradas foram removidas.' */
+export function cleanupSummary(deletedCount: number): string {
+  if (deletedCount === 0) return 'Nenhuma conta demo expirada encontrada.';
+  if (deletedCount === 1) return '1 conta demo expirada foi removida.';
+  return `${deletedCount} contas demo expiradas foram removidas.`;
+}

@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { okResponse } from '../../../../contract/auth';
+import { api } from '../../../lib/api';
+import { adminUsersQueryKey } from './get-users';
+
+export function deleteUser(id: string): Promise<z.infer<typeof okResponse>> {
+  return api.delete(`/api/admin/users/${encodeURIComponent(id)}`);
+}
+
+export function useDeleteUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteUser,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminUsersQueryKey }),
+  });
+}

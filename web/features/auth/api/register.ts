@@ -1,0 +1,12 @@
+import { useMutation } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { okResponse, RegisterInput } from '../../../../contract/auth';
+import { api } from '../../../lib/api';
+
+export function register(input: RegisterInput): Promise<z.infer<typeof okResponse>> {
+  return api.post('/api/auth/register', input);
+}
+
+export function useRegister() {
+  return useMutation({ mutationFn: register });
+}

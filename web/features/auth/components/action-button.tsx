@@ -1,0 +1,96 @@
+import { MessageCircle } from 'lucide-react';
+import { type MouseEvent, type ReactNode, useId } from 'react';
+import { Button, type ButtonProps } from '../../../components/ui/button';
+import { cn } from '../../../lib/utils';
+import { useCanAct } from '../hooks/use-can-act';
+import { type ActionKind, REQUEST_APPROVAL_LABEL } from '../permissions';
+
+export type ActionButtonProps = Omit<ButtonProps, 'asChild' | 'children'> & {
+  kind?: ActionKind;
+  icon?: ReactNode;
+  children: ReactNode;
+  /** Classes for the label (e.g. 'max-sm:sr-only' for an icon-only button on phones). */
+  labelClassName?: string;
+  /** Also print the reason under a disabled button (it is always in the tooltip and accessible description). */
+  showHint?: boolean;
+  /** Classes for the wrapper that holds a disabled button and its printed hint. */
+  wrapperClassName?: string;
+};
+
+/**
+ * A button for an action the account may not be allowed to run (SPEC §4, §6):
+ * allowed → the button; pending/deactivated → 'Solicitar Aprovação' opening a
+ * WhatsApp chat with the provider; demo or non-admin on mobile → disabled with
+ * the reason ('Disponível apenas no desktop').
+ */
+export function ActionButton({
+  kind = 'other',
+  icon,
+  children,
+  labelClassName,
+  showHint = false,
+  wrapperClassName,
+  className,
+  onClick,
+  variant,
+  size,
+  ...props
+}: ActionButtonProps) {
+  const can = useCanAct(kind);
+  const hintId = useId();
+
+  if (can.state === 'allowed') {
+    return (
+      <Button variant={variant} size={size} className={className} onClick={onClick} {...props}>
+        {icon}
+        <span className={labelClassName}>{children}</span>
+      </Button>
+    );
+  }
+
+  if (can.state === 'request-approval') {
+    const label = <span className={labelClassName}>{REQUEST_APPROVAL_LABEL}</span>;
+    if (!can.approvalLink) {
+      return (
+        <Button variant={variant} size={size} className={className} disabled title={can.hint}>
+          <MessageCircle aria-hidden />
+          {label}
+        </Button>
+      );
+    }
+    return (
+      <Button asChild variant={variant} size={size} className={className} title={can.hint}>
+        <a href={can.approvalLink} target="_blank" rel="noopener noreferrer">
+          <MessageCircle aria-hidden />
+          {label}
+        </a>
+      </Button>
+    );
+  }
+
+  // aria-disabled (not `disabled`) keeps the button focusable so its reason is read out.
+  const block = (event: MouseEvent<HTMLButtonElement>) => event.preventDefault();
+  return (
+    <span
+      className={cn(showHint ? 'inline-flex flex-col items-stretch gap-1 text-center' : 'contents', wrapperClassName)}
+    >
+      <Button
+        variant={variant}
+        size={size}
+        className={className}
+        aria-disabled="true"
+        aria-describedby={hintId}
+        title={can.hint}
+        onClick={block}
+        {...props}
+        type="button"
+      >
+        {icon}
+        <span className={labelClassName}>{children}</span>
+      </Button>
+      <span id={hintId} className={showHint ? 'text-xs text-muted-foreground' : 'sr-only'}>
+        {can.hint}
+      </span>
+    </span>
+  );
+}

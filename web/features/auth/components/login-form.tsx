@@ -1,0 +1,63 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { loginInput } from '../../../../contract/auth';
+import { msg } from '../../../../contract/messages';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage, isApiError } from '../../../lib/api';
+import { useLogin } from '../api/login';
+
+export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
+  const loginMutation = useLogin();
+  const form = useForm({
+    resolver: zodResolver(loginInput),
+    defaultValues: { username: '', password: '' },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((values) =>
+    loginMutation.mutate(values, {
+      onError: (error) => {
+        if (isApiError(error) && error.code === 'DEMO_EXPIRED') onDemoExpired();
+        toast({
+          title: msg.auth.loginErrorTitle,
+          description: errorMessage(error, msg.auth.loginDefault),
+          variant: 'destructive',
+        });
+      },
+    }),
+  );
+
+  // After success the page is being replaced by /dashboard: keep the button busy.
+  const busy = loginMutation.isPending || loginMutation.isSuccess;
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <FormField
+        id="login-username"
+        label="Nome de usuário"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder="seu.usuario"
+        error={errors.username?.message}
+        {...form.register('username')}
+      />
+      <FormField
+        id="login-password"
+        label="Senha"
+        type="password"
+        autoComplete="current-password"
+        placeholder="••••••"
+        error={errors.password?.message}
+        {...form.register('password')}
+      />
+      <Button type="submit" size="lg" className="mt-2 w-full" disabled={busy}>
+        {busy ? <Spinner /> : null}
+        {busy ? 'Entrando...' : 'Entrar'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,104 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { type RegisterInput, registerInput } from '../../../../contract/auth';
+import { msg } from '../../../../contract/messages';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage, isApiError } from '../../../lib/api';
+import { useRegister } from '../api/register';
+
+const fieldNames = ['name', 'email', 'username', 'password', 'whatsappNumber'] as const;
+
+export function RegisterForm({ onRegistered }: { onRegistered: (email: string) => void }) {
+  const registerMutation = useRegister();
+  const form = useForm({
+    resolver: zodResolver(registerInput),
+    defaultValues: { name: '', email: '', username: '', password: '', whatsappNumber: '' },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((values: RegisterInput) =>
+    registerMutation.mutate(values, {
+      onSuccess: () => {
+        toast({ title: msg.auth.registerSuccessTitle, description: msg.auth.registerSuccess, variant: 'success' });
+        onRegistered(values.email);
+      },
+      onError: (error) => {
+        // 400 carries per-field messages: show them under the fields too.
+        if (isApiError(error) && error.fieldErrors) {
+          for (const name of fieldNames) {
+            const message = error.fieldErrors[name];
+            if (message) form.setError(name, { type: 'server', message });
+          }
+        }
+        toast({
+          title: msg.auth.registerErrorTitle,
+          description: errorMessage(error, msg.generic.internal),
+          variant: 'destructive',
+        });
+      },
+    }),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <FormField
+        id="register-name"
+        label="Nome completo"
+        autoComplete="name"
+        placeholder="Maria da Silva"
+        error={errors.name?.message}
+        {...form.register('name')}
+      />
+      <FormField
+        id="register-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder="voce@empresa.com.br"
+        error={errors.email?.message}
+        {...form.register('email')}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField
+          id="register-username"
+          label="Nome de usuário"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder="maria.silva"
+          error={errors.username?.message}
+          {...form.register('username')}
+        />
+        <FormField
+          id="register-password"
+          label="Senha"
+          type="password"
+          autoComplete="new-password"
+          placeholder="Mínimo de 6 caracteres"
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
+      </div>
+      <FormField
+        id="register-whatsapp"
+        label="WhatsApp"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        placeholder="(11) 99999-9999"
+        hint="Com DDD. Usaremos este número para liberar sua conta."
+        error={errors.whatsappNumber?.message}
+        {...form.register('whatsappNumber')}
+      />
+      <Button type="submit" size="lg" className="mt-2 w-full" disabled={registerMutation.isPending}>
+        {registerMutation.isPending ? <Spinner /> : null}
+        {registerMutation.isPending ? 'Criando conta...' : 'Criar Conta'}
+      </Button>
+    </form>
+  );
+}

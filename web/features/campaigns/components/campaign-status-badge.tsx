@@ -1,0 +1,7 @@
+import { Badge } from '../../../components/ui/badge';
+import { campaignStatus } from '../status';
+
+export function CampaignStatusBadge({ status }: { status: string }) {
+  const { label, tone } = campaignStatus(status);
+  return <Badge tone={tone}>{label}</Badge>;
+}

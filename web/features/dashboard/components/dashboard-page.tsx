@@ -1,0 +1,96 @@
+import { BarChart3, Bot, LayoutDashboard, ShieldCheck, Webhook } from 'lucide-react';
+import { Link, useSearchParams } from 'react-router';
+import { paths } from '../../../app/paths';
+import { Button } from '../../../components/ui/button';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { useAuthenticatedUser } from '../../auth/api/get-me';
+import { ComingSoonCard } from './coming-soon';
+import { OverviewTab } from './overview-tab';
+
+const TABS = [
+  { value: 'overview', label: 'Visão Geral', icon: LayoutDashboard },
+  { value: 'chatbot', label: 'Chatbot', icon: Bot },
+  { value: 'whatsapp-api', label: 'API WhatsApp', icon: Webhook },
+  { value: 'analytics', label: 'Analytics', icon: BarChart3 },
+  { value: 'verification', label: 'Verificação', icon: ShieldCheck },
+] as const;
+
+type DashboardTab = (typeof TABS)[number]['value'];
+
+function isTab(value: string | null): value is DashboardTab {
+  return TABS.some((t) => t.value === value);
+}
+
+/** /dashboard: the selected tab lives in ?tab= so it survives a reload and can be linked. */
+export default function DashboardPage() {
+  const user = useAuthenticatedUser();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const param = searchParams.get('tab');
+  const tab: DashboardTab = isTab(param) ? param : 'overview';
+
+  const selectTab = (next: string) =>
+    setSearchParams(
+      (prev) => {
+        const params = new URLSearchParams(prev);
+        if (next === 'overview') params.delete('tab');
+        else params.set('tab', next);
+        return params;
+      },
+      { replace: true },
+    );
+
+  return (
+    <Tabs value={tab} onValueChange={selectTab} className="min-w-0">
+      <TabsList aria-label="Seções do dashboard" className="w-full sm:w-auto">
+        {TABS.map(({ value, label, icon: Icon }) => (
+          <TabsTrigger key={value} value={value}>
+            <Icon aria-hidden />
+            {label}
+          </TabsTrigger>
+        ))}
+      </TabsList>
+
+      <TabsContent value="overview" className="mt-6">
+        <OverviewTab user={user} />
+      </TabsContent>
+      <TabsContent value="chatbot" className="mt-6">
+        <ComingSoonCard
+          icon={Bot}
+          title="Configuração do chatbot em breve"
+          description="Em breve você poderá ativar o bot, definir a mensagem de boas-vindas e as respostas automáticas por aqui."
+          action={
+            <Button asChild variant="outline" size="sm">
+              <Link to={paths.chatbot}>Abrir página do Chatbot</Link>
+            </Button>
+          }
+        />
+      </TabsContent>
+      <TabsContent value="whatsapp-api" className="mt-6">
+        <ComingSoonCard
+          icon={Webhook}
+          title="API oficial do WhatsApp Business em breve"
+          description="Em breve você poderá conectar sua conta da API oficial e verificar o status da integração por aqui."
+        />
+      </TabsContent>
+      <TabsContent value="analytics" className="mt-6">
+        <ComingSoonCard
+          icon={BarChart3}
+          title="Analytics em Desenvolvimento"
+          description="Gráficos detalhados de envios, respostas e engajamento estão a caminho."
+          action={
+            <Button asChild variant="outline" size="sm">
+              <Link to={paths.reports}>Ver Relatórios</Link>
+            </Button>
+          }
+        />
+      </TabsContent>
+      <TabsContent value="verification" className="mt-6">
+        <ComingSoonCard
+          icon={ShieldCheck}
+          title="Verificação em breve"
+          description="Em breve você verá os usuários online e poderá verificar quais contatos usam WhatsApp."
+        />
+      </TabsContent>
+    </Tabs>
+  );
+}

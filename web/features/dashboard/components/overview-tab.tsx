@@ -1,0 +1,77 @@
+import { useRef, useState } from 'react';
+import { roleOf, type User } from '../../../../contract/auth';
+import { Card } from '../../../components/ui/card';
+import { LockedState } from '../../auth/components/locked-state';
+import { canReadWorkspace } from '../../auth/permissions';
+import { useCampaigns } from '../../campaigns/api/get-campaigns';
+import { useMetrics } from '../../metrics/api/get-metrics';
+import { ConnectionStatusCard, WHATSAPP_CARD_ID } from '../../whatsapp/components/connection-status-card';
+import { BotPerformanceCard } from './bot-performance-card';
+import { ComposeMessageDialog } from './compose-message-dialog';
+import { MetricCards } from './metric-cards';
+import { RecentCampaignsCard } from './recent-campaigns-card';
+import { QuickLinksCard, SupportCard, UpgradeCard } from './side-cards';
+import { WelcomeBanner } from './welcome-banner';
+
+export function OverviewTab({ user }: { user: User }) {
+  // Pending and deactivated accounts get 403 on workspace data: don't ask, show one locked card instead.
+  const readable = canReadWorkspace(user);
+  const metrics = useMetrics(readable);
+  const campaigns = useCampaigns(readable);
+  const [composeOpen, setComposeOpen] = useState(false);
+  const whatsappHeading = useRef<HTMLHeadingElement>(null);
+
+  const goToWhatsappCard = () => {
+    document.getElementById(WHATSAPP_CARD_ID)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    whatsappHeading.current?.focus({ preventScroll: true });
+  };
+
+  const banner = (
+    <WelcomeBanner user={user} onConnectWhatsapp={goToWhatsappCard} onComposeMessage={() => setComposeOpen(true)} />
+  );
+
+  if (!readable) {
+    return (
+      <div className="grid grid-cols-1 gap-6">
+        {banner}
+        <Card>
+          <LockedState className="py-12" />
+        </Card>
+        <div className="grid grid-cols-1 gap-6 md:grid-cols-2">
+          <QuickLinksCard />
+          <SupportCard />
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      {banner}
+
+      <section aria-label="Métricas principais">
+        <MetricCards query={metrics} />
+      </section>
+
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+        <div className="min-w-0 lg:col-span-2">
+          <RecentCampaignsCard query={campaigns} />
+        </div>
+        <div className="min-w-0">
+          <ConnectionStatusCard headingRef={whatsappHeading} />
+        </div>
+      </div>
+
+      <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
+        <BotPerformanceCard query={metrics} />
+        <QuickLinksCard />
+        <div className="grid content-start gap-6 md:col-span-2 md:grid-cols-2 lg:col-span-1 lg:grid-cols-1">
+          {roleOf(user) === 'customer' ? <UpgradeCard /> : null}
+          <SupportCard />
+        </div>
+      </div>
+
+      <ComposeMessageDialog open={composeOpen} onOpenChange={setComposeOpen} />
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { Database, Download, ExternalLink, FileText, LifeBuoy, MessageCircle, Sparkles } from 'lucide-react';
+import { Link } from 'react-router';
+import { paths } from '../../../app/paths';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { useSupportLink } from '../../auth/hooks/use-can-act';
+import { usePublicConfig } from '../../public-config/api/get-public-config';
+
+const QUICK_LINKS = [
+  { to: paths.contacts, label: 'Exportar Contatos', icon: Download },
+  { to: paths.reports, label: 'Gerar Relatório', icon: FileText },
+  { to: paths.settings, label: 'Backup de Dados', icon: Database },
+];
+
+export function QuickLinksCard() {
+  return (
+    <Card className="h-full">
+      <CardHeader>
+        <CardTitle>Ações Rápidas</CardTitle>
+        <CardDescription>Atalhos para tarefas frequentes.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-2">
+        {QUICK_LINKS.map(({ to, label, icon: Icon }) => (
+          <Button key={label} asChild variant="outline" className="w-full justify-start">
+            <Link to={to}>
+              <Icon aria-hidden className="text-brand-strong" />
+              {label}
+            </Link>
+          </Button>
+        ))}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Active customers only: opens the landing page's plans in a new window. */
+export function UpgradeCard() {
+  return (
+    <Card className="border-brand-strong/30 bg-gradient-to-br from-brand-soft to-card">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Sparkles aria-hidden className="size-4 text-brand-strong" />
+          Faça upgrade do seu plano
+        </CardTitle>
+        <CardDescription>Mais contatos, mais campanhas e suporte prioritário.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Button asChild variant="emphasis" className="w-full">
+          <a href={paths.landingPlans} target="_blank" rel="noopener noreferrer">
+            Ver planos
+            <ExternalLink aria-hidden />
+            <span className="sr-only">(abre em nova janela)</span>
+          </a>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+export function SupportCard() {
+  const link = useSupportLink();
+  const email = usePublicConfig().data?.supportEmailMasked;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <LifeBuoy aria-hidden className="size-4 text-brand-strong" />
+          Precisa de ajuda?
+        </CardTitle>
+        <CardDescription>
+          Fale com o nosso suporte pelo WhatsApp{email ? ` ou escreva para ${email}` : ''}.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {link ? (
+          <Button asChild variant="outline" className="w-full">
+            <a href={link} target="_blank" rel="noopener noreferrer">
+              <MessageCircle aria-hidden className="text-brand-strong" />
+              Falar com o suporte
+            </a>
+          </Button>
+        ) : (
+          <Button variant="outline" className="w-full" disabled>
+            <MessageCircle aria-hidden />
+            Falar com o suporte
+          </Button>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

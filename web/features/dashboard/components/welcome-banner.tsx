@@ -1,0 +1,83 @@
+import { Bot, Megaphone, MessageSquare, Smartphone } from 'lucide-react';
+import { useNavigate } from 'react-router';
+import { roleOf, type User } from '../../../../contract/auth';
+import { planLabel } from '../../../../contract/plans';
+import { paths } from '../../../app/paths';
+import { Badge } from '../../../components/ui/badge';
+import { firstName } from '../../../lib/format';
+import { ActionButton } from '../../auth/components/action-button';
+import { useProductName } from '../../public-config/api/get-public-config';
+
+export function WelcomeBanner({
+  user,
+  onConnectWhatsapp,
+  onComposeMessage,
+}: {
+  user: User;
+  onConnectWhatsapp: () => void;
+  onComposeMessage: () => void;
+}) {
+  const product = useProductName();
+  const navigate = useNavigate();
+  const isDemo = roleOf(user) === 'demo';
+
+  return (
+    <section
+      aria-labelledby="welcome-title"
+      className="overflow-hidden rounded-lg border bg-gradient-to-br from-brand-soft via-card to-card p-5 shadow-sm sm:p-6"
+    >
+      <div className="flex flex-col gap-4 md:flex-row md:items-start md:justify-between">
+        <div className="grid gap-2">
+          <h2 id="welcome-title" className="text-xl font-semibold tracking-tight sm:text-2xl">
+            {isDemo ? `Bem-vindo ao ${product} Demo!` : `Olá, ${firstName(user.name)}!`}
+          </h2>
+          <p className="text-sm text-muted-foreground sm:text-base">
+            {isDemo
+              ? 'Explore o painel à vontade: nesta demonstração as ações ficam desativadas.'
+              : 'Acompanhe suas campanhas, seus contatos e o chatbot em um só lugar.'}
+          </p>
+        </div>
+        <Badge tone="brand" className="self-start px-3 py-1 text-sm">
+          {planLabel(user.planType)}
+        </Badge>
+      </div>
+
+      <div className="mt-5 grid grid-cols-1 gap-2 min-[420px]:grid-cols-2 lg:grid-cols-4">
+        <ActionButton
+          variant="outline"
+          className="w-full justify-start"
+          icon={<Smartphone aria-hidden />}
+          onClick={onConnectWhatsapp}
+        >
+          Conectar WhatsApp
+        </ActionButton>
+        <ActionButton
+          kind="message"
+          variant="outline"
+          className="w-full justify-start"
+          icon={<MessageSquare aria-hidden />}
+          onClick={onComposeMessage}
+        >
+          Mensagem
+        </ActionButton>
+        <ActionButton
+          kind="bot"
+          variant="outline"
+          className="w-full justify-start"
+          icon={<Bot aria-hidden />}
+          onClick={() => navigate(paths.chatbot)}
+        >
+          Configurar Bot
+        </ActionButton>
+        <ActionButton
+          kind="campaign"
+          className="w-full justify-start"
+          icon={<Megaphone aria-hidden />}
+          onClick={() => navigate(paths.campaigns)}
+        >
+          Nova Campanha
+        </ActionButton>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,140 @@
+import { QrCode, Smartphone, Wifi, WifiOff } from 'lucide-react';
+import type { ReactNode, Ref } from 'react';
+import { ErrorState } from '../../../components/states';
+import { Badge } from '../../../components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage } from '../../../lib/api';
+import { cn } from '../../../lib/utils';
+import { useAuthenticatedUser } from '../../auth/api/get-me';
+import { ActionButton } from '../../auth/components/action-button';
+import { LockedState } from '../../auth/components/locked-state';
+import { canReadWorkspace } from '../../auth/permissions';
+import { useConnectWhatsapp } from '../api/connect-whatsapp';
+import { connectionView, useWhatsappSession } from '../api/get-whatsapp-session';
+import { DisconnectWhatsappButton } from './disconnect-dialog';
+
+export const WHATSAPP_CARD_ID = 'whatsapp-connection';
+
+const VIEWS = {
+  offline: { label: 'Offline', detail: 'Abra o WhatsApp Web para conectar', icon: WifiOff, tone: 'neutral' },
+  detecting: {
+    label: 'Detectando número...',
+    detail: 'Conectado - Aguardando número...',
+    icon: Smartphone,
+    tone: 'yellow',
+  },
+  online: { label: 'Online', detail: 'Pronto para enviar mensagens', icon: Wifi, tone: 'green' },
+} as const;
+
+/** WhatsApp connection status (SPEC §4), driven by the 2-second session poll. */
+export function ConnectionStatusCard({ headingRef }: { headingRef?: Ref<HTMLHeadingElement> }) {
+  const user = useAuthenticatedUser();
+  const session = useWhatsappSession();
+  const connect = useConnectWhatsapp();
+  const allowed = canReadWorkspace(user);
+
+  let body: ReactNode;
+  if (!allowed) {
+    body = <LockedState className="py-4" />;
+  } else if (session.isPending) {
+    body = (
+      <div className="grid gap-3" aria-hidden>
+        <Skeleton className="h-12 w-full" />
+        <Skeleton className="h-10 w-40" />
+      </div>
+    );
+  } else if (session.isError) {
+    body = (
+      <ErrorState
+        className="py-4"
+        title="Não foi possível verificar a conexão."
+        onRetry={() => void session.refetch()}
+        retrying={session.isFetching}
+      />
+    );
+  } else {
+    const data = session.data;
+    const view = connectionView(data);
+    const v = VIEWS[view];
+    const starting = connect.isPending || data?.state === 'connecting';
+    body = (
+      <div className="grid gap-4">
+        <div className="flex items-center gap-3 rounded-lg border bg-muted/50 p-3" data-testid="whatsapp-status">
+          <span
+            className={cn(
+              'flex size-10 shrink-0 items-center justify-center rounded-full',
+              view === 'online'
+                ? 'bg-brand-soft text-brand-strong'
+                : view === 'detecting'
+                  ? 'bg-amber-100 text-amber-800'
+                  : 'bg-zinc-200 text-zinc-700',
+            )}
+          >
+            <v.icon aria-hidden className="size-5" />
+          </span>
+          <div className="min-w-0">
+            <p className="font-semibold">{v.label}</p>
+            <p className="text-sm text-muted-foreground">{v.detail}</p>
+            {view === 'online' && data?.phoneNumber ? (
+              <p className="mt-0.5 text-sm font-medium tabular-nums">{data.phoneNumber}</p>
+            ) : null}
+          </div>
+        </div>
+
+        {view === 'offline' && data?.state === 'qr' ? (
+          <p className="flex items-start gap-2 rounded-md bg-blue-50 p-3 text-sm text-blue-900">
+            <QrCode aria-hidden className="mt-0.5 size-4 shrink-0" />
+            QR code gerado. Abra o WhatsApp no celular, toque em Aparelhos conectados e escaneie o código.
+          </p>
+        ) : null}
+
+        <div className="flex flex-wrap gap-2">
+          {view === 'offline' ? (
+            <ActionButton
+              disabled={starting}
+              className="w-full sm:w-auto"
+              icon={starting ? <Spinner /> : <Smartphone aria-hidden />}
+              onClick={() =>
+                connect.mutate(undefined, {
+                  onError: (error) =>
+                    toast({
+                      title: 'Erro ao conectar',
+                      description: errorMessage(error, 'Não foi possível iniciar a conexão. Tente novamente.'),
+                      variant: 'destructive',
+                    }),
+                })
+              }
+            >
+              {starting ? 'Conectando...' : 'Conectar agora'}
+            </ActionButton>
+          ) : (
+            <DisconnectWhatsappButton />
+          )}
+        </div>
+      </div>
+    );
+  }
+
+  const view = allowed && session.data ? connectionView(session.data) : 'offline';
+  return (
+    <Card id={WHATSAPP_CARD_ID} className="scroll-mt-24">
+      <CardHeader className="flex-row items-start justify-between gap-3">
+        <div className="grid gap-1.5">
+          <CardTitle ref={headingRef} tabIndex={-1} className="focus-visible:outline-none">
+            Conexão WhatsApp
+          </CardTitle>
+          <CardDescription>Sessão do WhatsApp usada para enviar mensagens.</CardDescription>
+        </div>
+        {allowed && !session.isPending && !session.isError ? (
+          <Badge tone={VIEWS[view].tone}>
+            {view === 'online' ? 'Conectado' : view === 'detecting' ? 'Conectado' : 'Desconectado'}
+          </Badge>
+        ) : null}
+      </CardHeader>
+      <CardContent>{body}</CardContent>
+    </Card>
+  );
+}
