@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -21,9 +21,10 @@ export interface TestContext {
 /** The real app on a real, migrated database, configured as a local run would be. */
 export async function createTestApp(env: Record<string, string> = {}, sessionCacheMs?: number): Promise<TestContext> {
   const database = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'disparo-app-'));
   const config = loadConfig({
     NODE_ENV: 'test',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'disparo-app-')),
+    DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     LOGIN_RATE_LIMIT: '1000',
     ...env,
@@ -36,6 +37,7 @@ export async function createTestApp(env: Record<string, string> = {}, sessionCac
     close: async () => {
       await app.close();
       await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -12,6 +12,23 @@ function withDatabase(url: string, database: string): string {
 }
 
 /**
+ * Drops a test database once its pool's connections have finished closing. Forcing the drop at once
+ * would kill connections that are still saying goodbye, and their clients would throw.
+ */
+async function dropWhenFree(admin: pg.Client, name: string): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      await admin.query(`drop database if exists ${name}`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006') throw err; // object in use
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  await admin.query(`drop database if exists ${name} with (force)`);
+}
+
+/**
  * A migrated database for one test file: PGlite loaded from the run's dump, or a uniquely named
  * PostgreSQL database cloned from the run's template and dropped on close.
  */
@@ -27,7 +44,7 @@ export async function createTestDatabase(): Promise<Database> {
       ...database,
       close: async () => {
         await database.close();
-        await admin.query(`drop database if exists ${name} with (force)`);
+        await dropWhenFree(admin, name);
         await admin.end();
       },
     };

@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ConfigError, loadConfig } from '../../config';
 import { DataDirLockedError, lockDataDir } from '../../db/data-dir-lock';
 import { users } from '../../db/schema';
@@ -96,7 +96,9 @@ describe('cross-site request guard', () => {
 });
 
 describe('configuration', () => {
-  const dataDir = () => mkdtempSync(join(tmpdir(), 'disparo-cfg-'));
+  const root = mkdtempSync(join(tmpdir(), 'disparo-cfg-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const dataDir = () => mkdtempSync(join(root, 'data-'));
 
   it('has safe defaults for a local run and keeps generated secrets in DATA_DIR', () => {
     const dir = dataDir();
@@ -148,6 +150,7 @@ describe('configuration', () => {
 describe('data directory lock', () => {
   it('refuses a second owner while the first runs, and takes over a stale lock', () => {
     const dir = mkdtempSync(join(tmpdir(), 'disparo-lock-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'server.lock'), String(process.ppid));
     expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
     writeFileSync(join(dir, 'server.lock'), '999999999');
