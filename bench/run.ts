@@ -34,8 +34,8 @@ async function main(): Promise<number> {
     try {
       results.push(await bench.run());
     } catch (err) {
-      const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-      console.error(`  ${bench.name} failed to run: ${message}`);
+      const message = err instanceof Error ? err.message : String(err);
+      console.error(`  ${bench.name} failed to run: ${err instanceof Error ? (err.stack ?? message) : message}`);
       results.push({ name: bench.name, checks: [], info: {}, error: message });
     }
     console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);

@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { createApprovedCustomers } from './lib/accounts';
 import { expectStatus, request } from './lib/http';
 import { type BenchResult, ceiling, floor, fmt, printChecks } from './lib/report';
-import { type ChildServer, rssMb, startBareServer, startDisparo } from './lib/server';
+import { type ChildServer, cpuMs, rssMb, startBareServer, startDisparo } from './lib/server';
 import { envInt, median } from './lib/stats';
 
 /**
@@ -54,11 +54,13 @@ function options(url: string, seconds: number, cookie?: string): autocannon.Opti
 }
 
 async function slice(target: Target, seconds: number): Promise<RawResult> {
+  const cpuBefore = cpuMs(target.server.pid);
   const raw = (await autocannon({
     ...options(target.server.url, seconds, target.cookie),
     skipAggregateResult: true,
   })) as unknown as RawResult;
   target.slices.push(raw);
+  target.cpuMs += cpuMs(target.server.pid) - cpuBefore;
   return raw;
 }
 
@@ -67,6 +69,8 @@ interface Target {
   server: ChildServer;
   cookie?: string;
   slices: RawResult[];
+  /** Server CPU time spent during the measured slices. */
+  cpuMs: number;
 }
 
 interface LoadFigures {
@@ -82,6 +86,8 @@ interface LoadFigures {
   non2xx: number;
   mismatches: number;
   statusCodes: string;
+  /** Server CPU time per answered request, in µs: steadier than req/s when the machine is busy. */
+  cpuUsPerRequest: number;
 }
 
 function figures(target: Target): LoadFigures {
@@ -109,6 +115,7 @@ function figures(target: Target): LoadFigures {
     non2xx: sum('non2xx'),
     mismatches: sum('mismatches'),
     statusCodes: [...codes].map(([code, count]) => `${code}×${count}`).join(' ') || 'none',
+    cpuUsPerRequest: (target.cpuMs * 1000) / total,
   };
 }
 
@@ -116,7 +123,8 @@ function describeLoad(label: string, f: LoadFigures): string {
   return (
     `  ${label}: ${fmt(f.rps, 0)} req/s (${fmt(f.total)} requests in ${fmt(f.seconds)} s), latency p50 ${fmt(f.p50)} ms, ` +
     `p90 ${fmt(f.p90)} ms, p99 ${fmt(f.p99)} ms, max ${fmt(f.max)} ms; errors ${f.errors} (timeouts ${f.timeouts}), ` +
-    `non-2xx ${f.non2xx}, wrong bodies ${f.mismatches}; status ${f.statusCodes}`
+    `non-2xx ${f.non2xx}, wrong bodies ${f.mismatches}; status ${f.statusCodes}; ` +
+    `server CPU ${fmt(f.cpuUsPerRequest, 1)} µs/request`
   );
 }
 
@@ -143,12 +151,13 @@ export async function run(): Promise<BenchResult> {
     servers.push(bareServer);
     const disparoServer = await startDisparo();
     servers.push(disparoServer);
-    const bare: Target = { label: 'bare node:http', server: bareServer, slices: [] };
+    const bare: Target = { label: 'bare node:http', server: bareServer, slices: [], cpuMs: 0 };
     const disparo: Target = {
       label: 'disparo',
       server: disparoServer,
       cookie: await customerCookie(disparoServer),
       slices: [],
+      cpuMs: 0,
     };
 
     console.log(`  warm-up: ${warmupS} s each at ${CONNECTIONS} connections`);
@@ -197,6 +206,10 @@ export async function run(): Promise<BenchResult> {
         `p99 disparo ${fmt(disparoFigures.p99)} ms vs bare ${fmt(bareFigures.p99)} ms; ` +
         `disparo RSS after load ${Number.isFinite(rss) ? `${Math.round(rss)} MB` : 'n/a'}`,
     );
+    console.log(
+      `  server CPU per request: disparo ${fmt(disparoFigures.cpuUsPerRequest, 1)} µs, bare ${fmt(bareFigures.cpuUsPerRequest, 1)} µs ` +
+        `(bare ÷ disparo ${fmt(bareFigures.cpuUsPerRequest / disparoFigures.cpuUsPerRequest)}, informative)`,
+    );
     printChecks(checks);
     return {
       name,
@@ -209,6 +222,8 @@ export async function run(): Promise<BenchResult> {
         'disparo p50 ms': disparoFigures.p50,
         'disparo p99 ms': disparoFigures.p99,
         'bare p99 ms': bareFigures.p99,
+        'disparo server CPU µs/request': Number(disparoFigures.cpuUsPerRequest.toFixed(1)),
+        'bare server CPU µs/request': Number(bareFigures.cpuUsPerRequest.toFixed(1)),
         'disparo RSS after load MB': Number.isFinite(rss) ? Math.round(rss) : 'n/a',
         'seconds per server': Number(disparoFigures.seconds.toFixed(2)),
         connections: CONNECTIONS,

@@ -208,3 +208,15 @@ export function rssMb(pid: number): number {
     return Number.NaN;
   }
 }
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc, 10 ms steps), NaN elsewhere. */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime (fields 14 and 15 of stat(5)) are in clock ticks, 100 per second on Linux.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
