@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -23,10 +23,12 @@ import { SessionStore } from './modules/auth/sessions.service';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { systemRoutes } from './modules/system/system.routes';
+import { sessionPollFastPath } from './modules/whatsapp/session-poll.fast-path';
 import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
 import { registerAccessControl } from './plugins/access';
-import { registerCsrfGuard } from './plugins/csrf';
+import { crossSiteGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers';
 import { type DriverProvider, noDrivers } from './whatsapp/driver';
 import { ConnectionRegistry } from './whatsapp/registry';
 
@@ -54,14 +56,6 @@ export interface BuildAppOptions {
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance & { deps: AppDeps }> {
   const { config, db } = opts;
-  const app = Fastify({
-    logger: opts.logger ?? false,
-    trustProxy: config.TRUST_PROXY,
-    disableRequestLogging: config.NODE_ENV === 'test',
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-
   const sessions = new SessionStore(db, {
     idleMs: config.SESSION_IDLE_HOURS * 3_600_000,
     absoluteMs: config.SESSION_ABSOLUTE_DAYS * 86_400_000,
@@ -75,6 +69,21 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     drivers: opts.drivers ?? noDrivers,
     routes: [],
   };
+  const headers = securityHeaders({ hsts: config.PUBLIC_URL?.startsWith('https://') ?? false });
+  const fastPoll = sessionPollFastPath(deps, headers.api);
+
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    trustProxy: config.TRUST_PROXY,
+    // The 2-second session poll of a cached session is answered before Fastify (see the fast path).
+    serverFactory: (handler) =>
+      createServer((request, response) => {
+        if (!fastPoll(request, response)) handler(request, response);
+      }),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     for (const method of [route.method].flat()) {
@@ -84,23 +93,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   });
 
   registerErrorHandler(app);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    strictTransportSecurity: config.PUBLIC_URL?.startsWith('https://') ?? false,
-  });
+  registerSecurityHeaders(app, headers);
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
@@ -116,8 +109,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  registerCsrfGuard(app, { publicUrl: config.PUBLIC_URL, exemptPrefixes: ['/api/whatsapp-business/webhook/'] });
-  registerAccessControl(app, sessions);
+  registerAccessControl(
+    app,
+    sessions,
+    crossSiteGuard({ publicUrl: config.PUBLIC_URL, exemptPrefixes: ['/api/whatsapp-business/webhook/'] }),
+  );
 
   await app.register(systemRoutes, { prefix: '/api', ...deps });
   await app.register(authRoutes, { prefix: '/api/auth', ...deps });
@@ -128,21 +124,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
 
   const webRoot = join(projectRoot(), 'dist', 'web');
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webRoot, 'index.html'));
+  const assetsDir = join(webRoot, 'assets');
   if (serveWeb) {
     await app.register(fastifyStatic, {
       root: webRoot,
       wildcard: false,
       index: false,
       cacheControl: false,
-    });
-  }
-
-  if (serveWeb) {
-    // Built asset names carry a content hash, so browsers may keep them forever.
-    app.addHook('onSend', async (request, reply) => {
-      if (request.url.startsWith('/assets/') && reply.statusCode === 200) {
-        reply.header('cache-control', 'public, max-age=31536000, immutable');
-      }
+      // Built asset names carry a content hash, so browsers may keep them forever.
+      setHeaders: (res, path) => {
+        if (path.startsWith(assetsDir)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
     });
   }
 

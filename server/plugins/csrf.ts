@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { msg } from '../../contract/messages';
 import { AppError } from '../errors';
 
@@ -19,9 +19,12 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
  * and `Origin`; either one pointing elsewhere is enough to refuse. Server-to-server calls without
  * those headers (webhooks, curl) pass, and the SameSite=Lax cookie keeps them anonymous anyway.
  */
-export function registerCsrfGuard(app: FastifyInstance, opts: { publicUrl?: string; exemptPrefixes: string[] }): void {
+export function crossSiteGuard(opts: {
+  publicUrl?: string;
+  exemptPrefixes: string[];
+}): (request: FastifyRequest) => void {
   const allowedOrigin = opts.publicUrl ? new URL(opts.publicUrl).origin : undefined;
-  app.addHook('onRequest', async (request) => {
+  return (request) => {
     if (SAFE.has(request.method) || !request.url.startsWith('/api/')) return;
     if (opts.exemptPrefixes.some((p) => request.url.startsWith(p))) return;
     const site = request.headers['sec-fetch-site'];
@@ -38,5 +41,5 @@ export function registerCsrfGuard(app: FastifyInstance, opts: { publicUrl?: stri
     if (!host || host !== normalHost(request.protocol, request.headers.host)) {
       throw new AppError('CROSS_SITE', msg.auth.crossSite);
     }
-  });
+  };
 }

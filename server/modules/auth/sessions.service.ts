@@ -30,6 +30,7 @@ const TOUCH_EVERY_MS = 60_000;
  * affected entries at once in this process (other processes see it within `cacheMs`).
  */
 export class SessionStore {
+  // Keyed by the token itself (memory only; the database keeps just its hash), so a cache hit costs no hashing.
   private readonly cache = new Map<string, { session: ResolvedSession; until: number }>();
 
   constructor(
@@ -52,12 +53,25 @@ export class SessionStore {
     return token;
   }
 
+  /**
+   * The answer for a token from memory alone: the session, null when it is known to be dead, or
+   * undefined when the database must be asked (then call `resolve`).
+   */
+  cached(token: string): ResolvedSession | null | undefined {
+    if (!token || token.length > 100) return null;
+    const hit = this.cache.get(token);
+    if (!hit) return undefined;
+    const now = Date.now();
+    if (hit.until <= now) return undefined;
+    return this.isLive(hit.session, now) ? hit.session : null;
+  }
+
   /** The live session for a cookie token, or null when unknown, idle too long or past its absolute expiry. */
   async resolve(token: string): Promise<ResolvedSession | null> {
     if (!token || token.length > 100) return null;
     const tokenHash = hashToken(token);
     const now = Date.now();
-    const hit = this.cache.get(tokenHash);
+    const hit = this.cache.get(token);
     if (hit && hit.until > now) {
       return this.isLive(hit.session, now) ? hit.session : null;
     }
@@ -69,7 +83,7 @@ export class SessionStore {
       .limit(1);
     const row = rows[0];
     if (!row) {
-      this.cache.delete(tokenHash);
+      this.cache.delete(token);
       return null;
     }
     const session: ResolvedSession = {
@@ -79,7 +93,7 @@ export class SessionStore {
       expiresAt: row.session.expiresAt.getTime(),
     };
     if (!this.isLive(session, now)) {
-      this.cache.delete(tokenHash);
+      this.cache.delete(token);
       await this.db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
       return null;
     }
@@ -90,7 +104,7 @@ export class SessionStore {
         .set({ lastSeenAt: new Date(now) })
         .where(eq(sessions.tokenHash, tokenHash));
     }
-    this.cache.set(tokenHash, { session, until: now + this.policy.cacheMs });
+    this.cache.set(token, { session, until: now + this.policy.cacheMs });
     if (this.cache.size > 50_000) this.evictExpired(now);
     return session;
   }
@@ -104,9 +118,8 @@ export class SessionStore {
   }
 
   async revoke(token: string): Promise<void> {
-    const tokenHash = hashToken(token);
-    this.cache.delete(tokenHash);
-    await this.db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+    this.cache.delete(token);
+    await this.db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
   }
 
   /** Ends every session of a user, or every one but `keepToken` (password change keeps the current one). */
