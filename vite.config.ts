@@ -18,7 +18,8 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: {
-      '/api': 'http://127.0.0.1:5000',
+      // The API started by `npm run dev` (same PORT as the server reads).
+      '/api': `http://127.0.0.1:${process.env.PORT || 5000}`,
     },
   },
 });
