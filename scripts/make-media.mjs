@@ -18,7 +18,7 @@ const base64 = await page.evaluate(async () => {
   canvas.height = H;
   const ctx = canvas.getContext('2d');
   const messages = [
-    'Olá! 👋 Temos novidades para você.',
+    'Olá! Temos novidades para você.',
     'Promoção de hoje: 20% de desconto.',
     'Responda 1 para falar com a equipe.',
     'Obrigado por comprar com a gente!',

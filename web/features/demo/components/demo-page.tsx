@@ -164,7 +164,7 @@ export default function DemoPage() {
       </div>
       <Card>
         {created ? (
-          <CardContent className="pt-6">
+          <CardContent className="pt-6 sm:pt-6">
             <DemoCredentials
               credentials={created.credentials}
               expiresAt={created.expiresAt}

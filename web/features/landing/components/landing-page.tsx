@@ -228,7 +228,7 @@ export default function LandingPage() {
                 </span>
               </div>
               <ul className="grid gap-2 pt-4 text-sm">
-                {['Olá, Ana! Chegaram novidades 🎉', 'Responda 1 para ver o catálogo', 'Frete grátis até domingo'].map(
+                {['Olá, Ana! Chegaram novidades', 'Responda 1 para ver o catálogo', 'Frete grátis até domingo'].map(
                   (line, i) => (
                     <li
                       key={line}

@@ -12,10 +12,10 @@ const PERIOD_LABEL: Record<string, string> = {
 };
 
 const PERIOD_SUFFIX: Record<string, string> = {
-  mensal: '/mês',
-  trimestral: '/trimestre',
-  semestral: '/semestre',
-  anual: '/ano',
+  mensal: 'por mês',
+  trimestral: 'por trimestre',
+  semestral: 'por semestre',
+  anual: 'por ano',
 };
 
 export function contactLimitText(limit: number | null): string {
@@ -59,9 +59,11 @@ export function PlanCard({
         <p className="text-sm text-muted-foreground">
           De <s>{formatMoney(plan.listPrice)}</s> por
         </p>
-        <p className="text-3xl font-bold tracking-tight tabular-nums">
+        <p className="text-3xl font-bold tracking-tight whitespace-nowrap tabular-nums">
           {formatMoney(plan.price)}
-          <span className="text-base font-normal text-muted-foreground">{PERIOD_SUFFIX[plan.period] ?? ''}</span>
+          <span className="block text-sm font-normal tracking-normal text-muted-foreground">
+            {PERIOD_SUFFIX[plan.period] ?? ''}
+          </span>
         </p>
         {plan.note ? <p className="text-xs text-muted-foreground">Valor do {plan.note}</p> : null}
       </div>
@@ -90,7 +92,7 @@ export function PaymentLinkButton({ href, label, className }: { href: string; la
       target="_blank"
       rel="noopener noreferrer"
       className={cn(
-        'inline-flex h-11 w-full items-center justify-center gap-2 rounded-md bg-primary px-4 text-base font-medium text-primary-foreground shadow-sm transition-colors hover:bg-brand-hover focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+        'inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-md bg-primary px-3 text-sm font-semibold whitespace-nowrap text-primary-foreground shadow-sm transition-colors hover:bg-brand-hover focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
         className,
       )}
     >

@@ -27,8 +27,9 @@ export function PlansSection({ planType, role }: { planType: string; role: Role 
       </CardHeader>
       <CardContent>
         <div className="grid gap-6 pt-3 sm:grid-cols-2 xl:grid-cols-4">
-          {PLANS.map((plan) => {
+          {PLANS.map((plan, index) => {
             const current = plan.type === planType;
+            const isUpgrade = index > PLANS.findIndex((p) => p.type === planType);
             return (
               <PlanCard
                 key={plan.type}
@@ -41,7 +42,10 @@ export function PlansSection({ planType, role }: { planType: string; role: Role 
                       Seu plano atual
                     </Badge>
                   ) : canUpgrade && config ? (
-                    <PaymentLinkButton href={config.paymentUrls[plan.type]} label="Fazer upgrade" />
+                    <PaymentLinkButton
+                      href={config.paymentUrls[plan.type]}
+                      label={isUpgrade ? 'Fazer upgrade' : 'Mudar para este plano'}
+                    />
                   ) : null
                 }
               />
