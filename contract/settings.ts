@@ -45,7 +45,7 @@ export const updateProfileInput = z.object({
     .trim()
     .max(20, settingsMsg.phoneFormat)
     .regex(/^[\d+\-\s()]*$/, settingsMsg.phoneFormat)
-    .refine((s) => s.replace(/\D/g, '').length >= 10, settingsMsg.phoneInvalid),
+    .refine((s) => s === '' || s.replace(/\D/g, '').length >= 10, settingsMsg.phoneInvalid),
   company: z.string({ error: settingsMsg.companyMax }).trim().max(100, settingsMsg.companyMax).default(''),
 });
 export type UpdateProfileInput = z.input<typeof updateProfileInput>;
