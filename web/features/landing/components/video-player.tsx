@@ -16,9 +16,10 @@ export function VideoPlayer() {
       <div className="relative overflow-hidden rounded-lg border bg-zinc-900 shadow-md">
         <video
           ref={ref}
-          className="aspect-video w-full"
+          className="aspect-video w-full object-cover"
           src="/media/disparo-demo.webm"
           preload="metadata"
+          poster="/og-image.jpg"
           muted
           loop
           playsInline
