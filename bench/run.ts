@@ -6,13 +6,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import * as landingBundle from './landing-bundle.bench';
 import { agent } from './lib/http';
 import { type BenchResult, summaryTable } from './lib/report';
 import { repoRoot } from './lib/server';
 import * as login from './login.bench';
 import * as sessionPoll from './session-poll.bench';
 
-const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [sessionPoll, login];
+const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [sessionPoll, login, landingBundle];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

@@ -22,6 +22,8 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { SessionStore } from './modules/auth/sessions.service';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
+import { plansRoutes } from './modules/plans/plans.routes';
+import { changePasswordRoutes, settingsRoutes } from './modules/settings/settings.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { sessionPollFastPath } from './modules/whatsapp/session-poll.fast-path';
 import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
@@ -121,6 +123,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(metricsRoutes, { prefix: '/api/metrics', ...deps });
   await app.register(campaignsRoutes, { prefix: '/api/campaigns', ...deps });
   await app.register(whatsappSessionRoutes, { prefix: '/api', ...deps });
+  await app.register(changePasswordRoutes, { prefix: '/api/auth', ...deps });
+  await app.register(settingsRoutes, { prefix: '/api/settings', ...deps });
+  await app.register(plansRoutes, { prefix: '/api/plan-activations', ...deps });
 
   const webRoot = join(projectRoot(), 'dist', 'web');
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webRoot, 'index.html'));

@@ -1,8 +1,25 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
-import { Toaster } from '../components/ui/toaster';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { useToasts } from '../components/ui/use-toast';
 import { watchSessionEnd } from '../features/auth/session-end';
 import { createQueryClient } from '../lib/query-client';
+
+// The toast area (Radix Toast) loads with the first toast, so pages that never toast (the landing
+// page's first view) do not ship it.
+const Toaster = lazy(() => import('../components/ui/toaster').then((m) => ({ default: m.Toaster })));
+
+function LazyToaster() {
+  const [needed, setNeeded] = useState(false);
+  const hasToast = useToasts().length > 0;
+  useEffect(() => {
+    if (hasToast) setNeeded(true);
+  }, [hasToast]);
+  return needed || hasToast ? (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  ) : null;
+}
 
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
@@ -10,7 +27,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Toaster />
+      <LazyToaster />
     </QueryClientProvider>
   );
 }

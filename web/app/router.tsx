@@ -2,7 +2,6 @@ import { lazy, Suspense } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { FullPageLoader } from '../components/states';
 import { GuestOnly, RequireAdmin, RequireAuth, SessionBoundary, SessionSwitch } from './guards';
-import { DashboardLayout } from './layouts/dashboard-layout';
 import { PublicLayout } from './layouts/public-layout';
 import { paths } from './paths';
 
@@ -11,8 +10,11 @@ const LoginPage = lazy(() => import('../features/auth/components/login-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
 const AdminUsersPage = lazy(() => import('../features/admin/components/admin-users-page'));
 const SectionPage = lazy(() => import('../features/sections/components/section-page'));
-const PublicHomePage = lazy(() => import('./pages/public-home-page'));
-const DemoPage = lazy(() => import('./pages/demo-page'));
+const SettingsPage = lazy(() => import('../features/settings/components/settings-page'));
+const LandingPage = lazy(() => import('../features/landing/components/landing-page'));
+const DemoPage = lazy(() => import('../features/demo/components/demo-page'));
+// The signed-in shell loads on demand too, so the landing page ships none of it.
+const DashboardLayout = lazy(() => import('./layouts/dashboard-layout').then((m) => ({ default: m.DashboardLayout })));
 const NotFoundPage = lazy(() => import('./pages/not-found-page'));
 
 function SignedInDashboard() {
@@ -53,7 +55,7 @@ export const router = createBrowserRouter([
               { path: paths.contacts, element: <SectionPage section="contacts" /> },
               { path: paths.groups, element: <SectionPage section="groups" /> },
               { path: paths.reports, element: <SectionPage section="reports" /> },
-              { path: paths.settings, element: <SectionPage section="settings" /> },
+              { path: paths.settings, element: <SettingsPage /> },
               {
                 path: paths.adminUsers,
                 element: (
@@ -72,16 +74,7 @@ export const router = createBrowserRouter([
       },
       {
         path: paths.home,
-        element: (
-          <SessionSwitch
-            signedIn={<SignedInDashboard />}
-            visitor={
-              <PublicLayout>
-                <PublicHomePage />
-              </PublicLayout>
-            }
-          />
-        ),
+        element: <SessionSwitch signedIn={<SignedInDashboard />} visitor={<LandingPage />} />,
       },
       {
         path: '*',

@@ -8,6 +8,7 @@ import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../compone
 import { useAuthenticatedUser } from '../../features/auth/api/get-me';
 import { AccountNotice } from '../../features/auth/components/account-notice';
 import { DemoBanner } from '../../features/auth/components/demo-banner';
+import { usePurchaseNotice } from '../../features/demo/components/purchase-notice';
 import { useIsMobile } from '../../lib/use-media-query';
 import { activeNavItem } from '../navigation';
 import { usePageTitle } from '../use-page-title';
@@ -27,6 +28,7 @@ export function DashboardLayout({ children }: { children?: ReactNode }) {
   const title = activeNavItem(pathname).label;
   const role = roleOf(user);
   usePageTitle(title);
+  usePurchaseNotice(role === 'demo');
 
   return (
     <div className="min-h-dvh">

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type PublicConfig, whatsappLink } from '../../../../contract/public-config';
+import { whatsappLink } from '../../../../contract/links';
+import type { PublicConfig } from '../../../../contract/public-config';
 import { api } from '../../../lib/api';
 
 export const publicConfigQueryKey = ['/api/public-config'] as const;

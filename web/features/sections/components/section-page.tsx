@@ -1,4 +1,4 @@
-import { ArrowLeft, BarChart3, Bot, Megaphone, Settings, UserRound, UsersRound } from 'lucide-react';
+import { ArrowLeft, BarChart3, Bot, Megaphone, UserRound, UsersRound } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
 import { EmptyState } from '../../../components/states';
@@ -19,11 +19,6 @@ const SECTIONS = {
   },
   groups: { title: 'Grupos', icon: UsersRound, text: 'Aqui você vai organizar seus grupos e exportar membros.' },
   reports: { title: 'Relatórios', icon: BarChart3, text: 'Aqui você vai acompanhar entregas, respostas e desempenho.' },
-  settings: {
-    title: 'Configurações',
-    icon: Settings,
-    text: 'Aqui você vai ajustar perfil, notificações, WhatsApp e plano.',
-  },
 } as const;
 
 export type Section = keyof typeof SECTIONS;

@@ -1,0 +1,113 @@
+import './zod-locale';
+import { z } from 'zod';
+import { emailField, nameField, passwordField } from './auth';
+
+/** pt-BR texts of the settings screens and their API (SPEC §5, §8). */
+export const settingsMsg = {
+  savedTitle: 'Sucesso!',
+  saved: 'Configurações salvas com sucesso.',
+  saveErrorTitle: 'Erro',
+  saveError: 'Erro ao salvar configurações. Tente novamente.',
+  profileSaved: 'Perfil atualizado com sucesso.',
+  passwordChanged: 'Senha alterada com sucesso. As outras sessões foram encerradas.',
+  passwordErrorTitle: 'Erro ao alterar senha',
+  currentPasswordRequired: 'Informe a senha atual',
+  currentPasswordWrong: 'Senha atual incorreta.',
+  passwordMismatch: 'As senhas não coincidem',
+  passwordSame: 'A nova senha deve ser diferente da atual',
+  phoneInvalid: 'Telefone deve ter pelo menos 10 dígitos',
+  phoneFormat: 'Formato de número inválido',
+  companyMax: 'Empresa deve ter no máximo 100 caracteres',
+  messageDelayRange: 'O intervalo entre mensagens deve ser de 1 a 60 segundos',
+  dailyLimitMin: 'O limite diário deve ser de pelo menos 1 mensagem',
+  dailyLimitMax: 'O limite diário deve ser de no máximo 100.000 mensagens',
+  timeFormat: 'Horário inválido. Use o formato HH:MM',
+  businessOrder: 'O início do expediente deve ser anterior ao fim',
+  channelInvalid: 'Canal inválido. Use WhatsApp pessoal ou API oficial',
+  booleanInvalid: 'Valor inválido: use ativado ou desativado',
+} as const;
+
+const bool = () => z.boolean({ error: settingsMsg.booleanInvalid });
+
+export const profileSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  company: z.string(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+export const updateProfileInput = z.object({
+  name: nameField,
+  email: emailField,
+  phone: z
+    .string({ error: settingsMsg.phoneInvalid })
+    .trim()
+    .max(20, settingsMsg.phoneFormat)
+    .regex(/^[\d+\-\s()]*$/, settingsMsg.phoneFormat)
+    .refine((s) => s === '' || s.replace(/\D/g, '').length >= 10, settingsMsg.phoneInvalid),
+  company: z.string({ error: settingsMsg.companyMax }).trim().max(100, settingsMsg.companyMax).default(''),
+});
+export type UpdateProfileInput = z.input<typeof updateProfileInput>;
+
+export const changePasswordInput = z
+  .object({
+    currentPassword: z
+      .string({ error: settingsMsg.currentPasswordRequired })
+      .min(1, settingsMsg.currentPasswordRequired),
+    newPassword: passwordField,
+    confirmPassword: z.string({ error: settingsMsg.passwordMismatch }),
+  })
+  .refine((o) => o.newPassword === o.confirmPassword, {
+    message: settingsMsg.passwordMismatch,
+    path: ['confirmPassword'],
+  })
+  .refine((o) => o.newPassword !== o.currentPassword, { message: settingsMsg.passwordSame, path: ['newPassword'] });
+export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
+
+export const notificationSettingsSchema = z.object({
+  emailNotifications: bool(),
+  pushNotifications: bool(),
+  campaignUpdates: bool(),
+  systemAlerts: bool(),
+  marketingEmails: bool(),
+});
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
+
+const timeField = () =>
+  z.string({ error: settingsMsg.timeFormat }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, settingsMsg.timeFormat);
+
+export const whatsappChannels = ['personal', 'cloud'] as const;
+export type WhatsappChannel = (typeof whatsappChannels)[number];
+
+export const whatsappSettingsSchema = z
+  .object({
+    autoReconnect: bool(),
+    messageDelay: z
+      .number({ error: settingsMsg.messageDelayRange })
+      .int(settingsMsg.messageDelayRange)
+      .min(1, settingsMsg.messageDelayRange)
+      .max(60, settingsMsg.messageDelayRange),
+    dailyLimit: z
+      .number({ error: settingsMsg.dailyLimitMin })
+      .int(settingsMsg.dailyLimitMin)
+      .min(1, settingsMsg.dailyLimitMin)
+      .max(100_000, settingsMsg.dailyLimitMax),
+    respectBusinessHours: bool(),
+    businessStart: timeField(),
+    businessEnd: timeField(),
+    channel: z.enum(whatsappChannels, { error: settingsMsg.channelInvalid }),
+  })
+  .refine((o) => o.businessStart < o.businessEnd, { message: settingsMsg.businessOrder, path: ['businessEnd'] });
+export type WhatsappSettings = z.infer<typeof whatsappSettingsSchema>;
+
+export const settingsSavedResponse = z.object({ success: z.literal(true), message: z.string() });
+
+/** One recent plan activation, without anything about who bought it (the demo's purchase notice). */
+export const recentActivationsResponse = z.object({
+  activations: z.array(z.object({ planLabel: z.string(), activatedAt: z.string() })),
+});
+export type RecentActivations = z.infer<typeof recentActivationsResponse>;
+
+/** How far back the purchase notice looks (SPEC §9 shows real purchases only; none → no notice). */
+export const RECENT_ACTIVATIONS_DAYS = 30;

@@ -1,0 +1,113 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  changePasswordInput,
+  notificationSettingsSchema,
+  profileSchema,
+  settingsMsg,
+  settingsSavedResponse,
+  updateProfileInput,
+  whatsappSettingsSchema,
+} from '../../../contract/settings';
+import type { AppDeps } from '../../app';
+import { authed } from '../../plugins/access';
+import {
+  changePassword,
+  getNotificationSettings,
+  getProfile,
+  getWhatsappSettings,
+  updateNotificationSettings,
+  updateProfile,
+  updateWhatsappSettings,
+} from './settings.service';
+
+/** /api/settings/*: the profile (any signed-in account) and the settings the server obeys (customers). */
+export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions }) => {
+  const tags = ['settings'];
+
+  app.get(
+    '/profile',
+    {
+      config: { access: 'session' },
+      schema: { tags, summary: 'Profile of the signed-in account', response: { 200: profileSchema } },
+    },
+    async (request) => getProfile(db, authed(request).user.id),
+  );
+
+  app.put(
+    '/profile',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags,
+        summary: 'Save name, e-mail, phone and company',
+        body: updateProfileInput,
+        response: { 200: profileSchema },
+      },
+    },
+    async (request) => updateProfile(db, sessions, authed(request).user.id, request.body),
+  );
+
+  app.get(
+    '/notifications',
+    { schema: { tags, summary: 'Notification preferences', response: { 200: notificationSettingsSchema } } },
+    async (request) => getNotificationSettings(db, authed(request).user.id),
+  );
+
+  app.put(
+    '/notifications',
+    {
+      schema: {
+        tags,
+        summary: 'Save the five notification preferences',
+        body: notificationSettingsSchema,
+        response: { 200: notificationSettingsSchema },
+      },
+    },
+    async (request) => updateNotificationSettings(db, authed(request).user.id, request.body),
+  );
+
+  app.get(
+    '/whatsapp',
+    {
+      schema: {
+        tags,
+        summary: 'Sending settings: pacing, daily cap, business hours, channel',
+        response: { 200: whatsappSettingsSchema },
+      },
+    },
+    async (request) => getWhatsappSettings(db, authed(request).user.id),
+  );
+
+  app.put(
+    '/whatsapp',
+    {
+      schema: {
+        tags,
+        summary: 'Save the sending settings',
+        body: whatsappSettingsSchema,
+        response: { 200: whatsappSettingsSchema },
+      },
+    },
+    async (request) => updateWhatsappSettings(db, authed(request).user.id, request.body),
+  );
+};
+
+/** POST /api/auth/change-password: registered under /api/auth next to login and logout. */
+export const changePasswordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions }) => {
+  app.post(
+    '/change-password',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Change the password; every other session of the account ends',
+        body: changePasswordInput,
+        response: { 200: settingsSavedResponse },
+      },
+    },
+    async (request) => {
+      await changePassword(db, sessions, authed(request).user.id, request.sessionToken, request.body);
+      return { success: true as const, message: settingsMsg.passwordChanged };
+    },
+  );
+};

@@ -1,0 +1,375 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { msg } from '../../../contract/messages';
+import { settingsMsg } from '../../../contract/settings';
+import { accountSettings, planActivations, users } from '../../db/schema';
+import { createTestApp, createUser, loginAs, TEST_PASSWORD, type TestContext } from '../../testing/test-app';
+import { getBusinessHours, updateBusinessHours } from './business-hours.service';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+
+type Method = 'GET' | 'PUT' | 'POST';
+const call = (method: Method, url: string, cookie: string, payload?: object) =>
+  ctx.app.inject({ method, url, payload, headers: { cookie } });
+
+const validWhatsapp = {
+  autoReconnect: false,
+  messageDelay: 5,
+  dailyLimit: 300,
+  respectBusinessHours: true,
+  businessStart: '08:30',
+  businessEnd: '17:45',
+  channel: 'cloud',
+};
+
+describe('profile', () => {
+  it('reads and saves name, e-mail, phone and company; /me shows the new name at once', async () => {
+    const u = await createUser(ctx);
+    const cookie = await loginAs(ctx, u);
+    const before = await call('GET', '/api/settings/profile', cookie);
+    expect(before.json()).toEqual({ name: u.name, email: u.email, phone: u.whatsappNumber, company: '' });
+
+    const body = {
+      name: 'Joana Prado',
+      email: `joana${u.id.slice(0, 8)}@empresa.com.br`,
+      phone: '(21) 98888-1111',
+      company: 'Prado & Filhos',
+    };
+    const res = await call('PUT', '/api/settings/profile', cookie, body);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(body);
+    expect((await call('GET', '/api/settings/profile', cookie)).json()).toEqual(body);
+    expect((await call('GET', '/api/auth/me', cookie)).json()).toMatchObject({
+      name: 'Joana Prado',
+      email: body.email,
+    });
+  });
+
+  it('keeps e-mails unique (409, pt-BR), case-insensitively', async () => {
+    const a = await createUser(ctx);
+    const b = await createUser(ctx);
+    const cookie = await loginAs(ctx, b);
+    const res = await call('PUT', '/api/settings/profile', cookie, {
+      name: b.name,
+      email: a.email.toUpperCase(),
+      phone: '11988887777',
+      company: '',
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'CONFLICT', message: msg.auth.emailTaken });
+  });
+
+  it('validates the fields with pt-BR messages', async () => {
+    const u = await createUser(ctx);
+    const cookie = await loginAs(ctx, u);
+    const res = await call('PUT', '/api/settings/profile', cookie, {
+      name: 'J',
+      email: 'nao-e-email',
+      phone: '123',
+      company: 'x'.repeat(101),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fieldErrors).toEqual({
+      name: msg.validation.nameMin,
+      email: msg.validation.email,
+      phone: settingsMsg.phoneInvalid,
+      company: settingsMsg.companyMax,
+    });
+    const letters = await call('PUT', '/api/settings/profile', cookie, {
+      name: 'Joana',
+      email: 'j@example.com',
+      phone: 'abc1234567890',
+      company: '',
+    });
+    expect(letters.json().fieldErrors.phone).toBe(settingsMsg.phoneFormat);
+    // An account without a phone (the configured admin) can still save its profile.
+    const noPhone = await call('PUT', '/api/settings/profile', cookie, {
+      name: 'Joana',
+      email: u.email,
+      phone: '',
+      company: '',
+    });
+    expect(noPhone.statusCode).toBe(200);
+  });
+
+  it('pending accounts may edit their profile; demo accounts only read it', async () => {
+    const pending = await createUser(ctx, { accountType: 'pending', isActive: false });
+    const pCookie = await loginAs(ctx, pending);
+    expect((await call('GET', '/api/settings/profile', pCookie)).statusCode).toBe(200);
+    const ok = await call('PUT', '/api/settings/profile', pCookie, {
+      name: 'Pendente Silva',
+      email: pending.email,
+      phone: '11977776666',
+      company: 'Loja',
+    });
+    expect(ok.statusCode).toBe(200);
+
+    const demo = await createUser(ctx, {
+      accountType: 'demo',
+      planType: 'demo',
+      demoExpiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const dCookie = await loginAs(ctx, demo);
+    expect((await call('GET', '/api/settings/profile', dCookie)).statusCode).toBe(200);
+    const refused = await call('PUT', '/api/settings/profile', dCookie, {
+      name: 'Outro Nome',
+      email: demo.email,
+      phone: '11977776666',
+      company: '',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('DEMO_READ_ONLY');
+    const pw = await call('POST', '/api/auth/change-password', dCookie, {
+      currentPassword: TEST_PASSWORD,
+      newPassword: 'outra-senha-1',
+      confirmPassword: 'outra-senha-1',
+    });
+    expect(pw.statusCode).toBe(403);
+  });
+});
+
+describe('password change', () => {
+  it('needs the current password, then ends every other session and keeps this one', async () => {
+    const u = await createUser(ctx);
+    const here = await loginAs(ctx, u);
+    const elsewhere = await loginAs(ctx, u);
+
+    const wrong = await call('POST', '/api/auth/change-password', here, {
+      currentPassword: 'nao-e-essa',
+      newPassword: 'nova-senha-1',
+      confirmPassword: 'nova-senha-1',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({
+      message: settingsMsg.currentPasswordWrong,
+      fieldErrors: { currentPassword: settingsMsg.currentPasswordWrong },
+    });
+    expect((await call('GET', '/api/auth/me', elsewhere)).statusCode).toBe(200);
+
+    const res = await call('POST', '/api/auth/change-password', here, {
+      currentPassword: TEST_PASSWORD,
+      newPassword: 'nova-senha-1',
+      confirmPassword: 'nova-senha-1',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true, message: settingsMsg.passwordChanged });
+    expect((await call('GET', '/api/auth/me', here)).statusCode).toBe(200);
+    expect((await call('GET', '/api/auth/me', elsewhere)).statusCode).toBe(401);
+
+    const old = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: u.username, password: TEST_PASSWORD },
+    });
+    expect(old.statusCode).toBe(401);
+    await loginAs(ctx, u, 'nova-senha-1');
+    const [row] = await ctx.database.db.select().from(users).where(eq(users.id, u.id));
+    expect(row.passwordChangedAt).not.toBeNull();
+  });
+
+  it('validates the new password like registration and requires a matching confirmation', async () => {
+    const u = await createUser(ctx);
+    const cookie = await loginAs(ctx, u);
+    const short = await call('POST', '/api/auth/change-password', cookie, {
+      currentPassword: TEST_PASSWORD,
+      newPassword: '123',
+      confirmPassword: '123',
+    });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().fieldErrors.newPassword).toBe(msg.validation.passwordMin);
+    const mismatch = await call('POST', '/api/auth/change-password', cookie, {
+      currentPassword: TEST_PASSWORD,
+      newPassword: 'nova-senha-1',
+      confirmPassword: 'nova-senha-2',
+    });
+    expect(mismatch.json().fieldErrors).toEqual({ confirmPassword: settingsMsg.passwordMismatch });
+    const empty = await call('POST', '/api/auth/change-password', cookie, {
+      currentPassword: '',
+      newPassword: 'nova-senha-1',
+      confirmPassword: 'nova-senha-1',
+    });
+    expect(empty.json().fieldErrors.currentPassword).toBe(settingsMsg.currentPasswordRequired);
+    const same = await call('POST', '/api/auth/change-password', cookie, {
+      currentPassword: TEST_PASSWORD,
+      newPassword: TEST_PASSWORD,
+      confirmPassword: TEST_PASSWORD,
+    });
+    expect(same.json().fieldErrors).toEqual({ newPassword: settingsMsg.passwordSame });
+    // Nothing changed: the old password still works.
+    await loginAs(ctx, u);
+  });
+
+  it('pending accounts may change their generated password', async () => {
+    const u = await createUser(ctx, { accountType: 'pending', isActive: false });
+    const cookie = await loginAs(ctx, u);
+    const res = await call('POST', '/api/auth/change-password', cookie, {
+      currentPassword: TEST_PASSWORD,
+      newPassword: 'minha-senha-9',
+      confirmPassword: 'minha-senha-9',
+    });
+    expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('notification preferences', () => {
+  it('start from the defaults (all on but system alerts) and are saved per account', async () => {
+    const a = await createUser(ctx);
+    const b = await createUser(ctx);
+    const ca = await loginAs(ctx, a);
+    const cb = await loginAs(ctx, b);
+    const defaults = {
+      emailNotifications: true,
+      pushNotifications: true,
+      campaignUpdates: true,
+      systemAlerts: false,
+      marketingEmails: true,
+    };
+    expect((await call('GET', '/api/settings/notifications', ca)).json()).toEqual(defaults);
+    const changed = { ...defaults, systemAlerts: true, marketingEmails: false };
+    const res = await call('PUT', '/api/settings/notifications', ca, changed);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(changed);
+    expect((await call('GET', '/api/settings/notifications', ca)).json()).toEqual(changed);
+    expect((await call('GET', '/api/settings/notifications', cb)).json()).toEqual(defaults);
+  });
+
+  it('refuses missing or non-boolean values', async () => {
+    const u = await createUser(ctx);
+    const cookie = await loginAs(ctx, u);
+    const res = await call('PUT', '/api/settings/notifications', cookie, { emailNotifications: 'sim' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fieldErrors.emailNotifications).toBe(settingsMsg.booleanInvalid);
+  });
+});
+
+describe('WhatsApp sending settings', () => {
+  it('start from the §9 defaults and are saved per account', async () => {
+    const u = await createUser(ctx);
+    const other = await createUser(ctx);
+    const cookie = await loginAs(ctx, u);
+    expect((await call('GET', '/api/settings/whatsapp', cookie)).json()).toEqual({
+      autoReconnect: true,
+      messageDelay: 2,
+      dailyLimit: 1000,
+      respectBusinessHours: true,
+      businessStart: '09:00',
+      businessEnd: '18:00',
+      channel: 'personal',
+    });
+    const res = await call('PUT', '/api/settings/whatsapp', cookie, validWhatsapp);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(validWhatsapp);
+    expect((await call('GET', '/api/settings/whatsapp', cookie)).json()).toEqual(validWhatsapp);
+    const otherCookie = await loginAs(ctx, other);
+    expect((await call('GET', '/api/settings/whatsapp', otherCookie)).json().messageDelay).toBe(2);
+  });
+
+  it('refuses out-of-range values with pt-BR messages', async () => {
+    const u = await createUser(ctx);
+    const cookie = await loginAs(ctx, u);
+    const cases: Array<[object, string, string]> = [
+      [{ messageDelay: 0 }, 'messageDelay', settingsMsg.messageDelayRange],
+      [{ messageDelay: 61 }, 'messageDelay', settingsMsg.messageDelayRange],
+      [{ messageDelay: 2.5 }, 'messageDelay', settingsMsg.messageDelayRange],
+      [{ dailyLimit: 0 }, 'dailyLimit', settingsMsg.dailyLimitMin],
+      [{ dailyLimit: -5 }, 'dailyLimit', settingsMsg.dailyLimitMin],
+      [{ businessStart: '25:00' }, 'businessStart', settingsMsg.timeFormat],
+      [{ businessEnd: '9h' }, 'businessEnd', settingsMsg.timeFormat],
+      [{ businessStart: '18:00', businessEnd: '09:00' }, 'businessEnd', settingsMsg.businessOrder],
+      [{ channel: 'sms' }, 'channel', settingsMsg.channelInvalid],
+    ];
+    for (const [patch, field, message] of cases) {
+      const res = await call('PUT', '/api/settings/whatsapp', cookie, { ...validWhatsapp, ...patch });
+      expect(res.statusCode, JSON.stringify(patch)).toBe(400);
+      expect(res.json().fieldErrors[field], JSON.stringify(patch)).toBe(message);
+    }
+    // The limits themselves are accepted.
+    for (const patch of [{ messageDelay: 1 }, { messageDelay: 60 }, { dailyLimit: 1 }]) {
+      expect((await call('PUT', '/api/settings/whatsapp', cookie, { ...validWhatsapp, ...patch })).statusCode).toBe(
+        200,
+      );
+    }
+  });
+
+  it('demo accounts read the settings but cannot save them', async () => {
+    const demo = await createUser(ctx, {
+      accountType: 'demo',
+      planType: 'demo',
+      demoExpiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const cookie = await loginAs(ctx, demo);
+    expect((await call('GET', '/api/settings/whatsapp', cookie)).statusCode).toBe(200);
+    expect((await call('PUT', '/api/settings/whatsapp', cookie, validWhatsapp)).json().code).toBe('DEMO_READ_ONLY');
+  });
+});
+
+describe('business hours: one source for WhatsApp settings and the bot', () => {
+  it('the WhatsApp settings write the hours the bot reads, with Monday to Friday', async () => {
+    const u = await createUser(ctx);
+    const cookie = await loginAs(ctx, u);
+    await ctx.database.db
+      .insert(accountSettings)
+      .values({ userId: u.id, businessDays: ['saturday'] })
+      .onConflictDoNothing();
+    await call('PUT', '/api/settings/whatsapp', cookie, {
+      ...validWhatsapp,
+      businessStart: '07:00',
+      businessEnd: '15:00',
+    });
+    expect(await getBusinessHours(ctx.database.db, u.id)).toEqual({
+      start: '07:00',
+      end: '15:00',
+      days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
+    });
+  });
+
+  it('hours saved through the bot side show in the WhatsApp settings', async () => {
+    const u = await createUser(ctx);
+    const cookie = await loginAs(ctx, u);
+    await updateBusinessHours(ctx.database.db, u.id, { start: '10:00', end: '20:00' });
+    expect((await call('GET', '/api/settings/whatsapp', cookie)).json()).toMatchObject({
+      businessStart: '10:00',
+      businessEnd: '20:00',
+      messageDelay: 2,
+    });
+  });
+});
+
+describe('recent plan activations (demo purchase notice)', () => {
+  it('lists plan label and time of the last 30 days only, with no personal data', async () => {
+    const db = ctx.database.db;
+    const buyer = await createUser(ctx, { name: 'Comprador Secreto' });
+    await db.delete(planActivations);
+    await db.insert(planActivations).values([
+      { userId: buyer.id, planType: 'professional', createdAt: new Date(Date.now() - 12 * 60_000) },
+      { userId: buyer.id, planType: 'premium', createdAt: new Date(Date.now() - 31 * 86_400_000) },
+    ]);
+    const demo = await createUser(ctx, {
+      accountType: 'demo',
+      planType: 'demo',
+      demoExpiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const res = await call('GET', '/api/plan-activations/recent', await loginAs(ctx, demo));
+    expect(res.statusCode).toBe(200);
+    const { activations } = res.json();
+    expect(activations).toHaveLength(1);
+    expect(activations[0].planLabel).toBe('Plano Profissional');
+    expect(Date.now() - Date.parse(activations[0].activatedAt)).toBeGreaterThan(11 * 60_000);
+    expect(Object.keys(activations[0]).sort()).toEqual(['activatedAt', 'planLabel']);
+    expect(res.body).not.toContain(buyer.id);
+    expect(res.body).not.toContain(buyer.name);
+    expect(res.body).not.toContain(buyer.email);
+  });
+
+  it('is empty when nobody bought in the last 30 days, and closed to visitors', async () => {
+    await ctx.database.db.delete(planActivations);
+    const u = await createUser(ctx);
+    const res = await call('GET', '/api/plan-activations/recent', await loginAs(ctx, u));
+    expect(res.json()).toEqual({ activations: [] });
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/plan-activations/recent' })).statusCode).toBe(401);
+  });
+});

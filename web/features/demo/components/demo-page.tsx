@@ -1,0 +1,197 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ArrowLeft, CircleCheck, Clock, LogIn, RotateCcw } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import { type Credentials, type DemoSignupInput, demoSignupInput } from '../../../../contract/auth';
+import { DEMO_DURATION_MS } from '../../../../contract/constants';
+import { msg } from '../../../../contract/messages';
+import { paths } from '../../../app/paths';
+import { usePageTitle } from '../../../app/use-page-title';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { isApiError } from '../../../lib/api';
+import { formatDateTime } from '../../../lib/format';
+import { useLogin } from '../../auth/api/login';
+import { CredentialsBox } from '../../auth/components/credentials-box';
+import { useDemoSignup } from '../api/demo-signup';
+
+const demoHours = DEMO_DURATION_MS / 3_600_000;
+const fieldNames = ['name', 'whatsappNumber', 'email'] as const;
+
+function DemoForm({ onCreated }: { onCreated: (c: Credentials, expiresAt: string | null) => void }) {
+  const signup = useDemoSignup();
+  const form = useForm({
+    resolver: zodResolver(demoSignupInput),
+    defaultValues: { name: '', whatsappNumber: '', email: '' },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((values: DemoSignupInput) =>
+    signup.mutate(values, {
+      onSuccess: (res) => onCreated(res.credentials, res.user.demoExpiresAt),
+      onError: (error) => {
+        if (!isApiError(error)) {
+          toast({
+            title: msg.generic.internalTitle,
+            description: 'Tente novamente mais tarde',
+            variant: 'destructive',
+          });
+          return;
+        }
+        if (error.fieldErrors) {
+          for (const name of fieldNames) {
+            const message = error.fieldErrors[name];
+            if (message) form.setError(name, { type: 'server', message });
+          }
+        }
+        toast({
+          title: msg.auth.demoErrorTitle,
+          description: error.userMessage || msg.auth.demoErrorDefault,
+          variant: 'destructive',
+        });
+      },
+    }),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <FormField
+        id="demo-name"
+        label="Nome"
+        autoComplete="name"
+        placeholder="Seu nome"
+        error={errors.name?.message}
+        {...form.register('name')}
+      />
+      <FormField
+        id="demo-whatsapp"
+        label="WhatsApp"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        placeholder="(11) 99999-9999"
+        error={errors.whatsappNumber?.message}
+        {...form.register('whatsappNumber')}
+      />
+      <FormField
+        id="demo-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder="voce@empresa.com.br"
+        error={errors.email?.message}
+        {...form.register('email')}
+      />
+      <Button type="submit" size="lg" className="w-full" disabled={signup.isPending}>
+        {signup.isPending ? <Spinner /> : null}
+        {signup.isPending ? 'Criando demonstração...' : 'Começar demonstração'}
+      </Button>
+    </form>
+  );
+}
+
+function DemoCredentials({
+  credentials,
+  expiresAt,
+  onAnother,
+}: {
+  credentials: Credentials;
+  expiresAt: string | null;
+  onAnother: () => void;
+}) {
+  const login = useLogin();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  return (
+    <div className="grid gap-5">
+      <div className="grid justify-items-center gap-2 text-center">
+        <span className="flex size-12 items-center justify-center rounded-full bg-brand-soft text-brand-strong">
+          <CircleCheck aria-hidden className="size-7" />
+        </span>
+        <h2 ref={headingRef} tabIndex={-1} className="text-2xl font-semibold tracking-tight focus-visible:outline-none">
+          Sua demonstração está pronta!
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          Anote seu usuário e senha: eles aparecem só esta vez.
+          {expiresAt ? ` O acesso expira em ${formatDateTime(expiresAt)}.` : ''}
+        </p>
+      </div>
+      <CredentialsBox credentials={credentials} />
+      <div className="grid gap-2">
+        <Button
+          size="lg"
+          className="w-full"
+          disabled={login.isPending}
+          onClick={() =>
+            login.mutate(credentials, {
+              onError: () =>
+                toast({
+                  title: msg.auth.loginErrorTitle,
+                  description: msg.auth.loginDefault,
+                  variant: 'destructive',
+                }),
+            })
+          }
+        >
+          {login.isPending ? <Spinner /> : <LogIn aria-hidden />}
+          Entrar na demonstração
+        </Button>
+        <Button variant="outline" size="lg" className="w-full" onClick={onAnother}>
+          <RotateCcw aria-hidden />
+          Criar outra conta demo
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** /demo: step 1 the signup form, step 2 the credentials, shown once (SPEC §2, §5). */
+export default function DemoPage() {
+  usePageTitle('Demonstração gratuita');
+  const [created, setCreated] = useState<{ credentials: Credentials; expiresAt: string | null } | null>(null);
+  return (
+    <div className="mx-auto flex w-full max-w-lg flex-1 flex-col justify-center gap-6 px-4 py-10 sm:px-6">
+      <div className="grid gap-2 text-center">
+        <p className="text-sm font-semibold text-brand-ink">Passo {created ? 2 : 1} de 2</p>
+        <h1 className="text-3xl font-bold tracking-tight">Demonstração gratuita</h1>
+        <p className="text-muted-foreground">Conheça o painel completo por {demoHours} horas, sem compromisso.</p>
+      </div>
+      <Card>
+        {created ? (
+          <CardContent className="pt-6 sm:pt-6">
+            <DemoCredentials
+              credentials={created.credentials}
+              expiresAt={created.expiresAt}
+              onAnother={() => setCreated(null)}
+            />
+          </CardContent>
+        ) : (
+          <>
+            <CardHeader>
+              <CardTitle className="flex items-center gap-2">
+                <Clock aria-hidden className="size-5 text-brand-strong" />
+                Seus dados
+              </CardTitle>
+              <CardDescription>Geramos um usuário e uma senha de teste na hora.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              <DemoForm onCreated={(credentials, expiresAt) => setCreated({ credentials, expiresAt })} />
+            </CardContent>
+          </>
+        )}
+      </Card>
+      <Button asChild variant="ghost" className="mx-auto">
+        <Link to={paths.home}>
+          <ArrowLeft aria-hidden />
+          Voltar ao início
+        </Link>
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { Credentials } from '../../../../contract/auth';
+import { TOAST } from '../../../../contract/constants';
+import { msg } from '../../../../contract/messages';
+import { paths } from '../../../app/paths';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { isApiError } from '../../../lib/api';
+import { useLandingSignup } from '../api/landing-signup';
+
+// The popup (Radix Dialog) is only needed after a signup: it stays out of the landing page's first load.
+const CredentialsPopup = lazy(() => import('./credentials-popup'));
+
+/**
+ * The landing page's signup form (SPEC §2, §4, §5): all three fields required; on success the
+ * credentials popup (20 s), a toast (15 s) and the move to /login after 18 s.
+ */
+export function LandingSignupForm() {
+  const signup = useLandingSignup();
+  const navigate = useNavigate();
+  const [values, setValues] = useState({ name: '', email: '', whatsappNumber: '' });
+  const [created, setCreated] = useState<Credentials | null>(null);
+  const [popupOpen, setPopupOpen] = useState(false);
+
+  useEffect(() => {
+    if (!created) return;
+    const closePopup = window.setTimeout(() => setPopupOpen(false), TOAST.landingSignupPopupMs);
+    const redirect = window.setTimeout(() => navigate(paths.login), TOAST.landingSignupRedirectMs);
+    return () => {
+      window.clearTimeout(closePopup);
+      window.clearTimeout(redirect);
+    };
+  }, [created, navigate]);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = {
+      name: values.name.trim(),
+      email: values.email.trim(),
+      whatsappNumber: values.whatsappNumber.trim(),
+    };
+    if (!trimmed.name || !trimmed.email || !trimmed.whatsappNumber) {
+      toast({
+        title: msg.validation.landingRequiredTitle,
+        description: msg.validation.landingRequired,
+        variant: 'destructive',
+      });
+      return;
+    }
+    signup.mutate(trimmed, {
+      onSuccess: (res) => {
+        setCreated(res.credentials);
+        setPopupOpen(true);
+        toast({
+          title: msg.auth.registerSuccessTitle,
+          description: 'Guarde suas credenciais. Você será levado ao login em instantes.',
+          variant: 'success',
+          durationMs: TOAST.landingSignupToastMs,
+        });
+      },
+      onError: (error) => {
+        // A taken e-mail or an invalid field is worth saying; anything else gets the spec's text.
+        const specific = isApiError(error) && (error.status === 400 || error.status === 409) ? error.userMessage : '';
+        toast({
+          title: msg.auth.signupErrorTitle,
+          description: specific || msg.auth.signupErrorDefault,
+          variant: 'destructive',
+        });
+      },
+    });
+  };
+
+  const field = (name: keyof typeof values) => ({
+    value: values[name],
+    onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: e.target.value })),
+  });
+
+  return (
+    <>
+      <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Criar conta">
+        <FormField id="landing-name" label="Nome" autoComplete="name" placeholder="Seu nome" {...field('name')} />
+        <FormField
+          id="landing-email"
+          label="E-mail"
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder="voce@empresa.com.br"
+          {...field('email')}
+        />
+        <FormField
+          id="landing-whatsapp"
+          label="WhatsApp"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          placeholder="(11) 99999-9999"
+          {...field('whatsappNumber')}
+        />
+        <Button type="submit" size="lg" className="w-full" disabled={signup.isPending || !!created}>
+          {signup.isPending ? <Spinner /> : null}
+          {signup.isPending ? 'Criando conta...' : 'Criar minha conta'}
+        </Button>
+        {created ? (
+          <p role="status" className="text-center text-sm text-muted-foreground">
+            Conta criada! Redirecionando para o login...
+          </p>
+        ) : null}
+      </form>
+
+      {created ? (
+        <Suspense fallback={null}>
+          <CredentialsPopup
+            credentials={created}
+            open={popupOpen}
+            onOpenChange={setPopupOpen}
+            onLogin={() => navigate(paths.login)}
+          />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { NotificationSettings } from '../../../../contract/settings';
+import { api } from '../../../lib/api';
+import { notificationSettingsQueryKey } from './get-notification-settings';
+
+export function updateNotificationSettings(input: NotificationSettings): Promise<NotificationSettings> {
+  return api.put<NotificationSettings>('/api/settings/notifications', input);
+}
+
+export function useUpdateNotificationSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateNotificationSettings,
+    onSuccess: (saved) => queryClient.setQueryData(notificationSettingsQueryKey, saved),
+  });
+}

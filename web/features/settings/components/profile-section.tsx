@@ -1,0 +1,101 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import type { Profile } from '../../../../contract/settings';
+import { updateProfileInput } from '../../../../contract/settings';
+import { FormField } from '../../../components/form-field';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { isApiError } from '../../../lib/api';
+import { useProfile } from '../api/get-profile';
+import { useUpdateProfile } from '../api/update-profile';
+import { FormSkeleton, LoadError, SaveButton, toastSaved, toastSaveError } from './shared';
+
+const fields = ['name', 'email', 'phone', 'company'] as const;
+
+function ProfileForm({ profile, readOnly }: { profile: Profile; readOnly: boolean }) {
+  const save = useUpdateProfile();
+  const form = useForm({ resolver: zodResolver(updateProfileInput), defaultValues: profile });
+  const { errors } = form.formState;
+  useEffect(() => form.reset(profile), [profile, form]);
+
+  const onSubmit = form.handleSubmit((values) =>
+    save.mutate(values, {
+      onSuccess: () => toastSaved(),
+      onError: (error) => {
+        if (isApiError(error) && error.fieldErrors) {
+          for (const name of fields) {
+            const message = error.fieldErrors[name];
+            if (message) form.setError(name, { type: 'server', message });
+          }
+        }
+        toastSaveError(error);
+      },
+    }),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <div className="grid gap-4 md:grid-cols-2">
+        <FormField
+          id="profile-name"
+          label="Nome"
+          autoComplete="name"
+          readOnly={readOnly}
+          error={errors.name?.message}
+          {...form.register('name')}
+        />
+        <FormField
+          id="profile-email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          readOnly={readOnly}
+          error={errors.email?.message}
+          {...form.register('email')}
+        />
+        <FormField
+          id="profile-phone"
+          label="Telefone"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          readOnly={readOnly}
+          error={errors.phone?.message}
+          {...form.register('phone')}
+        />
+        <FormField
+          id="profile-company"
+          label="Empresa"
+          autoComplete="organization"
+          readOnly={readOnly}
+          error={errors.company?.message}
+          {...form.register('company')}
+        />
+      </div>
+      <div>
+        <SaveButton pending={save.isPending} readOnly={readOnly} />
+      </div>
+    </form>
+  );
+}
+
+export function ProfileSection({ readOnly }: { readOnly: boolean }) {
+  const query = useProfile();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Perfil</CardTitle>
+        <CardDescription>Seus dados de contato. O email também serve para entrar.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {query.isPending ? (
+          <FormSkeleton />
+        ) : query.isError ? (
+          <LoadError onRetry={() => void query.refetch()} retrying={query.isFetching} />
+        ) : (
+          <ProfileForm profile={query.data} readOnly={readOnly} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,88 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { changePasswordInput, settingsMsg } from '../../../../contract/settings';
+import { FormField } from '../../../components/form-field';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage, isApiError } from '../../../lib/api';
+import { useChangePassword } from '../api/change-password';
+import { SaveButton } from './shared';
+
+const fields = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
+const empty = { currentPassword: '', newPassword: '', confirmPassword: '' };
+
+export function SecuritySection({ readOnly }: { readOnly: boolean }) {
+  const change = useChangePassword();
+  const form = useForm({ resolver: zodResolver(changePasswordInput), defaultValues: empty });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((values) =>
+    change.mutate(values, {
+      onSuccess: (res) => {
+        form.reset(empty);
+        toast({ title: settingsMsg.savedTitle, description: res.message, variant: 'success' });
+      },
+      onError: (error) => {
+        if (isApiError(error) && error.fieldErrors) {
+          for (const name of fields) {
+            const message = error.fieldErrors[name];
+            if (message) form.setError(name, { type: 'server', message });
+          }
+        }
+        toast({
+          title: settingsMsg.passwordErrorTitle,
+          description: errorMessage(error, settingsMsg.saveError),
+          variant: 'destructive',
+        });
+      },
+    }),
+  );
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Segurança</CardTitle>
+        <CardDescription>
+          Troque sua senha. Ao salvar, as sessões abertas em outros aparelhos são encerradas.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={onSubmit} noValidate className="grid max-w-md gap-4">
+          <FormField
+            id="password-current"
+            label="Senha atual"
+            type="password"
+            autoComplete="current-password"
+            readOnly={readOnly}
+            error={errors.currentPassword?.message}
+            {...form.register('currentPassword')}
+          />
+          <FormField
+            id="password-new"
+            label="Nova senha"
+            type="password"
+            autoComplete="new-password"
+            hint="Mínimo de 6 caracteres."
+            readOnly={readOnly}
+            error={errors.newPassword?.message}
+            {...form.register('newPassword')}
+          />
+          <FormField
+            id="password-confirm"
+            label="Confirmar nova senha"
+            type="password"
+            autoComplete="new-password"
+            readOnly={readOnly}
+            error={errors.confirmPassword?.message}
+            {...form.register('confirmPassword')}
+          />
+          <div>
+            <SaveButton pending={change.isPending} readOnly={readOnly}>
+              Alterar senha
+            </SaveButton>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

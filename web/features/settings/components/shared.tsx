@@ -1,0 +1,117 @@
+import { Save } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useId } from 'react';
+import { msg } from '../../../../contract/messages';
+import { settingsMsg } from '../../../../contract/settings';
+import { ErrorState } from '../../../components/states';
+import { Button } from '../../../components/ui/button';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { Switch } from '../../../components/ui/switch';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage } from '../../../lib/api';
+
+export function toastSaved(description: string = settingsMsg.saved) {
+  toast({ title: settingsMsg.savedTitle, description, variant: 'success' });
+}
+
+export function toastSaveError(error: unknown) {
+  toast({
+    title: settingsMsg.saveErrorTitle,
+    description: errorMessage(error, settingsMsg.saveError),
+    variant: 'destructive',
+  });
+}
+
+/** The save button of a settings form; read-only for demo accounts, with the reason. */
+export function SaveButton({
+  pending,
+  readOnly,
+  children = 'Salvar alterações',
+}: {
+  pending: boolean;
+  readOnly: boolean;
+  children?: ReactNode;
+}) {
+  const hintId = useId();
+  if (readOnly) {
+    return (
+      <span className="inline-flex flex-col gap-1">
+        <Button type="button" aria-disabled="true" aria-describedby={hintId} onClick={(e) => e.preventDefault()}>
+          <Save aria-hidden />
+          {children}
+        </Button>
+        <span id={hintId} className="text-xs text-muted-foreground">
+          {msg.roles.demoReadOnly}
+        </span>
+      </span>
+    );
+  }
+  return (
+    <Button type="submit" disabled={pending}>
+      {pending ? <Spinner /> : <Save aria-hidden />}
+      {pending ? 'Salvando...' : children}
+    </Button>
+  );
+}
+
+/** A labelled switch row with a description. */
+export function SwitchRow({
+  id,
+  label,
+  description,
+  checked,
+  onCheckedChange,
+  disabled,
+}: {
+  id: string;
+  label: string;
+  description: string;
+  checked: boolean;
+  onCheckedChange: (value: boolean) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <div className="flex items-start justify-between gap-4 py-3">
+      <div className="grid gap-1">
+        <label htmlFor={id} className="text-sm font-medium">
+          {label}
+        </label>
+        <p id={`${id}-desc`} className="text-sm text-muted-foreground">
+          {description}
+        </p>
+      </div>
+      <Switch
+        id={id}
+        checked={checked}
+        onCheckedChange={onCheckedChange}
+        disabled={disabled}
+        aria-describedby={`${id}-desc`}
+      />
+    </div>
+  );
+}
+
+export function FormSkeleton() {
+  return (
+    <div className="grid gap-4" aria-hidden>
+      {[0, 1, 2].map((i) => (
+        <div key={i} className="grid gap-2">
+          <Skeleton className="h-4 w-32" />
+          <Skeleton className="h-10 w-full" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function LoadError({ onRetry, retrying }: { onRetry: () => void; retrying: boolean }) {
+  return (
+    <ErrorState
+      title="Não foi possível carregar as configurações"
+      description="Verifique sua conexão e tente novamente."
+      onRetry={onRetry}
+      retrying={retrying}
+    />
+  );
+}

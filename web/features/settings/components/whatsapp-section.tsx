@@ -1,0 +1,167 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { type WhatsappSettings, whatsappSettingsSchema } from '../../../../contract/settings';
+import { FormField } from '../../../components/form-field';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Label } from '../../../components/ui/label';
+import { NativeSelect } from '../../../components/ui/select';
+import { isApiError } from '../../../lib/api';
+import { LockedState } from '../../auth/components/locked-state';
+import { useWhatsappSettings } from '../api/get-whatsapp-settings';
+import { useUpdateWhatsappSettings } from '../api/update-whatsapp-settings';
+import { FormSkeleton, LoadError, SaveButton, SwitchRow, toastSaved, toastSaveError } from './shared';
+
+const fields = [
+  'autoReconnect',
+  'messageDelay',
+  'dailyLimit',
+  'respectBusinessHours',
+  'businessStart',
+  'businessEnd',
+  'channel',
+] as const;
+
+function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOnly: boolean }) {
+  const save = useUpdateWhatsappSettings();
+  const form = useForm({ resolver: zodResolver(whatsappSettingsSchema), defaultValues: initial });
+  const { errors } = form.formState;
+  useEffect(() => form.reset(initial), [initial, form]);
+  const respect = form.watch('respectBusinessHours');
+
+  const onSubmit = form.handleSubmit((values) =>
+    save.mutate(values, {
+      onSuccess: () => toastSaved(),
+      onError: (error) => {
+        if (isApiError(error) && error.fieldErrors) {
+          for (const name of fields) {
+            const message = error.fieldErrors[name];
+            if (message) form.setError(name, { type: 'server', message });
+          }
+        }
+        toastSaveError(error);
+      },
+    }),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-5">
+      <div className="grid gap-2 md:max-w-md">
+        <Label htmlFor="wa-channel">Canal de envio</Label>
+        <NativeSelect
+          id="wa-channel"
+          disabled={readOnly}
+          aria-describedby="wa-channel-hint"
+          {...form.register('channel')}
+        >
+          <option value="personal">WhatsApp pessoal (QR code)</option>
+          <option value="cloud">API oficial do WhatsApp Business</option>
+        </NativeSelect>
+        <p id="wa-channel-hint" className="text-xs text-muted-foreground">
+          A conexão que envia as campanhas e as respostas do bot.
+        </p>
+      </div>
+      <div className="grid gap-4 md:grid-cols-2">
+        <FormField
+          id="wa-delay"
+          label="Intervalo entre mensagens (segundos)"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={60}
+          hint="De 1 a 60 segundos. Um intervalo maior protege seu número."
+          readOnly={readOnly}
+          error={errors.messageDelay?.message}
+          {...form.register('messageDelay', { valueAsNumber: true })}
+        />
+        <FormField
+          id="wa-daily"
+          label="Limite diário de mensagens"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          hint="Contado no dia de Brasília."
+          readOnly={readOnly}
+          error={errors.dailyLimit?.message}
+          {...form.register('dailyLimit', { valueAsNumber: true })}
+        />
+      </div>
+      <div className="divide-y border-y">
+        <Controller
+          control={form.control}
+          name="autoReconnect"
+          render={({ field }) => (
+            <SwitchRow
+              id="wa-reconnect"
+              label="Reconectar automaticamente"
+              description="Volta a conectar sozinho se a conexão cair."
+              checked={field.value}
+              disabled={readOnly}
+              onCheckedChange={field.onChange}
+            />
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="respectBusinessHours"
+          render={({ field }) => (
+            <SwitchRow
+              id="wa-business"
+              label="Respeitar horário comercial"
+              description="Campanhas só enviam no expediente, de segunda a sexta."
+              checked={field.value}
+              disabled={readOnly}
+              onCheckedChange={field.onChange}
+            />
+          )}
+        />
+      </div>
+      {respect ? (
+        <div className="grid gap-4 sm:grid-cols-2 md:max-w-md">
+          <FormField
+            id="wa-start"
+            label="Início do expediente"
+            type="time"
+            readOnly={readOnly}
+            error={errors.businessStart?.message}
+            {...form.register('businessStart')}
+          />
+          <FormField
+            id="wa-end"
+            label="Fim do expediente"
+            type="time"
+            readOnly={readOnly}
+            error={errors.businessEnd?.message}
+            {...form.register('businessEnd')}
+          />
+        </div>
+      ) : null}
+      <div>
+        <SaveButton pending={save.isPending} readOnly={readOnly} />
+      </div>
+    </form>
+  );
+}
+
+export function WhatsappSection({ readOnly, locked }: { readOnly: boolean; locked: boolean }) {
+  const query = useWhatsappSettings(!locked);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>WhatsApp</CardTitle>
+        <CardDescription>Como e quando suas mensagens são enviadas. O envio segue estas regras.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {locked ? (
+          <LockedState />
+        ) : query.isPending ? (
+          <FormSkeleton />
+        ) : query.isError ? (
+          <LoadError onRetry={() => void query.refetch()} retrying={query.isFetching} />
+        ) : (
+          <WhatsappForm initial={query.data} readOnly={readOnly} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
