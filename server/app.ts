@@ -27,8 +27,10 @@ import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
 import { registerAccessControl } from './plugins/access';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
-import { type DriverProvider, noDrivers } from './whatsapp/driver';
+import type { DriverProvider } from './whatsapp/driver';
+import { ConnectionManager } from './whatsapp/manager';
 import { ConnectionRegistry } from './whatsapp/registry';
+import type { SimulatorTimings } from './whatsapp/simulator/simulator-driver';
 
 /** What every module receives. */
 export interface AppDeps {
@@ -38,6 +40,8 @@ export interface AppDeps {
   registry: ConnectionRegistry;
   /** The WhatsApp driver of each account. */
   drivers: DriverProvider;
+  /** Owns this process's WhatsApp connections (connect, disconnect, restore, shutdown). */
+  connections: ConnectionManager;
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string }>;
 }
@@ -50,6 +54,8 @@ export interface BuildAppOptions {
   serveWeb?: boolean;
   sessionCacheMs?: number;
   drivers?: DriverProvider;
+  /** Faster simulator steps (tests). */
+  simulatorTimings?: SimulatorTimings;
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance & { deps: AppDeps }> {
@@ -67,14 +73,25 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     absoluteMs: config.SESSION_ABSOLUTE_DAYS * 86_400_000,
     cacheMs: opts.sessionCacheMs ?? 5_000,
   });
+  const registry = new ConnectionRegistry();
+  const connections = new ConnectionManager({
+    config,
+    db,
+    registry,
+    log: app.log,
+    simulatorTimings: opts.simulatorTimings,
+  });
   const deps: AppDeps = {
     config,
     db,
     sessions,
-    registry: new ConnectionRegistry(),
-    drivers: opts.drivers ?? noDrivers,
+    registry,
+    drivers: opts.drivers ?? connections,
+    connections,
     routes: [],
   };
+  // Sockets close without logging out, so the next start reconnects without a new QR code.
+  app.addHook('onClose', () => connections.shutdown());
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     for (const method of [route.method].flat()) {
