@@ -82,3 +82,53 @@ test('pairing by phone-number code instead of the QR, on a phone-sized screen', 
   expect(width).toBeLessThanOrEqual(390);
   await expect(dialog).toContainText('WhatsApp conectado!', { timeout: 10_000 });
 });
+
+test('Business API panel: validation, configuration against the Graph API, status, profile and webhook', async ({
+  page,
+}) => {
+  const { username, password } = await activeCustomer(page);
+  await login(page, username, password);
+  await page.getByRole('tab', { name: 'API WhatsApp' }).click();
+
+  const status = page.getByTestId('business-status');
+  await expect(status).toContainText('API Não Configurada');
+  await expect(status).toContainText('Configure suas credenciais abaixo');
+  await expect(page.getByRole('link', { name: 'Abrir Meta for Developers' })).toHaveAttribute(
+    'href',
+    'https://developers.facebook.com/apps',
+  );
+
+  await page.getByRole('button', { name: 'Salvar Configuração' }).click();
+  await expect(page.getByText('Access Token é obrigatório')).toBeVisible();
+  await expect(page.getByText('Phone Number ID é obrigatório')).toBeVisible();
+
+  // Wrong token: the Graph API refuses it and nothing is saved.
+  await page.getByLabel('Access Token *').fill('token-errado');
+  await page.getByLabel('Phone Number ID *').fill('109000000000001');
+  await page.getByRole('button', { name: 'Salvar Configuração' }).click();
+  await expect(page.getByText('Erro ao configurar API', { exact: true }).first()).toBeVisible();
+  await expect(status).toContainText('API Não Configurada');
+
+  await page.getByLabel('Access Token *').fill('EAAG-e2e-token');
+  await page.getByRole('button', { name: 'Salvar Configuração' }).click();
+  await expect(page.getByText('API do WhatsApp Business configurada com sucesso!').first()).toBeVisible();
+  await expect(status).toContainText('API Conectada');
+  await expect(status).toContainText('Sistema funcionando normalmente');
+  const profile = page.getByTestId('business-profile');
+  await expect(profile).toContainText('Loja E2E');
+  await expect(profile).toContainText('+55 11 3000-9999');
+  await expect(profile.getByLabel('Verificado')).toBeVisible();
+
+  await expect(page.getByTestId('webhook-url')).toHaveText(/\/api\/whatsapp-business\/webhook\/[0-9a-f]{32}$/);
+  await expect(page.getByTestId('webhook-verify-token')).not.toBeEmpty();
+  await expect(page.getByTestId('webhook-needs-secret')).toBeVisible();
+  await page.getByRole('button', { name: 'Verificar' }).click();
+  await expect(status).toContainText('API Conectada');
+  await page.screenshot(shot('business-api-1366'));
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot(shot('business-api-390'));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});

@@ -23,6 +23,8 @@ import { SessionStore } from './modules/auth/sessions.service';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { systemRoutes } from './modules/system/system.routes';
+import { businessRoutes } from './modules/whatsapp/business.routes';
+import { CloudAccounts } from './modules/whatsapp/business.service';
 import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
 import { registerAccessControl } from './plugins/access';
 import { registerCsrfGuard } from './plugins/csrf';
@@ -42,6 +44,8 @@ export interface AppDeps {
   drivers: DriverProvider;
   /** Owns this process's WhatsApp connections (connect, disconnect, restore, shutdown). */
   connections: ConnectionManager;
+  /** Official Cloud API accounts (credentials, health, profile, webhook). */
+  cloud: CloudAccounts;
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string }>;
 }
@@ -88,6 +92,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     registry,
     drivers: opts.drivers ?? connections,
     connections,
+    cloud: new CloudAccounts({ config, db, connections, log: app.log }),
     routes: [],
   };
   // Sockets close without logging out, so the next start reconnects without a new QR code.
@@ -107,7 +112,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // pps.whatsapp.net: WhatsApp Business profile pictures answered by the Graph API.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https://pps.whatsapp.net'],
         mediaSrc: ["'self'", 'blob:'],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
@@ -142,6 +148,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(metricsRoutes, { prefix: '/api/metrics', ...deps });
   await app.register(campaignsRoutes, { prefix: '/api/campaigns', ...deps });
   await app.register(whatsappSessionRoutes, { prefix: '/api', ...deps });
+  await app.register(businessRoutes, { prefix: '/api/whatsapp-business', ...deps });
 
   const webRoot = join(projectRoot(), 'dist', 'web');
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webRoot, 'index.html'));

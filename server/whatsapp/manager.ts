@@ -167,8 +167,9 @@ export class ConnectionManager implements DriverProvider {
     }
   }
 
-  private attach(userId: string, driver: Driver): void {
-    driver.on('connection', (state) => this.onConnection(userId, driver, state));
+  /** Records a driver's receipts and inbound messages; the personal driver also reports its connection state. */
+  attach(userId: string, driver: Driver, opts: { personal: boolean } = { personal: true }): void {
+    if (opts.personal) driver.on('connection', (state) => this.onConnection(userId, driver, state));
     driver.on('receipt', (receipt) => void this.recordReceipt(userId, receipt));
     driver.on('inbound', (message) => void this.recordInbound(userId, driver, message));
   }

@@ -6,14 +6,18 @@ import {
   connectWhatsappResponse,
   simulateInboundInput,
   simulateInboundResponse,
+  whatsappChannelResponse,
 } from '../../../contract/whatsapp-connection';
 import type { AppDeps } from '../../app';
 import { authed } from '../../plugins/access';
-import { connectWhatsapp, disconnectWhatsapp, simulateInbound } from './whatsapp.service';
+import { connectWhatsapp, disconnectWhatsapp, getWhatsappChannel, simulateInbound } from './whatsapp.service';
 
 const plainJson = () => (data: unknown) => JSON.stringify(data);
 
-export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { registry, connections, config }) => {
+export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
+  app,
+  { registry, connections, config, cloud, db },
+) => {
   app.get(
     '/whatsapp-session',
     {
@@ -52,6 +56,18 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app,
       },
     },
     async (request) => disconnectWhatsapp(connections, authed(request).user.id),
+  );
+
+  app.get(
+    '/whatsapp/channel',
+    {
+      schema: {
+        tags: ['whatsapp'],
+        summary: 'Which channel sends for the account (personal number or Cloud API) and whether it is ready',
+        response: { 200: whatsappChannelResponse },
+      },
+    },
+    async (request) => getWhatsappChannel(db, connections, cloud, authed(request).user.id),
   );
 
   if (config.WHATSAPP_DRIVER === 'simulator') {

@@ -13,6 +13,7 @@ import { canReadWorkspace } from '../../auth/permissions';
 import { connectionView, useWhatsappSession } from '../api/get-whatsapp-session';
 import { ConnectWhatsappDialog } from './connect-whatsapp-dialog';
 import { DisconnectWhatsappButton } from './disconnect-dialog';
+import { SendingChannelNote } from './sending-channel-note';
 
 export const WHATSAPP_CARD_ID = 'whatsapp-connection';
 
@@ -96,6 +97,8 @@ export function ConnectionStatusCard({
             QR code gerado. Abra o WhatsApp no celular, toque em Aparelhos conectados e escaneie o código.
           </p>
         ) : null}
+
+        <SendingChannelNote />
 
         <div className="flex flex-wrap gap-2">
           {view === 'offline' ? (
