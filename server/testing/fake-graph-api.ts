@@ -42,6 +42,12 @@ export class FakeGraphApi {
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
+      // A public file for the tests' image URLs (what a private upload would be fetched from).
+      if (req.url?.startsWith('/files/')) {
+        res.writeHead(200, { 'content-type': 'image/png' });
+        res.end(Buffer.from('89504e470d0a1a0a', 'hex'));
+        return;
+      }
       void this.handle(req).then(
         ({ status, body }) => {
           res.writeHead(status, { 'content-type': 'application/json' });

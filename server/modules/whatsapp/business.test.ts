@@ -255,6 +255,21 @@ describe('sending through the Cloud API', () => {
     expect(sentTo().at(-1)).toMatchObject({ type: 'text' });
     expect(sentTo().at(-1)).toMatchObject({ text: { body: expect.stringContaining('2. Preços') } });
 
+    // An image by URL is fetched by the server and uploaded too; interactive messages carry it as a header.
+    const uploads = graph.media.length;
+    await driver.send(to, {
+      kind: 'interactive',
+      text: 'Oferta',
+      imageUrl: `${graph.url}/files/oferta.png`,
+      buttons: [{ id: 'y', text: 'Quero', type: 'quick_reply', value: 'quero' }],
+    });
+    expect(graph.media.length).toBe(uploads + 1);
+    expect(graph.media.at(-1)?.type).toBe('image/png');
+    expect(sentTo().at(-1)).toMatchObject({
+      type: 'interactive',
+      interactive: { type: 'button', header: { type: 'image', image: { id: expect.stringMatching(/^media-/) } } },
+    });
+
     await driver.send(to, { kind: 'template', name: 'boas_vindas', language: 'pt_BR' });
     expect(sentTo().at(-1)).toMatchObject({
       type: 'template',

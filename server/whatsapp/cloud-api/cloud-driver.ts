@@ -135,18 +135,27 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
             ...(message.components ? { components: message.components } : {}),
           },
         };
-      case 'interactive':
-        return this.interactivePayload(to, message.text, message.buttons);
+      case 'interactive': {
+        const headerImage = message.imageUrl ? await this.uploadMedia({ url: message.imageUrl }) : undefined;
+        return this.interactivePayload(to, message.text, message.buttons, headerImage);
+      }
     }
   }
 
   /** Up to 3 quick replies become reply buttons; one link becomes a CTA URL button; anything else a numbered menu. */
-  private interactivePayload(to: string, text: string, buttons: MessageButton[]): Record<string, unknown> {
+  private interactivePayload(
+    to: string,
+    text: string,
+    buttons: MessageButton[],
+    headerImage?: string,
+  ): Record<string, unknown> {
+    const header = headerImage ? { header: { type: 'image', image: { id: headerImage } } } : {};
     if (buttons.length > 0 && buttons.length <= 3 && buttons.every((b) => b.type === 'quick_reply')) {
       return {
         type: 'interactive',
         interactive: {
           type: 'button',
+          ...header,
           body: { text },
           action: { buttons: buttons.map((b) => ({ type: 'reply', reply: { id: b.id, title: b.text.slice(0, 20) } })) },
         },
@@ -157,6 +166,7 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
         type: 'interactive',
         interactive: {
           type: 'cta_url',
+          ...header,
           body: { text },
           action: {
             name: 'cta_url',
@@ -166,7 +176,9 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
       };
     }
     this.menus.remember(to, buttons);
-    return { type: 'text', text: { body: renderNumberedMenu(text, buttons), preview_url: false } };
+    const menu = renderNumberedMenu(text, buttons);
+    if (headerImage) return { type: 'image', image: { id: headerImage, caption: menu } };
+    return { type: 'text', text: { body: menu, preview_url: false } };
   }
 
   /** Meta cannot fetch our private files: the bytes go up to the Graph API and the message carries the media id. */

@@ -107,7 +107,7 @@ export function ConnectionStatusCard({
               icon={starting ? <Spinner /> : <Smartphone aria-hidden />}
               onClick={openConnect}
             >
-              {starting ? 'Ver QR code' : 'Conectar agora'}
+              {data?.state === 'qr' ? 'Ver QR code' : data?.state === 'connecting' ? 'Conectando...' : 'Conectar agora'}
             </ActionButton>
           ) : (
             <DisconnectWhatsappButton />
