@@ -132,3 +132,25 @@ test('Business API panel: validation, configuration against the Graph API, statu
   await page.screenshot(shot('business-api-390'));
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
+
+test('a demo account shows its connected simulated number and cannot connect or disconnect', async ({
+  page,
+  request,
+}) => {
+  const res = await request.post('/api/auth/demo-signup', {
+    data: { name: 'Davi Demo', whatsappNumber: '(11) 99999-1111', email: `${unique('davi')}@example.com` },
+  });
+  expect(res.status()).toBe(201);
+  const { credentials } = await res.json();
+  await login(page, credentials.username, credentials.password);
+
+  const card = page.locator('#whatsapp-connection');
+  await expect(card.getByTestId('whatsapp-status')).toContainText('Online');
+  await expect(card.getByTestId('whatsapp-status')).toContainText('+55 11 90000-0000');
+  await expect(card.getByRole('button', { name: 'Desconectar' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Conectar WhatsApp' })).toBeDisabled();
+
+  await page.getByRole('tab', { name: 'API WhatsApp' }).click();
+  await expect(page.getByTestId('business-status')).toContainText('API Não Configurada');
+  await expect(page.getByRole('button', { name: 'Salvar Configuração' })).toBeDisabled();
+});
