@@ -18,6 +18,21 @@ await admin.connect();
 await admin.query(`create database ${name}`);
 writeFileSync(new URL('./.state.json', import.meta.url), JSON.stringify({ databaseUrl: url.toString() }));
 
+// A local fake of the Graph API (WhatsApp Cloud API) with one phone number the tests configure.
+const { register } = await import('tsx/esm/api');
+register();
+const { FakeGraphApi } = await import('../server/testing/fake-graph-api.ts');
+const graph = await new FakeGraphApi().start();
+graph.phones.set('109000000000001', {
+  token: 'EAAG-e2e-token',
+  display_phone_number: '551130009999',
+  verified_name: 'Loja E2E',
+  quality_rating: 'GREEN',
+  code_verification_status: 'VERIFIED',
+  status: 'CONNECTED',
+  businessAccountId: '209000000000001',
+});
+
 const dataDir = mkdtempSync(join(tmpdir(), 'disparo-e2e-'));
 const server = spawn(process.execPath, ['dist/server/main.js'], {
   stdio: 'inherit',
@@ -32,6 +47,7 @@ const server = spawn(process.execPath, ['dist/server/main.js'], {
     ADMIN_PASSWORD: 'admin-e2e-senha',
     LOGIN_RATE_LIMIT: '1000',
     WHATSAPP_DRIVER: 'simulator',
+    GRAPH_API_URL: graph.url,
     LOG_LEVEL: 'warn',
     SUPPORT_WHATSAPP: '+55 11 97777-6666',
   },
@@ -42,6 +58,7 @@ async function stop(code) {
   if (stopping) return;
   stopping = true;
   server.kill('SIGTERM');
+  await graph.stop();
   await new Promise((r) => setTimeout(r, 1000));
   try {
     await admin.query(`drop database if exists ${name} with (force)`);

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
@@ -25,14 +25,18 @@ import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { plansRoutes } from './modules/plans/plans.routes';
 import { changePasswordRoutes, settingsRoutes } from './modules/settings/settings.routes';
 import { systemRoutes } from './modules/system/system.routes';
+import { businessRoutes } from './modules/whatsapp/business.routes';
+import { CloudAccounts } from './modules/whatsapp/business.service';
 import { sessionPollFastPath } from './modules/whatsapp/session-poll.fast-path';
 import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
 import { registerAccessControl } from './plugins/access';
 import { crossSiteGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers';
-import { type DriverProvider, noDrivers } from './whatsapp/driver';
+import type { DriverProvider } from './whatsapp/driver';
+import { ConnectionManager } from './whatsapp/manager';
 import { ConnectionRegistry } from './whatsapp/registry';
+import type { SimulatorTimings } from './whatsapp/simulator/simulator-driver';
 
 /** What every module receives. */
 export interface AppDeps {
@@ -42,6 +46,10 @@ export interface AppDeps {
   registry: ConnectionRegistry;
   /** The WhatsApp driver of each account. */
   drivers: DriverProvider;
+  /** Owns this process's WhatsApp connections (connect, disconnect, restore, shutdown). */
+  connections: ConnectionManager;
+  /** Official Cloud API accounts (credentials, health, profile, webhook). */
+  cloud: CloudAccounts;
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string }>;
 }
@@ -54,30 +62,18 @@ export interface BuildAppOptions {
   serveWeb?: boolean;
   sessionCacheMs?: number;
   drivers?: DriverProvider;
+  /** Faster simulator steps (tests). */
+  simulatorTimings?: SimulatorTimings;
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance & { deps: AppDeps }> {
   const { config, db } = opts;
-  const sessions = new SessionStore(db, {
-    idleMs: config.SESSION_IDLE_HOURS * 3_600_000,
-    absoluteMs: config.SESSION_ABSOLUTE_DAYS * 86_400_000,
-    cacheMs: opts.sessionCacheMs ?? 5_000,
-  });
-  const deps: AppDeps = {
-    config,
-    db,
-    sessions,
-    registry: new ConnectionRegistry(),
-    drivers: opts.drivers ?? noDrivers,
-    routes: [],
-  };
-  const headers = securityHeaders({ hsts: config.PUBLIC_URL?.startsWith('https://') ?? false });
-  const fastPoll = sessionPollFastPath(deps, headers.api);
-
+  // The 2-second session poll of a cached session is answered before Fastify (see the fast path);
+  // the handler is set once the services it reads exist.
+  let fastPoll: (request: IncomingMessage, response: ServerResponse) => boolean = () => false;
   const app = Fastify({
     logger: opts.logger ?? false,
     trustProxy: config.TRUST_PROXY,
-    // The 2-second session poll of a cached session is answered before Fastify (see the fast path).
     serverFactory: (handler) =>
       createServer((request, response) => {
         if (!fastPoll(request, response)) handler(request, response);
@@ -86,6 +82,38 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const sessions = new SessionStore(db, {
+    idleMs: config.SESSION_IDLE_HOURS * 3_600_000,
+    absoluteMs: config.SESSION_ABSOLUTE_DAYS * 86_400_000,
+    cacheMs: opts.sessionCacheMs ?? 5_000,
+  });
+  const registry = new ConnectionRegistry();
+  const connections = new ConnectionManager({
+    config,
+    db,
+    registry,
+    log: app.log,
+    simulatorTimings: opts.simulatorTimings,
+  });
+  const deps: AppDeps = {
+    config,
+    db,
+    sessions,
+    registry,
+    drivers: opts.drivers ?? connections,
+    connections,
+    cloud: new CloudAccounts({ config, db, connections, log: app.log }),
+    routes: [],
+  };
+  const headers = securityHeaders({
+    hsts: config.PUBLIC_URL?.startsWith('https://') ?? false,
+    // WhatsApp Business profile pictures answered by the Graph API.
+    extraImageSources: ['https://pps.whatsapp.net'],
+  });
+  fastPoll = sessionPollFastPath(deps, headers.api);
+
+  // Sockets close without logging out, so the next start reconnects without a new QR code.
+  app.addHook('onClose', () => connections.shutdown());
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     for (const method of [route.method].flat()) {
@@ -126,6 +154,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(changePasswordRoutes, { prefix: '/api/auth', ...deps });
   await app.register(settingsRoutes, { prefix: '/api/settings', ...deps });
   await app.register(plansRoutes, { prefix: '/api/plan-activations', ...deps });
+  await app.register(businessRoutes, { prefix: '/api/whatsapp-business', ...deps });
 
   const webRoot = join(projectRoot(), 'dist', 'web');
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webRoot, 'index.html'));

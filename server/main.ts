@@ -56,6 +56,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  // Saved WhatsApp connections come back in the background; the app answers meanwhile.
+  void app.deps.connections.restore().catch((err) => app.log.error({ err }, 'WhatsApp restore failed'));
   app.log.info(
     `${config.PRODUCT_NAME} is running on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT} (${database.kind === 'pglite' ? `embedded database in ${config.DATA_DIR}` : 'PostgreSQL'})`,
   );

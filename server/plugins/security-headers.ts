@@ -8,7 +8,7 @@ import helmet from 'helmet';
  * JSON answers of the API get the headers that matter for non-HTML responses; pages (and the API
  * documentation) get the whole set, Content-Security-Policy included.
  */
-export function securityHeaders(opts: { hsts: boolean }): {
+export function securityHeaders(opts: { hsts: boolean; extraImageSources?: string[] }): {
   page: Record<string, string>;
   api: Record<string, string>;
 } {
@@ -19,7 +19,7 @@ export function securityHeaders(opts: { hsts: boolean }): {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...(opts.extraImageSources ?? [])],
         mediaSrc: ["'self'", 'blob:'],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { type AppDeps, buildApp } from '../app';
+import { type AppDeps, type BuildAppOptions, buildApp } from '../app';
 import { loadConfig } from '../config';
 import type { Database } from '../db/client';
 import { users } from '../db/schema';
@@ -19,7 +19,11 @@ export interface TestContext {
 }
 
 /** The real app on a real, migrated database, configured as a local run would be. */
-export async function createTestApp(env: Record<string, string> = {}, sessionCacheMs?: number): Promise<TestContext> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  sessionCacheMs?: number,
+  options: Pick<BuildAppOptions, 'drivers' | 'simulatorTimings'> = {},
+): Promise<TestContext> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'disparo-app-'));
   const config = loadConfig({
@@ -29,7 +33,7 @@ export async function createTestApp(env: Record<string, string> = {}, sessionCac
     LOGIN_RATE_LIMIT: '1000',
     ...env,
   });
-  const app = await buildApp({ config, db: database.db, serveWeb: false, sessionCacheMs });
+  const app = await buildApp({ config, db: database.db, serveWeb: false, sessionCacheMs, ...options });
   await app.ready();
   return {
     app,

@@ -1,3 +1,4 @@
 export * from './settings';
 export * from './users';
+export * from './whatsapp';
 export * from './workspace';

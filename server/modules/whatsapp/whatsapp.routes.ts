@@ -1,11 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { okResponse } from '../../../contract/auth';
 import { whatsappSessionResponse } from '../../../contract/whatsapp';
+import {
+  connectWhatsappInput,
+  connectWhatsappResponse,
+  simulateInboundInput,
+  simulateInboundResponse,
+  whatsappChannelResponse,
+} from '../../../contract/whatsapp-connection';
 import type { AppDeps } from '../../app';
 import { authed } from '../../plugins/access';
+import { connectWhatsapp, disconnectWhatsapp, getWhatsappChannel, simulateInbound } from './whatsapp.service';
 
 const plainJson = () => (data: unknown) => JSON.stringify(data);
 
-export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { registry }) => {
+export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
+  app,
+  { registry, connections, config, cloud, db },
+) => {
   app.get(
     '/whatsapp-session',
     {
@@ -20,4 +32,56 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app,
     },
     async (request) => registry.status(authed(request).user),
   );
+
+  app.post(
+    '/whatsapp/connect',
+    {
+      schema: {
+        tags: ['whatsapp'],
+        summary: 'Start pairing the personal number (QR code, or a pairing code for phoneNumber)',
+        body: connectWhatsappInput,
+        response: { 200: connectWhatsappResponse },
+      },
+    },
+    async (request) => connectWhatsapp(connections, authed(request).user.id, request.body),
+  );
+
+  app.post(
+    '/whatsapp/disconnect',
+    {
+      schema: {
+        tags: ['whatsapp'],
+        summary: 'Log the personal number out',
+        response: { 200: okResponse },
+      },
+    },
+    async (request) => disconnectWhatsapp(connections, authed(request).user.id),
+  );
+
+  app.get(
+    '/whatsapp/channel',
+    {
+      schema: {
+        tags: ['whatsapp'],
+        summary: 'Which channel sends for the account (personal number or Cloud API) and whether it is ready',
+        response: { 200: whatsappChannelResponse },
+      },
+    },
+    async (request) => getWhatsappChannel(db, connections, cloud, authed(request).user.id),
+  );
+
+  if (config.WHATSAPP_DRIVER === 'simulator') {
+    app.post(
+      '/whatsapp/simulator/inbound',
+      {
+        schema: {
+          tags: ['whatsapp'],
+          summary: 'Simulator only: a message arriving from a contact',
+          body: simulateInboundInput,
+          response: { 200: simulateInboundResponse },
+        },
+      },
+      async (request) => simulateInbound(connections, authed(request).user.id, request.body.from, request.body.text),
+    );
+  }
 };

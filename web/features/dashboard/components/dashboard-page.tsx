@@ -4,6 +4,7 @@ import { paths } from '../../../app/paths';
 import { Button } from '../../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
+import { BusinessApiPanel } from '../../whatsapp-business/components/business-api-panel';
 import { ComingSoonCard } from './coming-soon';
 import { OverviewTab } from './overview-tab';
 
@@ -66,11 +67,7 @@ export default function DashboardPage() {
         />
       </TabsContent>
       <TabsContent value="whatsapp-api" className="mt-6">
-        <ComingSoonCard
-          icon={Webhook}
-          title="API oficial do WhatsApp Business em breve"
-          description="Em breve você poderá conectar sua conta da API oficial e verificar o status da integração por aqui."
-        />
+        <BusinessApiPanel />
       </TabsContent>
       <TabsContent value="analytics" className="mt-6">
         <ComingSoonCard

@@ -5,6 +5,8 @@ import { LockedState } from '../../auth/components/locked-state';
 import { canReadWorkspace } from '../../auth/permissions';
 import { useCampaigns } from '../../campaigns/api/get-campaigns';
 import { useMetrics } from '../../metrics/api/get-metrics';
+import { connectionView, useWhatsappSession } from '../../whatsapp/api/get-whatsapp-session';
+import { ConnectWhatsappDialog } from '../../whatsapp/components/connect-whatsapp-dialog';
 import { ConnectionStatusCard, WHATSAPP_CARD_ID } from '../../whatsapp/components/connection-status-card';
 import { BotPerformanceCard } from './bot-performance-card';
 import { ComposeMessageDialog } from './compose-message-dialog';
@@ -20,8 +22,15 @@ export function OverviewTab({ user }: { user: User }) {
   const campaigns = useCampaigns(readable);
   const [composeOpen, setComposeOpen] = useState(false);
   const whatsappHeading = useRef<HTMLHeadingElement>(null);
+  const session = useWhatsappSession();
+  const [connectOpen, setConnectOpen] = useState(false);
 
+  // 'Conectar WhatsApp' opens the pairing dialog; once connected it leads to the connection card.
   const goToWhatsappCard = () => {
+    if (readable && connectionView(session.data) === 'offline') {
+      setConnectOpen(true);
+      return;
+    }
     document.getElementById(WHATSAPP_CARD_ID)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
     whatsappHeading.current?.focus({ preventScroll: true });
   };
@@ -58,7 +67,7 @@ export function OverviewTab({ user }: { user: User }) {
           <RecentCampaignsCard query={campaigns} />
         </div>
         <div className="min-w-0">
-          <ConnectionStatusCard headingRef={whatsappHeading} />
+          <ConnectionStatusCard headingRef={whatsappHeading} onConnect={() => setConnectOpen(true)} />
         </div>
       </div>
 
@@ -72,6 +81,7 @@ export function OverviewTab({ user }: { user: User }) {
       </div>
 
       <ComposeMessageDialog open={composeOpen} onOpenChange={setComposeOpen} />
+      <ConnectWhatsappDialog open={connectOpen} onOpenChange={setConnectOpen} />
     </div>
   );
 }

@@ -1,20 +1,19 @@
 import { QrCode, Smartphone, Wifi, WifiOff } from 'lucide-react';
-import type { ReactNode, Ref } from 'react';
+import { type ReactNode, type Ref, useState } from 'react';
 import { ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage } from '../../../lib/api';
 import { cn } from '../../../lib/utils';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
 import { ActionButton } from '../../auth/components/action-button';
 import { LockedState } from '../../auth/components/locked-state';
 import { canReadWorkspace } from '../../auth/permissions';
-import { useConnectWhatsapp } from '../api/connect-whatsapp';
 import { connectionView, useWhatsappSession } from '../api/get-whatsapp-session';
+import { ConnectWhatsappDialog } from './connect-whatsapp-dialog';
 import { DisconnectWhatsappButton } from './disconnect-dialog';
+import { SendingChannelNote } from './sending-channel-note';
 
 export const WHATSAPP_CARD_ID = 'whatsapp-connection';
 
@@ -30,10 +29,18 @@ const VIEWS = {
 } as const;
 
 /** WhatsApp connection status (SPEC §4), driven by the 2-second session poll. */
-export function ConnectionStatusCard({ headingRef }: { headingRef?: Ref<HTMLHeadingElement> }) {
+export function ConnectionStatusCard({
+  headingRef,
+  onConnect,
+}: {
+  headingRef?: Ref<HTMLHeadingElement>;
+  /** Opens the page's connect dialog; without it the card keeps its own. */
+  onConnect?: () => void;
+}) {
   const user = useAuthenticatedUser();
   const session = useWhatsappSession();
-  const connect = useConnectWhatsapp();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const openConnect = onConnect ?? (() => setDialogOpen(true));
   const allowed = canReadWorkspace(user);
 
   let body: ReactNode;
@@ -59,7 +66,7 @@ export function ConnectionStatusCard({ headingRef }: { headingRef?: Ref<HTMLHead
     const data = session.data;
     const view = connectionView(data);
     const v = VIEWS[view];
-    const starting = connect.isPending || data?.state === 'connecting';
+    const starting = data?.state === 'connecting' || data?.state === 'qr';
     body = (
       <div className="grid gap-4">
         <div className="flex items-center gap-3 rounded-lg border bg-muted/50 p-3" data-testid="whatsapp-status">
@@ -91,24 +98,16 @@ export function ConnectionStatusCard({ headingRef }: { headingRef?: Ref<HTMLHead
           </p>
         ) : null}
 
+        <SendingChannelNote />
+
         <div className="flex flex-wrap gap-2">
           {view === 'offline' ? (
             <ActionButton
-              disabled={starting}
               className="w-full sm:w-auto"
               icon={starting ? <Spinner /> : <Smartphone aria-hidden />}
-              onClick={() =>
-                connect.mutate(undefined, {
-                  onError: (error) =>
-                    toast({
-                      title: 'Erro ao conectar',
-                      description: errorMessage(error, 'Não foi possível iniciar a conexão. Tente novamente.'),
-                      variant: 'destructive',
-                    }),
-                })
-              }
+              onClick={openConnect}
             >
-              {starting ? 'Conectando...' : 'Conectar agora'}
+              {data?.state === 'qr' ? 'Ver QR code' : data?.state === 'connecting' ? 'Conectando...' : 'Conectar agora'}
             </ActionButton>
           ) : (
             <DisconnectWhatsappButton />
@@ -135,6 +134,7 @@ export function ConnectionStatusCard({ headingRef }: { headingRef?: Ref<HTMLHead
         ) : null}
       </CardHeader>
       <CardContent>{body}</CardContent>
+      {onConnect ? null : <ConnectWhatsappDialog open={dialogOpen} onOpenChange={setDialogOpen} />}
     </Card>
   );
 }

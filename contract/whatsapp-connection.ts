@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** pt-BR texts of the WhatsApp connection (personal number) and channel choice. */
+export const whatsappMsg = {
+  connectStarted: 'Conexão iniciada. Escaneie o QR code com o WhatsApp.',
+  pairingStarted: 'Digite o código de pareamento no WhatsApp do celular.',
+  disconnected: 'WhatsApp desconectado com sucesso.',
+  notConnected: 'O WhatsApp não está conectado.',
+  phoneInvalid: 'Informe o número com DDI e DDD, apenas dígitos (ex.: 5511987654321).',
+  simulatorOnly: 'Disponível apenas com o simulador.',
+  connectFailed: 'Não foi possível iniciar a conexão. Tente novamente.',
+} as const;
+
+/** `POST /api/whatsapp/connect`: no body starts a QR pairing; a phone number asks for a pairing code instead. */
+export const connectWhatsappInput = z
+  .object({
+    phoneNumber: z
+      .string()
+      .trim()
+      .transform((v) => v.replace(/\D/g, ''))
+      .pipe(z.string().regex(/^\d{10,15}$/, whatsappMsg.phoneInvalid))
+      .optional(),
+  })
+  .nullish();
+export type ConnectWhatsappInput = z.infer<typeof connectWhatsappInput>;
+
+export const connectWhatsappResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  /** Eight characters to type on the phone (WhatsApp › Aparelhos conectados › Conectar com número). */
+  pairingCode: z.string().nullable(),
+});
+export type ConnectWhatsappResponse = z.infer<typeof connectWhatsappResponse>;
+
+/** Simulator only: a message "arriving" from a contact. */
+export const simulateInboundInput = z.object({
+  from: z.string().trim().min(8).max(32),
+  text: z.string().min(1).max(4096),
+});
+export const simulateInboundResponse = z.object({ success: z.boolean(), providerMessageId: z.string() });
+
+export const whatsappChannels = ['personal', 'cloud'] as const;
+export type WhatsappChannel = (typeof whatsappChannels)[number];
+
+/** Which channel sends for the account and whether it is ready (connection card, campaign dialog). */
+export const whatsappChannelResponse = z.object({
+  channel: z.enum(whatsappChannels),
+  ready: z.boolean(),
+  personal: z.object({ connected: z.boolean(), phoneNumber: z.string().nullable() }),
+  cloud: z.object({ configured: z.boolean(), phoneNumber: z.string().nullable() }),
+});
+export type WhatsappChannelInfo = z.infer<typeof whatsappChannelResponse>;

@@ -1,0 +1,156 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, login, sql, test, unique } from './fixtures';
+
+const shot = (name: string) => ({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+
+/** An approved customer, created through the API and approved directly in the database. */
+async function activeCustomer(page: Page): Promise<{ username: string; password: string }> {
+  const username = unique('whats');
+  const password = 'segredo123';
+  const res = await page.request.post('/api/auth/register', {
+    data: {
+      name: 'Loja Teste',
+      email: `${username}@example.com`,
+      username,
+      password,
+      whatsappNumber: '(11) 98765-4321',
+    },
+  });
+  expect(res.ok()).toBe(true);
+  await sql(`update users set account_type = 'active', is_active = true where username = $1`, [username]);
+  return { username, password };
+}
+
+test('connect a number by QR code through the simulator, watch the three states, disconnect', async ({ page }) => {
+  const { username, password } = await activeCustomer(page);
+  await login(page, username, password);
+
+  const card = page.locator('#whatsapp-connection');
+  const status = card.getByTestId('whatsapp-status');
+  await expect(status).toContainText('Offline');
+  await expect(status).toContainText('Abra o WhatsApp Web para conectar');
+
+  // The quick action opens the pairing dialog, which shows the QR code drawn in the browser.
+  await page.getByRole('button', { name: 'Conectar WhatsApp' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Conectar WhatsApp' });
+  const qr = dialog.getByTestId('whatsapp-qr');
+  await expect(qr).toBeVisible();
+  expect(await qr.getAttribute('data-qr')).toMatch(/^SIMULADOR@/);
+  expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+  await page.screenshot(shot('whatsapp-qr-1366'));
+  const dialogAxe = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(dialogAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+
+  // The simulated phone "scans" it: connected without a number first, then online.
+  await expect(status).toContainText('Detectando número...', { timeout: 10_000 });
+  await expect(status).toContainText('Conectado - Aguardando número...');
+  // Only a disconnect button (the card sits behind the modal dialog, hidden from the accessibility tree).
+  await expect(card.getByRole('button', { includeHidden: true })).toHaveText(['Desconectar']);
+  await expect(dialog).toContainText('WhatsApp conectado!');
+  await expect(dialog).toContainText('Detectando número...');
+
+  await expect(status).toContainText('Online', { timeout: 10_000 });
+  await expect(status).toContainText('Pronto para enviar mensagens');
+  await expect(status).toContainText(/\+55 11 9\d{4}-\d{4}/);
+  await page.screenshot(shot('whatsapp-dialog-connected-1366'));
+  await dialog.getByRole('button', { name: 'Concluir' }).click();
+  await expect(dialog).toHaveCount(0);
+  await page.screenshot(shot('whatsapp-online-1366'));
+
+  // Disconnect asks for confirmation; on success the card is back to Offline.
+  await card.getByRole('button', { name: 'Desconectar' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Desconectar WhatsApp?' });
+  await confirm.getByRole('button', { name: 'Desconectar' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(status).toContainText('Offline');
+  await expect(card.getByRole('button', { name: 'Conectar agora' })).toBeVisible();
+});
+
+test('pairing by phone-number code instead of the QR, on a phone-sized screen', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const { username, password } = await activeCustomer(page);
+  await login(page, username, password);
+  await page.locator('#whatsapp-connection').getByRole('button', { name: 'Conectar agora' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Conectar WhatsApp' });
+  await dialog.getByRole('button', { name: 'Conectar com número de telefone' }).click();
+  await dialog.getByLabel('Número do WhatsApp (com DDI e DDD)').fill('5511987654321');
+  await dialog.getByRole('button', { name: 'Gerar código de pareamento' }).click();
+  await expect(dialog.getByTestId('pairing-code')).toHaveText(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+  await page.screenshot(shot('whatsapp-pairing-code-390'));
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(390);
+  await expect(dialog).toContainText('WhatsApp conectado!', { timeout: 10_000 });
+});
+
+test('Business API panel: validation, configuration against the Graph API, status, profile and webhook', async ({
+  page,
+}) => {
+  const { username, password } = await activeCustomer(page);
+  await login(page, username, password);
+  await page.getByRole('tab', { name: 'API WhatsApp' }).click();
+
+  const status = page.getByTestId('business-status');
+  await expect(status).toContainText('API Não Configurada');
+  await expect(status).toContainText('Configure suas credenciais abaixo');
+  await expect(page.getByRole('link', { name: 'Abrir Meta for Developers' })).toHaveAttribute(
+    'href',
+    'https://developers.facebook.com/apps',
+  );
+
+  await page.getByRole('button', { name: 'Salvar Configuração' }).click();
+  await expect(page.getByText('Access Token é obrigatório')).toBeVisible();
+  await expect(page.getByText('Phone Number ID é obrigatório')).toBeVisible();
+
+  // Wrong token: the Graph API refuses it and nothing is saved.
+  await page.getByLabel('Access Token *').fill('token-errado');
+  await page.getByLabel('Phone Number ID *').fill('109000000000001');
+  await page.getByRole('button', { name: 'Salvar Configuração' }).click();
+  await expect(page.getByText('Erro ao configurar API', { exact: true }).first()).toBeVisible();
+  await expect(status).toContainText('API Não Configurada');
+
+  await page.getByLabel('Access Token *').fill('EAAG-e2e-token');
+  await page.getByRole('button', { name: 'Salvar Configuração' }).click();
+  await expect(page.getByText('API do WhatsApp Business configurada com sucesso!').first()).toBeVisible();
+  await expect(status).toContainText('API Conectada');
+  await expect(status).toContainText('Sistema funcionando normalmente');
+  const profile = page.getByTestId('business-profile');
+  await expect(profile).toContainText('Loja E2E');
+  await expect(profile).toContainText('+55 11 3000-9999');
+  await expect(profile.getByLabel('Verificado')).toBeVisible();
+
+  await expect(page.getByTestId('webhook-url')).toHaveText(/\/api\/whatsapp-business\/webhook\/[0-9a-f]{32}$/);
+  await expect(page.getByTestId('webhook-verify-token')).not.toBeEmpty();
+  await expect(page.getByTestId('webhook-needs-secret')).toBeVisible();
+  await page.getByRole('button', { name: 'Verificar' }).click();
+  await expect(status).toContainText('API Conectada');
+  await page.screenshot(shot('business-api-1366'));
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot(shot('business-api-390'));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+test('a demo account shows its connected simulated number and cannot connect or disconnect', async ({
+  page,
+  request,
+}) => {
+  const res = await request.post('/api/auth/demo-signup', {
+    data: { name: 'Davi Demo', whatsappNumber: '(11) 99999-1111', email: `${unique('davi')}@example.com` },
+  });
+  expect(res.status()).toBe(201);
+  const { credentials } = await res.json();
+  await login(page, credentials.username, credentials.password);
+
+  const card = page.locator('#whatsapp-connection');
+  await expect(card.getByTestId('whatsapp-status')).toContainText('Online');
+  await expect(card.getByTestId('whatsapp-status')).toContainText('+55 11 90000-0000');
+  await expect(card.getByRole('button', { name: 'Desconectar' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Conectar WhatsApp' })).toBeDisabled();
+
+  await page.getByRole('tab', { name: 'API WhatsApp' }).click();
+  await expect(page.getByTestId('business-status')).toContainText('API Não Configurada');
+  await expect(page.getByRole('button', { name: 'Salvar Configuração' })).toBeDisabled();
+});

@@ -1,0 +1,297 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import { msg } from '../../../contract/messages';
+import {
+  type BusinessConfig,
+  type BusinessHealth,
+  type BusinessProfile,
+  businessMsg,
+  type configureBusinessInput,
+} from '../../../contract/whatsapp-business';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { whatsappBusinessAccounts, whatsappWebhookEvents } from '../../db/schema';
+import { AppError } from '../../errors';
+import { decryptSecret, encryptSecret } from '../../lib/crypto';
+import { CloudApiDriver } from '../../whatsapp/cloud-api/cloud-driver';
+import { GraphApiError, GraphClient } from '../../whatsapp/cloud-api/graph-client';
+import { verifySignature, type WebhookPayload, webhookEvents } from '../../whatsapp/cloud-api/webhook';
+import { DriverError } from '../../whatsapp/driver';
+import type { ConnectionManager } from '../../whatsapp/manager';
+import { formatPhone } from '../../whatsapp/phone';
+
+type AccountRow = typeof whatsappBusinessAccounts.$inferSelect;
+
+const HEALTH_CACHE_MS = 9_000;
+const WEBHOOK_PREFIX = '/api/whatsapp-business/webhook/';
+
+/**
+ * The accounts' official Cloud API connections: credentials (encrypted at rest), one driver per
+ * account, health and profile from the Graph API, and the webhook that feeds inbound messages and
+ * statuses to the drivers.
+ */
+export class CloudAccounts {
+  private readonly drivers = new Map<string, CloudApiDriver>();
+  private readonly health = new Map<string, { value: BusinessHealth; at: number }>();
+
+  constructor(
+    private readonly opts: { config: Config; db: Db; connections: ConnectionManager; log: FastifyBaseLogger },
+  ) {
+    opts.connections.setCloudSource(async (userId) => {
+      const driver = await this.driverFor(userId);
+      return driver && !driver.tokenInvalid ? driver : null;
+    });
+  }
+
+  private graph(accessToken: string): GraphClient {
+    return new GraphClient({
+      baseUrl: this.opts.config.GRAPH_API_URL,
+      version: this.opts.config.GRAPH_API_VERSION,
+      accessToken,
+    });
+  }
+
+  private async account(userId: string): Promise<AccountRow | undefined> {
+    const [row] = await this.opts.db
+      .select()
+      .from(whatsappBusinessAccounts)
+      .where(eq(whatsappBusinessAccounts.userId, userId))
+      .limit(1);
+    return row;
+  }
+
+  private buildDriver(row: AccountRow): CloudApiDriver {
+    const driver = new CloudApiDriver(
+      this.graph(decryptSecret(this.opts.config.ENCRYPTION_KEY, row.accessToken)),
+      row.phoneNumberId,
+      row.businessAccountId,
+      row.displayPhoneNumber,
+    );
+    this.opts.connections.attach(row.userId, driver, { personal: false });
+    driver.on('connection', () => this.health.delete(row.userId));
+    return driver;
+  }
+
+  /** The account's Cloud API driver, or null when it has none configured. */
+  async driverFor(userId: string): Promise<CloudApiDriver | null> {
+    const cached = this.drivers.get(userId);
+    if (cached) return cached;
+    const row = await this.account(userId);
+    if (!row) return null;
+    const driver = this.buildDriver(row);
+    this.drivers.set(userId, driver);
+    return driver;
+  }
+
+  private configView(row: AccountRow | undefined): BusinessConfig {
+    if (!row) {
+      return {
+        configured: false,
+        phoneNumberId: null,
+        businessAccountId: null,
+        appId: null,
+        hasAppSecret: false,
+        webhookPath: null,
+        webhookUrl: null,
+        verifyToken: null,
+      };
+    }
+    const webhookPath = `${WEBHOOK_PREFIX}${row.webhookKey}`;
+    const base = this.opts.config.PUBLIC_URL?.replace(/\/$/, '');
+    return {
+      configured: true,
+      phoneNumberId: row.phoneNumberId,
+      businessAccountId: row.businessAccountId,
+      appId: row.appId,
+      hasAppSecret: row.appSecret !== null,
+      webhookPath,
+      webhookUrl: base ? `${base}${webhookPath}` : null,
+      verifyToken: row.verifyToken,
+    };
+  }
+
+  /** Whether the account's Cloud API can send, without a Graph API call (channel card, campaign dialog). */
+  async readiness(userId: string): Promise<{ configured: boolean; ready: boolean; phoneNumber: string | null }> {
+    const driver = await this.driverFor(userId);
+    if (!driver) return { configured: false, ready: false, phoneNumber: null };
+    return { configured: true, ready: !driver.tokenInvalid, phoneNumber: driver.status().phoneNumber };
+  }
+
+  async getConfig(userId: string): Promise<BusinessConfig> {
+    return this.configView(await this.account(userId));
+  }
+
+  /** Checks the credentials against the Graph API (phone number lookup) before saving them. */
+  async configure(userId: string, input: z.output<typeof configureBusinessInput>) {
+    const probe = new CloudApiDriver(this.graph(input.accessToken), input.phoneNumberId, null, null);
+    let display: string | null;
+    try {
+      display = (await probe.phoneInfo()).display_phone_number ?? null;
+    } catch (err) {
+      throw credentialsError(err);
+    }
+    const key = this.opts.config.ENCRYPTION_KEY;
+    const existing = await this.account(userId);
+    const values = {
+      phoneNumberId: input.phoneNumberId,
+      businessAccountId: input.businessAccountId ?? null,
+      appId: input.appId ?? null,
+      accessToken: encryptSecret(key, input.accessToken),
+      // An empty app secret keeps the saved one, so the panel can update the token alone.
+      appSecret: input.appSecret ? encryptSecret(key, input.appSecret) : (existing?.appSecret ?? null),
+      displayPhoneNumber: display,
+      updatedAt: new Date(),
+    };
+    const [row] = await this.opts.db
+      .insert(whatsappBusinessAccounts)
+      .values({
+        userId,
+        ...values,
+        webhookKey: randomBytes(16).toString('hex'),
+        verifyToken: randomBytes(18).toString('base64url'),
+      })
+      .onConflictDoUpdate({ target: whatsappBusinessAccounts.userId, set: values })
+      .returning();
+    this.drivers.delete(userId);
+    this.health.delete(userId);
+    return { success: true, message: businessMsg.configured, config: this.configView(row) };
+  }
+
+  /** Health for the panel (polled every 10 s): answered from a short cache unless `fresh`. */
+  async getHealth(userId: string, fresh = false): Promise<BusinessHealth> {
+    const cached = this.health.get(userId);
+    if (!fresh && cached && Date.now() - cached.at < HEALTH_CACHE_MS) return cached.value;
+    const row = await this.account(userId);
+    const driver = row ? await this.driverFor(userId) : null;
+    let value: BusinessHealth;
+    if (!row || !driver) {
+      value = {
+        healthy: false,
+        configured: false,
+        phoneNumber: null,
+        qualityRating: null,
+        webhookReady: false,
+        message: businessMsg.notConfigured,
+      };
+    } else {
+      const base = { configured: true, webhookReady: row.appSecret !== null };
+      try {
+        const info = await driver.phoneInfo();
+        value = {
+          ...base,
+          healthy: true,
+          phoneNumber: info.display_phone_number ? formatPhone(info.display_phone_number) : null,
+          qualityRating: info.quality_rating ?? null,
+          message: row.appSecret ? null : businessMsg.webhookNeedsSecret,
+        };
+      } catch (err) {
+        const tokenInvalid = err instanceof DriverError && err.kind === 'auth';
+        value = {
+          ...base,
+          healthy: false,
+          phoneNumber: null,
+          qualityRating: null,
+          message: tokenInvalid ? businessMsg.tokenInvalid : businessMsg.graphUnreachable,
+        };
+      }
+    }
+    this.health.set(userId, { value, at: Date.now() });
+    return value;
+  }
+
+  async getProfile(userId: string): Promise<{ success: true; profile: BusinessProfile }> {
+    const driver = await this.driverFor(userId);
+    if (!driver) throw new AppError('CONFLICT', businessMsg.notConfigured);
+    try {
+      const [info, profile] = await Promise.all([driver.phoneInfo(), driver.businessProfile()]);
+      return {
+        success: true,
+        profile: {
+          profilePicture: profile.profile_picture_url ?? null,
+          name: info.verified_name ?? '',
+          verified: info.code_verification_status === 'VERIFIED',
+          phone: info.display_phone_number ? formatPhone(info.display_phone_number) : '',
+          status: info.status ?? profile.about ?? '',
+          qualityRating: info.quality_rating ?? null,
+        },
+      };
+    } catch (err) {
+      this.opts.log.warn({ err, userId }, 'business profile fetch failed');
+      throw new AppError('CONFLICT', businessMsg.profileFailed);
+    }
+  }
+
+  async listTemplates(userId: string) {
+    const driver = await this.driverFor(userId);
+    if (!driver) throw new AppError('CONFLICT', businessMsg.notConfigured);
+    try {
+      return { templates: await driver.listTemplates() };
+    } catch {
+      throw new AppError('CONFLICT', businessMsg.graphUnreachable);
+    }
+  }
+
+  private async accountByWebhookKey(key: string): Promise<AccountRow | undefined> {
+    if (!/^[0-9a-f]{32}$/.test(key)) return undefined;
+    const [row] = await this.opts.db
+      .select()
+      .from(whatsappBusinessAccounts)
+      .where(eq(whatsappBusinessAccounts.webhookKey, key))
+      .limit(1);
+    return row;
+  }
+
+  /** Meta's subscription check: echo `hub.challenge` when the verify token matches. */
+  async verifyWebhook(key: string, query: Record<string, string | undefined>): Promise<string> {
+    const row = await this.accountByWebhookKey(key);
+    if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
+    if (query['hub.mode'] !== 'subscribe' || query['hub.verify_token'] !== row.verifyToken || !query['hub.challenge']) {
+      throw new AppError('FORBIDDEN', 'Verify token inválido.');
+    }
+    return query['hub.challenge'];
+  }
+
+  /**
+   * A webhook delivery: the signature over the raw body must match the app secret (no secret, no
+   * webhook). Every message and status is applied once, however often Meta repeats it.
+   */
+  async receiveWebhook(key: string, rawBody: Buffer, signature: string | undefined): Promise<{ applied: number }> {
+    const row = await this.accountByWebhookKey(key);
+    if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
+    if (!row.appSecret) throw new AppError('FORBIDDEN', businessMsg.webhookNeedsSecret);
+    if (!verifySignature(rawBody, signature, decryptSecret(this.opts.config.ENCRYPTION_KEY, row.appSecret))) {
+      throw new AppError('FORBIDDEN', 'Assinatura inválida.');
+    }
+    let payload: WebhookPayload;
+    try {
+      payload = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      throw new AppError('VALIDATION', msg.validation.invalidRequest);
+    }
+    const events = webhookEvents(payload, row.phoneNumberId);
+    if (!events.length) return { applied: 0 };
+    const fresh = await this.opts.db
+      .insert(whatsappWebhookEvents)
+      .values(events.map((e) => ({ userId: row.userId, eventKey: e.key })))
+      .onConflictDoNothing()
+      .returning({ key: whatsappWebhookEvents.eventKey });
+    const freshKeys = new Set(fresh.map((f) => f.key));
+    const driver = await this.driverFor(row.userId);
+    for (const event of events) {
+      if (!freshKeys.delete(event.key)) continue;
+      driver?.receive(event);
+    }
+    return { applied: fresh.length };
+  }
+}
+
+function credentialsError(err: unknown): AppError {
+  if (err instanceof DriverError && err.kind === 'transient' && err.providerCode === undefined) {
+    return new AppError('CONFLICT', businessMsg.graphUnreachable);
+  }
+  const detail = err instanceof DriverError || err instanceof GraphApiError ? ` (${err.message})` : '';
+  // 409, not 400: the request is well formed; the Graph API refuses the credentials.
+  return new AppError('CONFLICT', `${businessMsg.invalidCredentials}${detail}`);
+}

@@ -1,0 +1,459 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaignRecipients, campaigns, whatsappBusinessAccounts, whatsappInboundMessages } from '../../db/schema';
+import { FakeGraphApi } from '../../testing/fake-graph-api';
+import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+import { signBody } from '../../whatsapp/cloud-api/webhook';
+import type { Driver } from '../../whatsapp/driver';
+import { updateAccountSettings } from '../settings/account-settings.service';
+
+let ctx: TestContext;
+let graph: FakeGraphApi;
+let seq = 0;
+
+beforeAll(async () => {
+  graph = await new FakeGraphApi().start();
+  ctx = await createTestApp({
+    GRAPH_API_URL: graph.url,
+    GRAPH_API_VERSION: 'v26.0',
+    PUBLIC_URL: 'https://app.example.com',
+  });
+});
+afterAll(async () => {
+  await ctx.close();
+  await graph.stop();
+});
+
+/** A customer with its own number at the fake Graph API. */
+async function setup() {
+  const n = ++seq;
+  const phoneNumberId = `10${n}00000000${n}`;
+  const token = `EAAG-token-${n}-${Math.random().toString(36).slice(2)}`;
+  graph.phones.set(phoneNumberId, {
+    token,
+    display_phone_number: `551130000${String(n).padStart(3, '0')}`,
+    verified_name: `Loja ${n}`,
+    quality_rating: 'GREEN',
+    code_verification_status: 'VERIFIED',
+    status: 'CONNECTED',
+    about: 'Atendimento de seg a sex',
+    profile_picture_url: 'https://pps.whatsapp.net/v/foto.jpg',
+    businessAccountId: `20${n}`,
+  });
+  const user = await createUser(ctx);
+  const cookie = await loginAs(ctx, user);
+  return { user, cookie, phoneNumberId, token, wabaId: `20${n}` };
+}
+
+const req = (method: 'GET' | 'POST', url: string, cookie: string, payload?: object) =>
+  ctx.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+
+async function configured(appSecret?: string) {
+  const s = await setup();
+  const res = await req('POST', '/api/whatsapp-business/configure', s.cookie, {
+    accessToken: s.token,
+    phoneNumberId: s.phoneNumberId,
+    businessAccountId: s.wabaId,
+    appId: '123456',
+    ...(appSecret ? { appSecret } : {}),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { ...s, config: res.json().config };
+}
+
+async function cloudDriver(userId: string): Promise<Driver> {
+  await updateAccountSettings(ctx.database.db, userId, { channel: 'cloud' });
+  const driver = await ctx.app.deps.drivers.get(userId);
+  if (!driver) throw new Error('no cloud driver');
+  expect(driver.kind).toBe('cloud');
+  return driver;
+}
+
+async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 3000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}
+
+describe('configure', () => {
+  it('requires the access token and the phone number id (SPEC §5)', async () => {
+    const { cookie } = await setup();
+    const res = await req('POST', '/api/whatsapp-business/configure', cookie, { accessToken: '', phoneNumberId: '' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fieldErrors).toMatchObject({
+      accessToken: 'Access Token é obrigatório',
+      phoneNumberId: 'Phone Number ID é obrigatório',
+    });
+  });
+
+  it('validates the credentials against the Graph API before saving', async () => {
+    const s = await setup();
+    const bad = await req('POST', '/api/whatsapp-business/configure', s.cookie, {
+      accessToken: 'token-errado',
+      phoneNumberId: s.phoneNumberId,
+    });
+    expect(bad.statusCode).toBe(409);
+    expect(bad.json().message).toMatch(/^Credenciais inválidas/);
+    const rows = await ctx.database.db
+      .select()
+      .from(whatsappBusinessAccounts)
+      .where(eq(whatsappBusinessAccounts.userId, s.user.id));
+    expect(rows).toHaveLength(0);
+    const lookup = graph.requests.findLast((r) => r.path === `/v26.0/${s.phoneNumberId}`);
+    expect(lookup?.authorization).toBe('Bearer token-errado');
+  });
+
+  it('saves tokens encrypted and never returns them', async () => {
+    const s = await configured('app-secret-1');
+    expect(s.config).toMatchObject({
+      configured: true,
+      phoneNumberId: s.phoneNumberId,
+      businessAccountId: s.wabaId,
+      appId: '123456',
+      hasAppSecret: true,
+      webhookUrl: expect.stringMatching(/^https:\/\/app\.example\.com\/api\/whatsapp-business\/webhook\/[0-9a-f]{32}$/),
+      verifyToken: expect.any(String),
+    });
+    const [row] = await ctx.database.db
+      .select()
+      .from(whatsappBusinessAccounts)
+      .where(eq(whatsappBusinessAccounts.userId, s.user.id));
+    expect(row.accessToken).not.toContain(s.token);
+    expect(row.appSecret).not.toContain('app-secret-1');
+    const view = await req('GET', '/api/whatsapp-business/config', s.cookie);
+    expect(view.body).not.toContain(s.token);
+    expect(view.body).not.toContain('app-secret-1');
+    expect(view.json().verifyToken).toBe(s.config.verifyToken);
+  });
+});
+
+describe('health, profile and templates', () => {
+  it('answers not configured, then healthy with the number and quality rating', async () => {
+    const s = await setup();
+    expect((await req('GET', '/api/whatsapp-business/health', s.cookie)).json()).toMatchObject({
+      healthy: false,
+      configured: false,
+      message: 'API Não Configurada',
+    });
+    expect((await req('GET', '/api/whatsapp-business/profile', s.cookie)).statusCode).toBe(409);
+    await req('POST', '/api/whatsapp-business/configure', s.cookie, {
+      accessToken: s.token,
+      phoneNumberId: s.phoneNumberId,
+    });
+    const health = (await req('GET', '/api/whatsapp-business/health', s.cookie)).json();
+    expect(health).toMatchObject({ healthy: true, configured: true, qualityRating: 'GREEN', webhookReady: false });
+    expect(health.phoneNumber).toMatch(/^\+55 11 3000-0\d{3}$/);
+    expect(health.message).toMatch(/App Secret/);
+  });
+
+  it('answers the profile of SPEC §3 from the Graph API', async () => {
+    const s = await configured();
+    const res = await req('GET', '/api/whatsapp-business/profile', s.cookie);
+    expect(res.json()).toEqual({
+      success: true,
+      profile: {
+        profilePicture: 'https://pps.whatsapp.net/v/foto.jpg',
+        name: `Loja ${seq}`,
+        verified: true,
+        phone: expect.stringMatching(/^\+55 11 3000-/),
+        status: 'CONNECTED',
+        qualityRating: 'GREEN',
+      },
+    });
+    expect(graph.requests.some((r) => r.path === `/v26.0/${s.phoneNumberId}/whatsapp_business_profile`)).toBe(true);
+  });
+
+  it('lists the account’s templates', async () => {
+    const s = await configured();
+    graph.templates.set(s.wabaId, [
+      { name: 'boas_vindas', language: 'pt_BR', status: 'APPROVED', category: 'MARKETING' },
+    ]);
+    const res = await req('GET', '/api/whatsapp-business/templates', s.cookie);
+    expect(res.json()).toEqual({
+      templates: [{ name: 'boas_vindas', language: 'pt_BR', status: 'APPROVED', category: 'MARKETING' }],
+    });
+  });
+});
+
+describe('sending through the Cloud API', () => {
+  it('sends text, image by uploaded media id, reply buttons, a CTA URL, a numbered menu and templates', async () => {
+    const s = await configured();
+    const driver = await cloudDriver(s.user.id);
+    const to = '5511987650001';
+    const sentTo = () => graph.sent.filter((m) => m.to === to);
+
+    const text = await driver.send('+55 11 98765-0001', { kind: 'text', text: 'Olá!' });
+    expect(text.providerMessageId).toMatch(/^wamid\./);
+    expect(sentTo().at(-1)).toMatchObject({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      type: 'text',
+      text: { body: 'Olá!' },
+    });
+
+    await driver.send(to, {
+      kind: 'image',
+      image: { data: Buffer.from('fake-png'), mimeType: 'image/png' },
+      caption: 'Promo',
+    });
+    expect(graph.media.at(-1)).toMatchObject({ phoneNumberId: s.phoneNumberId, type: 'image/png' });
+    expect(sentTo().at(-1)).toMatchObject({
+      type: 'image',
+      image: { id: expect.stringMatching(/^media-/), caption: 'Promo' },
+    });
+    expect(JSON.stringify(sentTo().at(-1))).not.toContain('link');
+
+    await driver.send(to, {
+      kind: 'interactive',
+      text: 'Escolha',
+      buttons: [
+        { id: 'a', text: 'Sim', type: 'quick_reply', value: 'sim' },
+        { id: 'b', text: 'Não', type: 'quick_reply', value: 'nao' },
+        { id: 'c', text: 'Talvez mais tarde, obrigado', type: 'quick_reply', value: 'talvez' },
+      ],
+    });
+    expect(sentTo().at(-1)).toMatchObject({
+      type: 'interactive',
+      interactive: {
+        type: 'button',
+        body: { text: 'Escolha' },
+        action: {
+          buttons: [
+            { type: 'reply', reply: { id: 'a', title: 'Sim' } },
+            { type: 'reply', reply: { id: 'b', title: 'Não' } },
+            { type: 'reply', reply: { id: 'c', title: 'Talvez mais tarde, o' } },
+          ],
+        },
+      },
+    });
+
+    await driver.send(to, {
+      kind: 'interactive',
+      text: 'Veja o site',
+      buttons: [{ id: 'u', text: 'Abrir site', type: 'url', value: 'https://example.com' }],
+    });
+    expect(sentTo().at(-1)).toMatchObject({
+      type: 'interactive',
+      interactive: {
+        type: 'cta_url',
+        action: { name: 'cta_url', parameters: { display_text: 'Abrir site', url: 'https://example.com' } },
+      },
+    });
+
+    await driver.send(to, {
+      kind: 'interactive',
+      text: 'Fale conosco',
+      buttons: [
+        { id: 'p', text: 'Ligar', type: 'phone', value: '+5511999990000' },
+        { id: 'q', text: 'Preços', type: 'quick_reply', value: 'precos' },
+      ],
+    });
+    expect(sentTo().at(-1)).toMatchObject({ type: 'text' });
+    expect(sentTo().at(-1)).toMatchObject({ text: { body: expect.stringContaining('2. Preços') } });
+
+    // An image by URL is fetched by the server and uploaded too; interactive messages carry it as a header.
+    const uploads = graph.media.length;
+    await driver.send(to, {
+      kind: 'interactive',
+      text: 'Oferta',
+      imageUrl: `${graph.url}/files/oferta.png`,
+      buttons: [{ id: 'y', text: 'Quero', type: 'quick_reply', value: 'quero' }],
+    });
+    expect(graph.media.length).toBe(uploads + 1);
+    expect(graph.media.at(-1)?.type).toBe('image/png');
+    expect(sentTo().at(-1)).toMatchObject({
+      type: 'interactive',
+      interactive: { type: 'button', header: { type: 'image', image: { id: expect.stringMatching(/^media-/) } } },
+    });
+
+    await driver.send(to, { kind: 'template', name: 'boas_vindas', language: 'pt_BR' });
+    expect(sentTo().at(-1)).toMatchObject({
+      type: 'template',
+      template: { name: 'boas_vindas', language: { code: 'pt_BR' } },
+    });
+  });
+
+  it('maps each Graph API error code to what the sender must do', async () => {
+    const s = await configured();
+    const driver = await cloudDriver(s.user.id);
+    const cases: Array<[number, object]> = [
+      [130429, { kind: 'transient', retryAfterMs: 60_000, providerCode: 130429 }],
+      [131056, { kind: 'transient', retryAfterMs: 300_000, providerCode: 131056 }],
+      [131047, { kind: 'template_required', providerCode: 131047 }],
+      [131026, { kind: 'permanent', providerCode: 131026 }],
+    ];
+    for (const [code, expected] of cases) {
+      const to = `55119000${code}`;
+      graph.recipientErrors.set(to, code);
+      await expect(driver.send(to, { kind: 'text', text: 'x' }), String(code)).rejects.toMatchObject(expected);
+    }
+    expect((await req('GET', '/api/whatsapp-business/health?fresh=1', s.cookie)).json().healthy).toBe(true);
+
+    // 190: the token is no longer valid — health turns false and the account has no sending driver.
+    graph.recipientErrors.set('5511900000190', 190);
+    await expect(driver.send('5511900000190', { kind: 'text', text: 'x' })).rejects.toMatchObject({ kind: 'auth' });
+    expect(await ctx.app.deps.drivers.get(s.user.id)).toBeNull();
+    const phone = graph.phones.get(s.phoneNumberId);
+    if (phone) phone.token = 'revoked';
+    const health = (await req('GET', '/api/whatsapp-business/health', s.cookie)).json();
+    expect(health).toMatchObject({ healthy: false, configured: true });
+    expect(health.message).toMatch(/Access Token foi recusado/);
+  });
+});
+
+describe('sending channel', () => {
+  it('reports which channel sends and whether it is ready', async () => {
+    const s = await setup();
+    const channel = async () => (await req('GET', '/api/whatsapp/channel', s.cookie)).json();
+    expect(await channel()).toEqual({
+      channel: 'personal',
+      ready: false,
+      personal: { connected: false, phoneNumber: null },
+      cloud: { configured: false, phoneNumber: null },
+    });
+    await req('POST', '/api/whatsapp-business/configure', s.cookie, {
+      accessToken: s.token,
+      phoneNumberId: s.phoneNumberId,
+    });
+    await updateAccountSettings(ctx.database.db, s.user.id, { channel: 'cloud' });
+    expect(await channel()).toMatchObject({
+      channel: 'cloud',
+      ready: true,
+      cloud: { configured: true, phoneNumber: expect.stringMatching(/^\+55 11 3000-/) },
+    });
+  });
+});
+
+describe('webhook', () => {
+  const keyOf = (url: string) => url.split('/').at(-1) as string;
+
+  it('answers Meta’s verification with the challenge only for the right verify token', async () => {
+    const s = await configured('segredo-app');
+    const path = `/api/whatsapp-business/webhook/${keyOf(s.config.webhookUrl)}`;
+    const ok = await ctx.app.inject({
+      method: 'GET',
+      url: `${path}?hub.mode=subscribe&hub.verify_token=${encodeURIComponent(s.config.verifyToken)}&hub.challenge=1158201444`,
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.body).toBe('1158201444');
+    const wrong = await ctx.app.inject({
+      method: 'GET',
+      url: `${path}?hub.mode=subscribe&hub.verify_token=outro&hub.challenge=1`,
+    });
+    expect(wrong.statusCode).toBe(403);
+    const unknown = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/whatsapp-business/webhook/${'0'.repeat(32)}?hub.mode=subscribe&hub.verify_token=x&hub.challenge=1`,
+    });
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  function delivery(phoneNumberId: string, wamidOut: string) {
+    return JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: 'WABA',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '551130000000', phone_number_id: phoneNumberId },
+                contacts: [{ profile: { name: 'Ana' }, wa_id: '5511987654321' }],
+                messages: [
+                  {
+                    from: '5511987654321',
+                    id: `wamid.IN${wamidOut}`,
+                    timestamp: '1763800000',
+                    type: 'text',
+                    text: { body: 'Quero saber o preço' },
+                  },
+                  {
+                    from: '5511987654321',
+                    id: `wamid.BTN${wamidOut}`,
+                    timestamp: '1763800001',
+                    type: 'interactive',
+                    interactive: { type: 'button_reply', button_reply: { id: 'a', title: 'Sim' } },
+                  },
+                ],
+                statuses: [
+                  { id: wamidOut, status: 'delivered', timestamp: '1763800002', recipient_id: '5511987654321' },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+  }
+
+  it('refuses deliveries without an app secret or with a bad signature, and applies a replay once', async () => {
+    const noSecret = await configured();
+    const refused = await ctx.app.inject({
+      method: 'POST',
+      url: noSecret.config.webhookPath,
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody('{}', 'x') },
+      payload: '{}',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toMatch(/App Secret/);
+
+    const s = await configured('segredo-app');
+    const driver = await cloudDriver(s.user.id);
+    const { providerMessageId } = await driver.send('5511987654321', { kind: 'text', text: 'Oferta' });
+    const db = ctx.database.db;
+    const [campaign] = await db
+      .insert(campaigns)
+      .values({ userId: s.user.id, name: 'C', message: 'Oferta' })
+      .returning();
+    await db.insert(campaignRecipients).values({
+      campaignId: campaign.id,
+      userId: s.user.id,
+      recipient: '5511987654321',
+      status: 'sent',
+      providerMessageId,
+    });
+    const inbound: Array<{ text: string; buttonId?: string }> = [];
+    driver.on('inbound', (m) => inbound.push({ text: m.text, buttonId: m.buttonId }));
+
+    const body = delivery(s.phoneNumberId, providerMessageId);
+    const post = (signature: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: s.config.webhookPath,
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+        payload: body,
+      });
+
+    expect((await post(signBody(body, 'outro-segredo'))).statusCode).toBe(403);
+    expect((await post('sha256=00')).statusCode).toBe(403);
+    // The signature covers the raw bytes: the same JSON re-serialised differently does not pass.
+    expect((await post(signBody(JSON.stringify(JSON.parse(body), null, 1), 'segredo-app'))).statusCode).toBe(403);
+    expect(inbound).toEqual([]);
+
+    const first = await post(signBody(body, 'segredo-app'));
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ success: true, applied: 3 });
+    const replay = await post(signBody(body, 'segredo-app'));
+    expect(replay.json()).toEqual({ success: true, applied: 0 });
+
+    expect(inbound).toEqual([{ text: 'Quero saber o preço' }, { text: 'Sim', buttonId: 'a' }]);
+    const rows = () => db.select().from(whatsappInboundMessages).where(eq(whatsappInboundMessages.userId, s.user.id));
+    await waitFor(rows, (r) => r.length === 2);
+    expect((await rows()).every((r) => r.channel === 'cloud' && r.fromPhone === '5511987654321')).toBe(true);
+    await waitFor(
+      () =>
+        db
+          .select({ s: campaignRecipients.status })
+          .from(campaignRecipients)
+          .where(eq(campaignRecipients.campaignId, campaign.id))
+          .then((r) => r[0].s),
+      (st) => st === 'delivered',
+    );
+  });
+});

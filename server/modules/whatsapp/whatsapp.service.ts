@@ -1,0 +1,66 @@
+import { msg } from '../../../contract/messages';
+import {
+  type ConnectWhatsappInput,
+  type ConnectWhatsappResponse,
+  type WhatsappChannelInfo,
+  whatsappMsg,
+} from '../../../contract/whatsapp-connection';
+import type { Db } from '../../db/client';
+import { AppError } from '../../errors';
+import { DriverError } from '../../whatsapp/driver';
+import type { ConnectionManager } from '../../whatsapp/manager';
+import { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
+import { getAccountSettings } from '../settings/account-settings.service';
+import type { CloudAccounts } from './business.service';
+
+/** Starts pairing the account's personal number: a QR code, or a pairing code for a phone number. */
+export async function connectWhatsapp(
+  connections: ConnectionManager,
+  userId: string,
+  input: ConnectWhatsappInput,
+): Promise<ConnectWhatsappResponse> {
+  try {
+    const { pairingCode } = await connections.connect(userId, { phoneNumber: input?.phoneNumber });
+    return {
+      success: true,
+      message: pairingCode ? whatsappMsg.pairingStarted : whatsappMsg.connectStarted,
+      pairingCode: pairingCode ?? null,
+    };
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if (err instanceof DriverError) throw new AppError('CONFLICT', whatsappMsg.connectFailed);
+    throw err;
+  }
+}
+
+/** Logs the device out (SPEC §2, §4). */
+export async function disconnectWhatsapp(connections: ConnectionManager, userId: string) {
+  await connections.disconnect(userId);
+  return { success: true, message: whatsappMsg.disconnected };
+}
+
+/** Simulator only: injects a message from a contact into the account's simulated connection. */
+export function simulateInbound(connections: ConnectionManager, userId: string, from: string, text: string) {
+  const driver = connections.personalDriver(userId);
+  if (!driver?.status().isConnected) throw new AppError('CONFLICT', whatsappMsg.notConnected);
+  if (!(driver instanceof SimulatorDriver)) throw new AppError('NOT_FOUND', msg.generic.notFound);
+  return { success: true, ...driver.injectInbound(from, text) };
+}
+
+/** Which channel sends for the account (its setting) and whether that channel is ready. */
+export async function getWhatsappChannel(
+  db: Db,
+  connections: ConnectionManager,
+  cloud: CloudAccounts,
+  userId: string,
+): Promise<WhatsappChannelInfo> {
+  const [settings, cloudState] = await Promise.all([getAccountSettings(db, userId), cloud.readiness(userId)]);
+  const personal = connections.personalDriver(userId)?.status();
+  const personalReady = Boolean(personal?.isConnected && personal.phoneNumber);
+  return {
+    channel: settings.channel,
+    ready: settings.channel === 'cloud' ? cloudState.ready : personalReady,
+    personal: { connected: personalReady, phoneNumber: personal?.phoneNumber ?? null },
+    cloud: { configured: cloudState.configured, phoneNumber: cloudState.phoneNumber },
+  };
+}

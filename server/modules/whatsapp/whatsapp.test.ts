@@ -1,0 +1,259 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WhatsappSession } from '../../../contract/whatsapp';
+import { campaignRecipients, campaigns, whatsappConnections, whatsappInboundMessages } from '../../db/schema';
+import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+import { ConnectionManager } from '../../whatsapp/manager';
+import { ConnectionRegistry } from '../../whatsapp/registry';
+import { simulatedNumber } from '../../whatsapp/simulator/simulator-driver';
+import { updateAccountSettings } from '../settings/account-settings.service';
+
+const timings = { qrMs: 80, detectMs: 80, deliveredMs: 40, readMs: 80 };
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, { simulatorTimings: timings });
+});
+afterAll(() => ctx.close());
+
+async function customer() {
+  const user = await createUser(ctx);
+  return { user, cookie: await loginAs(ctx, user) };
+}
+
+const session = async (cookie: string): Promise<WhatsappSession> =>
+  (await ctx.app.inject({ method: 'GET', url: '/api/whatsapp-session', headers: { cookie } })).json();
+
+async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 3000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}
+
+const post = (url: string, cookie: string, payload?: object) =>
+  ctx.app.inject({ method: 'POST', url, headers: { cookie }, ...(payload ? { payload } : {}) });
+
+describe('personal number through the simulator', () => {
+  it('walks QR → connected without number → online, then disconnects', async () => {
+    const { user, cookie } = await customer();
+    expect(await session(cookie)).toEqual({ phoneNumber: null, isConnected: false, state: 'disconnected', qr: null });
+
+    const res = await post('/api/whatsapp/connect', cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, pairingCode: null });
+
+    const qr = await session(cookie);
+    expect(qr.state).toBe('qr');
+    expect(qr.isConnected).toBe(false);
+    expect(qr.qr).toMatch(/^SIMULADOR@/);
+
+    const detecting = await waitFor(
+      () => session(cookie),
+      (s) => s.isConnected,
+    );
+    expect(detecting).toMatchObject({ isConnected: true, phoneNumber: null, qr: null });
+    const online = await waitFor(
+      () => session(cookie),
+      (s) => s.phoneNumber !== null,
+    );
+    expect(online.phoneNumber).toBe(simulatedNumber(user.id));
+    expect(online.phoneNumber).toMatch(/^\+55 11 9\d{4}-\d{4}$/);
+
+    // Connecting again while connected changes nothing.
+    expect((await post('/api/whatsapp/connect', cookie)).statusCode).toBe(200);
+    expect((await session(cookie)).phoneNumber).toBe(online.phoneNumber);
+
+    const [row] = await ctx.database.db
+      .select()
+      .from(whatsappConnections)
+      .where(eq(whatsappConnections.userId, user.id));
+    expect(row).toMatchObject({ active: true, driver: 'simulator', phoneNumber: online.phoneNumber });
+
+    const off = await post('/api/whatsapp/disconnect', cookie);
+    expect(off.json()).toEqual({ success: true, message: 'WhatsApp desconectado com sucesso.' });
+    expect(await session(cookie)).toMatchObject({ isConnected: false, state: 'disconnected' });
+    const [after] = await ctx.database.db
+      .select()
+      .from(whatsappConnections)
+      .where(eq(whatsappConnections.userId, user.id));
+    expect(after.active).toBe(false);
+  });
+
+  it('gives a pairing code instead of a QR for a phone number, and refuses a bad number', async () => {
+    const { cookie } = await customer();
+    const bad = await post('/api/whatsapp/connect', cookie, { phoneNumber: '123' });
+    expect(bad.statusCode).toBe(400);
+    const res = await post('/api/whatsapp/connect', cookie, { phoneNumber: '+55 (11) 98765-4321' });
+    expect(res.json().pairingCode).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    expect((await session(cookie)).qr).toBeNull();
+    await waitFor(
+      () => session(cookie),
+      (s) => s.phoneNumber !== null,
+    );
+    await post('/api/whatsapp/disconnect', cookie);
+  });
+
+  it('keeps demo accounts read-only with their simulated number', async () => {
+    const demo = await createUser(ctx, {
+      accountType: 'demo',
+      planType: 'demo',
+      demoExpiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const cookie = await loginAs(ctx, demo);
+    expect(await session(cookie)).toMatchObject({ isConnected: true, state: 'connected' });
+    expect((await post('/api/whatsapp/connect', cookie)).json().code).toBe('DEMO_READ_ONLY');
+    expect((await post('/api/whatsapp/disconnect', cookie)).json().code).toBe('DEMO_READ_ONLY');
+  });
+
+  it('sends, and receipts move the campaign recipient forward by provider message id', async () => {
+    const { user, cookie } = await customer();
+    expect(await ctx.app.deps.drivers.get(user.id)).toBeNull();
+    await post('/api/whatsapp/connect', cookie);
+    await waitFor(
+      () => session(cookie),
+      (s) => s.phoneNumber !== null,
+    );
+    const driver = await ctx.app.deps.drivers.get(user.id);
+    expect(driver?.kind).toBe('simulator');
+    if (!driver) throw new Error('no driver');
+
+    const { providerMessageId } = await driver.send('5511987654321', { kind: 'text', text: 'Olá!' });
+    const db = ctx.database.db;
+    const [campaign] = await db.insert(campaigns).values({ userId: user.id, name: 'C', message: 'Olá!' }).returning();
+    await db.insert(campaignRecipients).values({
+      campaignId: campaign.id,
+      userId: user.id,
+      recipient: '5511987654321',
+      status: 'sent',
+      providerMessageId,
+    });
+    const status = () =>
+      db
+        .select({ s: campaignRecipients.status })
+        .from(campaignRecipients)
+        .where(eq(campaignRecipients.campaignId, campaign.id))
+        .then((r) => r[0].s);
+    await waitFor(status, (s) => s === 'read');
+
+    // Receipts never move a row backwards.
+    await ctx.app.deps.connections.recordReceipt(user.id, { providerMessageId, status: 'delivered', at: new Date() });
+    expect(await status()).toBe('read');
+
+    await expect(driver.send('5511987654320', { kind: 'text', text: 'x' })).rejects.toMatchObject({
+      kind: 'permanent',
+    });
+    expect(await driver.checkNumbers(['5511987654321', '5511987654320'])).toEqual([
+      { number: '5511987654321', exists: true },
+      { number: '5511987654320', exists: false },
+    ]);
+    const groups = await driver.listGroups();
+    expect(groups).toHaveLength(3);
+    expect(await driver.groupParticipants(groups[0].id)).toHaveLength(groups[0].membersCount);
+
+    // The sending channel is the account's choice: with the Cloud API chosen and not configured, nothing sends.
+    await updateAccountSettings(db, user.id, { channel: 'cloud' });
+    expect(await ctx.app.deps.drivers.get(user.id)).toBeNull();
+    await updateAccountSettings(db, user.id, { channel: 'personal' });
+    await post('/api/whatsapp/disconnect', cookie);
+  });
+
+  it('records injected inbound messages once and maps a numbered-menu answer to its button', async () => {
+    const { user, cookie } = await customer();
+    expect(
+      (await post('/api/whatsapp/simulator/inbound', cookie, { from: '5511911112222', text: 'oi' })).statusCode,
+    ).toBe(409);
+    await post('/api/whatsapp/connect', cookie);
+    await waitFor(
+      () => session(cookie),
+      (s) => s.isConnected,
+    );
+    const driver = ctx.app.deps.connections.personalDriver(user.id);
+    if (!driver) throw new Error('no driver');
+    const seen: Array<{ text: string; buttonId?: string }> = [];
+    driver.on('inbound', (m) => seen.push({ text: m.text, buttonId: m.buttonId }));
+
+    const res = await post('/api/whatsapp/simulator/inbound', cookie, { from: '+55 11 91111-2222', text: 'Olá' });
+    expect(res.json()).toMatchObject({ success: true, providerMessageId: expect.any(String) });
+
+    await driver.send('5511911112222', {
+      kind: 'interactive',
+      text: 'Escolha',
+      buttons: [
+        { id: 'b1', text: 'Preços', type: 'quick_reply', value: 'precos' },
+        { id: 'b2', text: 'Site', type: 'url', value: 'https://example.com' },
+      ],
+    });
+    await post('/api/whatsapp/simulator/inbound', cookie, { from: '5511911112222', text: '1' });
+    expect(seen).toEqual([{ text: 'Olá' }, { text: 'precos', buttonId: 'b1' }]);
+
+    const rows = () =>
+      ctx.database.db.select().from(whatsappInboundMessages).where(eq(whatsappInboundMessages.userId, user.id));
+    await waitFor(rows, (r) => r.length === 2);
+    const first = (await rows()).find((r) => r.text === 'Olá');
+    expect(first).toMatchObject({ fromPhone: '5511911112222', channel: 'simulator' });
+
+    // A duplicate delivery of the same provider id is recorded once.
+    const again = await ctx.app.deps.connections.recordInbound(user.id, driver, {
+      from: '5511911112222',
+      text: 'Olá',
+      providerMessageId: first?.providerMessageId ?? '',
+      timestamp: new Date(),
+    });
+    expect(again).toBe(false);
+    expect(await rows()).toHaveLength(2);
+    await post('/api/whatsapp/disconnect', cookie);
+  });
+
+  it('restores saved connections at start-up, and shutdown closes without forgetting them', async () => {
+    const { user, cookie } = await customer();
+    await post('/api/whatsapp/connect', cookie);
+    await waitFor(
+      () => session(cookie),
+      (s) => s.phoneNumber !== null,
+    );
+
+    const registry = new ConnectionRegistry();
+    const restarted = new ConnectionManager({
+      config: ctx.app.deps.config,
+      db: ctx.database.db,
+      registry,
+      log: ctx.app.log,
+      simulatorTimings: timings,
+    });
+    await restarted.restore();
+    await waitFor(
+      async () => registry.status({ id: user.id, accountType: 'active' }),
+      (s) => s.phoneNumber === simulatedNumber(user.id),
+    );
+    await restarted.shutdown();
+    const [row] = await ctx.database.db
+      .select()
+      .from(whatsappConnections)
+      .where(and(eq(whatsappConnections.userId, user.id), eq(whatsappConnections.active, true)));
+    expect(row).toBeDefined();
+    await post('/api/whatsapp/disconnect', cookie);
+  });
+});
+
+describe('without the simulator', () => {
+  it('has no inbound injection route', async () => {
+    const other = await createTestApp({ WHATSAPP_DRIVER: 'baileys' });
+    try {
+      const user = await createUser(other);
+      const cookie = await loginAs(other, user);
+      const res = await other.app.inject({
+        method: 'POST',
+        url: '/api/whatsapp/simulator/inbound',
+        headers: { cookie },
+        payload: { from: '5511911112222', text: 'oi' },
+      });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,164 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakePhoneNumber {
+  token: string;
+  display_phone_number: string;
+  verified_name: string;
+  quality_rating: string;
+  code_verification_status: string;
+  status: string;
+  about?: string;
+  profile_picture_url?: string;
+  businessAccountId?: string;
+}
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  authorization?: string;
+  json?: Record<string, unknown>;
+  contentType?: string;
+  rawBody: Buffer;
+}
+
+/**
+ * A local stand-in for the Graph API that follows the public request and answer shapes of the
+ * WhatsApp Cloud API: phone number lookup, business profile, messages, media upload and message
+ * templates, with Graph-style errors (`{ error: { message, type, code, fbtrace_id } }`).
+ */
+export class FakeGraphApi {
+  readonly phones = new Map<string, FakePhoneNumber>();
+  readonly templates = new Map<string, Array<{ name: string; language: string; status: string; category: string }>>();
+  readonly requests: FakeRequest[] = [];
+  readonly sent: Array<Record<string, unknown>> = [];
+  readonly media: Array<{ phoneNumberId: string; bytes: number; type: string | null }> = [];
+  /** Error code a send to this recipient answers with (130429, 131047, 131026…). */
+  readonly recipientErrors = new Map<string, number>();
+  private seq = 0;
+  private server?: Server;
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      // A public file for the tests' image URLs (what a private upload would be fetched from).
+      if (req.url?.startsWith('/files/')) {
+        res.writeHead(200, { 'content-type': 'image/png' });
+        res.end(Buffer.from('89504e470d0a1a0a', 'hex'));
+        return;
+      }
+      void this.handle(req).then(
+        ({ status, body }) => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(body));
+        },
+        (err) => {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: String(err), code: 1 } }));
+        },
+      );
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  private error(status: number, code: number, message: string, type = 'OAuthException') {
+    return { status, body: { error: { message, type, code, fbtrace_id: `trace${++this.seq}` } } };
+  }
+
+  private async handle(req: IncomingMessage): Promise<{ status: number; body: unknown }> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const rawBody = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const contentType = req.headers['content-type'];
+    const json = contentType?.startsWith('application/json') ? JSON.parse(rawBody.toString('utf8') || '{}') : undefined;
+    const record: FakeRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorization: req.headers.authorization,
+      json,
+      contentType,
+      rawBody,
+    };
+    this.requests.push(record);
+
+    const parts = url.pathname.split('/').filter(Boolean); // [version, id, edge?]
+    if (!/^v\d+\.\d+$/.test(parts[0] ?? '')) return this.error(400, 2500, 'Unknown path components', 'OAuthException');
+    const [, id, edge] = parts;
+    const token = req.headers.authorization?.replace(/^Bearer /, '');
+
+    // Templates live under the business account id.
+    if (edge === 'message_templates') {
+      const owner = [...this.phones.values()].find((p) => p.businessAccountId === id);
+      if (!owner || owner.token !== token)
+        return this.error(401, 190, 'Invalid OAuth access token - Cannot parse access token');
+      return {
+        status: 200,
+        body: { data: this.templates.get(id) ?? [], paging: { cursors: { before: 'a', after: 'b' } } },
+      };
+    }
+
+    const phone = this.phones.get(id ?? '');
+    if (!phone) {
+      return this.error(
+        400,
+        100,
+        `Unsupported get request. Object with ID '${id}' does not exist`,
+        'GraphMethodException',
+      );
+    }
+    if (phone.token !== token) return this.error(401, 190, 'Invalid OAuth access token - Cannot parse access token');
+
+    if (!edge && record.method === 'GET') {
+      const fields = (record.query.fields ?? 'display_phone_number,verified_name').split(',');
+      const all: Record<string, unknown> = { ...phone, id };
+      return {
+        status: 200,
+        body: Object.fromEntries([...fields, 'id'].filter((f) => f in all).map((f) => [f, all[f]])),
+      };
+    }
+    if (edge === 'whatsapp_business_profile' && record.method === 'GET') {
+      return {
+        status: 200,
+        body: {
+          data: [
+            { about: phone.about ?? '', profile_picture_url: phone.profile_picture_url, messaging_product: 'whatsapp' },
+          ],
+        },
+      };
+    }
+    if (edge === 'media' && record.method === 'POST') {
+      if (!contentType?.startsWith('multipart/form-data')) return this.error(400, 100, 'Param file must be a file');
+      const body = rawBody.toString('latin1');
+      if (!/name="messaging_product"\r\n\r\nwhatsapp/.test(body) || !/name="file"/.test(body)) {
+        return this.error(400, 100, 'The parameter messaging_product is required.');
+      }
+      const type = /name="type"\r\n\r\n([^\r]+)/.exec(body)?.[1] ?? null;
+      this.media.push({ phoneNumberId: id, bytes: rawBody.length, type });
+      return { status: 200, body: { id: `media-${++this.seq}` } };
+    }
+    if (edge === 'messages' && record.method === 'POST') {
+      const m = json as Record<string, unknown> | undefined;
+      if (m?.messaging_product !== 'whatsapp' || typeof m.to !== 'string' || typeof m.type !== 'string') {
+        return this.error(400, 100, 'Invalid parameter');
+      }
+      const code = this.recipientErrors.get(m.to);
+      if (code !== undefined) return this.error(code === 190 ? 401 : 400, code, `Error ${code}`, 'OAuthException');
+      this.sent.push(m);
+      const wamid = `wamid.HBgN${m.to}${String(++this.seq).padStart(6, '0')}`;
+      return {
+        status: 200,
+        body: { messaging_product: 'whatsapp', contacts: [{ input: m.to, wa_id: m.to }], messages: [{ id: wamid }] },
+      };
+    }
+    return this.error(400, 100, 'Unsupported request');
+  }
+}

@@ -1,0 +1,245 @@
+import type { WhatsappSession } from '../../../contract/whatsapp';
+import {
+  type Driver,
+  DriverError,
+  type GroupInfo,
+  type GroupParticipant,
+  type InboundMessage,
+  type MessageButton,
+  type NumberCheck,
+  type OutgoingMessage,
+  type Receipt,
+} from '../driver';
+import { DriverEmitter } from '../driver-emitter';
+import { MenuMemory, renderNumberedMenu } from '../numbered-menu';
+import { formatPhone, phoneDigits } from '../phone';
+import { type GraphClient, toDriverError } from './graph-client';
+
+export interface CloudPhoneInfo {
+  id?: string;
+  display_phone_number?: string;
+  verified_name?: string;
+  quality_rating?: string;
+  code_verification_status?: string;
+  name_status?: string;
+  status?: string;
+}
+
+export const PHONE_FIELDS =
+  'display_phone_number,verified_name,quality_rating,code_verification_status,name_status,status';
+
+export interface CloudTemplate {
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+}
+
+/** The official WhatsApp Cloud API for one phone number. Inbound messages and statuses come from the webhook. */
+export class CloudApiDriver extends DriverEmitter implements Driver {
+  readonly kind = 'cloud' as const;
+  private readonly menus = new MenuMemory();
+  /** Set when the Graph API refuses the token (code 190): health turns false until reconfigured. */
+  tokenInvalid = false;
+  displayPhoneNumber: string | null;
+
+  constructor(
+    private readonly graph: GraphClient,
+    readonly phoneNumberId: string,
+    readonly businessAccountId: string | null,
+    displayPhoneNumber: string | null,
+  ) {
+    super();
+    this.displayPhoneNumber = displayPhoneNumber;
+  }
+
+  status(): WhatsappSession {
+    const ok = !this.tokenInvalid;
+    return {
+      phoneNumber: ok && this.displayPhoneNumber ? formatPhone(this.displayPhoneNumber) : null,
+      isConnected: ok,
+      state: ok ? 'connected' : 'disconnected',
+      qr: null,
+    };
+  }
+
+  async connect(): Promise<undefined> {
+    await this.phoneInfo();
+    return undefined;
+  }
+
+  async disconnect(): Promise<void> {}
+
+  /** The phone number's details (also the credentials check). */
+  async phoneInfo(): Promise<CloudPhoneInfo> {
+    const info = await this.call(() =>
+      this.graph.request<CloudPhoneInfo>('GET', this.phoneNumberId, { query: { fields: PHONE_FIELDS } }),
+    );
+    if (info.display_phone_number) this.displayPhoneNumber = info.display_phone_number;
+    return info;
+  }
+
+  async businessProfile(): Promise<{ about?: string; profile_picture_url?: string; description?: string }> {
+    const res = await this.call(() =>
+      this.graph.request<{ data?: Array<{ about?: string; profile_picture_url?: string; description?: string }> }>(
+        'GET',
+        `${this.phoneNumberId}/whatsapp_business_profile`,
+        { query: { fields: 'about,description,profile_picture_url' } },
+      ),
+    );
+    return res.data?.[0] ?? {};
+  }
+
+  async listTemplates(): Promise<CloudTemplate[]> {
+    if (!this.businessAccountId) return [];
+    const res = await this.call(() =>
+      this.graph.request<{ data?: CloudTemplate[] }>('GET', `${this.businessAccountId}/message_templates`, {
+        query: { fields: 'name,language,status,category', limit: '100' },
+      }),
+    );
+    return (res.data ?? []).map((t) => ({
+      name: t.name,
+      language: t.language,
+      status: t.status,
+      category: t.category,
+    }));
+  }
+
+  async send(to: string, message: OutgoingMessage): Promise<{ providerMessageId: string }> {
+    const recipient = phoneDigits(to);
+    const payload = await this.payloadFor(recipient, message);
+    const res = await this.call(() =>
+      this.graph.request<{ messages?: Array<{ id: string }> }>('POST', `${this.phoneNumberId}/messages`, {
+        json: { messaging_product: 'whatsapp', recipient_type: 'individual', to: recipient, ...payload },
+      }),
+    );
+    const id = res.messages?.[0]?.id;
+    if (!id) throw new DriverError('transient', 'Graph API answered without a message id');
+    return { providerMessageId: id };
+  }
+
+  private async payloadFor(to: string, message: OutgoingMessage): Promise<Record<string, unknown>> {
+    switch (message.kind) {
+      case 'text':
+        return { type: 'text', text: { body: message.text, preview_url: /https?:\/\//.test(message.text) } };
+      case 'image': {
+        const id = await this.uploadMedia(message.image);
+        return { type: 'image', image: { id, ...(message.caption ? { caption: message.caption } : {}) } };
+      }
+      case 'template':
+        return {
+          type: 'template',
+          template: {
+            name: message.name,
+            language: { code: message.language },
+            ...(message.components ? { components: message.components } : {}),
+          },
+        };
+      case 'interactive': {
+        const headerImage = message.imageUrl ? await this.uploadMedia({ url: message.imageUrl }) : undefined;
+        return this.interactivePayload(to, message.text, message.buttons, headerImage);
+      }
+    }
+  }
+
+  /** Up to 3 quick replies become reply buttons; one link becomes a CTA URL button; anything else a numbered menu. */
+  private interactivePayload(
+    to: string,
+    text: string,
+    buttons: MessageButton[],
+    headerImage?: string,
+  ): Record<string, unknown> {
+    const header = headerImage ? { header: { type: 'image', image: { id: headerImage } } } : {};
+    if (buttons.length > 0 && buttons.length <= 3 && buttons.every((b) => b.type === 'quick_reply')) {
+      return {
+        type: 'interactive',
+        interactive: {
+          type: 'button',
+          ...header,
+          body: { text },
+          action: { buttons: buttons.map((b) => ({ type: 'reply', reply: { id: b.id, title: b.text.slice(0, 20) } })) },
+        },
+      };
+    }
+    if (buttons.length === 1 && buttons[0].type === 'url') {
+      return {
+        type: 'interactive',
+        interactive: {
+          type: 'cta_url',
+          ...header,
+          body: { text },
+          action: {
+            name: 'cta_url',
+            parameters: { display_text: buttons[0].text.slice(0, 20), url: buttons[0].value },
+          },
+        },
+      };
+    }
+    this.menus.remember(to, buttons);
+    const menu = renderNumberedMenu(text, buttons);
+    if (headerImage) return { type: 'image', image: { id: headerImage, caption: menu } };
+    return { type: 'text', text: { body: menu, preview_url: false } };
+  }
+
+  /** Meta cannot fetch our private files: the bytes go up to the Graph API and the message carries the media id. */
+  private async uploadMedia(image: { url?: string; data?: Buffer; mimeType?: string }): Promise<string> {
+    let data = image.data;
+    let mimeType = image.mimeType;
+    if (!data && image.url) {
+      const res = await fetch(image.url, { signal: AbortSignal.timeout(15_000) }).catch(() => null);
+      if (!res?.ok) throw new DriverError('permanent', 'Não foi possível ler a imagem');
+      data = Buffer.from(await res.arrayBuffer());
+      mimeType ??= res.headers.get('content-type') ?? undefined;
+    }
+    if (!data) throw new DriverError('permanent', 'Imagem vazia');
+    mimeType ??= 'image/jpeg';
+    const form = new FormData();
+    form.set('messaging_product', 'whatsapp');
+    form.set('type', mimeType);
+    form.set('file', new Blob([new Uint8Array(data)], { type: mimeType }), `image.${mimeType.split('/')[1] ?? 'jpg'}`);
+    const res = await this.call(() =>
+      this.graph.request<{ id?: string }>('POST', `${this.phoneNumberId}/media`, { form }),
+    );
+    if (!res.id) throw new DriverError('transient', 'Graph API answered without a media id');
+    return res.id;
+  }
+
+  async checkNumbers(_numbers: string[]): Promise<NumberCheck[]> {
+    throw new DriverError('permanent', 'A API oficial não oferece verificação de números.');
+  }
+
+  async listGroups(): Promise<GroupInfo[]> {
+    return [];
+  }
+
+  async groupParticipants(_groupId: string): Promise<GroupParticipant[]> {
+    throw new DriverError('permanent', 'Grupos não estão disponíveis na API oficial.');
+  }
+
+  /** Applies one webhook event (already deduplicated by the caller). */
+  receive(event: { inbound?: InboundMessage; receipt?: Receipt }): void {
+    if (event.inbound) {
+      const button = event.inbound.buttonId ? undefined : this.menus.match(event.inbound.from, event.inbound.text);
+      this.emit('inbound', button ? { ...event.inbound, text: button.value, buttonId: button.id } : event.inbound);
+    }
+    if (event.receipt) this.emit('receipt', event.receipt);
+  }
+
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      const value = await fn();
+      if (this.tokenInvalid) {
+        this.tokenInvalid = false;
+        this.emit('connection', this.status());
+      }
+      return value;
+    } catch (err) {
+      const e = toDriverError(err);
+      if (e.kind === 'auth' && !this.tokenInvalid) {
+        this.tokenInvalid = true;
+        this.emit('connection', this.status());
+      }
+      throw e;
+    }
+  }
+}

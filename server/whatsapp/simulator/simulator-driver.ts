@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import type { WhatsappSession } from '../../../contract/whatsapp';
+import {
+  type Driver,
+  DriverError,
+  type GroupInfo,
+  type GroupParticipant,
+  type NumberCheck,
+  type OutgoingMessage,
+} from '../driver';
+import { DriverEmitter } from '../driver-emitter';
+import { MenuMemory } from '../numbered-menu';
+import { formatPhone, phoneDigits } from '../phone';
+
+export interface SimulatorTimings {
+  /** How long the fake QR code stays on screen before the "scan" happens. */
+  qrMs: number;
+  /** Connected, number not yet known ('Detectando número...'). */
+  detectMs: number;
+  deliveredMs: number;
+  readMs: number;
+}
+
+export const DEFAULT_SIMULATOR_TIMINGS: SimulatorTimings = {
+  qrMs: 3000,
+  detectMs: 4500,
+  deliveredMs: 1000,
+  readMs: 3000,
+};
+
+const SAMPLE_GROUPS = [
+  { id: '120363000000000001@g.us', name: 'Clientes VIP (simulado)', membersCount: 4 },
+  { id: '120363000000000002@g.us', name: 'Promoções (simulado)', membersCount: 6 },
+  { id: '120363000000000003@g.us', name: 'Equipe (simulado)', membersCount: 3 },
+];
+
+/** A stable fake number per account: +55 11 9XXXX-XXXX. */
+export function simulatedNumber(userId: string): string {
+  const n = Number.parseInt(createHash('sha256').update(userId).digest('hex').slice(0, 8), 16) % 100_000_000;
+  return formatPhone(`55119${String(n).padStart(8, '0')}`.slice(0, 13));
+}
+
+/**
+ * The built-in fake WhatsApp: a short visible QR step, a stable number, delivered and read
+ * receipts after short delays, deterministic number checks (a number ending in 0 has no WhatsApp)
+ * and groups, and inbound messages injected by tests and demos.
+ */
+export class SimulatorDriver extends DriverEmitter implements Driver {
+  readonly kind = 'simulator' as const;
+  private state: WhatsappSession = { phoneNumber: null, isConnected: false, state: 'disconnected', qr: null };
+  private timers = new Set<NodeJS.Timeout>();
+  private seq = 0;
+  private readonly menus = new MenuMemory();
+  readonly phoneNumber: string;
+
+  constructor(
+    userId: string,
+    private readonly timings: SimulatorTimings = DEFAULT_SIMULATOR_TIMINGS,
+  ) {
+    super();
+    this.phoneNumber = simulatedNumber(userId);
+  }
+
+  status(): WhatsappSession {
+    return this.state;
+  }
+
+  async connect(opts: { phoneNumber?: string } = {}): Promise<{ pairingCode?: string } | undefined> {
+    if (this.state.isConnected) return undefined;
+    const pairingCode = opts.phoneNumber ? pairingCodeFor(opts.phoneNumber) : undefined;
+    if (this.state.state !== 'disconnected') return pairingCode ? { pairingCode } : undefined;
+    this.setState(
+      pairingCode
+        ? { phoneNumber: null, isConnected: false, state: 'connecting', qr: null }
+        : { phoneNumber: null, isConnected: false, state: 'qr', qr: `SIMULADOR@${this.phoneNumber}#${Date.now()}` },
+    );
+    this.later(this.timings.qrMs, () => {
+      this.setState({ phoneNumber: null, isConnected: true, state: 'connected', qr: null });
+      this.later(this.timings.detectMs, () =>
+        this.setState({ phoneNumber: this.phoneNumber, isConnected: true, state: 'connected', qr: null }),
+      );
+    });
+    return pairingCode ? { pairingCode } : undefined;
+  }
+
+  async disconnect(): Promise<void> {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.setState({ phoneNumber: null, isConnected: false, state: 'disconnected', qr: null });
+  }
+
+  async send(to: string, message: OutgoingMessage): Promise<{ providerMessageId: string }> {
+    if (!this.state.isConnected) throw new DriverError('transient', 'WhatsApp desconectado', 30_000);
+    const digits = phoneDigits(to);
+    if (!to.endsWith('@g.us') && digits.endsWith('0')) {
+      throw new DriverError('permanent', 'Número sem WhatsApp');
+    }
+    if (message.kind === 'interactive') this.menus.remember(digits, message.buttons);
+    const providerMessageId = `SIM${Date.now().toString(36).toUpperCase()}${(++this.seq).toString().padStart(4, '0')}`;
+    queueMicrotask(() => this.emit('receipt', { providerMessageId, status: 'sent', at: new Date() }));
+    this.later(this.timings.deliveredMs, () =>
+      this.emit('receipt', { providerMessageId, status: 'delivered', at: new Date() }),
+    );
+    this.later(this.timings.readMs, () => this.emit('receipt', { providerMessageId, status: 'read', at: new Date() }));
+    return { providerMessageId };
+  }
+
+  async checkNumbers(numbers: string[]): Promise<NumberCheck[]> {
+    return numbers.map((number) => {
+      const d = phoneDigits(number);
+      return { number, exists: d.length >= 10 && !d.endsWith('0') };
+    });
+  }
+
+  async listGroups(): Promise<GroupInfo[]> {
+    this.requireConnected();
+    return SAMPLE_GROUPS.map((g) => ({ ...g }));
+  }
+
+  async groupParticipants(groupId: string): Promise<GroupParticipant[]> {
+    this.requireConnected();
+    const group = SAMPLE_GROUPS.find((g) => g.id === groupId);
+    if (!group) throw new DriverError('permanent', 'Grupo não encontrado');
+    const base = 5511970000000 + SAMPLE_GROUPS.indexOf(group) * 100;
+    return Array.from({ length: group.membersCount }, (_, i) => {
+      const phone = String(base + i + 1);
+      return { id: `${phone}@s.whatsapp.net`, phone, name: `Participante ${i + 1}`, isAdmin: i === 0 };
+    });
+  }
+
+  /** A message "arriving" from `from` (tests and demos). A numeric answer to a menu maps to its button. */
+  injectInbound(from: string, text: string): { providerMessageId: string } {
+    const digits = phoneDigits(from);
+    const providerMessageId = `SIMIN${Date.now().toString(36).toUpperCase()}${(++this.seq).toString().padStart(4, '0')}`;
+    const button = this.menus.match(digits, text);
+    this.emit('inbound', {
+      from: digits,
+      text: button ? button.value : text,
+      providerMessageId,
+      timestamp: new Date(),
+      ...(button ? { buttonId: button.id } : {}),
+    });
+    return { providerMessageId };
+  }
+
+  private requireConnected(): void {
+    if (!this.state.isConnected) throw new DriverError('transient', 'WhatsApp desconectado');
+  }
+
+  private setState(next: WhatsappSession): void {
+    this.state = next;
+    this.emit('connection', next);
+  }
+
+  private later(ms: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    t.unref?.();
+    this.timers.add(t);
+  }
+}
+
+function pairingCodeFor(phone: string): string {
+  const h = createHash('sha256').update(phoneDigits(phone)).digest('hex').toUpperCase();
+  const letters = h.replace(/[^A-Z0-9]/g, '').slice(0, 8);
+  return `${letters.slice(0, 4)}-${letters.slice(4, 8)}`;
+}

@@ -1,0 +1,383 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { BadgeCheck, CheckCircle2, Copy, ExternalLink, RefreshCw, ShieldAlert, XCircle } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { msg } from '../../../../contract/messages';
+import {
+  type BusinessConfig,
+  type BusinessProfile,
+  businessMsg,
+  type ConfigureBusinessInput,
+  configureBusinessInput,
+  META_DEVELOPERS_URL,
+} from '../../../../contract/whatsapp-business';
+import { FormField } from '../../../components/form-field';
+import { ErrorState } from '../../../components/states';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage } from '../../../lib/api';
+import { useAuthenticatedUser } from '../../auth/api/get-me';
+import { ActionButton } from '../../auth/components/action-button';
+import { LockedState } from '../../auth/components/locked-state';
+import { canReadWorkspace } from '../../auth/permissions';
+import { useConfigureBusiness } from '../api/configure-business';
+import { useBusinessConfig } from '../api/get-business-config';
+import { businessHealthQueryKey, getBusinessHealth, useBusinessHealth } from '../api/get-business-health';
+import { useBusinessProfile } from '../api/get-business-profile';
+
+/** The 'API WhatsApp' tab (SPEC §2): status, profile, credentials, webhook and how-to. */
+export function BusinessApiPanel() {
+  const user = useAuthenticatedUser();
+  const allowed = canReadWorkspace(user);
+  if (!allowed) {
+    return (
+      <Card>
+        <LockedState className="py-12" />
+      </Card>
+    );
+  }
+  return (
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+      <div className="grid min-w-0 content-start gap-6 lg:col-span-2">
+        <StatusCard />
+        <ProfileSection />
+        <CredentialsCard />
+      </div>
+      <div className="grid min-w-0 content-start gap-6">
+        <WebhookCard />
+        <HowToCard />
+      </div>
+    </div>
+  );
+}
+
+function StatusCard() {
+  const health = useBusinessHealth();
+  const queryClient = useQueryClient();
+  const [checking, setChecking] = useState(false);
+  const verify = async () => {
+    setChecking(true);
+    try {
+      queryClient.setQueryData(businessHealthQueryKey, await getBusinessHealth(true));
+    } catch (error) {
+      console.error('Falha ao verificar a API', error);
+    } finally {
+      setChecking(false);
+    }
+  };
+  const healthy = health.data?.healthy === true;
+  return (
+    <Card>
+      <CardHeader className="flex-row items-start justify-between gap-3">
+        <div className="grid gap-1.5">
+          <CardTitle>Status da API</CardTitle>
+          <CardDescription>API oficial do WhatsApp Business (Cloud API).</CardDescription>
+        </div>
+        <Button variant="outline" size="sm" onClick={() => void verify()} disabled={checking}>
+          {checking ? <Spinner /> : <RefreshCw aria-hidden />}
+          Verificar
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {health.isPending ? (
+          <Skeleton className="h-16 w-full" />
+        ) : health.isError ? (
+          <ErrorState
+            className="py-4"
+            title="Não foi possível verificar a API."
+            onRetry={() => void health.refetch()}
+          />
+        ) : (
+          <div className="grid gap-3" data-testid="business-status">
+            <div className="flex items-center gap-3 rounded-lg border bg-muted/50 p-3">
+              {healthy ? (
+                <CheckCircle2 aria-hidden className="size-8 shrink-0 text-brand-strong" />
+              ) : (
+                <XCircle aria-hidden className="size-8 shrink-0 text-zinc-500" />
+              )}
+              <div className="min-w-0">
+                <p className="font-semibold">{healthy ? 'API Conectada' : 'API Não Configurada'}</p>
+                <p className="text-sm text-muted-foreground">
+                  {healthy ? 'Sistema funcionando normalmente' : 'Configure suas credenciais abaixo'}
+                </p>
+              </div>
+              {healthy && health.data?.qualityRating ? (
+                <Badge
+                  tone={
+                    health.data.qualityRating === 'GREEN'
+                      ? 'green'
+                      : health.data.qualityRating === 'YELLOW'
+                        ? 'yellow'
+                        : 'red'
+                  }
+                  className="ml-auto"
+                >
+                  Qualidade: {qualityLabel(health.data.qualityRating)}
+                </Badge>
+              ) : null}
+            </div>
+            {health.data?.message && health.data.configured ? (
+              <p className="flex items-start gap-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
+                <ShieldAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
+                {health.data.message}
+              </p>
+            ) : null}
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function qualityLabel(rating: string): string {
+  return ({ GREEN: 'alta', YELLOW: 'média', RED: 'baixa' } as Record<string, string>)[rating] ?? rating;
+}
+
+function ProfileSection() {
+  const health = useBusinessHealth();
+  const profile = useBusinessProfile(health.data?.healthy === true);
+  if (health.data?.healthy !== true || !profile.data) return null;
+  return <ProfileCard profile={profile.data} />;
+}
+
+function ProfileCard({ profile }: { profile: BusinessProfile }) {
+  const initials = profile.name
+    .split(/\s+/)
+    .slice(0, 2)
+    .map((w) => w[0]?.toUpperCase() ?? '')
+    .join('');
+  return (
+    <Card data-testid="business-profile">
+      <CardHeader>
+        <CardTitle>Perfil Comercial</CardTitle>
+      </CardHeader>
+      <CardContent className="flex items-center gap-4">
+        {profile.profilePicture ? (
+          <img
+            src={profile.profilePicture}
+            alt={`Foto do perfil de ${profile.name}`}
+            referrerPolicy="no-referrer"
+            className="size-16 rounded-full border object-cover"
+          />
+        ) : (
+          <span className="flex size-16 items-center justify-center rounded-full bg-brand-soft text-lg font-semibold text-brand-ink">
+            {initials || 'WA'}
+          </span>
+        )}
+        <div className="grid min-w-0 gap-1">
+          <p className="flex items-center gap-1.5 font-semibold">
+            <span className="truncate">{profile.name}</span>
+            {profile.verified ? <BadgeCheck aria-label="Verificado" className="size-4 shrink-0 text-blue-600" /> : null}
+          </p>
+          <p className="text-sm tabular-nums">{profile.phone}</p>
+          <p className="text-sm text-muted-foreground">Status: {profile.status || '—'}</p>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function CredentialsCard() {
+  const config = useBusinessConfig();
+  const configure = useConfigureBusiness();
+  const form = useForm<ConfigureBusinessInput>({
+    resolver: zodResolver(configureBusinessInput),
+    defaultValues: { accessToken: '', phoneNumberId: '', businessAccountId: '', appId: '', appSecret: '' },
+  });
+  const { errors } = form.formState;
+  const saved = config.data;
+
+  useEffect(() => {
+    if (!saved?.configured) return;
+    form.reset({
+      accessToken: '',
+      phoneNumberId: saved.phoneNumberId ?? '',
+      businessAccountId: saved.businessAccountId ?? '',
+      appId: saved.appId ?? '',
+      appSecret: '',
+    });
+  }, [saved, form]);
+
+  const onSubmit = form.handleSubmit((values) =>
+    configure.mutate(values, {
+      onSuccess: (res) => {
+        toast({ title: 'Sucesso!', description: res.message });
+        form.resetField('accessToken');
+        form.resetField('appSecret');
+      },
+      onError: (error) =>
+        toast({
+          title: businessMsg.configureErrorTitle,
+          description: errorMessage(error, msg.generic.internal),
+          variant: 'destructive',
+        }),
+    }),
+  );
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Credenciais da API</CardTitle>
+        <CardDescription>
+          {saved?.configured
+            ? 'Credenciais salvas e criptografadas. Para trocar, informe o Access Token novamente.'
+            : 'Informe os dados do seu app no Meta for Developers.'}
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-2">
+          <div className="sm:col-span-2">
+            <FormField
+              id="business-access-token"
+              label="Access Token *"
+              type="password"
+              autoComplete="off"
+              placeholder={saved?.configured ? '•••••••• (salvo)' : 'EAAG...'}
+              error={errors.accessToken?.message}
+              {...form.register('accessToken')}
+            />
+          </div>
+          <FormField
+            id="business-phone-number-id"
+            label="Phone Number ID *"
+            inputMode="numeric"
+            autoComplete="off"
+            error={errors.phoneNumberId?.message}
+            {...form.register('phoneNumberId')}
+          />
+          <FormField
+            id="business-account-id"
+            label="Business Account ID (opcional)"
+            inputMode="numeric"
+            autoComplete="off"
+            error={errors.businessAccountId?.message}
+            {...form.register('businessAccountId')}
+          />
+          <FormField
+            id="business-app-id"
+            label="App ID (opcional)"
+            inputMode="numeric"
+            autoComplete="off"
+            error={errors.appId?.message}
+            {...form.register('appId')}
+          />
+          <FormField
+            id="business-app-secret"
+            label="App Secret (opcional, necessário para o webhook)"
+            type="password"
+            autoComplete="off"
+            placeholder={saved?.hasAppSecret ? '•••••••• (salvo)' : ''}
+            error={errors.appSecret?.message}
+            {...form.register('appSecret')}
+          />
+          <div className="sm:col-span-2">
+            <ActionButton type="submit" disabled={configure.isPending} className="w-full sm:w-auto">
+              {configure.isPending ? 'Verificando credenciais...' : 'Salvar Configuração'}
+            </ActionButton>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      toast({ title: msg.generic.copied });
+    } catch (error) {
+      console.warn('Não foi possível copiar', error);
+    }
+  };
+  return (
+    <div className="grid min-w-0 gap-1.5">
+      <p className="text-sm font-medium">{label}</p>
+      <div className="flex min-w-0 items-start gap-2">
+        <code
+          className="min-w-0 flex-1 rounded-md border bg-muted px-2 py-1.5 text-xs break-all"
+          data-testid={testId}
+          title={value}
+        >
+          {value}
+        </code>
+        <Button variant="outline" size="sm" onClick={() => void copy()} aria-label={`Copiar ${label}`}>
+          <Copy aria-hidden />
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function webhookUrl(config: BusinessConfig): string | null {
+  if (config.webhookUrl) return config.webhookUrl;
+  return config.webhookPath ? `${window.location.origin}${config.webhookPath}` : null;
+}
+
+function WebhookCard() {
+  const config = useBusinessConfig();
+  const url = config.data ? webhookUrl(config.data) : null;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Webhook</CardTitle>
+        <CardDescription>Cole estes dados em WhatsApp › Configuração no painel da Meta.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid min-w-0 gap-3">
+        {config.isPending ? (
+          <Skeleton className="h-24 w-full" />
+        ) : !config.data?.configured || !url ? (
+          <p className="text-sm text-muted-foreground">Salve as credenciais para gerar a URL e o token do webhook.</p>
+        ) : (
+          <>
+            <CopyField label="URL de retorno" value={url} testId="webhook-url" />
+            <CopyField
+              label="Token de verificação"
+              value={config.data.verifyToken ?? ''}
+              testId="webhook-verify-token"
+            />
+            {config.data.hasAppSecret ? null : (
+              <p
+                className="flex items-start gap-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900"
+                data-testid="webhook-needs-secret"
+              >
+                <ShieldAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
+                {businessMsg.webhookNeedsSecret}
+              </p>
+            )}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function HowToCard() {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Como configurar</CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <ol className="grid list-decimal gap-2 pl-5 text-sm text-muted-foreground">
+          <li>Crie um app do tipo Empresa no Meta for Developers e adicione o produto WhatsApp.</li>
+          <li>Em WhatsApp › Configuração da API, copie o Phone Number ID e o Business Account ID.</li>
+          <li>Gere um token de acesso permanente (usuário do sistema) com a permissão whatsapp_business_messaging.</li>
+          <li>Copie o App Secret em Configurações do app › Básico.</li>
+          <li>Salve as credenciais aqui e cadastre a URL e o token do webhook, assinando o campo messages.</li>
+        </ol>
+        <Button asChild variant="outline">
+          <a href={META_DEVELOPERS_URL} target="_blank" rel="noopener noreferrer">
+            <ExternalLink aria-hidden />
+            Abrir Meta for Developers
+          </a>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,170 @@
+import { CheckCircle2, KeyRound, QrCode, Smartphone } from 'lucide-react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { whatsappMsg } from '../../../../contract/whatsapp-connection';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Spinner } from '../../../components/ui/spinner';
+import { errorMessage } from '../../../lib/api';
+import { useConnectWhatsapp } from '../api/connect-whatsapp';
+import { connectionView, useWhatsappSession } from '../api/get-whatsapp-session';
+import { QrCodeImage } from './qr-code-image';
+
+type Mode = 'qr' | 'code';
+
+/**
+ * Pairs the personal number: opening it starts a connection and shows the QR code the server
+ * reports (replaced as new ones arrive); pairing by a code typed on the phone is the alternative.
+ */
+export function ConnectWhatsappDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const session = useWhatsappSession();
+  const connect = useConnectWhatsapp();
+  const [mode, setMode] = useState<Mode>('qr');
+  const [phone, setPhone] = useState('');
+  const [pairingCode, setPairingCode] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const started = useRef(false);
+  const data = session.data;
+  const view = connectionView(data);
+
+  useEffect(() => {
+    if (!open) {
+      started.current = false;
+      setPairingCode(null);
+      setError(null);
+      setMode('qr');
+      return;
+    }
+    if (started.current || !data || data.isConnected || data.state !== 'disconnected') return;
+    started.current = true;
+    connect.mutate(undefined, { onError: (e) => setError(errorMessage(e, whatsappMsg.connectFailed)) });
+  }, [open, data, connect]);
+
+  const requestCode = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    connect.mutate(
+      { phoneNumber: phone },
+      {
+        onSuccess: (res) => setPairingCode(res.pairingCode),
+        onError: (e) => setError(errorMessage(e, whatsappMsg.connectFailed)),
+      },
+    );
+  };
+
+  let body: ReactNode;
+  if (view !== 'offline') {
+    body = (
+      <div role="status" className="grid justify-items-center gap-3 py-4 text-center">
+        <CheckCircle2 aria-hidden className="size-12 text-brand-strong" />
+        <p className="text-lg font-semibold">WhatsApp conectado!</p>
+        <p className="text-sm text-muted-foreground">
+          {view === 'online'
+            ? `Pronto para enviar mensagens pelo número ${data?.phoneNumber}.`
+            : 'Detectando número...'}
+        </p>
+      </div>
+    );
+  } else if (mode === 'qr') {
+    body = (
+      <div className="grid justify-items-center gap-4">
+        {data?.state === 'qr' && data.qr ? (
+          <QrCodeImage value={data.qr} />
+        ) : (
+          <div role="status" className="flex size-64 flex-col items-center justify-center gap-2 rounded-md border">
+            <Spinner className="size-6 text-brand-strong" />
+            <span className="text-sm text-muted-foreground">Gerando QR code...</span>
+          </div>
+        )}
+        <ol className="grid list-decimal gap-1 pl-5 text-sm text-muted-foreground">
+          <li>Abra o WhatsApp no celular.</li>
+          <li>Toque em Mais opções ou Configurações e depois em Aparelhos conectados.</li>
+          <li>Toque em Conectar um aparelho e aponte a câmera para este código.</li>
+        </ol>
+      </div>
+    );
+  } else {
+    body = pairingCode ? (
+      <div className="grid justify-items-center gap-3 text-center">
+        <p className="text-sm text-muted-foreground">Digite este código no celular:</p>
+        <p
+          className="rounded-md border bg-muted px-4 py-2 font-mono text-2xl font-semibold tracking-widest"
+          data-testid="pairing-code"
+        >
+          {pairingCode}
+        </p>
+        <p className="text-sm text-muted-foreground">
+          WhatsApp › Aparelhos conectados › Conectar um aparelho › Conectar com número de telefone.
+        </p>
+      </div>
+    ) : (
+      <form onSubmit={requestCode} className="grid gap-3">
+        <FormField
+          label="Número do WhatsApp (com DDI e DDD)"
+          inputMode="tel"
+          autoComplete="tel"
+          placeholder="5511987654321"
+          value={phone}
+          onChange={(e) => setPhone(e.target.value)}
+          required
+        />
+        <Button type="submit" disabled={connect.isPending}>
+          {connect.isPending ? <Spinner /> : <KeyRound aria-hidden />}
+          Gerar código de pareamento
+        </Button>
+      </form>
+    );
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Conectar WhatsApp</DialogTitle>
+          <DialogDescription>
+            {view === 'offline'
+              ? mode === 'qr'
+                ? 'Escaneie o QR code com o WhatsApp do número que vai enviar as mensagens.'
+                : 'Receba um código para digitar no WhatsApp do celular, sem escanear.'
+              : 'Seu número está conectado.'}
+          </DialogDescription>
+        </DialogHeader>
+        {body}
+        {error ? (
+          <p role="alert" className="text-sm font-medium text-red-700">
+            {error}
+          </p>
+        ) : null}
+        <DialogFooter>
+          {view === 'offline' ? (
+            <Button
+              variant="outline"
+              onClick={() => {
+                setError(null);
+                setMode(mode === 'qr' ? 'code' : 'qr');
+              }}
+            >
+              {mode === 'qr' ? <Smartphone aria-hidden /> : <QrCode aria-hidden />}
+              {mode === 'qr' ? 'Conectar com número de telefone' : 'Usar QR code'}
+            </Button>
+          ) : (
+            <Button onClick={() => onOpenChange(false)}>Concluir</Button>
+          )}
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,39 @@
+import { Send } from 'lucide-react';
+import { cn } from '../../../lib/utils';
+import { useWhatsappChannel } from '../api/get-whatsapp-channel';
+import { connectionView, useWhatsappSession } from '../api/get-whatsapp-session';
+
+/**
+ * Which channel will send (the account's choice in Configurações) and whether it is ready; shown by
+ * the connection card and meant for the campaign dialog.
+ */
+export function SendingChannelNote({ className }: { className?: string }) {
+  const channel = useWhatsappChannel();
+  const session = useWhatsappSession();
+  if (!channel.data) return null;
+  const kind = channel.data.channel;
+  // The personal number's readiness follows the 2-second session poll rather than this slower query.
+  const ready = kind === 'personal' ? connectionView(session.data) === 'online' : channel.data.ready;
+  const name = kind === 'cloud' ? 'API oficial do WhatsApp Business' : 'Número pessoal (QR code)';
+  const state =
+    kind === 'cloud'
+      ? ready
+        ? 'pronta para enviar'
+        : channel.data.cloud.configured
+          ? 'credenciais recusadas: verifique a aba API WhatsApp'
+          : 'não configurada: configure na aba API WhatsApp'
+      : ready
+        ? 'pronto para enviar'
+        : 'não conectado';
+  return (
+    <p
+      className={cn('flex items-start gap-2 text-sm', ready ? 'text-muted-foreground' : 'text-amber-900', className)}
+      data-testid="sending-channel"
+    >
+      <Send aria-hidden className="mt-0.5 size-4 shrink-0" />
+      <span>
+        Envio pelo canal: <span className="font-medium">{name}</span> — {state}.
+      </span>
+    </p>
+  );
+}
