@@ -21,6 +21,7 @@ import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { SessionStore } from './modules/auth/sessions.service';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
+import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
@@ -125,6 +126,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(metricsRoutes, { prefix: '/api/metrics', ...deps });
   await app.register(campaignsRoutes, { prefix: '/api/campaigns', ...deps });
   await app.register(whatsappSessionRoutes, { prefix: '/api', ...deps });
+  await app.register(contactsRoutes, { prefix: '/api/contacts', ...deps });
 
   const webRoot = join(projectRoot(), 'dist', 'web');
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webRoot, 'index.html'));

@@ -8,6 +8,7 @@ import type { Database } from '../db/client';
 import { users } from '../db/schema';
 import { hashPassword } from '../modules/auth/password';
 import type { UserRow } from '../modules/auth/sessions.service';
+import type { DriverProvider } from '../whatsapp/driver';
 import { createTestDatabase } from './test-db';
 
 export type TestApp = FastifyInstance & { deps: AppDeps };
@@ -19,7 +20,11 @@ export interface TestContext {
 }
 
 /** The real app on a real, migrated database, configured as a local run would be. */
-export async function createTestApp(env: Record<string, string> = {}, sessionCacheMs?: number): Promise<TestContext> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  sessionCacheMs?: number,
+  opts: { drivers?: DriverProvider } = {},
+): Promise<TestContext> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'disparo-app-'));
   const config = loadConfig({
@@ -29,7 +34,7 @@ export async function createTestApp(env: Record<string, string> = {}, sessionCac
     LOGIN_RATE_LIMIT: '1000',
     ...env,
   });
-  const app = await buildApp({ config, db: database.db, serveWeb: false, sessionCacheMs });
+  const app = await buildApp({ config, db: database.db, serveWeb: false, sessionCacheMs, drivers: opts.drivers });
   await app.ready();
   return {
     app,
