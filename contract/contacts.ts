@@ -229,3 +229,20 @@ export const verifyListResponse = z.object({
   }),
 });
 export type VerifyListResponse = z.infer<typeof verifyListResponse>;
+
+/**
+ * A cell a spreadsheet would run as a formula (=, +, -, @, or a tab / carriage return before one)
+ * gets a leading apostrophe, so it is shown as text (OWASP CSV injection). The importer drops it.
+ */
+export function neutralizeCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** CSV for Brazilian Excel: UTF-8 with BOM, semicolon-separated, every cell neutralised. */
+export function toCsv(table: string[][]): string {
+  const quote = (v: string) => {
+    const s = neutralizeCell(v);
+    return /[;"\r\n,]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+  };
+  return `\uFEFF${table.map((row) => row.map(quote).join(';')).join('\r\n')}\r\n`;
+}

@@ -110,3 +110,66 @@ test('contacts: create, validate, mask and reveal, copy, edit, search, delete', 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot(shot('contacts-empty-390'));
 });
+
+test('contacts: import a CSV with its result and rejected rows, templates and export', async ({ page }) => {
+  await signInCustomer(page);
+  await page.goto('/contacts');
+  await page.getByRole('button', { name: 'Importar' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Importar Contatos' });
+
+  // The picker refuses other files at once.
+  await dialog.getByLabel('Arquivo de contatos').setInputFiles({
+    name: 'foto.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('png'),
+  });
+  await expect(page.getByText('Arquivo inválido').first()).toBeVisible();
+
+  const template = page.waitForEvent('download');
+  await dialog.getByRole('link', { name: 'Modelo Excel' }).click();
+  expect((await template).suggestedFilename()).toBe('modelo-contatos.xlsx');
+
+  const csv = [
+    'Nome;Telefone;Email;Tags',
+    'Ana Import;(21) 99876-5432;ana@example.com;vip',
+    'Ana Dup;5521998765432;;',
+    'Bruno Import;11 91234-5678;;lead',
+    'Caio Ruim;123;;',
+  ].join('\n');
+  await dialog.getByLabel('Arquivo de contatos').setInputFiles({
+    name: 'contatos.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(csv),
+  });
+  await dialog.getByRole('button', { name: 'Importar' }).click();
+  await expect(page.getByText('2 contatos importados com sucesso').first()).toBeVisible();
+  const result = dialog.getByRole('region', { name: 'Resultado da importação' });
+  await expect(result.getByText('Linha 5: Telefone inválido (123)')).toBeVisible();
+  await expect(result.locator('dd')).toHaveText(['2', '1', '1']);
+  await page.screenshot(shot('contacts-import-result-1366'));
+
+  const rejected = page.waitForEvent('download');
+  await result.getByRole('link', { name: 'Baixar linhas rejeitadas' }).click();
+  const file = await rejected;
+  expect(file.suggestedFilename()).toBe('linhas-rejeitadas.csv');
+  const text = await (await file.createReadStream()).toArray();
+  expect(Buffer.concat(text).toString('utf8')).toContain('5;Telefone inválido;Caio Ruim;123;;');
+
+  await dialog.getByRole('button', { name: 'Concluir' }).click();
+  await expect(page.getByTestId('contact-row')).toHaveCount(2);
+
+  // Export from the contacts page and from the dashboard quick action.
+  await page.getByRole('button', { name: 'Exportar Contatos' }).click();
+  const exported = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Excel (.xlsx)' }).click();
+  expect((await exported).suggestedFilename()).toMatch(/^contatos-\d{4}-\d\d-\d\d\.xlsx$/);
+  await page.keyboard.press('Escape');
+
+  await page.goto('/dashboard');
+  const quick = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Exportar Contatos' }).click();
+  const quickFile = await quick;
+  expect(quickFile.suggestedFilename()).toMatch(/\.csv$/);
+  const body = Buffer.concat(await (await quickFile.createReadStream()).toArray()).toString('utf8');
+  expect(body).toContain("Ana Import;'+5521998765432;ana@example.com;vip");
+});

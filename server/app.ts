@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -13,6 +14,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { IMPORT_MAX_FILE_MB } from '../contract/contacts';
 import { msg } from '../contract/messages';
 import type { Config } from './config';
 import { type Db, projectRoot } from './db/client';
@@ -103,6 +105,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     strictTransportSecurity: config.PUBLIC_URL?.startsWith('https://') ?? false,
   });
   await app.register(cookie);
+  // Contact imports are the only uploads: one file, bounded size.
+  await app.register(multipart, {
+    limits: { fileSize: IMPORT_MAX_FILE_MB * 1024 * 1024, files: 1, fields: 5, parts: 6, headerPairs: 50 },
+  });
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => new AppError('RATE_LIMITED', msg.auth.tooManyRequests),
