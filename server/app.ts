@@ -24,6 +24,9 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { SessionStore } from './modules/auth/sessions.service';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
+import { verificationRoutes } from './modules/contacts/verification.routes';
+import type { VerificationOptions } from './modules/contacts/verification.service';
+import { groupsRoutes } from './modules/groups/groups.routes';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
@@ -53,6 +56,8 @@ export interface BuildAppOptions {
   serveWeb?: boolean;
   sessionCacheMs?: number;
   drivers?: DriverProvider;
+  /** Pacing of the background number verification (tests make it fast). */
+  verification?: VerificationOptions;
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance & { deps: AppDeps }> {
@@ -133,6 +138,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(campaignsRoutes, { prefix: '/api/campaigns', ...deps });
   await app.register(whatsappSessionRoutes, { prefix: '/api', ...deps });
   await app.register(contactsRoutes, { prefix: '/api/contacts', ...deps });
+  await app.register(groupsRoutes, { prefix: '/api/groups', ...deps });
+  await app.register(verificationRoutes, { prefix: '/api/users', ...deps, verification: opts.verification });
 
   const webRoot = join(projectRoot(), 'dist', 'web');
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webRoot, 'index.html'));

@@ -8,6 +8,7 @@ import type { Database } from '../db/client';
 import { users } from '../db/schema';
 import { hashPassword } from '../modules/auth/password';
 import type { UserRow } from '../modules/auth/sessions.service';
+import type { VerificationOptions } from '../modules/contacts/verification.service';
 import type { DriverProvider } from '../whatsapp/driver';
 import { createTestDatabase } from './test-db';
 
@@ -23,7 +24,7 @@ export interface TestContext {
 export async function createTestApp(
   env: Record<string, string> = {},
   sessionCacheMs?: number,
-  opts: { drivers?: DriverProvider } = {},
+  opts: { drivers?: DriverProvider; verification?: VerificationOptions } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'disparo-app-'));
@@ -34,7 +35,14 @@ export async function createTestApp(
     LOGIN_RATE_LIMIT: '1000',
     ...env,
   });
-  const app = await buildApp({ config, db: database.db, serveWeb: false, sessionCacheMs, drivers: opts.drivers });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    serveWeb: false,
+    sessionCacheMs,
+    drivers: opts.drivers,
+    verification: opts.verification,
+  });
   await app.ready();
   return {
     app,
