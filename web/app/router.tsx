@@ -11,6 +11,7 @@ const LoginPage = lazy(() => import('../features/auth/components/login-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
 const AdminUsersPage = lazy(() => import('../features/admin/components/admin-users-page'));
 const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page'));
+const GroupsPage = lazy(() => import('../features/groups/components/groups-page'));
 const SectionPage = lazy(() => import('../features/sections/components/section-page'));
 const PublicHomePage = lazy(() => import('./pages/public-home-page'));
 const DemoPage = lazy(() => import('./pages/demo-page'));
@@ -52,7 +53,7 @@ export const router = createBrowserRouter([
               { path: paths.campaigns, element: <SectionPage section="campaigns" /> },
               { path: paths.chatbot, element: <SectionPage section="chatbot" /> },
               { path: paths.contacts, element: <ContactsPage /> },
-              { path: paths.groups, element: <SectionPage section="groups" /> },
+              { path: paths.groups, element: <GroupsPage /> },
               { path: paths.reports, element: <SectionPage section="reports" /> },
               { path: paths.settings, element: <SectionPage section="settings" /> },
               {
