@@ -6,13 +6,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import * as contactsImport from './contacts-import.bench';
+import * as contactsList from './contacts-list.bench';
 import { agent } from './lib/http';
 import { type BenchResult, summaryTable } from './lib/report';
 import { repoRoot } from './lib/server';
 import * as login from './login.bench';
 import * as sessionPoll from './session-poll.bench';
 
-const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [sessionPoll, login];
+const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
+  sessionPoll,
+  login,
+  contactsImport,
+  contactsList,
+];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

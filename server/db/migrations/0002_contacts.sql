@@ -1,3 +1,4 @@
+DROP INDEX "contacts_user_idx";--> statement-breakpoint
 ALTER TABLE "contacts" ADD COLUMN "search_text" text GENERATED ALWAYS AS (translate(lower(name), 'áàâãäéèêëíìîïóòôõöúùûüçñ', 'aaaaaeeeeiiiiooooouuuucn') || ' ' || replace(phone, '+', '')) STORED NOT NULL;--> statement-breakpoint
 ALTER TABLE "contacts" ADD COLUMN "is_whatsapp_active" boolean;--> statement-breakpoint
 ALTER TABLE "contacts" ADD COLUMN "whatsapp_checked_at" timestamp with time zone;--> statement-breakpoint

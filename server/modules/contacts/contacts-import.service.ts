@@ -3,7 +3,7 @@ import { contactsMsg, IMPORT_MAX_ROWS, type ImportResult, type ImportRowError } 
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
-import { type Account, lockRemainingSlots, planLimitMessage } from './contacts.service';
+import { type Account, invalidateContactStats, lockRemainingSlots, planLimitMessage } from './contacts.service';
 import { type ColumnMap, detectFileKind, mapHeader, readRows } from './import-file';
 import { normalizePhone } from './phone';
 
@@ -176,6 +176,7 @@ export async function importContacts(
     return inserted;
   });
 
+  invalidateContactStats(account.id);
   errors.sort((a, b) => a.row - b.row);
   const overLimit = errors.filter((e) => e.reason === contactsMsg.rowOverLimit).length;
   const limit = contactLimitFor(account.planType);

@@ -74,7 +74,28 @@ export async function listAllContacts(db: Db, userId: string): Promise<Contact[]
   return rows.map(toContact);
 }
 
+/**
+ * The stat cards' totals are three counts over the whole account: kept per process for a few seconds
+ * so paging and typing in the search box do not recount 100,000 rows each time. This process's
+ * writes drop the entry at once; another process's show within STATS_TTL_MS.
+ */
+const STATS_TTL_MS = 15_000;
+const statsCache = new Map<string, { stats: ContactStats; at: number }>();
+
+export function invalidateContactStats(userId: string): void {
+  statsCache.delete(userId);
+}
+
 export async function contactStats(db: Db, userId: string): Promise<ContactStats> {
+  const cached = statsCache.get(userId);
+  if (cached && Date.now() - cached.at < STATS_TTL_MS) return cached.stats;
+  const stats = await countContacts(db, userId);
+  if (statsCache.size > 10_000) statsCache.clear();
+  statsCache.set(userId, { stats, at: Date.now() });
+  return stats;
+}
+
+async function countContacts(db: Db, userId: string): Promise<ContactStats> {
   const [r] = await db
     .select({
       total: count(),
@@ -94,18 +115,19 @@ export async function listContactsPage(
 ): Promise<ContactPage> {
   const page = opts.page ?? 1;
   const limit = opts.limit ?? 50;
-  const where = and(eq(contacts.userId, account.id), searchCondition(opts.q));
-  const [rows, [{ total }], stats] = await Promise.all([
-    db
-      .select(columns)
-      .from(contacts)
-      .where(where)
-      .orderBy(asc(contacts.searchText), asc(contacts.id))
-      .limit(limit)
-      .offset((page - 1) * limit),
-    db.select({ total: count() }).from(contacts).where(where),
-    contactStats(db, account.id),
-  ]);
+  const search = searchCondition(opts.q);
+  const where = and(eq(contacts.userId, account.id), search);
+  const stats = await contactStats(db, account.id);
+  const rows = await db
+    .select(columns)
+    .from(contacts)
+    .where(where)
+    .orderBy(asc(contacts.searchText), asc(contacts.id))
+    .limit(limit)
+    .offset((page - 1) * limit);
+  // Without a search the total is the account's, already counted for the stat cards.
+  const total =
+    search === undefined ? stats.total : (await db.select({ total: count() }).from(contacts).where(where))[0].total;
   return { items: rows.map(toContact), total, page, limit, stats, contactLimit: contactLimitFor(account.planType) };
 }
 
@@ -153,6 +175,8 @@ export async function createContact(db: Db, account: Account, body: ContactField
     });
   } catch (err) {
     rethrowDuplicate(err);
+  } finally {
+    invalidateContactStats(account.id);
   }
 }
 
@@ -172,6 +196,7 @@ export async function updateContact(db: Db, userId: string, id: string, body: Co
       .where(and(eq(contacts.id, id), eq(contacts.userId, userId)))
       .returning(columns);
     if (!row) throw new AppError('NOT_FOUND', contactsMsg.notFound);
+    invalidateContactStats(userId);
     return toContact(row);
   } catch (err) {
     rethrowDuplicate(err);
@@ -184,6 +209,7 @@ export async function deleteContact(db: Db, userId: string, id: string): Promise
     .where(and(eq(contacts.id, id), eq(contacts.userId, userId)))
     .returning({ id: contacts.id });
   if (deleted.length === 0) throw new AppError('NOT_FOUND', contactsMsg.notFound);
+  invalidateContactStats(userId);
 }
 
 /** True when an inbound message asks to stop receiving messages (SAIR, PARAR, STOP, CANCELAR). */
@@ -204,5 +230,6 @@ export async function setContactOptOut(db: Db, userId: string, phone: string, op
     .set({ optedOut })
     .where(and(eq(contacts.userId, userId), eq(contacts.phone, e164)))
     .returning({ id: contacts.id });
+  invalidateContactStats(userId);
   return rows.length > 0;
 }
