@@ -127,6 +127,8 @@ export const contactListQuery = z.object({
 export const contactPage = z.object({
   items: z.array(contactSchema),
   total: z.number().int(),
+  /** True when a search has more matches than it counted (`total` is then a lower bound). */
+  totalIsLowerBound: z.boolean(),
   page: z.number().int(),
   limit: z.number().int(),
   stats: contactStats,

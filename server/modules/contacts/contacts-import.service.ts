@@ -10,6 +10,7 @@ import { normalizePhone } from './phone';
 /** Rows per INSERT statement: hundreds of rows per round trip, never one query per row. */
 const INSERT_BATCH = 2_000;
 const LOOKUP_BATCH = 10_000;
+const VACUUM_AFTER_ROWS = 5_000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const TAG_SEPARATOR = '\u001f';
 
@@ -177,6 +178,12 @@ export async function importContacts(
   });
 
   invalidateContactStats(account.id);
+  if (imported >= VACUUM_AFTER_ROWS) {
+    // Freshly inserted rows make every page read visit the heap until the table is vacuumed (visibility
+    // map, hint bits) and the planner has no statistics for them; PGlite has no autovacuum. Done after
+    // answering, and harmless if it fails (PostgreSQL's autovacuum gets there too).
+    void db.execute(sql`vacuum analyze contacts`).catch(() => undefined);
+  }
   errors.sort((a, b) => a.row - b.row);
   const overLimit = errors.filter((e) => e.reason === contactsMsg.rowOverLimit).length;
   const limit = contactLimitFor(account.planType);

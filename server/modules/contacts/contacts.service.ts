@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   type Contact,
@@ -80,6 +80,8 @@ export async function listAllContacts(db: Db, userId: string): Promise<Contact[]
  * writes drop the entry at once; another process's show within STATS_TTL_MS.
  */
 const STATS_TTL_MS = 15_000;
+/** A search counts its matches up to this many; the page says 'more than'. */
+const SEARCH_COUNT_CAP = 1_000;
 const statsCache = new Map<string, { stats: ContactStats; at: number }>();
 
 export function invalidateContactStats(userId: string): void {
@@ -117,18 +119,49 @@ export async function listContactsPage(
   const limit = opts.limit ?? 50;
   const search = searchCondition(opts.q);
   const where = and(eq(contacts.userId, account.id), search);
+  const offset = (page - 1) * limit;
   const stats = await contactStats(db, account.id);
-  const rows = await db
-    .select(columns)
+  // Deferred join: the offset walks the (user_id, search_text, id) index alone, then 50 rows are read.
+  const pageIds = db
+    .select({ id: contacts.id })
     .from(contacts)
     .where(where)
     .orderBy(asc(contacts.searchText), asc(contacts.id))
     .limit(limit)
-    .offset((page - 1) * limit);
-  // Without a search the total is the account's, already counted for the stat cards.
-  const total =
-    search === undefined ? stats.total : (await db.select({ total: count() }).from(contacts).where(where))[0].total;
-  return { items: rows.map(toContact), total, page, limit, stats, contactLimit: contactLimitFor(account.planType) };
+    .offset(offset);
+  const rows = await db
+    .select(columns)
+    .from(contacts)
+    .where(inArray(contacts.id, pageIds))
+    .orderBy(asc(contacts.searchText), asc(contacts.id));
+  let total: number;
+  let totalIsLowerBound = false;
+  if (search === undefined) {
+    // Without a search the total is the account's, already counted for the stat cards.
+    total = stats.total;
+  } else if (rows.length < limit && (rows.length > 0 || offset === 0)) {
+    total = offset + rows.length;
+  } else {
+    // Counting every match of a common word in 100,000 contacts costs more than the page itself.
+    const capped = db
+      .select({ one: sql`1` })
+      .from(contacts)
+      .where(where)
+      .limit(SEARCH_COUNT_CAP + 1)
+      .as('capped');
+    const [{ n }] = await db.select({ n: count() }).from(capped);
+    total = Math.min(n, SEARCH_COUNT_CAP);
+    totalIsLowerBound = n > SEARCH_COUNT_CAP;
+  }
+  return {
+    items: rows.map(toContact),
+    total,
+    totalIsLowerBound,
+    page,
+    limit,
+    stats,
+    contactLimit: contactLimitFor(account.planType),
+  };
 }
 
 /**

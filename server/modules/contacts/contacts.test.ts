@@ -183,6 +183,23 @@ describe('paginated search', () => {
     expect(await names('+55 11')).toEqual(['Ana Souza']);
     expect(await names('%')).toEqual([]);
     expect((await call('GET', '/api/contacts?limit=1000', undefined, c)).statusCode).toBe(400);
+    const search = (await call('GET', '/api/contacts?q=o&page=1&limit=2', undefined, c)).json();
+    expect(search).toMatchObject({ total: 4, totalIsLowerBound: false });
+    expect(search.items.map((x: { name: string }) => x.name)).toEqual(['Ana Souza', 'Bruno']);
+    const beyond = (await call('GET', '/api/contacts?q=o&page=5&limit=2', undefined, c)).json();
+    expect(beyond).toMatchObject({ items: [], total: 4 });
+  });
+
+  it('counts a very common search up to 1,000 matches and says there are more', async () => {
+    const { user, cookie: c } = await freshAccount();
+    await ctx.database.db.execute(sql`insert into contacts (user_id, name, phone)
+      select ${user.id}, 'Contato ' || i, '+55119' || lpad(i::text, 8, '0') from generate_series(1, 1050) as i`);
+    const res = (await call('GET', '/api/contacts?q=contato&page=3&limit=50', undefined, c)).json();
+    expect(res).toMatchObject({ total: 1000, totalIsLowerBound: true, page: 3 });
+    expect(res.items).toHaveLength(50);
+    const all = (await call('GET', '/api/contacts?page=22&limit=50', undefined, c)).json();
+    expect(all).toMatchObject({ total: 1050, totalIsLowerBound: false });
+    expect(all.items).toHaveLength(0);
   });
 });
 

@@ -199,9 +199,15 @@ export default function ContactsPage() {
             Anterior
           </Button>
           <span className="text-sm text-muted-foreground">
-            Página {page} de {pages} · {formatNumber(data.total)} contatos
+            Página {page} de {data.totalIsLowerBound ? `${pages}+` : pages} · {formatNumber(data.total)}
+            {data.totalIsLowerBound ? '+' : ''} contatos
           </span>
-          <Button variant="outline" size="sm" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={page >= pages && !data.totalIsLowerBound}
+            onClick={() => setPage((p) => p + 1)}
+          >
             Próxima
             <ChevronRight aria-hidden />
           </Button>
