@@ -6,6 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import * as contactsImport from './contacts-import.bench';
+import * as contactsList from './contacts-list.bench';
 import * as landingBundle from './landing-bundle.bench';
 import { agent } from './lib/http';
 import { type BenchResult, summaryTable } from './lib/report';
@@ -13,7 +15,13 @@ import { repoRoot } from './lib/server';
 import * as login from './login.bench';
 import * as sessionPoll from './session-poll.bench';
 
-const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [sessionPoll, login, landingBundle];
+const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
+  sessionPoll,
+  login,
+  landingBundle,
+  contactsImport,
+  contactsList,
+];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

@@ -75,5 +75,7 @@ export function planLabel(planType: string): string {
 export function contactLimitFor(planType: string): number | null {
   if (planType === 'admin') return null;
   if (planType === 'demo') return 50;
-  return PLANS.find((p) => p.type === planType)?.contactLimit ?? PLANS[0].contactLimit;
+  // Enterprise and Premium (the top tier) are unlimited; an unknown plan gets the smallest limit.
+  const plan = PLANS.find((p) => p.type === planType) ?? PLANS[0];
+  return plan.contactLimit;
 }

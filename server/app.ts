@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -13,6 +14,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { IMPORT_MAX_FILE_MB } from '../contract/contacts';
 import { msg } from '../contract/messages';
 import type { Config } from './config';
 import { type Db, projectRoot } from './db/client';
@@ -21,6 +23,10 @@ import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { SessionStore } from './modules/auth/sessions.service';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
+import { contactsRoutes } from './modules/contacts/contacts.routes';
+import { verificationRoutes } from './modules/contacts/verification.routes';
+import type { VerificationOptions } from './modules/contacts/verification.service';
+import { groupsRoutes } from './modules/groups/groups.routes';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { plansRoutes } from './modules/plans/plans.routes';
 import { changePasswordRoutes, settingsRoutes } from './modules/settings/settings.routes';
@@ -64,6 +70,8 @@ export interface BuildAppOptions {
   drivers?: DriverProvider;
   /** Faster simulator steps (tests). */
   simulatorTimings?: SimulatorTimings;
+  /** Pacing of the background number verification (tests make it fast). */
+  verification?: VerificationOptions;
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance & { deps: AppDeps }> {
@@ -125,6 +133,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   registerErrorHandler(app);
   registerSecurityHeaders(app, headers);
   await app.register(cookie);
+  // Contact imports are the only uploads: one file, bounded size.
+  await app.register(multipart, {
+    limits: { fileSize: IMPORT_MAX_FILE_MB * 1024 * 1024, files: 1, fields: 5, parts: 6, headerPairs: 50 },
+  });
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => new AppError('RATE_LIMITED', msg.auth.tooManyRequests),
@@ -155,6 +167,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(settingsRoutes, { prefix: '/api/settings', ...deps });
   await app.register(plansRoutes, { prefix: '/api/plan-activations', ...deps });
   await app.register(businessRoutes, { prefix: '/api/whatsapp-business', ...deps });
+  await app.register(contactsRoutes, { prefix: '/api/contacts', ...deps });
+  await app.register(groupsRoutes, { prefix: '/api/groups', ...deps });
+  await app.register(verificationRoutes, { prefix: '/api/users', ...deps, verification: opts.verification });
 
   const webRoot = join(projectRoot(), 'dist', 'web');
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webRoot, 'index.html'));

@@ -27,11 +27,11 @@ export async function login(baseUrl: string, username: string, password: string)
  * Creates `count` real customer accounts the way production does: each registers (pending), the
  * administrator approves it, then it signs in. Returns their credentials and session cookies.
  */
-export async function createApprovedCustomers(server: DisparoServer, count: number): Promise<Customer[]> {
+export async function createApprovedCustomers(server: DisparoServer, count: number, first = 1): Promise<Customer[]> {
   const base = server.url;
   const adminCookie = await login(base, server.admin.username, server.admin.password);
   const customers: Customer[] = [];
-  for (let i = 1; i <= count; i++) {
+  for (let i = first; i < first + count; i++) {
     const username = `benchcustomer${i}`;
     const password = `bench-customer-password-${i}`;
     expectStatus(

@@ -14,7 +14,21 @@ let ctx: TestContext;
 const cookies: Record<string, string> = {};
 let owner: UserRow;
 
-const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string; payload?: object }>> = {};
+const ownerContactId = async (ownerId: string) => {
+  const [row] = await ctx.database.db.select({ id: contacts.id }).from(contacts).where(eq(contacts.userId, ownerId));
+  return row.id;
+};
+const ownerGroupId = async (ownerId: string) => {
+  const [row] = await ctx.database.db.select({ id: groups.id }).from(groups).where(eq(groups.userId, ownerId));
+  return row.id;
+};
+const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string; payload?: object }>> = {
+  'PUT /api/contacts/:id': async (o) => ({ id: await ownerContactId(o), payload: { name: 'X', phone: '21998765432' } }),
+  'DELETE /api/contacts/:id': async (o) => ({ id: await ownerContactId(o) }),
+  'PUT /api/groups/:id': async (o) => ({ id: await ownerGroupId(o), payload: { name: 'X' } }),
+  'DELETE /api/groups/:id': async (o) => ({ id: await ownerGroupId(o) }),
+  'GET /api/groups/:id/members': async (o) => ({ id: await ownerGroupId(o) }),
+};
 
 const sampleParams = (url: string) => url.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');
 

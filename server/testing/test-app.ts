@@ -22,7 +22,7 @@ export interface TestContext {
 export async function createTestApp(
   env: Record<string, string> = {},
   sessionCacheMs?: number,
-  options: Pick<BuildAppOptions, 'drivers' | 'simulatorTimings'> = {},
+  options: Pick<BuildAppOptions, 'drivers' | 'simulatorTimings' | 'verification'> = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'disparo-app-'));

@@ -9,6 +9,8 @@ import { paths } from './paths';
 const LoginPage = lazy(() => import('../features/auth/components/login-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
 const AdminUsersPage = lazy(() => import('../features/admin/components/admin-users-page'));
+const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page'));
+const GroupsPage = lazy(() => import('../features/groups/components/groups-page'));
 const SectionPage = lazy(() => import('../features/sections/components/section-page'));
 const SettingsPage = lazy(() => import('../features/settings/components/settings-page'));
 const LandingPage = lazy(() => import('../features/landing/components/landing-page'));
@@ -52,8 +54,8 @@ export const router = createBrowserRouter([
               { path: paths.dashboard, element: <DashboardPage /> },
               { path: paths.campaigns, element: <SectionPage section="campaigns" /> },
               { path: paths.chatbot, element: <SectionPage section="chatbot" /> },
-              { path: paths.contacts, element: <SectionPage section="contacts" /> },
-              { path: paths.groups, element: <SectionPage section="groups" /> },
+              { path: paths.contacts, element: <ContactsPage /> },
+              { path: paths.groups, element: <GroupsPage /> },
               { path: paths.reports, element: <SectionPage section="reports" /> },
               { path: paths.settings, element: <SettingsPage /> },
               {

@@ -30,9 +30,22 @@ export const contacts = pgTable(
     tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
     isActive: boolean('is_active').notNull().default(true),
     optedOut: boolean('opted_out').notNull().default(false),
+    /** Lower-cased, accent-free name plus the phone digits: what the contacts search matches. */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`translate(lower(name), 'áàâãäéèêëíìîïóòôõöúùûüçñ', 'aaaaaeeeeiiiiooooouuuucn') || ' ' || replace(phone, '+', '')`,
+      ),
+    /** Result of the last WhatsApp number check (null: never checked) and when it was made. */
+    isWhatsappActive: boolean('is_whatsapp_active'),
+    whatsappCheckedAt: timestamp('whatsapp_checked_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('contacts_user_phone_idx').on(t.userId, t.phone), index('contacts_user_idx').on(t.userId)],
+  (t) => [
+    // Also serves every per-account lookup (user_id is its first column): one index less to maintain on import.
+    uniqueIndex('contacts_user_phone_idx').on(t.userId, t.phone),
+    index('contacts_user_search_idx').on(t.userId, t.searchText, t.id),
+  ],
 );
 
 export const groups = pgTable(

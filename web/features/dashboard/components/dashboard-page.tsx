@@ -4,6 +4,7 @@ import { paths } from '../../../app/paths';
 import { Button } from '../../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
+import { VerificationPanel } from '../../verification/components/verification-panel';
 import { BusinessApiPanel } from '../../whatsapp-business/components/business-api-panel';
 import { ComingSoonCard } from './coming-soon';
 import { OverviewTab } from './overview-tab';
@@ -82,11 +83,7 @@ export default function DashboardPage() {
         />
       </TabsContent>
       <TabsContent value="verification" className="mt-6">
-        <ComingSoonCard
-          icon={ShieldCheck}
-          title="Verificação em breve"
-          description="Em breve você verá os usuários online e poderá verificar quais contatos usam WhatsApp."
-        />
+        <VerificationPanel />
       </TabsContent>
     </Tabs>
   );

@@ -4,10 +4,10 @@ import { paths } from '../../../app/paths';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { useSupportLink } from '../../auth/hooks/use-can-act';
+import { contactsExportUrl } from '../../contacts/api/import-contacts';
 import { usePublicConfig } from '../../public-config/api/get-public-config';
 
 const QUICK_LINKS = [
-  { to: paths.contacts, label: 'Exportar Contatos', icon: Download },
   { to: paths.reports, label: 'Gerar Relatório', icon: FileText },
   { to: paths.settings, label: 'Backup de Dados', icon: Database },
 ];
@@ -20,6 +20,12 @@ export function QuickLinksCard() {
         <CardDescription>Atalhos para tarefas frequentes.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-2">
+        <Button asChild variant="outline" className="w-full justify-start">
+          <a href={contactsExportUrl('csv')} download>
+            <Download aria-hidden className="text-brand-strong" />
+            Exportar Contatos
+          </a>
+        </Button>
         {QUICK_LINKS.map(({ to, label, icon: Icon }) => (
           <Button key={label} asChild variant="outline" className="w-full justify-start">
             <Link to={to}>

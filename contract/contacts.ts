@@ -1,0 +1,250 @@
+import { z } from 'zod';
+
+/** pt-BR texts of contacts, import, export, groups and number verification (SPEC §5, §8). */
+export const contactsMsg = {
+  required: 'Nome e telefone são obrigatórios.',
+  invalidPhone: 'Telefone inválido. Informe DDD e número, por exemplo (21) 99876-5432.',
+  invalidEmail: 'Email inválido',
+  nameMax: 'Nome deve ter no máximo 120 caracteres',
+  duplicatePhone: 'Já existe um contato com este telefone.',
+  notFound: 'Contato não encontrado.',
+  created: 'Contato criado com sucesso.',
+  updated: 'Contato atualizado com sucesso.',
+  deleted: 'Contato excluído com sucesso.',
+  createError: 'Erro ao criar contato. Tente novamente.',
+  updateError: 'Erro ao atualizar contato. Tente novamente.',
+  deleteError: 'Erro ao excluir contato. Tente novamente.',
+  copied: 'Copiado!',
+  planLimit: (limit: number, label: string) =>
+    `Limite de ${limit.toLocaleString('pt-BR')} contatos do ${label} atingido. Faça upgrade do plano para cadastrar mais contatos.`,
+  importPlanLimit: (imported: number, skipped: number, limit: number, label: string) =>
+    `${imported.toLocaleString('pt-BR')} contatos importados; ${skipped.toLocaleString('pt-BR')} não foram importados porque o ${label} permite até ${limit.toLocaleString('pt-BR')} contatos.`,
+  invalidFileTitle: 'Arquivo inválido',
+  invalidFile: 'Por favor, selecione um arquivo CSV, TXT ou Excel (.csv, .txt, .xls, .xlsx)',
+  fileTooLarge: (mb: number) => `Arquivo muito grande. O limite é ${mb} MB.`,
+  spreadsheetTooLarge: 'Planilha muito grande ou compactada de forma suspeita. Divida o arquivo e tente novamente.',
+  noFile: 'Nenhum arquivo enviado. Envie o arquivo no campo "file".',
+  emptyFile: 'O arquivo não tem contatos.',
+  noPhoneColumn: 'Não encontramos a coluna Telefone. Use o modelo com as colunas Nome, Telefone, Email e Tags.',
+  tooManyRows: (max: number) =>
+    `O arquivo tem mais de ${max.toLocaleString('pt-BR')} linhas. Divida-o e tente novamente.`,
+  importDone: (n: number) => `${n.toLocaleString('pt-BR')} contatos importados com sucesso`,
+  importErrorTitle: 'Erro na importação',
+  importError: 'Falha ao processar arquivo de contatos',
+  rowMissingPhone: 'Telefone ausente',
+  rowInvalidPhone: 'Telefone inválido',
+  rowInvalidEmail: 'Email inválido',
+  rowDuplicateInFile: 'Telefone repetido no arquivo',
+  rowOverLimit: 'Limite de contatos do plano atingido',
+  exportError: 'Erro ao exportar contatos. Tente novamente.',
+} as const;
+
+export const groupsMsg = {
+  nameRequired: 'Nome do grupo é obrigatório.',
+  nameMax: 'Nome do grupo deve ter no máximo 120 caracteres',
+  duplicateName: 'Já existe um grupo com este nome.',
+  notFound: 'Grupo não encontrado.',
+  created: 'Grupo criado com sucesso.',
+  updated: 'Grupo atualizado com sucesso.',
+  deleted: 'Grupo excluído com sucesso.',
+  createError: 'Erro ao criar grupo. Tente novamente.',
+  updateError: 'Erro ao atualizar grupo. Tente novamente.',
+  deleteError: 'Erro ao excluir grupo. Tente novamente.',
+  exportMembersError: 'Erro ao extrair membros. Tente novamente.',
+  syncDone: (created: number, updated: number) =>
+    `Sincronização concluída: ${created} grupos novos, ${updated} atualizados.`,
+  syncError: 'Erro ao sincronizar grupos. Tente novamente.',
+  noWhatsappId: 'Este grupo não está vinculado a um grupo do WhatsApp. Sincronize os grupos primeiro.',
+  connectToSync: 'Conecte seu WhatsApp para sincronizar os grupos.',
+  connectToExport: 'Conecte seu WhatsApp para exportar os membros do grupo.',
+} as const;
+
+export const verifyMsg = {
+  done: 'Verificação concluída!',
+  doneDetail: (active: number, total: number) => `${active} de ${total} contatos têm WhatsApp ativo.`,
+  errorTitle: 'Erro na verificação',
+  error: 'Falha ao verificar lista de contatos.',
+  running: 'Verificando...',
+  connectToVerify: 'Conecte seu WhatsApp para verificar os números dos contatos.',
+} as const;
+
+const trimmed = (max: number, tooLong: string) => z.string().trim().max(max, tooLong);
+
+/** Tags as the form sends them: a list, or a comma-separated text; trimmed, empties dropped. */
+export const tagsInput = z
+  .union([z.array(z.string()), z.string()])
+  .optional()
+  .transform((v) => parseTags(v ?? []));
+
+export function parseTags(v: string | string[]): string[] {
+  const list = Array.isArray(v) ? v : v.split(',');
+  const out: string[] = [];
+  for (const t of list) {
+    const tag = t.trim().slice(0, 50);
+    if (tag && !out.includes(tag)) out.push(tag);
+  }
+  return out.slice(0, 30);
+}
+
+export const contactInput = z.object({
+  name: trimmed(120, contactsMsg.nameMax).min(1, contactsMsg.required),
+  phone: trimmed(40, contactsMsg.invalidPhone).min(1, contactsMsg.required),
+  email: z
+    .union([z.literal(''), z.null(), z.email(contactsMsg.invalidEmail).max(200, contactsMsg.invalidEmail)])
+    .optional()
+    .transform((v) => v || null),
+  isActive: z.boolean().optional().default(true),
+  optedOut: z.boolean().optional().default(false),
+  tags: tagsInput,
+});
+export type ContactInput = z.input<typeof contactInput>;
+
+export const contactSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  phone: z.string(),
+  email: z.string().nullable(),
+  isActive: z.boolean(),
+  optedOut: z.boolean(),
+  tags: z.array(z.string()),
+  isWhatsAppActive: z.boolean().nullable(),
+  whatsappCheckedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Contact = z.infer<typeof contactSchema>;
+
+export const contactStats = z.object({ total: z.number().int(), active: z.number().int(), optedOut: z.number().int() });
+export type ContactStats = z.infer<typeof contactStats>;
+
+export const CONTACTS_PAGE_MAX = 200;
+
+export const contactListQuery = z.object({
+  q: z.string().max(100).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).optional(),
+  limit: z.coerce.number().int().min(1).max(CONTACTS_PAGE_MAX).optional(),
+});
+
+export const contactPage = z.object({
+  items: z.array(contactSchema),
+  total: z.number().int(),
+  /** True when a search has more matches than it counted (`total` is then a lower bound). */
+  totalIsLowerBound: z.boolean(),
+  page: z.number().int(),
+  limit: z.number().int(),
+  stats: contactStats,
+  contactLimit: z.number().int().nullable(),
+});
+export type ContactPage = z.infer<typeof contactPage>;
+
+/** `GET /api/contacts` answers the spec's plain list; with q, page or limit, one page and the totals. */
+export const contactListResponse = z.union([z.array(contactSchema), contactPage]);
+
+export const contactIdParams = z.object({ id: z.uuid({ error: 'Identificador inválido.' }) });
+export const contactMutationResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  contact: contactSchema,
+});
+
+export const importRowError = z.object({
+  row: z.number().int(),
+  reason: z.string(),
+  name: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  tags: z.string(),
+});
+export type ImportRowError = z.infer<typeof importRowError>;
+
+export const importResult = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  imported: z.number().int(),
+  duplicates: z.number().int(),
+  errors: z.array(importRowError),
+});
+export type ImportResult = z.infer<typeof importResult>;
+
+export const fileFormatQuery = z.object({ format: z.enum(['csv', 'xlsx']).default('csv') });
+
+export const IMPORT_MAX_FILE_MB = 25;
+export const IMPORT_MAX_ROWS = 200_000;
+export const IMPORT_TEMPLATE_COLUMNS = ['Nome', 'Telefone', 'Email', 'Tags'] as const;
+
+/** Words that opt a contact out when sent to the chatbot (DESIGN §3). */
+export const OPT_OUT_KEYWORDS = ['SAIR', 'PARAR', 'STOP', 'CANCELAR'] as const;
+
+// Groups
+
+export const groupInput = z.object({
+  name: trimmed(120, groupsMsg.nameMax).min(1, groupsMsg.nameRequired),
+  whatsappGroupId: z.string().trim().max(200).optional().default(''),
+  membersCount: z
+    .unknown()
+    .optional()
+    .transform((v) => {
+      const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+      return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 1_000_000 ? n : 0;
+    }),
+  isActive: z.boolean().optional().default(true),
+});
+export type GroupInput = z.input<typeof groupInput>;
+
+export const groupSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  whatsappGroupId: z.string(),
+  membersCount: z.number().int(),
+  isActive: z.boolean(),
+  createdAt: z.string(),
+});
+export type Group = z.infer<typeof groupSchema>;
+export const groupList = z.array(groupSchema);
+export const groupIdParams = z.object({ id: z.uuid({ error: 'Identificador inválido.' }) });
+export const groupMutationResponse = z.object({ success: z.literal(true), message: z.string(), group: groupSchema });
+export const groupSyncResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  created: z.number().int(),
+  updated: z.number().int(),
+});
+
+// Verification
+
+export const verifiedContact = z.object({
+  id: z.string(),
+  name: z.string(),
+  phone: z.string(),
+  isWhatsAppActive: z.boolean().nullable(),
+  lastSeen: z.string().nullable(),
+});
+export const verifyListResponse = z.object({
+  totalContacts: z.number().int(),
+  activeContacts: z.number().int(),
+  inactiveContacts: z.number().int(),
+  contacts: z.array(verifiedContact),
+  progress: z.object({
+    status: z.enum(['idle', 'running', 'done', 'error']),
+    checked: z.number().int(),
+    pending: z.number().int(),
+    error: z.string().nullable(),
+  }),
+});
+export type VerifyListResponse = z.infer<typeof verifyListResponse>;
+
+/**
+ * A cell a spreadsheet would run as a formula (=, +, -, @, or a tab / carriage return before one)
+ * gets a leading apostrophe, so it is shown as text (OWASP CSV injection). The importer drops it.
+ */
+export function neutralizeCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** CSV for Brazilian Excel: UTF-8 with BOM, semicolon-separated, every cell neutralised. */
+export function toCsv(table: string[][]): string {
+  const quote = (v: string) => {
+    const s = neutralizeCell(v);
+    return /[;"\r\n,]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+  };
+  return `\uFEFF${table.map((row) => row.map(quote).join(';')).join('\r\n')}\r\n`;
+}

@@ -1,0 +1,175 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, login, sql, test, unique } from './fixtures';
+
+function expectAndForget(errors: string[], pattern: RegExp) {
+  const i = errors.findIndex((e) => pattern.test(e));
+  expect(i, `expected a console error matching ${pattern}`).toBeGreaterThanOrEqual(0);
+  errors.splice(i, 1);
+}
+
+const shot = (name: string) => ({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+/** An approved customer, registered through the API and activated in the database. */
+async function signInCustomer(page: Page): Promise<string> {
+  const username = unique('contatos');
+  const res = await page.request.post('/api/auth/register', {
+    data: {
+      name: 'Carla Contatos',
+      email: `${username}@example.com`,
+      username,
+      password: 'segredo123',
+      whatsappNumber: '(11) 98765-4321',
+    },
+  });
+  expect(res.ok()).toBe(true);
+  await sql(`update users set account_type = 'active', is_active = true where username = $1`, [username]);
+  await login(page, username, 'segredo123');
+  return username;
+}
+
+test('contacts: create, validate, mask and reveal, copy, edit, search, delete', async ({ page, consoleErrors }) => {
+  await signInCustomer(page);
+  await page.goto('/contacts');
+  await expect(page.getByText('Nenhum contato cadastrado')).toBeVisible();
+
+  // Required fields.
+  await page.getByRole('button', { name: 'Novo Contato' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Novo Contato' });
+  await dialog.getByRole('button', { name: 'Criar Contato' }).click();
+  await expect(page.getByText('Nome e telefone são obrigatórios.').first()).toBeVisible();
+
+  // An invalid number is refused by the server in pt-BR.
+  await dialog.getByLabel('Nome').fill('João da Silva');
+  await dialog.getByLabel('Telefone').fill('123');
+  await dialog.getByRole('button', { name: 'Criar Contato' }).click();
+  await expect(page.getByText(/Telefone inválido/).first()).toBeVisible();
+  // The browser logs the refused call; that 400 is the point of this step.
+  expectAndForget(consoleErrors, /status of 400/);
+
+  await dialog.getByLabel('Telefone').fill('(21) 99876-5432');
+  await dialog.getByLabel('Email (opcional)').fill('joao@example.com');
+  await dialog.getByLabel('Tags').fill(' vip, , cliente ');
+  await dialog.getByRole('button', { name: 'Criar Contato' }).click();
+  await expect(page.getByText('Contato criado com sucesso.').first()).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  const row = page.getByTestId('contact-row').filter({ hasText: 'João da Silva' });
+  await expect(row.getByText('vip')).toBeVisible();
+  await expect(row.getByText('cliente')).toBeVisible();
+  // Masked until revealed.
+  await expect(row.getByTestId('contact-phone')).toContainText('+55 21 9');
+  await expect(row.getByTestId('contact-phone')).not.toContainText('99876-5432');
+  await expect(row).toContainText('j•••@example.com');
+  await page.screenshot(shot('contacts-masked-1366'));
+  await row.getByRole('button', { name: 'Mostrar dados de João da Silva' }).click();
+  await expect(row.getByTestId('contact-phone')).toContainText('+55 21 99876-5432');
+  await expect(row).toContainText('joao@example.com');
+  await expect(row.getByRole('link', { name: /WhatsApp/ })).toHaveAttribute('href', 'https://wa.me/5521998765432');
+  await expect(row.getByRole('link', { name: /Enviar email/ })).toHaveAttribute('href', 'mailto:joao@example.com');
+
+  await row.getByRole('button', { name: 'Copiar telefone de João da Silva' }).click();
+  await expect(page.getByText('Copiado!').first()).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('+5521998765432');
+
+  // The same number in another spelling is the same contact.
+  await page.getByRole('button', { name: 'Novo Contato' }).first().click();
+  await dialog.getByLabel('Nome').fill('Outro');
+  await dialog.getByLabel('Telefone').fill('5521998765432');
+  await dialog.getByRole('button', { name: 'Criar Contato' }).click();
+  await expect(page.getByText('Já existe um contato com este telefone.').first()).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+
+  // Edit: opt out.
+  await row.getByRole('button', { name: 'Editar João da Silva' }).click();
+  const edit = page.getByRole('dialog', { name: 'Editar Contato' });
+  await expect(edit.getByLabel('Nome')).toHaveValue('João da Silva');
+  await edit.getByLabel('Descadastrado (opt-out)').click();
+  await edit.getByRole('button', { name: 'Salvar Alterações' }).click();
+  await expect(page.getByText('Contato atualizado com sucesso.').first()).toBeVisible();
+  await expect(row.getByText('Descadastrado')).toBeVisible();
+
+  // Search by phone digits written differently.
+  await page.getByLabel('Buscar contatos').fill('(21) 9987');
+  await expect(page.getByTestId('contact-row')).toHaveCount(1);
+  await page.getByLabel('Buscar contatos').fill('maria');
+  await expect(page.getByText('Nenhum contato encontrado')).toBeVisible();
+  await page.getByLabel('Buscar contatos').fill('');
+
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+
+  // Delete with confirmation.
+  await row.getByRole('button', { name: 'Excluir João da Silva' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Excluir' }).click();
+  await expect(page.getByText('Contato excluído com sucesso.').first()).toBeVisible();
+  await expect(page.getByText('Nenhum contato cadastrado')).toBeVisible();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot(shot('contacts-empty-390'));
+});
+
+test('contacts: import a CSV with its result and rejected rows, templates and export', async ({ page }) => {
+  await signInCustomer(page);
+  await page.goto('/contacts');
+  await page.getByRole('button', { name: 'Importar' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Importar Contatos' });
+
+  // The picker refuses other files at once.
+  await dialog.getByLabel('Arquivo de contatos').setInputFiles({
+    name: 'foto.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('png'),
+  });
+  await expect(page.getByText('Arquivo inválido').first()).toBeVisible();
+
+  const template = page.waitForEvent('download');
+  await dialog.getByRole('link', { name: 'Modelo Excel' }).click();
+  expect((await template).suggestedFilename()).toBe('modelo-contatos.xlsx');
+
+  const csv = [
+    'Nome;Telefone;Email;Tags',
+    'Ana Import;(21) 99876-5432;ana@example.com;vip',
+    'Ana Dup;5521998765432;;',
+    'Bruno Import;11 91234-5678;;lead',
+    'Caio Ruim;123;;',
+  ].join('\n');
+  await dialog.getByLabel('Arquivo de contatos').setInputFiles({
+    name: 'contatos.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(csv),
+  });
+  await dialog.getByRole('button', { name: 'Importar' }).click();
+  await expect(page.getByText('2 contatos importados com sucesso').first()).toBeVisible();
+  const result = dialog.getByRole('region', { name: 'Resultado da importação' });
+  await expect(result.getByText('Linha 5: Telefone inválido (123)')).toBeVisible();
+  await expect(result.locator('dd')).toHaveText(['2', '1', '1']);
+  await page.screenshot(shot('contacts-import-result-1366'));
+
+  const rejected = page.waitForEvent('download');
+  await result.getByRole('link', { name: 'Baixar linhas rejeitadas' }).click();
+  const file = await rejected;
+  expect(file.suggestedFilename()).toBe('linhas-rejeitadas.csv');
+  const text = await (await file.createReadStream()).toArray();
+  expect(Buffer.concat(text).toString('utf8')).toContain('5;Telefone inválido;Caio Ruim;123;;');
+
+  await dialog.getByRole('button', { name: 'Concluir' }).click();
+  await expect(page.getByTestId('contact-row')).toHaveCount(2);
+
+  // Export from the contacts page and from the dashboard quick action.
+  await page.getByRole('button', { name: 'Exportar Contatos' }).click();
+  const exported = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Excel (.xlsx)' }).click();
+  expect((await exported).suggestedFilename()).toMatch(/^contatos-\d{4}-\d\d-\d\d\.xlsx$/);
+  await page.keyboard.press('Escape');
+
+  await page.goto('/dashboard');
+  const quick = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Exportar Contatos' }).click();
+  const quickFile = await quick;
+  expect(quickFile.suggestedFilename()).toMatch(/\.csv$/);
+  const body = Buffer.concat(await (await quickFile.createReadStream()).toArray()).toString('utf8');
+  expect(body).toContain("Ana Import;'+5521998765432;ana@example.com;vip");
+});

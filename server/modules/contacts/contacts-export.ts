@@ -1,0 +1,56 @@
+import * as XLSX from '@e965/xlsx';
+import { asc, eq } from 'drizzle-orm';
+import { IMPORT_TEMPLATE_COLUMNS, neutralizeCell } from '../../../contract/contacts';
+import type { Db } from '../../db/client';
+import { contacts } from '../../db/schema';
+
+export type Table = string[][];
+
+/** XLSX of one sheet; every cell a text cell, neutralised like the CSV. */
+export function toXlsx(table: Table, sheetName: string): Buffer {
+  const sheet = XLSX.utils.aoa_to_sheet(table.map((row) => row.map(neutralizeCell)));
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, sheet, sheetName);
+  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+}
+
+export const EXPORT_COLUMNS = [...IMPORT_TEMPLATE_COLUMNS, 'Ativo', 'Descadastrado', 'WhatsApp'];
+
+/** Every contact of the account, in name order, as export rows (header first). */
+export async function contactsTable(db: Db, userId: string): Promise<Table> {
+  const rows = await db
+    .select({
+      name: contacts.name,
+      phone: contacts.phone,
+      email: contacts.email,
+      tags: contacts.tags,
+      isActive: contacts.isActive,
+      optedOut: contacts.optedOut,
+      wa: contacts.isWhatsappActive,
+    })
+    .from(contacts)
+    .where(eq(contacts.userId, userId))
+    .orderBy(asc(contacts.searchText), asc(contacts.id));
+  const yesNo = (b: boolean | null) => (b === null ? '' : b ? 'Sim' : 'Não');
+  return [
+    EXPORT_COLUMNS,
+    ...rows.map((r) => [
+      r.name,
+      r.phone,
+      r.email ?? '',
+      r.tags.join(', '),
+      yesNo(r.isActive),
+      yesNo(r.optedOut),
+      r.wa === null ? 'Não verificado' : yesNo(r.wa),
+    ]),
+  ];
+}
+
+export const TEMPLATE_TABLE: Table = [
+  [...IMPORT_TEMPLATE_COLUMNS],
+  ['Maria Silva', '(21) 99876-5432', 'maria@exemplo.com.br', 'cliente, vip'],
+  ['João Souza', '11 91234-5678', '', 'lead'],
+];
+
+/** 'contatos-2026-11-22.csv' */
+export const datedName = (base: string, ext: string) => `${base}-${new Date().toISOString().slice(0, 10)}.${ext}`;

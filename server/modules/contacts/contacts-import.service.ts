@@ -1,0 +1,208 @@
+import { sql } from 'drizzle-orm';
+import { contactsMsg, IMPORT_MAX_ROWS, type ImportResult, type ImportRowError } from '../../../contract/contacts';
+import { contactLimitFor, planLabel } from '../../../contract/plans';
+import type { Db } from '../../db/client';
+import { AppError } from '../../errors';
+import { type Account, invalidateContactStats, lockRemainingSlots, planLimitMessage } from './contacts.service';
+import { type ColumnMap, detectFileKind, mapHeader, readRows } from './import-file';
+import { normalizePhone } from './phone';
+
+/** Rows per INSERT statement: hundreds of rows per round trip, never one query per row. */
+const INSERT_BATCH = 2_000;
+const LOOKUP_BATCH = 10_000;
+const VACUUM_AFTER_ROWS = 5_000;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const TAG_SEPARATOR = '\u001f';
+
+interface Candidate {
+  row: number;
+  name: string;
+  phone: string;
+  email: string;
+  tags: string;
+  raw: ImportRowError;
+}
+
+/** A leading apostrophe is how our export (and Excel users) neutralise formulas: not part of the value. */
+const clean = (s: string | undefined) => (s ?? '').replace(/^'/, '').trim();
+
+function splitTags(cell: string): string[] {
+  const out: string[] = [];
+  for (const t of cell.split(/[,;|]/)) {
+    const tag = t.trim().slice(0, 50);
+    if (tag && !out.includes(tag)) out.push(tag);
+  }
+  return out.slice(0, 30);
+}
+
+/** Columns of a file without a header row: one column is the phone; otherwise Nome, Telefone, Email, Tags. */
+function positional(width: number): ColumnMap {
+  return width <= 1 ? { name: -1, phone: 0, email: -1, tags: -1 } : { name: 0, phone: 1, email: 2, tags: 3 };
+}
+
+/** Reads and checks every row; nothing touches the database yet. */
+function parseFile(filename: string, data: Buffer) {
+  const kind = detectFileKind(filename, data);
+  const rows = readRows(kind, data);
+  const firstIndex = rows.findIndex((r) => r.some((c) => String(c).trim() !== ''));
+  if (firstIndex < 0) return { failure: contactsMsg.emptyFile } as const;
+  let columns = mapHeader(rows[firstIndex]);
+  let start = firstIndex + 1;
+  if (!columns) {
+    columns = positional(rows[firstIndex].length);
+    if (!normalizePhone(clean(rows[firstIndex][columns.phone]))) return { failure: contactsMsg.noPhoneColumn } as const;
+    start = firstIndex;
+  }
+  if (rows.length - start > IMPORT_MAX_ROWS) return { failure: contactsMsg.tooManyRows(IMPORT_MAX_ROWS) } as const;
+
+  const candidates: Candidate[] = [];
+  const errors: ImportRowError[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  const cell = (r: string[], i: number) => (i >= 0 ? clean(r[i]) : '');
+  for (let i = start; i < rows.length; i++) {
+    const r = rows[i];
+    const raw: ImportRowError = {
+      row: i + 1,
+      reason: '',
+      name: cell(r, columns.name).slice(0, 200),
+      phone: cell(r, columns.phone).slice(0, 60),
+      email: cell(r, columns.email).slice(0, 200),
+      tags: cell(r, columns.tags).slice(0, 500),
+    };
+    if (!raw.name && !raw.phone && !raw.email && !raw.tags) continue;
+    const reject = (reason: string) => errors.push({ ...raw, reason });
+    if (!raw.phone) {
+      reject(contactsMsg.rowMissingPhone);
+      continue;
+    }
+    const phone = normalizePhone(raw.phone);
+    if (!phone) {
+      reject(contactsMsg.rowInvalidPhone);
+      continue;
+    }
+    if (raw.email && (raw.email.length > 200 || !EMAIL.test(raw.email))) {
+      reject(contactsMsg.rowInvalidEmail);
+      continue;
+    }
+    if (seen.has(phone)) {
+      duplicates++;
+      continue;
+    }
+    seen.add(phone);
+    candidates.push({
+      row: raw.row,
+      name: (raw.name || phone).slice(0, 120),
+      phone,
+      email: raw.email,
+      tags: splitTags(raw.tags).join(TAG_SEPARATOR),
+      raw,
+    });
+  }
+  return { candidates, errors, duplicates } as const;
+}
+
+type Runner = Pick<Db, 'execute'>;
+const rowsOf = (result: unknown) => (result as { rows: Array<Record<string, unknown>> }).rows;
+
+async function existingPhones(tx: Runner, userId: string, phones: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < phones.length; i += LOOKUP_BATCH) {
+    const batch = phones.slice(i, i + LOOKUP_BATCH);
+    const result = await tx.execute(
+      sql`select phone from contacts where user_id = ${userId} and phone = any(${sql.param(batch)}::text[])`,
+    );
+    for (const r of rowsOf(result)) found.add(r.phone as string);
+  }
+  return found;
+}
+
+async function insertBatch(tx: Runner, userId: string, batch: Candidate[]): Promise<number> {
+  const result = await tx.execute(sql`
+    insert into contacts (user_id, name, phone, email, tags)
+    select ${userId}, n, p, nullif(e, ''), case when t = '' then '{}'::text[] else string_to_array(t, chr(31)) end
+    from unnest(
+      ${sql.param(batch.map((c) => c.name))}::text[],
+      ${sql.param(batch.map((c) => c.phone))}::text[],
+      ${sql.param(batch.map((c) => c.email))}::text[],
+      ${sql.param(batch.map((c) => c.tags))}::text[]
+    ) as u(n, p, e, t)
+    on conflict (user_id, phone) do nothing
+    returning 1`);
+  return rowsOf(result).length;
+}
+
+/**
+ * Imports a CSV, TXT, XLS or XLSX file of contacts in one transaction: every valid new row or none.
+ * Duplicates (within the file and against the account's contacts) are counted, invalid rows answered
+ * with their row number and reason, and rows past the plan's limit are not imported.
+ */
+export async function importContacts(
+  db: Db,
+  account: Account,
+  file: { filename: string; data: Buffer },
+): Promise<ImportResult> {
+  const parsed = parseFile(file.filename, file.data);
+  if ('failure' in parsed) {
+    return {
+      success: false,
+      message: parsed.failure ?? contactsMsg.importError,
+      imported: 0,
+      duplicates: 0,
+      errors: [],
+    };
+  }
+  const { candidates, errors } = parsed;
+  let duplicates = parsed.duplicates;
+
+  const imported = await db.transaction(async (tx) => {
+    const slots = await lockRemainingSlots(tx, account);
+    const existing = await existingPhones(
+      tx,
+      account.id,
+      candidates.map((c) => c.phone),
+    );
+    const fresh: Candidate[] = [];
+    for (const c of candidates) {
+      if (existing.has(c.phone)) duplicates++;
+      else if (fresh.length < slots) fresh.push(c);
+      else errors.push({ ...c.raw, reason: contactsMsg.rowOverLimit });
+    }
+    let inserted = 0;
+    for (let i = 0; i < fresh.length; i += INSERT_BATCH) {
+      inserted += await insertBatch(tx, account.id, fresh.slice(i, i + INSERT_BATCH));
+    }
+    // A concurrent insert of the same number (after our lookup) is a duplicate too.
+    duplicates += fresh.length - inserted;
+    return inserted;
+  });
+
+  invalidateContactStats(account.id);
+  if (imported >= VACUUM_AFTER_ROWS) {
+    // Freshly inserted rows make every page read visit the heap until the table is vacuumed (visibility
+    // map, hint bits) and the planner has no statistics for them; PGlite has no autovacuum. Done after
+    // answering, and harmless if it fails (PostgreSQL's autovacuum gets there too).
+    void db.execute(sql`vacuum analyze contacts`).catch(() => undefined);
+  }
+  errors.sort((a, b) => a.row - b.row);
+  const overLimit = errors.filter((e) => e.reason === contactsMsg.rowOverLimit).length;
+  const limit = contactLimitFor(account.planType);
+  let message: string;
+  if (overLimit > 0 && limit !== null) {
+    message =
+      imported === 0
+        ? planLimitMessage(account)
+        : contactsMsg.importPlanLimit(imported, overLimit, limit, planLabel(account.planType));
+  } else {
+    message = contactsMsg.importDone(imported);
+    if (duplicates) message += `; ${duplicates.toLocaleString('pt-BR')} duplicados ignorados`;
+    if (errors.length) message += `; ${errors.length.toLocaleString('pt-BR')} linhas com erro`;
+  }
+  const success = imported > 0 || (overLimit === 0 && (duplicates > 0 || errors.length === 0));
+  return { success, message, imported, duplicates, errors };
+}
+
+/** Turns the file-size error of the multipart reader into our pt-BR answer. */
+export function fileTooLarge(maxMb: number): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', contactsMsg.fileTooLarge(maxMb));
+}

@@ -1,0 +1,318 @@
+import { deflateRawSync } from 'node:zlib';
+import * as XLSX from '@e965/xlsx';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactsMsg, IMPORT_MAX_FILE_MB, neutralizeCell } from '../../../contract/contacts';
+import { contacts } from '../../db/schema';
+import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+
+async function account(overrides = {}) {
+  const user = await createUser(ctx, overrides);
+  return { user, cookie: await loginAs(ctx, user) };
+}
+
+function multipart(filename: string, data: Buffer, field = 'file') {
+  const boundary = '----disparo-test-boundary';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    payload: Buffer.concat([head, data, tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+async function upload(cookie: string, filename: string, data: Buffer | string) {
+  const body = multipart(filename, typeof data === 'string' ? Buffer.from(data) : data);
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/contacts/import',
+    payload: body.payload,
+    headers: { ...body.headers, cookie },
+  });
+}
+
+const phonesOf = async (userId: string) =>
+  (
+    await ctx.database.db
+      .select({ phone: contacts.phone, name: contacts.name, email: contacts.email, tags: contacts.tags })
+      .from(contacts)
+      .where(eq(contacts.userId, userId))
+  ).sort((a, b) => a.phone.localeCompare(b.phone));
+
+function sheet(rows: unknown[][], bookType: 'xlsx' | 'biff8'): Buffer {
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Contatos');
+  return XLSX.write(book, { type: 'buffer', bookType }) as Buffer;
+}
+
+describe('contacts import', () => {
+  it('imports a comma CSV, counting duplicates in the file and against existing contacts, with row errors', async () => {
+    const { user, cookie } = await account();
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      payload: { name: 'Já existe', phone: '11912345678' },
+      headers: { cookie },
+    });
+    const csv = [
+      'Nome,Telefone,Email,Tags',
+      'Ana,(21) 99876-5432,ana@example.com,"vip, cliente"',
+      'Ana de novo,+55 21 99876-5432,,',
+      'Bia,5511912345678,,',
+      'Caio,123,,',
+      'Duda,,,',
+      'Edu,31 98888-7777,nao-e-email,',
+      '',
+      'Fabi,(41) 8777-6666,,lead',
+    ].join('\n');
+    const res = await upload(cookie, 'contatos.csv', csv);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ success: true, imported: 2, duplicates: 2 });
+    expect(body.message).toContain('2 contatos importados com sucesso');
+    expect(body.errors).toEqual([
+      { row: 5, reason: contactsMsg.rowInvalidPhone, name: 'Caio', phone: '123', email: '', tags: '' },
+      { row: 6, reason: contactsMsg.rowMissingPhone, name: 'Duda', phone: '', email: '', tags: '' },
+      {
+        row: 7,
+        reason: contactsMsg.rowInvalidEmail,
+        name: 'Edu',
+        phone: '31 98888-7777',
+        email: 'nao-e-email',
+        tags: '',
+      },
+    ]);
+    expect(await phonesOf(user.id)).toEqual([
+      { phone: '+5511912345678', name: 'Já existe', email: null, tags: [] },
+      { phone: '+5521998765432', name: 'Ana', email: 'ana@example.com', tags: ['vip', 'cliente'] },
+      { phone: '+5541987776666', name: 'Fabi', email: null, tags: ['lead'] },
+    ]);
+  });
+
+  it('reads a semicolon CSV written by Brazilian Excel in Windows-1252, with accented headers', async () => {
+    const { user, cookie } = await account();
+    const text = 'NOME;Número;E-mail;Etiquetas\r\nJosé Conceição;(11) 98765-4321;jose@example.com;São Paulo, açaí\r\n';
+    const res = await upload(cookie, 'excel.csv', Buffer.from(text, 'latin1'));
+    expect(res.json()).toMatchObject({ success: true, imported: 1, duplicates: 0, errors: [] });
+    expect(await phonesOf(user.id)).toEqual([
+      { phone: '+5511987654321', name: 'José Conceição', email: 'jose@example.com', tags: ['São Paulo', 'açaí'] },
+    ]);
+  });
+
+  it('reads a TXT with one number per line and English column names', async () => {
+    const a = await account();
+    expect((await upload(a.cookie, 'numeros.txt', '21998765432\n11 91234-5678\n')).json()).toMatchObject({
+      imported: 2,
+    });
+    const b = await account();
+    const res = await upload(b.cookie, 'list.txt', 'Phone\tName\tMail\n21998765432\tAlice\talice@example.com\n');
+    expect(res.json()).toMatchObject({ imported: 1 });
+    expect((await phonesOf(b.user.id))[0]).toMatchObject({ name: 'Alice', email: 'alice@example.com' });
+  });
+
+  it('imports an .xlsx and an .xls, with phones typed as numbers', async () => {
+    const rows = [
+      ['Nome', 'Telefone', 'Email', 'Tags'],
+      ['Gil', 5521998765432, 'gil@example.com', 'a;b'],
+      ['Hel', '(11) 91234-5678', '', ''],
+    ];
+    for (const [name, data] of [
+      ['contatos.xlsx', sheet(rows, 'xlsx')],
+      ['contatos.xls', sheet(rows, 'biff8')],
+    ] as const) {
+      const { user, cookie } = await account();
+      const res = await upload(cookie, name, data);
+      expect(res.json(), name).toMatchObject({ success: true, imported: 2, duplicates: 0, errors: [] });
+      expect((await phonesOf(user.id)).map((c) => c.phone)).toEqual(['+5511912345678', '+5521998765432']);
+      expect((await phonesOf(user.id))[1].tags).toEqual(['a', 'b']);
+    }
+  });
+
+  it('refuses files that are not what they claim: other extensions, a renamed executable, a broken spreadsheet', async () => {
+    const { user, cookie } = await account();
+    const exe = Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00', 'latin1'), Buffer.alloc(512)]);
+    for (const [name, data] of [
+      ['contatos.pdf', Buffer.from('Nome,Telefone\nA,21998765432\n')],
+      ['contatos.csv', exe],
+      ['contatos.xlsx', exe],
+      ['contatos.xlsx', Buffer.from('PK\x03\x04 not really a zip', 'latin1')],
+    ] as const) {
+      const res = await upload(cookie, name, data);
+      expect(res.statusCode, name).toBe(400);
+      expect(res.json().message).toBe(contactsMsg.invalidFile);
+    }
+    const noFile = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/contacts/import',
+      payload: {},
+      headers: { cookie },
+    });
+    expect(noFile.json().message).toBe(contactsMsg.noFile);
+    expect(await phonesOf(user.id)).toEqual([]);
+  });
+
+  it('refuses an oversized file with a clear message', async () => {
+    const { cookie } = await account();
+    const big = Buffer.alloc((IMPORT_MAX_FILE_MB + 1) * 1024 * 1024, 'a');
+    const res = await upload(cookie, 'grande.csv', big);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toBe(contactsMsg.fileTooLarge(IMPORT_MAX_FILE_MB));
+  });
+
+  it('refuses zip bombs: entries that inflate past their declared size, or declare too much', async () => {
+    const { cookie } = await account();
+    const zip = (declared: number) => {
+      const name = Buffer.from('xl/worksheets/sheet1.xml');
+      const data = deflateRawSync(Buffer.alloc(20 * 1024 * 1024));
+      const local = Buffer.alloc(30);
+      local.writeUInt32LE(0x04034b50, 0);
+      local.writeUInt16LE(8, 8);
+      local.writeUInt32LE(data.length, 18);
+      local.writeUInt32LE(declared, 22);
+      local.writeUInt16LE(name.length, 26);
+      const central = Buffer.alloc(46);
+      central.writeUInt32LE(0x02014b50, 0);
+      central.writeUInt16LE(8, 10);
+      central.writeUInt32LE(data.length, 20);
+      central.writeUInt32LE(declared, 24);
+      central.writeUInt16LE(name.length, 28);
+      central.writeUInt32LE(0, 42);
+      const cdOffset = local.length + name.length + data.length;
+      const eocd = Buffer.alloc(22);
+      eocd.writeUInt32LE(0x06054b50, 0);
+      eocd.writeUInt16LE(1, 8);
+      eocd.writeUInt16LE(1, 10);
+      eocd.writeUInt32LE(central.length + name.length, 12);
+      eocd.writeUInt32LE(cdOffset, 16);
+      return Buffer.concat([local, name, data, central, name, eocd]);
+    };
+    for (const declared of [1000, 0xfffffffe]) {
+      const res = await upload(cookie, 'bomba.xlsx', zip(declared));
+      expect(res.statusCode, String(declared)).toBe(413);
+      expect(res.json().message).toBe(contactsMsg.spreadsheetTooLarge);
+    }
+  });
+
+  it('answers success false with the reason for an empty file or one without a phone column', async () => {
+    const { cookie } = await account();
+    expect((await upload(cookie, 'vazio.csv', '\n\n')).json()).toMatchObject({
+      success: false,
+      message: contactsMsg.emptyFile,
+    });
+    expect((await upload(cookie, 'x.csv', 'Nome,Cidade\nAna,Rio\n')).json()).toMatchObject({
+      success: false,
+      message: contactsMsg.noPhoneColumn,
+      imported: 0,
+    });
+  });
+
+  it('imports up to the plan limit and nothing beyond it', async () => {
+    const { user, cookie } = await account({ planType: 'basic' });
+    await ctx.database.db.execute(
+      sql`insert into contacts (user_id, name, phone) select ${user.id}, 'C' || i, '+55119' || lpad(i::text, 8, '0') from generate_series(1, 4998) as i`,
+    );
+    const csv = ['Nome,Telefone', 'A,21998760001', 'B,21998760002', 'C,21998760003', 'D,21998760004'].join('\n');
+    const res = (await upload(cookie, 'c.csv', csv)).json();
+    expect(res).toMatchObject({ success: true, imported: 2 });
+    expect(res.message).toBe(contactsMsg.importPlanLimit(2, 2, 5000, 'Plano Básico'));
+    expect(res.errors.map((e: { row: number; reason: string }) => [e.row, e.reason])).toEqual([
+      [4, contactsMsg.rowOverLimit],
+      [5, contactsMsg.rowOverLimit],
+    ]);
+    const full = (await upload(cookie, 'd.csv', 'Telefone\n21998760009\n')).json();
+    expect(full).toMatchObject({ success: false, imported: 0 });
+    expect(full.message).toBe(contactsMsg.planLimit(5000, 'Plano Básico'));
+    expect((await phonesOf(user.id)).length).toBe(5000);
+  });
+
+  it('is atomic: a failure part-way leaves nothing imported', async () => {
+    const { user, cookie } = await account();
+    // A constraint makes the last of the three insert batches fail, after two have gone through.
+    await ctx.database.db.execute(sql`alter table contacts add constraint test_no_zz check (name <> 'ZZ-falha')`);
+    try {
+      const lines = ['Nome,Telefone'];
+      for (let i = 0; i < 4500; i++) lines.push(`N${i},+55 21 9${String(10000000 + i)}`);
+      lines.push('ZZ-falha,21999999999');
+      const res = await upload(cookie, 'grande.csv', lines.join('\n'));
+      expect(res.statusCode).toBe(500);
+      expect(await phonesOf(user.id)).toEqual([]);
+    } finally {
+      await ctx.database.db.execute(sql`alter table contacts drop constraint test_no_zz`);
+    }
+  });
+});
+
+describe('contacts export and template', () => {
+  it('downloads every contact as CSV and XLSX with formula cells neutralised', async () => {
+    const { cookie } = await account();
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      payload: { name: '=HYPERLINK("http://x")', phone: '21998765432', tags: ['@vip', '-1'] },
+      headers: { cookie },
+    });
+    const csv = await ctx.app.inject({ method: 'GET', url: '/api/contacts/export?format=csv', headers: { cookie } });
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.headers['content-disposition']).toMatch(/attachment; filename="contatos-\d{4}-\d\d-\d\d\.csv"/);
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('Nome;Telefone;Email;Tags;Ativo;Descadastrado;WhatsApp');
+    expect(lines[1]).toBe(`"'=HYPERLINK(""http://x"")";'+5521998765432;;"'@vip, -1";Sim;Não;Não verificado`);
+
+    const xlsx = await ctx.app.inject({ method: 'GET', url: '/api/contacts/export?format=xlsx', headers: { cookie } });
+    expect(xlsx.headers['content-type']).toContain('spreadsheetml');
+    const book = XLSX.read(xlsx.rawPayload, { type: 'buffer' });
+    const rows = XLSX.utils.sheet_to_json<string[]>(book.Sheets[book.SheetNames[0]], { header: 1 });
+    expect(rows[1].slice(0, 4)).toEqual(['\'=HYPERLINK("http://x")', "'+5521998765432", '', "'@vip, -1"]);
+
+    // What we export imports back as the same contact (the apostrophes are dropped).
+    const other = await account();
+    const back = (await upload(other.cookie, 'contatos.csv', csv.rawPayload)).json();
+    expect(back).toMatchObject({ imported: 1, errors: [] });
+    expect((await phonesOf(other.user.id))[0]).toMatchObject({
+      name: '=HYPERLINK("http://x")',
+      phone: '+5521998765432',
+    });
+  });
+
+  it('neutralises each dangerous first character', () => {
+    for (const v of ['=1+1', '+55', '-2', '@SUM(A1)', '\t=1']) expect(neutralizeCell(v)).toBe(`'${v}`);
+    expect(neutralizeCell('Ana')).toBe('Ana');
+  });
+
+  it('serves the import template as CSV and XLSX', async () => {
+    const { cookie } = await account();
+    const csv = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/contacts/import-template?format=csv',
+      headers: { cookie },
+    });
+    expect(csv.body.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('Nome;Telefone;Email;Tags');
+    expect(csv.headers['content-disposition']).toContain('modelo-contatos.csv');
+    const xlsx = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/contacts/import-template?format=xlsx',
+      headers: { cookie },
+    });
+    const book = XLSX.read(xlsx.rawPayload, { type: 'buffer' });
+    expect(XLSX.utils.sheet_to_json<string[]>(book.Sheets.Contatos, { header: 1 })[0]).toEqual([
+      'Nome',
+      'Telefone',
+      'Email',
+      'Tags',
+    ]);
+    // The template imports as it is.
+    const res = (await upload(cookie, 'modelo-contatos.xlsx', xlsx.rawPayload)).json();
+    expect(res).toMatchObject({ success: true, imported: 2 });
+  });
+});

@@ -1,0 +1,158 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { okResponse } from '../../../contract/auth';
+import {
+  contactIdParams,
+  contactInput,
+  contactListQuery,
+  contactListResponse,
+  contactMutationResponse,
+  contactsMsg,
+  fileFormatQuery,
+  IMPORT_MAX_FILE_MB,
+  importResult,
+  toCsv,
+} from '../../../contract/contacts';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { authed } from '../../plugins/access';
+import { createContact, deleteContact, listAllContacts, listContactsPage, updateContact } from './contacts.service';
+import { contactsTable, datedName, type Table, TEMPLATE_TABLE, toXlsx } from './contacts-export';
+import { fileTooLarge, importContacts } from './contacts-import.service';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+function download(reply: FastifyReply, table: Table, format: 'csv' | 'xlsx', filename: string, sheet: string) {
+  reply.header('content-disposition', `attachment; filename="${filename}"`);
+  reply.header('cache-control', 'no-store');
+  if (format === 'xlsx') return reply.type(XLSX_TYPE).send(toXlsx(table, sheet));
+  return reply.type('text/csv; charset=utf-8').send(toCsv(table));
+}
+
+export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  app.get(
+    '/export',
+    {
+      schema: {
+        tags: ['contacts'],
+        summary: 'All contacts as CSV or XLSX (cells neutralised against formula injection)',
+        querystring: fileFormatQuery,
+      },
+    },
+    async (request, reply) =>
+      download(
+        reply,
+        await contactsTable(db, authed(request).user.id),
+        request.query.format,
+        datedName('contatos', request.query.format),
+        'Contatos',
+      ),
+  );
+
+  app.get(
+    '/import-template',
+    {
+      schema: {
+        tags: ['contacts'],
+        summary: 'Import template: Nome, Telefone, Email, Tags',
+        querystring: fileFormatQuery,
+      },
+    },
+    async (request, reply) =>
+      download(reply, TEMPLATE_TABLE, request.query.format, `modelo-contatos.${request.query.format}`, 'Contatos'),
+  );
+
+  app.post(
+    '/import',
+    {
+      schema: {
+        tags: ['contacts'],
+        summary: 'Import contacts from a CSV, TXT, XLS or XLSX file (multipart field "file"), all or nothing',
+        consumes: ['multipart/form-data'],
+        response: { 200: importResult },
+      },
+    },
+    async (request) => {
+      const { user } = authed(request);
+      const part = request.isMultipart() ? await request.file() : undefined;
+      if (part?.fieldname !== 'file') throw new AppError('VALIDATION', contactsMsg.noFile);
+      let data: Buffer;
+      try {
+        data = await part.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(IMPORT_MAX_FILE_MB);
+        throw err;
+      }
+      return importContacts(db, user, { filename: part.filename, data });
+    },
+  );
+
+  app.get(
+    '',
+    {
+      schema: {
+        tags: ['contacts'],
+        summary: 'Contacts: the whole list, or with q, page or limit one page of a server-side search',
+        querystring: contactListQuery,
+        response: { 200: contactListResponse },
+      },
+    },
+    async (request) => {
+      const { user } = authed(request);
+      const { q, page, limit } = request.query;
+      if (q === undefined && page === undefined && limit === undefined) return listAllContacts(db, user.id);
+      return listContactsPage(db, user, { q, page, limit });
+    },
+  );
+
+  app.post(
+    '',
+    {
+      schema: {
+        tags: ['contacts'],
+        summary: 'Create a contact (phone normalised to E.164; plan limit enforced)',
+        body: contactInput,
+        response: { 200: contactMutationResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: contactsMsg.created,
+      contact: await createContact(db, authed(request).user, request.body),
+    }),
+  );
+
+  app.put(
+    '/:id',
+    {
+      schema: {
+        tags: ['contacts'],
+        summary: 'Update a contact',
+        params: contactIdParams,
+        body: contactInput,
+        response: { 200: contactMutationResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: contactsMsg.updated,
+      contact: await updateContact(db, authed(request).user.id, request.params.id, request.body),
+    }),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        tags: ['contacts'],
+        summary: 'Delete a contact',
+        params: contactIdParams,
+        response: { 200: okResponse },
+      },
+    },
+    async (request) => {
+      await deleteContact(db, authed(request).user.id, request.params.id);
+      return { success: true, message: contactsMsg.deleted };
+    },
+  );
+};

@@ -1,0 +1,216 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactsMsg } from '../../../contract/contacts';
+import { contacts } from '../../db/schema';
+import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+import { isOptOutMessage, setContactOptOut } from './contacts.service';
+
+let ctx: TestContext;
+let cookie: string;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  const u = await createUser(ctx);
+  cookie = await loginAs(ctx, u);
+});
+afterAll(() => ctx.close());
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+const call = (method: Method, url: string, payload?: object, c = cookie) =>
+  ctx.app.inject({ method, url, payload, headers: { cookie: c } });
+
+async function freshAccount(overrides = {}) {
+  const u = await createUser(ctx, overrides);
+  return { user: u, cookie: await loginAs(ctx, u) };
+}
+
+describe('contacts CRUD', () => {
+  it('creates, lists, updates and deletes a contact with email, tags and opt-out', async () => {
+    const { cookie: c } = await freshAccount();
+    const created = await call(
+      'POST',
+      '/api/contacts',
+      {
+        name: '  Maria José ',
+        phone: '(21) 99876-5432',
+        email: 'maria@example.com',
+        isActive: true,
+        tags: ' vip, , cliente ,vip',
+      },
+      c,
+    );
+    expect(created.statusCode).toBe(200);
+    expect(created.json()).toMatchObject({
+      success: true,
+      message: contactsMsg.created,
+      contact: {
+        name: 'Maria José',
+        phone: '+5521998765432',
+        email: 'maria@example.com',
+        tags: ['vip', 'cliente'],
+        optedOut: false,
+      },
+    });
+    const id = created.json().contact.id;
+    const list = await call('GET', '/api/contacts', undefined, c);
+    expect(list.json()).toHaveLength(1);
+    expect(list.json()[0]).toMatchObject({ id, isActive: true, isWhatsAppActive: null });
+
+    const updated = await call(
+      'PUT',
+      `/api/contacts/${id}`,
+      { name: 'Maria', phone: '+55 21 99876-5432', isActive: false, tags: ['a', ' b '], optedOut: true, email: '' },
+      c,
+    );
+    expect(updated.json()).toMatchObject({
+      message: contactsMsg.updated,
+      contact: { name: 'Maria', isActive: false, optedOut: true, tags: ['a', 'b'], email: null },
+    });
+
+    const del = await call('DELETE', `/api/contacts/${id}`, undefined, c);
+    expect(del.json()).toMatchObject({ success: true, message: contactsMsg.deleted });
+    expect((await call('GET', '/api/contacts', undefined, c)).json()).toEqual([]);
+    expect((await call('DELETE', `/api/contacts/${id}`, undefined, c)).statusCode).toBe(404);
+  });
+
+  it('requires name and phone, and refuses invalid numbers and emails in pt-BR', async () => {
+    const noName = await call('POST', '/api/contacts', { name: ' ', phone: '21998765432' });
+    expect(noName.statusCode).toBe(400);
+    expect(noName.json().message).toBe(contactsMsg.required);
+    const noPhone = await call('POST', '/api/contacts', { name: 'Ana', phone: '' });
+    expect(noPhone.json().message).toBe(contactsMsg.required);
+    for (const phone of ['123', '(00) 99876-5432', 'telefone']) {
+      const res = await call('POST', '/api/contacts', { name: 'Ana', phone });
+      expect(res.statusCode, phone).toBe(400);
+      expect(res.json().message).toBe(contactsMsg.invalidPhone);
+    }
+    const badEmail = await call('POST', '/api/contacts', { name: 'Ana', phone: '21998765400', email: 'x@' });
+    expect(badEmail.json().message).toBe(contactsMsg.invalidEmail);
+  });
+
+  it('treats the three spellings of one number as the same contact', async () => {
+    const { cookie: c } = await freshAccount();
+    const first = await call('POST', '/api/contacts', { name: 'A', phone: '(21) 99876-5432' }, c);
+    expect(first.json().contact.phone).toBe('+5521998765432');
+    for (const phone of ['+55 21 99876-5432', '5521998765432']) {
+      const dup = await call('POST', '/api/contacts', { name: 'B', phone }, c);
+      expect(dup.statusCode, phone).toBe(409);
+      expect(dup.json().message).toBe(contactsMsg.duplicatePhone);
+    }
+    // A mobile written without the ninth digit gets it.
+    const old = await call('POST', '/api/contacts', { name: 'C', phone: '(21) 8765-4321' }, c);
+    expect(old.json().contact.phone).toBe('+5521987654321');
+    // Updating another contact onto an existing number is refused too.
+    const other = await call('PUT', `/api/contacts/${old.json().contact.id}`, { name: 'C', phone: '21 99876-5432' }, c);
+    expect(other.statusCode).toBe(409);
+    // Another account may keep the same number.
+    expect((await call('POST', '/api/contacts', { name: 'A', phone: '21998765432' })).statusCode).toBe(200);
+  });
+
+  it('refuses another account’s contact ids', async () => {
+    const a = await freshAccount();
+    const b = await freshAccount();
+    const id = (await call('POST', '/api/contacts', { name: 'A', phone: '11987650000' }, a.cookie)).json().contact.id;
+    expect((await call('PUT', `/api/contacts/${id}`, { name: 'X', phone: '11987650000' }, b.cookie)).statusCode).toBe(
+      404,
+    );
+    expect((await call('DELETE', `/api/contacts/${id}`, undefined, b.cookie)).statusCode).toBe(404);
+    const [row] = await ctx.database.db.select().from(contacts).where(eq(contacts.id, id));
+    expect(row.name).toBe('A');
+  });
+});
+
+describe('plan limits', () => {
+  async function fill(user: string, n: number) {
+    await ctx.database.db.execute(sql`insert into contacts (user_id, name, phone)
+      select ${user}, 'C' || i, '+55119' || lpad(i::text, 8, '0') from generate_series(1, ${n}) as i`);
+  }
+
+  it('stops Básico at 5,000 contacts with a clear message', async () => {
+    const { user, cookie: c } = await freshAccount({ planType: 'basic' });
+    await fill(user.id, 4999);
+    expect((await call('POST', '/api/contacts', { name: 'ok', phone: '21998760001' }, c)).statusCode).toBe(200);
+    const over = await call('POST', '/api/contacts', { name: 'over', phone: '21998760002' }, c);
+    expect(over.statusCode).toBe(409);
+    expect(over.json().message).toBe(contactsMsg.planLimit(5000, 'Plano Básico'));
+  });
+
+  it('lets Profissional reach 15,000 and Enterprise and Premium go past it', async () => {
+    const pro = await freshAccount({ planType: 'professional' });
+    await fill(pro.user.id, 15000);
+    const over = await call('POST', '/api/contacts', { name: 'over', phone: '21998760002' }, pro.cookie);
+    expect(over.json().message).toBe(contactsMsg.planLimit(15000, 'Plano Profissional'));
+    for (const planType of ['enterprise', 'premium']) {
+      const acc = await freshAccount({ planType });
+      await fill(acc.user.id, 15001);
+      expect((await call('POST', '/api/contacts', { name: 'x', phone: '21998760003' }, acc.cookie)).statusCode).toBe(
+        200,
+      );
+    }
+  });
+});
+
+describe('paginated search', () => {
+  it('pages and searches on name (case and accents ignored) or phone digits, with stats', async () => {
+    const { cookie: c } = await freshAccount();
+    const people = [
+      ['João Silva', '(21) 99876-5432'],
+      ['Ana Souza', '(11) 91234-5678'],
+      ['joana prado', '(31) 98888-7777'],
+      ['Bruno', '(41) 97777-6666'],
+    ];
+    for (const [name, phone] of people) await call('POST', '/api/contacts', { name, phone }, c);
+    await call('POST', '/api/contacts', { name: 'Zeca', phone: '51966665555', optedOut: true }, c);
+
+    const page1 = (await call('GET', '/api/contacts?page=1&limit=2', undefined, c)).json();
+    expect(page1).toMatchObject({
+      total: 5,
+      page: 1,
+      limit: 2,
+      stats: { total: 5, active: 4, optedOut: 1 },
+      contactLimit: 5000,
+    });
+    expect(page1.items.map((x: { name: string }) => x.name)).toEqual(['Ana Souza', 'Bruno']);
+    const page3 = (await call('GET', '/api/contacts?page=3&limit=2', undefined, c)).json();
+    expect(page3.items.map((x: { name: string }) => x.name)).toEqual(['Zeca']);
+
+    const names = async (q: string) =>
+      (await call('GET', `/api/contacts?q=${encodeURIComponent(q)}`, undefined, c))
+        .json()
+        .items.map((x: { name: string }) => x.name);
+    expect(await names('JOAO')).toEqual(['João Silva']);
+    expect(await names('joã')).toEqual(['joana prado', 'João Silva']);
+    expect(await names('(21) 9987')).toEqual(['João Silva']);
+    expect(await names('+55 11')).toEqual(['Ana Souza']);
+    expect(await names('%')).toEqual([]);
+    expect((await call('GET', '/api/contacts?limit=1000', undefined, c)).statusCode).toBe(400);
+    const search = (await call('GET', '/api/contacts?q=o&page=1&limit=2', undefined, c)).json();
+    expect(search).toMatchObject({ total: 4, totalIsLowerBound: false });
+    expect(search.items.map((x: { name: string }) => x.name)).toEqual(['Ana Souza', 'Bruno']);
+    const beyond = (await call('GET', '/api/contacts?q=o&page=5&limit=2', undefined, c)).json();
+    expect(beyond).toMatchObject({ items: [], total: 4 });
+  });
+
+  it('counts a very common search up to 1,000 matches and says there are more', async () => {
+    const { user, cookie: c } = await freshAccount();
+    await ctx.database.db.execute(sql`insert into contacts (user_id, name, phone)
+      select ${user.id}, 'Contato ' || i, '+55119' || lpad(i::text, 8, '0') from generate_series(1, 1050) as i`);
+    const res = (await call('GET', '/api/contacts?q=contato&page=3&limit=50', undefined, c)).json();
+    expect(res).toMatchObject({ total: 1000, totalIsLowerBound: true, page: 3 });
+    expect(res.items).toHaveLength(50);
+    const all = (await call('GET', '/api/contacts?page=22&limit=50', undefined, c)).json();
+    expect(all).toMatchObject({ total: 1050, totalIsLowerBound: false });
+    expect(all.items).toHaveLength(0);
+  });
+});
+
+describe('opt-out', () => {
+  it('recognises the opt-out words and flags the contact by its number', async () => {
+    for (const w of ['SAIR', 'parar', ' Stop ', 'cancelar']) expect(isOptOutMessage(w), w).toBe(true);
+    expect(isOptOutMessage('sair agora')).toBe(false);
+    const { user, cookie: c } = await freshAccount();
+    await call('POST', '/api/contacts', { name: 'A', phone: '21998765432' }, c);
+    expect(await setContactOptOut(ctx.database.db, user.id, '5521998765432')).toBe(true);
+    expect((await call('GET', '/api/contacts', undefined, c)).json()[0].optedOut).toBe(true);
+    expect(await setContactOptOut(ctx.database.db, user.id, '5521900000000')).toBe(false);
+  });
+});

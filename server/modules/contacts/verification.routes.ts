@@ -1,0 +1,25 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { verifyListResponse } from '../../../contract/contacts';
+import type { AppDeps } from '../../app';
+import { authed } from '../../plugins/access';
+import { ContactVerifier, type VerificationOptions } from './verification.service';
+
+export const verificationRoutes: FastifyPluginAsyncZod<AppDeps & { verification?: VerificationOptions }> = async (
+  app,
+  { db, drivers, verification },
+) => {
+  const verifier = new ContactVerifier(db, drivers, verification);
+  app.addHook('onClose', async () => verifier.close());
+
+  app.get(
+    '/verify-list',
+    {
+      schema: {
+        tags: ['contacts'],
+        summary: 'Start or continue the WhatsApp check of every contact; answers totals, list and progress at once',
+        response: { 200: verifyListResponse },
+      },
+    },
+    async (request) => verifier.verifyList(authed(request).user.id),
+  );
+};

@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyMsg } from '../../../contract/contacts';
+import { FakeDrivers } from '../../testing/fake-driver';
+import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+
+let ctx: TestContext;
+const drivers = new FakeDrivers();
+beforeAll(async () => {
+  ctx = await createTestApp({}, undefined, { drivers, verification: { batchSize: 4, delayMs: 10 } });
+});
+afterAll(() => ctx.close());
+
+async function account(n: number) {
+  const user = await createUser(ctx);
+  await ctx.database.db.execute(
+    sql`insert into contacts (user_id, name, phone) select ${user.id}, 'C' || i, '+55219' || lpad(i::text, 8, '0') from generate_series(1, ${n}) as i`,
+  );
+  return { user, cookie: await loginAs(ctx, user) };
+}
+const verify = (cookie: string) =>
+  ctx.app.inject({ method: 'GET', url: '/api/users/verify-list', headers: { cookie } });
+
+async function untilDone(cookie: string) {
+  for (let i = 0; i < 100; i++) {
+    const body = (await verify(cookie)).json();
+    if (body.progress.status !== 'running') return body;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('verification never finished');
+}
+
+describe('contact verification', () => {
+  it('asks to connect WhatsApp when numbers need checking', async () => {
+    const { cookie } = await account(2);
+    const res = await verify(cookie);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(verifyMsg.connectToVerify);
+  });
+
+  it('checks in small batches in the background, answers at once, and caches each result', async () => {
+    const { user, cookie } = await account(10);
+    const driver = drivers.connect(user.id);
+    const first = (await verify(cookie)).json();
+    expect(first).toMatchObject({ totalContacts: 10, progress: { status: 'running' } });
+    expect(first.contacts).toHaveLength(10);
+    const done = await untilDone(cookie);
+    expect(done).toMatchObject({
+      totalContacts: 10,
+      activeContacts: 5,
+      inactiveContacts: 5,
+      progress: { status: 'done', checked: 10, pending: 0, error: null },
+    });
+    expect(done.contacts.find((c: { phone: string }) => c.phone === '+5521900000001')).toMatchObject({
+      isWhatsAppActive: true,
+      lastSeen: null,
+    });
+    expect(driver.checkCalls.map((c) => c.length)).toEqual([4, 4, 2]);
+    expect(driver.checkCalls.flat().sort()[0]).toBe('5521900000001');
+    // Cached: asking again checks nothing, even without a connection.
+    driver.connected = false;
+    const again = (await verify(cookie)).json();
+    expect(again.progress.status).toBe('done');
+    expect(driver.checkCalls).toHaveLength(3);
+    // The contacts list shows the result too.
+    const list = (await ctx.app.inject({ method: 'GET', url: '/api/contacts?q=C1', headers: { cookie } })).json();
+    expect(list.items[0]).toMatchObject({ isWhatsAppActive: true });
+    expect(list.items[0].whatsappCheckedAt).not.toBeNull();
+  });
+
+  it('reports a driver failure as an error state', async () => {
+    const { user, cookie } = await account(3);
+    drivers.connect(user.id).failChecks = true;
+    await verify(cookie);
+    const done = await untilDone(cookie);
+    expect(done.progress).toMatchObject({ status: 'error', error: verifyMsg.error, pending: 3 });
+  });
+});

@@ -1,0 +1,127 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { okResponse } from '../../../contract/auth';
+import {
+  groupIdParams,
+  groupInput,
+  groupList,
+  groupMutationResponse,
+  groupSyncResponse,
+  groupsMsg,
+  toCsv,
+} from '../../../contract/contacts';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { authed } from '../../plugins/access';
+import type { DriverProvider } from '../../whatsapp/driver';
+import {
+  createGroup,
+  deleteGroup,
+  getGroup,
+  groupMembersTable,
+  listGroups,
+  syncGroups,
+  updateGroup,
+} from './groups.service';
+
+async function connectedDriver(drivers: DriverProvider, userId: string, message: string) {
+  const driver = await drivers.get(userId);
+  if (!driver?.status().isConnected) throw new AppError('CONFLICT', message);
+  return driver;
+}
+
+export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, drivers }) => {
+  app.get(
+    '',
+    { schema: { tags: ['groups'], summary: 'Groups, by name', response: { 200: groupList } } },
+    async (request) => listGroups(db, authed(request).user.id),
+  );
+
+  app.post(
+    '',
+    {
+      schema: {
+        tags: ['groups'],
+        summary: 'Create a group',
+        body: groupInput,
+        response: { 200: groupMutationResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: groupsMsg.created,
+      group: await createGroup(db, authed(request).user.id, request.body),
+    }),
+  );
+
+  app.put(
+    '/:id',
+    {
+      schema: {
+        tags: ['groups'],
+        summary: 'Update a group',
+        params: groupIdParams,
+        body: groupInput,
+        response: { 200: groupMutationResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: groupsMsg.updated,
+      group: await updateGroup(db, authed(request).user.id, request.params.id, request.body),
+    }),
+  );
+
+  app.delete(
+    '/:id',
+    { schema: { tags: ['groups'], summary: 'Delete a group', params: groupIdParams, response: { 200: okResponse } } },
+    async (request) => {
+      await deleteGroup(db, authed(request).user.id, request.params.id);
+      return { success: true, message: groupsMsg.deleted };
+    },
+  );
+
+  app.post(
+    '/sync',
+    {
+      schema: {
+        tags: ['groups'],
+        summary: 'Import the groups of the connected WhatsApp number',
+        response: { 200: groupSyncResponse },
+      },
+    },
+    async (request) => {
+      const userId = authed(request).user.id;
+      const driver = await connectedDriver(drivers, userId, groupsMsg.connectToSync);
+      const { created, updated } = await syncGroups(db, userId, driver);
+      return { success: true as const, message: groupsMsg.syncDone(created, updated), created, updated };
+    },
+  );
+
+  app.get(
+    '/:id/members',
+    {
+      schema: {
+        tags: ['groups'],
+        summary: 'The real participants of a WhatsApp group, as CSV',
+        params: groupIdParams,
+      },
+    },
+    async (request, reply) => {
+      const userId = authed(request).user.id;
+      const group = await getGroup(db, userId, request.params.id);
+      const driver = await connectedDriver(drivers, userId, groupsMsg.connectToExport);
+      const table = await groupMembersTable(driver, group);
+      const slug =
+        group.name
+          .normalize('NFD')
+          .replace(/[^\w-]+/g, '-')
+          .replace(/^-+|-+$/g, '')
+          .toLowerCase() || 'grupo';
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="membros-${slug}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(toCsv(table));
+    },
+  );
+};

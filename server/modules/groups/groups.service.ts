@@ -1,0 +1,132 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { type Group, type groupInput, groupsMsg } from '../../../contract/contacts';
+import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
+import { groups } from '../../db/schema';
+import { AppError } from '../../errors';
+import type { Driver, GroupParticipant } from '../../whatsapp/driver';
+
+type GroupRow = typeof groups.$inferSelect;
+export type GroupFields = z.output<typeof groupInput>;
+
+export function toGroup(r: GroupRow): Group {
+  return {
+    id: r.id,
+    name: r.name,
+    whatsappGroupId: r.whatsappGroupId,
+    membersCount: r.membersCount,
+    isActive: r.isActive,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+export async function listGroups(db: Db, userId: string): Promise<Group[]> {
+  const rows = await db
+    .select()
+    .from(groups)
+    .where(eq(groups.userId, userId))
+    .orderBy(asc(sql`lower(${groups.name})`), asc(groups.id));
+  return rows.map(toGroup);
+}
+
+function rethrowDuplicate(err: unknown): never {
+  if (isUniqueViolation(err))
+    throw new AppError('CONFLICT', groupsMsg.duplicateName, { name: groupsMsg.duplicateName });
+  throw err;
+}
+
+export async function createGroup(db: Db, userId: string, input: GroupFields): Promise<Group> {
+  try {
+    const [row] = await db
+      .insert(groups)
+      .values({ ...input, userId })
+      .returning();
+    return toGroup(row);
+  } catch (err) {
+    rethrowDuplicate(err);
+  }
+}
+
+export async function updateGroup(db: Db, userId: string, id: string, input: GroupFields): Promise<Group> {
+  try {
+    const [row] = await db
+      .update(groups)
+      .set(input)
+      .where(and(eq(groups.id, id), eq(groups.userId, userId)))
+      .returning();
+    if (!row) throw new AppError('NOT_FOUND', groupsMsg.notFound);
+    return toGroup(row);
+  } catch (err) {
+    rethrowDuplicate(err);
+  }
+}
+
+export async function deleteGroup(db: Db, userId: string, id: string): Promise<void> {
+  const deleted = await db
+    .delete(groups)
+    .where(and(eq(groups.id, id), eq(groups.userId, userId)))
+    .returning({ id: groups.id });
+  if (deleted.length === 0) throw new AppError('NOT_FOUND', groupsMsg.notFound);
+}
+
+/**
+ * Brings in the groups of the connected number: a group already linked by its WhatsApp id gets the
+ * current member count (its name in the app is kept); a new one is created, its name made unique.
+ */
+export async function syncGroups(
+  db: Db,
+  userId: string,
+  driver: Driver,
+): Promise<{ created: number; updated: number }> {
+  const remote = await driver.listGroups();
+  return db.transaction(async (tx) => {
+    const existing = await tx.select().from(groups).where(eq(groups.userId, userId));
+    const byWaId = new Map(existing.filter((g) => g.whatsappGroupId).map((g) => [g.whatsappGroupId, g]));
+    const names = new Set(existing.map((g) => g.name.toLowerCase()));
+    let created = 0;
+    let updated = 0;
+    for (const g of remote) {
+      const count = Math.max(0, Math.trunc(g.membersCount) || 0);
+      const known = byWaId.get(g.id);
+      if (known) {
+        if (known.membersCount !== count) {
+          await tx.update(groups).set({ membersCount: count }).where(eq(groups.id, known.id));
+          updated++;
+        }
+        continue;
+      }
+      const base = (g.name.trim() || 'Grupo sem nome').slice(0, 110);
+      let name = base;
+      for (let n = 2; names.has(name.toLowerCase()); n++) name = `${base} (${n})`;
+      names.add(name.toLowerCase());
+      await tx.insert(groups).values({ userId, name, whatsappGroupId: g.id, membersCount: count });
+      created++;
+    }
+    return { created, updated };
+  });
+}
+
+export async function getGroup(db: Db, userId: string, id: string): Promise<Group> {
+  const [row] = await db
+    .select()
+    .from(groups)
+    .where(and(eq(groups.id, id), eq(groups.userId, userId)));
+  if (!row) throw new AppError('NOT_FOUND', groupsMsg.notFound);
+  return toGroup(row);
+}
+
+/** The real participants of a linked group, as CSV rows (header first). */
+export async function groupMembersTable(driver: Driver, group: Group): Promise<string[][]> {
+  if (!group.whatsappGroupId) throw new AppError('CONFLICT', groupsMsg.noWhatsappId);
+  const members: GroupParticipant[] = await driver.groupParticipants(group.whatsappGroupId);
+  return [
+    ['Nome', 'Telefone', 'Administrador', 'Grupo'],
+    ...members.map((m) => [
+      m.name ?? '',
+      m.phone ? `+${m.phone.replace(/^\+/, '')}` : m.id,
+      m.isAdmin ? 'Sim' : 'Não',
+      group.name,
+    ]),
+  ];
+}

@@ -1,0 +1,57 @@
+import type { WhatsappSession } from '../../contract/whatsapp';
+import type { Driver, DriverProvider, GroupInfo, GroupParticipant, NumberCheck } from '../whatsapp/driver';
+
+/**
+ * A small in-test driver: numbers ending in an odd digit have WhatsApp, groups and participants are
+ * what the test puts in, and every call is recorded.
+ */
+export class FakeDriver implements Driver {
+  readonly kind = 'simulator' as const;
+  connected = true;
+  groups: GroupInfo[] = [];
+  participants = new Map<string, GroupParticipant[]>();
+  checkCalls: string[][] = [];
+  failChecks = false;
+
+  async connect() {
+    this.connected = true;
+    return undefined;
+  }
+  async disconnect() {
+    this.connected = false;
+  }
+  status(): WhatsappSession {
+    return this.connected
+      ? { phoneNumber: '+5511900000000', isConnected: true, state: 'connected', qr: null }
+      : { phoneNumber: null, isConnected: false, state: 'disconnected', qr: null };
+  }
+  async send() {
+    return { providerMessageId: 'fake' };
+  }
+  async checkNumbers(numbers: string[]): Promise<NumberCheck[]> {
+    this.checkCalls.push(numbers);
+    if (this.failChecks) throw new Error('provider down');
+    return numbers.map((number) => ({ number, exists: Number(number.at(-1)) % 2 === 1 }));
+  }
+  async listGroups() {
+    return this.groups;
+  }
+  async groupParticipants(groupId: string) {
+    return this.participants.get(groupId) ?? [];
+  }
+  on() {}
+  off() {}
+}
+
+/** Hands each account its own FakeDriver once `connect(userId)` was called. */
+export class FakeDrivers implements DriverProvider {
+  readonly byUser = new Map<string, FakeDriver>();
+  connect(userId: string): FakeDriver {
+    const d = new FakeDriver();
+    this.byUser.set(userId, d);
+    return d;
+  }
+  async get(userId: string) {
+    return this.byUser.get(userId) ?? null;
+  }
+}

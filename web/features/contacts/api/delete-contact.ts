@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { contactsQueryKey } from './get-contacts';
+
+export function deleteContact(id: string): Promise<{ success: boolean; message: string }> {
+  return api.delete(`/api/contacts/${encodeURIComponent(id)}`);
+}
+
+export function useDeleteContact() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteContact,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: contactsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
+      ]),
+  });
+}

@@ -1,0 +1,58 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ImportResult } from '../../../../contract/contacts';
+import { ApiError } from '../../../lib/api';
+import { contactsQueryKey } from './get-contacts';
+
+export type ImportPhase = { phase: 'upload'; percent: number } | { phase: 'processing' };
+
+/**
+ * Sends the file as multipart (field `file`), reporting upload progress and then the processing
+ * phase (XMLHttpRequest, since fetch cannot report upload progress).
+ */
+export function importContacts(file: File, onProgress: (p: ImportPhase) => void): Promise<ImportResult> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/contacts/import');
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (e) => {
+      if (!e.lengthComputable) return;
+      const percent = Math.round((e.loaded / e.total) * 100);
+      onProgress(percent >= 100 ? { phase: 'processing' } : { phase: 'upload', percent });
+    };
+    xhr.upload.onload = () => onProgress({ phase: 'processing' });
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        try {
+          resolve(JSON.parse(xhr.responseText) as ImportResult);
+        } catch (err) {
+          reject(err);
+        }
+      } else {
+        reject(new ApiError(xhr.status, xhr.statusText, xhr.responseText));
+      }
+    };
+    xhr.onerror = () => reject(new Error('network'));
+    const form = new FormData();
+    form.append('file', file);
+    onProgress({ phase: 'upload', percent: 0 });
+    xhr.send(form);
+  });
+}
+
+export function useImportContacts() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, onProgress }: { file: File; onProgress: (p: ImportPhase) => void }) =>
+      importContacts(file, onProgress),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: contactsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
+      ]),
+  });
+}
+
+/** Download links of the export and of the import template. */
+export const contactsExportUrl = (format: 'csv' | 'xlsx') => `/api/contacts/export?format=${format}`;
+export const importTemplateUrl = (format: 'csv' | 'xlsx') => `/api/contacts/import-template?format=${format}`;

@@ -1,0 +1,127 @@
+import { Copy, Eye, EyeOff, Mail, MessageCircle, Pencil, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { type Contact, contactsMsg } from '../../../../contract/contacts';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { toast } from '../../../components/ui/use-toast';
+import { ActionButton } from '../../auth/components/action-button';
+import { formatPhone, maskEmail, maskPhone, whatsappLink } from '../mask';
+
+async function copy(text: string) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast({ title: contactsMsg.copied, description: text, variant: 'success' });
+  } catch {
+    toast({ title: 'Erro', description: 'Não foi possível copiar.', variant: 'destructive' });
+  }
+}
+
+/** One contact: details masked until revealed, copy, WhatsApp and mail, edit and delete. */
+export function ContactRow({
+  contact,
+  onEdit,
+  onDelete,
+}: {
+  contact: Contact;
+  onEdit: (c: Contact) => void;
+  onDelete: (c: Contact) => void;
+}) {
+  const [revealed, setRevealed] = useState(false);
+  const phone = revealed ? formatPhone(contact.phone) : maskPhone(contact.phone);
+  const email = contact.email ? (revealed ? contact.email : maskEmail(contact.email)) : null;
+  return (
+    <div
+      className="flex flex-col gap-3 border-b px-4 py-3 last:border-b-0 md:flex-row md:items-center"
+      data-testid="contact-row"
+    >
+      <div className="grid min-w-0 flex-1 gap-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="truncate font-medium">{contact.name}</span>
+          {contact.optedOut ? (
+            <Badge tone="red">Descadastrado</Badge>
+          ) : contact.isActive ? (
+            <Badge tone="green">Ativo</Badge>
+          ) : (
+            <Badge tone="neutral">Inativo</Badge>
+          )}
+          {contact.isWhatsAppActive === true ? <Badge tone="brand">WhatsApp</Badge> : null}
+          {contact.isWhatsAppActive === false ? <Badge tone="yellow">Sem WhatsApp</Badge> : null}
+          {contact.tags.map((t) => (
+            <Badge key={t} tone="outline">
+              {t}
+            </Badge>
+          ))}
+        </div>
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
+          <span className="font-mono tabular-nums" data-testid="contact-phone">
+            <span className="sr-only">{revealed ? 'Telefone: ' : 'Telefone oculto: '}</span>
+            {phone}
+          </span>
+          {email ? (
+            <span>
+              <span className="sr-only">{revealed ? 'Email: ' : 'Email oculto: '}</span>
+              {email}
+            </span>
+          ) : null}
+        </div>
+      </div>
+      <div className="flex flex-wrap items-center gap-1">
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label={revealed ? `Ocultar dados de ${contact.name}` : `Mostrar dados de ${contact.name}`}
+          aria-pressed={revealed}
+          onClick={() => setRevealed((r) => !r)}
+        >
+          {revealed ? <EyeOff aria-hidden /> : <Eye aria-hidden />}
+        </Button>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label={`Copiar telefone de ${contact.name}`}
+          onClick={() => void copy(contact.phone)}
+        >
+          <Copy aria-hidden />
+        </Button>
+        <Button variant="ghost" size="icon" asChild>
+          <a
+            href={whatsappLink(contact.phone)}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label={`Abrir conversa com ${contact.name} no WhatsApp`}
+          >
+            <MessageCircle aria-hidden />
+          </a>
+        </Button>
+        {contact.email ? (
+          <Button variant="ghost" size="icon" asChild>
+            <a href={`mailto:${contact.email}`} aria-label={`Enviar email para ${contact.name}`}>
+              <Mail aria-hidden />
+            </a>
+          </Button>
+        ) : null}
+        <ActionButton
+          variant="ghost"
+          size="icon"
+          aria-label={`Editar ${contact.name}`}
+          labelClassName="sr-only"
+          icon={<Pencil aria-hidden />}
+          onClick={() => onEdit(contact)}
+        >
+          Editar
+        </ActionButton>
+        <ActionButton
+          variant="ghost"
+          size="icon"
+          className="text-red-700 hover:bg-red-50"
+          aria-label={`Excluir ${contact.name}`}
+          labelClassName="sr-only"
+          icon={<Trash2 aria-hidden />}
+          onClick={() => onDelete(contact)}
+        >
+          Excluir
+        </ActionButton>
+      </div>
+    </div>
+  );
+}

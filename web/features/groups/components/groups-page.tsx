@@ -1,0 +1,266 @@
+import { Download, Pencil, Plus, RefreshCw, Search, Trash2, UsersRound } from 'lucide-react';
+import { type ReactNode, useDeferredValue, useMemo, useState } from 'react';
+import { type Group, groupsMsg } from '../../../../contract/contacts';
+import { EmptyState, ErrorState } from '../../../components/states';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '../../../components/ui/alert-dialog';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage } from '../../../lib/api';
+import { formatNumber } from '../../../lib/format';
+import { ActionButton } from '../../auth/components/action-button';
+import { useDeleteGroup } from '../api/delete-group';
+import { useExportGroupMembers } from '../api/export-members';
+import { useGroups } from '../api/get-groups';
+import { useSyncGroups } from '../api/sync-groups';
+import { GroupDialog } from './group-dialog';
+
+function StatCard({ label, value }: { label: string; value: number | undefined }) {
+  return (
+    <Card className="grid gap-1 p-5">
+      <span className="text-sm text-muted-foreground">{label}</span>
+      {value === undefined ? (
+        <Skeleton className="h-7 w-16" />
+      ) : (
+        <span className="text-2xl font-semibold tabular-nums">{formatNumber(value)}</span>
+      )}
+    </Card>
+  );
+}
+
+/** /groups (SPEC §2): stat cards, search, list, new/edit dialog, sync from WhatsApp and members export. */
+export default function GroupsPage() {
+  const groups = useGroups();
+  const remove = useDeleteGroup();
+  const sync = useSyncGroups();
+  const exportMembers = useExportGroupMembers();
+  const [search, setSearch] = useState('');
+  const q = useDeferredValue(search.trim().toLowerCase());
+  const [editing, setEditing] = useState<Group | null>(null);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [deleting, setDeleting] = useState<Group | null>(null);
+
+  const all = groups.data ?? [];
+  const visible = useMemo(() => all.filter((g) => g.name.toLowerCase().includes(q)), [all, q]);
+  const stats = groups.data
+    ? {
+        total: all.length,
+        active: all.filter((g) => g.isActive).length,
+        members: all.reduce((sum, g) => sum + g.membersCount, 0),
+      }
+    : undefined;
+
+  const openNew = () => {
+    setEditing(null);
+    setDialogOpen(true);
+  };
+
+  const runSync = () =>
+    sync.mutate(undefined, {
+      onSuccess: (res) => toast({ title: 'Sucesso!', description: res.message, variant: 'success' }),
+      onError: (err) =>
+        toast({ title: 'Erro', description: errorMessage(err, groupsMsg.syncError), variant: 'destructive' }),
+    });
+
+  const runExport = (g: Group) =>
+    exportMembers.mutate(g.id, {
+      onError: (err) =>
+        toast({ title: 'Erro', description: errorMessage(err, groupsMsg.exportMembersError), variant: 'destructive' }),
+    });
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        toast({ title: 'Sucesso!', description: groupsMsg.deleted, variant: 'success' });
+        setDeleting(null);
+      },
+      onError: (err) =>
+        toast({ title: 'Erro', description: errorMessage(err, groupsMsg.deleteError), variant: 'destructive' }),
+    });
+  };
+
+  let body: ReactNode;
+  if (groups.isPending) {
+    body = (
+      <div className="grid gap-3 p-4" role="status" aria-busy="true" aria-label="Carregando grupos">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} className="h-12 w-full" />
+        ))}
+      </div>
+    );
+  } else if (groups.isError) {
+    body = (
+      <ErrorState
+        title="Não foi possível carregar os grupos."
+        onRetry={() => void groups.refetch()}
+        retrying={groups.isFetching}
+      />
+    );
+  } else if (visible.length === 0) {
+    body = q ? (
+      <EmptyState icon={Search} title="Nenhum grupo encontrado" description="Tente outro nome." />
+    ) : (
+      <EmptyState
+        icon={UsersRound}
+        title="Nenhum grupo cadastrado"
+        description="Sincronize os grupos do seu WhatsApp ou crie um grupo manualmente."
+        action={
+          <ActionButton icon={<Plus aria-hidden />} onClick={openNew}>
+            Novo Grupo
+          </ActionButton>
+        }
+      />
+    );
+  } else {
+    body = (
+      <ul aria-label="Grupos">
+        {visible.map((g) => (
+          <li
+            key={g.id}
+            data-testid="group-row"
+            className="flex flex-col gap-3 border-b px-4 py-3 last:border-b-0 md:flex-row md:items-center"
+          >
+            <div className="grid min-w-0 flex-1 gap-1">
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="truncate font-medium">{g.name}</span>
+                <Badge tone={g.isActive ? 'green' : 'neutral'}>{g.isActive ? 'Ativo' : 'Inativo'}</Badge>
+                {g.whatsappGroupId ? <Badge tone="brand">WhatsApp</Badge> : null}
+              </div>
+              <span className="text-sm text-muted-foreground">{formatNumber(g.membersCount)} membros</span>
+            </div>
+            <div className="flex flex-wrap items-center gap-1">
+              <Button
+                variant="outline"
+                size="sm"
+                disabled={!g.whatsappGroupId || exportMembers.isPending}
+                title={g.whatsappGroupId ? undefined : groupsMsg.noWhatsappId}
+                onClick={() => runExport(g)}
+              >
+                {exportMembers.isPending && exportMembers.variables === g.id ? <Spinner /> : <Download aria-hidden />}
+                Exportar membros
+                <span className="sr-only"> de {g.name}</span>
+              </Button>
+              <ActionButton
+                variant="ghost"
+                size="icon"
+                aria-label={`Editar ${g.name}`}
+                labelClassName="sr-only"
+                icon={<Pencil aria-hidden />}
+                onClick={() => {
+                  setEditing(g);
+                  setDialogOpen(true);
+                }}
+              >
+                Editar
+              </ActionButton>
+              <ActionButton
+                variant="ghost"
+                size="icon"
+                className="text-red-700 hover:bg-red-50"
+                aria-label={`Excluir ${g.name}`}
+                labelClassName="sr-only"
+                icon={<Trash2 aria-hidden />}
+                onClick={() => setDeleting(g)}
+              >
+                Excluir
+              </ActionButton>
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <div className="flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
+        <div className="grid gap-1">
+          <h2 className="text-lg font-semibold">Grupos</h2>
+          <p className="text-sm text-muted-foreground">Gerencie os grupos usados nas suas campanhas.</p>
+        </div>
+        <div className="grid grid-cols-1 gap-2 min-[420px]:grid-cols-2 sm:flex">
+          <ActionButton
+            variant="outline"
+            icon={sync.isPending ? <Spinner /> : <RefreshCw aria-hidden />}
+            onClick={runSync}
+            disabled={sync.isPending}
+          >
+            Sincronizar do WhatsApp
+          </ActionButton>
+          <ActionButton icon={<Plus aria-hidden />} onClick={openNew}>
+            Novo Grupo
+          </ActionButton>
+        </div>
+      </div>
+
+      <div className="grid gap-4 sm:grid-cols-3">
+        <StatCard label="Total de Grupos" value={stats?.total} />
+        <StatCard label="Grupos Ativos" value={stats?.active} />
+        <StatCard label="Total de Membros" value={stats?.members} />
+      </div>
+
+      <div className="grid gap-2 sm:max-w-md">
+        <Label htmlFor="group-search">Buscar grupos</Label>
+        <div className="relative">
+          <Search
+            aria-hidden
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+          />
+          <Input
+            id="group-search"
+            type="search"
+            className="pl-9"
+            placeholder="Nome do grupo"
+            autoComplete="off"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </div>
+      </div>
+
+      <Card className="overflow-hidden p-0">{body}</Card>
+
+      <GroupDialog open={dialogOpen} group={editing} onOpenChange={setDialogOpen} />
+
+      <AlertDialog open={deleting !== null} onOpenChange={(open) => !open && !remove.isPending && setDeleting(null)}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Excluir grupo</AlertDialogTitle>
+            <AlertDialogDescription>
+              Tem certeza que deseja excluir o grupo {deleting?.name}? Esta ação não pode ser desfeita.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel disabled={remove.isPending}>Cancelar</AlertDialogCancel>
+            <AlertDialogAction
+              destructive
+              disabled={remove.isPending}
+              onClick={(event) => {
+                event.preventDefault();
+                confirmDelete();
+              }}
+            >
+              {remove.isPending ? <Spinner /> : null}
+              Excluir
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </div>
+  );
+}
