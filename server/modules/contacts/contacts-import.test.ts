@@ -107,6 +107,13 @@ describe('contacts import', () => {
     ]);
   });
 
+  it('reads the separator of a short semicolon file from its header, whatever its last line', async () => {
+    const { user, cookie } = await account();
+    const res = await upload(cookie, 'curto.csv', 'Nome;Telefone\nAna;(21) 99876-5432\nBia;11987654321\n');
+    expect(res.json()).toMatchObject({ success: true, imported: 2 });
+    expect((await phonesOf(user.id)).map((c) => c.name).sort()).toEqual(['Ana', 'Bia']);
+  });
+
   it('reads a TXT with one number per line and English column names', async () => {
     const a = await account();
     expect((await upload(a.cookie, 'numeros.txt', '21998765432\n11 91234-5678\n')).json()).toMatchObject({

@@ -101,9 +101,30 @@ function cellText(v: unknown): string {
 }
 
 /** The rows of the file's first sheet (or the CSV/TXT), as text cells, at most IMPORT_MAX_ROWS + header. */
+/**
+ * The separator of a text file, read from its first line (the header, or the first data row): the
+ * most frequent of ; , tab |. Papaparse's own guess weighs every line and is thrown off by a short
+ * file ending in a blank line; undefined lets it guess (a list with one number per line).
+ */
+export function guessDelimiter(text: string): string | undefined {
+  const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
+  let best: string | undefined;
+  let bestCount = 0;
+  for (const d of [';', ',', '\t', '|']) {
+    const count = firstLine.split(d).length - 1;
+    if (count > bestCount) {
+      best = d;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
 export function readRows(kind: FileKind, data: Buffer): string[][] {
   if (kind === 'csv') {
-    const parsed = Papa.parse<string[]>(decodeText(data).replace(/^\uFEFF/, ''), {
+    const text = decodeText(data).replace(/^\uFEFF/, '');
+    const parsed = Papa.parse<string[]>(text, {
+      delimiter: guessDelimiter(text) ?? '',
       delimitersToGuess: [';', ',', '\t', '|'],
       skipEmptyLines: false,
       preview: IMPORT_MAX_ROWS + 2,
