@@ -82,10 +82,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   const app = Fastify({
     logger: opts.logger ?? false,
     trustProxy: config.TRUST_PROXY,
-    serverFactory: (handler) =>
-      createServer((request, response) => {
+    serverFactory: (handler) => {
+      const server = createServer((request, response) => {
         if (!fastPoll(request, response)) handler(request, response);
-      }),
+      });
+      // Fastify applies its keep-alive window only to servers it creates; keep its 72 s default
+      // (Node's own 5 s closes sockets that clients are about to reuse).
+      server.keepAliveTimeout = 72_000;
+      return server;
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -102,3 +102,9 @@ describe('the 2-second session poll', () => {
     expect((await expired.json()).message).toBe('Conta demo expirada!');
   });
 });
+
+describe('the HTTP server behind the fast path', () => {
+  it('keeps idle connections as long as Fastify would (72 s), not Node’s 5 s', () => {
+    expect(ctx.app.server.keepAliveTimeout).toBe(72_000);
+  });
+});
