@@ -1,8 +1,9 @@
 import { BarChart3, Bot, LayoutDashboard, ShieldCheck, Webhook } from 'lucide-react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
 import { Button } from '../../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { useTabParam } from '../../../lib/use-tab-param';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
 import { VerificationPanel } from '../../verification/components/verification-panel';
 import { BusinessApiPanel } from '../../whatsapp-business/components/business-api-panel';
@@ -17,29 +18,10 @@ const TABS = [
   { value: 'verification', label: 'Verificação', icon: ShieldCheck },
 ] as const;
 
-type DashboardTab = (typeof TABS)[number]['value'];
-
-function isTab(value: string | null): value is DashboardTab {
-  return TABS.some((t) => t.value === value);
-}
-
 /** /dashboard: the selected tab lives in ?tab= so it survives a reload and can be linked. */
 export default function DashboardPage() {
   const user = useAuthenticatedUser();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const param = searchParams.get('tab');
-  const tab: DashboardTab = isTab(param) ? param : 'overview';
-
-  const selectTab = (next: string) =>
-    setSearchParams(
-      (prev) => {
-        const params = new URLSearchParams(prev);
-        if (next === 'overview') params.delete('tab');
-        else params.set('tab', next);
-        return params;
-      },
-      { replace: true },
-    );
+  const [tab, selectTab] = useTabParam(TABS);
 
   return (
     <Tabs value={tab} onValueChange={selectTab} className="min-w-0">

@@ -1,7 +1,7 @@
 import { Bell, CreditCard, MessageCircle, ShieldCheck, UserRound } from 'lucide-react';
-import { useSearchParams } from 'react-router';
 import { roleOf } from '../../../../contract/auth';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { useTabParam } from '../../../lib/use-tab-param';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
 import { canReadWorkspace } from '../../auth/permissions';
 import { NotificationsSection } from './notifications-section';
@@ -18,28 +18,13 @@ const TABS = [
   { value: 'planos', label: 'Planos', icon: CreditCard },
 ] as const;
 
-type SettingsTab = (typeof TABS)[number]['value'];
-const isTab = (v: string | null): v is SettingsTab => TABS.some((t) => t.value === v);
-
 /** /settings: profile, notifications, WhatsApp sending, password and plans; the tab lives in ?tab=. */
 export default function SettingsPage() {
   const user = useAuthenticatedUser();
   const role = roleOf(user);
   const readOnly = role === 'demo';
   const locked = !canReadWorkspace(user);
-  const [searchParams, setSearchParams] = useSearchParams();
-  const param = searchParams.get('tab');
-  const tab: SettingsTab = isTab(param) ? param : 'perfil';
-  const selectTab = (next: string) =>
-    setSearchParams(
-      (prev) => {
-        const params = new URLSearchParams(prev);
-        if (next === 'perfil') params.delete('tab');
-        else params.set('tab', next);
-        return params;
-      },
-      { replace: true },
-    );
+  const [tab, selectTab] = useTabParam(TABS);
 
   return (
     <Tabs value={tab} onValueChange={selectTab} className="min-w-0">
