@@ -36,6 +36,8 @@ export default defineConfig({
     command: 'node e2e/server.mjs',
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
+    // SIGTERM (not Playwright's default SIGKILL) lets e2e/server.mjs drop its database on the way out.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     timeout: 60_000,
     stdout: 'pipe',
     stderr: 'pipe',
