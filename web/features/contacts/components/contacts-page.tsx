@@ -1,23 +1,13 @@
 import { ChevronLeft, ChevronRight, Plus, Search, UserRound, UserRoundCheck, UserRoundX } from 'lucide-react';
 import { type ReactNode, useDeferredValue, useState } from 'react';
 import { type Contact, contactsMsg } from '../../../../contract/contacts';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState, ErrorState } from '../../../components/states';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../../../components/ui/alert-dialog';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
 import { formatNumber } from '../../../lib/format';
@@ -216,30 +206,14 @@ export default function ContactsPage() {
 
       <ContactDialog open={dialogOpen} contact={editing} onOpenChange={setDialogOpen} />
 
-      <AlertDialog open={deleting !== null} onOpenChange={(open) => !open && !remove.isPending && setDeleting(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Excluir contato</AlertDialogTitle>
-            <AlertDialogDescription>
-              Tem certeza que deseja excluir {deleting?.name}? Esta ação não pode ser desfeita.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={remove.isPending}>Cancelar</AlertDialogCancel>
-            <AlertDialogAction
-              destructive
-              disabled={remove.isPending}
-              onClick={(event) => {
-                event.preventDefault();
-                confirmDelete();
-              }}
-            >
-              {remove.isPending ? <Spinner /> : null}
-              Excluir
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        onCancel={() => setDeleting(null)}
+        title="Excluir contato"
+        description={<>Tem certeza que deseja excluir {deleting?.name}? Esta ação não pode ser desfeita.</>}
+        pending={remove.isPending}
+        onConfirm={confirmDelete}
+      />
     </div>
   );
 }

@@ -1,17 +1,8 @@
 import { Download, Pencil, Plus, RefreshCw, Search, Trash2, UsersRound } from 'lucide-react';
 import { type ReactNode, useDeferredValue, useMemo, useState } from 'react';
 import { type Group, groupsMsg } from '../../../../contract/contacts';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState, ErrorState } from '../../../components/states';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../../../components/ui/alert-dialog';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -237,30 +228,14 @@ export default function GroupsPage() {
 
       <GroupDialog open={dialogOpen} group={editing} onOpenChange={setDialogOpen} />
 
-      <AlertDialog open={deleting !== null} onOpenChange={(open) => !open && !remove.isPending && setDeleting(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Excluir grupo</AlertDialogTitle>
-            <AlertDialogDescription>
-              Tem certeza que deseja excluir o grupo {deleting?.name}? Esta ação não pode ser desfeita.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={remove.isPending}>Cancelar</AlertDialogCancel>
-            <AlertDialogAction
-              destructive
-              disabled={remove.isPending}
-              onClick={(event) => {
-                event.preventDefault();
-                confirmDelete();
-              }}
-            >
-              {remove.isPending ? <Spinner /> : null}
-              Excluir
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        onCancel={() => setDeleting(null)}
+        title="Excluir grupo"
+        description={<>Tem certeza que deseja excluir o grupo {deleting?.name}? Esta ação não pode ser desfeita.</>}
+        pending={remove.isPending}
+        onConfirm={confirmDelete}
+      />
     </div>
   );
 }
