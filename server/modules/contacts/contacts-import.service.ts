@@ -1,4 +1,7 @@
+import type { Transaction as PgliteTx } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
+import { PgliteTransaction } from 'drizzle-orm/pglite';
+import { v7 as uuidv7 } from 'uuid';
 import { contactsMsg, IMPORT_MAX_ROWS, type ImportResult, type ImportRowError } from '../../../contract/contacts';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import type { Db } from '../../db/client';
@@ -7,8 +10,9 @@ import { type Account, invalidateContactStats, lockRemainingSlots, planLimitMess
 import { type ColumnMap, detectFileKind, mapHeader, readRows } from './import-file';
 import { normalizePhone } from './phone';
 
-/** Rows per INSERT statement: hundreds of rows per round trip, never one query per row. */
+/** Rows per INSERT statement (PostgreSQL) or COPY (embedded database): never one query per row. */
 const INSERT_BATCH = 2_000;
+const COPY_BATCH = 25_000;
 const LOOKUP_BATCH = 10_000;
 const VACUUM_AFTER_ROWS = 5_000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -23,8 +27,11 @@ interface Candidate {
   raw: ImportRowError;
 }
 
-/** A leading apostrophe is how our export (and Excel users) neutralise formulas: not part of the value. */
-const clean = (s: string | undefined) => (s ?? '').replace(/^'/, '').trim();
+/**
+ * A leading apostrophe is how our export (and Excel users) neutralise formulas: not part of the value.
+ * NUL characters cannot be stored in a PostgreSQL text and are never meant.
+ */
+const clean = (s: string | undefined) => (s ?? '').replace(/^'/, '').replaceAll('\0', '').trim();
 
 function splitTags(cell: string): string[] {
   const out: string[] = [];
@@ -105,8 +112,19 @@ function parseFile(filename: string, data: Buffer) {
 type Runner = Pick<Db, 'execute'>;
 const rowsOf = (result: unknown) => (result as { rows: Array<Record<string, unknown>> }).rows;
 
+/**
+ * The numbers of the file the account already has. An account smaller than the file is read whole
+ * (one index scan; nothing at all for a new account); a larger one is asked about the file's numbers.
+ */
 async function existingPhones(tx: Runner, userId: string, phones: string[]): Promise<Set<string>> {
   const found = new Set<string>();
+  const [{ n }] = rowsOf(await tx.execute(sql`select count(*)::int as n from contacts where user_id = ${userId}`));
+  if (n === 0) return found;
+  if ((n as number) <= phones.length) {
+    const all = await tx.execute(sql`select phone from contacts where user_id = ${userId}`);
+    for (const r of rowsOf(all)) found.add(r.phone as string);
+    return found;
+  }
   for (let i = 0; i < phones.length; i += LOOKUP_BATCH) {
     const batch = phones.slice(i, i + LOOKUP_BATCH);
     const result = await tx.execute(
@@ -117,19 +135,60 @@ async function existingPhones(tx: Runner, userId: string, phones: string[]): Pro
   return found;
 }
 
-async function insertBatch(tx: Runner, userId: string, batch: Candidate[]): Promise<number> {
+interface Fresh extends Candidate {
+  id: string;
+}
+
+/** PostgreSQL: one INSERT … SELECT FROM unnest() per batch of rows. */
+async function insertBatch(tx: Runner, userId: string, batch: Fresh[]): Promise<number> {
   const result = await tx.execute(sql`
-    insert into contacts (user_id, name, phone, email, tags)
-    select ${userId}, n, p, nullif(e, ''), case when t = '' then '{}'::text[] else string_to_array(t, chr(31)) end
+    insert into contacts (id, user_id, name, phone, email, tags)
+    select i, ${userId}, n, p, nullif(e, ''), case when t = '' then '{}'::text[] else string_to_array(t, chr(31)) end
     from unnest(
+      ${sql.param(batch.map((c) => c.id))}::uuid[],
       ${sql.param(batch.map((c) => c.name))}::text[],
       ${sql.param(batch.map((c) => c.phone))}::text[],
       ${sql.param(batch.map((c) => c.email))}::text[],
       ${sql.param(batch.map((c) => c.tags))}::text[]
-    ) as u(n, p, e, t)
+    ) as u(i, n, p, e, t)
     on conflict (user_id, phone) do nothing
     returning 1`);
   return rowsOf(result).length;
+}
+
+/** A value in COPY's text format: backslash, tab, newline and carriage return escaped. */
+const copyText = (value: string) =>
+  value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+
+/** A text[] literal with every element quoted. */
+const arrayLiteral = (tags: string) =>
+  tags === ''
+    ? '{}'
+    : `{${tags
+        .split(TAG_SEPARATOR)
+        .map((t) => `"${t.replace(/["\\]/g, '\\$&')}"`)
+        .join(',')}}`;
+
+/**
+ * Embedded database: COPY … FROM a blob, several times faster there than INSERT for the same rows
+ * (one parse and no parameter arrays). Runs under the account lock of `lockRemainingSlots`, after the
+ * existing numbers were looked up, and PGlite has one connection: no other insert can interleave.
+ */
+async function copyBatch(handle: PgliteTx, userId: string, batch: Fresh[]): Promise<number> {
+  let text = '';
+  for (const c of batch) {
+    text += `${c.id}\t${userId}\t${copyText(c.name)}\t${c.phone}\t${c.email ? copyText(c.email) : '\\N'}\t${copyText(arrayLiteral(c.tags))}\n`;
+  }
+  const result = await handle.query(`copy contacts (id, user_id, name, phone, email, tags) from '/dev/blob'`, [], {
+    blob: new Blob([text]),
+  });
+  return result.affectedRows ?? batch.length;
+}
+
+/** PGlite's own transaction behind a Drizzle transaction (COPY needs it), or null on PostgreSQL. */
+function pgliteHandle(tx: unknown): PgliteTx | null {
+  if (!(tx instanceof PgliteTransaction)) return null;
+  return (tx as unknown as { session: { client: PgliteTx } }).session.client;
 }
 
 /**
@@ -162,15 +221,24 @@ export async function importContacts(
       account.id,
       candidates.map((c) => c.phone),
     );
-    const fresh: Candidate[] = [];
+    // Ids made here are time-ordered (UUIDv7): the primary key index grows at its end instead of
+    // splitting pages all over, and the database does not draw 100,000 random numbers.
+    const fresh: Fresh[] = [];
     for (const c of candidates) {
       if (existing.has(c.phone)) duplicates++;
-      else if (fresh.length < slots) fresh.push(c);
+      else if (fresh.length < slots) fresh.push({ ...c, id: uuidv7() });
       else errors.push({ ...c.raw, reason: contactsMsg.rowOverLimit });
     }
     let inserted = 0;
-    for (let i = 0; i < fresh.length; i += INSERT_BATCH) {
-      inserted += await insertBatch(tx, account.id, fresh.slice(i, i + INSERT_BATCH));
+    const handle = pgliteHandle(tx);
+    if (handle) {
+      for (let i = 0; i < fresh.length; i += COPY_BATCH) {
+        inserted += await copyBatch(handle, account.id, fresh.slice(i, i + COPY_BATCH));
+      }
+    } else {
+      for (let i = 0; i < fresh.length; i += INSERT_BATCH) {
+        inserted += await insertBatch(tx, account.id, fresh.slice(i, i + INSERT_BATCH));
+      }
     }
     // A concurrent insert of the same number (after our lookup) is a duplicate too.
     duplicates += fresh.length - inserted;

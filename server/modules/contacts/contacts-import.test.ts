@@ -97,6 +97,27 @@ describe('contacts import', () => {
     ]);
   });
 
+  it('counts duplicates against an account larger than the file', async () => {
+    const { user, cookie } = await account();
+    for (const phone of ['21998765401', '21998765402', '21998765403']) {
+      const created = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/contacts',
+        payload: { name: `Existente ${phone}`, phone },
+        headers: { cookie },
+      });
+      expect(created.statusCode).toBe(200);
+    }
+    const res = await upload(cookie, 'pequeno.csv', 'Nome,Telefone\nNova,21998765499\nRepetida,(21) 99876-5402\n');
+    expect(res.json()).toMatchObject({ success: true, imported: 1, duplicates: 1 });
+    expect((await phonesOf(user.id)).map((c) => c.phone)).toEqual([
+      '+5521998765401',
+      '+5521998765402',
+      '+5521998765403',
+      '+5521998765499',
+    ]);
+  });
+
   it('reads a semicolon CSV written by Brazilian Excel in Windows-1252, with accented headers', async () => {
     const { user, cookie } = await account();
     const text = 'NOME;Número;E-mail;Etiquetas\r\nJosé Conceição;(11) 98765-4321;jose@example.com;São Paulo, açaí\r\n';
@@ -240,9 +261,32 @@ describe('contacts import', () => {
     expect((await phonesOf(user.id)).length).toBe(5000);
   });
 
+  it('stores names, e-mails and tags with quotes, backslashes, tabs and line breaks exactly as written', async () => {
+    const { user, cookie } = await account();
+    const csv = [
+      'Nome;Telefone;Email;Tags',
+      '"Ana \\ ""Aninha"" D\'Ávila";21998765432;ana+1@example.com;"vip\\x; ""quoted""; {chave}"',
+      '"Bia\tTab\nQuebra";21998765433;;',
+      'Caio \\N;21998765434;;\\N',
+    ].join('\r\n');
+    const res = await upload(cookie, 'especiais.csv', csv);
+    expect(res.json()).toMatchObject({ success: true, imported: 3, duplicates: 0, errors: [] });
+    expect(await phonesOf(user.id)).toEqual([
+      {
+        phone: '+5521998765432',
+        name: 'Ana \\ "Aninha" D\'Ávila',
+        email: 'ana+1@example.com',
+        tags: ['vip\\x', '"quoted"', '{chave}'],
+      },
+      { phone: '+5521998765433', name: 'Bia\tTab\nQuebra', email: null, tags: [] },
+      { phone: '+5521998765434', name: 'Caio \\N', email: null, tags: ['\\N'] },
+    ]);
+  });
+
   it('is atomic: a failure part-way leaves nothing imported', async () => {
     const { user, cookie } = await account();
-    // A constraint makes the last of the three insert batches fail, after two have gone through.
+    // A constraint makes the last row fail after the others were written (on PostgreSQL, in the last
+    // of three INSERT batches; on the embedded database, at the end of its COPY).
     await ctx.database.db.execute(sql`alter table contacts add constraint test_no_zz check (name <> 'ZZ-falha')`);
     try {
       const lines = ['Nome,Telefone'];
