@@ -6,7 +6,7 @@ import { contactsMsg, IMPORT_MAX_ROWS, type ImportResult, type ImportRowError } 
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
-import { type Account, invalidateContactStats, lockRemainingSlots, planLimitMessage } from './contacts.service';
+import { type Account, contactsChanged, lockRemainingSlots, planLimitMessage } from './contacts.service';
 import { type ColumnMap, detectFileKind, mapHeader, readRows } from './import-file';
 import { normalizePhone } from './phone';
 
@@ -245,7 +245,7 @@ export async function importContacts(
     return inserted;
   });
 
-  invalidateContactStats(account.id);
+  contactsChanged(account.id);
   if (imported >= VACUUM_AFTER_ROWS) {
     // Freshly inserted rows make every page read visit the heap until the table is vacuumed (visibility
     // map, hint bits) and the planner has no statistics for them; PGlite has no autovacuum. Done after

@@ -15,6 +15,7 @@ import { contacts, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { UserRow } from '../auth/sessions.service';
 import { normalizePhone } from './phone';
+import { forgetSearchIndex, searchContactIds, searchIndexSettings } from './search-index';
 
 type ContactRow = typeof contacts.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -54,12 +55,19 @@ export function searchKey(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-/** What a search matches: the name (case- and accent-insensitive) or, for digit-only input, the phone digits. */
-function searchCondition(q: string | undefined) {
+/**
+ * What a search looks for in `search_text`: the name (case- and accent-insensitive) or, for input that
+ * is only a phone number, its digits. Undefined for an empty search.
+ */
+function searchNeedle(q: string | undefined): string | undefined {
   const text = q?.trim();
   if (!text) return undefined;
   const isPhoneLike = /^[\d\s()+\-.]+$/.test(text) && /\d/.test(text);
-  const needle = isPhoneLike ? text.replace(/\D/g, '') : searchKey(text);
+  return isPhoneLike ? text.replace(/\D/g, '') : searchKey(text);
+}
+
+function searchCondition(needle: string | undefined) {
+  if (needle === undefined) return undefined;
   const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return sql`${contacts.searchText} like ${pattern}`;
 }
@@ -84,8 +92,10 @@ const STATS_TTL_MS = 15_000;
 const SEARCH_COUNT_CAP = 1_000;
 const statsCache = new Map<string, { stats: ContactStats; at: number }>();
 
-export function invalidateContactStats(userId: string): void {
+/** Drops what this process keeps about the account's contacts (stat cards, search index): they changed. */
+export function contactsChanged(userId: string): void {
   statsCache.delete(userId);
+  forgetSearchIndex(userId);
 }
 
 export async function contactStats(db: Db, userId: string): Promise<ContactStats> {
@@ -117,10 +127,28 @@ export async function listContactsPage(
 ): Promise<ContactPage> {
   const page = opts.page ?? 1;
   const limit = opts.limit ?? 50;
-  const search = searchCondition(opts.q);
+  const needle = searchNeedle(opts.q);
+  const search = searchCondition(needle);
   const where = and(eq(contacts.userId, account.id), search);
   const offset = (page - 1) * limit;
   const stats = await contactStats(db, account.id);
+  const contactLimit = contactLimitFor(account.planType);
+  if (needle !== undefined && stats.total >= searchIndexSettings.minContacts) {
+    // Large accounts are searched in this process's index (search-index.ts), then the page is read by id.
+    const found = await searchContactIds(db, account.id, needle, offset, limit);
+    const rows = found.ids.length
+      ? await db
+          .select(columns)
+          .from(contacts)
+          .where(and(eq(contacts.userId, account.id), inArray(contacts.id, found.ids)))
+      : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const items = found.ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toContact(row)] : [];
+    });
+    return { items, total: found.total, totalIsLowerBound: false, page, limit, stats, contactLimit };
+  }
   // Deferred join: the offset walks the (user_id, search_text, id) index alone, then 50 rows are read.
   const pageIds = db
     .select({ id: contacts.id })
@@ -160,7 +188,7 @@ export async function listContactsPage(
     page,
     limit,
     stats,
-    contactLimit: contactLimitFor(account.planType),
+    contactLimit,
   };
 }
 
@@ -209,7 +237,7 @@ export async function createContact(db: Db, account: Account, body: ContactField
   } catch (err) {
     rethrowDuplicate(err);
   } finally {
-    invalidateContactStats(account.id);
+    contactsChanged(account.id);
   }
 }
 
@@ -229,7 +257,7 @@ export async function updateContact(db: Db, userId: string, id: string, body: Co
       .where(and(eq(contacts.id, id), eq(contacts.userId, userId)))
       .returning(columns);
     if (!row) throw new AppError('NOT_FOUND', contactsMsg.notFound);
-    invalidateContactStats(userId);
+    contactsChanged(userId);
     return toContact(row);
   } catch (err) {
     rethrowDuplicate(err);
@@ -242,7 +270,7 @@ export async function deleteContact(db: Db, userId: string, id: string): Promise
     .where(and(eq(contacts.id, id), eq(contacts.userId, userId)))
     .returning({ id: contacts.id });
   if (deleted.length === 0) throw new AppError('NOT_FOUND', contactsMsg.notFound);
-  invalidateContactStats(userId);
+  contactsChanged(userId);
 }
 
 /** True when an inbound message asks to stop receiving messages (SAIR, PARAR, STOP, CANCELAR). */
@@ -263,6 +291,6 @@ export async function setContactOptOut(db: Db, userId: string, phone: string, op
     .set({ optedOut })
     .where(and(eq(contacts.userId, userId), eq(contacts.phone, e164)))
     .returning({ id: contacts.id });
-  invalidateContactStats(userId);
+  contactsChanged(userId);
   return rows.length > 0;
 }

@@ -4,6 +4,15 @@ import { contactsMsg } from '../../../contract/contacts';
 import { contacts } from '../../db/schema';
 import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
 import { isOptOutMessage, setContactOptOut } from './contacts.service';
+import { searchIndexSettings } from './search-index';
+
+function multipartCsv(text: string) {
+  const boundary = '----disparo-search-boundary';
+  const payload = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="c.csv"\r\nContent-Type: text/csv\r\n\r\n${text}\r\n--${boundary}--\r\n`,
+  );
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
 
 let ctx: TestContext;
 let cookie: string;
@@ -149,47 +158,146 @@ describe('plan limits', () => {
   });
 });
 
-describe('paginated search', () => {
-  it('pages and searches on name (case and accents ignored) or phone digits, with stats', async () => {
-    const { cookie: c } = await freshAccount();
-    const people = [
-      ['João Silva', '(21) 99876-5432'],
-      ['Ana Souza', '(11) 91234-5678'],
-      ['joana prado', '(31) 98888-7777'],
-      ['Bruno', '(41) 97777-6666'],
+const searchPaths = [
+  ['in the database', Number.POSITIVE_INFINITY],
+  ['in the process’s index of a large account', 1],
+] as const;
+
+async function withIndexFrom<T>(minContacts: number, body: () => Promise<T>): Promise<T> {
+  const saved = searchIndexSettings.minContacts;
+  searchIndexSettings.minContacts = minContacts;
+  try {
+    return await body();
+  } finally {
+    searchIndexSettings.minContacts = saved;
+  }
+}
+
+const namesOf = (res: { json(): { items: Array<{ name: string }> } }) => res.json().items.map((x) => x.name);
+
+describe.each(searchPaths)('paginated search %s', (_label, minContacts) => {
+  it('pages and searches on name (case and accents ignored) or phone digits, with stats', () =>
+    withIndexFrom(minContacts, async () => {
+      const { cookie: c } = await freshAccount();
+      const people = [
+        ['João Silva', '(21) 99876-5432'],
+        ['Ana Souza', '(11) 91234-5678'],
+        ['joana prado', '(31) 98888-7777'],
+        ['Bruno', '(41) 97777-6666'],
+      ];
+      for (const [name, phone] of people) await call('POST', '/api/contacts', { name, phone }, c);
+      await call('POST', '/api/contacts', { name: 'Zeca', phone: '51966665555', optedOut: true }, c);
+
+      const page1 = (await call('GET', '/api/contacts?page=1&limit=2', undefined, c)).json();
+      expect(page1).toMatchObject({
+        total: 5,
+        page: 1,
+        limit: 2,
+        stats: { total: 5, active: 4, optedOut: 1 },
+        contactLimit: 5000,
+      });
+      expect(page1.items.map((x: { name: string }) => x.name)).toEqual(['Ana Souza', 'Bruno']);
+      const page3 = (await call('GET', '/api/contacts?page=3&limit=2', undefined, c)).json();
+      expect(page3.items.map((x: { name: string }) => x.name)).toEqual(['Zeca']);
+
+      const names = async (q: string) =>
+        (await call('GET', `/api/contacts?q=${encodeURIComponent(q)}`, undefined, c))
+          .json()
+          .items.map((x: { name: string }) => x.name);
+      expect(await names('JOAO')).toEqual(['João Silva']);
+      expect(await names('joã')).toEqual(['joana prado', 'João Silva']);
+      expect(await names('(21) 9987')).toEqual(['João Silva']);
+      expect(await names('+55 11')).toEqual(['Ana Souza']);
+      expect(await names('%')).toEqual([]);
+      expect((await call('GET', '/api/contacts?limit=1000', undefined, c)).statusCode).toBe(400);
+      const search = (await call('GET', '/api/contacts?q=o&page=1&limit=2', undefined, c)).json();
+      expect(search).toMatchObject({ total: 4, totalIsLowerBound: false });
+      expect(search.items.map((x: { name: string }) => x.name)).toEqual(['Ana Souza', 'Bruno']);
+      const beyond = (await call('GET', '/api/contacts?q=o&page=5&limit=2', undefined, c)).json();
+      expect(beyond).toMatchObject({ items: [], total: 4 });
+    }));
+
+  it('finds a contact as soon as it is created, renamed or deleted', () =>
+    withIndexFrom(minContacts, async () => {
+      const { cookie: c } = await freshAccount();
+      await call('POST', '/api/contacts', { name: 'Primeiro', phone: '21998760001' }, c);
+      const find = async (q: string) =>
+        namesOf(await call('GET', `/api/contacts?q=${q}&page=1&limit=10`, undefined, c));
+      expect(await find('primeiro')).toEqual(['Primeiro']);
+      const created = await call('POST', '/api/contacts', { name: 'Segundo Nome', phone: '21998760002' }, c);
+      expect(await find('segundo')).toEqual(['Segundo Nome']);
+      const id = created.json().contact.id;
+      await call('PUT', `/api/contacts/${id}`, { name: 'Terceiro', phone: '21998760003' }, c);
+      expect(await find('segundo')).toEqual([]);
+      expect(await find('998760003')).toEqual(['Terceiro']);
+      await call('DELETE', `/api/contacts/${id}`, undefined, c);
+      expect(await find('terceiro')).toEqual([]);
+      const upload = multipartCsv('Nome,Telefone\nQuarta Importada,21998760004\n');
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/contacts/import',
+        ...upload,
+        headers: { ...upload.headers, cookie: c },
+      });
+      expect(await find('importada')).toEqual(['Quarta Importada']);
+    }));
+});
+
+describe('search index of large accounts', () => {
+  it('answers the same pages from the database and from the index, for every kind of search', async () => {
+    const { user, cookie: c } = await freshAccount();
+    await ctx.database.db.execute(sql`insert into contacts (user_id, name, phone)
+      select ${user.id},
+        (array['Ana','João','Maria','José','Antônio','Conceição','Zé','ÉRICA','maria  eduarda','Luíza'])[1 + i % 10]
+          || ' ' || (array['Silva','Araújo','Gonçalves','D''Ávila','Souza_Lima','100%'])[1 + i % 6] || ' ' || i,
+        '+55' || (array['11','21','31','85'])[1 + i % 4] || '9' || lpad((i * 7919 % 100000000)::text, 8, '0')
+      from generate_series(1, 400) as i`);
+    const queries = [
+      'maria',
+      'MARIA  ED',
+      'joão',
+      'conceicao',
+      'ze',
+      'é',
+      'silva 1',
+      "d'ávila",
+      '_',
+      '100%',
+      '%',
+      '(21) 9',
+      '+55 85',
+      '79',
+      '0',
+      'zzz',
+      'a',
     ];
-    for (const [name, phone] of people) await call('POST', '/api/contacts', { name, phone }, c);
-    await call('POST', '/api/contacts', { name: 'Zeca', phone: '51966665555', optedOut: true }, c);
-
-    const page1 = (await call('GET', '/api/contacts?page=1&limit=2', undefined, c)).json();
-    expect(page1).toMatchObject({
-      total: 5,
-      page: 1,
-      limit: 2,
-      stats: { total: 5, active: 4, optedOut: 1 },
-      contactLimit: 5000,
-    });
-    expect(page1.items.map((x: { name: string }) => x.name)).toEqual(['Ana Souza', 'Bruno']);
-    const page3 = (await call('GET', '/api/contacts?page=3&limit=2', undefined, c)).json();
-    expect(page3.items.map((x: { name: string }) => x.name)).toEqual(['Zeca']);
-
-    const names = async (q: string) =>
-      (await call('GET', `/api/contacts?q=${encodeURIComponent(q)}`, undefined, c))
-        .json()
-        .items.map((x: { name: string }) => x.name);
-    expect(await names('JOAO')).toEqual(['João Silva']);
-    expect(await names('joã')).toEqual(['joana prado', 'João Silva']);
-    expect(await names('(21) 9987')).toEqual(['João Silva']);
-    expect(await names('+55 11')).toEqual(['Ana Souza']);
-    expect(await names('%')).toEqual([]);
-    expect((await call('GET', '/api/contacts?limit=1000', undefined, c)).statusCode).toBe(400);
-    const search = (await call('GET', '/api/contacts?q=o&page=1&limit=2', undefined, c)).json();
-    expect(search).toMatchObject({ total: 4, totalIsLowerBound: false });
-    expect(search.items.map((x: { name: string }) => x.name)).toEqual(['Ana Souza', 'Bruno']);
-    const beyond = (await call('GET', '/api/contacts?q=o&page=5&limit=2', undefined, c)).json();
-    expect(beyond).toMatchObject({ items: [], total: 4 });
+    for (const q of queries) {
+      for (const page of [1, 2, 5]) {
+        const url = `/api/contacts?q=${encodeURIComponent(q)}&page=${page}&limit=20`;
+        const fromDb = (await withIndexFrom(Number.POSITIVE_INFINITY, () => call('GET', url, undefined, c))).json();
+        const fromIndex = (await withIndexFrom(1, () => call('GET', url, undefined, c))).json();
+        expect({ q, page, items: fromIndex.items, total: fromIndex.total }).toEqual({
+          q,
+          page,
+          items: fromDb.items,
+          total: fromDb.total,
+        });
+      }
+    }
   });
 
+  it('counts every match of a large account’s search exactly', () =>
+    withIndexFrom(1, async () => {
+      const { user, cookie: c } = await freshAccount();
+      await ctx.database.db.execute(sql`insert into contacts (user_id, name, phone)
+        select ${user.id}, 'Contato ' || i, '+55119' || lpad(i::text, 8, '0') from generate_series(1, 1050) as i`);
+      const res = (await call('GET', '/api/contacts?q=contato&page=21&limit=50', undefined, c)).json();
+      expect(res).toMatchObject({ total: 1050, totalIsLowerBound: false, page: 21 });
+      expect(res.items).toHaveLength(50);
+    }));
+});
+
+describe('paginated search in the database', () => {
   it('counts a very common search up to 1,000 matches and says there are more', async () => {
     const { user, cookie: c } = await freshAccount();
     await ctx.database.db.execute(sql`insert into contacts (user_id, name, phone)
