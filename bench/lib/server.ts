@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { request } from './http';
 
 /** The repository root (bench/lib/ is two levels below it). */
@@ -145,7 +147,35 @@ async function spawnServer(opts: {
   return server;
 }
 
-/** The built Disparo server (dist/server/main.js) with a fresh embedded database in a temporary directory. */
+/**
+ * BENCH_DATABASE_URL (a PostgreSQL server URL) runs the Disparo servers on PostgreSQL instead of the
+ * embedded database: each gets a fresh database there, dropped when it stops.
+ */
+async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (!serverUrl) return undefined;
+  const name = `disparo_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * The built Disparo server (dist/server/main.js) with a fresh embedded database in a temporary
+ * directory, or a fresh PostgreSQL database when BENCH_DATABASE_URL is set.
+ */
 export async function startDisparo(bundle = defaultServerBundle()): Promise<DisparoServer> {
   if (!existsSync(bundle)) {
     throw new Error(`${bundle} is missing: run \`npm run build\` (or \`node scripts/build-server.mjs\`) first`);
@@ -157,6 +187,7 @@ export async function startDisparo(bundle = defaultServerBundle()): Promise<Disp
   // Chrome DevTools or speedscope).
   const profileDir = join(repoRoot, 'bench', 'out', 'profiles');
   const nodeArgs = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const postgres = await freshPostgresDatabase();
   const server = await spawnServer({
     name: 'disparo',
     script: bundle,
@@ -171,12 +202,21 @@ export async function startDisparo(bundle = defaultServerBundle()): Promise<Disp
       LOG_LEVEL: 'warn',
       // Never reach out to WhatsApp from a benchmark.
       WHATSAPP_DRIVER: 'simulator',
+      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     },
+  }).catch(async (err) => {
+    await postgres?.drop();
+    throw err;
   });
   console.log(
-    `  disparo server pid ${server.pid} ready at ${server.url} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `  disparo server pid ${server.pid} ready at ${server.url} in ${((Date.now() - started) / 1000).toFixed(1)} s` +
+      (postgres ? ' (PostgreSQL)' : ' (embedded database)'),
   );
-  return { ...server, dataDir, admin };
+  const stop = async () => {
+    await server.stop();
+    await postgres?.drop();
+  };
+  return { ...server, stop, dataDir, admin };
 }
 
 /** The bare node:http baseline (bench/bare-server.mjs). */
