@@ -173,6 +173,9 @@ export const IMPORT_TEMPLATE_COLUMNS = ['Nome', 'Telefone', 'Email', 'Tags'] as 
 
 /** Words that opt a contact out when sent to the chatbot (DESIGN §3). */
 export const OPT_OUT_KEYWORDS = ['SAIR', 'PARAR', 'STOP', 'CANCELAR'] as const;
+/** The answer a contact gets after sending one of the opt-out words. */
+export const OPT_OUT_CONFIRMATION =
+  'Pronto! Você não receberá mais nossas mensagens. Se mudar de ideia, é só falar com a gente.';
 
 // Groups
 

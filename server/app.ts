@@ -24,6 +24,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { SessionStore } from './modules/auth/sessions.service';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
+import { registerOptOut } from './modules/contacts/opt-out';
 import { verificationRoutes } from './modules/contacts/verification.routes';
 import type { VerificationOptions } from './modules/contacts/verification.service';
 import { groupsRoutes } from './modules/groups/groups.routes';
@@ -124,6 +125,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     extraImageSources: ['https://pps.whatsapp.net'],
   });
   fastPoll = sessionPollFastPath(deps, headers.api);
+  registerOptOut({ db, connections, log: app.log });
 
   // Sockets close without logging out, so the next start reconnects without a new QR code.
   app.addHook('onClose', () => connections.shutdown());

@@ -275,7 +275,10 @@ export async function deleteContact(db: Db, userId: string, id: string): Promise
 
 /** True when an inbound message asks to stop receiving messages (SAIR, PARAR, STOP, CANCELAR). */
 export function isOptOutMessage(text: string): boolean {
-  const word = searchKey(text.trim()).toUpperCase();
+  // 'Sair.', '*PARAR*' and 'stop!' count too; 'não quero sair' does not.
+  const word = searchKey(text)
+    .replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')
+    .toUpperCase();
   return (OPT_OUT_KEYWORDS as readonly string[]).includes(word);
 }
 

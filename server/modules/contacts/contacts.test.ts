@@ -313,8 +313,10 @@ describe('paginated search in the database', () => {
 
 describe('opt-out', () => {
   it('recognises the opt-out words and flags the contact by its number', async () => {
-    for (const w of ['SAIR', 'parar', ' Stop ', 'cancelar']) expect(isOptOutMessage(w), w).toBe(true);
-    expect(isOptOutMessage('sair agora')).toBe(false);
+    for (const w of ['SAIR', 'parar', ' Stop ', 'cancelar', 'Sair.', '*PARAR*', 'stop!']) {
+      expect(isOptOutMessage(w), w).toBe(true);
+    }
+    for (const w of ['sair agora', 'não quero sair', 'SAIRR', '']) expect(isOptOutMessage(w), w).toBe(false);
     const { user, cookie: c } = await freshAccount();
     await call('POST', '/api/contacts', { name: 'A', phone: '21998765432' }, c);
     expect(await setContactOptOut(ctx.database.db, user.id, '5521998765432')).toBe(true);

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPT_OUT_CONFIRMATION } from '../../../contract/contacts';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import { campaignRecipients, campaigns, whatsappConnections, whatsappInboundMessages } from '../../db/schema';
 import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
@@ -158,6 +159,48 @@ describe('personal number through the simulator', () => {
     await updateAccountSettings(db, user.id, { channel: 'cloud' });
     expect(await ctx.app.deps.drivers.get(user.id)).toBeNull();
     await updateAccountSettings(db, user.id, { channel: 'personal' });
+    await post('/api/whatsapp/disconnect', cookie);
+  });
+
+  it('opts a contact out when it answers SAIR, PARAR, STOP or CANCELAR, and tells it so once', async () => {
+    const { user, cookie } = await customer();
+    for (const [name, phone] of [
+      ['Quer sair', '11911113333'],
+      ['Fica', '11911114444'],
+    ]) {
+      await post('/api/contacts', cookie, { name, phone });
+    }
+    await post('/api/whatsapp/connect', cookie);
+    await waitFor(
+      () => session(cookie),
+      (s) => s.isConnected,
+    );
+    const driver = ctx.app.deps.connections.personalDriver(user.id);
+    if (!driver) throw new Error('no driver');
+    const sent: Array<{ to: string; text: string }> = [];
+    const send = driver.send.bind(driver);
+    driver.send = (to, message) => {
+      if (message.kind === 'text') sent.push({ to, text: message.text });
+      return send(to, message);
+    };
+    const optedOut = async () =>
+      Object.fromEntries(
+        (await ctx.app.inject({ method: 'GET', url: '/api/contacts', headers: { cookie } }))
+          .json()
+          .map((c: { name: string; optedOut: boolean }) => [c.name, c.optedOut]),
+      );
+
+    await post('/api/whatsapp/simulator/inbound', cookie, { from: '5511911114444', text: 'não quero sair' });
+    await post('/api/whatsapp/simulator/inbound', cookie, { from: '5511900009999', text: 'SAIR' });
+    await post('/api/whatsapp/simulator/inbound', cookie, { from: '5511911113333', text: 'Sair.' });
+    await waitFor(optedOut, (o) => o['Quer sair'] === true);
+    await waitFor(
+      async () => sent,
+      (s) => s.length > 0,
+    );
+    expect(await optedOut()).toEqual({ 'Quer sair': true, Fica: false });
+    expect(sent).toEqual([{ to: '5511911113333', text: OPT_OUT_CONFIRMATION }]);
+
     await post('/api/whatsapp/disconnect', cookie);
   });
 
