@@ -133,9 +133,16 @@ export async function listContactsPage(
   const offset = (page - 1) * limit;
   const stats = await contactStats(db, account.id);
   const contactLimit = contactLimitFor(account.planType);
-  if (needle !== undefined && stats.total >= searchIndexSettings.minContacts) {
+  if (needle?.includes('\0')) {
+    // No stored text holds a NUL (PostgreSQL refuses it, even as a query parameter): nothing matches.
+    return { items: [], total: 0, totalIsLowerBound: false, page, limit, stats, contactLimit };
+  }
+  const found =
+    needle !== undefined && stats.total >= searchIndexSettings.minContacts
+      ? await searchContactIds(db, account.id, needle, offset, limit)
+      : null;
+  if (found) {
     // Large accounts are searched in this process's index (search-index.ts), then the page is read by id.
-    const found = await searchContactIds(db, account.id, needle, offset, limit);
     const rows = found.ids.length
       ? await db
           .select(columns)

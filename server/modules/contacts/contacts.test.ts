@@ -209,6 +209,7 @@ describe.each(searchPaths)('paginated search %s', (_label, minContacts) => {
       expect(await names('(21) 9987')).toEqual(['João Silva']);
       expect(await names('+55 11')).toEqual(['Ana Souza']);
       expect(await names('%')).toEqual([]);
+      expect(await names('jo\u0000ao')).toEqual([]);
       expect((await call('GET', '/api/contacts?limit=1000', undefined, c)).statusCode).toBe(400);
       const search = (await call('GET', '/api/contacts?q=o&page=1&limit=2', undefined, c)).json();
       expect(search).toMatchObject({ total: 4, totalIsLowerBound: false });
@@ -252,7 +253,13 @@ describe('search index of large accounts', () => {
           || ' ' || (array['Silva','Araújo','Gonçalves','D''Ávila','Souza_Lima','100%'])[1 + i % 6] || ' ' || i,
         '+55' || (array['11','21','31','85'])[1 + i % 4] || '9' || lpad((i * 7919 % 100000000)::text, 8, '0')
       from generate_series(1, 400) as i`);
+    // Control characters typed into names: the index separates its rows with one of them.
+    await ctx.database.db.execute(sql`insert into contacts (user_id, name, phone) values
+      (${user.id}, ${'Con\u0001trole'}, '+5521900000001'), (${user.id}, ${'Con\u0002trole'}, '+5521900000002')`);
     const queries = [
+      'con\u0001t',
+      'con\u0002t',
+      'ntrole',
       'maria',
       'MARIA  ED',
       'joão',

@@ -10,8 +10,8 @@ import type { Db } from '../../db/client';
  * index helps only the rare words and doubles the cost of every import (docs/decisions/007).
  *
  * Instead, the first search of a large account reads its `search_text` column once, in the list's
- * order (name, then id, as the database sorts them), into one string with the rows separated by NUL
- * (which a PostgreSQL text never contains) and a table of where each row starts. A search is then
+ * order (name, then id, as the database sorts them), into one string with the rows separated by a
+ * control character, and a table of where each row starts. A search is then
  * `indexOf` over that string: a few milliseconds for 100,000 contacts, whatever the word. The page's
  * rows are read from the database by id, so what is shown is always current.
  *
@@ -28,14 +28,18 @@ export const searchIndexSettings = {
 
 const TTL_MS = 15_000;
 const MAX_CACHED_CONTACTS = 1_000_000;
-const SEPARATOR = '\u0000';
+const SEPARATOR = '\u0001';
+const ESCAPED = '\u0002';
+const UUID_LENGTH = 36;
 
 interface SearchIndex {
   /** Every row's search text, in list order, each followed by SEPARATOR. */
   text: string;
   /** Where row i starts in `text`; one more entry than there are rows (the end). */
   starts: Uint32Array;
-  ids: string[];
+  /** Every row's id (36 characters each), in the same order, one after the other. */
+  ids: string;
+  count: number;
   loadedAt: number;
 }
 
@@ -49,29 +53,33 @@ export function forgetSearchIndex(userId: string): void {
   generations.set(userId, (generations.get(userId) ?? 0) + 1);
   const entry = cache.get(userId);
   if (entry) {
-    cachedContacts -= entry.ids.length;
+    cachedContacts -= entry.count;
     cache.delete(userId);
   }
 }
 
 async function load(db: Db, userId: string): Promise<SearchIndex> {
-  const result = await db.execute(
-    sql`select id, search_text from contacts where user_id = ${userId} order by search_text, id`,
-  );
-  const rows = (result as unknown as { rows: Array<{ id: string; search_text: string }> }).rows;
-  const starts = new Uint32Array(rows.length + 1);
-  const ids = new Array<string>(rows.length);
-  const parts = new Array<string>(rows.length);
+  // Two aggregated strings instead of 100,000 rows: the embedded database hands one row over about
+  // ten times faster (50–90 ms against 0.5 s for 100,000 contacts). A SEPARATOR inside a search text
+  // (a control character typed into a name) becomes ESCAPED, so rows never run into each other;
+  // searches for either character go to the database instead (see `searchContactIds`).
+  const result = await db.execute(sql`
+    select
+      string_agg(replace(search_text, chr(1), chr(2)), chr(1) order by search_text, id) as text,
+      string_agg(id::text, '' order by search_text, id) as ids,
+      count(*)::int as n
+    from contacts where user_id = ${userId}`);
+  const [row] = (result as unknown as { rows: Array<{ text: string | null; ids: string | null; n: number }> }).rows;
+  const count = row?.n ?? 0;
+  const text = count > 0 ? `${row.text}${SEPARATOR}` : '';
+  const starts = new Uint32Array(count + 1);
   let at = 0;
-  for (let i = 0; i < rows.length; i++) {
+  for (let i = 0; i < count; i++) {
     starts[i] = at;
-    ids[i] = rows[i].id;
-    parts[i] = rows[i].search_text;
-    at += rows[i].search_text.length + 1;
+    at = text.indexOf(SEPARATOR, at) + 1;
   }
-  starts[rows.length] = at;
-  const text = parts.length ? `${parts.join(SEPARATOR)}${SEPARATOR}` : '';
-  return { text, starts, ids, loadedAt: Date.now() };
+  starts[count] = text.length;
+  return { text, starts, ids: row?.ids ?? '', count, loadedAt: Date.now() };
 }
 
 async function indexFor(db: Db, userId: string): Promise<SearchIndex> {
@@ -93,13 +101,13 @@ async function indexFor(db: Db, userId: string): Promise<SearchIndex> {
   // A write during the load may be missing from it: use it for this search, keep it only if none came.
   if ((generations.get(userId) ?? 0) === generation) {
     const previous = cache.get(userId);
-    if (previous) cachedContacts -= previous.ids.length;
+    if (previous) cachedContacts -= previous.count;
     cache.set(userId, index);
-    cachedContacts += index.ids.length;
+    cachedContacts += index.count;
     for (const [key, entry] of cache) {
       if (cachedContacts <= MAX_CACHED_CONTACTS || key === userId) break;
       cache.delete(key);
-      cachedContacts -= entry.ids.length;
+      cachedContacts -= entry.count;
     }
   }
   return index;
@@ -126,7 +134,8 @@ export interface SearchMatches {
 
 /**
  * The ids of one page of the account's contacts whose search text contains `needle` (already
- * lower-cased and accent-free, or phone digits), and how many match in all.
+ * lower-cased and accent-free, or phone digits), and how many match in all; null for the (control)
+ * characters the index cannot answer for, which the database then searches.
  */
 export async function searchContactIds(
   db: Db,
@@ -134,15 +143,15 @@ export async function searchContactIds(
   needle: string,
   offset: number,
   limit: number,
-): Promise<SearchMatches> {
+): Promise<SearchMatches | null> {
+  if (needle.includes(SEPARATOR) || needle.includes(ESCAPED)) return null;
   const index = await indexFor(db, userId);
   const ids: string[] = [];
-  if (needle.includes(SEPARATOR)) return { ids, total: 0 };
   let total = 0;
   let pos = index.text.indexOf(needle);
   while (pos !== -1) {
     const row = rowAt(index.starts, pos);
-    if (total >= offset && ids.length < limit) ids.push(index.ids[row]);
+    if (total >= offset && ids.length < limit) ids.push(index.ids.slice(row * UUID_LENGTH, (row + 1) * UUID_LENGTH));
     total++;
     pos = index.text.indexOf(needle, index.starts[row + 1]);
   }
