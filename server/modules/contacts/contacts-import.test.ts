@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactsMsg, IMPORT_MAX_FILE_MB, neutralizeCell } from '../../../contract/contacts';
 import { contacts } from '../../db/schema';
+import { multipart } from '../../testing/multipart';
 import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
 
 let ctx: TestContext;
@@ -17,20 +18,8 @@ async function account(overrides = {}) {
   return { user, cookie: await loginAs(ctx, user) };
 }
 
-function multipart(filename: string, data: Buffer, field = 'file') {
-  const boundary = '----disparo-test-boundary';
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return {
-    payload: Buffer.concat([head, data, tail]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
 async function upload(cookie: string, filename: string, data: Buffer | string) {
-  const body = multipart(filename, typeof data === 'string' ? Buffer.from(data) : data);
+  const body = multipart(filename, data);
   return ctx.app.inject({
     method: 'POST',
     url: '/api/contacts/import',

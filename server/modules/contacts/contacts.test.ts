@@ -2,17 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactsMsg } from '../../../contract/contacts';
 import { contacts } from '../../db/schema';
+import { multipart } from '../../testing/multipart';
 import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
 import { isOptOutMessage, setContactOptOut } from './contacts.service';
 import { searchIndexSettings } from './search-index';
-
-function multipartCsv(text: string) {
-  const boundary = '----disparo-search-boundary';
-  const payload = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="c.csv"\r\nContent-Type: text/csv\r\n\r\n${text}\r\n--${boundary}--\r\n`,
-  );
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 let ctx: TestContext;
 let cookie: string;
@@ -26,6 +19,11 @@ afterAll(() => ctx.close());
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = (method: Method, url: string, payload?: object, c = cookie) =>
   ctx.app.inject({ method, url, payload, headers: { cookie: c } });
+
+/** 'Contato 1' … 'Contato n', straight into the database. */
+const insertNumberedContacts = (userId: string, n: number) =>
+  ctx.database.db.execute(sql`insert into contacts (user_id, name, phone)
+    select ${userId}, 'Contato ' || i, '+55119' || lpad(i::text, 8, '0') from generate_series(1, ${n}) as i`);
 
 async function freshAccount(overrides = {}) {
   const u = await createUser(ctx, overrides);
@@ -233,7 +231,7 @@ describe.each(searchPaths)('paginated search %s', (_label, minContacts) => {
       expect(await find('998760003')).toEqual(['Terceiro']);
       await call('DELETE', `/api/contacts/${id}`, undefined, c);
       expect(await find('terceiro')).toEqual([]);
-      const upload = multipartCsv('Nome,Telefone\nQuarta Importada,21998760004\n');
+      const upload = multipart('c.csv', 'Nome,Telefone\nQuarta Importada,21998760004\n');
       await ctx.app.inject({
         method: 'POST',
         url: '/api/contacts/import',
@@ -296,8 +294,7 @@ describe('search index of large accounts', () => {
   it('counts every match of a large account’s search exactly', () =>
     withIndexFrom(1, async () => {
       const { user, cookie: c } = await freshAccount();
-      await ctx.database.db.execute(sql`insert into contacts (user_id, name, phone)
-        select ${user.id}, 'Contato ' || i, '+55119' || lpad(i::text, 8, '0') from generate_series(1, 1050) as i`);
+      await insertNumberedContacts(user.id, 1050);
       const res = (await call('GET', '/api/contacts?q=contato&page=21&limit=50', undefined, c)).json();
       expect(res).toMatchObject({ total: 1050, totalIsLowerBound: false, page: 21 });
       expect(res.items).toHaveLength(50);
@@ -307,8 +304,7 @@ describe('search index of large accounts', () => {
 describe('paginated search in the database', () => {
   it('counts a very common search up to 1,000 matches and says there are more', async () => {
     const { user, cookie: c } = await freshAccount();
-    await ctx.database.db.execute(sql`insert into contacts (user_id, name, phone)
-      select ${user.id}, 'Contato ' || i, '+55119' || lpad(i::text, 8, '0') from generate_series(1, 1050) as i`);
+    await insertNumberedContacts(user.id, 1050);
     const res = (await call('GET', '/api/contacts?q=contato&page=3&limit=50', undefined, c)).json();
     expect(res).toMatchObject({ total: 1000, totalIsLowerBound: true, page: 3 });
     expect(res.items).toHaveLength(50);

@@ -38,6 +38,18 @@ async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 3000
 const post = (url: string, cookie: string, payload?: object) =>
   ctx.app.inject({ method: 'POST', url, headers: { cookie }, ...(payload ? { payload } : {}) });
 
+/** Connects the account's simulated number and answers its driver once it is connected. */
+async function connectedDriver(userId: string, cookie: string) {
+  await post('/api/whatsapp/connect', cookie);
+  await waitFor(
+    () => session(cookie),
+    (s) => s.isConnected,
+  );
+  const driver = ctx.app.deps.connections.personalDriver(userId);
+  if (!driver) throw new Error('no driver');
+  return driver;
+}
+
 describe('personal number through the simulator', () => {
   it('walks QR → connected without number → online, then disconnects', async () => {
     const { user, cookie } = await customer();
@@ -170,13 +182,7 @@ describe('personal number through the simulator', () => {
     ]) {
       await post('/api/contacts', cookie, { name, phone });
     }
-    await post('/api/whatsapp/connect', cookie);
-    await waitFor(
-      () => session(cookie),
-      (s) => s.isConnected,
-    );
-    const driver = ctx.app.deps.connections.personalDriver(user.id);
-    if (!driver) throw new Error('no driver');
+    const driver = await connectedDriver(user.id, cookie);
     const sent: Array<{ to: string; text: string }> = [];
     const send = driver.send.bind(driver);
     driver.send = (to, message) => {
@@ -209,13 +215,7 @@ describe('personal number through the simulator', () => {
     expect(
       (await post('/api/whatsapp/simulator/inbound', cookie, { from: '5511911112222', text: 'oi' })).statusCode,
     ).toBe(409);
-    await post('/api/whatsapp/connect', cookie);
-    await waitFor(
-      () => session(cookie),
-      (s) => s.isConnected,
-    );
-    const driver = ctx.app.deps.connections.personalDriver(user.id);
-    if (!driver) throw new Error('no driver');
+    const driver = await connectedDriver(user.id, cookie);
     const seen: Array<{ text: string; buttonId?: string }> = [];
     driver.on('inbound', (m) => seen.push({ text: m.text, buttonId: m.buttonId }));
 
