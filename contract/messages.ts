@@ -17,6 +17,7 @@ export const msg = {
     landingRequiredTitle: 'Campos obrigatórios',
     invalidRequest: 'Requisição inválida. Verifique os dados enviados.',
     invalidId: 'Identificador inválido.',
+    invalidEncoding: 'O corpo da requisição não é UTF-8 válido. Envie o texto em UTF-8.',
   },
   auth: {
     loginFailed: 'Usuário ou senha inválidos.',

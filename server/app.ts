@@ -36,9 +36,11 @@ import { businessRoutes } from './modules/whatsapp/business.routes';
 import { CloudAccounts } from './modules/whatsapp/business.service';
 import { sessionPollFastPath } from './modules/whatsapp/session-poll.fast-path';
 import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
-import { registerAccessControl } from './plugins/access';
+import { registerAccessControl, registerPublicPlugin, SESSION_COOKIE } from './plugins/access';
+import { canonicalUrl } from './plugins/canonical-url';
 import { crossSiteGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerStrictJsonParser } from './plugins/json-body';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers';
 import type { DriverProvider } from './whatsapp/driver';
 import { ConnectionManager } from './whatsapp/manager';
@@ -83,6 +85,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   const app = Fastify({
     logger: opts.logger ?? false,
     trustProxy: config.TRUST_PROXY,
+    // Every spelling of a path reaches the same route (see canonical-url.ts).
+    rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
+    routerOptions: { caseSensitive: false },
     serverFactory: (handler) => {
       const server = createServer((request, response) => {
         if (!fastPoll(request, response)) handler(request, response);
@@ -133,11 +138,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      deps.routes.push({ method, url: route.url, access: route.config?.access ?? 'customer' });
+      deps.routes.push({ method, url: route.url, access: route.config?.access ?? 'undeclared' });
     }
   });
 
   registerErrorHandler(app);
+  registerStrictJsonParser(app);
   registerSecurityHeaders(app, headers);
   await app.register(cookie);
   // Contact imports are the only uploads: one file, bounded size.
@@ -156,13 +162,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  registerAccessControl(
-    app,
-    sessions,
-    crossSiteGuard({ publicUrl: config.PUBLIC_URL, exemptPrefixes: ['/api/whatsapp-business/webhook/'] }),
-  );
+  registerAccessControl(app, sessions, crossSiteGuard({ publicUrl: config.PUBLIC_URL, sessionCookie: SESSION_COOKIE }));
+  await registerPublicPlugin(app, swaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(systemRoutes, { prefix: '/api', ...deps });
   await app.register(authRoutes, { prefix: '/api/auth', ...deps });
@@ -182,7 +184,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webRoot, 'index.html'));
   const assetsDir = join(webRoot, 'assets');
   if (serveWeb) {
-    await app.register(fastifyStatic, {
+    await registerPublicPlugin(app, fastifyStatic, {
       root: webRoot,
       wildcard: false,
       index: false,
@@ -195,7 +197,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
+    const path = request.url.split('?')[0].toLowerCase();
     if (path.startsWith('/api/') || path === '/api' || request.method !== 'GET' || !serveWeb) {
       return reply.status(404).send({ success: false, code: 'NOT_FOUND', message: msg.generic.notFound });
     }

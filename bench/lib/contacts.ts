@@ -74,6 +74,7 @@ export function uploadContacts(
           'content-type': `multipart/form-data; boundary=${boundary}`,
           'content-length': payload.length,
           cookie,
+          origin: new URL(baseUrl).origin,
           accept: 'application/json',
         },
         timeout: 600_000,

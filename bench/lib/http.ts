@@ -24,6 +24,8 @@ export function request(baseUrl: string, method: string, path: string, opts: Req
     headers['content-length'] = Buffer.byteLength(payload);
   }
   if (opts.cookie) headers.cookie = opts.cookie;
+  // As a browser does: writes carry the page's origin (the server refuses cookie-carrying writes without it).
+  headers.origin = new URL(baseUrl).origin;
   return new Promise((resolve, reject) => {
     const req = http.request(
       new URL(path, baseUrl),

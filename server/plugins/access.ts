@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { type Role, roleOf } from '../../contract/auth';
 import { msg } from '../../contract/messages';
 import { AppError } from '../errors';
@@ -8,9 +8,10 @@ import type { ResolvedSession, SessionStore, UserRow } from '../modules/auth/ses
  * Who may call a route (SPEC §6), declared on each route as `config: { access }`:
  * - public: anyone;
  * - session: any signed-in account, including pending and deactivated ones (their own session and profile);
- * - customer (the default for every /api route): admins and active customers; demo accounts may only read;
+ * - customer: admins and active customers; demo accounts may only read;
  * - admin: administrators only.
  * Demo accounts are read-only everywhere unless a route sets `demoWritable` (logout).
+ * Every route declares one; a route without is refused at registration.
  */
 export type Access = 'public' | 'session' | 'customer' | 'admin';
 
@@ -67,20 +68,40 @@ export function accessError(
   return undefined;
 }
 
-/** Throws when the request's account may not call its route. */
+/** Throws when the request's account may not call the route it matched. */
 export function assertAccess(request: FastifyRequest): void {
-  // Unknown paths answer 404 to everyone; the API documentation is public.
-  if (request.is404 || request.url.startsWith('/api/docs')) return;
-  const config = request.routeOptions.config ?? {};
-  const error = accessError(request.session?.user, config.access ?? 'customer', request.method, config.demoWritable);
+  const config = request.routeOptions.config;
+  const error = accessError(request.session?.user, config.access ?? 'admin', request.method, config.demoWritable);
   if (error) throw error;
 }
 
+const THIRD_PARTY_PUBLIC = Symbol('routesArePublic');
+
 /**
- * One gate in front of every /api route, run in onRequest — before the body is even parsed, so a
- * refused caller learns nothing from validation: the cross-site check, the session, the access rule.
- * A session found in the in-memory cache is checked synchronously; this is the path of the 2-second
- * poll, which then allocates no promise and touches no database.
+ * Registers a plugin we do not write (static files, API documentation) whose routes are public
+ * by nature; every route it adds is declared `access: 'public'`.
+ */
+export async function registerPublicPlugin<Options extends object>(
+  app: FastifyInstance,
+  plugin: FastifyPluginAsync<Options> | FastifyPluginCallback<Options>,
+  options: Options,
+): Promise<void> {
+  await app.register(async (scope) => {
+    scope.decorate(THIRD_PARTY_PUBLIC, true);
+    await scope.register(plugin as FastifyPluginAsync<Options>, options);
+  });
+}
+
+/**
+ * The access gate. Who may call a request is decided from the route it matched, never from the
+ * URL string (which may be spelled in many ways the router accepts); a request that matched no
+ * route is answered 404 before anything else runs. Default deny: a route that declares no access
+ * cannot be registered.
+ *
+ * The gate runs in onRequest — before the body is even parsed, so a refused caller learns nothing
+ * from validation: the cross-site check, the session, the access rule. A session found in the
+ * in-memory cache is checked synchronously; this is the path of the 2-second poll, which then
+ * allocates no promise and touches no database.
  */
 export function registerAccessControl(
   app: FastifyInstance,
@@ -90,28 +111,42 @@ export function registerAccessControl(
   app.decorateRequest('session', null);
   app.decorateRequest('sessionToken', null);
 
+  app.addHook('onRoute', function declareAccess(this: FastifyInstance, route) {
+    route.config ??= {};
+    if (route.config.access === undefined && (this as unknown as Record<symbol, unknown>)[THIRD_PARTY_PUBLIC]) {
+      route.config.access = 'public';
+    }
+    if (!route.config.access) {
+      throw new Error(`${String(route.method)} ${route.url} declares no access (config.access)`);
+    }
+  });
+
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
-    if (!request.url.startsWith('/api/')) return done();
+    if (request.is404) return done();
     try {
       csrf(request);
       const token = request.cookies[SESSION_COOKIE];
-      if (token) {
-        request.sessionToken = token;
-        const cached = sessions.cached(token);
-        if (cached === undefined) {
-          sessions.resolve(token).then((session) => {
-            request.session = session;
-            try {
-              assertAccess(request);
-              done();
-            } catch (err) {
-              done(err as Error);
-            }
-          }, done);
-          return;
-        }
-        request.session = cached;
+      if (token) request.sessionToken = token;
+      // Public routes (health, sign-in, static files) need no session.
+      if (request.routeOptions.config.access === 'public') return done();
+      if (!token) {
+        assertAccess(request);
+        return done();
       }
+      const cached = sessions.cached(token);
+      if (cached === undefined) {
+        sessions.resolve(token).then((session) => {
+          request.session = session;
+          try {
+            assertAccess(request);
+            done();
+          } catch (err) {
+            done(err as Error);
+          }
+        }, done);
+        return;
+      }
+      request.session = cached;
       assertAccess(request);
       done();
     } catch (err) {

@@ -15,22 +15,25 @@ function normalHost(protocol: string, host: string | undefined): string | undefi
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Refuses state-changing requests sent by another site. Browsers mark them with `Sec-Fetch-Site`
- * and `Origin`; either one pointing elsewhere is enough to refuse. Server-to-server calls without
- * those headers (webhooks, curl) pass, and the SameSite=Lax cookie keeps them anonymous anyway.
+ * Refuses state-changing requests sent by another site, on every route whatever the spelling of
+ * its path. Browsers mark requests with `Sec-Fetch-Site` and `Origin`; either one pointing
+ * elsewhere is enough to refuse. A request that carries the session cookie but neither header is
+ * refused too: every browser that sends cookies sends one of them on a POST, so such a request
+ * was forged or stripped on the way. Server-to-server calls (webhooks, scripts) carry neither
+ * header nor our cookie, and pass.
  */
-export function crossSiteGuard(opts: {
-  publicUrl?: string;
-  exemptPrefixes: string[];
-}): (request: FastifyRequest) => void {
+export function crossSiteGuard(opts: { publicUrl?: string; sessionCookie: string }): (request: FastifyRequest) => void {
   const allowedOrigin = opts.publicUrl ? new URL(opts.publicUrl).origin : undefined;
+  const refuse = () => new AppError('CROSS_SITE', msg.auth.crossSite);
   return (request) => {
-    if (SAFE.has(request.method) || !request.url.startsWith('/api/')) return;
-    if (opts.exemptPrefixes.some((p) => request.url.startsWith(p))) return;
+    if (SAFE.has(request.method)) return;
     const site = request.headers['sec-fetch-site'];
-    if (site === 'cross-site') throw new AppError('CROSS_SITE', msg.auth.crossSite);
+    if (site === 'cross-site' || site === 'same-site') throw refuse();
     const origin = request.headers.origin;
-    if (origin === undefined) return;
+    if (origin === undefined) {
+      if (site === undefined && request.cookies[opts.sessionCookie] !== undefined) throw refuse();
+      return;
+    }
     if (origin === allowedOrigin) return;
     let host: string | undefined;
     try {
@@ -38,8 +41,6 @@ export function crossSiteGuard(opts: {
     } catch {
       host = undefined;
     }
-    if (!host || host !== normalHost(request.protocol, request.headers.host)) {
-      throw new AppError('CROSS_SITE', msg.auth.crossSite);
-    }
+    if (!host || host !== normalHost(request.protocol, request.headers.host)) throw refuse();
   };
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type AppDeps, type BuildAppOptions, buildApp } from '../app';
 import { loadConfig } from '../config';
 import type { Database } from '../db/client';
@@ -35,6 +35,7 @@ export async function createTestApp(
   });
   const app = await buildApp({ config, db: database.db, serveWeb: false, sessionCacheMs, ...options });
   await app.ready();
+  sendSameOriginByDefault(app);
   return {
     app,
     database,
@@ -44,6 +45,23 @@ export async function createTestApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A browser marks every request with the page's Origin; injected requests get the same default
+ * (inject's Host is localhost:80), so a cookie-carrying write is not taken for a forged one. Tests
+ * of the cross-site guard set their own headers.
+ */
+function sendSameOriginByDefault(app: TestApp): void {
+  const inject = app.inject.bind(app) as (opts: InjectOptions | string) => Promise<LightMyRequestResponse>;
+  const withOrigin = (opts: InjectOptions | string) => {
+    const o: InjectOptions = typeof opts === 'string' ? { url: opts } : opts;
+    const headers: Record<string, unknown> = { ...o.headers };
+    const own = Object.keys(headers).map((h) => h.toLowerCase());
+    if (!own.includes('origin') && !own.includes('sec-fetch-site')) headers.origin = 'http://localhost';
+    return inject({ ...o, headers: headers as InjectOptions['headers'] });
+  };
+  app.inject = withOrigin as TestApp['inject'];
 }
 
 export const TEST_PASSWORD = 'senha-de-teste-1';

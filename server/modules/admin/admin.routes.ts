@@ -9,6 +9,7 @@ import {
 import { okResponse } from '../../../contract/auth';
 import { msg } from '../../../contract/messages';
 import type { AppDeps } from '../../app';
+import { authed } from '../../plugins/access';
 import { toPublicUser } from '../auth/auth.service';
 import { cleanupExpiredDemos, deleteUser, listUsers, updateUser } from './admin.service';
 
@@ -18,7 +19,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ses
   app.get(
     '/users',
     { config: admin, schema: { tags: ['admin'], summary: 'All accounts', response: { 200: adminUserList } } },
-    async () => (await listUsers(db)).map(toPublicUser),
+    async (request) => (await listUsers(db, authed(request).user)).map(toPublicUser),
   );
 
   app.patch(
@@ -34,7 +35,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ses
       },
     },
     async (request) => {
-      const row = await updateUser(db, sessions, request.params.id, request.body);
+      const row = await updateUser(db, sessions, authed(request).user, request.params.id, request.body);
       return { success: true as const, message: msg.admin.updated, user: toPublicUser(row) };
     },
   );
@@ -51,7 +52,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ses
       },
     },
     async (request) => {
-      await deleteUser(db, sessions, request.params.id);
+      await deleteUser(db, sessions, authed(request).user, request.params.id);
       return { success: true, message: msg.admin.deleted };
     },
   );
@@ -62,6 +63,9 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ses
       config: admin,
       schema: { tags: ['admin'], summary: 'Delete expired demo accounts', response: { 200: adminCleanupResponse } },
     },
-    async () => ({ success: true as const, deletedCount: await cleanupExpiredDemos(db, sessions) }),
+    async (request) => ({
+      success: true as const,
+      deletedCount: await cleanupExpiredDemos(db, sessions, authed(request).user),
+    }),
   );
 };

@@ -1,5 +1,6 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { AdminUpdateUserInput } from '../../../contract/admin';
+import { roleOf } from '../../../contract/auth';
 import { msg } from '../../../contract/messages';
 import { sellablePlanTypes } from '../../../contract/plans';
 import type { Db } from '../../db/client';
@@ -7,7 +8,16 @@ import { planActivations, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { SessionStore, UserRow } from '../auth/sessions.service';
 
-export function listUsers(db: Db): Promise<UserRow[]> {
+/**
+ * Every admin service takes the acting account and refuses anyone but an administrator,
+ * whatever the route in front of it checked: a gate that is bypassed must not be enough.
+ */
+function assertAdmin(actor: Pick<UserRow, 'accountType' | 'isActive'> | null | undefined): void {
+  if (!actor || roleOf(actor) !== 'admin') throw new AppError('FORBIDDEN', msg.roles.adminOnly);
+}
+
+export function listUsers(db: Db, actor: UserRow): Promise<UserRow[]> {
+  assertAdmin(actor);
   return db.select().from(users).orderBy(desc(users.createdAt));
 }
 
@@ -27,9 +37,11 @@ const isPaidPlan = (plan: string) => (sellablePlanTypes as readonly string[]).in
 export async function updateUser(
   db: Db,
   sessions: SessionStore,
+  actor: UserRow,
   id: string,
   input: AdminUpdateUserInput,
 ): Promise<UserRow> {
+  assertAdmin(actor);
   const updated = await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     const current = await findUser(t, id);
@@ -68,7 +80,8 @@ export async function updateUser(
   return updated;
 }
 
-export async function deleteUser(db: Db, sessions: SessionStore, id: string): Promise<void> {
+export async function deleteUser(db: Db, sessions: SessionStore, actor: UserRow, id: string): Promise<void> {
+  assertAdmin(actor);
   const current = await findUser(db, id);
   if (current.accountType === 'admin') throw new AppError('FORBIDDEN', msg.admin.adminProtected);
   sessions.forgetUser(id);
@@ -76,7 +89,8 @@ export async function deleteUser(db: Db, sessions: SessionStore, id: string): Pr
 }
 
 /** Deletes expired demo accounts and, through the foreign keys, everything they own. */
-export async function cleanupExpiredDemos(db: Db, sessions: SessionStore): Promise<number> {
+export async function cleanupExpiredDemos(db: Db, sessions: SessionStore, actor: UserRow): Promise<number> {
+  assertAdmin(actor);
   const deleted = await db
     .delete(users)
     .where(and(eq(users.accountType, 'demo'), lt(users.demoExpiresAt, sql`now()`)))

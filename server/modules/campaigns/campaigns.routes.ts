@@ -7,7 +7,10 @@ import { listCampaigns } from './campaigns.service';
 export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
     '',
-    { schema: { tags: ['campaigns'], summary: 'Campaigns, newest first', response: { 200: campaignList } } },
+    {
+      config: { access: 'customer' },
+      schema: { tags: ['campaigns'], summary: 'Campaigns, newest first', response: { 200: campaignList } },
+    },
     async (request) => listCampaigns(db, authed(request).user.id),
   );
 };

@@ -33,6 +33,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
   app.get(
     '/export',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['contacts'],
         summary: 'All contacts as CSV or XLSX (cells neutralised against formula injection)',
@@ -52,6 +53,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
   app.get(
     '/import-template',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['contacts'],
         summary: 'Import template: Nome, Telefone, Email, Tags',
@@ -65,6 +67,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
   app.post(
     '/import',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['contacts'],
         summary: 'Import contacts from a CSV, TXT, XLS or XLSX file (multipart field "file"), all or nothing',
@@ -90,6 +93,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
   app.get(
     '',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['contacts'],
         summary: 'Contacts: the whole list, or with q, page or limit one page of a server-side search',
@@ -108,6 +112,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
   app.post(
     '',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['contacts'],
         summary: 'Create a contact (phone normalised to E.164; plan limit enforced)',
@@ -125,6 +130,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
   app.put(
     '/:id',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['contacts'],
         summary: 'Update a contact',
@@ -143,6 +149,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
   app.delete(
     '/:id',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['contacts'],
         summary: 'Delete a contact',

@@ -14,6 +14,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppDeps & { verification?
   app.get(
     '/verify-list',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['contacts'],
         summary: 'Start or continue the WhatsApp check of every contact; answers totals, list and progress at once',

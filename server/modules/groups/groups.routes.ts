@@ -32,13 +32,17 @@ async function connectedDriver(drivers: DriverProvider, userId: string, message:
 export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, drivers }) => {
   app.get(
     '',
-    { schema: { tags: ['groups'], summary: 'Groups, by name', response: { 200: groupList } } },
+    {
+      config: { access: 'customer' },
+      schema: { tags: ['groups'], summary: 'Groups, by name', response: { 200: groupList } },
+    },
     async (request) => listGroups(db, authed(request).user.id),
   );
 
   app.post(
     '',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['groups'],
         summary: 'Create a group',
@@ -56,6 +60,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, dr
   app.put(
     '/:id',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['groups'],
         summary: 'Update a group',
@@ -73,7 +78,10 @@ export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, dr
 
   app.delete(
     '/:id',
-    { schema: { tags: ['groups'], summary: 'Delete a group', params: groupIdParams, response: { 200: okResponse } } },
+    {
+      config: { access: 'customer' },
+      schema: { tags: ['groups'], summary: 'Delete a group', params: groupIdParams, response: { 200: okResponse } },
+    },
     async (request) => {
       await deleteGroup(db, authed(request).user.id, request.params.id);
       return { success: true, message: groupsMsg.deleted };
@@ -83,6 +91,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, dr
   app.post(
     '/sync',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['groups'],
         summary: 'Import the groups of the connected WhatsApp number',
@@ -100,6 +109,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, dr
   app.get(
     '/:id/members',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['groups'],
         summary: 'The real participants of a WhatsApp group, as CSV',

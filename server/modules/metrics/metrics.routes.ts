@@ -7,7 +7,10 @@ import { getMetrics } from './metrics.service';
 export const metricsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
     '',
-    { schema: { tags: ['metrics'], summary: 'Dashboard figures', response: { 200: metricsResponse } } },
+    {
+      config: { access: 'customer' },
+      schema: { tags: ['metrics'], summary: 'Dashboard figures', response: { 200: metricsResponse } },
+    },
     async (request) => getMetrics(db, authed(request).user.id),
   );
 };

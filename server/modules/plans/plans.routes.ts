@@ -7,6 +7,7 @@ export const plansRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
   app.get(
     '/recent',
     {
+      config: { access: 'customer' },
       // Anyone signed in who may read (demo accounts show it as the purchase notice); no personal data.
       schema: {
         tags: ['plans'],

@@ -49,13 +49,17 @@ export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
 
   app.get(
     '/notifications',
-    { schema: { tags, summary: 'Notification preferences', response: { 200: notificationSettingsSchema } } },
+    {
+      config: { access: 'customer' },
+      schema: { tags, summary: 'Notification preferences', response: { 200: notificationSettingsSchema } },
+    },
     async (request) => getNotificationSettings(db, authed(request).user.id),
   );
 
   app.put(
     '/notifications',
     {
+      config: { access: 'customer' },
       schema: {
         tags,
         summary: 'Save the five notification preferences',
@@ -69,6 +73,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
   app.get(
     '/whatsapp',
     {
+      config: { access: 'customer' },
       schema: {
         tags,
         summary: 'Sending settings: pacing, daily cap, business hours, channel',
@@ -81,6 +86,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
   app.put(
     '/whatsapp',
     {
+      config: { access: 'customer' },
       schema: {
         tags,
         summary: 'Save the sending settings',

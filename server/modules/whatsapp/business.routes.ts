@@ -17,6 +17,7 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
   app.get(
     '/config',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['whatsapp-business'],
         summary: 'Saved Cloud API configuration (no secrets)',
@@ -29,6 +30,7 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
   app.post(
     '/configure',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['whatsapp-business'],
         summary: 'Validate the credentials against the Graph API and save them',
@@ -42,6 +44,7 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
   app.get(
     '/health',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['whatsapp-business'],
         summary: 'Whether the Cloud API answers with the saved credentials (polled every 10 s; ?fresh=1 re-checks)',
@@ -55,6 +58,7 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
   app.get(
     '/profile',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['whatsapp-business'],
         summary: 'Business profile from the Graph API',
@@ -67,6 +71,7 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
   app.get(
     '/templates',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['whatsapp-business'],
         summary: 'Message templates of the business account',

@@ -21,6 +21,7 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
   app.get(
     '/whatsapp-session',
     {
+      config: { access: 'customer' },
       // Polled every 2 s by every signed-in browser: the answer is built in memory and serialised
       // without re-validation (the schema still documents it).
       serializerCompiler: plainJson,
@@ -36,6 +37,7 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
   app.post(
     '/whatsapp/connect',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['whatsapp'],
         summary: 'Start pairing the personal number (QR code, or a pairing code for phoneNumber)',
@@ -49,6 +51,7 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
   app.post(
     '/whatsapp/disconnect',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['whatsapp'],
         summary: 'Log the personal number out',
@@ -61,6 +64,7 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
   app.get(
     '/whatsapp/channel',
     {
+      config: { access: 'customer' },
       schema: {
         tags: ['whatsapp'],
         summary: 'Which channel sends for the account (personal number or Cloud API) and whether it is ready',
@@ -74,6 +78,7 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
     app.post(
       '/whatsapp/simulator/inbound',
       {
+        config: { access: 'customer' },
         schema: {
           tags: ['whatsapp'],
           summary: 'Simulator only: a message arriving from a contact',
