@@ -32,6 +32,7 @@ export const BOT_REPLIES_PREVIEW = 3;
 
 export const DEFAULT_AI_MODEL = 'gpt-3.5-turbo';
 
+/** SPEC §9 defaults of an account's settings: the one place they are written (table, service and forms read them). */
 export const DEFAULT_WHATSAPP_SETTINGS = {
   autoReconnect: true,
   messageDelay: 2,
@@ -39,6 +40,7 @@ export const DEFAULT_WHATSAPP_SETTINGS = {
   respectBusinessHours: true,
   businessStart: '09:00',
   businessEnd: '18:00',
+  channel: 'personal',
 } as const;
 
 export const DEFAULT_NOTIFICATION_SETTINGS = {

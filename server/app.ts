@@ -16,20 +16,23 @@ import {
 } from 'fastify-type-provider-zod';
 import { IMPORT_MAX_FILE_MB } from '../contract/contacts';
 import { msg } from '../contract/messages';
+import { chatbotSubscriber } from './chatbot/pipeline';
 import type { Config } from './config';
 import { type Db, projectRoot } from './db/client';
+import type { AppDeps } from './deps';
 import { AppError } from './errors';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { SessionStore } from './modules/auth/sessions.service';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
-import { registerOptOut } from './modules/contacts/opt-out';
+import { contactsChanged } from './modules/contacts/contacts.service';
 import { verificationRoutes } from './modules/contacts/verification.routes';
 import type { VerificationOptions } from './modules/contacts/verification.service';
 import { groupsRoutes } from './modules/groups/groups.routes';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { plansRoutes } from './modules/plans/plans.routes';
+import { getAccountSettings } from './modules/settings/account-settings.service';
 import { changePasswordRoutes, settingsRoutes } from './modules/settings/settings.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { businessRoutes } from './modules/whatsapp/business.routes';
@@ -42,26 +45,11 @@ import { crossSiteGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerStrictJsonParser } from './plugins/json-body';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers';
+import { receiptsSubscriber } from './sending/receipts';
 import type { DriverProvider } from './whatsapp/driver';
 import { ConnectionManager } from './whatsapp/manager';
 import { ConnectionRegistry } from './whatsapp/registry';
 import type { SimulatorTimings } from './whatsapp/simulator/simulator-driver';
-
-/** What every module receives. */
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  sessions: SessionStore;
-  registry: ConnectionRegistry;
-  /** The WhatsApp driver of each account. */
-  drivers: DriverProvider;
-  /** Owns this process's WhatsApp connections (connect, disconnect, restore, shutdown). */
-  connections: ConnectionManager;
-  /** Official Cloud API accounts (credentials, health, profile, webhook). */
-  cloud: CloudAccounts;
-  /** Every API route with its declared access, collected as routes register (tests check each one). */
-  routes: Array<{ method: string; url: string; access: string }>;
-}
 
 export interface BuildAppOptions {
   config: Config;
@@ -113,6 +101,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     registry,
     log: app.log,
     simulatorTimings: opts.simulatorTimings,
+    accountChannel: async (userId) => {
+      const { channel, autoReconnect } = await getAccountSettings(db, userId);
+      return { channel, autoReconnect };
+    },
+    // The engines own what the WhatsApp layer carries: receipts move campaign recipients, inbound
+    // messages go through the chatbot's pipeline (opt-out first).
+    subscribers: [receiptsSubscriber({ db, log: app.log }), chatbotSubscriber({ db, log: app.log, contactsChanged })],
   });
   const deps: AppDeps = {
     config,
@@ -130,7 +125,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     extraImageSources: ['https://pps.whatsapp.net'],
   });
   fastPoll = sessionPollFastPath(deps, headers.api);
-  registerOptOut({ db, connections, log: app.log });
 
   // Sockets close without logging out, so the next start reconnects without a new QR code.
   app.addHook('onClose', () => connections.shutdown());

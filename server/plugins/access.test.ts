@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserRow } from '../db/schema';
 import { campaigns, contacts, groups } from '../db/schema';
 import { seedDemoWorkspace } from '../modules/auth/demo-data';
-import type { UserRow } from '../modules/auth/sessions.service';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 
 /**

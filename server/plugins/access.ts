@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { type Role, roleOf } from '../../contract/auth';
 import { msg } from '../../contract/messages';
+import type { UserRow } from '../db/schema';
 import { AppError } from '../errors';
-import type { ResolvedSession, SessionStore, UserRow } from '../modules/auth/sessions.service';
+import type { ResolvedSession, SessionStore } from '../modules/auth/sessions.service';
 
 /**
  * Who may call a route (SPEC §6), declared on each route as `config: { access }`:

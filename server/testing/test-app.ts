@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { type AppDeps, type BuildAppOptions, buildApp } from '../app';
+import { type BuildAppOptions, buildApp } from '../app';
 import { loadConfig } from '../config';
 import type { Database } from '../db/client';
+import type { UserRow } from '../db/schema';
 import { users } from '../db/schema';
+import type { AppDeps } from '../deps';
 import { hashPassword } from '../modules/auth/password';
-import type { UserRow } from '../modules/auth/sessions.service';
 import { createTestDatabase } from './test-db';
 
 export type TestApp = FastifyInstance & { deps: AppDeps };

@@ -1,4 +1,7 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { WhatsappSession } from '../../contract/whatsapp';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
 
 /** A button of an interactive message (SPEC §3 Button). */
 export interface MessageButton {
@@ -95,4 +98,25 @@ export interface DriverProvider {
   get(userId: string): Promise<Driver | null>;
 }
 
-export const noDrivers: DriverProvider = { get: async () => null };
+export type PersonalDriverKind = 'baileys' | 'simulator';
+
+/** What a personal-number driver is built with. */
+export interface PersonalDriverContext {
+  userId: string;
+  autoReconnect: boolean;
+  config: Config;
+  db: Db;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The events the connection manager passes on, with the account they belong to. A subscriber may
+ * answer a promise; its failure is logged and never reaches the driver.
+ */
+export interface WhatsappEvents {
+  inbound(event: { userId: string; message: InboundMessage; driver: Driver }): void | Promise<void>;
+  receipt(event: { userId: string; receipt: Receipt }): void | Promise<void>;
+  connection(event: { userId: string; state: WhatsappSession }): void | Promise<void>;
+}
+
+export type WhatsappSubscriber = Partial<WhatsappEvents>;

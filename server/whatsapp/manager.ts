@@ -1,22 +1,24 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WhatsappSession } from '../../contract/whatsapp';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { campaignRecipients, whatsappConnections, whatsappInboundMessages } from '../db/schema';
-import { getAccountSettings } from '../modules/settings/account-settings.service';
-import type { Driver, DriverProvider, InboundMessage, Receipt } from './driver';
+import { whatsappConnections } from '../db/schema';
+import type {
+  Driver,
+  DriverProvider,
+  PersonalDriverContext,
+  PersonalDriverKind,
+  WhatsappEvents,
+  WhatsappSubscriber,
+} from './driver';
 import type { ConnectionRegistry } from './registry';
 import { DEFAULT_SIMULATOR_TIMINGS, SimulatorDriver, type SimulatorTimings } from './simulator/simulator-driver';
 
-export type PersonalDriverKind = 'baileys' | 'simulator';
-
-export interface PersonalDriverContext {
-  userId: string;
+/** Which channel sends for an account, and whether its personal number reconnects by itself. */
+export interface AccountChannel {
+  channel: 'personal' | 'cloud';
   autoReconnect: boolean;
-  config: Config;
-  db: Db;
-  log: FastifyBaseLogger;
 }
 
 /** Builds the personal-number driver of an account. Baileys is imported only when used. */
@@ -32,29 +34,32 @@ export interface ConnectionManagerOptions {
   log: FastifyBaseLogger;
   simulatorTimings?: SimulatorTimings;
   createPersonalDriver?: PersonalDriverFactory;
+  /** The account's channel and reconnect choice (its settings); by default the personal number, reconnecting. */
+  accountChannel?: (userId: string) => Promise<AccountChannel>;
+  /** Who hears every driver's `inbound`, `receipt` and `connection` events (the engines). */
+  subscribers?: WhatsappSubscriber[];
 }
 
-/** Statuses a receipt may move a recipient row from (never backwards: read stays read). */
-const RECEIPT_FROM: Record<Receipt['status'], Array<(typeof campaignRecipients.$inferSelect)['status']>> = {
-  sent: ['queued', 'sending'],
-  delivered: ['queued', 'sending', 'sent'],
-  read: ['queued', 'sending', 'sent', 'delivered'],
-  failed: ['queued', 'sending', 'sent'],
-};
+const PERSONAL: AccountChannel = { channel: 'personal', autoReconnect: true };
 
 /**
  * Owns every WhatsApp connection of this process (one driver per account and channel) and is the
- * app's DriverProvider. Drivers report their state to the in-memory registry the 2-second poll
- * reads; receipts update campaign recipients; inbound messages are recorded.
+ * app's DriverProvider. A transport: it connects, sends and passes every driver's events on to the
+ * subscribers it was given; what a receipt or an inbound message means is theirs to decide.
+ * Drivers report their state to the in-memory registry the 2-second poll reads.
  */
 export class ConnectionManager implements DriverProvider {
   private readonly personal = new Map<string, Driver>();
   private readonly starting = new Map<string, Promise<Driver>>();
   private cloudSource: CloudDriverSource = async () => null;
-  private readonly inboundListeners = new Set<(userId: string, message: InboundMessage, driver: Driver) => void>();
+  private readonly subscribers: WhatsappSubscriber[];
+  private readonly accountChannel: (userId: string) => Promise<AccountChannel>;
   private closed = false;
 
-  constructor(private readonly opts: ConnectionManagerOptions) {}
+  constructor(private readonly opts: ConnectionManagerOptions) {
+    this.subscribers = opts.subscribers ?? [];
+    this.accountChannel = opts.accountChannel ?? (async () => PERSONAL);
+  }
 
   get defaultKind(): PersonalDriverKind {
     return this.opts.config.WHATSAPP_DRIVER;
@@ -65,16 +70,10 @@ export class ConnectionManager implements DriverProvider {
     this.cloudSource = source;
   }
 
-  /** Later features (the chatbot) listen to every inbound message of every driver here. */
-  onInbound(listener: (userId: string, message: InboundMessage, driver: Driver) => void): () => void {
-    this.inboundListeners.add(listener);
-    return () => this.inboundListeners.delete(listener);
-  }
-
   /** The driver that sends for the account: its chosen channel, when that one is ready. */
   async get(userId: string): Promise<Driver | null> {
-    const settings = await getAccountSettings(this.opts.db, userId);
-    if (settings.channel === 'cloud') return this.cloudSource(userId);
+    const { channel } = await this.accountChannel(userId);
+    if (channel === 'cloud') return this.cloudSource(userId);
     const driver = this.personal.get(userId);
     return driver?.status().isConnected ? driver : null;
   }
@@ -143,10 +142,10 @@ export class ConnectionManager implements DriverProvider {
     const pending = this.starting.get(userId);
     if (pending) return pending;
     const start = (async () => {
-      const settings = await getAccountSettings(this.opts.db, userId);
+      const { autoReconnect } = await this.accountChannel(userId);
       const ctx: PersonalDriverContext = {
         userId,
-        autoReconnect: settings.autoReconnect,
+        autoReconnect,
         config: this.opts.config,
         db: this.opts.db,
         log: this.opts.log,
@@ -167,11 +166,29 @@ export class ConnectionManager implements DriverProvider {
     }
   }
 
-  /** Records a driver's receipts and inbound messages; the personal driver also reports its connection state. */
+  /** Passes a driver's events on to the subscribers; the personal driver also reports its connection state. */
   attach(userId: string, driver: Driver, opts: { personal: boolean } = { personal: true }): void {
-    if (opts.personal) driver.on('connection', (state) => this.onConnection(userId, driver, state));
-    driver.on('receipt', (receipt) => void this.recordReceipt(userId, receipt));
-    driver.on('inbound', (message) => void this.recordInbound(userId, driver, message));
+    if (opts.personal) {
+      driver.on('connection', (state) => {
+        this.onConnection(userId, driver, state);
+        this.emit('connection', { userId, state });
+      });
+    }
+    driver.on('receipt', (receipt) => this.emit('receipt', { userId, receipt }));
+    driver.on('inbound', (message) => this.emit('inbound', { userId, message, driver }));
+  }
+
+  private emit<E extends keyof WhatsappEvents>(event: E, payload: Parameters<WhatsappEvents[E]>[0]): void {
+    for (const subscriber of this.subscribers) {
+      const handler = subscriber[event] as ((p: typeof payload) => void | Promise<void>) | undefined;
+      if (!handler) continue;
+      try {
+        const done = handler(payload);
+        if (done) done.catch((err) => this.opts.log.error({ err, event }, 'a WhatsApp event subscriber failed'));
+      } catch (err) {
+        this.opts.log.error({ err, event }, 'a WhatsApp event subscriber failed');
+      }
+    }
   }
 
   private onConnection(userId: string, driver: Driver, state: WhatsappSession): void {
@@ -197,59 +214,6 @@ export class ConnectionManager implements DriverProvider {
         .where(eq(whatsappConnections.userId, userId))
         .catch((err) => this.opts.log.error({ err }, 'could not record a WhatsApp number'));
     }
-  }
-
-  /** Moves a campaign recipient forward by its provider message id (never backwards). */
-  async recordReceipt(userId: string, receipt: Receipt): Promise<void> {
-    try {
-      await this.opts.db
-        .update(campaignRecipients)
-        .set({
-          status: receipt.status,
-          updatedAt: new Date(),
-          ...(receipt.status === 'failed' ? { error: receipt.error ?? 'Falha na entrega' } : {}),
-        })
-        .where(
-          and(
-            eq(campaignRecipients.userId, userId),
-            eq(campaignRecipients.providerMessageId, receipt.providerMessageId),
-            inArray(campaignRecipients.status, RECEIPT_FROM[receipt.status]),
-          ),
-        );
-    } catch (err) {
-      this.opts.log.error({ err }, 'could not record a WhatsApp receipt');
-    }
-  }
-
-  /** Records an inbound message once (by provider id) and hands it to the listeners. */
-  async recordInbound(userId: string, driver: Driver, message: InboundMessage): Promise<boolean> {
-    try {
-      const inserted = await this.opts.db
-        .insert(whatsappInboundMessages)
-        .values({
-          userId,
-          channel: driver.kind,
-          fromPhone: message.from,
-          text: message.text,
-          buttonId: message.buttonId ?? null,
-          providerMessageId: message.providerMessageId,
-          receivedAt: message.timestamp,
-        })
-        .onConflictDoNothing()
-        .returning({ id: whatsappInboundMessages.id });
-      if (!inserted.length) return false;
-    } catch (err) {
-      this.opts.log.error({ err }, 'could not record an inbound WhatsApp message');
-      return false;
-    }
-    for (const listener of this.inboundListeners) {
-      try {
-        listener(userId, message, driver);
-      } catch (err) {
-        this.opts.log.error({ err }, 'an inbound listener failed');
-      }
-    }
-    return true;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { WhatsappSession } from '../../contract/whatsapp';
-import type { UserRow } from '../modules/auth/sessions.service';
+import type { UserRow } from '../db/schema';
 
 const DISCONNECTED: WhatsappSession = Object.freeze({
   phoneNumber: null,

@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { boolean, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { BUSINESS_DAYS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_WHATSAPP_SETTINGS } from '../../../contract/constants';
 import { users } from './users';
+
+const W = DEFAULT_WHATSAPP_SETTINGS;
+const N = DEFAULT_NOTIFICATION_SETTINGS;
 
 /**
  * Per-account settings the server obeys: WhatsApp sending (pacing, daily cap, channel), the one set
@@ -11,23 +15,23 @@ export const accountSettings = pgTable('account_settings', {
   userId: uuid('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  autoReconnect: boolean('auto_reconnect').notNull().default(true),
-  messageDelay: integer('message_delay').notNull().default(2),
-  dailyLimit: integer('daily_limit').notNull().default(1000),
-  respectBusinessHours: boolean('respect_business_hours').notNull().default(true),
-  businessStart: text('business_start').notNull().default('09:00'),
-  businessEnd: text('business_end').notNull().default('18:00'),
+  autoReconnect: boolean('auto_reconnect').notNull().default(W.autoReconnect),
+  messageDelay: integer('message_delay').notNull().default(W.messageDelay),
+  dailyLimit: integer('daily_limit').notNull().default(W.dailyLimit),
+  respectBusinessHours: boolean('respect_business_hours').notNull().default(W.respectBusinessHours),
+  businessStart: text('business_start').notNull().default(W.businessStart),
+  businessEnd: text('business_end').notNull().default(W.businessEnd),
   businessDays: text('business_days')
     .array()
     .notNull()
-    .default(sql`'{monday,tuesday,wednesday,thursday,friday}'::text[]`),
+    .default(sql.raw(`'{${BUSINESS_DAYS.join(',')}}'::text[]`)),
   channel: text('channel', { enum: ['personal', 'cloud'] })
     .notNull()
-    .default('personal'),
-  emailNotifications: boolean('email_notifications').notNull().default(true),
-  pushNotifications: boolean('push_notifications').notNull().default(true),
-  campaignUpdates: boolean('campaign_updates').notNull().default(true),
-  systemAlerts: boolean('system_alerts').notNull().default(false),
-  marketingEmails: boolean('marketing_emails').notNull().default(true),
+    .default(W.channel),
+  emailNotifications: boolean('email_notifications').notNull().default(N.emailNotifications),
+  pushNotifications: boolean('push_notifications').notNull().default(N.pushNotifications),
+  campaignUpdates: boolean('campaign_updates').notNull().default(N.campaignUpdates),
+  systemAlerts: boolean('system_alerts').notNull().default(N.systemAlerts),
+  marketingEmails: boolean('marketing_emails').notNull().default(N.marketingEmails),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -58,3 +58,6 @@ export const planActivations = pgTable(
   },
   (t) => [index('plan_activations_created_idx').on(t.createdAt)],
 );
+
+/** An account as stored. */
+export type UserRow = typeof users.$inferSelect;

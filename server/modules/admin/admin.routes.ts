@@ -8,7 +8,7 @@ import {
 } from '../../../contract/admin';
 import { okResponse } from '../../../contract/auth';
 import { msg } from '../../../contract/messages';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
 import { toPublicUser } from '../auth/auth.service';
 import { cleanupExpiredDemos, deleteUser, listUsers, updateUser } from './admin.service';

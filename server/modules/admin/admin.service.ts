@@ -4,9 +4,10 @@ import { roleOf } from '../../../contract/auth';
 import { msg } from '../../../contract/messages';
 import { sellablePlanTypes } from '../../../contract/plans';
 import type { Db } from '../../db/client';
+import type { UserRow } from '../../db/schema';
 import { planActivations, users } from '../../db/schema';
 import { AppError } from '../../errors';
-import type { SessionStore, UserRow } from '../auth/sessions.service';
+import type { SessionStore } from '../auth/sessions.service';
 
 /**
  * Every admin service takes the acting account and refuses anyone but an administrator,

@@ -12,7 +12,7 @@ import {
   userSchema,
 } from '../../../contract/auth';
 import { msg } from '../../../contract/messages';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed, SESSION_COOKIE } from '../../plugins/access';
 import { demoSignup, landingSignup, login, register, toPublicUser } from './auth.service';

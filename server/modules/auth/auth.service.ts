@@ -13,11 +13,12 @@ import { DEMO_DURATION_MS } from '../../../contract/constants';
 import { msg } from '../../../contract/messages';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
+import type { UserRow } from '../../db/schema';
 import { users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { seedDemoWorkspace } from './demo-data';
 import { burnPasswordCheck, generatePassword, hashPassword, loginDelayMs, verifyPassword } from './password';
-import type { SessionStore, UserRow } from './sessions.service';
+import type { SessionStore } from './sessions.service';
 
 export function toPublicUser(u: UserRow): User {
   return {

@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { sessions, users } from '../../db/schema';
-
-export type UserRow = typeof users.$inferSelect;
+import { sessions, type UserRow, users } from '../../db/schema';
 
 export interface ResolvedSession {
   tokenHash: string;

@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { type Account, contactsChanged, lockRemainingSlots, planLimitMessage } from './contacts.service';
 import { type ColumnMap, detectFileKind, mapHeader, readRows } from './import-file';
-import { normalizePhone } from './phone';
+import { normalizePhone } from '../../lib/phone';
 
 /** Rows per INSERT statement (PostgreSQL) or COPY (embedded database): never one query per row. */
 const INSERT_BATCH = 2_000;

@@ -13,7 +13,7 @@ import {
   importResult,
   toCsv,
 } from '../../../contract/contacts';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed } from '../../plugins/access';
 import { createContact, deleteContact, listAllContacts, listContactsPage, updateContact } from './contacts.service';

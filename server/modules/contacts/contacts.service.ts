@@ -6,15 +6,15 @@ import {
   type ContactStats,
   type contactInput,
   contactsMsg,
-  OPT_OUT_KEYWORDS,
 } from '../../../contract/contacts';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
+import type { UserRow } from '../../db/schema';
 import { contacts, users } from '../../db/schema';
 import { AppError } from '../../errors';
-import type { UserRow } from '../auth/sessions.service';
-import { normalizePhone } from './phone';
+import { normalizePhone } from '../../lib/phone';
+import { searchKey } from '../../lib/search-key';
 import { forgetSearchIndex, searchContactIds, searchIndexSettings } from './search-index';
 
 type ContactRow = typeof contacts.$inferSelect;
@@ -48,11 +48,6 @@ export function toContact(r: ListedRow): Contact {
     whatsappCheckedAt: r.whatsappCheckedAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),
   };
-}
-
-/** Lower case without accents, as the `search_text` column stores names. */
-export function searchKey(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 /**
@@ -280,27 +275,3 @@ export async function deleteContact(db: Db, userId: string, id: string): Promise
   contactsChanged(userId);
 }
 
-/** True when an inbound message asks to stop receiving messages (SAIR, PARAR, STOP, CANCELAR). */
-export function isOptOutMessage(text: string): boolean {
-  // 'Sair.', '*PARAR*' and 'stop!' count too; 'não quero sair' does not.
-  const word = searchKey(text)
-    .replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')
-    .toUpperCase();
-  return (OPT_OUT_KEYWORDS as readonly string[]).includes(word);
-}
-
-/**
- * Marks the account's contact with this number as opted out (or back in). The chatbot calls it when
- * a contact answers an opt-out word; answers whether a contact matched.
- */
-export async function setContactOptOut(db: Db, userId: string, phone: string, optedOut = true): Promise<boolean> {
-  const e164 = normalizePhone(phone.startsWith('+') ? phone : `+${phone}`) ?? normalizePhone(phone);
-  if (!e164) return false;
-  const rows = await db
-    .update(contacts)
-    .set({ optedOut })
-    .where(and(eq(contacts.userId, userId), eq(contacts.phone, e164)))
-    .returning({ id: contacts.id });
-  contactsChanged(userId);
-  return rows.length > 0;
-}

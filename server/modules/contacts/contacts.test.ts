@@ -4,7 +4,7 @@ import { contactsMsg } from '../../../contract/contacts';
 import { contacts } from '../../db/schema';
 import { multipart } from '../../testing/multipart';
 import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
-import { isOptOutMessage, setContactOptOut } from './contacts.service';
+import { isOptOutMessage, setContactOptOut } from '../../chatbot/opt-out';
 import { searchIndexSettings } from './search-index';
 
 let ctx: TestContext;

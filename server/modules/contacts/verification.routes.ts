@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { verifyListResponse } from '../../../contract/contacts';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
 import { ContactVerifier, type VerificationOptions } from './verification.service';
 

@@ -9,7 +9,7 @@ import {
   groupsMsg,
   toCsv,
 } from '../../../contract/contacts';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed } from '../../plugins/access';
 import type { DriverProvider } from '../../whatsapp/driver';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recentActivationsResponse } from '../../../contract/settings';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { listRecentActivations } from './plans.service';
 
 export const plansRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {

@@ -1,26 +1,17 @@
 import { eq } from 'drizzle-orm';
+import { BUSINESS_DAYS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_WHATSAPP_SETTINGS } from '../../../contract/constants';
 import type { Db } from '../../db/client';
 import { accountSettings } from '../../db/schema';
 
 export type AccountSettings = Omit<typeof accountSettings.$inferSelect, 'updatedAt'>;
 
-/** Defaults of SPEC §9, the same as the table's column defaults. */
+/** Defaults of SPEC §9 (contract/constants.ts), the same the table's columns default to. */
 export function defaultAccountSettings(userId: string): AccountSettings {
   return {
     userId,
-    autoReconnect: true,
-    messageDelay: 2,
-    dailyLimit: 1000,
-    respectBusinessHours: true,
-    businessStart: '09:00',
-    businessEnd: '18:00',
-    businessDays: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
-    channel: 'personal',
-    emailNotifications: true,
-    pushNotifications: true,
-    campaignUpdates: true,
-    systemAlerts: false,
-    marketingEmails: true,
+    ...DEFAULT_WHATSAPP_SETTINGS,
+    businessDays: [...BUSINESS_DAYS],
+    ...DEFAULT_NOTIFICATION_SETTINGS,
   };
 }
 

@@ -8,7 +8,7 @@ import {
   updateProfileInput,
   whatsappSettingsSchema,
 } from '../../../contract/settings';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
 import {
   changePassword,

@@ -10,10 +10,11 @@ import {
 } from '../../../contract/settings';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
+import type { UserRow } from '../../db/schema';
 import { users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { hashPassword, verifyPassword } from '../auth/password';
-import type { SessionStore, UserRow } from '../auth/sessions.service';
+import type { SessionStore } from '../auth/sessions.service';
 import { getAccountSettings, updateAccountSettings } from './account-settings.service';
 import { updateBusinessHours } from './business-hours.service';
 

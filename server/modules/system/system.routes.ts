@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { healthResponse } from '../../../contract/health';
 import { maskEmail, publicConfigResponse } from '../../../contract/public-config';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 
 export const systemRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config }) => {
   app.get(

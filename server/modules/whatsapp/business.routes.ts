@@ -9,7 +9,7 @@ import {
   configureBusinessInput,
   configureBusinessResponse,
 } from '../../../contract/whatsapp-business';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
 import type { CloudAccounts } from './business.service';
 

@@ -20,7 +20,7 @@ import { GraphApiError, GraphClient } from '../../whatsapp/cloud-api/graph-clien
 import { verifySignature, type WebhookPayload, webhookEvents } from '../../whatsapp/cloud-api/webhook';
 import { DriverError } from '../../whatsapp/driver';
 import type { ConnectionManager } from '../../whatsapp/manager';
-import { formatPhone } from '../../whatsapp/phone';
+import { formatPhone } from '../../../contract/phone';
 
 type AccountRow = typeof whatsappBusinessAccounts.$inferSelect;
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { accessError, SESSION_COOKIE } from '../../plugins/access';
 
 const PATH = '/api/whatsapp-session';

@@ -8,7 +8,7 @@ import {
   simulateInboundResponse,
   whatsappChannelResponse,
 } from '../../../contract/whatsapp-connection';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
 import { connectWhatsapp, disconnectWhatsapp, getWhatsappChannel, simulateInbound } from './whatsapp.service';
 

@@ -2,7 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPT_OUT_CONFIRMATION } from '../../../contract/contacts';
 import type { WhatsappSession } from '../../../contract/whatsapp';
+import { recordInbound } from '../../chatbot/pipeline';
 import { campaignRecipients, campaigns, whatsappConnections, whatsappInboundMessages } from '../../db/schema';
+import { recordReceipt } from '../../sending/receipts';
 import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
 import { ConnectionManager } from '../../whatsapp/manager';
 import { ConnectionRegistry } from '../../whatsapp/registry';
@@ -153,7 +155,7 @@ describe('personal number through the simulator', () => {
     await waitFor(status, (s) => s === 'read');
 
     // Receipts never move a row backwards.
-    await ctx.app.deps.connections.recordReceipt(user.id, { providerMessageId, status: 'delivered', at: new Date() });
+    await recordReceipt(ctx.database.db, user.id, { providerMessageId, status: 'delivered', at: new Date() });
     expect(await status()).toBe('read');
 
     await expect(driver.send('5511987654320', { kind: 'text', text: 'x' })).rejects.toMatchObject({
@@ -240,7 +242,7 @@ describe('personal number through the simulator', () => {
     expect(first).toMatchObject({ fromPhone: '5511911112222', channel: 'simulator' });
 
     // A duplicate delivery of the same provider id is recorded once.
-    const again = await ctx.app.deps.connections.recordInbound(user.id, driver, {
+    const again = await recordInbound(ctx.database.db, user.id, driver.kind, {
       from: '5511911112222',
       text: 'Olá',
       providerMessageId: first?.providerMessageId ?? '',

@@ -6,7 +6,9 @@ import type {
   WAMessage,
   WAMessageUpdate,
 } from '@whiskeysockets/baileys';
+import { formatPhone, phoneDigits } from '../../../contract/phone';
 import type { WhatsappSession } from '../../../contract/whatsapp';
+import type { PersonalDriverContext } from '../driver';
 import {
   type Driver,
   DriverError,
@@ -17,9 +19,7 @@ import {
   type Receipt,
 } from '../driver';
 import { DriverEmitter } from '../driver-emitter';
-import type { PersonalDriverContext } from '../manager';
 import { MenuMemory, renderNumberedMenu } from '../numbered-menu';
-import { formatPhone, phoneDigits } from '../phone';
 import { type BaileysAuthRuntime, type DatabaseAuthState, useDatabaseAuthState } from './auth-state';
 
 /** The part of a Baileys socket this driver uses (tests give a fake built on Baileys' own event emitter). */

@@ -1,3 +1,4 @@
+import { formatPhone, phoneDigits } from '../../../contract/phone';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import {
   type Driver,
@@ -12,7 +13,6 @@ import {
 } from '../driver';
 import { DriverEmitter } from '../driver-emitter';
 import { MenuMemory, renderNumberedMenu } from '../numbered-menu';
-import { formatPhone, phoneDigits } from '../phone';
 import { type GraphClient, toDriverError } from './graph-client';
 
 export interface CloudPhoneInfo {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { formatPhone, phoneDigits } from '../../../contract/phone';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import {
   type Driver,
@@ -10,7 +11,6 @@ import {
 } from '../driver';
 import { DriverEmitter } from '../driver-emitter';
 import { MenuMemory } from '../numbered-menu';
-import { formatPhone, phoneDigits } from '../phone';
 
 export interface SimulatorTimings {
   /** How long the fake QR code stays on screen before the "scan" happens. */

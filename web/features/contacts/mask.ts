@@ -14,10 +14,4 @@ export function maskEmail(email: string): string {
   return `${local.slice(0, 1)}•••@${domain}`;
 }
 
-/** '+5521998765432' → '+55 21 99876-5432' for display once revealed. */
-export function formatPhone(phone: string): string {
-  const m = /^\+55(\d\d)(\d{4,5})(\d{4})$/.exec(phone);
-  return m ? `+55 ${m[1]} ${m[2]}-${m[3]}` : phone;
-}
-
 export const whatsappLink = (phone: string) => `https://wa.me/${phone.replace(/\D/g, '')}`;

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { type Contact, contactsMsg, parseTags } from '../../../../contract/contacts';
+import { formatPhone } from '../../../../contract/phone';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import {
@@ -16,7 +17,6 @@ import { Switch } from '../../../components/ui/switch';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage, isApiError } from '../../../lib/api';
 import { useSaveContact } from '../api/save-contact';
-import { formatPhone } from '../mask';
 
 interface FormState {
   name: string;

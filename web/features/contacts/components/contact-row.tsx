@@ -1,11 +1,12 @@
 import { Copy, Eye, EyeOff, Mail, MessageCircle, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { type Contact, contactsMsg } from '../../../../contract/contacts';
+import { formatPhone } from '../../../../contract/phone';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/use-toast';
 import { ActionButton } from '../../auth/components/action-button';
-import { formatPhone, maskEmail, maskPhone, whatsappLink } from '../mask';
+import { maskEmail, maskPhone, whatsappLink } from '../mask';
 
 async function copy(text: string) {
   try {

@@ -1,6 +1,7 @@
 import { CheckCircle2, CircleHelp, ShieldCheck, XCircle } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { verifyMsg } from '../../../../contract/contacts';
+import { formatPhone } from '../../../../contract/phone';
 import { EmptyState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -9,7 +10,6 @@ import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
 import { formatNumber } from '../../../lib/format';
 import { ActionButton } from '../../auth/components/action-button';
-import { formatPhone } from '../../contacts/mask';
 import { useVerifyList } from '../api/get-verify-list';
 
 /** Dashboard 'Verificação' tab: checks which contacts have WhatsApp, in the background, and shows the result. */

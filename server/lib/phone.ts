@@ -40,10 +40,3 @@ export function normalizePhone(input: string): string | null {
   if (!parsed?.isValid()) return null;
   return parsed.number;
 }
-
-/** '+5521998765432' → '+55 21 99876-5432' (other countries: the international format). */
-export function formatPhone(e164: string): string {
-  const m = /^\+55(\d\d)(\d{4,5})(\d{4})$/.exec(e164);
-  if (m) return `+55 ${m[1]} ${m[2]}-${m[3]}`;
-  return parsePhoneNumberFromString(e164)?.formatInternational() ?? e164;
-}

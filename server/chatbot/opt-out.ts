@@ -1,0 +1,46 @@
+import { and, eq } from 'drizzle-orm';
+import { OPT_OUT_CONFIRMATION, OPT_OUT_KEYWORDS } from '../../contract/contacts';
+import type { Db } from '../db/client';
+import { contacts } from '../db/schema';
+import { normalizePhone } from '../lib/phone';
+import { searchKey } from '../lib/search-key';
+import type { InboundStep } from './pipeline';
+
+/** True when an inbound message asks to stop receiving messages (SAIR, PARAR, STOP, CANCELAR). */
+export function isOptOutMessage(text: string): boolean {
+  // 'Sair.', '*PARAR*' and 'stop!' count too; 'não quero sair' does not.
+  const word = searchKey(text)
+    .replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')
+    .toUpperCase();
+  return (OPT_OUT_KEYWORDS as readonly string[]).includes(word);
+}
+
+/**
+ * Marks the account's contact with this number as opted out (or back in); answers whether a
+ * contact matched. Whoever calls it tells the contacts module its cached figures changed.
+ */
+export async function setContactOptOut(db: Db, userId: string, phone: string, optedOut = true): Promise<boolean> {
+  const e164 = normalizePhone(phone.startsWith('+') ? phone : `+${phone}`) ?? normalizePhone(phone);
+  if (!e164) return false;
+  const rows = await db
+    .update(contacts)
+    .set({ optedOut })
+    .where(and(eq(contacts.userId, userId), eq(contacts.phone, e164)))
+    .returning({ id: contacts.id });
+  return rows.length > 0;
+}
+
+/**
+ * The pipeline's first step (DESIGN §3, chatbot): a contact who answers SAIR, PARAR, STOP or
+ * CANCELAR is flagged as opted out, so campaigns skip it, and is told so once through the driver
+ * the message came from. Messages in groups and numbers that are not contacts of the account change
+ * nothing and go on to the next step.
+ */
+export const optOutStep: InboundStep = async ({ db, userId, message, driver, contactsChanged }) => {
+  if (message.groupId || !isOptOutMessage(message.text)) return 'continue';
+  const flagged = await setContactOptOut(db, userId, message.from);
+  if (!flagged) return 'continue';
+  contactsChanged(userId);
+  await driver.send(message.from, { kind: 'text', text: OPT_OUT_CONFIRMATION });
+  return 'stop';
+};

@@ -1,0 +1,23 @@
+import type { Config } from './config';
+import type { Db } from './db/client';
+import type { SessionStore } from './modules/auth/sessions.service';
+import type { CloudAccounts } from './modules/whatsapp/business.service';
+import type { DriverProvider } from './whatsapp/driver';
+import type { ConnectionManager } from './whatsapp/manager';
+import type { ConnectionRegistry } from './whatsapp/registry';
+
+/** What every module receives. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  sessions: SessionStore;
+  registry: ConnectionRegistry;
+  /** The WhatsApp driver of each account. */
+  drivers: DriverProvider;
+  /** Owns this process's WhatsApp connections (connect, disconnect, restore, shutdown). */
+  connections: ConnectionManager;
+  /** Official Cloud API accounts (credentials, health, profile, webhook). */
+  cloud: CloudAccounts;
+  /** Every API route with its declared access, collected as routes register (tests check each one). */
+  routes: Array<{ method: string; url: string; access: string }>;
+}
