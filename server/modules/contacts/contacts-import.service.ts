@@ -6,9 +6,9 @@ import { contactsMsg, IMPORT_MAX_ROWS, type ImportResult, type ImportRowError } 
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
+import { normalizePhone } from '../../lib/phone';
 import { type Account, contactsChanged, lockRemainingSlots, planLimitMessage } from './contacts.service';
 import { type ColumnMap, detectFileKind, mapHeader, readRows } from './import-file';
-import { normalizePhone } from '../../lib/phone';
 
 /** Rows per INSERT statement (PostgreSQL) or COPY (embedded database): never one query per row. */
 const INSERT_BATCH = 2_000;

@@ -274,4 +274,3 @@ export async function deleteContact(db: Db, userId: string, id: string): Promise
   if (deleted.length === 0) throw new AppError('NOT_FOUND', contactsMsg.notFound);
   contactsChanged(userId);
 }
-

@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactsMsg } from '../../../contract/contacts';
+import { isOptOutMessage, setContactOptOut } from '../../chatbot/opt-out';
 import { contacts } from '../../db/schema';
 import { multipart } from '../../testing/multipart';
 import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
-import { isOptOutMessage, setContactOptOut } from '../../chatbot/opt-out';
 import { searchIndexSettings } from './search-index';
 
 let ctx: TestContext;

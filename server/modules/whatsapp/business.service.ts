@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { msg } from '../../../contract/messages';
+import { formatPhone } from '../../../contract/phone';
 import {
   type BusinessConfig,
   type BusinessHealth,
@@ -20,7 +21,6 @@ import { GraphApiError, GraphClient } from '../../whatsapp/cloud-api/graph-clien
 import { verifySignature, type WebhookPayload, webhookEvents } from '../../whatsapp/cloud-api/webhook';
 import { DriverError } from '../../whatsapp/driver';
 import type { ConnectionManager } from '../../whatsapp/manager';
-import { formatPhone } from '../../../contract/phone';
 
 type AccountRow = typeof whatsappBusinessAccounts.$inferSelect;
 
