@@ -26,11 +26,6 @@ export const TOAST = {
 export const MOBILE_BREAKPOINT_PX = 1024;
 
 export const DASHBOARD_RECENT_CAMPAIGNS = 3;
-export const REPORTS_RECENT_CAMPAIGNS = 5;
-export const TOP_CAMPAIGNS = 3;
-export const BOT_REPLIES_PREVIEW = 3;
-
-export const DEFAULT_AI_MODEL = 'gpt-3.5-turbo';
 
 /** SPEC §9 defaults of an account's settings: the one place they are written (table, service and forms read them). */
 export const DEFAULT_WHATSAPP_SETTINGS = {
