@@ -11,6 +11,8 @@ export const errorStatus = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
   INTERNAL: 500,
 } as const;

@@ -69,6 +69,8 @@ export const msg = {
     internal: 'Erro interno. Tente novamente mais tarde.',
     internalTitle: 'Erro interno',
     payloadTooLarge: 'Arquivo ou requisição grande demais.',
+    headersTooLarge: 'Endereço ou cabeçalhos da requisição grandes demais.',
+    requestTimeout: 'A requisição demorou demais para chegar. Tente novamente.',
     copied: 'Copiado!',
     mobileOnlyDesktop: 'Disponível apenas no desktop',
     loading: 'Carregando...',

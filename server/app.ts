@@ -41,6 +41,7 @@ import { sessionPollFastPath } from './modules/whatsapp/session-poll.fast-path';
 import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
 import { registerAccessControl, registerPublicPlugin, SESSION_COOKIE } from './plugins/access';
 import { canonicalUrl } from './plugins/canonical-url';
+import { clientErrorHandler } from './plugins/client-error';
 import { crossSiteGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerStrictJsonParser } from './plugins/json-body';
@@ -76,6 +77,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     // Every spelling of a path reaches the same route (see canonical-url.ts).
     rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
     routerOptions: { caseSensitive: false },
+    clientErrorHandler,
     serverFactory: (handler) => {
       const server = createServer((request, response) => {
         if (!fastPoll(request, response)) handler(request, response);
@@ -132,7 +134,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      deps.routes.push({ method, url: route.url, access: route.config?.access ?? 'undeclared' });
+      deps.routes.push({ method, url: route.url, access: route.config?.access ?? 'undeclared', schema: route.schema });
     }
   });
 

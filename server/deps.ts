@@ -1,3 +1,4 @@
+import type { FastifySchema } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { SessionStore } from './modules/auth/sessions.service';
@@ -19,5 +20,5 @@ export interface AppDeps {
   /** Official Cloud API accounts (credentials, health, profile, webhook). */
   cloud: CloudAccounts;
   /** Every API route with its declared access, collected as routes register (tests check each one). */
-  routes: Array<{ method: string; url: string; access: string }>;
+  routes: Array<{ method: string; url: string; access: string; schema?: FastifySchema }>;
 }
