@@ -235,12 +235,16 @@ export const verifyListResponse = z.object({
 });
 export type VerifyListResponse = z.infer<typeof verifyListResponse>;
 
+/** A plain number ('+5521998765432', '-2', '3,5'): a spreadsheet can only read it as that number. */
+const PLAIN_NUMBER = /^[+-]?\d[\d.,]*$/;
+
 /**
  * A cell a spreadsheet would run as a formula (=, +, -, @, or a tab / carriage return before one)
- * gets a leading apostrophe, so it is shown as text (OWASP CSV injection). The importer drops it.
+ * gets a leading apostrophe, so it is shown as text (OWASP CSV injection); the importer drops it.
+ * A plain number is left alone: it cannot call anything, and an apostrophe would spoil it.
  */
 export function neutralizeCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /^[=+\-@\t\r]/.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
 }
 
 /** CSV for Brazilian Excel: UTF-8 with BOM, semicolon-separated, every cell neutralised. */

@@ -1,18 +1,8 @@
-import * as XLSX from '@e965/xlsx';
 import { asc, eq } from 'drizzle-orm';
-import { IMPORT_TEMPLATE_COLUMNS, neutralizeCell } from '../../../contract/contacts';
+import { IMPORT_TEMPLATE_COLUMNS } from '../../../contract/contacts';
 import type { Db } from '../../db/client';
 import { contacts } from '../../db/schema';
-
-export type Table = string[][];
-
-/** XLSX of one sheet; every cell a text cell, neutralised like the CSV. */
-export function toXlsx(table: Table, sheetName: string): Buffer {
-  const sheet = XLSX.utils.aoa_to_sheet(table.map((row) => row.map(neutralizeCell)));
-  const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, sheet, sheetName);
-  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
-}
+import type { Table } from '../../lib/download';
 
 export const EXPORT_COLUMNS = [...IMPORT_TEMPLATE_COLUMNS, 'Ativo', 'Descadastrado', 'WhatsApp'];
 
@@ -51,6 +41,3 @@ export const TEMPLATE_TABLE: Table = [
   ['Maria Silva', '(21) 99876-5432', 'maria@exemplo.com.br', 'cliente, vip'],
   ['João Souza', '11 91234-5678', '', 'lead'],
 ];
-
-/** 'contatos-2026-11-22.csv' */
-export const datedName = (base: string, ext: string) => `${base}-${new Date().toISOString().slice(0, 10)}.${ext}`;

@@ -307,13 +307,16 @@ describe('contacts export and template', () => {
       .trim()
       .split('\r\n');
     expect(lines[0]).toBe('Nome;Telefone;Email;Tags;Ativo;Descadastrado;WhatsApp');
-    expect(lines[1]).toBe(`"'=HYPERLINK(""http://x"")";'+5521998765432;;"'@vip, -1";Sim;Não;Não verificado`);
+    expect(lines[1]).toBe(`"'=HYPERLINK(""http://x"")";+5521998765432;;"'@vip, -1";Sim;Não;Não verificado`);
 
     const xlsx = await ctx.app.inject({ method: 'GET', url: '/api/contacts/export?format=xlsx', headers: { cookie } });
     expect(xlsx.headers['content-type']).toContain('spreadsheetml');
     const book = XLSX.read(xlsx.rawPayload, { type: 'buffer' });
     const rows = XLSX.utils.sheet_to_json<string[]>(book.Sheets[book.SheetNames[0]], { header: 1 });
-    expect(rows[1].slice(0, 4)).toEqual(['\'=HYPERLINK("http://x")', "'+5521998765432", '', "'@vip, -1"]);
+    // Text cells: shown as written, never evaluated, the phone not turned into a number.
+    expect(rows[1].slice(0, 4)).toEqual(['=HYPERLINK("http://x")', '+5521998765432', '', '@vip, -1']);
+    const phoneCell = book.Sheets[book.SheetNames[0]].B2;
+    expect(phoneCell).toMatchObject({ t: 's', v: '+5521998765432' });
 
     // What we export imports back as the same contact (the apostrophes are dropped).
     const other = await account();
@@ -323,11 +326,24 @@ describe('contacts export and template', () => {
       name: '=HYPERLINK("http://x")',
       phone: '+5521998765432',
     });
+    // And so does the XLSX.
+    const third = await account();
+    expect((await upload(third.cookie, 'contatos.xlsx', xlsx.rawPayload)).json()).toMatchObject({
+      imported: 1,
+      errors: [],
+    });
+    expect((await phonesOf(third.user.id))[0]).toMatchObject({
+      name: '=HYPERLINK("http://x")',
+      phone: '+5521998765432',
+      tags: ['@vip', '-1'],
+    });
   });
 
   it('neutralises each dangerous first character', () => {
-    for (const v of ['=1+1', '+55', '-2', '@SUM(A1)', '\t=1']) expect(neutralizeCell(v)).toBe(`'${v}`);
-    expect(neutralizeCell('Ana')).toBe('Ana');
+    for (const v of ['=1+1', '+55+cmd|x', '-2+3', '@SUM(A1)', '\t=1', '+55 (11)'])
+      expect(neutralizeCell(v)).toBe(`'${v}`);
+    // Plain numbers cannot run anything; an apostrophe would only spoil them.
+    for (const v of ['Ana', '+5521998765432', '-2', '3,5']) expect(neutralizeCell(v)).toBe(v);
   });
 
   it('serves the import template as CSV and XLSX', async () => {

@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { okResponse } from '../../../contract/auth';
 import {
@@ -11,23 +10,14 @@ import {
   fileFormatQuery,
   IMPORT_MAX_FILE_MB,
   importResult,
-  toCsv,
 } from '../../../contract/contacts';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
+import { datedName, sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
 import { createContact, deleteContact, listAllContacts, listContactsPage, updateContact } from './contacts.service';
-import { contactsTable, datedName, type Table, TEMPLATE_TABLE, toXlsx } from './contacts-export';
+import { contactsTable, TEMPLATE_TABLE } from './contacts-export';
 import { fileTooLarge, importContacts } from './contacts-import.service';
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-function download(reply: FastifyReply, table: Table, format: 'csv' | 'xlsx', filename: string, sheet: string) {
-  reply.header('content-disposition', `attachment; filename="${filename}"`);
-  reply.header('cache-control', 'no-store');
-  if (format === 'xlsx') return reply.type(XLSX_TYPE).send(toXlsx(table, sheet));
-  return reply.type('text/csv; charset=utf-8').send(toCsv(table));
-}
 
 export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
@@ -41,13 +31,12 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
       },
     },
     async (request, reply) =>
-      download(
-        reply,
-        await contactsTable(db, authed(request).user.id),
-        request.query.format,
-        datedName('contatos', request.query.format),
-        'Contatos',
-      ),
+      sendTable(reply, {
+        table: await contactsTable(db, authed(request).user.id),
+        format: request.query.format,
+        filename: datedName('contatos', request.query.format),
+        sheet: 'Contatos',
+      }),
   );
 
   app.get(
@@ -61,7 +50,12 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
       },
     },
     async (request, reply) =>
-      download(reply, TEMPLATE_TABLE, request.query.format, `modelo-contatos.${request.query.format}`, 'Contatos'),
+      sendTable(reply, {
+        table: TEMPLATE_TABLE,
+        format: request.query.format,
+        filename: `modelo-contatos.${request.query.format}`,
+        sheet: 'Contatos',
+      }),
   );
 
   app.post(

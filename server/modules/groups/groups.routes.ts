@@ -7,10 +7,10 @@ import {
   groupMutationResponse,
   groupSyncResponse,
   groupsMsg,
-  toCsv,
 } from '../../../contract/contacts';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
+import { sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
 import type { DriverProvider } from '../../whatsapp/driver';
 import {
@@ -121,17 +121,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, dr
       const group = await getGroup(db, userId, request.params.id);
       const driver = await connectedDriver(drivers, userId, groupsMsg.connectToExport);
       const table = await groupMembersTable(driver, group);
-      const slug =
-        group.name
-          .normalize('NFD')
-          .replace(/[^\w-]+/g, '-')
-          .replace(/^-+|-+$/g, '')
-          .toLowerCase() || 'grupo';
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="membros-${slug}.csv"`)
-        .header('cache-control', 'no-store')
-        .send(toCsv(table));
+      return sendTable(reply, { table, format: 'csv', filename: `membros-${group.name}.csv`, sheet: 'Membros' });
     },
   );
 };

@@ -129,13 +129,23 @@ describe('groups through the WhatsApp driver', () => {
       .group.id;
     const res = await call(cookie, 'GET', `/api/groups/${id}/members`);
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-disposition']).toBe('attachment; filename="membros-loja-centro.csv"');
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="membros-Loja-Centro.csv"; filename*=UTF-8''membros-Loja%20Centro.csv`,
+    );
     expect(
       res.body
         .replace(/^\uFEFF/, '')
         .trim()
         .split('\r\n'),
-    ).toEqual(['Nome;Telefone;Administrador;Grupo', "Ana;'+5521998765432;Sim;Loja Centro", ';123@lid;Não;Loja Centro']);
+    ).toEqual(['Nome;Telefone;Administrador;Grupo', 'Ana;+5521998765432;Sim;Loja Centro', ';123@lid;Não;Loja Centro']);
+    // A name with accents keeps them (RFC 5987), with an ASCII fallback for old clients.
+    const accented = (
+      await call(cookie, 'POST', '/api/groups', { name: 'Promoções (simulado)', whatsappGroupId: '333@g.us' })
+    ).json().group.id;
+    const named = await call(cookie, 'GET', `/api/groups/${accented}/members`);
+    expect(named.headers['content-disposition']).toBe(
+      `attachment; filename="membros-Promocoes-(simulado).csv"; filename*=UTF-8''membros-Promo%C3%A7%C3%B5es%20%28simulado%29.csv`,
+    );
     const unlinked = (await call(cookie, 'POST', '/api/groups', { name: 'Manual' })).json().group.id;
     const none = await call(cookie, 'GET', `/api/groups/${unlinked}/members`);
     expect(none.statusCode).toBe(409);

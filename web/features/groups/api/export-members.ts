@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api';
+import { filenameFromDisposition } from '../../../lib/content-disposition';
 
 /**
  * Fetches the members CSV (so a failure can be shown as a toast instead of a broken download) and
@@ -8,7 +9,7 @@ import { ApiError } from '../../../lib/api';
 export async function exportGroupMembers(id: string): Promise<void> {
   const response = await fetch(`/api/groups/${encodeURIComponent(id)}/members`, { credentials: 'include' });
   if (!response.ok) throw new ApiError(response.status, response.statusText, await response.text());
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'membros.csv';
+  const name = filenameFromDisposition(response.headers.get('content-disposition'), 'membros.csv');
   const url = URL.createObjectURL(await response.blob());
   const a = document.createElement('a');
   a.href = url;

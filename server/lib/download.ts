@@ -1,0 +1,65 @@
+import * as XLSX from '@e965/xlsx';
+import type { FastifyReply } from 'fastify';
+import { toCsv } from '../../contract/contacts';
+
+/** Rows of text cells, header first. */
+export type Table = string[][];
+export type TableFormat = 'csv' | 'xlsx';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/**
+ * XLSX of one sheet, every cell a text cell (type string, number format '@'): a phone stays
+ * '+5521998765432' instead of becoming a number, and a text that starts with '=' is shown, never
+ * evaluated — so, unlike CSV, nothing needs an apostrophe.
+ */
+export function tableToXlsx(table: Table, sheetName: string): Buffer {
+  const sheet: XLSX.WorkSheet = {};
+  let maxCol = 0;
+  table.forEach((row, r) => {
+    row.forEach((value, c) => {
+      sheet[XLSX.utils.encode_cell({ r, c })] = { t: 's', v: value, z: '@' };
+      if (c > maxCol) maxCol = c;
+    });
+  });
+  sheet['!ref'] = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: Math.max(0, table.length - 1), c: maxCol } });
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, sheet, sheetName.slice(0, 31));
+  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+}
+
+/** An ASCII stand-in for old clients: accents dropped, anything else unsafe in a header becomes '-'. */
+function asciiFilename(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\w.()-]+/g, '-')
+    .replace(/-+/g, '-');
+}
+
+/**
+ * `Content-Disposition` for a download whose name may carry accents (RFC 6266 with the RFC 5987
+ * `filename*` parameter): browsers save 'membros-Promoções.csv' as written; the plain `filename`
+ * is the ASCII fallback.
+ */
+export function attachmentHeader(filename: string): string {
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${asciiFilename(filename)}"; filename*=UTF-8''${encoded}`;
+}
+
+/** 'contatos-2026-11-22.csv' */
+export const datedName = (base: string, ext: string) => `${base}-${new Date().toISOString().slice(0, 10)}.${ext}`;
+
+/** Answers a table as a CSV (Brazilian Excel: BOM, ';', formula cells neutralised) or XLSX download. */
+export function sendTable(
+  reply: FastifyReply,
+  opts: { table: Table; format: TableFormat; filename: string; sheet: string },
+): FastifyReply {
+  reply.header('content-disposition', attachmentHeader(opts.filename));
+  reply.header('cache-control', 'no-store');
+  if (opts.format === 'xlsx') return reply.type(XLSX_TYPE).send(tableToXlsx(opts.table, opts.sheet));
+  return reply.type('text/csv; charset=utf-8').send(toCsv(opts.table));
+}
