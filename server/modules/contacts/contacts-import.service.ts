@@ -1,29 +1,24 @@
-import type { Transaction as PgliteTx } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { PgliteTransaction } from 'drizzle-orm/pglite';
 import { v7 as uuidv7 } from 'uuid';
 import { contactsMsg, IMPORT_MAX_ROWS, type ImportResult, type ImportRowError } from '../../../contract/contacts';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
+import { type BulkTable, bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { normalizePhone } from '../../lib/phone';
 import { type Account, contactsChanged, lockRemainingSlots, planLimitMessage } from './contacts.service';
 import { type ColumnMap, detectFileKind, mapHeader, readRows } from './import-file';
 
-/** Rows per INSERT statement (PostgreSQL) or COPY (embedded database): never one query per row. */
-const INSERT_BATCH = 2_000;
-const COPY_BATCH = 25_000;
 const LOOKUP_BATCH = 10_000;
 const VACUUM_AFTER_ROWS = 5_000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const TAG_SEPARATOR = '\u001f';
 
 interface Candidate {
   row: number;
   name: string;
   phone: string;
   email: string;
-  tags: string;
+  tags: string[];
   raw: ImportRowError;
 }
 
@@ -102,7 +97,7 @@ function parseFile(filename: string, data: Buffer) {
       name: (raw.name || phone).slice(0, 120),
       phone,
       email: raw.email,
-      tags: splitTags(raw.tags).join(TAG_SEPARATOR),
+      tags: splitTags(raw.tags),
       raw,
     });
   }
@@ -139,57 +134,18 @@ interface Fresh extends Candidate {
   id: string;
 }
 
-/** PostgreSQL: one INSERT … SELECT FROM unnest() per batch of rows. */
-async function insertBatch(tx: Runner, userId: string, batch: Fresh[]): Promise<number> {
-  const result = await tx.execute(sql`
-    insert into contacts (id, user_id, name, phone, email, tags)
-    select i, ${userId}, n, p, nullif(e, ''), case when t = '' then '{}'::text[] else string_to_array(t, chr(31)) end
-    from unnest(
-      ${sql.param(batch.map((c) => c.id))}::uuid[],
-      ${sql.param(batch.map((c) => c.name))}::text[],
-      ${sql.param(batch.map((c) => c.phone))}::text[],
-      ${sql.param(batch.map((c) => c.email))}::text[],
-      ${sql.param(batch.map((c) => c.tags))}::text[]
-    ) as u(i, n, p, e, t)
-    on conflict (user_id, phone) do nothing
-    returning 1`);
-  return rowsOf(result).length;
-}
-
-/** A value in COPY's text format: backslash, tab, newline and carriage return escaped. */
-const copyText = (value: string) =>
-  value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
-
-/** A text[] literal with every element quoted. */
-const arrayLiteral = (tags: string) =>
-  tags === ''
-    ? '{}'
-    : `{${tags
-        .split(TAG_SEPARATOR)
-        .map((t) => `"${t.replace(/["\\]/g, '\\$&')}"`)
-        .join(',')}}`;
-
-/**
- * Embedded database: COPY … FROM a blob, several times faster there than INSERT for the same rows
- * (one parse and no parameter arrays). Runs under the account lock of `lockRemainingSlots`, after the
- * existing numbers were looked up, and PGlite has one connection: no other insert can interleave.
- */
-async function copyBatch(handle: PgliteTx, userId: string, batch: Fresh[]): Promise<number> {
-  let text = '';
-  for (const c of batch) {
-    text += `${c.id}\t${userId}\t${copyText(c.name)}\t${c.phone}\t${c.email ? copyText(c.email) : '\\N'}\t${copyText(arrayLiteral(c.tags))}\n`;
-  }
-  const result = await handle.query(`copy contacts (id, user_id, name, phone, email, tags) from '/dev/blob'`, [], {
-    blob: new Blob([text]),
-  });
-  return result.affectedRows ?? batch.length;
-}
-
-/** PGlite's own transaction behind a Drizzle transaction (COPY needs it), or null on PostgreSQL. */
-function pgliteHandle(tx: unknown): PgliteTx | null {
-  if (!(tx instanceof PgliteTransaction)) return null;
-  return (tx as unknown as { session: { client: PgliteTx } }).session.client;
-}
+/** The contact columns an import writes, after the account's id (the same in every row). */
+const CONTACT_ROWS: BulkTable = {
+  table: 'contacts',
+  fixed: [],
+  columns: [
+    { name: 'id', type: 'uuid' },
+    { name: 'name', type: 'text' },
+    { name: 'phone', type: 'text' },
+    { name: 'email', type: 'text' },
+    { name: 'tags', type: 'text[]' },
+  ],
+};
 
 /**
  * Imports a CSV, TXT, XLS or XLSX file of contacts in one transaction: every valid new row or none.
@@ -229,17 +185,13 @@ export async function importContacts(
       else if (fresh.length < slots) fresh.push({ ...c, id: uuidv7() });
       else errors.push({ ...c.raw, reason: contactsMsg.rowOverLimit });
     }
-    let inserted = 0;
-    const handle = pgliteHandle(tx);
-    if (handle) {
-      for (let i = 0; i < fresh.length; i += COPY_BATCH) {
-        inserted += await copyBatch(handle, account.id, fresh.slice(i, i + COPY_BATCH));
-      }
-    } else {
-      for (let i = 0; i < fresh.length; i += INSERT_BATCH) {
-        inserted += await insertBatch(tx, account.id, fresh.slice(i, i + INSERT_BATCH));
-      }
-    }
+    // Known numbers were excluded above under the account lock; on PostgreSQL another process may
+    // still insert one meanwhile, which the loader skips.
+    const inserted = await bulkInsert(
+      tx,
+      { ...CONTACT_ROWS, fixed: [{ name: 'user_id', type: 'uuid', value: account.id }] },
+      fresh.map((c) => [c.id, c.name, c.phone, c.email || null, c.tags]),
+    );
     // A concurrent insert of the same number (after our lookup) is a duplicate too.
     duplicates += fresh.length - inserted;
     return inserted;

@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../testing/test-db';
+import { type BulkTable, bulkInsert } from './bulk-insert';
+import type { Database } from './client';
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await database.db.execute(
+    sql`create table bulk_probe (id uuid primary key, owner uuid not null, label text, tags text[] not null default '{}', n integer, unique (owner, label))`,
+  );
+});
+afterAll(() => database.close());
+
+const owner = '00000000-0000-4000-8000-0000000000aa';
+const spec: BulkTable = {
+  table: 'bulk_probe',
+  fixed: [{ name: 'owner', type: 'uuid', value: owner }],
+  columns: [
+    { name: 'id', type: 'uuid' },
+    { name: 'label', type: 'text' },
+    { name: 'tags', type: 'text[]' },
+    { name: 'n', type: 'integer' },
+  ],
+};
+const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+
+describe('bulkInsert', () => {
+  it('writes every value as given, whatever it contains, on this engine', async () => {
+    const tricky = ['tab\there', 'line\nbreak\r\n', 'back\\slash \\N', 'quote " and \'', 'ção', ''];
+    const rows = tricky.map((label, i) => [id(i + 1), label, i % 2 ? [] : ['a b', 'c,d', '"q"', '\\'], i]);
+    rows.push([id(99), null, ['só'], null]);
+    expect(await database.db.transaction((tx) => bulkInsert(tx, spec, rows))).toBe(rows.length);
+    const stored = await database.db.execute(sql`select id, owner, label, tags, n from bulk_probe order by id`);
+    expect((stored as unknown as { rows: unknown[] }).rows).toEqual(
+      rows.map(([rid, label, tags, n]) => ({ id: rid, owner, label, tags, n })),
+    );
+  });
+
+  it('loads many rows in batches', async () => {
+    const many = Array.from({ length: 30_000 }, (_, i) => [id(1000 + i), `r${i}`, [], i]);
+    expect(await database.db.transaction((tx) => bulkInsert(tx, spec, many))).toBe(many.length);
+    const [{ count }] = (
+      (await database.db.execute(sql`select count(*)::int as count from bulk_probe where n >= 0`)) as unknown as {
+        rows: Array<{ count: number }>;
+      }
+    ).rows;
+    expect(count).toBe(30_000 + 6);
+  });
+
+  it('skips conflicting rows on PostgreSQL; the embedded database refuses them (callers exclude them first)', async () => {
+    const rows = [
+      [id(5000001), 'tab\there', [], 1],
+      [id(5000002), 'nova', [], 2],
+    ];
+    const load = database.db.transaction((tx) => bulkInsert(tx, spec, rows));
+    if (database.kind === 'postgres') expect(await load).toBe(1);
+    else await expect(load).rejects.toThrow();
+  });
+});
