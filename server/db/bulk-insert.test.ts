@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../testing/test-db';
-import { type BulkTable, bulkInsert } from './bulk-insert';
+import { type BulkTable, type BulkValue, bulkInsert } from './bulk-insert';
 import type { Database } from './client';
 
 let database: Database;
@@ -29,7 +29,12 @@ const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')
 describe('bulkInsert', () => {
   it('writes every value as given, whatever it contains, on this engine', async () => {
     const tricky = ['tab\there', 'line\nbreak\r\n', 'back\\slash \\N', 'quote " and \'', 'ção', ''];
-    const rows = tricky.map((label, i) => [id(i + 1), label, i % 2 ? [] : ['a b', 'c,d', '"q"', '\\'], i]);
+    const rows: BulkValue[][] = tricky.map((label, i) => [
+      id(i + 1),
+      label,
+      i % 2 ? [] : ['a b', 'c,d', '"q"', '\\'],
+      i,
+    ]);
     rows.push([id(99), null, ['só'], null]);
     expect(await database.db.transaction((tx) => bulkInsert(tx, spec, rows))).toBe(rows.length);
     const stored = await database.db.execute(sql`select id, owner, label, tags, n from bulk_probe order by id`);
