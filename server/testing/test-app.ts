@@ -112,3 +112,40 @@ export async function loginAs(
   });
   return sessionCookie(res);
 }
+
+/** A new active customer account, signed in: its row and its session cookie. */
+export async function newCustomer(
+  ctx: TestContext,
+  overrides: Partial<typeof users.$inferInsert> = {},
+): Promise<{ user: UserRow; cookie: string }> {
+  const user = await createUser(ctx, overrides);
+  return { user, cookie: await loginAs(ctx, user) };
+}
+
+export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One API call as the signed-in browser makes it (JSON body when given). */
+export function apiCall(
+  ctx: TestContext,
+  method: ApiMethod,
+  url: string,
+  opts: { cookie?: string; payload?: unknown } = {},
+): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({
+    method,
+    url,
+    headers: opts.cookie ? { cookie: opts.cookie } : {},
+    ...(opts.payload === undefined ? {} : { payload: opts.payload as object }),
+  });
+}
+
+/** Polls `fn` until `ok` accepts its value (every 15 ms, at most `ms`); answers that value. */
+export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 3000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}

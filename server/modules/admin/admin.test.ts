@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '../../../contract/messages';
 import { contacts, planActivations, sessions, users } from '../../db/schema';
-import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+import { type ApiMethod, apiCall, createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
 import { seedDemoWorkspace } from '../auth/demo-data';
 
 let ctx: TestContext;
@@ -14,8 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const call = (method: 'GET' | 'PATCH' | 'DELETE' | 'POST', url: string, payload?: object, cookie = adminCookie) =>
-  ctx.app.inject({ method, url, payload, headers: { cookie } });
+const call = (method: ApiMethod, url: string, payload?: object, cookie = adminCookie) =>
+  apiCall(ctx, method, url, { payload, cookie });
 
 describe('admin users', () => {
   it('lists every account without password hashes', async () => {

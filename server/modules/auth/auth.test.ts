@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '../../../contract/messages';
 import { autoReplies, campaigns, contacts, groups, sessions, users } from '../../db/schema';
 import {
+  apiCall,
   createTestApp,
   createUser,
   loginAs,
@@ -18,9 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const post = (url: string, payload: unknown, cookie?: string) =>
-  ctx.app.inject({ method: 'POST', url, payload: payload as object, headers: cookie ? { cookie } : {} });
-const get = (url: string, cookie?: string) => ctx.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+const post = (url: string, payload: unknown, cookie?: string) => apiCall(ctx, 'POST', url, { payload, cookie });
+const get = (url: string, cookie?: string) => apiCall(ctx, 'GET', url, { cookie });
 
 let n = 0;
 const newRegistration = () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactsMsg, IMPORT_MAX_FILE_MB, neutralizeCell } from '../../../contract/contacts';
 import { contacts } from '../../db/schema';
 import { multipart } from '../../testing/multipart';
-import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+import { createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -13,10 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function account(overrides = {}) {
-  const user = await createUser(ctx, overrides);
-  return { user, cookie: await loginAs(ctx, user) };
-}
+const account = (overrides = {}) => newCustomer(ctx, overrides);
 
 async function upload(cookie: string, filename: string, data: Buffer | string) {
   const body = multipart(filename, data);

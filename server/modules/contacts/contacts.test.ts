@@ -4,7 +4,15 @@ import { contactsMsg } from '../../../contract/contacts';
 import { isOptOutMessage, setContactOptOut } from '../../chatbot/opt-out';
 import { contacts } from '../../db/schema';
 import { multipart } from '../../testing/multipart';
-import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+import {
+  type ApiMethod,
+  apiCall,
+  createTestApp,
+  createUser,
+  loginAs,
+  newCustomer,
+  type TestContext,
+} from '../../testing/test-app';
 import { searchIndexSettings } from './search-index';
 
 let ctx: TestContext;
@@ -16,19 +24,15 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, url: string, payload?: object, c = cookie) =>
-  ctx.app.inject({ method, url, payload, headers: { cookie: c } });
+const call = (method: ApiMethod, url: string, payload?: object, c = cookie) =>
+  apiCall(ctx, method, url, { payload, cookie: c });
 
 /** 'Contato 1' … 'Contato n', straight into the database. */
 const insertNumberedContacts = (userId: string, n: number) =>
   ctx.database.db.execute(sql`insert into contacts (user_id, name, phone)
     select ${userId}, 'Contato ' || i, '+55119' || lpad(i::text, 8, '0') from generate_series(1, ${n}) as i`);
 
-async function freshAccount(overrides = {}) {
-  const u = await createUser(ctx, overrides);
-  return { user: u, cookie: await loginAs(ctx, u) };
-}
+const freshAccount = (overrides = {}) => newCustomer(ctx, overrides);
 
 describe('contacts CRUD', () => {
   it('creates, lists, updates and deletes a contact with email, tags and opt-out', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupsMsg } from '../../../contract/contacts';
 import { FakeDrivers } from '../../testing/fake-driver';
-import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+import { type ApiMethod, apiCall, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
 
 let ctx: TestContext;
 const drivers = new FakeDrivers();
@@ -10,13 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function account() {
-  const user = await createUser(ctx);
-  return { user, cookie: await loginAs(ctx, user) };
-}
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (cookie: string, method: Method, url: string, payload?: object) =>
-  ctx.app.inject({ method, url, payload, headers: { cookie } });
+const account = () => newCustomer(ctx);
+const call = (cookie: string, method: ApiMethod, url: string, payload?: object) =>
+  apiCall(ctx, method, url, { payload, cookie });
 
 describe('groups CRUD', () => {
   it('creates, lists by name, updates and deletes', async () => {

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '../../../contract/messages';
 import { settingsMsg } from '../../../contract/settings';
 import { accountSettings, planActivations, users } from '../../db/schema';
-import { createTestApp, createUser, loginAs, TEST_PASSWORD, type TestContext } from '../../testing/test-app';
+import {
+  type ApiMethod,
+  apiCall,
+  createTestApp,
+  createUser,
+  loginAs,
+  TEST_PASSWORD,
+  type TestContext,
+} from '../../testing/test-app';
 import { getBusinessHours, updateBusinessHours } from './business-hours.service';
 
 let ctx: TestContext;
@@ -12,9 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Method = 'GET' | 'PUT' | 'POST';
-const call = (method: Method, url: string, cookie: string, payload?: object) =>
-  ctx.app.inject({ method, url, payload, headers: { cookie } });
+const call = (method: ApiMethod, url: string, cookie: string, payload?: object) =>
+  apiCall(ctx, method, url, { payload, cookie });
 
 const validWhatsapp = {
   autoReconnect: false,

@@ -2,7 +2,15 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignRecipients, campaigns, whatsappBusinessAccounts, whatsappInboundMessages } from '../../db/schema';
 import { FakeGraphApi } from '../../testing/fake-graph-api';
-import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+import {
+  type ApiMethod,
+  apiCall,
+  createTestApp,
+  createUser,
+  loginAs,
+  type TestContext,
+  waitFor,
+} from '../../testing/test-app';
 import { signBody } from '../../whatsapp/cloud-api/webhook';
 import type { Driver } from '../../whatsapp/driver';
 import { updateAccountSettings } from '../settings/account-settings.service';
@@ -45,8 +53,8 @@ async function setup() {
   return { user, cookie, phoneNumberId, token, wabaId: `20${n}` };
 }
 
-const req = (method: 'GET' | 'POST', url: string, cookie: string, payload?: object) =>
-  ctx.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+const req = (method: ApiMethod, url: string, cookie: string, payload?: object) =>
+  apiCall(ctx, method, url, { payload, cookie });
 
 async function configured(appSecret?: string) {
   const s = await setup();
@@ -67,16 +75,6 @@ async function cloudDriver(userId: string): Promise<Driver> {
   if (!driver) throw new Error('no cloud driver');
   expect(driver.kind).toBe('cloud');
   return driver;
-}
-
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 3000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 15));
-  }
 }
 
 describe('configure', () => {

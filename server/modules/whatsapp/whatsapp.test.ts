@@ -5,7 +5,15 @@ import type { WhatsappSession } from '../../../contract/whatsapp';
 import { recordInbound } from '../../chatbot/pipeline';
 import { campaignRecipients, campaigns, whatsappConnections, whatsappInboundMessages } from '../../db/schema';
 import { recordReceipt } from '../../sending/receipts';
-import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+import {
+  apiCall,
+  createTestApp,
+  createUser,
+  loginAs,
+  newCustomer,
+  type TestContext,
+  waitFor,
+} from '../../testing/test-app';
 import { ConnectionManager } from '../../whatsapp/manager';
 import { ConnectionRegistry } from '../../whatsapp/registry';
 import { simulatedNumber } from '../../whatsapp/simulator/simulator-driver';
@@ -19,26 +27,12 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function customer() {
-  const user = await createUser(ctx);
-  return { user, cookie: await loginAs(ctx, user) };
-}
+const customer = () => newCustomer(ctx);
 
 const session = async (cookie: string): Promise<WhatsappSession> =>
   (await ctx.app.inject({ method: 'GET', url: '/api/whatsapp-session', headers: { cookie } })).json();
 
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 3000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 15));
-  }
-}
-
-const post = (url: string, cookie: string, payload?: object) =>
-  ctx.app.inject({ method: 'POST', url, headers: { cookie }, ...(payload ? { payload } : {}) });
+const post = (url: string, cookie: string, payload?: object) => apiCall(ctx, 'POST', url, { payload, cookie });
 
 /** Connects the account's simulated number and answers its driver once it is connected. */
 async function connectedDriver(userId: string, cookie: string) {
