@@ -2,26 +2,27 @@ import './zod-locale';
 import { z } from 'zod';
 import { msg } from './messages';
 import { planTypes } from './plans';
+import { text } from './text';
 
 const v = msg.validation;
 
 export const accountTypes = ['demo', 'pending', 'active', 'admin', 'regular'] as const;
 export type AccountType = (typeof accountTypes)[number];
 
-const trimmed = () => z.string({ error: v.invalidRequest }).trim();
+const trimmed = () => text({ error: v.invalidRequest }).trim();
 
 export const usernameField = trimmed()
   .min(3, v.usernameMin)
   .max(50, v.usernameMax)
   .regex(/^[A-Za-z0-9._-]+$/, v.usernameChars);
-export const passwordField = z.string({ error: v.passwordMin }).min(6, v.passwordMin).max(128, v.passwordMax);
+export const passwordField = text({ error: v.passwordMin }).min(6, v.passwordMin).max(128, v.passwordMax);
 export const nameField = trimmed().min(2, v.nameMin).max(100, v.nameMax);
 export const emailField = trimmed().max(254, v.email).pipe(z.email(v.email));
 const phoneChars = /^[\d+\-\s()]+$/;
 
 export const loginInput = z.object({
   username: trimmed().min(3, v.usernameMin).max(254, v.usernameMax),
-  password: z.string({ error: v.passwordMin }).min(6, v.passwordMin).max(128, v.passwordMax),
+  password: text({ error: v.passwordMin }).min(6, v.passwordMin).max(128, v.passwordMax),
 });
 export type LoginInput = z.infer<typeof loginInput>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** pt-BR texts of contacts, import, export, groups and number verification (SPEC §5, §8). */
 export const contactsMsg = {
@@ -68,12 +69,11 @@ export const verifyMsg = {
   connectToVerify: 'Conecte seu WhatsApp para verificar os números dos contatos.',
 } as const;
 
-const trimmed = (max: number, tooLong: string) => z.string().trim().max(max, tooLong);
+const trimmed = (max: number, tooLong: string) => text().trim().max(max, tooLong);
 
 /** Tags as the form sends them: a list, or a comma-separated text; trimmed, empties dropped. */
 export const tagsInput = z
-  .union([z.array(z.string()), z.string()])
-  .optional()
+  .preprocess((v) => (typeof v === 'string' ? v.split(',') : v), z.array(text()).optional())
   .transform((v) => parseTags(v ?? []));
 
 export function parseTags(v: string | string[]): string[] {
@@ -119,6 +119,7 @@ export type ContactStats = z.infer<typeof contactStats>;
 export const CONTACTS_PAGE_MAX = 200;
 
 export const contactListQuery = z.object({
+  // Not stored, so not `text()`: a search holding a NUL simply matches nothing.
   q: z.string().max(100).optional(),
   page: z.coerce.number().int().min(1).max(100_000).optional(),
   limit: z.coerce.number().int().min(1).max(CONTACTS_PAGE_MAX).optional(),
@@ -181,7 +182,7 @@ export const OPT_OUT_CONFIRMATION =
 
 export const groupInput = z.object({
   name: trimmed(120, groupsMsg.nameMax).min(1, groupsMsg.nameRequired),
-  whatsappGroupId: z.string().trim().max(200).optional().default(''),
+  whatsappGroupId: text().trim().max(200).optional().default(''),
   membersCount: z
     .unknown()
     .optional()

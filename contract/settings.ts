@@ -1,6 +1,7 @@
 import './zod-locale';
 import { z } from 'zod';
 import { emailField, nameField, passwordField } from './auth';
+import { text } from './text';
 
 /** pt-BR texts of the settings screens and their API (SPEC §5, §8). */
 export const settingsMsg = {
@@ -40,23 +41,20 @@ export type Profile = z.infer<typeof profileSchema>;
 export const updateProfileInput = z.object({
   name: nameField,
   email: emailField,
-  phone: z
-    .string({ error: settingsMsg.phoneInvalid })
+  phone: text({ error: settingsMsg.phoneInvalid })
     .trim()
     .max(20, settingsMsg.phoneFormat)
     .regex(/^[\d+\-\s()]*$/, settingsMsg.phoneFormat)
     .refine((s) => s === '' || s.replace(/\D/g, '').length >= 10, settingsMsg.phoneInvalid),
-  company: z.string({ error: settingsMsg.companyMax }).trim().max(100, settingsMsg.companyMax).default(''),
+  company: text({ error: settingsMsg.companyMax }).trim().max(100, settingsMsg.companyMax).default(''),
 });
 export type UpdateProfileInput = z.input<typeof updateProfileInput>;
 
 export const changePasswordInput = z
   .object({
-    currentPassword: z
-      .string({ error: settingsMsg.currentPasswordRequired })
-      .min(1, settingsMsg.currentPasswordRequired),
+    currentPassword: text({ error: settingsMsg.currentPasswordRequired }).min(1, settingsMsg.currentPasswordRequired),
     newPassword: passwordField,
-    confirmPassword: z.string({ error: settingsMsg.passwordMismatch }),
+    confirmPassword: text({ error: settingsMsg.passwordMismatch }),
   })
   .refine((o) => o.newPassword === o.confirmPassword, {
     message: settingsMsg.passwordMismatch,
@@ -75,7 +73,7 @@ export const notificationSettingsSchema = z.object({
 export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
 
 const timeField = () =>
-  z.string({ error: settingsMsg.timeFormat }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, settingsMsg.timeFormat);
+  text({ error: settingsMsg.timeFormat }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, settingsMsg.timeFormat);
 
 export const whatsappChannels = ['personal', 'cloud'] as const;
 export type WhatsappChannel = (typeof whatsappChannels)[number];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** pt-BR texts of the official WhatsApp Business (Cloud) API panel (SPEC §2, §3, §5, §8). */
 export const businessMsg = {
@@ -14,8 +15,7 @@ export const businessMsg = {
   webhookNeedsSecret: 'Informe o App Secret para ativar o webhook: sem ele as notificações da Meta são recusadas.',
 } as const;
 
-const optionalText = z
-  .string()
+const optionalText = text()
   .trim()
   .max(512)
   .optional()
@@ -23,13 +23,11 @@ const optionalText = z
 
 /** Business API credentials (SPEC §3): accessToken and phoneNumberId required, the rest optional. */
 export const configureBusinessInput = z.object({
-  accessToken: z
-    .string({ error: businessMsg.accessTokenRequired })
+  accessToken: text({ error: businessMsg.accessTokenRequired })
     .trim()
     .min(1, businessMsg.accessTokenRequired)
     .max(1024),
-  phoneNumberId: z
-    .string({ error: businessMsg.phoneNumberIdRequired })
+  phoneNumberId: text({ error: businessMsg.phoneNumberIdRequired })
     .trim()
     .min(1, businessMsg.phoneNumberIdRequired)
     .max(64)

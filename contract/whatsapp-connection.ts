@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** pt-BR texts of the WhatsApp connection (personal number) and channel choice. */
 export const whatsappMsg = {
@@ -14,8 +15,7 @@ export const whatsappMsg = {
 /** `POST /api/whatsapp/connect`: no body starts a QR pairing; a phone number asks for a pairing code instead. */
 export const connectWhatsappInput = z
   .object({
-    phoneNumber: z
-      .string()
+    phoneNumber: text()
       .trim()
       .transform((v) => v.replace(/\D/g, ''))
       .pipe(z.string().regex(/^\d{10,15}$/, whatsappMsg.phoneInvalid))
@@ -34,8 +34,8 @@ export type ConnectWhatsappResponse = z.infer<typeof connectWhatsappResponse>;
 
 /** Simulator only: a message "arriving" from a contact. */
 export const simulateInboundInput = z.object({
-  from: z.string().trim().min(8).max(32),
-  text: z.string().min(1).max(4096),
+  from: text().trim().min(8).max(32),
+  text: text().min(1).max(4096),
 });
 export const simulateInboundResponse = z.object({ success: z.boolean(), providerMessageId: z.string() });
 

@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock';
+import { loggerOptions } from './logger';
 import { ensureAdmin } from './modules/auth/auth.service';
 
 async function main(): Promise<void> {
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     config,
     db: database.db,
-    logger: { level: config.LOG_LEVEL },
+    logger: loggerOptions(config.LOG_LEVEL),
   });
   await ensureAdmin(database.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD }, app.log);
 

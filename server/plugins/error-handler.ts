@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../../contract/errors';
 import { msg } from '../../contract/messages';
+import { isBadInputError } from '../db/errors';
 import { AppError } from '../errors';
 
 function body(code: ErrorBody['code'], message: string, fieldErrors?: Record<string, string>): ErrorBody {
@@ -26,6 +27,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error.code === 'FST_ERR_RESPONSE_SERIALIZATION' && isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause?.issues }, 'response did not match its schema');
       return reply.status(500).send(body('INTERNAL', msg.generic.internal));
+    }
+    if (isBadInputError(error)) {
+      request.log.info({ err: error }, 'input refused by the database');
+      return reply.status(400).send(body('VALIDATION', msg.validation.invalidRequest));
     }
     const status = error.statusCode ?? 500;
     if (status === 429) return reply.status(429).send(body('RATE_LIMITED', msg.auth.tooManyRequests));

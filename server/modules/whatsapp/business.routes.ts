@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { text } from '../../../contract/text';
 import {
   businessConfigResponse,
   businessHealthQuery,
@@ -95,8 +96,8 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
         schema: {
           tags: ['whatsapp-business'],
           summary: 'Webhook subscription check (hub.verify_token → hub.challenge)',
-          params: z.object({ accountKey: z.string().max(64) }),
-          querystring: z.record(z.string(), z.string().optional()),
+          params: z.object({ accountKey: text().max(64) }),
+          querystring: z.record(text(), text().optional()),
         },
       },
       async (request, reply) =>
@@ -111,7 +112,7 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
         schema: {
           tags: ['whatsapp-business'],
           summary: 'Webhook deliveries (X-Hub-Signature-256 over the raw body)',
-          params: z.object({ accountKey: z.string().max(64) }),
+          params: z.object({ accountKey: text().max(64) }),
           response: { 200: z.object({ success: z.boolean(), applied: z.number() }) },
         },
       },
