@@ -24,6 +24,7 @@ export const contactsMsg = {
   invalidFile: 'Por favor, selecione um arquivo CSV, TXT ou Excel (.csv, .txt, .xls, .xlsx)',
   fileTooLarge: (mb: number) => `Arquivo muito grande. O limite é ${mb} MB.`,
   spreadsheetTooLarge: 'Planilha muito grande ou compactada de forma suspeita. Divida o arquivo e tente novamente.',
+  spreadsheetBusy: 'Outra planilha desta conta ainda está sendo lida. Aguarde alguns segundos e tente novamente.',
   noFile: 'Nenhum arquivo enviado. Envie o arquivo no campo "file".',
   emptyFile: 'O arquivo não tem contatos.',
   noPhoneColumn: 'Não encontramos a coluna Telefone. Use o modelo com as colunas Nome, Telefone, Email e Tags.',

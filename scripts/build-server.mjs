@@ -1,9 +1,10 @@
 // Bundles the server into dist/server/main.js; npm packages stay external and load from node_modules.
 import { build } from 'esbuild';
 
+// The spreadsheet worker is a second entry: it runs in its own thread, beside main.js.
 await build({
-  entryPoints: ['server/main.ts'],
-  outfile: 'dist/server/main.js',
+  entryPoints: { main: 'server/main.ts', 'spreadsheet-worker': 'server/modules/contacts/spreadsheet-worker.ts' },
+  outdir: 'dist/server',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -7,7 +7,8 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { normalizePhone } from '../../lib/phone';
 import { type Account, contactsChanged, lockRemainingSlots, planLimitMessage } from './contacts.service';
-import { type ColumnMap, detectFileKind, mapHeader, readRows } from './import-file';
+import { type ColumnMap, detectFileKind, mapHeader, readTextRows } from './import-file';
+import { readSpreadsheet } from './spreadsheet-parser';
 
 const LOOKUP_BATCH = 10_000;
 const VACUUM_AFTER_ROWS = 5_000;
@@ -42,10 +43,10 @@ function positional(width: number): ColumnMap {
   return width <= 1 ? { name: -1, phone: 0, email: -1, tags: -1 } : { name: 0, phone: 1, email: 2, tags: 3 };
 }
 
-/** Reads and checks every row; nothing touches the database yet. */
-function parseFile(filename: string, data: Buffer) {
+/** Reads and checks every row; nothing touches the database yet. Spreadsheets are read in a worker. */
+async function parseFile(accountId: string, filename: string, data: Buffer) {
   const kind = detectFileKind(filename, data);
-  const rows = readRows(kind, data);
+  const rows = kind === 'csv' ? readTextRows(data) : await readSpreadsheet(accountId, kind, data);
   const firstIndex = rows.findIndex((r) => r.some((c) => String(c).trim() !== ''));
   if (firstIndex < 0) return { failure: contactsMsg.emptyFile } as const;
   let columns = mapHeader(rows[firstIndex]);
@@ -157,7 +158,7 @@ export async function importContacts(
   account: Account,
   file: { filename: string; data: Buffer },
 ): Promise<ImportResult> {
-  const parsed = parseFile(file.filename, file.data);
+  const parsed = await parseFile(account.id, file.filename, file.data);
   if ('failure' in parsed) {
     return {
       success: false,

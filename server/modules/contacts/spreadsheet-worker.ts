@@ -1,0 +1,12 @@
+import { parentPort } from 'node:worker_threads';
+import { readSpreadsheetRows } from './spreadsheet-read';
+
+/**
+ * A worker thread that reads one uploaded spreadsheet and exits: the zip guard's inflating and the
+ * library's parsing happen here, under the worker's memory limit, so one file cannot stall or
+ * exhaust the server that answers everybody else.
+ */
+parentPort?.once('message', (job: { kind: 'xlsx' | 'xls'; data: Uint8Array }) => {
+  const outcome = readSpreadsheetRows(job.kind, Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength));
+  parentPort?.postMessage(outcome);
+});
