@@ -2,7 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock';
-import { loggerOptions } from './logger';
+import { loggerOptions, type SerializedError, serializeError } from './logger';
 import { ensureAdmin } from './modules/auth/auth.service';
 
 async function main(): Promise<void> {
@@ -65,6 +65,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // A startup failure may be a failed query (the administrator's insert): its values stay out.
+  for (let e: SerializedError | undefined = serializeError(err); e; e = e.cause as SerializedError | undefined) {
+    console.error(e.stack || `${e.type}: ${e.message}`);
+  }
   process.exit(1);
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_CHARACTERS } from '../../contract/text';
 import { buildApp } from '../app';
@@ -37,12 +37,31 @@ beforeAll(async () => {
     serveWeb: false,
     logger: { ...loggerOptions('info'), stream },
   })) as TestApp;
+  // Input that slipped past validation and reached the database, as a NUL name once did.
+  app.post('/api/test/failed-insert', { config: { access: 'public' } }, async () => {
+    await database.db.insert(users).values(userWithHash('Nul\u0000', await hashPassword('senha-secreta-2')));
+    return { ok: true };
+  });
+  app.get('/api/test/bad-uuid', { config: { access: 'public' } }, async () => {
+    await database.db.execute(sql`select ${'não-é-uuid'}::uuid`);
+    return { ok: true };
+  });
   await app.ready();
 });
 afterAll(async () => {
   await app.close();
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
+});
+
+const userWithHash = (name: string, passwordHash: string) => ({
+  name,
+  email: 'x@example.com',
+  username: `nul${Math.random().toString(36).slice(2, 8)}`,
+  whatsappNumber: '1',
+  passwordHash,
+  accountType: 'pending' as const,
+  planType: 'basic' as const,
 });
 
 const registration = (name: string) => {
@@ -105,21 +124,14 @@ describe('the log', () => {
     // A query that fails with the hash among its parameters, as the register of a NUL name did.
     const err = await database.db
       .insert(users)
-      .values({
-        name: 'Nul\u0000',
-        email: 'x@example.com',
-        username: 'nulx',
-        whatsappNumber: '1',
-        passwordHash: hash,
-        accountType: 'pending',
-        planType: 'basic',
-      })
+      .values(userWithHash('Nul\u0000', hash))
       .then(
         () => undefined,
         (e: unknown) => e,
       );
     expect(err).toBeInstanceOf(Error);
     app.log.error({ err }, 'unhandled error');
+    app.log.error(err);
     app.log.info(
       {
         password: 'senha-em-claro',
@@ -132,11 +144,24 @@ describe('the log', () => {
       url: '/api/whatsapp-business/webhook/chave?hub.mode=subscribe&hub.verify_token=token-de-verificacao&hub.challenge=1',
     });
 
+    // Through the error handler: PostgreSQL refusing the data answers 400, logged without values.
+    const failed = await app.inject({
+      method: 'POST',
+      url: '/api/test/failed-insert',
+      headers: { origin: 'http://localhost' },
+    });
+    expect(failed.statusCode, failed.body).toBe(400);
+    expect(failed.json().message).toMatch(/inválid/);
+    const badUuid = await app.inject({ url: '/api/test/bad-uuid' });
+    expect(badUuid.statusCode, badUuid.body).toBe(400);
+
     const text = log();
     expect(text).toContain('unhandled error');
-    expect(text).toContain('Failed query');
+    expect(text).toContain('input refused by the database');
+    expect(text.match(/Failed query: insert into/g)?.length).toBeGreaterThanOrEqual(3);
     for (const secret of [
       '$argon2id$',
+      'senha-secreta-2',
       hash,
       'senha-secreta-1',
       'senha-em-claro',

@@ -1,4 +1,5 @@
 import { createDeflateRaw } from 'node:zlib';
+import * as XLSX from '@e965/xlsx';
 
 /** A raw deflate stream of `bytes` zeros (built in 1 MB steps, never holding the zeros at once). */
 export async function deflatedZeros(bytes: number): Promise<Buffer> {
@@ -81,4 +82,16 @@ export async function lyingZipBomb(bytes = 1_170_000_000): Promise<Buffer> {
       central: { method: 0, size: data.length },
     },
   ]);
+}
+
+/** A small real .xlsx: a header row and one contact. */
+export function tinyXlsx(
+  rows: string[][] = [
+    ['Nome', 'Telefone'],
+    ['Ana', '21998765432'],
+  ],
+): Buffer {
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Contatos');
+  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
 }

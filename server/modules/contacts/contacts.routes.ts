@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okResponse } from '../../../contract/auth';
 import {
   contactIdParams,
   contactInput,
@@ -11,6 +10,7 @@ import {
   IMPORT_MAX_FILE_MB,
   importResult,
 } from '../../../contract/contacts';
+import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { datedName, sendTable } from '../../lib/download';

@@ -19,13 +19,7 @@ export type SpreadsheetOutcome = { ok: true; rows: string[][] } | { ok: false; r
 export function readSpreadsheetRows(kind: 'xlsx' | 'xls', data: Buffer): SpreadsheetOutcome {
   try {
     if (kind === 'xlsx') assertSafeZip(data);
-  } catch (err) {
-    if (err instanceof ZipRefused) return { ok: false, reason: err.reason };
-    throw err;
-  }
-  let book: XLSX.WorkBook;
-  try {
-    book = XLSX.read(data, {
+    const book = XLSX.read(data, {
       type: 'buffer',
       dense: true,
       sheetRows: IMPORT_MAX_ROWS + 2,
@@ -34,11 +28,14 @@ export function readSpreadsheetRows(kind: 'xlsx' | 'xls', data: Buffer): Spreads
       cellStyles: false,
       bookVBA: false,
     });
-  } catch {
+    const sheet = book.SheetNames[0] ? book.Sheets[book.SheetNames[0]] : undefined;
+    if (!sheet) return { ok: true, rows: [] };
+    const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: '', blankrows: true });
+    return { ok: true, rows: rows.map((r) => r.map(cellText)) };
+  } catch (err) {
+    if (err instanceof ZipRefused) return { ok: false, reason: err.reason };
+    // "Invalid array length", "Array buffer allocation failed": the file asks for more than it may have.
+    if (err instanceof RangeError && !/call stack/i.test(err.message)) return { ok: false, reason: 'too_large' };
     return { ok: false, reason: 'invalid' };
   }
-  const sheet = book.SheetNames[0] ? book.Sheets[book.SheetNames[0]] : undefined;
-  if (!sheet) return { ok: true, rows: [] };
-  const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: '', blankrows: true });
-  return { ok: true, rows: rows.map((r) => r.map(cellText)) };
 }

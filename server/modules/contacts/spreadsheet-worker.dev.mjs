@@ -1,5 +1,6 @@
-// Starts the spreadsheet worker from its TypeScript source (tests and `npm run dev`); production
-// runs the bundled dist/server/spreadsheet-worker.js instead.
+// Starts the spreadsheet worker from its TypeScript source (tests and `npm run dev`). Node 20
+// refuses a .ts file as a worker's entry even with `--import tsx` in execArgv, so this plain module
+// registers tsx and then imports the source. Production runs dist/server/spreadsheet-worker.js.
 import { register } from 'tsx/esm/api';
 
 register();

@@ -1,12 +1,12 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { readSpreadsheetRows } from './spreadsheet-read';
 
 /**
  * A worker thread that reads one uploaded spreadsheet and exits: the zip guard's inflating and the
  * library's parsing happen here, under the worker's memory limit, so one file cannot stall or
- * exhaust the server that answers everybody else.
+ * exhaust the server that answers everybody else. Started by spreadsheet-parser.ts.
  */
-parentPort?.once('message', (job: { kind: 'xlsx' | 'xls'; data: Uint8Array }) => {
-  const outcome = readSpreadsheetRows(job.kind, Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength));
-  parentPort?.postMessage(outcome);
-});
+const job = workerData as { kind: 'xlsx' | 'xls'; data: Uint8Array };
+parentPort?.postMessage(
+  readSpreadsheetRows(job.kind, Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength)),
+);

@@ -1,8 +1,6 @@
 import { crc32, deflateRawSync } from 'node:zlib';
-import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
-import { buildZip, deflatedZeros } from '../../testing/zip-bomb';
-import { readSpreadsheet } from './spreadsheet-parser';
+import { buildZip, deflatedZeros, tinyXlsx } from '../../testing/zip-bomb';
 import { assertSafeZip, ZipRefused } from './zip-guard';
 
 const reason = (data: Buffer) => {
@@ -15,18 +13,7 @@ const reason = (data: Buffer) => {
   }
 };
 
-const realXlsx = () => {
-  const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(
-    book,
-    XLSX.utils.aoa_to_sheet([
-      ['Nome', 'Telefone'],
-      ['Ana', '21998765432'],
-    ]),
-    'S',
-  );
-  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
-};
+const realXlsx = () => tinyXlsx();
 
 describe('zip guard', () => {
   it('lets a real spreadsheet through', () => {
@@ -100,16 +87,70 @@ describe('zip guard', () => {
     expect(reason(Buffer.from('PK\u0003\u0004 not a zip at all'))).toBe('invalid');
   });
 
-  it('reads one spreadsheet per account at a time', async () => {
-    const data = realXlsx();
-    const first = readSpreadsheet('conta-a', 'xlsx', data);
-    await expect(readSpreadsheet('conta-a', 'xlsx', data)).rejects.toMatchObject({ statusCode: 429 });
-    const other = readSpreadsheet('conta-b', 'xlsx', data);
-    expect(await first).toEqual([
-      ['Nome', 'Telefone'],
-      ['Ana', '21998765432'],
-    ]);
-    expect(await other).toHaveLength(2);
-    expect(await readSpreadsheet('conta-a', 'xlsx', data)).toHaveLength(2);
+  it('refuses what the library would read differently: zip64 sizes, encryption, lying local sizes, a second directory', () => {
+    const text = Buffer.from('<xml>ok</xml>');
+    const good = {
+      name: 'a.xml',
+      data: deflateRawSync(text),
+      crc: crc32(text),
+      local: { method: 8, size: text.length },
+      central: { method: 8, size: text.length },
+    };
+    const zip = () => buildZip([good]);
+    const directory = (z: Buffer) => z.readUInt32LE(z.length - 22 + 16);
+    const flagged = (where: 'local' | 'central', flag: number) => {
+      const z = zip();
+      const at = where === 'local' ? 6 : directory(z) + 8;
+      z.writeUInt16LE(z.readUInt16LE(at) | flag, at);
+      return z;
+    };
+    expect(reason(flagged('local', 0x1))).toBe('invalid');
+    expect(reason(flagged('central', 0x1))).toBe('invalid');
+
+    // With a data descriptor the local sizes may be zero, never anything else: the library sizes
+    // its output buffer from them.
+    const described = flagged('local', 0x8);
+    described.writeUInt32LE(0, 14);
+    described.writeUInt32LE(0, 18);
+    described.writeUInt32LE(0, 22);
+    expect(reason(described)).toBe('ok');
+    described.writeUInt32LE(0xfffffff0, 22);
+    expect(reason(described)).toBe('invalid');
+
+    // A zip64 extra field overrides both headers' sizes in the library. Its bytes ride in the name
+    // here, then the lengths are split so that they become the extra field.
+    const zip64 = Buffer.from([1, 0, 16, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0]);
+    const extended = buildZip([{ ...good, name: `a.xml${zip64.toString('latin1')}` }]);
+    for (const at of [26, directory(extended) + 28]) {
+      extended.writeUInt16LE(5, at);
+      extended.writeUInt16LE(zip64.length, at + 2);
+    }
+    expect(reason(extended)).toBe('too_large');
+
+    // The library takes the last end-of-directory signature in the file: one hidden at the end of
+    // the comment must not lead it to a directory the guard never read.
+    const commented = Buffer.concat([zip(), Buffer.from('PK\u0005\u0006'), Buffer.alloc(16)]);
+    commented.writeUInt16LE(20, commented.length - 22);
+    expect(reason(commented)).toBe('invalid');
+    expect(reason(Buffer.concat([zip(), Buffer.from('trailing bytes')]))).toBe('invalid');
+
+    // Two directory entries naming the same part: one stream inflated twice.
+    const twice = buildZip([good, good]);
+    const second = directory(twice) + 46 + good.name.length;
+    twice.writeUInt32LE(0, second + 42);
+    expect(reason(twice)).toBe('invalid');
+  });
+
+  it('refuses more parts than the limit', () => {
+    const part = {
+      name: 'a.xml',
+      data: Buffer.alloc(0),
+      crc: 0,
+      local: { method: 0, size: 0 },
+      central: { method: 0, size: 0 },
+    };
+    const three = buildZip([part, { ...part, name: 'b.xml' }, { ...part, name: 'c.xml' }]);
+    expect(reason(three)).toBe('ok');
+    expect(() => assertSafeZip(three, { maxTotalBytes: 1024, maxEntries: 2 })).toThrow(ZipRefused);
   });
 });
