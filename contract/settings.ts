@@ -5,9 +5,7 @@ import { text } from './text';
 
 /** pt-BR texts of the settings screens and their API (SPEC §5, §8). */
 export const settingsMsg = {
-  savedTitle: 'Sucesso!',
   saved: 'Configurações salvas com sucesso.',
-  saveErrorTitle: 'Erro',
   saveError: 'Erro ao salvar configurações. Tente novamente.',
   profileSaved: 'Perfil atualizado com sucesso.',
   passwordChanged: 'Senha alterada com sucesso. As outras sessões foram encerradas.',
@@ -78,26 +76,39 @@ const timeField = () =>
 export const whatsappChannels = ['personal', 'cloud'] as const;
 export type WhatsappChannel = (typeof whatsappChannels)[number];
 
-export const whatsappSettingsSchema = z
-  .object({
-    autoReconnect: bool(),
-    messageDelay: z
-      .number({ error: settingsMsg.messageDelayRange })
-      .int(settingsMsg.messageDelayRange)
-      .min(1, settingsMsg.messageDelayRange)
-      .max(60, settingsMsg.messageDelayRange),
-    dailyLimit: z
-      .number({ error: settingsMsg.dailyLimitMin })
-      .int(settingsMsg.dailyLimitMin)
-      .min(1, settingsMsg.dailyLimitMin)
-      .max(100_000, settingsMsg.dailyLimitMax),
-    respectBusinessHours: bool(),
-    businessStart: timeField(),
-    businessEnd: timeField(),
-    channel: z.enum(whatsappChannels, { error: settingsMsg.channelInvalid }),
-  })
-  .refine((o) => o.businessStart < o.businessEnd, { message: settingsMsg.businessOrder, path: ['businessEnd'] });
+const whatsappSettingsFields = z.object({
+  autoReconnect: bool(),
+  messageDelay: z
+    .number({ error: settingsMsg.messageDelayRange })
+    .int(settingsMsg.messageDelayRange)
+    .min(1, settingsMsg.messageDelayRange)
+    .max(60, settingsMsg.messageDelayRange),
+  dailyLimit: z
+    .number({ error: settingsMsg.dailyLimitMin })
+    .int(settingsMsg.dailyLimitMin)
+    .min(1, settingsMsg.dailyLimitMin)
+    .max(100_000, settingsMsg.dailyLimitMax),
+  respectBusinessHours: bool(),
+  businessStart: timeField(),
+  businessEnd: timeField(),
+  channel: z.enum(whatsappChannels, { error: settingsMsg.channelInvalid }),
+});
+const businessHoursInOrder = (o: { businessStart: string; businessEnd: string }) => o.businessStart < o.businessEnd;
+
+export const whatsappSettingsSchema = whatsappSettingsFields.refine(businessHoursInOrder, {
+  message: settingsMsg.businessOrder,
+  path: ['businessEnd'],
+});
 export type WhatsappSettings = z.infer<typeof whatsappSettingsSchema>;
+
+/**
+ * `PUT /api/settings/whatsapp`: the six fields of SPEC §3, and our `channel` when the client knows
+ * it. A client written from the spec sends no channel; the stored one is kept.
+ */
+export const updateWhatsappSettingsInput = whatsappSettingsFields
+  .extend({ channel: whatsappSettingsFields.shape.channel.optional() })
+  .refine(businessHoursInOrder, { message: settingsMsg.businessOrder, path: ['businessEnd'] });
+export type UpdateWhatsappSettingsInput = z.infer<typeof updateWhatsappSettingsInput>;
 
 export const settingsSavedResponse = z.object({ success: z.literal(true), message: z.string() });
 

@@ -6,6 +6,7 @@ import {
   settingsMsg,
   settingsSavedResponse,
   updateProfileInput,
+  updateWhatsappSettingsInput,
   whatsappSettingsSchema,
 } from '../../../contract/settings';
 import type { AppDeps } from '../../deps';
@@ -90,7 +91,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
       schema: {
         tags,
         summary: 'Save the sending settings',
-        body: whatsappSettingsSchema,
+        body: updateWhatsappSettingsInput,
         response: { 200: whatsappSettingsSchema },
       },
     },

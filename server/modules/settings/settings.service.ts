@@ -6,6 +6,7 @@ import {
   type Profile,
   settingsMsg,
   type UpdateProfileInput,
+  type UpdateWhatsappSettingsInput,
   type WhatsappSettings,
 } from '../../../contract/settings';
 import type { Db } from '../../db/client';
@@ -119,12 +120,13 @@ export async function getWhatsappSettings(db: Db, userId: string): Promise<Whats
 export async function updateWhatsappSettings(
   db: Db,
   userId: string,
-  input: WhatsappSettings,
+  input: UpdateWhatsappSettingsInput,
 ): Promise<WhatsappSettings> {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
-    const { businessStart, businessEnd, ...rest } = input;
-    await updateAccountSettings(t, userId, rest);
+    const { businessStart, businessEnd, channel, ...rest } = input;
+    // Without a channel (a client written from SPEC §3) the stored one stays.
+    await updateAccountSettings(t, userId, channel === undefined ? rest : { ...rest, channel });
     await updateBusinessHours(t, userId, { start: businessStart, end: businessEnd });
     return getWhatsappSettings(t, userId);
   });

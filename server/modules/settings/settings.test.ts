@@ -9,6 +9,7 @@ import {
   createTestApp,
   createUser,
   loginAs,
+  newCustomer,
   TEST_PASSWORD,
   type TestContext,
 } from '../../testing/test-app';
@@ -273,6 +274,15 @@ describe('WhatsApp sending settings', () => {
     expect((await call('GET', '/api/settings/whatsapp', cookie)).json()).toEqual(validWhatsapp);
     const otherCookie = await loginAs(ctx, other);
     expect((await call('GET', '/api/settings/whatsapp', otherCookie)).json().messageDelay).toBe(2);
+  });
+
+  it('keeps the stored channel when a client sends only the six fields of SPEC §3', async () => {
+    const { cookie } = await newCustomer(ctx);
+    expect((await call('PUT', '/api/settings/whatsapp', cookie, validWhatsapp)).json().channel).toBe('cloud');
+    const { channel: _channel, ...sixFields } = { ...validWhatsapp, messageDelay: 9 };
+    const res = await call('PUT', '/api/settings/whatsapp', cookie, sixFields);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ ...validWhatsapp, messageDelay: 9, channel: 'cloud' });
   });
 
   it('refuses out-of-range values with pt-BR messages', async () => {
