@@ -72,7 +72,6 @@ export const credentialsSchema = z.object({ username: z.string(), password: z.st
 export type Credentials = z.infer<typeof credentialsSchema>;
 
 export const loginResponse = z.object({ success: z.literal(true), message: z.string(), user: userSchema });
-export const okResponse = z.object({ success: z.boolean(), message: z.string() });
 export const demoSignupResponse = z.object({
   success: z.literal(true),
   message: z.string(),
@@ -84,13 +83,6 @@ export const landingSignupResponse = z.object({
   message: z.string(),
   credentials: credentialsSchema,
   user: z.object({ email: z.string() }),
-});
-
-export const errorResponse = z.object({
-  success: z.literal(false),
-  code: z.string(),
-  message: z.string(),
-  fieldErrors: z.record(z.string(), z.string()).optional(),
 });
 
 /** What the app may do, derived from the account (SPEC §6). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from './text';
 
 /** pt-BR texts of the official WhatsApp Business (Cloud) API panel (SPEC §2, §3, §5, §8). */
-export const businessMsg = {
+export const cloudApiMsg = {
   accessTokenRequired: 'Access Token é obrigatório',
   phoneNumberIdRequired: 'Phone Number ID é obrigatório',
   configured: 'API do WhatsApp Business configurada com sucesso!',
@@ -22,24 +22,24 @@ const optionalText = text()
   .transform((v) => (v ? v : undefined));
 
 /** Business API credentials (SPEC §3): accessToken and phoneNumberId required, the rest optional. */
-export const configureBusinessInput = z.object({
-  accessToken: text({ error: businessMsg.accessTokenRequired })
+export const configureCloudApiInput = z.object({
+  accessToken: text({ error: cloudApiMsg.accessTokenRequired })
     .trim()
-    .min(1, businessMsg.accessTokenRequired)
+    .min(1, cloudApiMsg.accessTokenRequired)
     .max(1024),
-  phoneNumberId: text({ error: businessMsg.phoneNumberIdRequired })
+  phoneNumberId: text({ error: cloudApiMsg.phoneNumberIdRequired })
     .trim()
-    .min(1, businessMsg.phoneNumberIdRequired)
+    .min(1, cloudApiMsg.phoneNumberIdRequired)
     .max(64)
     .regex(/^\d+$/, 'Phone Number ID deve conter apenas números'),
   businessAccountId: optionalText,
   appId: optionalText,
   appSecret: optionalText,
 });
-export type ConfigureBusinessInput = z.input<typeof configureBusinessInput>;
+export type ConfigureCloudApiInput = z.input<typeof configureCloudApiInput>;
 
 /** What the panel shows about the saved configuration; tokens and the app secret are never returned. */
-export const businessConfigResponse = z.object({
+export const cloudApiConfigResponse = z.object({
   configured: z.boolean(),
   phoneNumberId: z.string().nullable(),
   businessAccountId: z.string().nullable(),
@@ -50,15 +50,15 @@ export const businessConfigResponse = z.object({
   webhookUrl: z.string().nullable(),
   verifyToken: z.string().nullable(),
 });
-export type BusinessConfig = z.infer<typeof businessConfigResponse>;
+export type CloudApiConfig = z.infer<typeof cloudApiConfigResponse>;
 
-export const configureBusinessResponse = z.object({
+export const configureCloudApiResponse = z.object({
   success: z.boolean(),
   message: z.string(),
-  config: businessConfigResponse,
+  config: cloudApiConfigResponse,
 });
 
-export const businessHealthResponse = z.object({
+export const cloudApiHealthResponse = z.object({
   healthy: z.boolean(),
   configured: z.boolean(),
   phoneNumber: z.string().nullable(),
@@ -66,7 +66,7 @@ export const businessHealthResponse = z.object({
   webhookReady: z.boolean(),
   message: z.string().nullable(),
 });
-export type BusinessHealth = z.infer<typeof businessHealthResponse>;
+export type CloudApiHealth = z.infer<typeof cloudApiHealthResponse>;
 
 /** SPEC §3 business profile, plus the number's quality rating. */
 export const businessProfile = z.object({
@@ -80,11 +80,11 @@ export const businessProfile = z.object({
 export type BusinessProfile = z.infer<typeof businessProfile>;
 export const businessProfileResponse = z.object({ success: z.boolean(), profile: businessProfile });
 
-export const businessTemplatesResponse = z.object({
+export const cloudApiTemplatesResponse = z.object({
   templates: z.array(z.object({ name: z.string(), language: z.string(), status: z.string(), category: z.string() })),
 });
 
-export const businessHealthQuery = z.object({ fresh: z.enum(['1', 'true']).optional() });
+export const cloudApiHealthQuery = z.object({ fresh: z.enum(['1', 'true']).optional() });
 
 /** Meta's developer portal, where the app, token and webhook are set up. */
 export const META_DEVELOPERS_URL = 'https://developers.facebook.com/apps';

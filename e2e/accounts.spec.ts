@@ -1,7 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { ADMIN, expect, login, sql, test, unique } from './fixtures';
-
-const shot = (name: string) => ({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+import { ADMIN, expect, login, postJson, shot, sql, test, unique } from './fixtures';
 
 test('register → pending → admin approves → login → dashboard', async ({ page, browser }) => {
   const username = unique('maria');
@@ -84,8 +82,10 @@ test('the login form shows the spec’s validation messages and the generic fail
 });
 
 test('an expired demo is signed out and told so on the login screen', async ({ page, request }) => {
-  const res = await request.post('/api/auth/demo-signup', {
-    data: { name: 'Ana Demo', whatsappNumber: '(11) 99999-0000', email: 'ana.demo@example.com' },
+  const res = await postJson(request, '/api/auth/demo-signup', {
+    name: 'Ana Demo',
+    whatsappNumber: '(11) 99999-0000',
+    email: 'ana.demo@example.com',
   });
   expect(res.status()).toBe(201);
   const { credentials } = await res.json();
@@ -114,8 +114,10 @@ test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test('the drawer opens, navigates and closes; actions wait for a desktop', async ({ page, request }) => {
-    const res = await request.post('/api/auth/demo-signup', {
-      data: { name: 'Bia Mobile', whatsappNumber: '11999990000', email: 'bia.mobile@example.com' },
+    const res = await postJson(request, '/api/auth/demo-signup', {
+      name: 'Bia Mobile',
+      whatsappNumber: '11999990000',
+      email: 'bia.mobile@example.com',
     });
     const { credentials } = await res.json();
     await login(page, credentials.username, credentials.password);
@@ -154,8 +156,10 @@ test('routing: unknown paths, the admin guard and JSON 404s for the API', async 
   expect(api.status()).toBe(404);
   expect(await api.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
 
-  const res = await request.post('/api/auth/demo-signup', {
-    data: { name: 'Caio Guard', whatsappNumber: '11999990000', email: 'caio.guard@example.com' },
+  const res = await postJson(request, '/api/auth/demo-signup', {
+    name: 'Caio Guard',
+    whatsappNumber: '11999990000',
+    email: 'caio.guard@example.com',
   });
   const { credentials } = await res.json();
   await login(page, credentials.username, credentials.password);

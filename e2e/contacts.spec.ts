@@ -1,6 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { expect, login, sql, test, unique } from './fixtures';
+import { expect, shot, signInCustomer, test } from './fixtures';
 
 function expectAndForget(errors: string[], pattern: RegExp) {
   const i = errors.findIndex((e) => pattern.test(e));
@@ -8,30 +7,12 @@ function expectAndForget(errors: string[], pattern: RegExp) {
   errors.splice(i, 1);
 }
 
-const shot = (name: string) => ({ path: `e2e/screenshots/${name}.png`, fullPage: true });
-
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
-/** An approved customer, registered through the API and activated in the database. */
-async function signInCustomer(page: Page): Promise<string> {
-  const username = unique('contatos');
-  const res = await page.request.post('/api/auth/register', {
-    data: {
-      name: 'Carla Contatos',
-      email: `${username}@example.com`,
-      username,
-      password: 'segredo123',
-      whatsappNumber: '(11) 98765-4321',
-    },
-  });
-  expect(res.ok()).toBe(true);
-  await sql(`update users set account_type = 'active', is_active = true where username = $1`, [username]);
-  await login(page, username, 'segredo123');
-  return username;
-}
+const customer = { prefix: 'contatos', name: 'Carla Contatos' };
 
 test('contacts: create, validate, mask and reveal, copy, edit, search, delete', async ({ page, consoleErrors }) => {
-  await signInCustomer(page);
+  await signInCustomer(page, customer);
   await page.goto('/contacts');
   await expect(page.getByText('Nenhum contato cadastrado')).toBeVisible();
 
@@ -112,7 +93,7 @@ test('contacts: create, validate, mask and reveal, copy, edit, search, delete', 
 });
 
 test('contacts: import a CSV with its result and rejected rows, templates and export', async ({ page }) => {
-  await signInCustomer(page);
+  await signInCustomer(page, customer);
   await page.goto('/contacts');
   await page.getByRole('button', { name: 'Importar' }).click();
   const dialog = page.getByRole('dialog', { name: 'Importar Contatos' });

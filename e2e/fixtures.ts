@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { test as base, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type APIResponse, test as base, expect, type Page } from '@playwright/test';
 import pg from 'pg';
+import type { PlanType } from '../contract/plans';
 
 /** Every test fails on a console error or an uncaught page error, except expected 401s of logged-out checks. */
 export const test = base.extend<{ consoleErrors: string[] }>({
@@ -46,4 +47,68 @@ export async function login(page: Page, username: string, password: string): Pro
 
 export function unique(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+}
+
+/** Screenshot options for `page.screenshot(shot('name-1366'))`: the whole page, kept in e2e/screenshots/. */
+export function shot(name: string): { path: string; fullPage: true } {
+  return { path: `e2e/screenshots/${name}.png`, fullPage: true };
+}
+
+/**
+ * A set-up write through Playwright's request API (the `request` fixture or `page.request`), sent as the
+ * app sends it: with the page's Origin, without which the server refuses a cookie-carrying write (CSRF).
+ */
+export function postJson(request: APIRequestContext, path: string, data: unknown): Promise<APIResponse> {
+  const baseURL = test.info().project.use.baseURL;
+  if (!baseURL) throw new Error('playwright.config.ts sets no baseURL');
+  return request.post(path, { data, headers: { Origin: new URL(baseURL).origin } });
+}
+
+export interface Customer {
+  username: string;
+  password: string;
+  email: string;
+}
+
+export interface CustomerOptions {
+  /** Start of the generated username (see unique). */
+  prefix: string;
+  /** Full name. */
+  name: string;
+  /** 'segredo123' unless given. */
+  password?: string;
+  /** Also moves the account to this plan. */
+  plan?: PlanType;
+}
+
+/**
+ * An approved customer: registered through the API as a person would, then activated directly in the
+ * database (what the admin's approval does), optionally on a given plan. Not signed in: see signInCustomer.
+ */
+export async function createActiveCustomer(
+  page: Page,
+  { prefix, name, password = 'segredo123', plan }: CustomerOptions,
+): Promise<Customer> {
+  const username = unique(prefix);
+  const email = `${username}@example.com`;
+  const res = await postJson(page.request, '/api/auth/register', {
+    name,
+    email,
+    username,
+    password,
+    whatsappNumber: '(11) 98765-4321',
+  });
+  expect(res.status(), 'registration').toBe(201);
+  await sql(
+    `update users set account_type = 'active', is_active = true, plan_type = coalesce($2, plan_type) where username = $1`,
+    [username, plan ?? null],
+  );
+  return { username, password, email };
+}
+
+/** An approved customer (createActiveCustomer), signed in on `page`. */
+export async function signInCustomer(page: Page, opts: CustomerOptions): Promise<Customer> {
+  const customer = await createActiveCustomer(page, opts);
+  await login(page, customer.username, customer.password);
+  return customer;
 }

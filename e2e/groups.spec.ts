@@ -1,28 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { expect, login, sql, test, unique } from './fixtures';
+import { expect, postJson, shot, signInCustomer, test } from './fixtures';
 
-const shot = (name: string) => ({ path: `e2e/screenshots/${name}.png`, fullPage: true });
-
-async function signInCustomer(page: Page): Promise<string> {
-  const username = unique('grupos');
-  const res = await page.request.post('/api/auth/register', {
-    data: {
-      name: 'Gabi Grupos',
-      email: `${username}@example.com`,
-      username,
-      password: 'segredo123',
-      whatsappNumber: '(11) 98765-4321',
-    },
-  });
-  expect(res.ok()).toBe(true);
-  await sql(`update users set account_type = 'active', is_active = true where username = $1`, [username]);
-  await login(page, username, 'segredo123');
-  return username;
-}
+const customer = { prefix: 'grupos', name: 'Gabi Grupos' };
 
 test('groups: create, validate, edit, search, delete; sync and members export need WhatsApp', async ({ page }) => {
-  await signInCustomer(page);
+  await signInCustomer(page, customer);
   await page.goto('/groups');
   await expect(page.getByText('Nenhum grupo cadastrado')).toBeVisible();
 
@@ -84,14 +66,14 @@ test('groups: create, validate, edit, search, delete; sync and members export ne
 });
 
 test('verification tab: result toast, and the connect message when numbers need checking', async ({ page }) => {
-  await signInCustomer(page);
+  await signInCustomer(page, customer);
   await page.goto('/dashboard');
   await page.getByRole('tab', { name: 'Verificação' }).click();
   await page.getByRole('button', { name: 'Verificar Contatos' }).click();
   await expect(page.getByText('Verificação concluída!').first()).toBeVisible();
   await expect(page.getByText('0 de 0 contatos têm WhatsApp ativo.').first()).toBeVisible();
 
-  await page.request.post('/api/contacts', { data: { name: 'Ana', phone: '21998765432' } });
+  await postJson(page.request, '/api/contacts', { name: 'Ana', phone: '21998765432' });
   await page.getByRole('button', { name: 'Verificar Contatos' }).click();
   await expect(page.getByText('Erro na verificação').first()).toBeVisible();
   await expect(page.getByText('Conecte seu WhatsApp para verificar os números dos contatos.').first()).toBeVisible();

@@ -1,34 +1,29 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, login, sql, test, unique } from './fixtures';
-
-const shot = (name: string) => ({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+import {
+  type CustomerOptions,
+  createActiveCustomer,
+  expect,
+  login,
+  shot,
+  signInCustomer,
+  sql,
+  test,
+  unique,
+} from './fixtures';
 
 async function expectNoSeriousA11yIssues(page: Page) {
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
 }
 
-/** An approved customer created through the API, as a person would after the admin's approval. */
-async function activeCustomer(page: Page, prefix: string) {
-  const username = unique(prefix);
-  const password = 'senha-inicial-1';
-  const res = await page.request.post('/api/auth/register', {
-    data: {
-      name: 'Paula Souza',
-      email: `${username}@example.com`,
-      username,
-      password,
-      whatsappNumber: '(11) 98765-4321',
-    },
-  });
-  expect(res.status()).toBe(201);
-  await sql(
-    `update users set account_type = 'active', is_active = true, plan_type = 'professional' where username = $1`,
-    [username],
-  );
-  return { username, password, email: `${username}@example.com` };
-}
+/** Paula, an approved customer on the Professional plan (the settings tests read these back). */
+const paula = (prefix: string): CustomerOptions => ({
+  prefix,
+  name: 'Paula Souza',
+  password: 'senha-inicial-1',
+  plan: 'professional',
+});
 
 test('landing page: anchors, countdown, video, plans, contact and meta tags', async ({ page }) => {
   await page.goto('/');
@@ -209,8 +204,7 @@ test('demo: validation, credentials once with copy, another one, then the demo d
 });
 
 test('settings: profile, notifications and WhatsApp saved and read back after a reload; plans', async ({ page }) => {
-  const customer = await activeCustomer(page, 'paula');
-  await login(page, customer.username, customer.password);
+  const customer = await signInCustomer(page, paula('paula'));
   await page.goto('/settings');
 
   // Perfil
@@ -302,7 +296,7 @@ test('settings: profile, notifications and WhatsApp saved and read back after a 
 });
 
 test('password change keeps this session and signs the other ones out', async ({ page, browser }) => {
-  const customer = await activeCustomer(page, 'trocasenha');
+  const customer = await createActiveCustomer(page, paula('trocasenha'));
   const other = await browser.newContext();
   const otherPage = await other.newPage();
   await login(otherPage, customer.username, customer.password);
@@ -339,8 +333,7 @@ test('routing: logged out an unknown path is not found; signed in it is the dash
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Campanhas de WhatsApp');
 
-  const customer = await activeCustomer(page, 'rota');
-  await login(page, customer.username, customer.password);
+  await signInCustomer(page, paula('rota'));
   for (const path of ['/', '/pagina-que-nao-existe']) {
     await page.goto(path);
     await expect(page.getByText('Mensagens Enviadas', { exact: true }).first()).toBeVisible();
@@ -365,8 +358,7 @@ test.describe('at 390 px', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot(shot('demo-390'));
 
-    const customer = await activeCustomer(page, 'mobile');
-    await login(page, customer.username, customer.password);
+    await signInCustomer(page, paula('mobile'));
     await page.goto('/settings');
     await expect(page.getByLabel('Empresa')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

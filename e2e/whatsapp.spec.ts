@@ -1,30 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { expect, login, sql, test, unique } from './fixtures';
+import { expect, login, postJson, shot, signInCustomer, test, unique } from './fixtures';
 
-const shot = (name: string) => ({ path: `e2e/screenshots/${name}.png`, fullPage: true });
-
-/** An approved customer, created through the API and approved directly in the database. */
-async function activeCustomer(page: Page): Promise<{ username: string; password: string }> {
-  const username = unique('whats');
-  const password = 'segredo123';
-  const res = await page.request.post('/api/auth/register', {
-    data: {
-      name: 'Loja Teste',
-      email: `${username}@example.com`,
-      username,
-      password,
-      whatsappNumber: '(11) 98765-4321',
-    },
-  });
-  expect(res.ok()).toBe(true);
-  await sql(`update users set account_type = 'active', is_active = true where username = $1`, [username]);
-  return { username, password };
-}
+const customer = { prefix: 'whats', name: 'Loja Teste' };
 
 test('connect a number by QR code through the simulator, watch the three states, disconnect', async ({ page }) => {
-  const { username, password } = await activeCustomer(page);
-  await login(page, username, password);
+  await signInCustomer(page, customer);
 
   const card = page.locator('#whatsapp-connection');
   const status = card.getByTestId('whatsapp-status');
@@ -69,8 +49,7 @@ test('connect a number by QR code through the simulator, watch the three states,
 
 test('pairing by phone-number code instead of the QR, on a phone-sized screen', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  const { username, password } = await activeCustomer(page);
-  await login(page, username, password);
+  await signInCustomer(page, customer);
   await page.locator('#whatsapp-connection').getByRole('button', { name: 'Conectar agora' }).click();
   const dialog = page.getByRole('dialog', { name: 'Conectar WhatsApp' });
   await dialog.getByRole('button', { name: 'Conectar com número de telefone' }).click();
@@ -86,8 +65,7 @@ test('pairing by phone-number code instead of the QR, on a phone-sized screen', 
 test('Business API panel: validation, configuration against the Graph API, status, profile and webhook', async ({
   page,
 }) => {
-  const { username, password } = await activeCustomer(page);
-  await login(page, username, password);
+  await signInCustomer(page, customer);
   await page.getByRole('tab', { name: 'API WhatsApp' }).click();
 
   const status = page.getByTestId('business-status');
@@ -137,8 +115,10 @@ test('a demo account shows its connected simulated number and cannot connect or 
   page,
   request,
 }) => {
-  const res = await request.post('/api/auth/demo-signup', {
-    data: { name: 'Davi Demo', whatsappNumber: '(11) 99999-1111', email: `${unique('davi')}@example.com` },
+  const res = await postJson(request, '/api/auth/demo-signup', {
+    name: 'Davi Demo',
+    whatsappNumber: '(11) 99999-1111',
+    email: `${unique('davi')}@example.com`,
   });
   expect(res.status()).toBe(201);
   const { credentials } = await res.json();

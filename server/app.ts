@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
@@ -35,8 +35,8 @@ import { plansRoutes } from './modules/plans/plans.routes';
 import { getAccountSettings } from './modules/settings/account-settings.service';
 import { changePasswordRoutes, settingsRoutes } from './modules/settings/settings.routes';
 import { systemRoutes } from './modules/system/system.routes';
-import { businessRoutes } from './modules/whatsapp/business.routes';
-import { CloudAccounts } from './modules/whatsapp/business.service';
+import { cloudApiRoutes } from './modules/whatsapp/cloud-api.routes';
+import { CloudApiAccounts } from './modules/whatsapp/cloud-api.service';
 import { sessionPollFastPath } from './modules/whatsapp/session-poll.fast-path';
 import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
 import { registerAccessControl, registerPublicPlugin, SESSION_COOKIE } from './plugins/access';
@@ -118,7 +118,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     registry,
     drivers: opts.drivers ?? connections,
     connections,
-    cloud: new CloudAccounts({ config, db, connections, log: app.log }),
+    cloudApi: new CloudApiAccounts({ config, db, connections, log: app.log }),
     routes: [],
   };
   const headers = securityHeaders({
@@ -171,13 +171,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(changePasswordRoutes, { prefix: '/api/auth', ...deps });
   await app.register(settingsRoutes, { prefix: '/api/settings', ...deps });
   await app.register(plansRoutes, { prefix: '/api/plan-activations', ...deps });
-  await app.register(businessRoutes, { prefix: '/api/whatsapp-business', ...deps });
+  await app.register(cloudApiRoutes, { prefix: '/api/whatsapp-business', ...deps });
   await app.register(contactsRoutes, { prefix: '/api/contacts', ...deps });
   await app.register(groupsRoutes, { prefix: '/api/groups', ...deps });
   await app.register(verificationRoutes, { prefix: '/api/users', ...deps, verification: opts.verification });
 
   const webRoot = join(projectRoot(), 'dist', 'web');
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webRoot, 'index.html'));
+  // The single-page app's shell, read once: every app page answers it (static files live in their
+  // own public scope, so the not-found handler does not reach their sendFile).
+  const indexHtml = serveWeb ? readFileSync(join(webRoot, 'index.html')) : Buffer.alloc(0);
   const assetsDir = join(webRoot, 'assets');
   if (serveWeb) {
     await registerPublicPlugin(app, fastifyStatic, {
@@ -198,7 +201,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
       return reply.status(404).send({ success: false, code: 'NOT_FOUND', message: msg.generic.notFound });
     }
     // Every other page is the single-page app; its router decides what to show.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
   });
 
   return Object.assign(app, { deps });

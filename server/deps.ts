@@ -2,7 +2,7 @@ import type { FastifySchema } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { SessionStore } from './modules/auth/sessions.service';
-import type { CloudAccounts } from './modules/whatsapp/business.service';
+import type { CloudApiAccounts } from './modules/whatsapp/cloud-api.service';
 import type { DriverProvider } from './whatsapp/driver';
 import type { ConnectionManager } from './whatsapp/manager';
 import type { ConnectionRegistry } from './whatsapp/registry';
@@ -18,7 +18,7 @@ export interface AppDeps {
   /** Owns this process's WhatsApp connections (connect, disconnect, restore, shutdown). */
   connections: ConnectionManager;
   /** Official Cloud API accounts (credentials, health, profile, webhook). */
-  cloud: CloudAccounts;
+  cloudApi: CloudApiAccounts;
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string; schema?: FastifySchema }>;
 }

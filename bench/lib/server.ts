@@ -1,24 +1,22 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { join, resolve } from 'node:path';
+import {
+  launchDisparo,
+  type NodeServer,
+  repoRoot,
+  serverBundle,
+  startNodeServer,
+} from '../../scripts/launch-server.mjs';
 import { request } from './http';
 
-/** The repository root (bench/lib/ is two levels below it). */
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { repoRoot };
 /** The server under test; BENCH_SERVER_BUNDLE points at another build (e.g. a candidate change) to compare. */
-export const defaultServerBundle = () =>
-  resolve(process.env.BENCH_SERVER_BUNDLE || join(repoRoot, 'dist', 'server', 'main.js'));
+export const defaultServerBundle = () => resolve(process.env.BENCH_SERVER_BUNDLE || serverBundle);
 const bareServerScript = join(repoRoot, 'bench', 'bare-server.mjs');
 
-const HOST = '127.0.0.1';
 const READY_TIMEOUT_MS = 60_000;
-const STOP_TIMEOUT_MS = 5_000;
-const OUTPUT_KEEP = 16_000;
 
 export interface ChildServer {
   name: string;
@@ -62,168 +60,101 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
-/** A port that was free a moment ago on the loopback address. */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once('error', reject);
-    probe.listen(0, HOST, () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => (port ? resolvePort(port) : reject(new Error('no free port'))));
-    });
-  });
-}
+/** Only what a child needs from this environment: the benchmarks set the rest. */
+const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function spawnServer(opts: {
-  name: string;
-  script: string;
-  env: Record<string, string>;
-  dataDir?: string;
-  nodeArgs?: string[];
-}): Promise<ChildServer> {
-  const port = await freePort();
-  const url = `http://${HOST}:${port}`;
-  const nodeArgs = opts.nodeArgs ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, opts.script], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...opts.env, PORT: String(port), HOST },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  liveChildren.add(child);
-  if (opts.dataDir) liveDirs.add(opts.dataDir);
-
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-OUTPUT_KEEP);
+/**
+ * Watches a started child until its health route answers (or it fails to), so that any exit of the
+ * bench takes it down; stops it and throws with its output when it never becomes ready.
+ */
+async function whenReady<S extends NodeServer>(server: S, dataDir?: string): Promise<S> {
+  liveChildren.add(server.child);
+  void server.exited.then(() => liveChildren.delete(server.child));
+  if (dataDir) liveDirs.add(dataDir);
+  const stop = server.stop;
+  const stopAndForget = async () => {
+    await stop();
+    if (dataDir) liveDirs.delete(dataDir);
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-
-  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  const exitPromise = new Promise<void>((r) => {
-    child.once('exit', (code, signal) => {
-      exited = { code, signal };
-      liveChildren.delete(child);
-      r();
-    });
-  });
-
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= (async () => {
-      if (!exited) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-        await exitPromise;
-        clearTimeout(timer);
-      }
-      if (opts.dataDir) {
-        rmSync(opts.dataDir, { recursive: true, force: true });
-        liveDirs.delete(opts.dataDir);
-      }
-    })();
-    return stopping;
-  };
-
-  const server: ChildServer = { name: opts.name, url, pid: child.pid ?? -1, output: () => output, stop };
   try {
     const deadline = Date.now() + READY_TIMEOUT_MS;
     for (;;) {
-      if (exited) throw new Error(`${opts.name} exited early (code ${exited.code}, signal ${exited.signal})`);
-      if (Date.now() > deadline) throw new Error(`${opts.name} not ready after ${READY_TIMEOUT_MS / 1000} s`);
-      const health = await request(url, 'GET', '/api/health', { timeoutMs: 1_000 }).catch(() => undefined);
+      const exited = server.exitStatus();
+      if (exited) throw new Error(`${server.name} exited early (code ${exited.code}, signal ${exited.signal})`);
+      if (Date.now() > deadline) throw new Error(`${server.name} not ready after ${READY_TIMEOUT_MS / 1000} s`);
+      const health = await request(server.url, 'GET', '/api/health', { timeoutMs: 1_000 }).catch(() => undefined);
       if (health?.status === 200 && health.body.includes('"ok":true')) break;
       await sleep(100);
     }
   } catch (err) {
-    await stop();
-    const tail = output.trim() ? `\n--- ${opts.name} output ---\n${output.trim()}` : '';
+    await stopAndForget();
+    const output = server.output().trim();
+    const tail = output ? `\n--- ${server.name} output ---\n${output}` : '';
     throw new Error(`${(err as Error).message}${tail}`);
   }
-  return server;
-}
-
-/**
- * BENCH_DATABASE_URL (a PostgreSQL server URL) runs the Disparo servers on PostgreSQL instead of the
- * embedded database: each gets a fresh database there, dropped when it stops.
- */
-async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
-  const serverUrl = process.env.BENCH_DATABASE_URL;
-  if (!serverUrl) return undefined;
-  const name = `disparo_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
+  return { ...server, stop: stopAndForget };
 }
 
 /**
  * The built Disparo server (dist/server/main.js) with a fresh embedded database in a temporary
- * directory, or a fresh PostgreSQL database when BENCH_DATABASE_URL is set.
+ * directory, or a fresh PostgreSQL database when BENCH_DATABASE_URL (a PostgreSQL server URL) is set,
+ * dropped when it stops.
  */
 export async function startDisparo(bundle = defaultServerBundle()): Promise<DisparoServer> {
-  if (!existsSync(bundle)) {
-    throw new Error(`${bundle} is missing: run \`npm run build\` (or \`node scripts/build-server.mjs\`) first`);
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), 'disparo-bench-'));
   const admin = { username: 'benchadmin', password: 'bench-admin-password-1' };
   const started = Date.now();
   // BENCH_CPU_PROF=1 writes a V8 CPU profile of every Disparo server to bench/out/profiles/ (open it in
   // Chrome DevTools or speedscope).
   const profileDir = join(repoRoot, 'bench', 'out', 'profiles');
   const nodeArgs = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const postgres = await freshPostgresDatabase();
-  const server = await spawnServer({
+  const postgresUrl = process.env.BENCH_DATABASE_URL;
+  const launched = await launchDisparo({
     name: 'disparo',
-    script: bundle,
-    dataDir,
+    bundle,
+    dataDirPrefix: 'disparo-bench-',
+    postgres: postgresUrl ? { serverUrl: postgresUrl, prefix: 'disparo_bench' } : undefined,
     nodeArgs,
+    output: 'capture',
     env: {
+      ...baseEnv(),
       NODE_ENV: 'production',
-      DATA_DIR: dataDir,
       ADMIN_USERNAME: admin.username,
       ADMIN_PASSWORD: admin.password,
       LOGIN_RATE_LIMIT: '1000000',
       LOG_LEVEL: 'warn',
       // Never reach out to WhatsApp from a benchmark.
       WHATSAPP_DRIVER: 'simulator',
-      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     },
-  }).catch(async (err) => {
-    await postgres?.drop();
-    throw err;
   });
+  const server = await whenReady(launched, launched.dataDir);
   console.log(
     `  disparo server pid ${server.pid} ready at ${server.url} in ${((Date.now() - started) / 1000).toFixed(1)} s` +
-      (postgres ? ' (PostgreSQL)' : ' (embedded database)'),
+      (postgresUrl ? ' (PostgreSQL)' : ' (embedded database)'),
   );
-  const stop = async () => {
-    await server.stop();
-    await postgres?.drop();
+  return {
+    name: server.name,
+    url: server.url,
+    pid: server.pid,
+    output: server.output,
+    stop: server.stop,
+    dataDir: server.dataDir,
+    admin,
   };
-  return { ...server, stop, dataDir, admin };
 }
 
 /** The bare node:http baseline (bench/bare-server.mjs). */
 export async function startBareServer(): Promise<ChildServer> {
-  const server = await spawnServer({ name: 'bare node:http', script: bareServerScript, env: {} });
+  const started = await startNodeServer({
+    name: 'bare node:http',
+    script: bareServerScript,
+    env: baseEnv(),
+    output: 'capture',
+  });
+  const server = await whenReady(started);
   console.log(`  bare node:http server pid ${server.pid} ready at ${server.url}`);
-  return server;
+  return { name: server.name, url: server.url, pid: server.pid, output: server.output, stop: server.stop };
 }
 
 /** Runs `body` with a started server and always stops the server afterwards. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
+import { DEFAULT_WHATSAPP_SETTINGS } from '../../contract/constants';
 import { listen } from '../testing/raw-http';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 
@@ -74,15 +75,7 @@ const EXAMPLES: Record<string, () => Record<string, unknown>> = {
     systemAlerts: false,
     marketingEmails: true,
   }),
-  'PUT /api/settings/whatsapp': () => ({
-    autoReconnect: true,
-    messageDelay: 2,
-    dailyLimit: 1000,
-    respectBusinessHours: true,
-    businessStart: '09:00',
-    businessEnd: '18:00',
-    channel: 'personal',
-  }),
+  'PUT /api/settings/whatsapp': () => ({ ...DEFAULT_WHATSAPP_SETTINGS }),
   'POST /api/whatsapp-business/configure': () => ({
     accessToken: 'EAAB'.padEnd(40, 'x'),
     phoneNumberId: '123456789012345',

@@ -11,7 +11,7 @@ const DashboardPage = lazy(() => import('../features/dashboard/components/dashbo
 const AdminUsersPage = lazy(() => import('../features/admin/components/admin-users-page'));
 const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page'));
 const GroupsPage = lazy(() => import('../features/groups/components/groups-page'));
-const SectionPage = lazy(() => import('../features/sections/components/section-page'));
+const PlaceholderPage = lazy(() => import('../features/placeholder-pages/components/placeholder-page'));
 const SettingsPage = lazy(() => import('../features/settings/components/settings-page'));
 const LandingPage = lazy(() => import('../features/landing/components/landing-page'));
 const DemoPage = lazy(() => import('../features/demo/components/demo-page'));
@@ -52,11 +52,11 @@ export const router = createBrowserRouter([
             element: <DashboardLayout />,
             children: [
               { path: paths.dashboard, element: <DashboardPage /> },
-              { path: paths.campaigns, element: <SectionPage section="campaigns" /> },
-              { path: paths.chatbot, element: <SectionPage section="chatbot" /> },
+              { path: paths.campaigns, element: <PlaceholderPage section="campaigns" /> },
+              { path: paths.chatbot, element: <PlaceholderPage section="chatbot" /> },
               { path: paths.contacts, element: <ContactsPage /> },
               { path: paths.groups, element: <GroupsPage /> },
-              { path: paths.reports, element: <SectionPage section="reports" /> },
+              { path: paths.reports, element: <PlaceholderPage section="reports" /> },
               { path: paths.settings, element: <SettingsPage /> },
               {
                 path: paths.adminUsers,

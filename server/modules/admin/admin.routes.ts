@@ -6,8 +6,8 @@ import {
   adminUserIdParams,
   adminUserList,
 } from '../../../contract/admin';
-import { okResponse } from '../../../contract/auth';
 import { msg } from '../../../contract/messages';
+import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
 import { toPublicUser } from '../auth/auth.service';

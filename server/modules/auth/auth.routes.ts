@@ -7,11 +7,11 @@ import {
   landingSignupResponse,
   loginInput,
   loginResponse,
-  okResponse,
   registerInput,
   userSchema,
 } from '../../../contract/auth';
 import { msg } from '../../../contract/messages';
+import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed, SESSION_COOKIE } from '../../plugins/access';

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okResponse } from '../../../contract/auth';
 import {
   groupIdParams,
   groupInput,
@@ -8,6 +7,7 @@ import {
   groupSyncResponse,
   groupsMsg,
 } from '../../../contract/contacts';
+import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { sendTable } from '../../lib/download';

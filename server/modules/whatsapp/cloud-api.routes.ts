@@ -1,31 +1,30 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { text } from '../../../contract/text';
 import {
-  businessConfigResponse,
-  businessHealthQuery,
-  businessHealthResponse,
   businessProfileResponse,
-  businessTemplatesResponse,
-  configureBusinessInput,
-  configureBusinessResponse,
-} from '../../../contract/whatsapp-business';
+  cloudApiConfigResponse,
+  cloudApiHealthQuery,
+  cloudApiHealthResponse,
+  cloudApiTemplatesResponse,
+  configureCloudApiInput,
+  configureCloudApiResponse,
+} from '../../../contract/cloud-api';
+import { text } from '../../../contract/text';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
-import type { CloudAccounts } from './business.service';
 
-export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccounts }> = async (app, { cloud }) => {
+export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { cloudApi }) => {
   app.get(
     '/config',
     {
       config: { access: 'customer' },
       schema: {
-        tags: ['whatsapp-business'],
+        tags: ['cloud-api'],
         summary: 'Saved Cloud API configuration (no secrets)',
-        response: { 200: businessConfigResponse },
+        response: { 200: cloudApiConfigResponse },
       },
     },
-    async (request) => cloud.getConfig(authed(request).user.id),
+    async (request) => cloudApi.getConfig(authed(request).user.id),
   );
 
   app.post(
@@ -33,13 +32,13 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
     {
       config: { access: 'customer' },
       schema: {
-        tags: ['whatsapp-business'],
+        tags: ['cloud-api'],
         summary: 'Validate the credentials against the Graph API and save them',
-        body: configureBusinessInput,
-        response: { 200: configureBusinessResponse },
+        body: configureCloudApiInput,
+        response: { 200: configureCloudApiResponse },
       },
     },
-    async (request) => cloud.configure(authed(request).user.id, request.body),
+    async (request) => cloudApi.configure(authed(request).user.id, request.body),
   );
 
   app.get(
@@ -47,13 +46,13 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
     {
       config: { access: 'customer' },
       schema: {
-        tags: ['whatsapp-business'],
+        tags: ['cloud-api'],
         summary: 'Whether the Cloud API answers with the saved credentials (polled every 10 s; ?fresh=1 re-checks)',
-        querystring: businessHealthQuery,
-        response: { 200: businessHealthResponse },
+        querystring: cloudApiHealthQuery,
+        response: { 200: cloudApiHealthResponse },
       },
     },
-    async (request) => cloud.getHealth(authed(request).user.id, request.query.fresh !== undefined),
+    async (request) => cloudApi.getHealth(authed(request).user.id, request.query.fresh !== undefined),
   );
 
   app.get(
@@ -61,12 +60,12 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
     {
       config: { access: 'customer' },
       schema: {
-        tags: ['whatsapp-business'],
+        tags: ['cloud-api'],
         summary: 'Business profile from the Graph API',
         response: { 200: businessProfileResponse },
       },
     },
-    async (request) => cloud.getProfile(authed(request).user.id),
+    async (request) => cloudApi.getProfile(authed(request).user.id),
   );
 
   app.get(
@@ -74,12 +73,12 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
     {
       config: { access: 'customer' },
       schema: {
-        tags: ['whatsapp-business'],
+        tags: ['cloud-api'],
         summary: 'Message templates of the business account',
-        response: { 200: businessTemplatesResponse },
+        response: { 200: cloudApiTemplatesResponse },
       },
     },
-    async (request) => cloud.listTemplates(authed(request).user.id),
+    async (request) => cloudApi.listTemplates(authed(request).user.id),
   );
 
   // Meta calls these: public, identified by the account's webhook key, authenticated by the verify
@@ -94,14 +93,14 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
       {
         config: { access: 'public' },
         schema: {
-          tags: ['whatsapp-business'],
+          tags: ['cloud-api'],
           summary: 'Webhook subscription check (hub.verify_token → hub.challenge)',
           params: z.object({ accountKey: text().max(64) }),
           querystring: z.record(text(), text().optional()),
         },
       },
       async (request, reply) =>
-        reply.type('text/plain').send(await cloud.verifyWebhook(request.params.accountKey, request.query)),
+        reply.type('text/plain').send(await cloudApi.verifyWebhook(request.params.accountKey, request.query)),
     );
 
     hook.post(
@@ -110,7 +109,7 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
         config: { access: 'public' },
         bodyLimit: 1024 * 1024,
         schema: {
-          tags: ['whatsapp-business'],
+          tags: ['cloud-api'],
           summary: 'Webhook deliveries (X-Hub-Signature-256 over the raw body)',
           params: z.object({ accountKey: text().max(64) }),
           response: { 200: z.object({ success: z.boolean(), applied: z.number() }) },
@@ -119,7 +118,7 @@ export const businessRoutes: FastifyPluginAsyncZod<AppDeps & { cloud: CloudAccou
       async (request) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const signature = request.headers['x-hub-signature-256'];
-        const { applied } = await cloud.receiveWebhook(
+        const { applied } = await cloudApi.receiveWebhook(
           request.params.accountKey,
           raw,
           Array.isArray(signature) ? signature[0] : signature,

@@ -2,15 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
+import {
+  type BusinessProfile,
+  type CloudApiConfig,
+  type CloudApiHealth,
+  cloudApiMsg,
+  type configureCloudApiInput,
+} from '../../../contract/cloud-api';
 import { msg } from '../../../contract/messages';
 import { formatPhone } from '../../../contract/phone';
-import {
-  type BusinessConfig,
-  type BusinessHealth,
-  type BusinessProfile,
-  businessMsg,
-  type configureBusinessInput,
-} from '../../../contract/whatsapp-business';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { whatsappBusinessAccounts, whatsappWebhookEvents } from '../../db/schema';
@@ -32,9 +32,9 @@ const WEBHOOK_PREFIX = '/api/whatsapp-business/webhook/';
  * account, health and profile from the Graph API, and the webhook that feeds inbound messages and
  * statuses to the drivers.
  */
-export class CloudAccounts {
+export class CloudApiAccounts {
   private readonly drivers = new Map<string, CloudApiDriver>();
-  private readonly health = new Map<string, { value: BusinessHealth; at: number }>();
+  private readonly health = new Map<string, { value: CloudApiHealth; at: number }>();
 
   constructor(
     private readonly opts: { config: Config; db: Db; connections: ConnectionManager; log: FastifyBaseLogger },
@@ -85,7 +85,7 @@ export class CloudAccounts {
     return driver;
   }
 
-  private configView(row: AccountRow | undefined): BusinessConfig {
+  private configView(row: AccountRow | undefined): CloudApiConfig {
     if (!row) {
       return {
         configured: false,
@@ -119,12 +119,12 @@ export class CloudAccounts {
     return { configured: true, ready: !driver.tokenInvalid, phoneNumber: driver.status().phoneNumber };
   }
 
-  async getConfig(userId: string): Promise<BusinessConfig> {
+  async getConfig(userId: string): Promise<CloudApiConfig> {
     return this.configView(await this.account(userId));
   }
 
   /** Checks the credentials against the Graph API (phone number lookup) before saving them. */
-  async configure(userId: string, input: z.output<typeof configureBusinessInput>) {
+  async configure(userId: string, input: z.output<typeof configureCloudApiInput>) {
     const probe = new CloudApiDriver(this.graph(input.accessToken), input.phoneNumberId, null, null);
     let display: string | null;
     try {
@@ -156,16 +156,16 @@ export class CloudAccounts {
       .returning();
     this.drivers.delete(userId);
     this.health.delete(userId);
-    return { success: true, message: businessMsg.configured, config: this.configView(row) };
+    return { success: true, message: cloudApiMsg.configured, config: this.configView(row) };
   }
 
   /** Health for the panel (polled every 10 s): answered from a short cache unless `fresh`. */
-  async getHealth(userId: string, fresh = false): Promise<BusinessHealth> {
+  async getHealth(userId: string, fresh = false): Promise<CloudApiHealth> {
     const cached = this.health.get(userId);
     if (!fresh && cached && Date.now() - cached.at < HEALTH_CACHE_MS) return cached.value;
     const row = await this.account(userId);
     const driver = row ? await this.driverFor(userId) : null;
-    let value: BusinessHealth;
+    let value: CloudApiHealth;
     if (!row || !driver) {
       value = {
         healthy: false,
@@ -173,7 +173,7 @@ export class CloudAccounts {
         phoneNumber: null,
         qualityRating: null,
         webhookReady: false,
-        message: businessMsg.notConfigured,
+        message: cloudApiMsg.notConfigured,
       };
     } else {
       const base = { configured: true, webhookReady: row.appSecret !== null };
@@ -184,7 +184,7 @@ export class CloudAccounts {
           healthy: true,
           phoneNumber: info.display_phone_number ? formatPhone(info.display_phone_number) : null,
           qualityRating: info.quality_rating ?? null,
-          message: row.appSecret ? null : businessMsg.webhookNeedsSecret,
+          message: row.appSecret ? null : cloudApiMsg.webhookNeedsSecret,
         };
       } catch (err) {
         const tokenInvalid = err instanceof DriverError && err.kind === 'auth';
@@ -193,7 +193,7 @@ export class CloudAccounts {
           healthy: false,
           phoneNumber: null,
           qualityRating: null,
-          message: tokenInvalid ? businessMsg.tokenInvalid : businessMsg.graphUnreachable,
+          message: tokenInvalid ? cloudApiMsg.tokenInvalid : cloudApiMsg.graphUnreachable,
         };
       }
     }
@@ -203,7 +203,7 @@ export class CloudAccounts {
 
   async getProfile(userId: string): Promise<{ success: true; profile: BusinessProfile }> {
     const driver = await this.driverFor(userId);
-    if (!driver) throw new AppError('CONFLICT', businessMsg.notConfigured);
+    if (!driver) throw new AppError('CONFLICT', cloudApiMsg.notConfigured);
     try {
       const [info, profile] = await Promise.all([driver.phoneInfo(), driver.businessProfile()]);
       return {
@@ -219,17 +219,17 @@ export class CloudAccounts {
       };
     } catch (err) {
       this.opts.log.warn({ err, userId }, 'business profile fetch failed');
-      throw new AppError('CONFLICT', businessMsg.profileFailed);
+      throw new AppError('CONFLICT', cloudApiMsg.profileFailed);
     }
   }
 
   async listTemplates(userId: string) {
     const driver = await this.driverFor(userId);
-    if (!driver) throw new AppError('CONFLICT', businessMsg.notConfigured);
+    if (!driver) throw new AppError('CONFLICT', cloudApiMsg.notConfigured);
     try {
       return { templates: await driver.listTemplates() };
     } catch {
-      throw new AppError('CONFLICT', businessMsg.graphUnreachable);
+      throw new AppError('CONFLICT', cloudApiMsg.graphUnreachable);
     }
   }
 
@@ -260,7 +260,7 @@ export class CloudAccounts {
   async receiveWebhook(key: string, rawBody: Buffer, signature: string | undefined): Promise<{ applied: number }> {
     const row = await this.accountByWebhookKey(key);
     if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
-    if (!row.appSecret) throw new AppError('FORBIDDEN', businessMsg.webhookNeedsSecret);
+    if (!row.appSecret) throw new AppError('FORBIDDEN', cloudApiMsg.webhookNeedsSecret);
     if (!verifySignature(rawBody, signature, decryptSecret(this.opts.config.ENCRYPTION_KEY, row.appSecret))) {
       throw new AppError('FORBIDDEN', 'Assinatura inválida.');
     }
@@ -289,9 +289,9 @@ export class CloudAccounts {
 
 function credentialsError(err: unknown): AppError {
   if (err instanceof DriverError && err.kind === 'transient' && err.providerCode === undefined) {
-    return new AppError('CONFLICT', businessMsg.graphUnreachable);
+    return new AppError('CONFLICT', cloudApiMsg.graphUnreachable);
   }
   const detail = err instanceof DriverError || err instanceof GraphApiError ? ` (${err.message})` : '';
   // 409, not 400: the request is well formed; the Graph API refuses the credentials.
-  return new AppError('CONFLICT', `${businessMsg.invalidCredentials}${detail}`);
+  return new AppError('CONFLICT', `${cloudApiMsg.invalidCredentials}${detail}`);
 }

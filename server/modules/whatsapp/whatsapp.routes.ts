@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okResponse } from '../../../contract/auth';
+import { okResponse } from '../../../contract/responses';
 import { whatsappSessionResponse } from '../../../contract/whatsapp';
 import {
   connectWhatsappInput,
@@ -16,7 +16,7 @@ const plainJson = () => (data: unknown) => JSON.stringify(data);
 
 export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
   app,
-  { registry, connections, config, cloud, db },
+  { registry, connections, config, cloudApi, db },
 ) => {
   app.get(
     '/whatsapp-session',
@@ -71,7 +71,7 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
         response: { 200: whatsappChannelResponse },
       },
     },
-    async (request) => getWhatsappChannel(db, connections, cloud, authed(request).user.id),
+    async (request) => getWhatsappChannel(db, connections, cloudApi, authed(request).user.id),
   );
 
   if (config.WHATSAPP_DRIVER === 'simulator') {

@@ -11,7 +11,7 @@ import { DriverError } from '../../whatsapp/driver';
 import type { ConnectionManager } from '../../whatsapp/manager';
 import { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
 import { getAccountSettings } from '../settings/account-settings.service';
-import type { CloudAccounts } from './business.service';
+import type { CloudApiAccounts } from './cloud-api.service';
 
 /** Starts pairing the account's personal number: a QR code, or a pairing code for a phone number. */
 export async function connectWhatsapp(
@@ -51,10 +51,10 @@ export function simulateInbound(connections: ConnectionManager, userId: string, 
 export async function getWhatsappChannel(
   db: Db,
   connections: ConnectionManager,
-  cloud: CloudAccounts,
+  cloudApi: CloudApiAccounts,
   userId: string,
 ): Promise<WhatsappChannelInfo> {
-  const [settings, cloudState] = await Promise.all([getAccountSettings(db, userId), cloud.readiness(userId)]);
+  const [settings, cloudState] = await Promise.all([getAccountSettings(db, userId), cloudApi.readiness(userId)]);
   const personal = connections.personalDriver(userId)?.status();
   const personalReady = Boolean(personal?.isConnected && personal.phoneNumber);
   return {

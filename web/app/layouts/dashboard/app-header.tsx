@@ -4,7 +4,7 @@ import type { User } from '../../../../contract/auth';
 import { planLabel } from '../../../../contract/plans';
 import { Button } from '../../../components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '../../../components/ui/popover';
-import { ActionButton } from '../../../features/auth/components/action-button';
+import { PermissionGatedButton } from '../../../features/auth/components/permission-gated-button';
 import { formatNumber, formatPercent, initials } from '../../../lib/format';
 import { paths } from '../../paths';
 
@@ -39,7 +39,7 @@ export function AppHeader({ user, title, onOpenMenu }: { user: User; title: stri
         ))}
       </dl>
 
-      <ActionButton
+      <PermissionGatedButton
         kind="campaign"
         size="sm"
         className="max-sm:size-10 max-sm:px-0"
@@ -48,7 +48,7 @@ export function AppHeader({ user, title, onOpenMenu }: { user: User; title: stri
         onClick={() => navigate(paths.campaigns)}
       >
         Nova Campanha
-      </ActionButton>
+      </PermissionGatedButton>
 
       <Popover>
         <PopoverTrigger asChild>

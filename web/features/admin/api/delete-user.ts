@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { okResponse } from '../../../../contract/auth';
+import type { okResponse } from '../../../../contract/responses';
 import { api } from '../../../lib/api';
 import { adminUsersQueryKey } from './get-users';
 

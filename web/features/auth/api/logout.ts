@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
-import type { okResponse } from '../../../../contract/auth';
+import type { okResponse } from '../../../../contract/responses';
 import { paths } from '../../../app/paths';
 import { api } from '../../../lib/api';
 import { setSessionEndReason } from '../session-end';

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { okResponse, RegisterInput } from '../../../../contract/auth';
+import type { RegisterInput } from '../../../../contract/auth';
+import type { okResponse } from '../../../../contract/responses';
 import { api } from '../../../lib/api';
 
 export function register(input: RegisterInput): Promise<z.infer<typeof okResponse>> {

@@ -1,7 +1,7 @@
 import { Ban, Hourglass } from 'lucide-react';
 import { roleOf, type User } from '../../../../contract/auth';
 import { msg } from '../../../../contract/messages';
-import { ActionButton } from './action-button';
+import { PermissionGatedButton } from './permission-gated-button';
 
 /** Pending accounts: 'Aguardando Aprovação'; deactivated customers: account disabled. Both with the support button. */
 export function AccountNotice({ user }: { user: User }) {
@@ -27,9 +27,9 @@ export function AccountNotice({ user }: { user: User }) {
           <p className="text-sm">{pending ? msg.roles.pendingRestricted : msg.roles.inactiveRestricted}</p>
         </div>
       </div>
-      <ActionButton size="sm" className="w-full sm:w-auto">
+      <PermissionGatedButton size="sm" className="w-full sm:w-auto">
         Solicitar Aprovação
-      </ActionButton>
+      </PermissionGatedButton>
     </section>
   );
 }

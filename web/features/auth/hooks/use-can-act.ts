@@ -12,7 +12,7 @@ export type CanAct = ActionPermission & {
 /**
  * Whether the signed-in user may run an action of this kind right now:
  * combines the role (admin, customer, demo, pending, inactive) with the
- * under-1024-px rule. Use <ActionButton> for the usual rendering.
+ * under-1024-px rule. Use <PermissionGatedButton> for the usual rendering.
  */
 export function useCanAct(kind: ActionKind = 'other'): CanAct {
   const user = useAuthenticatedUser();

@@ -1,27 +1,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type {
-  BusinessConfig,
-  ConfigureBusinessInput,
-  configureBusinessResponse,
-} from '../../../../contract/whatsapp-business';
+import type { CloudApiConfig, ConfigureCloudApiInput, configureCloudApiResponse } from '../../../../contract/cloud-api';
 import { api } from '../../../lib/api';
-import { businessConfigQueryKey } from './get-business-config';
-import { businessHealthQueryKey, getBusinessHealth } from './get-business-health';
 import { businessProfileQueryKey } from './get-business-profile';
+import { cloudApiConfigQueryKey } from './get-cloud-api-config';
+import { cloudApiHealthQueryKey, getCloudApiHealth } from './get-cloud-api-health';
 
-export function configureBusiness(input: ConfigureBusinessInput): Promise<z.infer<typeof configureBusinessResponse>> {
+export function configureCloudApi(input: ConfigureCloudApiInput): Promise<z.infer<typeof configureCloudApiResponse>> {
   return api.post('/api/whatsapp-business/configure', input);
 }
 
 /** After a successful configuration health is re-checked and the profile fetched (SPEC §4). */
-export function useConfigureBusiness() {
+export function useConfigureCloudApi() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: configureBusiness,
+    mutationFn: configureCloudApi,
     onSuccess: async (res) => {
-      queryClient.setQueryData<BusinessConfig>(businessConfigQueryKey, res.config);
-      queryClient.setQueryData(businessHealthQueryKey, await getBusinessHealth(true));
+      queryClient.setQueryData<CloudApiConfig>(cloudApiConfigQueryKey, res.config);
+      queryClient.setQueryData(cloudApiHealthQueryKey, await getCloudApiHealth(true));
       await queryClient.invalidateQueries({ queryKey: businessProfileQueryKey });
       await queryClient.invalidateQueries({ queryKey: ['/api/whatsapp/channel'] });
     },

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { BusinessProfile } from '../../../../contract/whatsapp-business';
+import type { BusinessProfile } from '../../../../contract/cloud-api';
 import { api } from '../../../lib/api';
 
 export const businessProfileQueryKey = ['/api/whatsapp-business/profile'] as const;

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { BusinessConfig } from '../../../../contract/whatsapp-business';
+import type { CloudApiConfig } from '../../../../contract/cloud-api';
 import { keyPathQueryFn } from '../../../lib/query-client';
 
-export const businessConfigQueryKey = ['/api/whatsapp-business/config'] as const;
+export const cloudApiConfigQueryKey = ['/api/whatsapp-business/config'] as const;
 
-export function useBusinessConfig(enabled = true) {
+export function useCloudApiConfig(enabled = true) {
   return useQuery(
-    queryOptions({ queryKey: businessConfigQueryKey, queryFn: keyPathQueryFn<BusinessConfig>(), enabled }),
+    queryOptions({ queryKey: cloudApiConfigQueryKey, queryFn: keyPathQueryFn<CloudApiConfig>(), enabled }),
   );
 }

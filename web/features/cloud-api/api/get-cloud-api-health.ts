@@ -1,23 +1,23 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { CloudApiHealth } from '../../../../contract/cloud-api';
 import { POLL_INTERVALS_MS } from '../../../../contract/constants';
-import type { BusinessHealth } from '../../../../contract/whatsapp-business';
 import { api } from '../../../lib/api';
 
-export const businessHealthQueryKey = ['/api/whatsapp-business/health'] as const;
+export const cloudApiHealthQueryKey = ['/api/whatsapp-business/health'] as const;
 
 /** Polled every 10 s (SPEC §9); `fresh` re-checks against the Graph API now ('Verificar'). */
-export function getBusinessHealth(fresh = false): Promise<BusinessHealth> {
+export function getCloudApiHealth(fresh = false): Promise<CloudApiHealth> {
   return api.get(`/api/whatsapp-business/health${fresh ? '?fresh=1' : ''}`);
 }
 
-export const businessHealthQueryOptions = (enabled: boolean) =>
+export const cloudApiHealthQueryOptions = (enabled: boolean) =>
   queryOptions({
-    queryKey: businessHealthQueryKey,
-    queryFn: () => getBusinessHealth(),
+    queryKey: cloudApiHealthQueryKey,
+    queryFn: () => getCloudApiHealth(),
     refetchInterval: POLL_INTERVALS_MS.businessHealth,
     enabled,
   });
 
-export function useBusinessHealth(enabled = true) {
-  return useQuery(businessHealthQueryOptions(enabled));
+export function useCloudApiHealth(enabled = true) {
+  return useQuery(cloudApiHealthQueryOptions(enabled));
 }

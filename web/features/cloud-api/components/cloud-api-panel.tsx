@@ -3,15 +3,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { BadgeCheck, CheckCircle2, Copy, ExternalLink, RefreshCw, ShieldAlert, XCircle } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { msg } from '../../../../contract/messages';
 import {
-  type BusinessConfig,
   type BusinessProfile,
-  businessMsg,
-  type ConfigureBusinessInput,
-  configureBusinessInput,
+  type CloudApiConfig,
+  type ConfigureCloudApiInput,
+  cloudApiMsg,
+  configureCloudApiInput,
   META_DEVELOPERS_URL,
-} from '../../../../contract/whatsapp-business';
+} from '../../../../contract/cloud-api';
+import { msg } from '../../../../contract/messages';
 import { FormField } from '../../../components/form-field';
 import { ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
@@ -21,17 +21,18 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
+import { toastSuccess } from '../../../lib/toasts';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
-import { ActionButton } from '../../auth/components/action-button';
 import { LockedState } from '../../auth/components/locked-state';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { canReadWorkspace } from '../../auth/permissions';
-import { useConfigureBusiness } from '../api/configure-business';
-import { useBusinessConfig } from '../api/get-business-config';
-import { businessHealthQueryKey, getBusinessHealth, useBusinessHealth } from '../api/get-business-health';
+import { useConfigureCloudApi } from '../api/configure-cloud-api';
 import { useBusinessProfile } from '../api/get-business-profile';
+import { useCloudApiConfig } from '../api/get-cloud-api-config';
+import { cloudApiHealthQueryKey, getCloudApiHealth, useCloudApiHealth } from '../api/get-cloud-api-health';
 
 /** The 'API WhatsApp' tab (SPEC §2): status, profile, credentials, webhook and how-to. */
-export function BusinessApiPanel() {
+export function CloudApiPanel() {
   const user = useAuthenticatedUser();
   const allowed = canReadWorkspace(user);
   if (!allowed) {
@@ -57,13 +58,13 @@ export function BusinessApiPanel() {
 }
 
 function StatusCard() {
-  const health = useBusinessHealth();
+  const health = useCloudApiHealth();
   const queryClient = useQueryClient();
   const [checking, setChecking] = useState(false);
   const verify = async () => {
     setChecking(true);
     try {
-      queryClient.setQueryData(businessHealthQueryKey, await getBusinessHealth(true));
+      queryClient.setQueryData(cloudApiHealthQueryKey, await getCloudApiHealth(true));
     } catch (error) {
       console.error('Falha ao verificar a API', error);
     } finally {
@@ -139,7 +140,7 @@ function qualityLabel(rating: string): string {
 }
 
 function ProfileSection() {
-  const health = useBusinessHealth();
+  const health = useCloudApiHealth();
   const profile = useBusinessProfile(health.data?.healthy === true);
   if (health.data?.healthy !== true || !profile.data) return null;
   return <ProfileCard profile={profile.data} />;
@@ -183,10 +184,10 @@ function ProfileCard({ profile }: { profile: BusinessProfile }) {
 }
 
 function CredentialsCard() {
-  const config = useBusinessConfig();
-  const configure = useConfigureBusiness();
-  const form = useForm<ConfigureBusinessInput>({
-    resolver: zodResolver(configureBusinessInput),
+  const config = useCloudApiConfig();
+  const configure = useConfigureCloudApi();
+  const form = useForm<ConfigureCloudApiInput>({
+    resolver: zodResolver(configureCloudApiInput),
     defaultValues: { accessToken: '', phoneNumberId: '', businessAccountId: '', appId: '', appSecret: '' },
   });
   const { errors } = form.formState;
@@ -206,13 +207,13 @@ function CredentialsCard() {
   const onSubmit = form.handleSubmit((values) =>
     configure.mutate(values, {
       onSuccess: (res) => {
-        toast({ title: 'Sucesso!', description: res.message });
+        toastSuccess(res.message);
         form.resetField('accessToken');
         form.resetField('appSecret');
       },
       onError: (error) =>
         toast({
-          title: businessMsg.configureErrorTitle,
+          title: cloudApiMsg.configureErrorTitle,
           description: errorMessage(error, msg.generic.internal),
           variant: 'destructive',
         }),
@@ -276,9 +277,9 @@ function CredentialsCard() {
             {...form.register('appSecret')}
           />
           <div className="sm:col-span-2">
-            <ActionButton type="submit" disabled={configure.isPending} className="w-full sm:w-auto">
+            <PermissionGatedButton type="submit" disabled={configure.isPending} className="w-full sm:w-auto">
               {configure.isPending ? 'Verificando credenciais...' : 'Salvar Configuração'}
-            </ActionButton>
+            </PermissionGatedButton>
           </div>
         </form>
       </CardContent>
@@ -314,13 +315,13 @@ function CopyField({ label, value, testId }: { label: string; value: string; tes
   );
 }
 
-function webhookUrl(config: BusinessConfig): string | null {
+function webhookUrl(config: CloudApiConfig): string | null {
   if (config.webhookUrl) return config.webhookUrl;
   return config.webhookPath ? `${window.location.origin}${config.webhookPath}` : null;
 }
 
 function WebhookCard() {
-  const config = useBusinessConfig();
+  const config = useCloudApiConfig();
   const url = config.data ? webhookUrl(config.data) : null;
   return (
     <Card>
@@ -347,7 +348,7 @@ function WebhookCard() {
                 data-testid="webhook-needs-secret"
               >
                 <ShieldAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
-                {businessMsg.webhookNeedsSecret}
+                {cloudApiMsg.webhookNeedsSecret}
               </p>
             )}
           </>

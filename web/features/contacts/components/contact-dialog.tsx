@@ -14,8 +14,8 @@ import {
 import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { Switch } from '../../../components/ui/switch';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage, isApiError } from '../../../lib/api';
+import { isApiError } from '../../../lib/api';
+import { toastError, toastSuccess } from '../../../lib/toasts';
 import { useSaveContact } from '../api/save-contact';
 
 interface FormState {
@@ -73,7 +73,7 @@ export function ContactDialog({
         name: form.name.trim() ? undefined : contactsMsg.required,
         phone: form.phone.trim() ? undefined : contactsMsg.required,
       });
-      toast({ title: 'Erro', description: contactsMsg.required, variant: 'destructive' });
+      toastError(contactsMsg.required);
       return;
     }
     const input = {
@@ -88,16 +88,12 @@ export function ContactDialog({
       { id: contact?.id, input },
       {
         onSuccess: (res) => {
-          toast({ title: 'Sucesso!', description: res.message, variant: 'success' });
+          toastSuccess(res.message);
           onOpenChange(false);
         },
         onError: (error) => {
           if (isApiError(error) && error.fieldErrors) setErrors(error.fieldErrors);
-          toast({
-            title: 'Erro',
-            description: errorMessage(error, contact ? contactsMsg.updateError : contactsMsg.createError),
-            variant: 'destructive',
-          });
+          toastError(error, contact ? contactsMsg.updateError : contactsMsg.createError);
         },
       },
     );

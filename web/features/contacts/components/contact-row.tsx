@@ -5,7 +5,8 @@ import { formatPhone } from '../../../../contract/phone';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/use-toast';
-import { ActionButton } from '../../auth/components/action-button';
+import { toastError } from '../../../lib/toasts';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { maskEmail, maskPhone, whatsappLink } from '../mask';
 
 async function copy(text: string) {
@@ -13,7 +14,7 @@ async function copy(text: string) {
     await navigator.clipboard.writeText(text);
     toast({ title: contactsMsg.copied, description: text, variant: 'success' });
   } catch {
-    toast({ title: 'Erro', description: 'Não foi possível copiar.', variant: 'destructive' });
+    toastError('Não foi possível copiar.');
   }
 }
 
@@ -101,7 +102,7 @@ export function ContactRow({
             </a>
           </Button>
         ) : null}
-        <ActionButton
+        <PermissionGatedButton
           variant="ghost"
           size="icon"
           aria-label={`Editar ${contact.name}`}
@@ -110,8 +111,8 @@ export function ContactRow({
           onClick={() => onEdit(contact)}
         >
           Editar
-        </ActionButton>
-        <ActionButton
+        </PermissionGatedButton>
+        <PermissionGatedButton
           variant="ghost"
           size="icon"
           className="text-red-700 hover:bg-red-50"
@@ -121,7 +122,7 @@ export function ContactRow({
           onClick={() => onDelete(contact)}
         >
           Excluir
-        </ActionButton>
+        </PermissionGatedButton>
       </div>
     </div>
   );

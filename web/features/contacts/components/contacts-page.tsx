@@ -8,10 +8,9 @@ import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage } from '../../../lib/api';
 import { formatNumber } from '../../../lib/format';
-import { ActionButton } from '../../auth/components/action-button';
+import { toastError, toastSuccess } from '../../../lib/toasts';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { useDeleteContact } from '../api/delete-contact';
 import { CONTACTS_PAGE_SIZE, useContactsPage } from '../api/get-contacts';
 import { ContactDialog } from './contact-dialog';
@@ -59,11 +58,10 @@ export default function ContactsPage() {
     if (!deleting) return;
     remove.mutate(deleting.id, {
       onSuccess: () => {
-        toast({ title: 'Sucesso!', description: contactsMsg.deleted, variant: 'success' });
+        toastSuccess(contactsMsg.deleted);
         setDeleting(null);
       },
-      onError: (error) =>
-        toast({ title: 'Erro', description: errorMessage(error, contactsMsg.deleteError), variant: 'destructive' }),
+      onError: (error) => toastError(error, contactsMsg.deleteError),
     });
   };
 
@@ -102,9 +100,9 @@ export default function ContactsPage() {
         title="Nenhum contato cadastrado"
         description="Adicione contatos um a um ou importe uma planilha com Nome, Telefone, Email e Tags."
         action={
-          <ActionButton icon={<Plus aria-hidden />} onClick={openNew}>
+          <PermissionGatedButton icon={<Plus aria-hidden />} onClick={openNew}>
             Novo Contato
-          </ActionButton>
+          </PermissionGatedButton>
         }
       />
     );

@@ -2,7 +2,7 @@ import { Download, Plus, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '../../../components/ui/popover';
-import { ActionButton } from '../../auth/components/action-button';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { contactsExportUrl } from '../api/import-contacts';
 import { ImportDialog } from './import-dialog';
 
@@ -38,12 +38,12 @@ export function ContactsToolbar({ onNew }: { onNew: () => void }) {
   return (
     <div className="grid grid-cols-1 gap-2 min-[420px]:grid-cols-2 sm:flex">
       <ExportContactsMenu />
-      <ActionButton variant="outline" icon={<Upload aria-hidden />} onClick={() => setImportOpen(true)}>
+      <PermissionGatedButton variant="outline" icon={<Upload aria-hidden />} onClick={() => setImportOpen(true)}>
         Importar
-      </ActionButton>
-      <ActionButton icon={<Plus aria-hidden />} onClick={onNew}>
+      </PermissionGatedButton>
+      <PermissionGatedButton icon={<Plus aria-hidden />} onClick={onNew}>
         Novo Contato
-      </ActionButton>
+      </PermissionGatedButton>
       <ImportDialog open={importOpen} onOpenChange={setImportOpen} />
     </div>
   );

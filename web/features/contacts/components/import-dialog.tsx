@@ -15,6 +15,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
 import { formatNumber } from '../../../lib/format';
+import { toastSuccess } from '../../../lib/toasts';
 import { type ImportPhase, importTemplateUrl, useImportContacts } from '../api/import-contacts';
 
 const ACCEPTED = /\.(csv|txt|xls|xlsx)$/i;
@@ -80,7 +81,7 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
         onSuccess: (res) => {
           setResult(res);
           if (res.success) {
-            toast({ title: 'Sucesso!', description: contactsMsg.importDone(res.imported), variant: 'success' });
+            toastSuccess(contactsMsg.importDone(res.imported));
           } else {
             toast({ title: contactsMsg.importErrorTitle, description: res.message, variant: 'destructive' });
           }

@@ -6,7 +6,7 @@ import { EmptyState, ErrorState } from '../../../components/states';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { formatCount, formatPercent } from '../../../lib/format';
-import { ActionButton } from '../../auth/components/action-button';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import type { Metrics } from '../../metrics/api/get-metrics';
 
 type MetricsQuery = {
@@ -44,9 +44,9 @@ export function BotPerformanceCard({ query }: { query: MetricsQuery }) {
         title="O bot ainda não respondeu mensagens"
         description="Configure respostas automáticas para atender seus clientes a qualquer hora."
         action={
-          <ActionButton kind="bot" size="sm" onClick={() => navigate(paths.chatbot)}>
+          <PermissionGatedButton kind="bot" size="sm" onClick={() => navigate(paths.chatbot)}>
             Configurar Bot
-          </ActionButton>
+          </PermissionGatedButton>
         }
       />
     );

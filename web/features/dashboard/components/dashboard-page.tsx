@@ -5,8 +5,8 @@ import { Button } from '../../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { useTabParam } from '../../../lib/use-tab-param';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
+import { CloudApiPanel } from '../../cloud-api/components/cloud-api-panel';
 import { VerificationPanel } from '../../verification/components/verification-panel';
-import { BusinessApiPanel } from '../../whatsapp-business/components/business-api-panel';
 import { ComingSoonCard } from './coming-soon';
 import { OverviewTab } from './overview-tab';
 
@@ -50,7 +50,7 @@ export default function DashboardPage() {
         />
       </TabsContent>
       <TabsContent value="whatsapp-api" className="mt-6">
-        <BusinessApiPanel />
+        <CloudApiPanel />
       </TabsContent>
       <TabsContent value="analytics" className="mt-6">
         <ComingSoonCard

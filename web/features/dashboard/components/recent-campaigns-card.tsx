@@ -9,7 +9,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { formatNumber, formatPercent, formatRelativeTime } from '../../../lib/format';
-import { ActionButton } from '../../auth/components/action-button';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { type Campaign, deliveryRate, recentCampaigns } from '../../campaigns/api/get-campaigns';
 import { CampaignStatusBadge } from '../../campaigns/components/campaign-status-badge';
 import { deliveryRateTone } from '../../campaigns/status';
@@ -54,9 +54,9 @@ export function RecentCampaignsCard({ query }: { query: CampaignsQuery }) {
           title="Nenhuma campanha criada ainda"
           description="Crie sua primeira campanha para começar a enviar mensagens."
           action={
-            <ActionButton kind="campaign" size="sm" onClick={() => navigate(paths.campaigns)}>
+            <PermissionGatedButton kind="campaign" size="sm" onClick={() => navigate(paths.campaigns)}>
               Criar campanha
-            </ActionButton>
+            </PermissionGatedButton>
           }
         />
       ) : (

@@ -5,7 +5,7 @@ import { planLabel } from '../../../../contract/plans';
 import { paths } from '../../../app/paths';
 import { Badge } from '../../../components/ui/badge';
 import { firstName } from '../../../lib/format';
-import { ActionButton } from '../../auth/components/action-button';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { useProductName } from '../../public-config/api/get-public-config';
 
 export function WelcomeBanner({
@@ -43,15 +43,15 @@ export function WelcomeBanner({
       </div>
 
       <div className="mt-5 grid grid-cols-1 gap-2 min-[420px]:grid-cols-2 lg:grid-cols-4">
-        <ActionButton
+        <PermissionGatedButton
           variant="outline"
           className="w-full justify-start"
           icon={<Smartphone aria-hidden />}
           onClick={onConnectWhatsapp}
         >
           Conectar WhatsApp
-        </ActionButton>
-        <ActionButton
+        </PermissionGatedButton>
+        <PermissionGatedButton
           kind="message"
           variant="outline"
           className="w-full justify-start"
@@ -59,8 +59,8 @@ export function WelcomeBanner({
           onClick={onComposeMessage}
         >
           Mensagem
-        </ActionButton>
-        <ActionButton
+        </PermissionGatedButton>
+        <PermissionGatedButton
           kind="bot"
           variant="outline"
           className="w-full justify-start"
@@ -68,15 +68,15 @@ export function WelcomeBanner({
           onClick={() => navigate(paths.chatbot)}
         >
           Configurar Bot
-        </ActionButton>
-        <ActionButton
+        </PermissionGatedButton>
+        <PermissionGatedButton
           kind="campaign"
           className="w-full justify-start"
           icon={<Megaphone aria-hidden />}
           onClick={() => navigate(paths.campaigns)}
         >
           Nova Campanha
-        </ActionButton>
+        </PermissionGatedButton>
       </div>
     </section>
   );

@@ -13,8 +13,8 @@ import {
 import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { Switch } from '../../../components/ui/switch';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage, isApiError } from '../../../lib/api';
+import { isApiError } from '../../../lib/api';
+import { toastError, toastSuccess } from '../../../lib/toasts';
 import { useSaveGroup } from '../api/save-group';
 
 /** SPEC §5: membersCount is a non-negative integer, 0 when invalid. */
@@ -54,7 +54,7 @@ export function GroupDialog({
     event.preventDefault();
     if (!name.trim()) {
       setError(groupsMsg.nameRequired);
-      toast({ title: 'Erro', description: groupsMsg.nameRequired, variant: 'destructive' });
+      toastError(groupsMsg.nameRequired);
       return;
     }
     save.mutate(
@@ -64,16 +64,12 @@ export function GroupDialog({
       },
       {
         onSuccess: (res) => {
-          toast({ title: 'Sucesso!', description: res.message, variant: 'success' });
+          toastSuccess(res.message);
           onOpenChange(false);
         },
         onError: (err) => {
           if (isApiError(err) && err.fieldErrors?.name) setError(err.fieldErrors.name);
-          toast({
-            title: 'Erro',
-            description: errorMessage(err, group ? groupsMsg.updateError : groupsMsg.createError),
-            variant: 'destructive',
-          });
+          toastError(err, group ? groupsMsg.updateError : groupsMsg.createError);
         },
       },
     );

@@ -10,10 +10,9 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage } from '../../../lib/api';
 import { formatNumber } from '../../../lib/format';
-import { ActionButton } from '../../auth/components/action-button';
+import { toastError, toastSuccess } from '../../../lib/toasts';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { useDeleteGroup } from '../api/delete-group';
 import { useExportGroupMembers } from '../api/export-members';
 import { useGroups } from '../api/get-groups';
@@ -62,26 +61,23 @@ export default function GroupsPage() {
 
   const runSync = () =>
     sync.mutate(undefined, {
-      onSuccess: (res) => toast({ title: 'Sucesso!', description: res.message, variant: 'success' }),
-      onError: (err) =>
-        toast({ title: 'Erro', description: errorMessage(err, groupsMsg.syncError), variant: 'destructive' }),
+      onSuccess: (res) => toastSuccess(res.message),
+      onError: (err) => toastError(err, groupsMsg.syncError),
     });
 
   const runExport = (g: Group) =>
     exportMembers.mutate(g.id, {
-      onError: (err) =>
-        toast({ title: 'Erro', description: errorMessage(err, groupsMsg.exportMembersError), variant: 'destructive' }),
+      onError: (err) => toastError(err, groupsMsg.exportMembersError),
     });
 
   const confirmDelete = () => {
     if (!deleting) return;
     remove.mutate(deleting.id, {
       onSuccess: () => {
-        toast({ title: 'Sucesso!', description: groupsMsg.deleted, variant: 'success' });
+        toastSuccess(groupsMsg.deleted);
         setDeleting(null);
       },
-      onError: (err) =>
-        toast({ title: 'Erro', description: errorMessage(err, groupsMsg.deleteError), variant: 'destructive' }),
+      onError: (err) => toastError(err, groupsMsg.deleteError),
     });
   };
 
@@ -111,9 +107,9 @@ export default function GroupsPage() {
         title="Nenhum grupo cadastrado"
         description="Sincronize os grupos do seu WhatsApp ou crie um grupo manualmente."
         action={
-          <ActionButton icon={<Plus aria-hidden />} onClick={openNew}>
+          <PermissionGatedButton icon={<Plus aria-hidden />} onClick={openNew}>
             Novo Grupo
-          </ActionButton>
+          </PermissionGatedButton>
         }
       />
     );
@@ -146,7 +142,7 @@ export default function GroupsPage() {
                 Exportar membros
                 <span className="sr-only"> de {g.name}</span>
               </Button>
-              <ActionButton
+              <PermissionGatedButton
                 variant="ghost"
                 size="icon"
                 aria-label={`Editar ${g.name}`}
@@ -158,8 +154,8 @@ export default function GroupsPage() {
                 }}
               >
                 Editar
-              </ActionButton>
-              <ActionButton
+              </PermissionGatedButton>
+              <PermissionGatedButton
                 variant="ghost"
                 size="icon"
                 className="text-red-700 hover:bg-red-50"
@@ -169,7 +165,7 @@ export default function GroupsPage() {
                 onClick={() => setDeleting(g)}
               >
                 Excluir
-              </ActionButton>
+              </PermissionGatedButton>
             </div>
           </li>
         ))}
@@ -185,17 +181,17 @@ export default function GroupsPage() {
           <p className="text-sm text-muted-foreground">Gerencie os grupos usados nas suas campanhas.</p>
         </div>
         <div className="grid grid-cols-1 gap-2 min-[420px]:grid-cols-2 sm:flex">
-          <ActionButton
+          <PermissionGatedButton
             variant="outline"
             icon={sync.isPending ? <Spinner /> : <RefreshCw aria-hidden />}
             onClick={runSync}
             disabled={sync.isPending}
           >
             Sincronizar do WhatsApp
-          </ActionButton>
-          <ActionButton icon={<Plus aria-hidden />} onClick={openNew}>
+          </PermissionGatedButton>
+          <PermissionGatedButton icon={<Plus aria-hidden />} onClick={openNew}>
             Novo Grupo
-          </ActionButton>
+          </PermissionGatedButton>
         </div>
       </div>
 

@@ -1,10 +1,11 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import type { NotificationSettings } from '../../../../contract/settings';
+import { type NotificationSettings, settingsMsg } from '../../../../contract/settings';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { toastError, toastSuccess } from '../../../lib/toasts';
 import { LockedState } from '../../auth/components/locked-state';
 import { useNotificationSettings } from '../api/get-notification-settings';
 import { useUpdateNotificationSettings } from '../api/update-notification-settings';
-import { FormSkeleton, LoadError, SaveButton, SwitchRow, toastSaved, toastSaveError } from './shared';
+import { FormSkeleton, LoadError, SaveButton, SwitchRow } from './settings-form-parts';
 
 const PREFERENCES: Array<{ key: keyof NotificationSettings; label: string; description: string }> = [
   {
@@ -36,7 +37,10 @@ function NotificationsForm({ initial, readOnly }: { initial: NotificationSetting
   useEffect(() => setValues(initial), [initial]);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate(values, { onSuccess: () => toastSaved(), onError: toastSaveError });
+    save.mutate(values, {
+      onSuccess: () => toastSuccess(settingsMsg.saved),
+      onError: (error) => toastError(error, settingsMsg.saveError),
+    });
   };
   return (
     <form onSubmit={onSubmit} className="grid gap-4">

@@ -1,14 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import type { Profile } from '../../../../contract/settings';
-import { updateProfileInput } from '../../../../contract/settings';
+import { type Profile, settingsMsg, updateProfileInput } from '../../../../contract/settings';
 import { FormField } from '../../../components/form-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { isApiError } from '../../../lib/api';
+import { toastError, toastSuccess } from '../../../lib/toasts';
 import { useProfile } from '../api/get-profile';
 import { useUpdateProfile } from '../api/update-profile';
-import { FormSkeleton, LoadError, SaveButton, toastSaved, toastSaveError } from './shared';
+import { FormSkeleton, LoadError, SaveButton } from './settings-form-parts';
 
 const fields = ['name', 'email', 'phone', 'company'] as const;
 
@@ -20,7 +20,7 @@ function ProfileForm({ profile, readOnly }: { profile: Profile; readOnly: boolea
 
   const onSubmit = form.handleSubmit((values) =>
     save.mutate(values, {
-      onSuccess: () => toastSaved(),
+      onSuccess: () => toastSuccess(settingsMsg.saved),
       onError: (error) => {
         if (isApiError(error) && error.fieldErrors) {
           for (const name of fields) {
@@ -28,7 +28,7 @@ function ProfileForm({ profile, readOnly }: { profile: Profile; readOnly: boolea
             if (message) form.setError(name, { type: 'server', message });
           }
         }
-        toastSaveError(error);
+        toastError(error, settingsMsg.saveError);
       },
     }),
   );

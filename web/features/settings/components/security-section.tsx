@@ -5,8 +5,9 @@ import { FormField } from '../../../components/form-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage, isApiError } from '../../../lib/api';
+import { toastSuccess } from '../../../lib/toasts';
 import { useChangePassword } from '../api/change-password';
-import { SaveButton } from './shared';
+import { SaveButton } from './settings-form-parts';
 
 const fields = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
 const empty = { currentPassword: '', newPassword: '', confirmPassword: '' };
@@ -20,7 +21,7 @@ export function SecuritySection({ readOnly }: { readOnly: boolean }) {
     change.mutate(values, {
       onSuccess: (res) => {
         form.reset(empty);
-        toast({ title: settingsMsg.savedTitle, description: res.message, variant: 'success' });
+        toastSuccess(res.message);
       },
       onError: (error) => {
         if (isApiError(error) && error.fieldErrors) {

@@ -1,16 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { type WhatsappSettings, whatsappSettingsSchema } from '../../../../contract/settings';
+import { settingsMsg, type WhatsappSettings, whatsappSettingsSchema } from '../../../../contract/settings';
 import { FormField } from '../../../components/form-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/select';
 import { isApiError } from '../../../lib/api';
+import { toastError, toastSuccess } from '../../../lib/toasts';
 import { LockedState } from '../../auth/components/locked-state';
 import { useWhatsappSettings } from '../api/get-whatsapp-settings';
 import { useUpdateWhatsappSettings } from '../api/update-whatsapp-settings';
-import { FormSkeleton, LoadError, SaveButton, SwitchRow, toastSaved, toastSaveError } from './shared';
+import { FormSkeleton, LoadError, SaveButton, SwitchRow } from './settings-form-parts';
 
 const fields = [
   'autoReconnect',
@@ -31,7 +32,7 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
 
   const onSubmit = form.handleSubmit((values) =>
     save.mutate(values, {
-      onSuccess: () => toastSaved(),
+      onSuccess: () => toastSuccess(settingsMsg.saved),
       onError: (error) => {
         if (isApiError(error) && error.fieldErrors) {
           for (const name of fields) {
@@ -39,7 +40,7 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
             if (message) form.setError(name, { type: 'server', message });
           }
         }
-        toastSaveError(error);
+        toastError(error, settingsMsg.saveError);
       },
     }),
   );

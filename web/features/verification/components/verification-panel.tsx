@@ -9,7 +9,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
 import { formatNumber } from '../../../lib/format';
-import { ActionButton } from '../../auth/components/action-button';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { useVerifyList } from '../api/get-verify-list';
 
 /** Dashboard 'Verificação' tab: checks which contacts have WhatsApp, in the background, and shows the result. */
@@ -72,9 +72,13 @@ export function VerificationPanel() {
         </Card>
         <Card className="grid content-between gap-3 p-5">
           <span className="text-sm text-muted-foreground">Verificação de WhatsApp</span>
-          <ActionButton icon={running ? <Spinner /> : <ShieldCheck aria-hidden />} onClick={start} disabled={running}>
+          <PermissionGatedButton
+            icon={running ? <Spinner /> : <ShieldCheck aria-hidden />}
+            onClick={start}
+            disabled={running}
+          >
             {running ? verifyMsg.running : 'Verificar Contatos'}
-          </ActionButton>
+          </PermissionGatedButton>
         </Card>
       </div>
 

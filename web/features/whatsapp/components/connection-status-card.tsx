@@ -7,8 +7,8 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/utils';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
-import { ActionButton } from '../../auth/components/action-button';
 import { LockedState } from '../../auth/components/locked-state';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { canReadWorkspace } from '../../auth/permissions';
 import { connectionView, useWhatsappSession } from '../api/get-whatsapp-session';
 import { ConnectWhatsappDialog } from './connect-whatsapp-dialog';
@@ -102,13 +102,13 @@ export function ConnectionStatusCard({
 
         <div className="flex flex-wrap gap-2">
           {view === 'offline' ? (
-            <ActionButton
+            <PermissionGatedButton
               className="w-full sm:w-auto"
               icon={starting ? <Spinner /> : <Smartphone aria-hidden />}
               onClick={openConnect}
             >
               {data?.state === 'qr' ? 'Ver QR code' : data?.state === 'connecting' ? 'Conectando...' : 'Conectar agora'}
-            </ActionButton>
+            </PermissionGatedButton>
           ) : (
             <DisconnectWhatsappButton />
           )}

@@ -10,7 +10,7 @@ import {
   AlertDialogTitle,
 } from '../../../components/ui/alert-dialog';
 import { Spinner } from '../../../components/ui/spinner';
-import { ActionButton } from '../../auth/components/action-button';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { useDisconnectWhatsapp } from '../api/disconnect-whatsapp';
 
 /**
@@ -24,9 +24,9 @@ export function DisconnectWhatsappButton() {
 
   return (
     <AlertDialog open={open} onOpenChange={(next) => !disconnect.isPending && setOpen(next)}>
-      <ActionButton variant="outline" onClick={() => setOpen(true)} className="w-full sm:w-auto">
+      <PermissionGatedButton variant="outline" onClick={() => setOpen(true)} className="w-full sm:w-auto">
         Desconectar
-      </ActionButton>
+      </PermissionGatedButton>
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>Desconectar WhatsApp?</AlertDialogTitle>

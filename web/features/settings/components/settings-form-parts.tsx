@@ -1,27 +1,13 @@
+/** The building blocks the settings forms share: save button, switch row, loading and error states. */
 import { Save } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useId } from 'react';
 import { msg } from '../../../../contract/messages';
-import { settingsMsg } from '../../../../contract/settings';
 import { ErrorState } from '../../../components/states';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { Switch } from '../../../components/ui/switch';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage } from '../../../lib/api';
-
-export function toastSaved(description: string = settingsMsg.saved) {
-  toast({ title: settingsMsg.savedTitle, description, variant: 'success' });
-}
-
-export function toastSaveError(error: unknown) {
-  toast({
-    title: settingsMsg.saveErrorTitle,
-    description: errorMessage(error, settingsMsg.saveError),
-    variant: 'destructive',
-  });
-}
 
 /** The save button of a settings form; read-only for demo accounts, with the reason. */
 export function SaveButton({

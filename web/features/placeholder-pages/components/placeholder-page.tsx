@@ -1,33 +1,28 @@
-import { ArrowLeft, BarChart3, Bot, Megaphone, UserRound, UsersRound } from 'lucide-react';
+import { ArrowLeft, BarChart3, Bot, Megaphone } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
 import { EmptyState } from '../../../components/states';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 
-const SECTIONS = {
+/** The sections still waiting for their real pages; drop an entry when its page is built. */
+const PLACEHOLDERS = {
   campaigns: { title: 'Campanhas', icon: Megaphone, text: 'Aqui você vai criar, acompanhar e enviar suas campanhas.' },
   chatbot: {
     title: 'Chatbot',
     icon: Bot,
     text: 'Aqui você vai configurar respostas automáticas e a integração com IA.',
   },
-  contacts: {
-    title: 'Contatos',
-    icon: UserRound,
-    text: 'Aqui você vai cadastrar, importar e verificar seus contatos.',
-  },
-  groups: { title: 'Grupos', icon: UsersRound, text: 'Aqui você vai organizar seus grupos e exportar membros.' },
   reports: { title: 'Relatórios', icon: BarChart3, text: 'Aqui você vai acompanhar entregas, respostas e desempenho.' },
 } as const;
 
-export type Section = keyof typeof SECTIONS;
+export type PlaceholderSection = keyof typeof PLACEHOLDERS;
 
 /**
  * Placeholder for the sections a later issue builds; the page title comes from the shell's header.
  */
-export default function SectionPage({ section }: { section: Section }) {
-  const { title, icon, text } = SECTIONS[section];
+export default function PlaceholderPage({ section }: { section: PlaceholderSection }) {
+  const { title, icon, text } = PLACEHOLDERS[section];
   return (
     <Card>
       <h2 className="sr-only">{title}</h2>

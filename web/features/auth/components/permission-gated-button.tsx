@@ -5,7 +5,7 @@ import { cn } from '../../../lib/utils';
 import { useCanAct } from '../hooks/use-can-act';
 import { type ActionKind, REQUEST_APPROVAL_LABEL } from '../permissions';
 
-export type ActionButtonProps = Omit<ButtonProps, 'asChild' | 'children'> & {
+export type PermissionGatedButtonProps = Omit<ButtonProps, 'asChild' | 'children'> & {
   kind?: ActionKind;
   icon?: ReactNode;
   children: ReactNode;
@@ -23,7 +23,7 @@ export type ActionButtonProps = Omit<ButtonProps, 'asChild' | 'children'> & {
  * WhatsApp chat with the provider; demo or non-admin on mobile → disabled with
  * the reason ('Disponível apenas no desktop').
  */
-export function ActionButton({
+export function PermissionGatedButton({
   kind = 'other',
   icon,
   children,
@@ -35,7 +35,7 @@ export function ActionButton({
   variant,
   size,
   ...props
-}: ActionButtonProps) {
+}: PermissionGatedButtonProps) {
   const can = useCanAct(kind);
   const hintId = useId();
 
