@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { text } from './text';
 
-/** pt-BR texts of contacts, import, export, groups and number verification (SPEC §5, §8). */
+/** pt-BR texts of contacts, import, export and groups (SPEC §5, §8). */
 export const contactsMsg = {
   required: 'Nome e telefone são obrigatórios.',
   invalidPhone: 'Telefone inválido. Informe DDD e número, por exemplo (21) 99876-5432.',
@@ -59,15 +59,6 @@ export const groupsMsg = {
   noWhatsappId: 'Este grupo não está vinculado a um grupo do WhatsApp. Sincronize os grupos primeiro.',
   connectToSync: 'Conecte seu WhatsApp para sincronizar os grupos.',
   connectToExport: 'Conecte seu WhatsApp para exportar os membros do grupo.',
-} as const;
-
-export const verifyMsg = {
-  done: 'Verificação concluída!',
-  doneDetail: (active: number, total: number) => `${active} de ${total} contatos têm WhatsApp ativo.`,
-  errorTitle: 'Erro na verificação',
-  error: 'Falha ao verificar lista de contatos.',
-  running: 'Verificando...',
-  connectToVerify: 'Conecte seu WhatsApp para verificar os números dos contatos.',
 } as const;
 
 const trimmed = (max: number, tooLong: string) => text().trim().max(max, tooLong);
@@ -213,29 +204,6 @@ export const groupSyncResponse = z.object({
   created: z.number().int(),
   updated: z.number().int(),
 });
-
-// Verification
-
-export const verifiedContact = z.object({
-  id: z.string(),
-  name: z.string(),
-  phone: z.string(),
-  isWhatsAppActive: z.boolean().nullable(),
-  lastSeen: z.string().nullable(),
-});
-export const verifyListResponse = z.object({
-  totalContacts: z.number().int(),
-  activeContacts: z.number().int(),
-  inactiveContacts: z.number().int(),
-  contacts: z.array(verifiedContact),
-  progress: z.object({
-    status: z.enum(['idle', 'running', 'done', 'error']),
-    checked: z.number().int(),
-    pending: z.number().int(),
-    error: z.string().nullable(),
-  }),
-});
-export type VerifyListResponse = z.infer<typeof verifyListResponse>;
 
 /** A plain number ('+5521998765432', '-2', '3,5'): a spreadsheet can only read it as that number. */
 const PLAIN_NUMBER = /^[+-]?\d[\d.,]*$/;

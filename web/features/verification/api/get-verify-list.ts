@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { VerifyListResponse } from '../../../../contract/contacts';
+import type { VerifyListResponse } from '../../../../contract/verification';
 import { api } from '../../../lib/api';
 
 export const verifyListQueryKey = ['/api/users/verify-list'] as const;

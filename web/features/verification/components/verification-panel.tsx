@@ -1,7 +1,7 @@
 import { CheckCircle2, CircleHelp, ShieldCheck, XCircle } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { verifyMsg } from '../../../../contract/contacts';
 import { formatPhone } from '../../../../contract/phone';
+import { verifyMsg } from '../../../../contract/verification';
 import { EmptyState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';

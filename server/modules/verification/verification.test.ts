@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyMsg } from '../../../contract/contacts';
+import { verifyMsg } from '../../../contract/verification';
 import { FakeDrivers } from '../../testing/fake-driver';
 import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
 

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import { type VerifyListResponse, verifyMsg } from '../../../contract/contacts';
+import { type VerifyListResponse, verifyMsg } from '../../../contract/verification';
 import type { Db } from '../../db/client';
 import { contacts } from '../../db/schema';
 import { AppError } from '../../errors';

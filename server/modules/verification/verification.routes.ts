@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { verifyListResponse } from '../../../contract/contacts';
+import { verifyListResponse } from '../../../contract/verification';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
 import { ContactVerifier, type VerificationOptions } from './verification.service';

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Number verification: which contacts have WhatsApp (SPEC §2 Verificação, §5, §8). */
+export const verifyMsg = {
+  done: 'Verificação concluída!',
+  doneDetail: (active: number, total: number) => `${active} de ${total} contatos têm WhatsApp ativo.`,
+  errorTitle: 'Erro na verificação',
+  error: 'Falha ao verificar lista de contatos.',
+  running: 'Verificando...',
+  connectToVerify: 'Conecte seu WhatsApp para verificar os números dos contatos.',
+} as const;
+
+export const verifiedContact = z.object({
+  id: z.string(),
+  name: z.string(),
+  phone: z.string(),
+  isWhatsAppActive: z.boolean().nullable(),
+  lastSeen: z.string().nullable(),
+});
+export const verifyListResponse = z.object({
+  totalContacts: z.number().int(),
+  activeContacts: z.number().int(),
+  inactiveContacts: z.number().int(),
+  contacts: z.array(verifiedContact),
+  progress: z.object({
+    status: z.enum(['idle', 'running', 'done', 'error']),
+    checked: z.number().int(),
+    pending: z.number().int(),
+    error: z.string().nullable(),
+  }),
+});
+export type VerifyListResponse = z.infer<typeof verifyListResponse>;
