@@ -1,7 +1,233 @@
 import { z } from 'zod';
+import { text } from './text';
 
-export const campaignStatuses = ['draft', 'scheduled', 'sending', 'in_progress', 'completed', 'failed'] as const;
+/**
+ * Campaign statuses (SPEC §4). `paused` and `cancelled` are ours: the spec's six plus what a
+ * sender needs to stop a campaign that is going out.
+ */
+export const campaignStatuses = [
+  'draft',
+  'scheduled',
+  'sending',
+  'in_progress',
+  'paused',
+  'cancelled',
+  'completed',
+  'failed',
+] as const;
+export type CampaignStatus = (typeof campaignStatuses)[number];
 export const campaignTargetTypes = ['all', 'groups', 'contacts'] as const;
+export type CampaignTargetType = (typeof campaignTargetTypes)[number];
+
+/** A recipient row's life: queued → sending → sent → delivered → read, or failed / skipped. */
+export const recipientStatuses = ['queued', 'sending', 'sent', 'delivered', 'read', 'failed', 'skipped'] as const;
+export type RecipientStatus = (typeof recipientStatuses)[number];
+
+/** Why a started campaign is waiting instead of sending (status `in_progress`). */
+export const campaignWaitReasons = ['outside_hours', 'daily_limit', 'offline', 'messaging_limit'] as const;
+export type CampaignWaitReason = (typeof campaignWaitReasons)[number];
+
+/** Which status a user action may move a campaign from (anything else is a 409). */
+export const CAMPAIGN_TRANSITIONS = {
+  send: ['draft', 'scheduled'],
+  pause: ['scheduled', 'sending', 'in_progress'],
+  resume: ['paused'],
+  cancel: ['scheduled', 'sending', 'in_progress', 'paused'],
+  edit: ['draft', 'scheduled'],
+} as const satisfies Record<string, readonly CampaignStatus[]>;
+export type CampaignAction = keyof typeof CAMPAIGN_TRANSITIONS;
+
+/** Personalisation variables a message may use (SPEC-free, ours): `{{nome}}` and friends. */
+export const CAMPAIGN_VARIABLES = ['nome', 'primeiro_nome', 'telefone', 'email'] as const;
+export type CampaignVariable = (typeof CAMPAIGN_VARIABLES)[number];
+
+export const CAMPAIGN_NAME_MAX = 120;
+/** WhatsApp's own limit for a text message body. */
+export const CAMPAIGN_MESSAGE_MAX = 4096;
+/** The card's live progress refreshes at most this often while a campaign runs. */
+export const CAMPAIGN_PROGRESS_POLL_MS = 3000;
+
+export const campaignMsg = {
+  successTitle: 'Sucesso!',
+  errorTitle: 'Erro',
+  created: 'Campanha criada com sucesso.',
+  createError: 'Erro ao criar campanha. Tente novamente.',
+  required: 'Nome e mensagem são obrigatórios.',
+  nameTooLong: `O nome da campanha deve ter no máximo ${CAMPAIGN_NAME_MAX} caracteres.`,
+  messageTooLong: `A mensagem deve ter no máximo ${CAMPAIGN_MESSAGE_MAX} caracteres.`,
+  sent: 'Campanha enviada com sucesso.',
+  sendError: 'Erro ao enviar campanha. Tente novamente.',
+  deleted: 'Campanha excluída com sucesso.',
+  deleteError: 'Erro ao excluir campanha. Tente novamente.',
+  updated: 'Campanha atualizada com sucesso.',
+  updateError: 'Erro ao atualizar campanha. Tente novamente.',
+  paused: 'Campanha pausada.',
+  resumed: 'Envio da campanha retomado.',
+  cancelled: 'Campanha cancelada.',
+  duplicated: 'Campanha duplicada como rascunho.',
+  actionError: 'Não foi possível concluir a ação. Tente novamente.',
+  testSent: (phone: string) => `Mensagem de teste enviada para ${phone}.`,
+  testError: 'Erro ao enviar mensagem de teste. Tente novamente.',
+  notFound: 'Campanha não encontrada.',
+  groupsRequired: 'Selecione ao menos um grupo para a campanha.',
+  unknownGroups: (names: string[]) =>
+    names.length === 1 ? `Grupo não encontrado: ${names[0]}.` : `Grupos não encontrados: ${names.join(', ')}.`,
+  unknownVariable: (name: string) =>
+    `Variável desconhecida na mensagem: {{${name}}}. Use {{nome}}, {{primeiro_nome}}, {{telefone}} ou {{email}}.`,
+  unbalancedSpintax: 'A mensagem tem uma variação { | } sem fechamento. Confira as chaves.',
+  scheduledInPast: 'A data de agendamento precisa estar no futuro.',
+  scheduleRequired: 'Informe a data e a hora do agendamento.',
+  noRecipients: 'A campanha não tem destinatários: nenhum contato ou grupo ativo corresponde ao público escolhido.',
+  notConnected: 'Conecte seu WhatsApp para enviar mensagens.',
+  testPhoneRequired: 'Informe um número para o teste: sua conta ainda não tem um número de WhatsApp conectado.',
+  invalidPhone: 'Número de telefone inválido.',
+  transition: (action: CampaignAction, status: string) =>
+    `Não é possível ${ACTION_VERB[action]} uma campanha com status "${campaignStatusLabel(status)}".`,
+  /** Why a campaign is waiting (status in_progress), shown on its card. */
+  waiting: {
+    outside_hours: 'Aguardando o horário comercial para continuar.',
+    daily_limit: 'Limite diário de mensagens atingido; continua amanhã.',
+    offline: 'WhatsApp desconectado; o envio continua quando reconectar.',
+    messaging_limit: 'Limite de conversas da conta na API oficial atingido; continua quando a janela de 24 h avançar.',
+  } satisfies Record<CampaignWaitReason, string>,
+  /** Why the engine paused a campaign by itself. */
+  pauseReason: {
+    burst: (failed: number, window: number) =>
+      `Pausada automaticamente: ${failed} das últimas ${window} mensagens falharam. Verifique a conexão e os números antes de retomar, para proteger seu número de bloqueios.`,
+    spam: 'Pausada automaticamente: o WhatsApp limitou este número por suspeita de spam. Aguarde algumas horas antes de retomar.',
+    timeLock:
+      'Pausada automaticamente: o WhatsApp bloqueou temporariamente o envio para quem não iniciou conversa com você. Aguarde antes de retomar.',
+    auth: 'Pausada automaticamente: as credenciais da conexão de WhatsApp não são mais válidas. Reconecte e retome.',
+  },
+  /** Why a recipient was skipped or failed. */
+  reason: {
+    optedOut: 'Contato pediu para não receber mensagens (opt-out).',
+    noWhatsapp: 'Número sem WhatsApp.',
+    invalidNumber: 'Número de telefone inválido.',
+    planLimit: 'Acima do limite de contatos do plano.',
+    groupNotLinked: 'Grupo não vinculado a um grupo do WhatsApp.',
+    tooManyAttempts: 'Falhou após várias tentativas.',
+    cancelled: 'Campanha cancelada antes do envio.',
+    deliveryFailed: 'Falha na entrega.',
+  },
+} as const;
+
+const ACTION_VERB: Record<CampaignAction, string> = {
+  send: 'enviar',
+  pause: 'pausar',
+  resume: 'retomar',
+  cancel: 'cancelar',
+  edit: 'editar',
+};
+
+/** Status labels and colours (SPEC §4; paused and cancelled are ours). Unknown statuses show the raw value. */
+export const CAMPAIGN_STATUS_LABELS: Record<
+  CampaignStatus,
+  { label: string; color: 'gray' | 'yellow' | 'blue' | 'green' | 'red' }
+> = {
+  draft: { label: 'Rascunho', color: 'gray' },
+  scheduled: { label: 'Agendada', color: 'yellow' },
+  sending: { label: 'Enviando', color: 'blue' },
+  in_progress: { label: 'Em andamento', color: 'blue' },
+  paused: { label: 'Pausada', color: 'gray' },
+  cancelled: { label: 'Cancelada', color: 'red' },
+  completed: { label: 'Concluída', color: 'green' },
+  failed: { label: 'Falhou', color: 'red' },
+};
+
+export function campaignStatusLabel(status: string): string {
+  return Object.hasOwn(CAMPAIGN_STATUS_LABELS, status)
+    ? CAMPAIGN_STATUS_LABELS[status as CampaignStatus].label
+    : status;
+}
+
+export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
+  queued: 'Na fila',
+  sending: 'Enviando',
+  sent: 'Enviada',
+  delivered: 'Entregue',
+  read: 'Lida',
+  failed: 'Falhou',
+  skipped: 'Ignorada',
+};
+
+// Requests
+
+const groupNames = z
+  .union([text().trim(), z.array(text().trim())])
+  .transform((v) => (Array.isArray(v) ? v : [v]).filter((n) => n !== ''));
+
+const optionalTags = z.array(text().trim().max(50)).max(50).optional();
+
+/** A template variable of the Cloud API channel: a contact field or a fixed text. */
+export const templateVariable = z.union([
+  z.object({ field: z.enum(CAMPAIGN_VARIABLES) }),
+  z.object({ text: text().max(1024) }),
+]);
+
+const campaignFields = {
+  name: text({ error: campaignMsg.required })
+    .trim()
+    .min(1, campaignMsg.required)
+    .max(CAMPAIGN_NAME_MAX, campaignMsg.nameTooLong),
+  message: text({ error: campaignMsg.required })
+    .trim()
+    .min(1, campaignMsg.required)
+    .max(CAMPAIGN_MESSAGE_MAX, campaignMsg.messageTooLong),
+  targetType: z.enum(campaignTargetTypes).default('all'),
+  targetGroups: groupNames.default([]),
+  /** Ours: narrows `contacts` to contacts carrying any of these tags. */
+  targetTags: optionalTags,
+  /** Ours: when set in the future (with status scheduled), the campaign starts by itself. */
+  scheduledAt: z.iso.datetime({ offset: true }).nullable().optional(),
+  /** Ours: an image sent with the message as its caption (an http(s) URL or one of the account's uploads). */
+  imageUrl: z.string().trim().max(2048).nullable().optional(),
+  /** Ours, Cloud API channel: an approved template and how its variables are filled. */
+  templateName: text().trim().max(512).nullable().optional(),
+  templateLanguage: text().trim().max(20).nullable().optional(),
+  templateVariables: z.array(templateVariable).max(20).optional(),
+};
+
+/** POST /api/campaigns: the spec's payload (name, message, targetType, targetGroups, status) plus our optional fields. */
+export const createCampaignBody = z.object({
+  ...campaignFields,
+  status: z.enum(['draft', 'scheduled']).default('draft'),
+});
+export type CreateCampaignBody = z.input<typeof createCampaignBody>;
+
+/** PUT /api/campaigns/{id}: any of the fields, while the campaign is a draft or scheduled. */
+export const updateCampaignBody = z.object({ ...campaignFields, status: z.enum(['draft', 'scheduled']) }).partial();
+export type UpdateCampaignBody = z.input<typeof updateCampaignBody>;
+
+/** POST /api/campaigns/{id}/test: one message to this number (default: the account's own WhatsApp number). */
+export const testCampaignBody = z.object({ phone: text().trim().max(30).optional() }).optional();
+
+export const recipientsQuery = z.object({
+  status: z.enum(recipientStatuses).optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const recipientsExportQuery = z.object({
+  format: z.enum(['csv', 'xlsx']).default('csv'),
+  status: z.enum(recipientStatuses).optional(),
+});
+
+export const previewBody = z.object({ message: text().max(CAMPAIGN_MESSAGE_MAX) });
+
+// Answers
+
+export const campaignProgress = z.object({
+  total: z.number().int(),
+  queued: z.number().int(),
+  sending: z.number().int(),
+  sent: z.number().int(),
+  delivered: z.number().int(),
+  read: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+});
+export type CampaignProgress = z.infer<typeof campaignProgress>;
 
 export const campaignSchema = z.object({
   id: z.string(),
@@ -13,6 +239,57 @@ export const campaignSchema = z.object({
   targetType: z.enum(campaignTargetTypes),
   targetGroups: z.array(z.string()),
   createdAt: z.string(),
+  // Ours, additive.
+  targetTags: z.array(z.string()).optional(),
+  scheduledAt: z.string().nullable().optional(),
+  startedAt: z.string().nullable().optional(),
+  finishedAt: z.string().nullable().optional(),
+  imageUrl: z.string().nullable().optional(),
+  templateName: z.string().nullable().optional(),
+  templateLanguage: z.string().nullable().optional(),
+  templateVariables: z.array(templateVariable).optional(),
+  /** Why the engine paused it, or null. */
+  pauseReason: z.string().nullable().optional(),
+  /** While `in_progress`: why it waits. */
+  waitingReason: z.enum(campaignWaitReasons).nullable().optional(),
+  progress: campaignProgress.optional(),
+  /** Expected finish under the current pacing, while it runs. */
+  expectedFinishAt: z.string().nullable().optional(),
+  messagesRead: z.number().int().optional(),
 });
 export type Campaign = z.infer<typeof campaignSchema>;
 export const campaignList = z.array(campaignSchema);
+
+export const campaignRecipient = z.object({
+  id: z.string(),
+  recipient: z.string(),
+  kind: z.enum(['contact', 'group']),
+  name: z.string(),
+  status: z.enum(recipientStatuses),
+  error: z.string().nullable(),
+  attempts: z.number().int(),
+  queuedAt: z.string(),
+  sentAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+  readAt: z.string().nullable(),
+  failedAt: z.string().nullable(),
+});
+export type CampaignRecipient = z.infer<typeof campaignRecipient>;
+
+export const recipientsPage = z.object({
+  items: z.array(campaignRecipient),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export type RecipientsPage = z.infer<typeof recipientsPage>;
+
+export const campaignActionResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  campaign: campaignSchema,
+});
+
+export const previewResponse = z.object({
+  previews: z.array(z.object({ name: z.string(), phone: z.string(), text: z.string() })),
+});

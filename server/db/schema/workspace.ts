@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -17,6 +18,12 @@ const owner = () =>
   uuid('user_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' });
+/** Raw bytes (PostgreSQL bytea). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 export const contacts = pgTable(
@@ -69,19 +76,45 @@ export const campaigns = pgTable(
     userId: owner(),
     name: text('name').notNull(),
     message: text('message').notNull(),
-    status: text('status').notNull().default('draft'),
+    status: text('status', {
+      enum: ['draft', 'scheduled', 'sending', 'in_progress', 'paused', 'cancelled', 'completed', 'failed'],
+    })
+      .notNull()
+      .default('draft'),
     targetType: text('target_type', { enum: ['all', 'groups', 'contacts'] })
       .notNull()
       .default('all'),
     targetGroups: text('target_groups').array().notNull().default(sql`'{}'::text[]`),
+    /** Narrows a `contacts` audience to contacts carrying any of these tags (empty: all). */
+    targetTags: text('target_tags').array().notNull().default(sql`'{}'::text[]`),
+    /** An image sent with the message as caption: an http(s) URL or `upload:<id>` of the account's uploads. */
+    imageUrl: text('image_url'),
+    /** Cloud API channel: an approved template and how its variables are filled. */
+    templateName: text('template_name'),
+    templateLanguage: text('template_language'),
+    templateVariables: jsonb('template_variables').notNull().default(sql`'[]'::jsonb`),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+    /** Why the engine paused it by itself (burst of failures, spam limit…), shown on the card. */
+    pauseReason: text('pause_reason'),
+    /** While in_progress: why it waits (outside_hours, daily_limit, offline, messaging_limit). */
+    waitingReason: text('waiting_reason'),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('campaigns_user_created_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('campaigns_user_created_idx').on(t.userId, t.createdAt),
+    index('campaigns_active_idx')
+      .on(t.status, t.scheduledAt)
+      .where(sql`status in ('scheduled', 'sending', 'in_progress')`),
+  ],
 );
 
-/** One row per recipient of a campaign: the send job and the report line (counters derive from it). */
+/**
+ * One row per recipient of a campaign: the send job and the report line (counters derive from it).
+ * queued → sending → sent → delivered → read, or failed / skipped with the reason.
+ */
 export const campaignRecipients = pgTable(
   'campaign_recipients',
   {
@@ -91,22 +124,99 @@ export const campaignRecipients = pgTable(
       .references(() => campaigns.id, { onDelete: 'cascade' }),
     userId: owner(),
     contactId: uuid('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    /** E.164 digits for a contact, the WhatsApp group id for a group. */
     recipient: text('recipient').notNull(),
+    kind: text('kind', { enum: ['contact', 'group'] })
+      .notNull()
+      .default('contact'),
+    /** Name and e-mail as they were at start: what {{nome}} and {{email}} become. */
+    name: text('name').notNull().default(''),
+    email: text('email'),
     status: text('status', {
       enum: ['queued', 'sending', 'sent', 'delivered', 'read', 'failed', 'skipped'],
     })
       .notNull()
       .default('queued'),
+    /** Chosen before the send where the driver allows it, so a receipt after a crash finds the row. */
     providerMessageId: text('provider_message_id'),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
     dueAt: timestamp('due_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The process that claimed the row for sending, and until when the claim holds. */
+    claimedBy: text('claimed_by'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     unique('campaign_recipients_campaign_recipient_key').on(t.campaignId, t.recipient),
+    index('campaign_recipients_campaign_status_idx').on(t.campaignId, t.status),
     index('campaign_recipients_user_status_idx').on(t.userId, t.status),
+    index('campaign_recipients_due_idx').on(t.userId, t.dueAt).where(sql`status = 'queued'`),
+    index('campaign_recipients_message_idx').on(t.providerMessageId).where(sql`provider_message_id is not null`),
+    index('campaign_recipients_user_sent_idx').on(t.userId, t.sentAt).where(sql`sent_at is not null`),
   ],
+);
+
+/**
+ * One sending lane per account (its WhatsApp connection): which process dispatches it (a lease it
+ * renews), when the next message may go, and the warm-up of a newly connected number.
+ */
+export const sendingLanes = pgTable('sending_lanes', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  owner: text('owner'),
+  leaseUntil: timestamp('lease_until', { withTimezone: true }),
+  nextSendAt: timestamp('next_send_at', { withTimezone: true }).notNull().defaultNow(),
+  /** First send of the current warm-up (restarts after 72 h without sending). */
+  warmupStartedAt: timestamp('warmup_started_at', { withTimezone: true }),
+  lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
+});
+
+/** Messages composed in 'Compor Nova Mensagem' (SPEC §3 Message to compose), usable as campaign content. */
+export const savedMessages = pgTable(
+  'saved_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: owner(),
+    title: text('title').notNull(),
+    type: text('type', { enum: ['contacts', 'groups'] })
+      .notNull()
+      .default('contacts'),
+    enableMessage: boolean('enable_message').notNull().default(true),
+    hasImage: boolean('has_image').notNull().default(false),
+    imageUrl: text('image_url').notNull().default(''),
+    imageFile: text('image_file').notNull().default(''),
+    /** The stored upload behind `imageFile`, when the image was uploaded. */
+    uploadId: uuid('upload_id'),
+    content: text('content').notNull(),
+    contentType: text('content_type', { enum: ['text', 'html'] })
+      .notNull()
+      .default('text'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('saved_messages_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** Images an account uploaded (campaign and saved-message content); served only to their owner. */
+export const mediaUploads = pgTable(
+  'media_uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: owner(),
+    fileName: text('file_name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    size: integer('size').notNull(),
+    data: bytea('data').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('media_uploads_user_idx').on(t.userId, t.createdAt)],
 );
 
 export const botConfigs = pgTable('bot_configs', {
