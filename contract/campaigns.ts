@@ -170,12 +170,9 @@ const campaignFields = {
     .trim()
     .min(1, campaignMsg.required)
     .max(CAMPAIGN_NAME_MAX, campaignMsg.nameTooLong),
-  message: text({ error: campaignMsg.required })
-    .trim()
-    .min(1, campaignMsg.required)
-    .max(CAMPAIGN_MESSAGE_MAX, campaignMsg.messageTooLong),
-  targetType: z.enum(campaignTargetTypes).default('all'),
-  targetGroups: groupNames.default([]),
+  message: text({ error: campaignMsg.required }).trim().max(CAMPAIGN_MESSAGE_MAX, campaignMsg.messageTooLong),
+  targetType: z.enum(campaignTargetTypes),
+  targetGroups: groupNames,
   /** Ours: narrows `contacts` to contacts carrying any of these tags. */
   targetTags: optionalTags,
   /** Ours: when set in the future (with status scheduled), the campaign starts by itself. */
@@ -186,13 +183,27 @@ const campaignFields = {
   templateName: text().trim().max(512).nullable().optional(),
   templateLanguage: text().trim().max(20).nullable().optional(),
   templateVariables: z.array(templateVariable).max(20).optional(),
+  /** Ours: use a saved message (SPEC 'Compor Nova Mensagem') as the content; its text and image replace `message`. */
+  savedMessageId: z.uuid({ error: 'Identificador inválido.' }).nullable().optional(),
+};
+
+/** The message is required unless a saved message provides it. */
+const messageRequired = (body: { message?: string; savedMessageId?: string | null }, ctx: z.RefinementCtx) => {
+  if (body.message === '' && !body.savedMessageId) {
+    ctx.addIssue({ code: 'custom', path: ['message'], message: campaignMsg.required });
+  }
 };
 
 /** POST /api/campaigns: the spec's payload (name, message, targetType, targetGroups, status) plus our optional fields. */
-export const createCampaignBody = z.object({
-  ...campaignFields,
-  status: z.enum(['draft', 'scheduled']).default('draft'),
-});
+export const createCampaignBody = z
+  .object({
+    ...campaignFields,
+    message: campaignFields.message.default(''),
+    targetType: campaignFields.targetType.default('all'),
+    targetGroups: campaignFields.targetGroups.default([]),
+    status: z.enum(['draft', 'scheduled']).default('draft'),
+  })
+  .superRefine(messageRequired);
 export type CreateCampaignBody = z.input<typeof createCampaignBody>;
 
 /** PUT /api/campaigns/{id}: any of the fields, while the campaign is a draft or scheduled. */
@@ -201,6 +212,8 @@ export type UpdateCampaignBody = z.input<typeof updateCampaignBody>;
 
 /** POST /api/campaigns/{id}/test: one message to this number (default: the account's own WhatsApp number). */
 export const testCampaignBody = z.object({ phone: text().trim().max(30).optional() }).optional();
+
+export const campaignIdParams = z.object({ id: z.uuid({ error: 'Identificador inválido.' }) });
 
 export const recipientsQuery = z.object({
   status: z.enum(recipientStatuses).optional(),

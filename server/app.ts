@@ -46,6 +46,8 @@ import { crossSiteGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerStrictJsonParser } from './plugins/json-body';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers';
+import { Dispatcher, type DispatcherOptions } from './sending/dispatcher';
+import { startCampaign } from './sending/planner';
 import { receiptsSubscriber } from './sending/receipts';
 import type { DriverProvider } from './whatsapp/driver';
 import { ConnectionManager } from './whatsapp/manager';
@@ -64,6 +66,10 @@ export interface BuildAppOptions {
   simulatorTimings?: SimulatorTimings;
   /** Pacing of the background number verification (tests make it fast). */
   verification?: VerificationOptions;
+  /** The campaign dispatcher: faster ticks and pacing in tests; `autoStart: false` leaves it stopped. */
+  dispatcher?: Partial<Pick<DispatcherOptions, 'tickMs' | 'timeScale' | 'exclusive' | 'cloudConcurrency'>> & {
+    autoStart?: boolean;
+  };
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance & { deps: AppDeps }> {
@@ -111,14 +117,30 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     // messages go through the chatbot's pipeline (opt-out first).
     subscribers: [receiptsSubscriber({ db, log: app.log }), chatbotSubscriber({ db, log: app.log, contactsChanged })],
   });
+  const drivers = opts.drivers ?? connections;
+  const dispatcher = new Dispatcher({
+    db,
+    drivers,
+    log: app.log,
+    settings: (userId) => getAccountSettings(db, userId),
+    startScheduled: async (userId, campaignId) => {
+      await startCampaign(db, userId, campaignId);
+    },
+    tickMs: opts.dispatcher?.tickMs ?? config.DISPATCH_TICK_MS,
+    timeScale: opts.dispatcher?.timeScale,
+    exclusive: opts.dispatcher?.exclusive,
+    cloudThroughput: config.WHATSAPP_CLOUD_THROUGHPUT,
+    cloudConcurrency: opts.dispatcher?.cloudConcurrency,
+  });
   const deps: AppDeps = {
     config,
     db,
     sessions,
     registry,
-    drivers: opts.drivers ?? connections,
+    drivers,
     connections,
     cloudApi: new CloudApiAccounts({ config, db, connections, log: app.log }),
+    sending: { dispatcher },
     routes: [],
   };
   const headers = securityHeaders({
@@ -128,8 +150,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   });
   fastPoll = sessionPollFastPath(deps, headers.api);
 
-  // Sockets close without logging out, so the next start reconnects without a new QR code.
-  app.addHook('onClose', () => connections.shutdown());
+  if (opts.dispatcher?.autoStart ?? true) app.addHook('onReady', () => dispatcher.start());
+  // The send loop stops first (what is in flight finishes), then sockets close without logging
+  // out, so the next start reconnects without a new QR code.
+  app.addHook('onClose', async () => {
+    await dispatcher.stop();
+    await connections.shutdown();
+  });
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     for (const method of [route.method].flat()) {

@@ -43,6 +43,10 @@ const envSchema = z.object({
     .string()
     .regex(/^v\d+\.\d+$/, 'must look like v26.0')
     .default('v26.0'),
+  /** Cloud API messages per second of one number: Meta's default 80, up to 1,000 for upgraded numbers. */
+  WHATSAPP_CLOUD_THROUGHPUT: z.coerce.number().int().min(1).max(1000).default(80),
+  /** How often the campaign dispatcher looks for due work. */
+  DISPATCH_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: optionalUrl,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -2,7 +2,10 @@ import type { FastifySchema } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { SessionStore } from './modules/auth/sessions.service';
+import type { SavedMessageSource } from './modules/campaigns/campaigns.service';
 import type { CloudApiAccounts } from './modules/whatsapp/cloud-api.service';
+import type { ImageLoader } from './sending/content';
+import type { Dispatcher } from './sending/dispatcher';
 import type { DriverProvider } from './whatsapp/driver';
 import type { ConnectionManager } from './whatsapp/manager';
 import type { ConnectionRegistry } from './whatsapp/registry';
@@ -19,6 +22,8 @@ export interface AppDeps {
   connections: ConnectionManager;
   /** Official Cloud API accounts (credentials, health, profile, webhook). */
   cloudApi: CloudApiAccounts;
+  /** The campaign send loop, and what campaigns read from other modules (uploaded images, saved messages). */
+  sending: { dispatcher: Dispatcher; loadImage?: ImageLoader; savedMessage?: SavedMessageSource };
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string; schema?: FastifySchema }>;
 }

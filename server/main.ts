@@ -37,6 +37,8 @@ async function main(): Promise<void> {
     config,
     db: database.db,
     logger: loggerOptions(config.LOG_LEVEL),
+    // The embedded database has one process: what a previous run left mid-send is reconciled at once.
+    dispatcher: { exclusive: database.kind === 'pglite' },
   });
   await ensureAdmin(database.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD }, app.log);
 

@@ -22,12 +22,27 @@ const ownerGroupId = async (ownerId: string) => {
   const [row] = await ctx.database.db.select({ id: groups.id }).from(groups).where(eq(groups.userId, ownerId));
   return row.id;
 };
+const ownerCampaignId = async (ownerId: string) => {
+  const [row] = await ctx.database.db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.userId, ownerId));
+  return row.id;
+};
 const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string; payload?: object }>> = {
   'PUT /api/contacts/:id': async (o) => ({ id: await ownerContactId(o), payload: { name: 'X', phone: '21998765432' } }),
   'DELETE /api/contacts/:id': async (o) => ({ id: await ownerContactId(o) }),
   'PUT /api/groups/:id': async (o) => ({ id: await ownerGroupId(o), payload: { name: 'X' } }),
   'DELETE /api/groups/:id': async (o) => ({ id: await ownerGroupId(o) }),
   'GET /api/groups/:id/members': async (o) => ({ id: await ownerGroupId(o) }),
+  'GET /api/campaigns/:id': async (o) => ({ id: await ownerCampaignId(o) }),
+  'PUT /api/campaigns/:id': async (o) => ({ id: await ownerCampaignId(o), payload: { name: 'X' } }),
+  'DELETE /api/campaigns/:id': async (o) => ({ id: await ownerCampaignId(o) }),
+  'POST /api/campaigns/:id/send': async (o) => ({ id: await ownerCampaignId(o), payload: {} }),
+  'POST /api/campaigns/:id/pause': async (o) => ({ id: await ownerCampaignId(o), payload: {} }),
+  'POST /api/campaigns/:id/resume': async (o) => ({ id: await ownerCampaignId(o), payload: {} }),
+  'POST /api/campaigns/:id/cancel': async (o) => ({ id: await ownerCampaignId(o), payload: {} }),
+  'POST /api/campaigns/:id/duplicate': async (o) => ({ id: await ownerCampaignId(o), payload: {} }),
+  'POST /api/campaigns/:id/test': async (o) => ({ id: await ownerCampaignId(o), payload: {} }),
+  'GET /api/campaigns/:id/recipients': async (o) => ({ id: await ownerCampaignId(o) }),
+  'GET /api/campaigns/:id/recipients/export': async (o) => ({ id: await ownerCampaignId(o) }),
 };
 
 const sampleParams = (url: string) => url.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');

@@ -25,6 +25,8 @@ beforeAll(async () => {
   ids.contact = JSON.parse(contact.text).contact?.id ?? JSON.parse(contact.text).id;
   const group = await send('POST', '/api/groups', cookies.customer, { name: 'Clientes' });
   ids.group = JSON.parse(group.text).group?.id ?? JSON.parse(group.text).id;
+  const campaign = await send('POST', '/api/campaigns', cookies.customer, { name: 'Promo', message: 'Olá {{nome}}' });
+  ids.campaign = JSON.parse(campaign.text).id;
 });
 
 let seq = 0;
@@ -92,6 +94,17 @@ const EXAMPLES: Record<string, () => Record<string, unknown>> = {
   'PUT /api/contacts/:id': () => ({ name: 'Contato', phone: '21998765432', email: 'c@example.com', tags: ['vip'] }),
   'POST /api/groups': () => ({ name: `Grupo ${unique()}`, whatsappGroupId: '120363000000000000@g.us' }),
   'PUT /api/groups/:id': () => ({ name: `Grupo ${unique()}`, whatsappGroupId: '120363000000000001@g.us' }),
+  'POST /api/campaigns': () => ({
+    name: `Campanha ${unique()}`,
+    message: '{Olá|Oi} {{primeiro_nome}}!',
+    targetType: 'contacts',
+    targetGroups: [],
+    status: 'draft',
+    targetTags: ['vip'],
+  }),
+  'PUT /api/campaigns/:id': () => ({ name: `Campanha ${unique()}`, message: 'Oi {{nome}}', targetType: 'all' }),
+  'POST /api/campaigns/preview': () => ({ message: 'Oi {{nome}}' }),
+  'POST /api/campaigns/:id/test': () => ({ phone: '21998765432' }),
 };
 /** Real ids where a route edits a resource, so a hostile body reaches past the lookup. */
 const pathIds = (url: string) =>
@@ -99,6 +112,7 @@ const pathIds = (url: string) =>
     .replace('/users/:id', `/users/${ids.user}`)
     .replace('/contacts/:id', `/contacts/${ids.contact}`)
     .replace('/groups/:id', `/groups/${ids.group}`)
+    .replace('/campaigns/:id', `/campaigns/${ids.campaign}`)
     .replace(/:(\w+)/g, SAMPLE_ID);
 afterAll(() => ctx.close());
 

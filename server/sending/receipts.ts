@@ -1,43 +1,72 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
-import { campaignRecipients } from '../db/schema';
+import { rowsOf } from '../db/rows';
 import type { Receipt, WhatsappSubscriber } from '../whatsapp/driver';
 
-type RecipientStatus = (typeof campaignRecipients.$inferSelect)['status'];
-
-/** Statuses a receipt may move a recipient row from (never backwards: read stays read). */
-const RECEIPT_FROM: Record<Receipt['status'], RecipientStatus[]> = {
+/**
+ * Statuses a receipt may move a recipient row from. Rows only move forward, whatever order the
+ * receipts arrive in: 'read' stays read. Meta does not order status webhooks, and a 'delivered'
+ * or 'read' after a 'failed' is proof the message arrived, so those move a failed row on too.
+ */
+const RECEIPT_FROM: Record<Receipt['status'], string[]> = {
   sent: ['queued', 'sending'],
-  delivered: ['queued', 'sending', 'sent'],
-  read: ['queued', 'sending', 'sent', 'delivered'],
+  delivered: ['queued', 'sending', 'sent', 'failed'],
+  read: ['queued', 'sending', 'sent', 'delivered', 'failed'],
   failed: ['queued', 'sending', 'sent'],
 };
 
-/** Moves a campaign recipient forward by its provider message id (never backwards). */
-export async function recordReceipt(db: Db, userId: string, receipt: Receipt): Promise<void> {
-  await db
-    .update(campaignRecipients)
-    .set({
-      status: receipt.status,
-      updatedAt: new Date(),
-      ...(receipt.status === 'failed' ? { error: receipt.error ?? 'Falha na entrega' } : {}),
-    })
-    .where(
-      and(
-        eq(campaignRecipients.userId, userId),
-        eq(campaignRecipients.providerMessageId, receipt.providerMessageId),
-        inArray(campaignRecipients.status, RECEIPT_FROM[receipt.status]),
-      ),
-    );
+const list = (items: string[]) =>
+  sql.join(
+    items.map((s) => sql`${s}`),
+    sql`, `,
+  );
+
+/**
+ * Moves a campaign recipient forward by its provider message id and stamps the time of each step
+ * (a 'read' also stamps 'delivered' when that receipt never came). Answers whether a row matched.
+ */
+export async function recordReceipt(db: Db, userId: string, receipt: Receipt): Promise<boolean> {
+  const at = receipt.at.toISOString();
+  const s = receipt.status;
+  const reached = (step: Receipt['status'][]) => step.includes(s);
+  const result = await db.execute(sql`
+    update campaign_recipients set
+      status = ${s},
+      sent_at = coalesce(sent_at, ${at}::timestamptz),
+      delivered_at = ${reached(['delivered', 'read']) ? sql`coalesce(delivered_at, ${at}::timestamptz)` : sql`delivered_at`},
+      read_at = ${s === 'read' ? sql`coalesce(read_at, ${at}::timestamptz)` : sql`read_at`},
+      failed_at = ${s === 'failed' ? sql`coalesce(failed_at, ${at}::timestamptz)` : sql`failed_at`},
+      error = ${s === 'failed' ? sql`coalesce(${receipt.error ?? null}, 'Falha na entrega.')` : reached(['delivered', 'read']) ? sql`null` : sql`error`},
+      updated_at = now()
+    where user_id = ${userId} and provider_message_id = ${receipt.providerMessageId}
+      and status in (${list(RECEIPT_FROM[s])})
+    returning id
+  `);
+  if (rowsOf(result).length > 0) return true;
+  // Already further on (an older receipt arriving late) or not a campaign message at all.
+  const known = await db.execute(
+    sql`select 1 from campaign_recipients where user_id = ${userId} and provider_message_id = ${receipt.providerMessageId} limit 1`,
+  );
+  return rowsOf(known).length > 0;
 }
+
+/** A receipt can overtake the write of its own message id (the Cloud API answers, then the webhook races it): try again shortly. */
+const LATE_RETRY_MS = [1000, 5000];
 
 /** The sending engine's subscription to the WhatsApp layer: receipts move recipient rows forward. */
 export function receiptsSubscriber(deps: { db: Db; log: FastifyBaseLogger }): WhatsappSubscriber {
+  const attempt = async (userId: string, receipt: Receipt, retry: number): Promise<void> => {
+    const matched = await recordReceipt(deps.db, userId, receipt);
+    if (matched || retry >= LATE_RETRY_MS.length) return;
+    setTimeout(() => {
+      attempt(userId, receipt, retry + 1).catch((err) =>
+        deps.log.error({ err }, 'could not record a WhatsApp receipt'),
+      );
+    }, LATE_RETRY_MS[retry]).unref();
+  };
   return {
     receipt: ({ userId, receipt }) =>
-      recordReceipt(deps.db, userId, receipt).catch((err) =>
-        deps.log.error({ err }, 'could not record a WhatsApp receipt'),
-      ),
+      attempt(userId, receipt, 0).catch((err) => deps.log.error({ err }, 'could not record a WhatsApp receipt')),
   };
 }

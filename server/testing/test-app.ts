@@ -9,6 +9,7 @@ import type { UserRow } from '../db/schema';
 import { users } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { hashPassword } from '../modules/auth/password';
+import type { Driver } from '../whatsapp/driver';
 import { createTestDatabase } from './test-db';
 
 export type TestApp = FastifyInstance & { deps: AppDeps };
@@ -23,7 +24,7 @@ export interface TestContext {
 export async function createTestApp(
   env: Record<string, string> = {},
   sessionCacheMs?: number,
-  options: Pick<BuildAppOptions, 'drivers' | 'simulatorTimings' | 'verification'> = {},
+  options: Pick<BuildAppOptions, 'drivers' | 'simulatorTimings' | 'verification' | 'dispatcher'> = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'disparo-app-'));
@@ -148,4 +149,16 @@ export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms
     if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
     await new Promise((r) => setTimeout(r, 15));
   }
+}
+
+/** Connects the account's simulated number (the app runs with WHATSAPP_DRIVER=simulator) and answers its driver once connected. */
+export async function connectSimulator(ctx: TestContext, userId: string, cookie: string): Promise<Driver> {
+  await apiCall(ctx, 'POST', '/api/whatsapp/connect', { cookie });
+  await waitFor(
+    async () => (await apiCall(ctx, 'GET', '/api/whatsapp-session', { cookie })).json() as { isConnected: boolean },
+    (s) => s.isConnected,
+  );
+  const driver = ctx.app.deps.connections.personalDriver(userId);
+  if (!driver) throw new Error('no driver');
+  return driver;
 }

@@ -77,6 +77,10 @@ export class DriverError extends Error {
   }
 }
 
+export interface SendOptions {
+  messageId?: string;
+}
+
 /** One connected WhatsApp account: personal number (Baileys), Cloud API or the simulator. */
 export interface Driver {
   readonly kind: 'baileys' | 'cloud' | 'simulator';
@@ -84,8 +88,16 @@ export interface Driver {
   /** `logout` also unlinks the device / forgets the credentials; otherwise only the socket closes. */
   disconnect(opts?: { logout?: boolean }): Promise<void>;
   status(): WhatsappSession;
-  /** Sends to a phone number (E.164 digits) or a group id; answers the provider's message id. */
-  send(to: string, message: OutgoingMessage): Promise<{ providerMessageId: string }>;
+  /**
+   * Sends to a phone number (E.164 digits) or a group id; answers the provider's message id. A
+   * driver that can (Baileys, the simulator) uses `messageId` as the message's id, so the sender can
+   * record it before sending and recognise a receipt that arrives after a crash.
+   */
+  send(to: string, message: OutgoingMessage, opts?: SendOptions): Promise<{ providerMessageId: string }>;
+  /** Whether `send` honours a caller-chosen `messageId`. */
+  readonly choosesMessageIds?: boolean;
+  /** Shows "typing…" to the recipient (personal numbers); a no-op where the channel has none. */
+  typing?(to: string, on: boolean): Promise<void>;
   checkNumbers(numbers: string[]): Promise<NumberCheck[]>;
   listGroups(): Promise<GroupInfo[]>;
   groupParticipants(groupId: string): Promise<GroupParticipant[]>;

@@ -60,5 +60,6 @@ CREATE INDEX "saved_messages_user_idx" ON "saved_messages" USING btree ("user_id
 CREATE INDEX "campaign_recipients_campaign_status_idx" ON "campaign_recipients" USING btree ("campaign_id","status");--> statement-breakpoint
 CREATE INDEX "campaign_recipients_due_idx" ON "campaign_recipients" USING btree ("user_id","due_at") WHERE status = 'queued';--> statement-breakpoint
 CREATE INDEX "campaign_recipients_message_idx" ON "campaign_recipients" USING btree ("provider_message_id") WHERE provider_message_id is not null;--> statement-breakpoint
+CREATE INDEX "campaign_recipients_claimed_idx" ON "campaign_recipients" USING btree ("lease_until") WHERE status = 'sending';--> statement-breakpoint
 CREATE INDEX "campaign_recipients_user_sent_idx" ON "campaign_recipients" USING btree ("user_id","sent_at") WHERE sent_at is not null;--> statement-breakpoint
 CREATE INDEX "campaigns_active_idx" ON "campaigns" USING btree ("status","scheduled_at") WHERE status in ('scheduled', 'sending', 'in_progress');

@@ -158,6 +158,7 @@ export const campaignRecipients = pgTable(
     index('campaign_recipients_user_status_idx').on(t.userId, t.status),
     index('campaign_recipients_due_idx').on(t.userId, t.dueAt).where(sql`status = 'queued'`),
     index('campaign_recipients_message_idx').on(t.providerMessageId).where(sql`provider_message_id is not null`),
+    index('campaign_recipients_claimed_idx').on(t.leaseUntil).where(sql`status = 'sending'`),
     index('campaign_recipients_user_sent_idx').on(t.userId, t.sentAt).where(sql`sent_at is not null`),
   ],
 );

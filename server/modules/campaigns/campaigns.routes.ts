@@ -1,16 +1,281 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { campaignList } from '../../../contract/campaigns';
+import {
+  campaignActionResponse,
+  campaignIdParams,
+  campaignList,
+  campaignMsg,
+  campaignSchema,
+  createCampaignBody,
+  previewBody,
+  previewResponse,
+  recipientsExportQuery,
+  recipientsPage,
+  recipientsQuery,
+  testCampaignBody,
+  updateCampaignBody,
+} from '../../../contract/campaigns';
+import { unknownVariable } from '../../../contract/personalize';
+import { formatPhone } from '../../../contract/phone';
+import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
+import { AppError } from '../../errors';
+import { datedName, sendTable } from '../../lib/download';
+import { normalizePhone } from '../../lib/phone';
 import { authed } from '../../plugins/access';
-import { listCampaigns } from './campaigns.service';
+import { buildMessage, personalText } from '../../sending/content';
+import { startCampaign } from '../../sending/planner';
+import { getAccountSettings } from '../settings/account-settings.service';
+import {
+  cancelCampaign,
+  createCampaign,
+  deleteCampaign,
+  duplicateCampaign,
+  getCampaign,
+  listCampaigns,
+  listRecipients,
+  type PacingView,
+  pauseCampaign,
+  recipientsTable,
+  resumeCampaign,
+  sampleRecipients,
+  updateCampaign,
+} from './campaigns.service';
 
-export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+const customer = { access: 'customer' } as const;
+const tags = ['campaigns'];
+
+export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db, drivers, config } = deps;
+  const campaignDeps = { db, savedMessage: deps.sending.savedMessage };
+
+  const pacing = async (userId: string): Promise<PacingView> => {
+    const s = await getAccountSettings(db, userId);
+    return { channel: s.channel, messageDelay: s.messageDelay, cloudThroughput: config.WHATSAPP_CLOUD_THROUGHPUT };
+  };
+  const actionAnswer = async (userId: string, id: string, message: string) => ({
+    success: true as const,
+    message,
+    campaign: await getCampaign(db, userId, id, await pacing(userId)),
+  });
+
   app.get(
     '',
     {
-      config: { access: 'customer' },
-      schema: { tags: ['campaigns'], summary: 'Campaigns, newest first', response: { 200: campaignList } },
+      config: customer,
+      schema: { tags, summary: 'Campaigns, newest first, with live progress', response: { 200: campaignList } },
     },
-    async (request) => listCampaigns(db, authed(request).user.id),
+    async (request) => {
+      const userId = authed(request).user.id;
+      return listCampaigns(db, userId, await pacing(userId));
+    },
+  );
+
+  app.post(
+    '',
+    {
+      config: customer,
+      schema: {
+        tags,
+        summary: 'Create a campaign (a draft, or scheduled when scheduledAt is in the future)',
+        body: createCampaignBody,
+        response: { 200: campaignSchema },
+      },
+    },
+    async (request) => createCampaign(campaignDeps, authed(request).user.id, request.body),
+  );
+
+  app.post(
+    '/preview',
+    {
+      config: customer,
+      schema: {
+        tags,
+        summary: 'The message as three of the account’s contacts would get it',
+        body: previewBody,
+        response: { 200: previewResponse },
+      },
+    },
+    async (request) => {
+      const { message } = request.body;
+      const unknown = unknownVariable(message);
+      if (unknown) throw new AppError('VALIDATION', campaignMsg.unknownVariable(unknown));
+      const sample = await sampleRecipients(db, authed(request).user.id, 3);
+      return {
+        previews: sample.map((c) => ({
+          name: c.name,
+          phone: formatPhone(c.phone),
+          text: personalText(message, {
+            recipient: c.phone.replace('+', ''),
+            kind: 'contact',
+            name: c.name,
+            email: c.email,
+          }),
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/:id',
+    {
+      config: customer,
+      schema: { tags, summary: 'One campaign', params: campaignIdParams, response: { 200: campaignSchema } },
+    },
+    async (request) => {
+      const userId = authed(request).user.id;
+      return getCampaign(db, userId, request.params.id, await pacing(userId));
+    },
+  );
+
+  app.put(
+    '/:id',
+    {
+      config: customer,
+      schema: {
+        tags,
+        summary: 'Edit a campaign while it is a draft or scheduled',
+        params: campaignIdParams,
+        body: updateCampaignBody,
+        response: { 200: campaignSchema },
+      },
+    },
+    async (request) => updateCampaign(campaignDeps, authed(request).user.id, request.params.id, request.body),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      config: customer,
+      schema: {
+        tags,
+        summary: 'Delete a campaign (one that is going out is cancelled first)',
+        params: campaignIdParams,
+        response: { 200: okResponse },
+      },
+    },
+    async (request) => {
+      await deleteCampaign(db, authed(request).user.id, request.params.id);
+      return { success: true, message: campaignMsg.deleted };
+    },
+  );
+
+  const action = (
+    path: string,
+    summary: string,
+    run: (userId: string, id: string) => Promise<{ id?: string; message: string }>,
+  ) =>
+    app.post(
+      `/:id/${path}`,
+      {
+        config: customer,
+        schema: { tags, summary, params: campaignIdParams, response: { 200: campaignActionResponse } },
+      },
+      async (request) => {
+        const userId = authed(request).user.id;
+        const done = await run(userId, request.params.id);
+        return actionAnswer(userId, done.id ?? request.params.id, done.message);
+      },
+    );
+
+  action('send', 'Start sending now (a draft or scheduled campaign)', async (userId, id) => {
+    await startCampaign(db, userId, id);
+    return { message: campaignMsg.sent };
+  });
+  action('pause', 'Pause: nothing more goes out until resumed', async (userId, id) => {
+    await pauseCampaign(db, userId, id);
+    return { message: campaignMsg.paused };
+  });
+  action('resume', 'Resume a paused campaign', async (userId, id) => {
+    const { startNow } = await resumeCampaign(db, userId, id);
+    if (startNow) await startCampaign(db, userId, id);
+    return { message: campaignMsg.resumed };
+  });
+  action('cancel', 'Cancel: recipients not yet sent are skipped', async (userId, id) => {
+    await cancelCampaign(db, userId, id);
+    return { message: campaignMsg.cancelled };
+  });
+  action('duplicate', 'Copy as a new draft', async (userId, id) => {
+    const copy = await duplicateCampaign(db, userId, id);
+    return { id: copy.id, message: campaignMsg.duplicated };
+  });
+
+  app.post(
+    '/:id/test',
+    {
+      config: customer,
+      schema: {
+        tags,
+        summary: 'Send the campaign’s message once to one number (default: the account’s own WhatsApp number)',
+        params: campaignIdParams,
+        body: testCampaignBody,
+        response: { 200: okResponse },
+      },
+    },
+    async (request) => {
+      const { user } = authed(request);
+      const campaign = await getCampaign(db, user.id, request.params.id);
+      const driver = await drivers.get(user.id);
+      if (!driver?.status().isConnected) throw new AppError('CONFLICT', campaignMsg.notConnected);
+      const given = request.body?.phone?.trim();
+      const raw = given || driver.status().phoneNumber || '';
+      if (!raw) throw new AppError('VALIDATION', campaignMsg.testPhoneRequired);
+      const phone = normalizePhone(raw);
+      if (!phone) throw new AppError('VALIDATION', campaignMsg.invalidPhone);
+      const recipient = phone.replace('+', '');
+      const message = await buildMessage(
+        {
+          campaignId: campaign.id,
+          message: campaign.message,
+          imageUrl: campaign.imageUrl ?? null,
+          templateName: campaign.templateName ?? null,
+          templateLanguage: campaign.templateLanguage ?? null,
+          templateVariables: campaign.templateVariables ?? [],
+        },
+        { recipient, kind: 'contact', name: user.name, email: user.email },
+        { userId: user.id, cloud: driver.kind === 'cloud', loadImage: deps.sending.loadImage },
+      );
+      await driver.send(recipient, message);
+      return { success: true, message: campaignMsg.testSent(formatPhone(phone)) };
+    },
+  );
+
+  app.get(
+    '/:id/recipients',
+    {
+      config: customer,
+      schema: {
+        tags,
+        summary: 'Per-recipient report, paged, optionally by status',
+        params: campaignIdParams,
+        querystring: recipientsQuery,
+        response: { 200: recipientsPage },
+      },
+    },
+    async (request) => {
+      return listRecipients(db, authed(request).user.id, request.params.id, request.query);
+    },
+  );
+
+  app.get(
+    '/:id/recipients/export',
+    {
+      config: customer,
+      schema: {
+        tags,
+        summary: 'Per-recipient report as CSV or XLSX',
+        params: campaignIdParams,
+        querystring: recipientsExportQuery,
+      },
+    },
+    async (request, reply) => {
+      const { format, status } = request.query;
+      const { name, table } = await recipientsTable(db, authed(request).user.id, request.params.id, status);
+      return sendTable(reply, {
+        table,
+        format,
+        filename: datedName(`relatorio-${name}`, format),
+        sheet: 'Destinatários',
+      });
+    },
   );
 };

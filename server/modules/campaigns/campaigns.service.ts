@@ -1,26 +1,481 @@
-import { desc, eq, sql } from 'drizzle-orm';
-import type { Campaign } from '../../../contract/campaigns';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  CAMPAIGN_TRANSITIONS,
+  type Campaign,
+  type CampaignAction,
+  type CampaignProgress,
+  type CampaignRecipient,
+  type CampaignWaitReason,
+  type CreateCampaignBody,
+  campaignMsg,
+  RECIPIENT_STATUS_LABELS,
+  type RecipientStatus,
+  type RecipientsPage,
+  type UpdateCampaignBody,
+} from '../../../contract/campaigns';
+import { unknownVariable } from '../../../contract/personalize';
 import type { Db } from '../../db/client';
-import { campaignRecipients, campaigns } from '../../db/schema';
+import { rowsOf } from '../../db/rows';
+import { campaignRecipients, campaigns, groups, mediaUploads } from '../../db/schema';
+import { AppError } from '../../errors';
+import type { Table } from '../../lib/download';
+import { UPLOAD_PREFIX } from '../../sending/content';
+import { meanGapMs } from '../../sending/pacing';
 
-/** Campaigns of one account, newest first, with counters computed from their recipient rows. */
-export async function listCampaigns(db: Db, userId: string): Promise<Campaign[]> {
+type CampaignRow = typeof campaigns.$inferSelect;
+
+/** What the expected finish time is estimated from. */
+export interface PacingView {
+  channel: 'personal' | 'cloud';
+  messageDelay: number;
+  cloudThroughput: number;
+}
+
+const EMPTY_PROGRESS: CampaignProgress = {
+  total: 0,
+  queued: 0,
+  sending: 0,
+  sent: 0,
+  delivered: 0,
+  read: 0,
+  failed: 0,
+  skipped: 0,
+};
+
+const RUNNING = new Set(['sending', 'in_progress']);
+
+/** Counters per campaign from its recipient rows (one grouped count over the campaign index). */
+async function progressOf(db: Db, ids: string[]): Promise<Map<string, CampaignProgress>> {
+  const out = new Map<string, CampaignProgress>();
+  if (!ids.length) return out;
   const rows = await db
     .select({
-      id: campaigns.id,
-      name: campaigns.name,
-      message: campaigns.message,
-      status: campaigns.status,
-      targetType: campaigns.targetType,
-      targetGroups: campaigns.targetGroups,
-      createdAt: campaigns.createdAt,
-      messagesSent: sql<number>`count(${campaignRecipients.id}) filter (where ${campaignRecipients.status} in ('sent','delivered','read'))::int`,
-      messagesDelivered: sql<number>`count(${campaignRecipients.id}) filter (where ${campaignRecipients.status} in ('delivered','read'))::int`,
+      campaignId: campaignRecipients.campaignId,
+      status: campaignRecipients.status,
+      n: sql<number>`count(*)::int`,
     })
+    .from(campaignRecipients)
+    .where(inArray(campaignRecipients.campaignId, ids))
+    .groupBy(campaignRecipients.campaignId, campaignRecipients.status);
+  for (const r of rows) {
+    const p = out.get(r.campaignId) ?? { ...EMPTY_PROGRESS };
+    p[r.status] += r.n;
+    p.total += r.n;
+    out.set(r.campaignId, p);
+  }
+  return out;
+}
+
+function toCampaign(row: CampaignRow, p: CampaignProgress, pacing?: PacingView): Campaign {
+  const sent = p.sent + p.delivered + p.read;
+  const left = p.queued + p.sending;
+  let expectedFinishAt: string | null = null;
+  if (pacing && RUNNING.has(row.status) && left > 0) {
+    const ms =
+      pacing.channel === 'cloud' ? (left / pacing.cloudThroughput) * 1000 : left * meanGapMs(pacing.messageDelay);
+    expectedFinishAt = new Date(Date.now() + ms).toISOString();
+  }
+  return {
+    id: row.id,
+    name: row.name,
+    message: row.message,
+    status: row.status,
+    messagesSent: sent,
+    messagesDelivered: p.delivered + p.read,
+    messagesRead: p.read,
+    targetType: row.targetType,
+    targetGroups: row.targetGroups,
+    targetTags: row.targetTags,
+    createdAt: row.createdAt.toISOString(),
+    scheduledAt: row.scheduledAt?.toISOString() ?? null,
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    imageUrl: row.imageUrl,
+    templateName: row.templateName,
+    templateLanguage: row.templateLanguage,
+    templateVariables: row.templateVariables as Campaign['templateVariables'],
+    pauseReason: row.pauseReason,
+    waitingReason: row.status === 'in_progress' ? ((row.waitingReason as CampaignWaitReason | null) ?? null) : null,
+    progress: p,
+    expectedFinishAt,
+  };
+}
+
+/** Campaigns of one account, newest first, with counters computed from their recipient rows. */
+export async function listCampaigns(db: Db, userId: string, pacing?: PacingView): Promise<Campaign[]> {
+  const rows = await db.select().from(campaigns).where(eq(campaigns.userId, userId)).orderBy(desc(campaigns.createdAt));
+  // Drafts and scheduled campaigns have no rows yet: only the others are counted.
+  const counted = rows.filter((r) => r.status !== 'draft' && r.status !== 'scheduled').map((r) => r.id);
+  const progress = await progressOf(db, counted);
+  return rows.map((r) => toCampaign(r, progress.get(r.id) ?? EMPTY_PROGRESS, pacing));
+}
+
+async function findRow(db: Db, userId: string, id: string): Promise<CampaignRow> {
+  const [row] = await db
+    .select()
     .from(campaigns)
-    .leftJoin(campaignRecipients, eq(campaignRecipients.campaignId, campaigns.id))
-    .where(eq(campaigns.userId, userId))
-    .groupBy(campaigns.id)
-    .orderBy(desc(campaigns.createdAt));
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+    .where(and(eq(campaigns.id, id), eq(campaigns.userId, userId)));
+  if (!row) throw new AppError('NOT_FOUND', campaignMsg.notFound);
+  return row;
+}
+
+export async function getCampaign(db: Db, userId: string, id: string, pacing?: PacingView): Promise<Campaign> {
+  const row = await findRow(db, userId, id);
+  const progress = await progressOf(db, [id]);
+  return toCampaign(row, progress.get(id) ?? EMPTY_PROGRESS, pacing);
+}
+
+/** Content of a saved message, by id (provided by the messages module). */
+export type SavedMessageSource = (
+  userId: string,
+  id: string,
+) => Promise<{ message: string; imageUrl: string | null } | null>;
+
+export interface CampaignDeps {
+  db: Db;
+  savedMessage?: SavedMessageSource;
+}
+
+const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
+
+/** An image is an http(s) URL or one of the account's uploads (as `upload:<id>` or its `/api/uploads/<id>` URL). */
+async function resolveImage(db: Db, userId: string, value: string | null | undefined): Promise<string | null> {
+  if (!value) return null;
+  const uploadId = value.startsWith(UPLOAD_PREFIX) ? value.slice(UPLOAD_PREFIX.length) : UPLOAD_URL.exec(value)?.[1];
+  if (uploadId) {
+    const [found] = /^[0-9a-f-]{36}$/i.test(uploadId)
+      ? await db
+          .select({ id: mediaUploads.id })
+          .from(mediaUploads)
+          .where(and(eq(mediaUploads.id, uploadId), eq(mediaUploads.userId, userId)))
+      : [];
+    if (!found) throw new AppError('VALIDATION', 'Imagem não encontrada. Envie a imagem novamente.');
+    return `${UPLOAD_PREFIX}${uploadId}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new AppError('VALIDATION', 'Link da imagem inválido. Use um endereço que comece com http:// ou https://.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new AppError('VALIDATION', 'Link da imagem inválido. Use um endereço que comece com http:// ou https://.');
+  }
+  return url.toString();
+}
+
+/** Group names as the account spells them; an unknown name is a 400 naming it. */
+async function resolveGroups(db: Db, userId: string, names: string[]): Promise<string[]> {
+  const wanted = [...new Set(names.map((n) => n.trim()).filter(Boolean))];
+  if (!wanted.length) throw new AppError('VALIDATION', campaignMsg.groupsRequired);
+  const found = await db
+    .select({ name: groups.name })
+    .from(groups)
+    .where(
+      and(
+        eq(groups.userId, userId),
+        inArray(
+          sql`lower(${groups.name})`,
+          wanted.map((n) => n.toLowerCase()),
+        ),
+      ),
+    );
+  const byLower = new Map(found.map((g) => [g.name.toLowerCase(), g.name]));
+  const missing = wanted.filter((n) => !byLower.has(n.toLowerCase()));
+  if (missing.length) throw new AppError('VALIDATION', campaignMsg.unknownGroups(missing));
+  return wanted.map((n) => byLower.get(n.toLowerCase()) as string);
+}
+
+function checkMessage(message: string): void {
+  const unknown = unknownVariable(message);
+  if (unknown)
+    throw new AppError('VALIDATION', campaignMsg.unknownVariable(unknown), {
+      message: campaignMsg.unknownVariable(unknown),
+    });
+}
+
+type Fields = Partial<Omit<typeof campaigns.$inferInsert, 'id' | 'userId'>>;
+
+/** Validates and normalises what a create or an edit asks for. */
+async function fieldsFrom(
+  deps: CampaignDeps,
+  userId: string,
+  body: UpdateCampaignBody,
+  current: CampaignRow | null,
+): Promise<Fields> {
+  const { db } = deps;
+  const f: Fields = {};
+  if (body.name !== undefined) f.name = body.name;
+  let message = body.message;
+  let imageUrl = body.imageUrl;
+  if (body.savedMessageId) {
+    const saved = await deps.savedMessage?.(userId, body.savedMessageId);
+    if (!saved) throw new AppError('VALIDATION', 'Mensagem salva não encontrada.');
+    message = saved.message;
+    if (imageUrl === undefined || imageUrl === null || imageUrl === '') imageUrl = saved.imageUrl;
+  }
+  if (message !== undefined) {
+    if (!message.trim()) throw new AppError('VALIDATION', campaignMsg.required);
+    checkMessage(message);
+    f.message = message;
+  }
+  if (imageUrl !== undefined) f.imageUrl = await resolveImage(db, userId, imageUrl);
+  const targetType = body.targetType ?? current?.targetType ?? 'all';
+  if (body.targetType !== undefined) f.targetType = body.targetType;
+  if (body.targetGroups !== undefined || body.targetType !== undefined) {
+    const names = (body.targetGroups as string[] | undefined) ?? current?.targetGroups ?? [];
+    f.targetGroups = targetType === 'groups' ? await resolveGroups(db, userId, names) : [];
+  }
+  if (body.targetTags !== undefined) f.targetTags = [...new Set(body.targetTags.filter(Boolean))];
+  if (body.templateName !== undefined) f.templateName = body.templateName || null;
+  if (body.templateLanguage !== undefined) f.templateLanguage = body.templateLanguage || null;
+  if (body.templateVariables !== undefined) f.templateVariables = body.templateVariables;
+
+  const scheduledAt = body.scheduledAt === undefined ? undefined : body.scheduledAt ? new Date(body.scheduledAt) : null;
+  const status = body.status;
+  if (scheduledAt) {
+    if (scheduledAt.getTime() <= Date.now()) throw new AppError('VALIDATION', campaignMsg.scheduledInPast);
+    f.scheduledAt = scheduledAt;
+    // A time in the future schedules the campaign (the spec's client always sends status draft).
+    f.status = 'scheduled';
+  } else {
+    if (scheduledAt === null) f.scheduledAt = null;
+    if (status === 'scheduled' && !(scheduledAt === undefined && current?.scheduledAt)) {
+      throw new AppError('VALIDATION', campaignMsg.scheduleRequired);
+    }
+    if (status) f.status = status;
+  }
+  return f;
+}
+
+export async function createCampaign(deps: CampaignDeps, userId: string, body: CreateCampaignBody): Promise<Campaign> {
+  const f = await fieldsFrom(deps, userId, body as UpdateCampaignBody, null);
+  const [row] = await deps.db
+    .insert(campaigns)
+    .values({ ...f, name: f.name as string, message: f.message as string, userId, status: f.status ?? 'draft' })
+    .returning();
+  return toCampaign(row, EMPTY_PROGRESS);
+}
+
+function assertTransition(action: CampaignAction, status: string): void {
+  if (!(CAMPAIGN_TRANSITIONS[action] as readonly string[]).includes(status)) {
+    throw new AppError('CONFLICT', campaignMsg.transition(action, status));
+  }
+}
+
+export async function updateCampaign(
+  deps: CampaignDeps,
+  userId: string,
+  id: string,
+  body: UpdateCampaignBody,
+): Promise<Campaign> {
+  const current = await findRow(deps.db, userId, id);
+  assertTransition('edit', current.status);
+  const f = await fieldsFrom(deps, userId, body, current);
+  const [row] = await deps.db
+    .update(campaigns)
+    .set({ ...f, updatedAt: new Date() })
+    .where(
+      and(
+        eq(campaigns.id, id),
+        eq(campaigns.userId, userId),
+        inArray(campaigns.status, [...CAMPAIGN_TRANSITIONS.edit]),
+      ),
+    )
+    .returning();
+  if (!row) throw new AppError('CONFLICT', campaignMsg.transition('edit', (await findRow(deps.db, userId, id)).status));
+  return toCampaign(row, EMPTY_PROGRESS);
+}
+
+/** Moves a campaign from one of the statuses `action` allows, atomically; a 409 otherwise. */
+async function transition(
+  db: Db,
+  userId: string,
+  id: string,
+  action: CampaignAction,
+  set: Fields,
+): Promise<CampaignRow> {
+  const [row] = await db
+    .update(campaigns)
+    .set({ ...set, updatedAt: new Date() })
+    .where(
+      and(
+        eq(campaigns.id, id),
+        eq(campaigns.userId, userId),
+        inArray(campaigns.status, [...CAMPAIGN_TRANSITIONS[action]]),
+      ),
+    )
+    .returning();
+  if (row) return row;
+  const current = await findRow(db, userId, id);
+  throw new AppError('CONFLICT', campaignMsg.transition(action, current.status));
+}
+
+export async function pauseCampaign(db: Db, userId: string, id: string): Promise<void> {
+  await transition(db, userId, id, 'pause', { status: 'paused', waitingReason: null });
+}
+
+/**
+ * A paused campaign goes on where it stopped; one paused before it ever started goes back to its
+ * schedule (or starts now, when its time has passed — the caller starts it).
+ */
+export async function resumeCampaign(db: Db, userId: string, id: string): Promise<{ startNow: boolean }> {
+  const current = await findRow(db, userId, id);
+  assertTransition('resume', current.status);
+  if (current.startedAt) {
+    await transition(db, userId, id, 'resume', { status: 'sending', pauseReason: null });
+    return { startNow: false };
+  }
+  await transition(db, userId, id, 'resume', { status: 'scheduled', pauseReason: null });
+  return { startNow: !current.scheduledAt || current.scheduledAt.getTime() <= Date.now() };
+}
+
+/** Cancels: nothing more goes out; recipients not yet sent become skipped, so the report says why. */
+export async function cancelCampaign(db: Db, userId: string, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await transition(tx, userId, id, 'cancel', { status: 'cancelled', finishedAt: new Date(), waitingReason: null });
+    await tx
+      .update(campaignRecipients)
+      .set({ status: 'skipped', error: campaignMsg.reason.cancelled, updatedAt: new Date() })
+      .where(and(eq(campaignRecipients.campaignId, id), eq(campaignRecipients.status, 'queued')));
+  });
+}
+
+/** Deletes a campaign; one that is going out is cancelled first, so nothing more is sent. */
+export async function deleteCampaign(db: Db, userId: string, id: string): Promise<void> {
+  const current = await findRow(db, userId, id);
+  if ((CAMPAIGN_TRANSITIONS.cancel as readonly string[]).includes(current.status)) {
+    await cancelCampaign(db, userId, id).catch((err) => {
+      if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
+    });
+  }
+  await db.delete(campaigns).where(and(eq(campaigns.id, id), eq(campaigns.userId, userId)));
+}
+
+export async function duplicateCampaign(db: Db, userId: string, id: string): Promise<Campaign> {
+  const c = await findRow(db, userId, id);
+  const [row] = await db
+    .insert(campaigns)
+    .values({
+      userId,
+      name: `${c.name} (cópia)`.slice(0, 120),
+      message: c.message,
+      status: 'draft',
+      targetType: c.targetType,
+      targetGroups: c.targetGroups,
+      targetTags: c.targetTags,
+      imageUrl: c.imageUrl,
+      templateName: c.templateName,
+      templateLanguage: c.templateLanguage,
+      templateVariables: c.templateVariables,
+    })
+    .returning();
+  return toCampaign(row, EMPTY_PROGRESS);
+}
+
+/** The first contacts of the account, as a campaign would address them (for previews). */
+export async function sampleRecipients(
+  db: Db,
+  userId: string,
+  n: number,
+): Promise<Array<{ name: string; phone: string; email: string | null }>> {
+  return rowsOf<{ name: string; phone: string; email: string | null }>(
+    await db.execute(sql`
+      select name, phone, email from contacts
+      where user_id = ${userId} and is_active and not opted_out
+      order by search_text limit ${n}
+    `),
+  );
+}
+
+const ISO = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+export async function listRecipients(
+  db: Db,
+  userId: string,
+  id: string,
+  q: { status?: RecipientStatus; page: number; limit: number },
+): Promise<RecipientsPage> {
+  await findRow(db, userId, id);
+  const where = and(
+    eq(campaignRecipients.campaignId, id),
+    q.status ? eq(campaignRecipients.status, q.status) : undefined,
+  );
+  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(campaignRecipients).where(where);
+  const rows = await db
+    .select()
+    .from(campaignRecipients)
+    .where(where)
+    .orderBy(campaignRecipients.name, campaignRecipients.recipient)
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit);
+  return { items: rows.map(toRecipient), total, page: q.page, limit: q.limit };
+}
+
+function toRecipient(r: typeof campaignRecipients.$inferSelect): CampaignRecipient {
+  return {
+    id: r.id,
+    recipient: r.kind === 'group' ? r.recipient : `+${r.recipient}`,
+    kind: r.kind,
+    name: r.name,
+    status: r.status,
+    error: r.error,
+    attempts: r.attempts,
+    queuedAt: r.createdAt.toISOString(),
+    sentAt: ISO(r.sentAt),
+    deliveredAt: ISO(r.deliveredAt),
+    readAt: ISO(r.readAt),
+    failedAt: ISO(r.failedAt),
+  };
+}
+
+const EXPORT_MAX_ROWS = 1_000_000;
+
+/** The per-recipient report as a table: recipient, name, status, the time of each step, the failure reason. */
+export async function recipientsTable(
+  db: Db,
+  userId: string,
+  id: string,
+  status?: RecipientStatus,
+): Promise<{ name: string; table: Table }> {
+  const c = await findRow(db, userId, id);
+  const rows = await db
+    .select()
+    .from(campaignRecipients)
+    .where(and(eq(campaignRecipients.campaignId, id), status ? eq(campaignRecipients.status, status) : undefined))
+    .orderBy(campaignRecipients.name, campaignRecipients.recipient)
+    .limit(EXPORT_MAX_ROWS);
+  const time = (d: Date | null) => (d ? d.toISOString() : '');
+  const table: Table = [
+    [
+      'Destinatário',
+      'Nome',
+      'Tipo',
+      'Status',
+      'Na fila em',
+      'Enviada em',
+      'Entregue em',
+      'Lida em',
+      'Falhou em',
+      'Tentativas',
+      'Motivo',
+    ],
+    ...rows.map((r) => {
+      const x = toRecipient(r);
+      return [
+        x.recipient,
+        r.name,
+        r.kind === 'group' ? 'Grupo' : 'Contato',
+        RECIPIENT_STATUS_LABELS[r.status],
+        time(r.createdAt),
+        time(r.sentAt),
+        time(r.deliveredAt),
+        time(r.readAt),
+        time(r.failedAt),
+        String(r.attempts),
+        r.error ?? '',
+      ];
+    }),
+  ];
+  return { name: c.name, table };
 }

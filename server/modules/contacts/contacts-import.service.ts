@@ -4,6 +4,7 @@ import { contactsMsg, IMPORT_MAX_ROWS, type ImportResult, type ImportRowError } 
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import { type BulkTable, bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import { AppError } from '../../errors';
 import { normalizePhone } from '../../lib/phone';
 import { type Account, contactsChanged, lockRemainingSlots, planLimitMessage } from './contacts.service';
@@ -106,7 +107,6 @@ async function parseFile(accountId: string, filename: string, data: Buffer) {
 }
 
 type Runner = Pick<Db, 'execute'>;
-const rowsOf = (result: unknown) => (result as { rows: Array<Record<string, unknown>> }).rows;
 
 /**
  * The numbers of the file the account already has. An account smaller than the file is read whole

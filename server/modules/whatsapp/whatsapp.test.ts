@@ -7,6 +7,7 @@ import { campaignRecipients, campaigns, whatsappConnections, whatsappInboundMess
 import { recordReceipt } from '../../sending/receipts';
 import {
   apiCall,
+  connectSimulator,
   createTestApp,
   createUser,
   loginAs,
@@ -34,17 +35,7 @@ const session = async (cookie: string): Promise<WhatsappSession> =>
 
 const post = (url: string, cookie: string, payload?: object) => apiCall(ctx, 'POST', url, { payload, cookie });
 
-/** Connects the account's simulated number and answers its driver once it is connected. */
-async function connectedDriver(userId: string, cookie: string) {
-  await post('/api/whatsapp/connect', cookie);
-  await waitFor(
-    () => session(cookie),
-    (s) => s.isConnected,
-  );
-  const driver = ctx.app.deps.connections.personalDriver(userId);
-  if (!driver) throw new Error('no driver');
-  return driver;
-}
+const connectedDriver = (userId: string, cookie: string) => connectSimulator(ctx, userId, cookie);
 
 describe('personal number through the simulator', () => {
   it('walks QR → connected without number → online, then disconnects', async () => {

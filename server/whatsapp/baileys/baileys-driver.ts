@@ -17,6 +17,7 @@ import {
   type NumberCheck,
   type OutgoingMessage,
   type Receipt,
+  type SendOptions,
 } from '../driver';
 import { DriverEmitter } from '../driver-emitter';
 import { MenuMemory, renderNumberedMenu } from '../numbered-menu';
@@ -29,7 +30,12 @@ export interface BaileysSocketLike {
     removeAllListeners(event: keyof BaileysEventMap): void;
   };
   user?: { id: string; lid?: string; name?: string };
-  sendMessage(jid: string, content: AnyMessageContent): Promise<WAMessage | undefined>;
+  sendMessage(
+    jid: string,
+    content: AnyMessageContent,
+    options?: { messageId?: string },
+  ): Promise<WAMessage | undefined>;
+  sendPresenceUpdate?(type: 'composing' | 'paused' | 'available', jid?: string): Promise<void>;
   onWhatsApp(...numbers: string[]): Promise<Array<{ jid: string; exists: boolean }> | undefined>;
   groupFetchAllParticipating(): Promise<Record<string, GroupMetadata>>;
   groupMetadata(jid: string): Promise<GroupMetadata>;
@@ -300,7 +306,15 @@ export class BaileysDriver extends DriverEmitter implements Driver {
     return this.sock;
   }
 
-  async send(to: string, message: OutgoingMessage): Promise<{ providerMessageId: string }> {
+  readonly choosesMessageIds = true;
+
+  async typing(to: string, on: boolean): Promise<void> {
+    const sock = this.requireSocket();
+    const jid = to.includes('@') ? to : `${phoneDigits(to)}${JID_SUFFIX}`;
+    await sock.sendPresenceUpdate?.(on ? 'composing' : 'paused', jid);
+  }
+
+  async send(to: string, message: OutgoingMessage, opts: SendOptions = {}): Promise<{ providerMessageId: string }> {
     const sock = this.requireSocket();
     const jid = to.includes('@') ? to : `${phoneDigits(to)}${JID_SUFFIX}`;
     let content: AnyMessageContent;
@@ -324,8 +338,13 @@ export class BaileysDriver extends DriverEmitter implements Driver {
     }
     let sent: WAMessage | undefined;
     try {
-      sent = await sock.sendMessage(jid, content);
+      sent = await sock.sendMessage(jid, content, opts.messageId ? { messageId: opts.messageId } : undefined);
     } catch (err) {
+      // 463: WhatsApp's "reach-out time-lock" on messages to people who never wrote to this number.
+      const code = (err as { output?: { statusCode?: number }; data?: unknown }).output?.statusCode;
+      if (code === 463 || /\b463\b/.test(String((err as Error).message))) {
+        throw new DriverError('transient', (err as Error).message, 60 * 60_000, 463);
+      }
       throw new DriverError('transient', (err as Error).message, 30_000);
     }
     const id = sent?.key?.id;

@@ -8,6 +8,7 @@ import {
   type GroupParticipant,
   type NumberCheck,
   type OutgoingMessage,
+  type SendOptions,
 } from '../driver';
 import { DriverEmitter } from '../driver-emitter';
 import { MenuMemory } from '../numbered-menu';
@@ -33,6 +34,9 @@ const SAMPLE_GROUPS = [
   { id: '120363000000000002@g.us', name: 'Promoções (simulado)', membersCount: 6 },
   { id: '120363000000000003@g.us', name: 'Equipe (simulado)', membersCount: 3 },
 ];
+
+/** The simulator keeps its most recent sends (a long demo campaign must not grow memory without end). */
+const OUTBOX_MAX = 20_000;
 
 /** A stable fake number per account: +55 11 9XXXX-XXXX. */
 export function simulatedNumber(userId: string): string {
@@ -89,14 +93,27 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
     this.setState({ phoneNumber: null, isConnected: false, state: 'disconnected', qr: null });
   }
 
-  async send(to: string, message: OutgoingMessage): Promise<{ providerMessageId: string }> {
+  readonly choosesMessageIds = true;
+  /** Every message this simulated number sent, in order (tests and demos read it). */
+  readonly outbox: Array<{ to: string; message: OutgoingMessage; providerMessageId: string; at: Date }> = [];
+  /** Recipients shown "typing…", in order. */
+  readonly typingLog: Array<{ to: string; on: boolean; at: Date }> = [];
+
+  async typing(to: string, on: boolean): Promise<void> {
+    this.typingLog.push({ to, on, at: new Date() });
+  }
+
+  async send(to: string, message: OutgoingMessage, opts: SendOptions = {}): Promise<{ providerMessageId: string }> {
     if (!this.state.isConnected) throw new DriverError('transient', 'WhatsApp desconectado', 30_000);
     const digits = phoneDigits(to);
     if (!to.endsWith('@g.us') && digits.endsWith('0')) {
       throw new DriverError('permanent', 'Número sem WhatsApp');
     }
     if (message.kind === 'interactive') this.menus.remember(digits, message.buttons);
-    const providerMessageId = `SIM${Date.now().toString(36).toUpperCase()}${(++this.seq).toString().padStart(4, '0')}`;
+    const providerMessageId =
+      opts.messageId ?? `SIM${Date.now().toString(36).toUpperCase()}${(++this.seq).toString().padStart(4, '0')}`;
+    this.outbox.push({ to, message, providerMessageId, at: new Date() });
+    if (this.outbox.length > OUTBOX_MAX) this.outbox.splice(0, this.outbox.length - OUTBOX_MAX);
     queueMicrotask(() => this.emit('receipt', { providerMessageId, status: 'sent', at: new Date() }));
     this.later(this.timings.deliveredMs, () =>
       this.emit('receipt', { providerMessageId, status: 'delivered', at: new Date() }),

@@ -1,0 +1,69 @@
+import { renderMessage, seededRandom, variableValues } from '../../contract/personalize';
+import { formatPhone } from '../../contract/phone';
+import type { OutgoingMessage } from '../whatsapp/driver';
+
+/** What a campaign sends, as the dispatcher reads it with each claimed row. */
+export interface CampaignContent {
+  campaignId: string;
+  message: string;
+  imageUrl: string | null;
+  templateName: string | null;
+  templateLanguage: string | null;
+  templateVariables: Array<{ field: string } | { text: string }>;
+}
+
+export interface RecipientFields {
+  recipient: string;
+  kind: 'contact' | 'group';
+  name: string;
+  email: string | null;
+}
+
+/** An uploaded image, by its `upload:<id>` reference. */
+export type ImageLoader = (userId: string, ref: string) => Promise<{ data: Buffer; mimeType: string } | null>;
+
+export const UPLOAD_PREFIX = 'upload:';
+
+/** The recipient's own text: variables filled in, spintax chosen per recipient (the same every time for one recipient). */
+export function personalText(message: string, r: RecipientFields): string {
+  const phone = r.kind === 'contact' ? formatPhone(r.recipient) : '';
+  return renderMessage(message, { name: r.name, phone, email: r.email }, seededRandom(r.recipient));
+}
+
+/**
+ * The message one recipient gets: a template on the Cloud API when the campaign names one, an
+ * image with the text as caption when it has one, text otherwise.
+ */
+export async function buildMessage(
+  c: CampaignContent,
+  r: RecipientFields,
+  ctx: { userId: string; cloud: boolean; loadImage?: ImageLoader },
+): Promise<OutgoingMessage> {
+  const text = personalText(c.message, r);
+  if (ctx.cloud && c.templateName) {
+    const values = variableValues({
+      name: r.name,
+      phone: r.kind === 'contact' ? formatPhone(r.recipient) : '',
+      email: r.email,
+    });
+    const parameters = c.templateVariables.map((v) => ({
+      type: 'text',
+      text: 'field' in v ? (values[v.field as keyof typeof values] ?? '') || '-' : v.text,
+    }));
+    return {
+      kind: 'template',
+      name: c.templateName,
+      language: c.templateLanguage || 'pt_BR',
+      components: parameters.length ? [{ type: 'body', parameters }] : [],
+    };
+  }
+  if (c.imageUrl) {
+    if (c.imageUrl.startsWith(UPLOAD_PREFIX)) {
+      const image = await ctx.loadImage?.(ctx.userId, c.imageUrl.slice(UPLOAD_PREFIX.length));
+      if (image) return { kind: 'image', image: { data: image.data, mimeType: image.mimeType }, caption: text };
+      return { kind: 'text', text };
+    }
+    return { kind: 'image', image: { url: c.imageUrl }, caption: text };
+  }
+  return { kind: 'text', text };
+}

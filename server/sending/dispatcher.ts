@@ -1,0 +1,558 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type SQL, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { type CampaignWaitReason, campaignMsg } from '../../contract/campaigns';
+import type { Db } from '../db/client';
+import { rowsOf } from '../db/rows';
+import type { Driver, DriverProvider } from '../whatsapp/driver';
+import { buildMessage, type CampaignContent, type ImageLoader, personalText } from './content';
+import { classifyFailure, type FailureAction } from './failures';
+import {
+  type BusinessHours,
+  backoffMs,
+  businessWindow,
+  nextGapMs,
+  remainingToday,
+  startOfSaoPauloDay,
+  typingMs,
+} from './pacing';
+
+/** The account settings the dispatcher obeys (SPEC §3 WhatsApp settings). */
+export interface SendingSettings extends BusinessHours {
+  messageDelay: number;
+  dailyLimit: number;
+}
+
+export interface DispatcherOptions {
+  db: Db;
+  drivers: DriverProvider;
+  log: FastifyBaseLogger;
+  settings: (userId: string) => Promise<SendingSettings>;
+  /** Starts a scheduled campaign whose time has come (the same path as 'Enviar Campanha'). */
+  startScheduled: (userId: string, campaignId: string) => Promise<void>;
+  loadImage?: ImageLoader;
+  /** How often due work is looked for. */
+  tickMs?: number;
+  /** Multiplies every pacing wait (gaps, typing, back-off): tests run the real rules faster. */
+  timeScale?: number;
+  /**
+   * This process is the only one on the database (the embedded one): rows a previous run left
+   * mid-send are reconciled at start-up without waiting for their lease to lapse.
+   */
+  exclusive?: boolean;
+  /** Cloud API messages per second of one number (Meta's default 80, up to 1,000). */
+  cloudThroughput?: number;
+  /** Cloud API requests in flight at once for one number. */
+  cloudConcurrency?: number;
+  random?: () => number;
+}
+
+interface ClaimedRow extends CampaignContent {
+  id: string;
+  recipient: string;
+  kind: 'contact' | 'group';
+  name: string;
+  email: string | null;
+  attempts: number;
+  providerMessageId: string | null;
+}
+
+interface LaneState {
+  nextSendAt: Date;
+  warmupStartedAt: Date | null;
+  lastSentAt: Date | null;
+}
+
+type Outcome =
+  | { row: ClaimedRow; ok: true; providerMessageId: string }
+  | { row: ClaimedRow; ok: false; failure: FailureAction };
+
+/** After this many attempts a transient failure fails the recipient. */
+export const MAX_ATTEMPTS = 5;
+/** A burst of failures pauses the campaign: this many of the last window… */
+export const BURST_FAILURES = 20;
+/** …of this many outcomes. */
+export const BURST_WINDOW = 50;
+/** How long a claimed row stays claimed; a process that dies mid-send hands it back after this. */
+const ROW_LEASE_MS = 60_000;
+/** How long a lane stays with its process without renewal; another process takes over after this. */
+const LANE_LEASE_MS = 30_000;
+/** A personal-number lane claims its next row this long before the row's turn. */
+const CLAIM_AHEAD_MS = 10_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/**
+ * The send loop. PostgreSQL is the queue: each campaign recipient row is a job. Every tick the
+ * dispatcher starts scheduled campaigns that are due and runs one lane per account with work:
+ * a lane holds a lease row (one process per WhatsApp connection at a time), claims due rows with
+ * `FOR UPDATE SKIP LOCKED`, and sends them paced as the account's settings say: on a personal
+ * number one at a time with the delay plus jitter, typing first, within the daily limit and its
+ * warm-up and business hours; on the Cloud API at the number's throughput with many requests in
+ * flight. Work that may not go out now waits (`in_progress`, with the reason) and resumes by
+ * itself.
+ */
+export class Dispatcher {
+  readonly owner: string;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly lanes = new Map<string, Promise<void>>();
+  private readonly outcomes = new Map<string, boolean[]>();
+  private stopped = true;
+  private ticking: Promise<void> | null = null;
+  private readonly tickMs: number;
+  private readonly scale: number;
+  private readonly random: () => number;
+
+  constructor(private readonly opts: DispatcherOptions) {
+    this.owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.tickMs = opts.tickMs ?? 1000;
+    this.scale = opts.timeScale ?? 1;
+    this.random = opts.random ?? Math.random;
+  }
+
+  private get db(): Db {
+    return this.opts.db;
+  }
+
+  /** Reconciles what a previous run left mid-send, then ticks until stopped. */
+  async start(): Promise<void> {
+    if (!this.stopped) return;
+    this.stopped = false;
+    await this.reconcile(this.opts.exclusive ?? false);
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await Promise.allSettled([...this.lanes.values()]);
+    await this.db
+      .execute(sql`update sending_lanes set lease_until = null where owner = ${this.owner}`)
+      .catch(() => undefined);
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick()
+        .catch((err) => this.opts.log.error({ err }, 'campaign dispatcher tick failed'))
+        .finally(() => {
+          this.ticking = null;
+          this.schedule();
+        });
+    }, this.tickMs);
+    this.timer.unref();
+  }
+
+  /** One pass: hand back lapsed claims, start due scheduled campaigns, run a lane for each account with work. */
+  async tick(): Promise<void> {
+    await this.reconcile(false);
+    const due = rowsOf<{ id: string; user_id: string }>(
+      await this.db.execute(
+        sql`select id, user_id from campaigns where status = 'scheduled' and scheduled_at <= now() order by scheduled_at limit 50`,
+      ),
+    );
+    for (const c of due) {
+      if (this.stopped) return;
+      await this.opts.startScheduled(c.user_id, c.id).catch((err) => {
+        this.opts.log.warn({ err, campaignId: c.id }, 'a scheduled campaign could not start');
+      });
+    }
+    const accounts = rowsOf<{ user_id: string }>(
+      await this.db.execute(sql`select distinct user_id from campaigns where status in ('sending', 'in_progress')`),
+    );
+    for (const { user_id: userId } of accounts) {
+      if (this.stopped || this.lanes.has(userId)) continue;
+      const lane = this.runLane(userId)
+        .catch((err) => this.opts.log.error({ err, userId }, 'campaign lane failed'))
+        .finally(() => this.lanes.delete(userId));
+      this.lanes.set(userId, lane);
+    }
+  }
+
+  /** Resolves when no lane of this process is running (tests). */
+  async idle(): Promise<void> {
+    await this.ticking;
+    await Promise.allSettled([...this.lanes.values()]);
+  }
+
+  /**
+   * Rows left `sending` by a process that stopped mid-send go back to the queue, keeping the
+   * message id chosen for them: a receipt for that id moves the row on (so it is not sent again),
+   * and a personal number resends under the same id. With `all`, every such row (the only process).
+   */
+  private async reconcile(all: boolean): Promise<void> {
+    const result = await this.db.execute(sql`
+      update campaign_recipients set status = 'queued', claimed_by = null, lease_until = null, updated_at = now()
+      where status = 'sending' and ${all ? sql`true` : sql`lease_until < now()`}
+      returning id
+    `);
+    const n = rowsOf(result).length;
+    if (n) this.opts.log.warn({ count: n }, 'campaign recipients caught mid-send were queued again');
+  }
+
+  private async runLane(userId: string): Promise<void> {
+    while (!this.stopped) {
+      const lane = await this.acquire(userId);
+      if (!lane) return;
+      const driver = await this.opts.drivers.get(userId);
+      if (!driver) return this.wait(userId, 'offline');
+      const settings = await this.opts.settings(userId);
+      const now = new Date();
+      if (!businessWindow(settings, now).open) return this.wait(userId, 'outside_hours');
+      const personal = driver.kind !== 'cloud';
+      const sentToday = await this.sentSince(userId, startOfSaoPauloDay(now));
+      const remaining = remainingToday({
+        dailyLimit: settings.dailyLimit,
+        sentToday,
+        // A real personal number warms up; the simulator has no ban to avoid and the Cloud API its own limits.
+        warmup:
+          driver.kind === 'baileys' ? { warmupStartedAt: lane.warmupStartedAt, lastSentAt: lane.lastSentAt } : null,
+        at: now,
+      });
+      if (remaining <= 0) return this.wait(userId, 'daily_limit');
+      const more = personal
+        ? await this.sendPersonal(userId, driver, settings, lane)
+        : await this.sendCloud(userId, driver, remaining);
+      if (!more) {
+        await this.finish(userId);
+        await this.release(userId);
+        return;
+      }
+    }
+    await this.release(userId);
+  }
+
+  /** One message on a personal number: wait for its turn, type, send. False when nothing is due. */
+  private async sendPersonal(
+    userId: string,
+    driver: Driver,
+    settings: SendingSettings,
+    lane: LaneState,
+  ): Promise<boolean> {
+    // Claim only shortly before the turn: a claimed row is held, and the gap may be a minute long.
+    const claimAhead = CLAIM_AHEAD_MS * this.scale;
+    const untilTurn = lane.nextSendAt.getTime() - Date.now();
+    if (untilTurn > claimAhead && !(await this.sleepHoldingLane(userId, untilTurn - claimAhead))) return true;
+    const [row] = await this.claim(userId, 1, driver.choosesMessageIds ?? false);
+    if (!row) return false;
+    await this.markSending(userId);
+    // "typing…" fills the end of the gap, so the gap between two messages stays what pacing chose.
+    const typeFor = typingMs(personalText(row.message, row).length) * this.scale;
+    const left = lane.nextSendAt.getTime() - Date.now();
+    if (left > typeFor) await sleep(left - typeFor);
+    if (driver.typing) await driver.typing(row.recipient, true).catch(() => undefined);
+    await sleep(left > 0 ? Math.min(left, typeFor) : typeFor);
+    const outcome = await this.sendOne(userId, driver, row, false);
+    const gap = nextGapMs(settings.messageDelay, this.random) * this.scale;
+    await this.db.execute(sql`
+      update sending_lanes set
+        next_send_at = now() + ${`${Math.round(gap)} milliseconds`}::interval,
+        warmup_started_at = case
+          when warmup_started_at is null or last_sent_at is null or last_sent_at < now() - interval '72 hours' then now()
+          else warmup_started_at end,
+        last_sent_at = now()
+      where user_id = ${userId} and owner = ${this.owner}
+    `);
+    await this.apply(userId, [outcome]);
+    return true;
+  }
+
+  /**
+   * Cloud API: the number's throughput with many requests in flight (each Graph call takes
+   * 100–300 ms). Rows are claimed half a second's worth at a time, the next batch while the last
+   * one is still in flight; results are written in batches. False when nothing was due.
+   */
+  private async sendCloud(userId: string, driver: Driver, remaining: number): Promise<boolean> {
+    const rate = Math.min(1000, Math.max(1, this.opts.cloudThroughput ?? 80));
+    const concurrency = Math.max(1, this.opts.cloudConcurrency ?? 64);
+    const interval = 1000 / rate;
+    const inFlight = new Set<Promise<void>>();
+    let results: Outcome[] = [];
+    let budget = remaining;
+    let nextStart = Date.now();
+    let lastFlush = Date.now();
+    let sentAny = false;
+    const flush = async () => {
+      const batch = results;
+      results = [];
+      if (batch.length) await this.apply(userId, batch);
+      lastFlush = Date.now();
+    };
+    while (!this.stopped && budget > 0) {
+      const rows = await this.claim(userId, Math.min(budget, Math.max(5, Math.ceil(rate / 2))), false);
+      if (!rows.length) break;
+      if (!sentAny) await this.markSending(userId);
+      sentAny = true;
+      budget -= rows.length;
+      for (const row of rows) {
+        while (inFlight.size >= concurrency) await Promise.race(inFlight);
+        const wait = nextStart - Date.now();
+        if (wait > 0) await sleep(wait);
+        nextStart = Math.max(nextStart, Date.now() - interval) + interval;
+        const p: Promise<void> = this.sendOne(userId, driver, row, true).then((o) => {
+          results.push(o);
+          inFlight.delete(p);
+        });
+        inFlight.add(p);
+        if (Date.now() - lastFlush > 250) await flush();
+      }
+      if (!(await this.renew(userId))) break;
+    }
+    await Promise.all(inFlight);
+    await flush();
+    await this.db.execute(
+      sql`update sending_lanes set last_sent_at = now() where user_id = ${userId} and owner = ${this.owner}`,
+    );
+    return sentAny && budget > 0;
+  }
+
+  private async sendOne(userId: string, driver: Driver, row: ClaimedRow, cloud: boolean): Promise<Outcome> {
+    try {
+      const message = await buildMessage(row, row, { userId, cloud, loadImage: this.opts.loadImage });
+      const { providerMessageId } = await driver.send(
+        row.recipient,
+        message,
+        row.providerMessageId ? { messageId: row.providerMessageId } : undefined,
+      );
+      return { row, ok: true, providerMessageId };
+    } catch (err) {
+      return { row, ok: false, failure: classifyFailure(err) };
+    }
+  }
+
+  /** Writes what happened to each send; pauses a campaign on a failure that calls for it or on a burst of failures. */
+  private async apply(userId: string, outcomes: Outcome[]): Promise<void> {
+    const sent = outcomes.filter((o): o is Extract<Outcome, { ok: true }> => o.ok);
+    if (sent.length) {
+      const values = sql.join(
+        sent.map((o) => sql`(${o.row.id}::uuid, ${o.providerMessageId})`),
+        sql`, `,
+      );
+      await this.db.execute(sql`
+        update campaign_recipients r set
+          status = case when r.status in ('queued', 'sending') then 'sent' else r.status end,
+          sent_at = coalesce(r.sent_at, now()),
+          provider_message_id = v.pid,
+          claimed_by = null, lease_until = null, error = null, updated_at = now()
+        from (values ${values}) as v(id, pid)
+        where r.id = v.id
+      `);
+    }
+    for (const o of outcomes) {
+      this.remember(o.row.campaignId, o.ok || o.failure.action === 'defer');
+      if (!o.ok) await this.applyFailure(userId, o.row, o.failure);
+    }
+    const burst = new Set<string>();
+    for (const o of outcomes) {
+      const window = this.outcomes.get(o.row.campaignId) ?? [];
+      if (window.filter((ok) => !ok).length >= BURST_FAILURES) burst.add(o.row.campaignId);
+    }
+    for (const campaignId of burst) {
+      this.outcomes.delete(campaignId);
+      await this.pause(campaignId, campaignMsg.pauseReason.burst(BURST_FAILURES, BURST_WINDOW));
+    }
+  }
+
+  private remember(campaignId: string, ok: boolean): void {
+    const window = this.outcomes.get(campaignId) ?? [];
+    window.push(ok);
+    if (window.length > BURST_WINDOW) window.splice(0, window.length - BURST_WINDOW);
+    this.outcomes.set(campaignId, window);
+  }
+
+  private async applyFailure(userId: string, row: ClaimedRow, f: FailureAction): Promise<void> {
+    const requeue = (dueInMs: number, countAttempt: boolean): SQL => sql`
+      update campaign_recipients set status = 'queued', claimed_by = null, lease_until = null,
+        attempts = ${countAttempt ? sql`attempts` : sql`greatest(attempts - 1, 0)`},
+        due_at = now() + ${`${Math.round(dueInMs)} milliseconds`}::interval,
+        error = ${f.reason}, updated_at = now()
+      where id = ${row.id} and status = 'sending'
+    `;
+    const fail = (reason: string): SQL => sql`
+      update campaign_recipients set status = 'failed', claimed_by = null, lease_until = null,
+        failed_at = now(), error = ${reason}, updated_at = now()
+      where id = ${row.id} and status = 'sending'
+    `;
+    switch (f.action) {
+      case 'retry': {
+        if (row.attempts >= MAX_ATTEMPTS) {
+          await this.db.execute(fail(`${campaignMsg.reason.tooManyAttempts} ${f.reason}`));
+          return;
+        }
+        const wait = Math.max(f.retryAfterMs ?? 0, backoffMs(row.attempts, this.random)) * this.scale;
+        await this.db.execute(requeue(wait, true));
+        return;
+      }
+      case 'fail':
+        await this.db.execute(fail(f.reason));
+        return;
+      case 'defer':
+        await this.db.execute(requeue(f.delayMs, false));
+        return;
+      case 'pause':
+        await this.db.execute(requeue(0, false));
+        await this.pause(row.campaignId, f.reason);
+        return;
+      case 'offline':
+        await this.db.execute(requeue(0, false));
+        await this.setWaiting(userId, 'offline');
+        return;
+    }
+  }
+
+  private async pause(campaignId: string, reason: string): Promise<void> {
+    await this.db.execute(sql`
+      update campaigns set status = 'paused', pause_reason = ${reason}, waiting_reason = null, updated_at = now()
+      where id = ${campaignId} and status in ('sending', 'in_progress')
+    `);
+    this.opts.log.warn({ campaignId, reason }, 'campaign paused by the dispatcher');
+  }
+
+  private async claim(userId: string, n: number, chooseIds: boolean): Promise<ClaimedRow[]> {
+    const rows = rowsOf<Record<string, unknown>>(
+      await this.db.execute(sql`
+        update campaign_recipients r set
+          status = 'sending', claimed_by = ${this.owner},
+          lease_until = now() + ${`${ROW_LEASE_MS} milliseconds`}::interval,
+          attempts = r.attempts + 1, updated_at = now(),
+          provider_message_id = ${
+            chooseIds
+              ? sql`coalesce(r.provider_message_id, '3EB0' || upper(substr(md5(random()::text || r.id::text), 1, 18)))`
+              : sql`r.provider_message_id`
+          }
+        from campaigns c
+        where c.id = r.campaign_id and r.id in (
+          select r2.id from campaign_recipients r2 join campaigns c2 on c2.id = r2.campaign_id
+          where r2.user_id = ${userId} and r2.status = 'queued' and r2.due_at <= now()
+            and c2.status in ('sending', 'in_progress')
+          order by r2.due_at
+          limit ${n}
+          for update of r2 skip locked
+        )
+        returning r.id, r.campaign_id, r.recipient, r.kind, r.name, r.email, r.attempts, r.provider_message_id,
+          c.message, c.image_url, c.template_name, c.template_language, c.template_variables
+      `),
+    );
+    return rows.map((r) => ({
+      id: r.id as string,
+      campaignId: r.campaign_id as string,
+      recipient: r.recipient as string,
+      kind: r.kind as ClaimedRow['kind'],
+      name: r.name as string,
+      email: (r.email as string | null) ?? null,
+      attempts: Number(r.attempts),
+      providerMessageId: (r.provider_message_id as string | null) ?? null,
+      message: r.message as string,
+      imageUrl: (r.image_url as string | null) ?? null,
+      templateName: (r.template_name as string | null) ?? null,
+      templateLanguage: (r.template_language as string | null) ?? null,
+      templateVariables: (typeof r.template_variables === 'string'
+        ? JSON.parse(r.template_variables)
+        : (r.template_variables ?? [])) as CampaignContent['templateVariables'],
+    }));
+  }
+
+  private async sentSince(userId: string, since: Date): Promise<number> {
+    const [r] = rowsOf<{ n: number }>(
+      await this.db.execute(
+        sql`select count(*)::int as n from campaign_recipients where user_id = ${userId} and sent_at >= ${since.toISOString()}::timestamptz`,
+      ),
+    );
+    return r.n;
+  }
+
+  /** Campaigns waiting for this account go back to `sending` once a message goes out. */
+  private async markSending(userId: string): Promise<void> {
+    await this.db.execute(sql`
+      update campaigns set status = 'sending', waiting_reason = null, updated_at = now()
+      where user_id = ${userId} and status = 'in_progress'
+    `);
+  }
+
+  private async setWaiting(userId: string, reason: CampaignWaitReason): Promise<void> {
+    await this.db.execute(sql`
+      update campaigns set status = 'in_progress', waiting_reason = ${reason}, updated_at = now()
+      where user_id = ${userId} and status in ('sending', 'in_progress') and waiting_reason is distinct from ${reason}
+    `);
+  }
+
+  /** Marks the account's campaigns as waiting and lets the lane go; the next tick looks again. */
+  private async wait(userId: string, reason: CampaignWaitReason): Promise<void> {
+    await this.setWaiting(userId, reason);
+    await this.release(userId);
+  }
+
+  /** Campaigns with nothing left to send end: completed, or failed when every send failed. */
+  private async finish(userId: string): Promise<void> {
+    const ended = rowsOf<{ id: string; status: string }>(
+      await this.db.execute(sql`
+        update campaigns c set
+          status = case
+            when exists (select 1 from campaign_recipients r where r.campaign_id = c.id and r.status in ('sent', 'delivered', 'read'))
+              or not exists (select 1 from campaign_recipients r where r.campaign_id = c.id and r.status = 'failed')
+            then 'completed' else 'failed' end,
+          finished_at = now(), waiting_reason = null, updated_at = now()
+        where c.user_id = ${userId} and c.status in ('sending', 'in_progress')
+          and not exists (select 1 from campaign_recipients r where r.campaign_id = c.id and r.status in ('queued', 'sending'))
+        returning c.id, c.status
+      `),
+    );
+    for (const c of ended) {
+      this.outcomes.delete(c.id);
+      this.opts.log.info({ campaignId: c.id, status: c.status }, 'campaign finished');
+    }
+  }
+
+  private async acquire(userId: string): Promise<LaneState | null> {
+    const [row] = rowsOf<{
+      next_send_at: string | Date;
+      warmup_started_at: string | Date | null;
+      last_sent_at: string | Date | null;
+    }>(
+      await this.db.execute(sql`
+        insert into sending_lanes (user_id, owner, lease_until)
+        values (${userId}, ${this.owner}, now() + ${`${LANE_LEASE_MS} milliseconds`}::interval)
+        on conflict (user_id) do update set owner = excluded.owner, lease_until = excluded.lease_until
+        where sending_lanes.owner = excluded.owner or sending_lanes.lease_until is null or sending_lanes.lease_until < now()
+        returning next_send_at, warmup_started_at, last_sent_at
+      `),
+    );
+    if (!row) return null;
+    const date = (v: string | Date | null) => (v === null ? null : new Date(v));
+    return {
+      nextSendAt: new Date(row.next_send_at),
+      warmupStartedAt: date(row.warmup_started_at),
+      lastSentAt: date(row.last_sent_at),
+    };
+  }
+
+  private async renew(userId: string): Promise<boolean> {
+    const result = await this.db.execute(sql`
+      update sending_lanes set lease_until = now() + ${`${LANE_LEASE_MS} milliseconds`}::interval
+      where user_id = ${userId} and owner = ${this.owner}
+      returning user_id
+    `);
+    return rowsOf(result).length > 0;
+  }
+
+  private async release(userId: string): Promise<void> {
+    await this.db.execute(
+      sql`update sending_lanes set lease_until = null where user_id = ${userId} and owner = ${this.owner}`,
+    );
+  }
+
+  /** Sleeps in short steps, renewing the lane's lease; false when stopped or the lease was lost. */
+  private async sleepHoldingLane(userId: string, ms: number): Promise<boolean> {
+    const end = Date.now() + ms;
+    while (!this.stopped) {
+      const left = end - Date.now();
+      if (left <= 0) return true;
+      await sleep(Math.min(left, LANE_LEASE_MS / 3, 1000));
+      if (!(await this.renew(userId))) return false;
+    }
+    return false;
+  }
+}

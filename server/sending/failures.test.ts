@@ -1,0 +1,175 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaignMsg } from '../../contract/campaigns';
+import { campaignRecipients, campaigns, contacts } from '../db/schema';
+import { updateAccountSettings } from '../modules/settings/account-settings.service';
+import { apiCall, createTestApp, newCustomer, type TestContext, waitFor } from '../testing/test-app';
+import { type Driver, DriverError, type DriverProvider, type OutgoingMessage } from '../whatsapp/driver';
+import { BURST_FAILURES, BURST_WINDOW, MAX_ATTEMPTS } from './dispatcher';
+import { classifyFailure } from './failures';
+
+/** A driver whose every send does what the test scripted for its recipient. */
+class ScriptedDriver implements Driver {
+  readonly kind: 'simulator' | 'cloud';
+  readonly sends: Array<{ to: string; message: OutgoingMessage }> = [];
+  private seq = 0;
+  constructor(
+    kind: 'simulator' | 'cloud',
+    private readonly script: (to: string, attempt: number) => Error | null,
+  ) {
+    this.kind = kind;
+  }
+  async send(to: string, message: OutgoingMessage) {
+    const attempt = this.sends.filter((s) => s.to === to).length + 1;
+    this.sends.push({ to, message });
+    const err = this.script(to, attempt);
+    if (err) throw err;
+    return { providerMessageId: `scripted-${++this.seq}` };
+  }
+  status() {
+    return { phoneNumber: '+5511900000000', isConnected: true, state: 'connected' as const, qr: null };
+  }
+  async connect() {
+    return undefined;
+  }
+  async disconnect() {}
+  async checkNumbers() {
+    return [];
+  }
+  async listGroups() {
+    return [];
+  }
+  async groupParticipants() {
+    return [];
+  }
+  on() {}
+  off() {}
+}
+
+class ScriptedDrivers implements DriverProvider {
+  readonly byUser = new Map<string, Driver>();
+  async get(userId: string) {
+    return this.byUser.get(userId) ?? null;
+  }
+}
+
+const drivers = new ScriptedDrivers();
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await createTestApp({}, undefined, { drivers, dispatcher: { tickMs: 20, timeScale: 0.0001 } });
+});
+afterAll(() => ctx.close());
+
+async function scenario(n: number, kind: 'simulator' | 'cloud', script: (to: string, attempt: number) => Error | null) {
+  const { user, cookie } = await newCustomer(ctx);
+  await updateAccountSettings(ctx.database.db, user.id, { respectBusinessHours: false });
+  const driver = new ScriptedDriver(kind, script);
+  drivers.byUser.set(user.id, driver);
+  await ctx.database.db.insert(contacts).values(
+    Array.from({ length: n }, (_, i) => ({
+      userId: user.id,
+      name: `Contato ${i}`,
+      phone: `+55219876${String(50001 + i * 2).padStart(5, '0')}`,
+    })),
+  );
+  const created = await apiCall(ctx, 'POST', '/api/campaigns', {
+    cookie,
+    payload: { name: 'Teste', message: 'Oi {{nome}}', targetType: 'contacts' },
+  });
+  const id = created.json().id as string;
+  expect((await apiCall(ctx, 'POST', `/api/campaigns/${id}/send`, { cookie })).statusCode).toBe(200);
+  const rows = () => ctx.database.db.select().from(campaignRecipients).where(eq(campaignRecipients.campaignId, id));
+  const campaign = async () => (await ctx.database.db.select().from(campaigns).where(eq(campaigns.id, id)))[0];
+  return { id, driver, rows, campaign };
+}
+
+describe('failures while sending', () => {
+  it('retries a transient failure with back-off and sends once it passes', async () => {
+    const s = await scenario(2, 'simulator', (_to, attempt) =>
+      attempt < 3 ? new DriverError('transient', 'tempo esgotado') : null,
+    );
+    const done = await waitFor(s.campaign, (c) => c.status === 'completed', 8000);
+    expect(done.status).toBe('completed');
+    const rows = await s.rows();
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+      ['sent', 3],
+      ['sent', 3],
+    ]);
+    expect(s.driver.sends).toHaveLength(6);
+  });
+
+  it(`fails a recipient after ${MAX_ATTEMPTS} transient failures, with the reason`, async () => {
+    const s = await scenario(1, 'simulator', () => new DriverError('transient', 'servidor indisponível'));
+    await waitFor(s.campaign, (c) => c.status === 'failed', 8000);
+    const [row] = await s.rows();
+    expect(row.status).toBe('failed');
+    expect(row.attempts).toBe(MAX_ATTEMPTS);
+    expect(row.error).toContain('servidor indisponível');
+    expect(s.driver.sends).toHaveLength(MAX_ATTEMPTS);
+  });
+
+  it('pauses the campaign on a burst of failures, telling why', async () => {
+    const s = await scenario(30, 'simulator', () => new DriverError('permanent', 'recusado'));
+    const paused = await waitFor(s.campaign, (c) => c.status === 'paused', 8000);
+    expect(paused.pauseReason).toBe(campaignMsg.pauseReason.burst(BURST_FAILURES, BURST_WINDOW));
+    await new Promise((r) => setTimeout(r, 150));
+    // It stopped at the burst: what was not tried is still queued for a resume.
+    expect(s.driver.sends.length).toBe(BURST_FAILURES);
+    const rows = await s.rows();
+    expect(rows.filter((r) => r.status === 'queued')).toHaveLength(30 - BURST_FAILURES);
+  });
+
+  it('pauses at once on WhatsApp’s spam limit (131048) and keeps the recipient queued', async () => {
+    const s = await scenario(3, 'cloud', () => new DriverError('permanent', 'spam rate limit', undefined, 131048));
+    const paused = await waitFor(s.campaign, (c) => c.status === 'paused', 8000);
+    expect(paused.pauseReason).toBe(campaignMsg.pauseReason.spam);
+    const rows = await s.rows();
+    expect(rows.filter((r) => r.status === 'failed')).toHaveLength(0);
+  });
+
+  it('holds back a recipient of Meta’s marketing cap (131049) for 24 hours', async () => {
+    const s = await scenario(2, 'cloud', (to) =>
+      to.endsWith('50001') ? new DriverError('permanent', 'marketing cap', undefined, 131049) : null,
+    );
+    await waitFor(
+      s.rows,
+      (rows) => rows.some((r) => r.status === 'sent') && rows.some((r) => r.error !== null),
+      8000,
+    );
+    const held = (await s.rows()).find((r) => r.recipient.endsWith('50001'));
+    expect(held?.status).toBe('queued');
+    expect((held?.dueAt.getTime() ?? 0) - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    expect((await s.campaign()).status).toBe('sending');
+  });
+
+  it('fails a recipient outside the 24-hour window (131047) with the reason in Portuguese', async () => {
+    const s = await scenario(1, 'cloud', () => new DriverError('template_required', 'Re-engagement message', undefined, 131047));
+    await waitFor(s.campaign, (c) => c.status === 'failed', 8000);
+    const [row] = await s.rows();
+    expect(row.error).toMatch(/janela de 24 horas/);
+  });
+
+  it('sends many in flight on the Cloud API, each recipient once', async () => {
+    const s = await scenario(60, 'cloud', () => null);
+    await waitFor(s.campaign, (c) => c.status === 'completed', 8000);
+    expect(s.driver.sends).toHaveLength(60);
+    expect(new Set(s.driver.sends.map((x) => x.to)).size).toBe(60);
+  });
+});
+
+describe('what each provider error means', () => {
+  it('maps codes to actions', () => {
+    expect(classifyFailure(new DriverError('transient', 'x', 60_000, 130429))).toMatchObject({ action: 'retry', retryAfterMs: 60_000 });
+    expect(classifyFailure(new DriverError('transient', 'x', undefined, 131056)).action).toBe('retry');
+    expect(classifyFailure(new DriverError('permanent', 'x', undefined, 131026))).toMatchObject({ action: 'fail' });
+    expect(classifyFailure(new DriverError('permanent', 'Param mismatch', undefined, 132000)).action).toBe('fail');
+    expect(classifyFailure(new DriverError('transient', 'x', undefined, 463))).toEqual({
+      action: 'pause',
+      reason: campaignMsg.pauseReason.timeLock,
+    });
+    expect(classifyFailure(new DriverError('auth', 'token', undefined, 190)).action).toBe('pause');
+    expect(classifyFailure(new DriverError('transient', 'WhatsApp desconectado')).action).toBe('offline');
+    expect(classifyFailure(new Error('boom')).action).toBe('retry');
+  });
+});

@@ -1,0 +1,53 @@
+import { campaignMsg } from '../../contract/campaigns';
+import { DriverError } from '../whatsapp/driver';
+
+/**
+ * What the send loop does with a failed send: try again later, give up on this recipient, hold it
+ * back a day, or stop the whole campaign before the number is banned.
+ */
+export type FailureAction =
+  | { action: 'retry'; reason: string; retryAfterMs?: number }
+  | { action: 'fail'; reason: string }
+  | { action: 'defer'; reason: string; delayMs: number }
+  | { action: 'pause'; reason: string }
+  | { action: 'offline'; reason: string };
+
+const DAY_MS = 86_400_000;
+
+/** pt-BR reasons for the provider codes a customer may see on the report. */
+const REASONS: Record<number, string> = {
+  131026: 'Mensagem não entregue: o número não tem WhatsApp ou não pode receber esta mensagem.',
+  131047:
+    'Fora da janela de 24 horas: a API oficial só aceita modelos aprovados para quem não falou com você nas últimas 24 horas.',
+  131049: 'A Meta limitou mensagens de marketing para este contato; nova tentativa em 24 horas.',
+  131051: 'Tipo de mensagem não suportado.',
+  131052: 'Não foi possível baixar a mídia da mensagem.',
+  131053: 'Não foi possível enviar a mídia: formato ou tamanho não aceito.',
+  130472: 'O número do contato faz parte de um experimento da Meta e não recebe mensagens de marketing.',
+};
+
+function templateReason(code: number, detail: string): string {
+  return `Erro no modelo de mensagem (${code}): ${detail}`;
+}
+
+export function classifyFailure(err: unknown): FailureAction {
+  if (!(err instanceof DriverError)) {
+    return { action: 'retry', reason: (err as Error)?.message || 'Erro inesperado no envio' };
+  }
+  const code = typeof err.providerCode === 'number' ? err.providerCode : Number(err.providerCode);
+  if (code === 131048) return { action: 'pause', reason: campaignMsg.pauseReason.spam };
+  if (code === 463) return { action: 'pause', reason: campaignMsg.pauseReason.timeLock };
+  if (code === 131049) return { action: 'defer', reason: REASONS[131049], delayMs: DAY_MS };
+  if (code >= 132000 && code < 133000) return { action: 'fail', reason: templateReason(code, err.message) };
+  switch (err.kind) {
+    case 'auth':
+      return { action: 'pause', reason: campaignMsg.pauseReason.auth };
+    case 'template_required':
+      return { action: 'fail', reason: REASONS[131047] };
+    case 'permanent':
+      return { action: 'fail', reason: REASONS[code] ?? err.message };
+    default:
+      if (/desconectado/i.test(err.message)) return { action: 'offline', reason: err.message };
+      return { action: 'retry', reason: err.message, retryAfterMs: err.retryAfterMs };
+  }
+}

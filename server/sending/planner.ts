@@ -1,0 +1,135 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { CAMPAIGN_TRANSITIONS, campaignMsg } from '../../contract/campaigns';
+import { contactLimitFor } from '../../contract/plans';
+import type { Db } from '../db/client';
+import { rowsOf } from '../db/rows';
+import { campaigns, users } from '../db/schema';
+import { AppError } from '../errors';
+
+export interface PlannedCampaign {
+  id: string;
+  userId: string;
+  targetType: 'all' | 'groups' | 'contacts';
+  targetGroups: string[];
+  targetTags: string[];
+}
+
+export interface PlanResult {
+  total: number;
+  queued: number;
+  skipped: number;
+}
+
+const R = campaignMsg.reason;
+
+/**
+ * Writes one recipient row per recipient of a campaign, inside the caller's transaction: the whole
+ * audience in one statement per kind, computed by the database from the account's contacts and
+ * groups (no row travels to the server and back). Rows already there are kept (unique on campaign +
+ * recipient), so planning twice writes nothing twice. Who must not receive becomes a `skipped` row
+ * with the reason: opted out, a number known to have no WhatsApp, over the plan's contact limit, a
+ * group not linked to WhatsApp.
+ */
+export async function planRecipients(tx: Db, c: PlannedCampaign, contactLimit: number | null): Promise<PlanResult> {
+  if (c.targetType === 'all' || c.targetType === 'contacts') {
+    const tags = c.targetType === 'contacts' && c.targetTags.length ? c.targetTags : null;
+    const tagFilter = tags
+      ? sql`and c.tags && array[${sql.join(
+          tags.map((t) => sql`${t}`),
+          sql`, `,
+        )}]::text[]`
+      : sql``;
+    const numbered =
+      contactLimit === null
+        ? sql`select c.*, 0 as n from contacts c where c.user_id = ${c.userId} and c.is_active ${tagFilter}`
+        : sql`select c.*, row_number() over (order by c.created_at, c.id) as n
+              from contacts c where c.user_id = ${c.userId} and c.is_active ${tagFilter}`;
+    const limit = contactLimit ?? 0;
+    const overLimit = contactLimit === null ? sql`false` : sql`c.n > ${limit}`;
+    await tx.execute(sql`
+      insert into campaign_recipients (campaign_id, user_id, contact_id, recipient, kind, name, email, status, error)
+      select ${c.id}, ${c.userId}, c.id, replace(c.phone, '+', ''), 'contact', c.name, c.email,
+        case when c.opted_out or c.is_whatsapp_active = false or length(replace(c.phone, '+', '')) < 10 or ${overLimit}
+          then 'skipped' else 'queued' end,
+        case
+          when c.opted_out then ${R.optedOut}
+          when c.is_whatsapp_active = false then ${R.noWhatsapp}
+          when length(replace(c.phone, '+', '')) < 10 then ${R.invalidNumber}
+          when ${overLimit} then ${R.planLimit}
+        end
+      from (${numbered}) c
+      on conflict on constraint campaign_recipients_campaign_recipient_key do nothing
+    `);
+  }
+  if (c.targetType === 'all' || c.targetType === 'groups') {
+    const names = c.targetType === 'groups' ? c.targetGroups.map((n) => n.toLowerCase()) : null;
+    const nameFilter = names
+      ? sql`and lower(g.name) in (${sql.join(
+          names.map((n) => sql`${n}`),
+          sql`, `,
+        )})`
+      : sql``;
+    await tx.execute(sql`
+      insert into campaign_recipients (campaign_id, user_id, contact_id, recipient, kind, name, email, status, error)
+      select ${c.id}, ${c.userId}, null,
+        case when g.whatsapp_group_id = '' then 'group:' || g.id::text else g.whatsapp_group_id end,
+        'group', g.name, null,
+        case when g.whatsapp_group_id = '' then 'skipped' else 'queued' end,
+        case when g.whatsapp_group_id = '' then ${R.groupNotLinked} end
+      from groups g
+      where g.user_id = ${c.userId} and g.is_active ${nameFilter}
+      on conflict on constraint campaign_recipients_campaign_recipient_key do nothing
+    `);
+  }
+  const [counts] = rowsOf<{ total: number; queued: number }>(
+    await tx.execute(sql`
+      select count(*)::int as total, (count(*) filter (where status = 'queued'))::int as queued
+      from campaign_recipients where campaign_id = ${c.id}
+    `),
+  );
+  return { total: counts.total, queued: counts.queued, skipped: counts.total - counts.queued };
+}
+
+/**
+ * Starts a campaign now: writes its recipient rows and hands it to the dispatcher, in one
+ * transaction with the campaign row locked, so two clicks (or a click racing the scheduler) start
+ * it once. A campaign that is no longer a draft or scheduled is a 409; one without any recipient
+ * stays as it was (400). One where every recipient is skipped ends at once.
+ */
+export async function startCampaign(db: Db, userId: string, campaignId: string): Promise<PlanResult> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({
+        id: campaigns.id,
+        userId: campaigns.userId,
+        status: campaigns.status,
+        targetType: campaigns.targetType,
+        targetGroups: campaigns.targetGroups,
+        targetTags: campaigns.targetTags,
+        planType: users.planType,
+      })
+      .from(campaigns)
+      .innerJoin(users, eq(users.id, campaigns.userId))
+      .where(and(eq(campaigns.id, campaignId), eq(campaigns.userId, userId)))
+      .for('update', { of: campaigns });
+    if (!row) throw new AppError('NOT_FOUND', campaignMsg.notFound);
+    if (!(CAMPAIGN_TRANSITIONS.send as readonly string[]).includes(row.status)) {
+      throw new AppError('CONFLICT', campaignMsg.transition('send', row.status));
+    }
+    const plan = await planRecipients(tx, row, contactLimitFor(row.planType));
+    if (plan.total === 0) throw new AppError('VALIDATION', campaignMsg.noRecipients);
+    const done = plan.queued === 0;
+    await tx
+      .update(campaigns)
+      .set({
+        status: done ? 'completed' : 'sending',
+        startedAt: new Date(),
+        finishedAt: done ? new Date() : null,
+        pauseReason: null,
+        waitingReason: null,
+        updatedAt: new Date(),
+      })
+      .where(eq(campaigns.id, campaignId));
+    return plan;
+  });
+}
