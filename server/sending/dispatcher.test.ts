@@ -3,8 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Campaign, campaignMsg } from '../../contract/campaigns';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, campaigns, contacts } from '../db/schema';
-import { updateAccountSettings } from '../modules/settings/account-settings.service';
-import { apiCall, connectSimulator, createTestApp, newCustomer, type TestContext, waitFor } from '../testing/test-app';
+import {
+  apiCall,
+  connectSimulator,
+  createTestApp,
+  newCustomer,
+  setAccountSettings,
+  type TestContext,
+  waitFor,
+} from '../testing/test-app';
 import type { SimulatorDriver } from '../whatsapp/simulator/simulator-driver';
 import { recordReceipt } from './receipts';
 
@@ -30,9 +37,9 @@ interface Account {
 }
 
 /** A customer with a connected simulated number, sending at any hour. */
-async function account(settings: Partial<Parameters<typeof updateAccountSettings>[2]> = {}): Promise<Account> {
+async function account(settings: Parameters<typeof setAccountSettings>[2] = {}): Promise<Account> {
   const { user, cookie } = await newCustomer(ctx);
-  await updateAccountSettings(ctx.database.db, user.id, { respectBusinessHours: false, ...settings });
+  await setAccountSettings(ctx, user.id, { respectBusinessHours: false, ...settings });
   const driver = (await connectSimulator(ctx, user.id, cookie)) as SimulatorDriver;
   return { userId: user.id, cookie, driver };
 }
@@ -161,7 +168,7 @@ describe('sending a campaign', () => {
     await until(a, id, (c) => c.status === 'in_progress' && c.waitingReason === 'outside_hours');
     expect(a.driver.outbox).toHaveLength(0);
     // Hours that include now: it resumes by itself.
-    await updateAccountSettings(ctx.database.db, a.userId, { respectBusinessHours: false });
+    await setAccountSettings(ctx, a.userId, { respectBusinessHours: false });
     await until(a, id, (c) => c.status === 'completed');
     expect(a.driver.outbox).toHaveLength(2);
   });

@@ -2,8 +2,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../contract/campaigns';
 import { campaignRecipients, campaigns, contacts } from '../db/schema';
-import { updateAccountSettings } from '../modules/settings/account-settings.service';
-import { apiCall, createTestApp, newCustomer, type TestContext, waitFor } from '../testing/test-app';
+import {
+  apiCall,
+  createTestApp,
+  newCustomer,
+  setAccountSettings,
+  type TestContext,
+  waitFor,
+} from '../testing/test-app';
 import { type Driver, DriverError, type DriverProvider, type OutgoingMessage } from '../whatsapp/driver';
 import { BURST_FAILURES, BURST_WINDOW, MAX_ATTEMPTS } from './dispatcher';
 import { classifyFailure } from './failures';
@@ -63,7 +69,7 @@ afterAll(() => ctx.close());
 
 async function scenario(n: number, kind: 'simulator' | 'cloud', script: (to: string, attempt: number) => Error | null) {
   const { user, cookie } = await newCustomer(ctx);
-  await updateAccountSettings(ctx.database.db, user.id, { respectBusinessHours: false });
+  await setAccountSettings(ctx, user.id, { respectBusinessHours: false });
   const driver = new ScriptedDriver(kind, script);
   drivers.byUser.set(user.id, driver);
   await ctx.database.db.insert(contacts).values(
@@ -132,11 +138,7 @@ describe('failures while sending', () => {
     const s = await scenario(2, 'cloud', (to) =>
       to.endsWith('50001') ? new DriverError('permanent', 'marketing cap', undefined, 131049) : null,
     );
-    await waitFor(
-      s.rows,
-      (rows) => rows.some((r) => r.status === 'sent') && rows.some((r) => r.error !== null),
-      8000,
-    );
+    await waitFor(s.rows, (rows) => rows.some((r) => r.status === 'sent') && rows.some((r) => r.error !== null), 8000);
     const held = (await s.rows()).find((r) => r.recipient.endsWith('50001'));
     expect(held?.status).toBe('queued');
     expect((held?.dueAt.getTime() ?? 0) - Date.now()).toBeGreaterThan(23 * 3_600_000);
@@ -144,7 +146,11 @@ describe('failures while sending', () => {
   });
 
   it('fails a recipient outside the 24-hour window (131047) with the reason in Portuguese', async () => {
-    const s = await scenario(1, 'cloud', () => new DriverError('template_required', 'Re-engagement message', undefined, 131047));
+    const s = await scenario(
+      1,
+      'cloud',
+      () => new DriverError('template_required', 'Re-engagement message', undefined, 131047),
+    );
     await waitFor(s.campaign, (c) => c.status === 'failed', 8000);
     const [row] = await s.rows();
     expect(row.error).toMatch(/janela de 24 horas/);
@@ -160,7 +166,10 @@ describe('failures while sending', () => {
 
 describe('what each provider error means', () => {
   it('maps codes to actions', () => {
-    expect(classifyFailure(new DriverError('transient', 'x', 60_000, 130429))).toMatchObject({ action: 'retry', retryAfterMs: 60_000 });
+    expect(classifyFailure(new DriverError('transient', 'x', 60_000, 130429))).toMatchObject({
+      action: 'retry',
+      retryAfterMs: 60_000,
+    });
     expect(classifyFailure(new DriverError('transient', 'x', undefined, 131056)).action).toBe('retry');
     expect(classifyFailure(new DriverError('permanent', 'x', undefined, 131026))).toMatchObject({ action: 'fail' });
     expect(classifyFailure(new DriverError('permanent', 'Param mismatch', undefined, 132000)).action).toBe('fail');

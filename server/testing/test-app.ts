@@ -9,6 +9,7 @@ import type { UserRow } from '../db/schema';
 import { users } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { hashPassword } from '../modules/auth/password';
+import { updateAccountSettings } from '../modules/settings/account-settings.service';
 import type { Driver } from '../whatsapp/driver';
 import { createTestDatabase } from './test-db';
 
@@ -161,4 +162,13 @@ export async function connectSimulator(ctx: TestContext, userId: string, cookie:
   const driver = ctx.app.deps.connections.personalDriver(userId);
   if (!driver) throw new Error('no driver');
   return driver;
+}
+
+/** Changes an account's settings directly (tests of the engines, which may not import the modules). */
+export function setAccountSettings(
+  ctx: TestContext,
+  userId: string,
+  patch: Parameters<typeof updateAccountSettings>[2],
+): ReturnType<typeof updateAccountSettings> {
+  return updateAccountSettings(ctx.database.db, userId, patch);
 }
