@@ -211,7 +211,7 @@ export const updateCampaignBody = z.object({ ...campaignFields, status: z.enum([
 export type UpdateCampaignBody = z.input<typeof updateCampaignBody>;
 
 /** POST /api/campaigns/{id}/test: one message to this number (default: the account's own WhatsApp number). */
-export const testCampaignBody = z.object({ phone: text().trim().max(30).optional() }).optional();
+export const testCampaignBody = z.object({ phone: text().trim().max(30).optional() }).nullish();
 
 export const campaignIdParams = z.object({ id: z.uuid({ error: 'Identificador inválido.' }) });
 

@@ -1,0 +1,222 @@
+import * as XLSX from '@e965/xlsx';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaignMsg } from '../../../contract/campaigns';
+import { contacts, groups } from '../../db/schema';
+import {
+  apiCall,
+  connectSimulator,
+  createTestApp,
+  newCustomer,
+  setAccountSettings,
+  type TestContext,
+  waitFor,
+} from '../../testing/test-app';
+import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
+
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
+    simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 20, readMs: 40 },
+    dispatcher: { tickMs: 20, timeScale: 0.001 },
+  });
+});
+afterAll(() => ctx.close());
+
+async function customer() {
+  const { user, cookie } = await newCustomer(ctx);
+  await setAccountSettings(ctx, user.id, { respectBusinessHours: false });
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+    apiCall(ctx, method, url, { cookie, payload });
+  return { user, cookie, call };
+}
+
+describe('campaigns API', () => {
+  it('creates a draft from the spec’s payload and lists it with zero counters', async () => {
+    const { call } = await customer();
+    const res = await call('POST', '/api/campaigns', {
+      name: 'Black Friday',
+      message: 'Olá! Aproveite.',
+      targetType: 'all',
+      targetGroups: [],
+      status: 'draft',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      name: 'Black Friday',
+      message: 'Olá! Aproveite.',
+      status: 'draft',
+      targetType: 'all',
+      targetGroups: [],
+      messagesSent: 0,
+      messagesDelivered: 0,
+    });
+    const list = (await call('GET', '/api/campaigns')).json();
+    expect(list).toHaveLength(1);
+    expect(list[0].id).toBe(res.json().id);
+  });
+
+  it('refuses what it cannot send, in Portuguese, naming the problem', async () => {
+    const { call } = await customer();
+    const empty = await call('POST', '/api/campaigns', { name: ' ', message: 'x', targetType: 'all', status: 'draft' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe(campaignMsg.required);
+    const noMessage = await call('POST', '/api/campaigns', { name: 'x', targetType: 'all' });
+    expect(noMessage.json().message).toBe(campaignMsg.required);
+
+    const variable = await call('POST', '/api/campaigns', { name: 'x', message: 'Oi {{cidade}}' });
+    expect(variable.statusCode).toBe(400);
+    expect(variable.json().message).toBe(campaignMsg.unknownVariable('cidade'));
+
+    const group = await call('POST', '/api/campaigns', {
+      name: 'x',
+      message: 'Oi',
+      targetType: 'groups',
+      targetGroups: ['Inexistente'],
+    });
+    expect(group.statusCode).toBe(400);
+    expect(group.json().message).toBe(campaignMsg.unknownGroups(['Inexistente']));
+
+    const past = await call('POST', '/api/campaigns', {
+      name: 'x',
+      message: 'Oi',
+      scheduledAt: new Date(Date.now() - 60_000).toISOString(),
+    });
+    expect(past.json().message).toBe(campaignMsg.scheduledInPast);
+
+    const image = await call('POST', '/api/campaigns', { name: 'x', message: 'Oi', imageUrl: 'javascript:alert(1)' });
+    expect(image.statusCode).toBe(400);
+    expect(image.json().message).toMatch(/Link da imagem inválido/);
+
+    const noRecipients = await call('POST', '/api/campaigns', { name: 'x', message: 'Oi' });
+    const send = await call('POST', `/api/campaigns/${noRecipients.json().id}/send`);
+    expect(send.statusCode).toBe(400);
+    expect(send.json().message).toBe(campaignMsg.noRecipients);
+    expect((await call('GET', `/api/campaigns/${noRecipients.json().id}`)).json().status).toBe('draft');
+  });
+
+  it('resolves group names within the account, case-insensitively, several at once', async () => {
+    const { user, call } = await customer();
+    await ctx.database.db.insert(groups).values([
+      { userId: user.id, name: 'Clientes VIP', whatsappGroupId: '1@g.us' },
+      { userId: user.id, name: 'Equipe', whatsappGroupId: '2@g.us' },
+    ]);
+    const one = await call('POST', '/api/campaigns', {
+      name: 'x',
+      message: 'Oi',
+      targetType: 'groups',
+      targetGroups: 'clientes vip',
+      status: 'draft',
+    });
+    expect(one.json().targetGroups).toEqual(['Clientes VIP']);
+    const two = await call('POST', '/api/campaigns', {
+      name: 'x',
+      message: 'Oi',
+      targetType: 'groups',
+      targetGroups: ['Equipe', 'Clientes VIP'],
+    });
+    expect(two.json().targetGroups).toEqual(['Equipe', 'Clientes VIP']);
+  });
+
+  it('edits a draft, duplicates it, and previews it as three real contacts get it', async () => {
+    const { user, call } = await customer();
+    await ctx.database.db.insert(contacts).values([
+      { userId: user.id, name: 'Ana Souza', phone: '+5521998765431' },
+      { userId: user.id, name: 'Bruno Lima', phone: '+5521998765433' },
+      { userId: user.id, name: 'Carla Dias', phone: '+5521998765435' },
+      { userId: user.id, name: 'Davi Reis', phone: '+5521998765437' },
+    ]);
+    const created = (await call('POST', '/api/campaigns', { name: 'Rascunho', message: 'Oi' })).json();
+    const edited = await call('PUT', `/api/campaigns/${created.id}`, {
+      message: 'Oi {{primeiro_nome}}',
+      targetType: 'contacts',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ name: 'Rascunho', message: 'Oi {{primeiro_nome}}', targetType: 'contacts' });
+
+    const copy = await call('POST', `/api/campaigns/${created.id}/duplicate`);
+    expect(copy.json()).toMatchObject({ success: true, message: campaignMsg.duplicated });
+    expect(copy.json().campaign).toMatchObject({
+      name: 'Rascunho (cópia)',
+      status: 'draft',
+      message: 'Oi {{primeiro_nome}}',
+    });
+
+    const preview = await call('POST', '/api/campaigns/preview', { message: '{Oi|Olá} {{primeiro_nome}}' });
+    const previews = preview.json().previews as Array<{ name: string; text: string }>;
+    expect(previews).toHaveLength(3);
+    expect(previews[0].name).toBe('Ana Souza');
+    expect(previews[0].text).toMatch(/^(Oi|Olá) Ana$/);
+    const bad = await call('POST', '/api/campaigns/preview', { message: '{{cidade}}' });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('sends a test message to the account’s own number, or to a number given', async () => {
+    const { user, cookie, call } = await customer();
+    const created = (await call('POST', '/api/campaigns', { name: 'T', message: 'Oi {{primeiro_nome}}' })).json();
+    const offline = await call('POST', `/api/campaigns/${created.id}/test`, {});
+    expect(offline.statusCode).toBe(409);
+    expect(offline.json().message).toBe(campaignMsg.notConnected);
+
+    const driver = (await connectSimulator(ctx, user.id, cookie)) as SimulatorDriver;
+    await waitFor(
+      async () => driver.status().phoneNumber,
+      (n) => n !== null,
+    );
+    const own = await call('POST', `/api/campaigns/${created.id}/test`);
+    expect(own.statusCode, own.body).toBe(200);
+    const given = await call('POST', `/api/campaigns/${created.id}/test`, { phone: '(21) 99876-5431' });
+    expect(given.json().message).toBe(campaignMsg.testSent('+55 21 99876-5431'));
+    expect(driver.outbox.map((m) => m.to)).toEqual([driver.phoneNumber.replace(/\D/g, ''), '5521998765431']);
+    const first = user.name.split(' ')[0];
+    expect(driver.outbox[0].message).toEqual({ kind: 'text', text: `Oi ${first}` });
+    // A test is not a send: the campaign is still a draft.
+    expect((await call('GET', `/api/campaigns/${created.id}`)).json().status).toBe('draft');
+  });
+
+  it('reports per recipient, paged and by status, and exports it with formulas neutralised', async () => {
+    const { user, cookie, call } = await customer();
+    await connectSimulator(ctx, user.id, cookie);
+    await ctx.database.db.insert(contacts).values([
+      { userId: user.id, name: '=HYPERLINK("http://x")', phone: '+5521998765431' },
+      { userId: user.id, name: 'Bia', phone: '+5521998765433' },
+      { userId: user.id, name: 'Sem Zap', phone: '+5521998765430' },
+    ]);
+    const created = (
+      await call('POST', '/api/campaigns', { name: 'Relatório Março', message: 'Oi', targetType: 'contacts' })
+    ).json();
+    await call('POST', `/api/campaigns/${created.id}/send`);
+    await waitFor(
+      async () => (await call('GET', `/api/campaigns/${created.id}`)).json(),
+      (c) => c.status === 'completed' && c.progress.read === 2,
+      8000,
+    );
+    const page = (await call('GET', `/api/campaigns/${created.id}/recipients?limit=2&page=1`)).json();
+    expect(page.total).toBe(3);
+    expect(page.items).toHaveLength(2);
+    const failed = (await call('GET', `/api/campaigns/${created.id}/recipients?status=failed`)).json();
+    expect(failed.items).toEqual([
+      expect.objectContaining({
+        name: 'Sem Zap',
+        recipient: '+5521998765430',
+        status: 'failed',
+        error: 'Número sem WhatsApp',
+      }),
+    ]);
+    const read = (await call('GET', `/api/campaigns/${created.id}/recipients?status=read`)).json();
+    expect(read.items[0].sentAt && read.items[0].deliveredAt && read.items[0].readAt).toBeTruthy();
+
+    const csv = await call('GET', `/api/campaigns/${created.id}/recipients/export?format=csv`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-disposition']).toContain("filename*=UTF-8''relatorio-Relat%C3%B3rio%20Mar%C3%A7o");
+    expect(csv.body).toContain('Destinatário;Nome;Tipo;Status');
+    expect(csv.body).toContain(`'=HYPERLINK`);
+    expect(csv.body).toContain('+5521998765430;Sem Zap;Contato;Falhou');
+
+    const xlsx = await apiCall(ctx, 'GET', `/api/campaigns/${created.id}/recipients/export?format=xlsx`, { cookie });
+    const sheet = XLSX.read(xlsx.rawPayload, { type: 'buffer' });
+    const rows = XLSX.utils.sheet_to_json<string[]>(sheet.Sheets[sheet.SheetNames[0]], { header: 1 });
+    expect(rows).toHaveLength(4);
+    expect(rows.flat()).toContain('=HYPERLINK("http://x")');
+  });
+});
