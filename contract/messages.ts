@@ -74,5 +74,6 @@ export const msg = {
     copied: 'Copiado!',
     mobileOnlyDesktop: 'Disponível apenas no desktop',
     loading: 'Carregando...',
+    whatsappRefused: (reason: string) => `O WhatsApp não concluiu a operação: ${reason}`,
   },
 } as const;

@@ -129,6 +129,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     tickMs: opts.dispatcher?.tickMs ?? config.DISPATCH_TICK_MS,
     timeScale: opts.dispatcher?.timeScale,
     exclusive: opts.dispatcher?.exclusive,
+    leaseMs: config.DISPATCH_LEASE_MS,
     cloudThroughput: config.WHATSAPP_CLOUD_THROUGHPUT,
     cloudConcurrency: opts.dispatcher?.cloudConcurrency,
   });

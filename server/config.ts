@@ -47,6 +47,11 @@ const envSchema = z.object({
   WHATSAPP_CLOUD_THROUGHPUT: z.coerce.number().int().min(1).max(1000).default(80),
   /** How often the campaign dispatcher looks for due work. */
   DISPATCH_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /**
+   * How long a process holds a WhatsApp connection's sending lane without renewing it: a process
+   * that dies hands its work over after this (a claimed message after twice this).
+   */
+  DISPATCH_LEASE_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: optionalUrl,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

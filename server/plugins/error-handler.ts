@@ -4,6 +4,7 @@ import type { ErrorBody } from '../../contract/errors';
 import { msg } from '../../contract/messages';
 import { isBadInputError } from '../db/errors';
 import { AppError } from '../errors';
+import { DriverError } from '../whatsapp/driver';
 
 function body(code: ErrorBody['code'], message: string, fieldErrors?: Record<string, string>): ErrorBody {
   return fieldErrors ? { success: false, code, message, fieldErrors } : { success: false, code, message };
@@ -39,6 +40,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       request.log.info({ err: error }, 'client error');
       return reply.status(status).send(body('VALIDATION', msg.validation.invalidRequest));
+    }
+    if ((error as unknown) instanceof DriverError) {
+      // WhatsApp refused or could not be reached: the person can act on it (reconnect, fix the number).
+      request.log.warn({ err: error }, 'WhatsApp driver error');
+      return reply.status(409).send(body('CONFLICT', msg.generic.whatsappRefused(error.message)));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(body('INTERNAL', msg.generic.internal));

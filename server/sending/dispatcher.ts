@@ -41,6 +41,11 @@ export interface DispatcherOptions {
    * mid-send are reconciled at start-up without waiting for their lease to lapse.
    */
   exclusive?: boolean;
+  /**
+   * How long a lane stays with its process without renewal (another process takes it over after
+   * this); a claimed row is held twice as long.
+   */
+  leaseMs?: number;
   /** Cloud API messages per second of one number (Meta's default 80, up to 1,000). */
   cloudThroughput?: number;
   /** Cloud API requests in flight at once for one number. */
@@ -74,10 +79,8 @@ export const MAX_ATTEMPTS = 5;
 export const BURST_FAILURES = 20;
 /** …of this many outcomes. */
 export const BURST_WINDOW = 50;
-/** How long a claimed row stays claimed; a process that dies mid-send hands it back after this. */
-const ROW_LEASE_MS = 60_000;
 /** How long a lane stays with its process without renewal; another process takes over after this. */
-const LANE_LEASE_MS = 30_000;
+export const DEFAULT_LEASE_MS = 30_000;
 /** A personal-number lane claims its next row this long before the row's turn. */
 const CLAIM_AHEAD_MS = 10_000;
 
@@ -103,12 +106,16 @@ export class Dispatcher {
   private readonly tickMs: number;
   private readonly scale: number;
   private readonly random: () => number;
+  private readonly laneLeaseMs: number;
+  private readonly rowLeaseMs: number;
 
   constructor(private readonly opts: DispatcherOptions) {
     this.owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.tickMs = opts.tickMs ?? 1000;
     this.scale = opts.timeScale ?? 1;
     this.random = opts.random ?? Math.random;
+    this.laneLeaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+    this.rowLeaseMs = this.laneLeaseMs * 2;
   }
 
   private get db(): Db {
@@ -191,6 +198,8 @@ export class Dispatcher {
     `);
     const n = rowsOf(result).length;
     if (n) this.opts.log.warn({ count: n }, 'campaign recipients caught mid-send were queued again');
+    // The only process: every lane's holder is gone.
+    if (all) await this.db.execute(sql`update sending_lanes set lease_until = null`);
   }
 
   private async runLane(userId: string): Promise<void> {
@@ -416,7 +425,7 @@ export class Dispatcher {
       await this.db.execute(sql`
         update campaign_recipients r set
           status = 'sending', claimed_by = ${this.owner},
-          lease_until = now() + ${`${ROW_LEASE_MS} milliseconds`}::interval,
+          lease_until = now() + ${`${this.rowLeaseMs} milliseconds`}::interval,
           attempts = r.attempts + 1, updated_at = now(),
           provider_message_id = ${
             chooseIds
@@ -514,7 +523,7 @@ export class Dispatcher {
     }>(
       await this.db.execute(sql`
         insert into sending_lanes (user_id, owner, lease_until)
-        values (${userId}, ${this.owner}, now() + ${`${LANE_LEASE_MS} milliseconds`}::interval)
+        values (${userId}, ${this.owner}, now() + ${`${this.laneLeaseMs} milliseconds`}::interval)
         on conflict (user_id) do update set owner = excluded.owner, lease_until = excluded.lease_until
         where sending_lanes.owner = excluded.owner or sending_lanes.lease_until is null or sending_lanes.lease_until < now()
         returning next_send_at, warmup_started_at, last_sent_at
@@ -531,7 +540,7 @@ export class Dispatcher {
 
   private async renew(userId: string): Promise<boolean> {
     const result = await this.db.execute(sql`
-      update sending_lanes set lease_until = now() + ${`${LANE_LEASE_MS} milliseconds`}::interval
+      update sending_lanes set lease_until = now() + ${`${this.laneLeaseMs} milliseconds`}::interval
       where user_id = ${userId} and owner = ${this.owner}
       returning user_id
     `);
@@ -550,7 +559,7 @@ export class Dispatcher {
     while (!this.stopped) {
       const left = end - Date.now();
       if (left <= 0) return true;
-      await sleep(Math.min(left, LANE_LEASE_MS / 3, 1000));
+      await sleep(Math.min(left, this.laneLeaseMs / 3, 1000));
       if (!(await this.renew(userId))) return false;
     }
     return false;

@@ -11,7 +11,7 @@ import {
   type TestContext,
   waitFor,
 } from '../../testing/test-app';
-import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
+import { type SimulatorDriver, simulatedNumber } from '../../whatsapp/simulator/simulator-driver';
 
 let ctx: TestContext;
 
@@ -152,7 +152,10 @@ describe('campaigns API', () => {
   });
 
   it('sends a test message to the account’s own number, or to a number given', async () => {
-    const { user, cookie, call } = await customer();
+    // The simulator refuses numbers ending in 0: take an account whose simulated number does not.
+    let account = await customer();
+    while (simulatedNumber(account.user.id).endsWith('0')) account = await customer();
+    const { user, cookie, call } = account;
     const created = (await call('POST', '/api/campaigns', { name: 'T', message: 'Oi {{primeiro_nome}}' })).json();
     const offline = await call('POST', `/api/campaigns/${created.id}/test`, {});
     expect(offline.statusCode).toBe(409);
@@ -170,6 +173,10 @@ describe('campaigns API', () => {
     expect(driver.outbox.map((m) => m.to)).toEqual([driver.phoneNumber.replace(/\D/g, ''), '5521998765431']);
     const first = user.name.split(' ')[0];
     expect(driver.outbox[0].message).toEqual({ kind: 'text', text: `Oi ${first}` });
+    // A number WhatsApp refuses: a 409 that says why, never a 500.
+    const refused = await call('POST', `/api/campaigns/${created.id}/test`, { phone: '+55 21 99876-5430' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe('O WhatsApp não concluiu a operação: Número sem WhatsApp');
     // A test is not a send: the campaign is still a draft.
     expect((await call('GET', `/api/campaigns/${created.id}`)).json().status).toBe('draft');
   });
