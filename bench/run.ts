@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import * as campaigns from './campaigns.bench';
 import * as contactsImport from './contacts-import.bench';
 import * as contactsList from './contacts-list.bench';
 import * as landingBundle from './landing-bundle.bench';
@@ -21,6 +22,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   landingBundle,
   contactsImport,
   contactsList,
+  campaigns,
 ];
 
 async function main(): Promise<number> {

@@ -102,7 +102,10 @@ async function whenReady<S extends NodeServer>(server: S, dataDir?: string): Pro
  * directory, or a fresh PostgreSQL database when BENCH_DATABASE_URL (a PostgreSQL server URL) is set,
  * dropped when it stops.
  */
-export async function startDisparo(bundle = defaultServerBundle()): Promise<DisparoServer> {
+export async function startDisparo(
+  bundle = defaultServerBundle(),
+  extraEnv: Record<string, string> = {},
+): Promise<DisparoServer> {
   const admin = { username: 'benchadmin', password: 'bench-admin-password-1' };
   const started = Date.now();
   // BENCH_CPU_PROF=1 writes a V8 CPU profile of every Disparo server to bench/out/profiles/ (open it in
@@ -126,6 +129,7 @@ export async function startDisparo(bundle = defaultServerBundle()): Promise<Disp
       LOG_LEVEL: 'warn',
       // Never reach out to WhatsApp from a benchmark.
       WHATSAPP_DRIVER: 'simulator',
+      ...extraEnv,
     },
   });
   const server = await whenReady(launched, launched.dataDir);

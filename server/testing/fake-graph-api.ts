@@ -33,9 +33,15 @@ export class FakeGraphApi {
   readonly templates = new Map<string, Array<{ name: string; language: string; status: string; category: string }>>();
   readonly requests: FakeRequest[] = [];
   readonly sent: Array<Record<string, unknown>> = [];
+  /** When each of `sent` arrived (ms, performance clock). */
+  readonly sentTimes: number[] = [];
   readonly media: Array<{ phoneNumberId: string; bytes: number; type: string | null }> = [];
   /** Error code a send to this recipient answers with (130429, 131047, 131026…). */
   readonly recipientErrors = new Map<string, number>();
+  /** How long each send waits before answering (the real Graph API takes 100–300 ms). */
+  latencyMs = 0;
+  /** Keep every request (tests read them); a long benchmark turns this off. */
+  keepRequests = true;
   private seq = 0;
   private server?: Server;
   url = '';
@@ -88,7 +94,7 @@ export class FakeGraphApi {
       contentType,
       rawBody,
     };
-    this.requests.push(record);
+    if (this.keepRequests) this.requests.push(record);
 
     const parts = url.pathname.split('/').filter(Boolean); // [version, id, edge?]
     if (!/^v\d+\.\d+$/.test(parts[0] ?? '')) return this.error(400, 2500, 'Unknown path components', 'OAuthException');
@@ -152,7 +158,9 @@ export class FakeGraphApi {
       }
       const code = this.recipientErrors.get(m.to);
       if (code !== undefined) return this.error(code === 190 ? 401 : 400, code, `Error ${code}`, 'OAuthException');
+      if (this.latencyMs) await new Promise((r) => setTimeout(r, this.latencyMs));
       this.sent.push(m);
+      this.sentTimes.push(performance.now());
       const wamid = `wamid.HBgN${m.to}${String(++this.seq).padStart(6, '0')}`;
       return {
         status: 200,

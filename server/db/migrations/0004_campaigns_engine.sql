@@ -33,6 +33,10 @@ CREATE TABLE "sending_lanes" (
 	"last_sent_at" timestamp with time zone
 );
 --> statement-breakpoint
+ALTER TABLE "campaign_recipients" DROP CONSTRAINT "campaign_recipients_user_id_users_id_fk";
+--> statement-breakpoint
+ALTER TABLE "campaign_recipients" DROP CONSTRAINT "campaign_recipients_contact_id_contacts_id_fk";
+--> statement-breakpoint
 ALTER TABLE "campaign_recipients" ADD COLUMN "kind" text DEFAULT 'contact' NOT NULL;--> statement-breakpoint
 ALTER TABLE "campaign_recipients" ADD COLUMN "name" text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "campaign_recipients" ADD COLUMN "email" text;--> statement-breakpoint

@@ -122,8 +122,11 @@ export const campaignRecipients = pgTable(
     campaignId: uuid('campaign_id')
       .notNull()
       .references(() => campaigns.id, { onDelete: 'cascade' }),
-    userId: owner(),
-    contactId: uuid('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    // No foreign keys to the account or the contact: the campaign's own key already ties the row to
+    // its account (deleting either removes it), and a deleted contact keeps its report line. Each
+    // foreign key would be one more lookup per row when a campaign of 100,000 starts.
+    userId: uuid('user_id').notNull(),
+    contactId: uuid('contact_id'),
     /** E.164 digits for a contact, the WhatsApp group id for a group. */
     recipient: text('recipient').notNull(),
     kind: text('kind', { enum: ['contact', 'group'] })

@@ -30,6 +30,7 @@ import {
   createCampaign,
   deleteCampaign,
   duplicateCampaign,
+  forgetProgress,
   getCampaign,
   listCampaigns,
   listRecipients,
@@ -179,6 +180,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   action('send', 'Start sending now (a draft or scheduled campaign)', async (userId, id) => {
     await startCampaign(db, userId, id);
+    forgetProgress(id);
     return { message: campaignMsg.sent };
   });
   action('pause', 'Pause: nothing more goes out until resumed', async (userId, id) => {

@@ -44,10 +44,45 @@ const EMPTY_PROGRESS: CampaignProgress = {
 
 const RUNNING = new Set(['sending', 'in_progress']);
 
+/**
+ * Counters of large campaigns, kept briefly: counting 100,000 rows on every 3-second poll of every
+ * open page would cost more than the send loop. A campaign under CACHE_FROM_ROWS is always counted
+ * afresh; a larger one at most every PROGRESS_TTL_MS (the card refreshes every 3 s anyway).
+ */
+const CACHE_FROM_ROWS = 5_000;
+const PROGRESS_TTL_MS = 2_000;
+const PROGRESS_CACHE_MAX = 10_000;
+const progressCache = new Map<string, { at: number; progress: CampaignProgress }>();
+
+/** Drops a campaign's cached counters (after an action that changes its rows). */
+export function forgetProgress(id: string): void {
+  progressCache.delete(id);
+}
+
 /** Counters per campaign from its recipient rows (one grouped count over the campaign index). */
-async function progressOf(db: Db, ids: string[]): Promise<Map<string, CampaignProgress>> {
+async function progressOf(db: Db, allIds: string[]): Promise<Map<string, CampaignProgress>> {
   const out = new Map<string, CampaignProgress>();
+  const now = Date.now();
+  const ids: string[] = [];
+  for (const id of allIds) {
+    const hit = progressCache.get(id);
+    if (hit && now - hit.at < PROGRESS_TTL_MS) out.set(id, hit.progress);
+    else ids.push(id);
+  }
   if (!ids.length) return out;
+  const counted = await countProgress(db, ids);
+  for (const [id, p] of counted) {
+    out.set(id, p);
+    if (p.total >= CACHE_FROM_ROWS) {
+      if (progressCache.size >= PROGRESS_CACHE_MAX) progressCache.clear();
+      progressCache.set(id, { at: now, progress: p });
+    }
+  }
+  return out;
+}
+
+async function countProgress(db: Db, ids: string[]): Promise<Map<string, CampaignProgress>> {
+  const out = new Map<string, CampaignProgress>();
   const rows = await db
     .select({
       campaignId: campaignRecipients.campaignId,
@@ -312,6 +347,7 @@ async function transition(
 }
 
 export async function pauseCampaign(db: Db, userId: string, id: string): Promise<void> {
+  forgetProgress(id);
   await transition(db, userId, id, 'pause', { status: 'paused', waitingReason: null });
 }
 
@@ -332,6 +368,7 @@ export async function resumeCampaign(db: Db, userId: string, id: string): Promis
 
 /** Cancels: nothing more goes out; recipients not yet sent become skipped, so the report says why. */
 export async function cancelCampaign(db: Db, userId: string, id: string): Promise<void> {
+  forgetProgress(id);
   await db.transaction(async (tx) => {
     await transition(tx, userId, id, 'cancel', { status: 'cancelled', finishedAt: new Date(), waitingReason: null });
     await tx
