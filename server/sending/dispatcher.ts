@@ -278,6 +278,7 @@ export class Dispatcher {
     const rate = Math.min(1000, Math.max(1, this.opts.cloudThroughput ?? 80));
     const concurrency = Math.max(1, this.opts.cloudConcurrency ?? 64);
     const interval = 1000 / rate;
+    const burstMs = 250;
     const inFlight = new Set<Promise<void>>();
     let results: Outcome[] = [];
     let budget = remaining;
@@ -298,9 +299,11 @@ export class Dispatcher {
       budget -= rows.length;
       for (const row of rows) {
         while (inFlight.size >= concurrency) await Promise.race(inFlight);
+        // A token bucket: on average `rate` a second, with up to a quarter second's worth of credit
+        // so the pauses of claiming the next batch do not lower the rate.
         const wait = nextStart - Date.now();
         if (wait > 0) await sleep(wait);
-        nextStart = Math.max(nextStart, Date.now() - interval) + interval;
+        nextStart = Math.max(nextStart, Date.now() - burstMs) + interval;
         const p: Promise<void> = this.sendOne(userId, driver, row, true).then((o) => {
           results.push(o);
           inFlight.delete(p);

@@ -9,6 +9,7 @@ import { paths } from './paths';
 const LoginPage = lazy(() => import('../features/auth/components/login-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
 const AdminUsersPage = lazy(() => import('../features/admin/components/admin-users-page'));
+const CampaignsPage = lazy(() => import('../features/campaigns/components/campaigns-page'));
 const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page'));
 const GroupsPage = lazy(() => import('../features/groups/components/groups-page'));
 const PlaceholderPage = lazy(() => import('../features/placeholder-pages/components/placeholder-page'));
@@ -52,7 +53,7 @@ export const router = createBrowserRouter([
             element: <DashboardLayout />,
             children: [
               { path: paths.dashboard, element: <DashboardPage /> },
-              { path: paths.campaigns, element: <PlaceholderPage section="campaigns" /> },
+              { path: paths.campaigns, element: <CampaignsPage /> },
               { path: paths.chatbot, element: <PlaceholderPage section="chatbot" /> },
               { path: paths.contacts, element: <ContactsPage /> },
               { path: paths.groups, element: <GroupsPage /> },

@@ -8,6 +8,7 @@ import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../compone
 import { useAuthenticatedUser } from '../../features/auth/api/get-me';
 import { AccountNotice } from '../../features/auth/components/account-notice';
 import { DemoBanner } from '../../features/auth/components/demo-banner';
+import { NewCampaignProvider } from '../../features/campaigns/components/new-campaign-provider';
 import { usePurchaseNotice } from '../../features/demo/components/purchase-notice';
 import { useIsMobile } from '../../lib/use-media-query';
 import { activeNavItem } from '../navigation';
@@ -31,44 +32,46 @@ export function DashboardLayout({ children }: { children?: ReactNode }) {
   usePurchaseNotice(role === 'demo');
 
   return (
-    <div className="min-h-dvh">
-      <a
-        href="#conteudo"
-        className="sr-only z-50 rounded-md bg-card px-4 py-2 font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
-      >
-        Pular para o conteúdo
-      </a>
-
-      <aside className="fixed inset-y-0 left-0 z-40 hidden w-64 border-r bg-card lg:block" aria-label="Barra lateral">
-        <SidebarNav user={user} />
-      </aside>
-
-      <Sheet open={menuOpen && isMobile} onOpenChange={setMenuOpen}>
-        <SheetContent>
-          <SheetTitle className="sr-only">Menu</SheetTitle>
-          <SheetDescription className="sr-only">Navegue pelas seções do painel.</SheetDescription>
-          <SidebarNav user={user} onNavigate={() => setMenuOpen(false)} />
-        </SheetContent>
-      </Sheet>
-
-      <div className="flex min-h-dvh min-w-0 flex-col lg:pl-64">
-        <AppHeader user={user} title={title} onOpenMenu={() => setMenuOpen(true)} />
-        {role === 'demo' ? <DemoBanner user={user} /> : null}
-        <AccountNotice user={user} />
-        {role === 'customer' && isMobile ? (
-          <p className="flex items-center gap-2 border-b bg-muted px-4 py-2 text-xs text-muted-foreground sm:px-6">
-            <Info aria-hidden className="size-4 shrink-0" />
-            Mensagens, bot e campanhas: {msg.generic.mobileOnlyDesktop}
-          </p>
-        ) : null}
-        <main
-          id="conteudo"
-          tabIndex={-1}
-          className="mx-auto w-full max-w-7xl min-w-0 flex-1 px-4 py-6 focus-visible:outline-none sm:px-6 lg:px-8 lg:py-8"
+    <NewCampaignProvider>
+      <div className="min-h-dvh">
+        <a
+          href="#conteudo"
+          className="sr-only z-50 rounded-md bg-card px-4 py-2 font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
         >
-          <Suspense fallback={<PageSkeleton />}>{children ?? <Outlet />}</Suspense>
-        </main>
+          Pular para o conteúdo
+        </a>
+
+        <aside className="fixed inset-y-0 left-0 z-40 hidden w-64 border-r bg-card lg:block" aria-label="Barra lateral">
+          <SidebarNav user={user} />
+        </aside>
+
+        <Sheet open={menuOpen && isMobile} onOpenChange={setMenuOpen}>
+          <SheetContent>
+            <SheetTitle className="sr-only">Menu</SheetTitle>
+            <SheetDescription className="sr-only">Navegue pelas seções do painel.</SheetDescription>
+            <SidebarNav user={user} onNavigate={() => setMenuOpen(false)} />
+          </SheetContent>
+        </Sheet>
+
+        <div className="flex min-h-dvh min-w-0 flex-col lg:pl-64">
+          <AppHeader user={user} title={title} onOpenMenu={() => setMenuOpen(true)} />
+          {role === 'demo' ? <DemoBanner user={user} /> : null}
+          <AccountNotice user={user} />
+          {role === 'customer' && isMobile ? (
+            <p className="flex items-center gap-2 border-b bg-muted px-4 py-2 text-xs text-muted-foreground sm:px-6">
+              <Info aria-hidden className="size-4 shrink-0" />
+              Mensagens, bot e campanhas: {msg.generic.mobileOnlyDesktop}
+            </p>
+          ) : null}
+          <main
+            id="conteudo"
+            tabIndex={-1}
+            className="mx-auto w-full max-w-7xl min-w-0 flex-1 px-4 py-6 focus-visible:outline-none sm:px-6 lg:px-8 lg:py-8"
+          >
+            <Suspense fallback={<PageSkeleton />}>{children ?? <Outlet />}</Suspense>
+          </main>
+        </div>
       </div>
-    </div>
+    </NewCampaignProvider>
   );
 }

@@ -1,17 +1,36 @@
+import {
+  CAMPAIGN_STATUS_LABELS,
+  CAMPAIGN_TRANSITIONS,
+  type CampaignAction,
+  type CampaignStatus,
+} from '../../../contract/campaigns';
 import type { BadgeTone } from '../../components/ui/badge';
 
-/** Campaign status labels and colours (SPEC §4). Unknown statuses show the raw value. */
-const STATUS: Record<string, { label: string; tone: BadgeTone }> = {
-  draft: { label: 'Rascunho', tone: 'neutral' },
-  scheduled: { label: 'Agendada', tone: 'yellow' },
-  sending: { label: 'Enviando', tone: 'blue' },
-  in_progress: { label: 'Em andamento', tone: 'blue' },
-  completed: { label: 'Concluída', tone: 'green' },
-  failed: { label: 'Falhou', tone: 'red' },
+const TONES: Record<(typeof CAMPAIGN_STATUS_LABELS)[CampaignStatus]['color'], BadgeTone> = {
+  gray: 'neutral',
+  yellow: 'yellow',
+  blue: 'blue',
+  green: 'green',
+  red: 'red',
 };
 
+/** Label and badge tone of a campaign status (SPEC §4); an unknown status shows its raw value. */
 export function campaignStatus(status: string): { label: string; tone: BadgeTone } {
-  return Object.hasOwn(STATUS, status) ? STATUS[status] : { label: status, tone: 'outline' };
+  if (!Object.hasOwn(CAMPAIGN_STATUS_LABELS, status)) return { label: status, tone: 'outline' };
+  const { label, color } = CAMPAIGN_STATUS_LABELS[status as CampaignStatus];
+  return { label, tone: TONES[color] };
+}
+
+/** Statuses whose card changes by itself (the engine moves them on), so the list keeps polling. */
+const RUNNING: ReadonlySet<string> = new Set<CampaignStatus>(['scheduled', 'sending', 'in_progress']);
+
+export function isRunningStatus(status: string): boolean {
+  return RUNNING.has(status);
+}
+
+/** Whether the contract lets a user action start from this status (anything else answers 409). */
+export function canRunAction(action: CampaignAction, status: string): boolean {
+  return (CAMPAIGN_TRANSITIONS[action] as readonly string[]).includes(status);
 }
 
 /** Delivery-rate colour (SPEC §9): 90 % or more green, 70 % or more yellow, else red. */

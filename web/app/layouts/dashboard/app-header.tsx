@@ -1,12 +1,11 @@
 import { Bell, Menu, Plus } from 'lucide-react';
-import { useNavigate } from 'react-router';
 import type { User } from '../../../../contract/auth';
 import { planLabel } from '../../../../contract/plans';
 import { Button } from '../../../components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '../../../components/ui/popover';
 import { PermissionGatedButton } from '../../../features/auth/components/permission-gated-button';
+import { useNewCampaign } from '../../../features/campaigns/components/new-campaign-provider';
 import { formatNumber, formatPercent, initials } from '../../../lib/format';
-import { paths } from '../../paths';
 
 // SPEC §2: the header shows static sample figures.
 const SAMPLE_FIGURES = [
@@ -21,7 +20,7 @@ const NOTIFICATIONS = [
 ];
 
 export function AppHeader({ user, title, onOpenMenu }: { user: User; title: string; onOpenMenu: () => void }) {
-  const navigate = useNavigate();
+  const { openNewCampaign } = useNewCampaign();
   return (
     <header className="sticky top-0 z-30 flex h-16 shrink-0 items-center gap-2 border-b bg-card/95 px-3 backdrop-blur supports-[backdrop-filter]:bg-card/85 sm:gap-3 sm:px-6 lg:px-8">
       <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Abrir menu" onClick={onOpenMenu}>
@@ -45,7 +44,7 @@ export function AppHeader({ user, title, onOpenMenu }: { user: User; title: stri
         className="max-sm:size-10 max-sm:px-0"
         labelClassName="max-sm:sr-only"
         icon={<Plus aria-hidden />}
-        onClick={() => navigate(paths.campaigns)}
+        onClick={openNewCampaign}
       >
         Nova Campanha
       </PermissionGatedButton>

@@ -1,13 +1,41 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Campaign } from '../../../../contract/campaigns';
+import { CAMPAIGN_PROGRESS_POLL_MS, type Campaign } from '../../../../contract/campaigns';
 import { keyPathQueryFn } from '../../../lib/query-client';
+import { isRunningStatus } from '../status';
 
 export type { Campaign };
 
+/** Prefix of every campaigns query (list, recipients); mutations invalidate it. */
 export const campaignsQueryKey = ['/api/campaigns'] as const;
 
+/** Delivered and read receipts keep arriving for a while after the last message of a campaign goes out. */
+export const RECEIPTS_GRACE_MS = 2 * 60_000;
+
+function justFinished(c: Campaign, now: number): boolean {
+  if (c.status !== 'completed' || !c.finishedAt) return false;
+  const age = now - Date.parse(c.finishedAt);
+  return age >= 0 && age < RECEIPTS_GRACE_MS;
+}
+
+/**
+ * How often the list refreshes: every few seconds while some campaign runs (or has just finished and
+ * its receipts are still coming in), else never.
+ */
+export function campaignsRefetchInterval(
+  campaigns: readonly Campaign[] | null | undefined,
+  now: number = Date.now(),
+): number | false {
+  const live = campaigns?.some((c) => isRunningStatus(c.status) || justFinished(c, now));
+  return live ? CAMPAIGN_PROGRESS_POLL_MS : false;
+}
+
 export const campaignsQueryOptions = (enabled = true) =>
-  queryOptions({ queryKey: campaignsQueryKey, queryFn: keyPathQueryFn<Campaign[]>(), enabled });
+  queryOptions({
+    queryKey: campaignsQueryKey,
+    queryFn: keyPathQueryFn<Campaign[]>(),
+    enabled,
+    refetchInterval: (query) => campaignsRefetchInterval(query.state.data),
+  });
 
 export function useCampaigns(enabled = true) {
   return useQuery(campaignsQueryOptions(enabled));

@@ -1,6 +1,6 @@
 import { ArrowRight, Megaphone } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { DASHBOARD_RECENT_CAMPAIGNS } from '../../../../contract/constants';
 import { paths } from '../../../app/paths';
 import { EmptyState, ErrorState } from '../../../components/states';
@@ -12,6 +12,7 @@ import { formatNumber, formatPercent, formatRelativeTime } from '../../../lib/fo
 import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { type Campaign, deliveryRate, recentCampaigns } from '../../campaigns/api/get-campaigns';
 import { CampaignStatusBadge } from '../../campaigns/components/campaign-status-badge';
+import { useNewCampaign } from '../../campaigns/components/new-campaign-provider';
 import { deliveryRateTone } from '../../campaigns/status';
 
 type CampaignsQuery = {
@@ -23,7 +24,7 @@ type CampaignsQuery = {
 };
 
 export function RecentCampaignsCard({ query }: { query: CampaignsQuery }) {
-  const navigate = useNavigate();
+  const { openNewCampaign } = useNewCampaign();
   let body: ReactNode;
 
   if (query.isPending) {
@@ -54,7 +55,7 @@ export function RecentCampaignsCard({ query }: { query: CampaignsQuery }) {
           title="Nenhuma campanha criada ainda"
           description="Crie sua primeira campanha para começar a enviar mensagens."
           action={
-            <PermissionGatedButton kind="campaign" size="sm" onClick={() => navigate(paths.campaigns)}>
+            <PermissionGatedButton kind="campaign" size="sm" onClick={openNewCampaign}>
               Criar campanha
             </PermissionGatedButton>
           }

@@ -6,6 +6,7 @@ import { paths } from '../../../app/paths';
 import { Badge } from '../../../components/ui/badge';
 import { firstName } from '../../../lib/format';
 import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
+import { useNewCampaign } from '../../campaigns/components/new-campaign-provider';
 import { useProductName } from '../../public-config/api/get-public-config';
 
 export function WelcomeBanner({
@@ -19,6 +20,7 @@ export function WelcomeBanner({
 }) {
   const product = useProductName();
   const navigate = useNavigate();
+  const { openNewCampaign } = useNewCampaign();
   const isDemo = roleOf(user) === 'demo';
 
   return (
@@ -73,7 +75,7 @@ export function WelcomeBanner({
           kind="campaign"
           className="w-full justify-start"
           icon={<Megaphone aria-hidden />}
-          onClick={() => navigate(paths.campaigns)}
+          onClick={openNewCampaign}
         >
           Nova Campanha
         </PermissionGatedButton>

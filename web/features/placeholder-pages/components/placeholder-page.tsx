@@ -1,4 +1,4 @@
-import { ArrowLeft, BarChart3, Bot, Megaphone } from 'lucide-react';
+import { ArrowLeft, BarChart3, Bot } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
 import { EmptyState } from '../../../components/states';
@@ -7,7 +7,6 @@ import { Card } from '../../../components/ui/card';
 
 /** The sections still waiting for their real pages; drop an entry when its page is built. */
 const PLACEHOLDERS = {
-  campaigns: { title: 'Campanhas', icon: Megaphone, text: 'Aqui você vai criar, acompanhar e enviar suas campanhas.' },
   chatbot: {
     title: 'Chatbot',
     icon: Bot,

@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { campaignsQueryKey } from './get-campaigns';
+
+export function deleteCampaign(id: string): Promise<{ success: boolean; message: string }> {
+  return api.delete(`/api/campaigns/${encodeURIComponent(id)}`);
+}
+
+export function useDeleteCampaign() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteCampaign,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: campaignsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
+      ]),
+  });
+}

@@ -1,0 +1,360 @@
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import {
+  CAMPAIGN_MESSAGE_MAX,
+  CAMPAIGN_NAME_MAX,
+  CAMPAIGN_VARIABLES,
+  type Campaign,
+  type CampaignTargetType,
+  campaignMsg,
+  campaignTargetTypes,
+} from '../../../../contract/campaigns';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Label } from '../../../components/ui/label';
+import { NativeSelect } from '../../../components/ui/select';
+import { Spinner } from '../../../components/ui/spinner';
+import { isApiError } from '../../../lib/api';
+import { formatNumber } from '../../../lib/format';
+import { toastError, toastSuccess } from '../../../lib/toasts';
+import { groupsQueryOptions } from '../../groups/api/get-groups';
+import { useCreateCampaign } from '../api/create-campaign';
+import { useUpdateCampaign } from '../api/update-campaign';
+import {
+  type CampaignFormErrors,
+  type CampaignFormState,
+  campaignBodyFromForm,
+  emptyCampaignForm,
+  formFromCampaign,
+  validateCampaignForm,
+} from '../campaign-form';
+import { TARGET_TYPE_LABELS, toDateTimeLocal } from '../campaign-view';
+import { CampaignPreview } from './campaign-preview';
+
+const textareaClass =
+  'flex min-h-36 w-full min-w-0 rounded-md border border-input bg-card px-3 py-2 text-base text-foreground shadow-xs transition-colors placeholder:text-zinc-500 focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ring/40 aria-invalid:border-destructive sm:text-sm';
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="text-sm font-medium text-red-700">
+      {message}
+    </p>
+  );
+}
+
+/** The group picker: only once the account's groups have loaded (SPEC §2); several may be chosen. */
+function GroupPicker({
+  open,
+  selected,
+  onChange,
+  error,
+}: {
+  open: boolean;
+  selected: string[];
+  onChange: (names: string[]) => void;
+  error?: string;
+}) {
+  // SPEC §7: the dialog asks for the groups only while it is open.
+  const groups = useQuery({ ...groupsQueryOptions(), enabled: open });
+  const errorId = useId();
+
+  if (groups.isPending) {
+    return (
+      <p role="status" className="text-sm text-muted-foreground">
+        Carregando grupos...
+      </p>
+    );
+  }
+  if (groups.isError || !groups.data) {
+    return (
+      <p role="alert" className="text-sm font-medium text-red-700">
+        Não foi possível carregar os grupos. Feche e abra a janela para tentar novamente.
+      </p>
+    );
+  }
+  if (groups.data.length === 0) {
+    return (
+      <div className="grid gap-1">
+        <p className="text-sm text-muted-foreground">
+          Nenhum grupo cadastrado. Crie ou sincronize seus grupos na página Grupos.
+        </p>
+        <FieldError id={errorId} message={error} />
+      </div>
+    );
+  }
+
+  const toggle = (name: string, checked: boolean) =>
+    onChange(checked ? [...selected.filter((n) => n !== name), name] : selected.filter((n) => n !== name));
+
+  return (
+    <fieldset className="grid gap-2" aria-describedby={error ? errorId : undefined}>
+      <legend className="mb-2 text-sm font-medium">Grupos</legend>
+      <ul className="grid max-h-48 gap-1 overflow-y-auto rounded-md border p-2">
+        {groups.data.map((g) => (
+          <li key={g.id}>
+            <label className="flex cursor-pointer items-center gap-3 rounded-md px-2 py-1.5 text-sm hover:bg-muted">
+              <input
+                type="checkbox"
+                className="size-4 shrink-0 accent-brand-strong"
+                checked={selected.includes(g.name)}
+                onChange={(e) => toggle(g.name, e.target.checked)}
+              />
+              <span className="min-w-0 flex-1 truncate">{g.name}</span>
+              <span className="shrink-0 text-xs text-muted-foreground">
+                {formatNumber(g.membersCount)} membros{g.isActive ? '' : ' · inativo'}
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+      <FieldError id={errorId} message={error} />
+    </fieldset>
+  );
+}
+
+/**
+ * 'Nova Campanha' (SPEC §2, §5, §8), also used to edit a draft or scheduled campaign: name, message
+ * with variables and spintax, audience, optional schedule and image, and a live preview.
+ */
+export function CampaignDialog({
+  open,
+  campaign,
+  onOpenChange,
+}: {
+  open: boolean;
+  campaign: Campaign | null;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const create = useCreateCampaign();
+  const update = useUpdateCampaign();
+  const [form, setForm] = useState<CampaignFormState>(emptyCampaignForm);
+  const [errors, setErrors] = useState<CampaignFormErrors>({});
+  const messageRef = useRef<HTMLTextAreaElement>(null);
+  const ids = {
+    message: useId(),
+    messageHint: useId(),
+    messageError: useId(),
+    audience: useId(),
+  };
+  const editing = campaign !== null;
+  const pending = create.isPending || update.isPending;
+
+  useEffect(() => {
+    if (open) {
+      setForm(formFromCampaign(campaign));
+      setErrors({});
+    }
+  }, [open, campaign]);
+
+  const set = <K extends keyof CampaignFormState>(key: K, value: CampaignFormState[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    // A field's message goes away as soon as the field is edited.
+    setErrors((e) => (key in e ? { ...e, [key]: undefined } : e));
+  };
+
+  /** Puts a variable where the caret is and keeps typing from there. */
+  const insertVariable = (token: string) => {
+    const el = messageRef.current;
+    const start = el?.selectionStart ?? form.message.length;
+    const end = el?.selectionEnd ?? form.message.length;
+    const next = `${form.message.slice(0, start)}${token}${form.message.slice(end)}`.slice(0, CAMPAIGN_MESSAGE_MAX);
+    set('message', next);
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(start + token.length, start + token.length);
+    });
+  };
+
+  const close = () => {
+    onOpenChange(false);
+    setForm(emptyCampaignForm);
+    setErrors({});
+  };
+
+  /** The server's pt-BR message in the toast, and under the field it concerns when it names one. */
+  const failed = (error: unknown, fallback: string) => {
+    if (isApiError(error) && error.fieldErrors) {
+      const f = error.fieldErrors;
+      setErrors({ name: f.name, message: f.message, groups: f.targetGroups, scheduledAt: f.scheduledAt });
+    }
+    toastError(error, fallback);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const check = validateCampaignForm(form);
+    setErrors(check.errors);
+    if (check.toast) {
+      toastError(check.toast);
+      return;
+    }
+    const body = campaignBodyFromForm(form);
+    if (campaign) {
+      update.mutate(
+        { id: campaign.id, body },
+        {
+          onSuccess: () => {
+            toastSuccess(campaignMsg.updated);
+            close();
+          },
+          onError: (error) => failed(error, campaignMsg.updateError),
+        },
+      );
+      return;
+    }
+    create.mutate(body, {
+      onSuccess: () => {
+        toastSuccess(campaignMsg.created);
+        close();
+      },
+      onError: (error) => failed(error, campaignMsg.createError),
+    });
+  };
+
+  const messageDescribedBy = [ids.messageHint, errors.message ? ids.messageError : null].filter(Boolean).join(' ');
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
+      <DialogContent className="sm:max-w-4xl">
+        <DialogHeader>
+          <DialogTitle>{editing ? 'Editar Campanha' : 'Nova Campanha'}</DialogTitle>
+          <DialogDescription>
+            Escreva a mensagem, escolha quem recebe e salve como rascunho ou agende o envio.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} noValidate className="grid gap-6">
+          <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,20rem)]">
+            <div className="grid content-start gap-4">
+              <FormField
+                label="Nome da campanha"
+                value={form.name}
+                onChange={(e) => set('name', e.target.value)}
+                error={errors.name}
+                maxLength={CAMPAIGN_NAME_MAX}
+                autoComplete="off"
+                placeholder="Promoção de novembro"
+              />
+
+              <div className="grid gap-2">
+                <Label htmlFor={ids.message}>Mensagem</Label>
+                <textarea
+                  id={ids.message}
+                  ref={messageRef}
+                  rows={6}
+                  className={textareaClass}
+                  value={form.message}
+                  onChange={(e) => set('message', e.target.value)}
+                  maxLength={CAMPAIGN_MESSAGE_MAX}
+                  placeholder="{Olá|Oi} {{primeiro_nome}}! Temos uma novidade para você."
+                  aria-invalid={errors.message ? true : undefined}
+                  aria-describedby={messageDescribedBy}
+                />
+                <p id={ids.messageHint} className="text-xs text-muted-foreground">
+                  Personalize com {CAMPAIGN_VARIABLES.map((v) => `{{${v}}}`).join(', ')} e varie o texto com{' '}
+                  {'{Olá|Oi}'}: cada contato recebe uma das opções.
+                </p>
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <fieldset className="flex flex-wrap gap-1">
+                    <legend className="sr-only">Inserir variável na mensagem</legend>
+                    {CAMPAIGN_VARIABLES.map((v) => (
+                      <Button
+                        key={v}
+                        variant="outline"
+                        size="sm"
+                        className="h-7 px-2 font-mono text-xs"
+                        onClick={() => insertVariable(`{{${v}}}`)}
+                      >
+                        {`{{${v}}}`}
+                      </Button>
+                    ))}
+                  </fieldset>
+                  <span className="text-xs text-muted-foreground tabular-nums">
+                    {formatNumber(form.message.length)}/{formatNumber(CAMPAIGN_MESSAGE_MAX)}
+                  </span>
+                </div>
+                <FieldError id={ids.messageError} message={errors.message} />
+              </div>
+
+              <div className="grid gap-2">
+                <Label htmlFor={ids.audience}>Público-alvo</Label>
+                <NativeSelect
+                  id={ids.audience}
+                  value={form.targetType}
+                  onChange={(e) => set('targetType', e.target.value as CampaignTargetType)}
+                >
+                  {campaignTargetTypes.map((t) => (
+                    <option key={t} value={t}>
+                      {TARGET_TYPE_LABELS[t]}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </div>
+
+              {form.targetType === 'contacts' ? (
+                <FormField
+                  label="Tags (opcional)"
+                  value={form.tags}
+                  onChange={(e) => set('tags', e.target.value)}
+                  hint="Somente contatos com alguma destas tags. Separe por vírgula, por exemplo: cliente, vip"
+                  autoComplete="off"
+                />
+              ) : null}
+
+              {form.targetType === 'groups' ? (
+                <GroupPicker
+                  open={open}
+                  selected={form.groups}
+                  onChange={(names) => set('groups', names)}
+                  error={errors.groups}
+                />
+              ) : null}
+
+              <div className="grid gap-4 sm:grid-cols-2">
+                <FormField
+                  label="Agendar envio (opcional)"
+                  type="datetime-local"
+                  value={form.scheduledAt}
+                  min={toDateTimeLocal(new Date().toISOString())}
+                  onChange={(e) => set('scheduledAt', e.target.value)}
+                  error={errors.scheduledAt}
+                  hint="Em branco: fica como rascunho até você enviar."
+                />
+                <FormField
+                  label="URL da imagem (opcional)"
+                  type="url"
+                  inputMode="url"
+                  value={form.imageUrl}
+                  onChange={(e) => set('imageUrl', e.target.value)}
+                  placeholder="https://"
+                  hint="A mensagem vai como legenda da imagem."
+                  autoComplete="off"
+                />
+              </div>
+            </div>
+
+            <CampaignPreview message={form.message} active={open} />
+          </div>
+
+          <DialogFooter>
+            <Button variant="outline" onClick={close}>
+              Cancelar
+            </Button>
+            <Button type="submit" disabled={pending}>
+              {pending ? <Spinner /> : null}
+              {editing ? (pending ? 'Salvando...' : 'Salvar') : pending ? 'Criando...' : 'Criar Campanha'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,75 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { type Campaign, campaignMsg } from '../../../../contract/campaigns';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Spinner } from '../../../components/ui/spinner';
+import { toastError, toastSuccess } from '../../../lib/toasts';
+import { useSendTestMessage } from '../api/send-test-message';
+
+/** 'Enviar teste': the campaign's message once to a number, the account's own when left empty. */
+export function TestMessageDialog({ campaign, onClose }: { campaign: Campaign | null; onClose: () => void }) {
+  const send = useSendTestMessage();
+  const [phone, setPhone] = useState('');
+
+  useEffect(() => {
+    if (campaign) setPhone('');
+  }, [campaign]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!campaign) return;
+    const number = phone.trim();
+    send.mutate(
+      { id: campaign.id, phone: number || undefined },
+      {
+        onSuccess: (res) => {
+          // The server names the number it used (the account's own one when none was typed).
+          toastSuccess(res.message);
+          onClose();
+        },
+        onError: (error) => toastError(error, campaignMsg.testError),
+      },
+    );
+  };
+
+  return (
+    <Dialog open={campaign !== null} onOpenChange={(open) => !open && !send.isPending && onClose()}>
+      <DialogContent className="sm:max-w-md">
+        <DialogHeader>
+          <DialogTitle>Enviar teste</DialogTitle>
+          <DialogDescription>
+            Envia a mensagem de “{campaign?.name}” uma única vez, para você conferir como ela chega.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} noValidate className="grid gap-4">
+          <FormField
+            label="Número para o teste"
+            type="tel"
+            value={phone}
+            onChange={(e) => setPhone(e.target.value)}
+            placeholder="(11) 98765-4321"
+            hint="Deixe em branco para enviar ao número do seu WhatsApp conectado."
+            autoComplete="off"
+          />
+          <DialogFooter>
+            <Button variant="outline" onClick={onClose} disabled={send.isPending}>
+              Cancelar
+            </Button>
+            <Button type="submit" disabled={send.isPending}>
+              {send.isPending ? <Spinner /> : null}
+              {send.isPending ? 'Enviando...' : 'Enviar teste'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
