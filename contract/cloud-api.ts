@@ -81,10 +81,26 @@ export type BusinessProfile = z.infer<typeof businessProfile>;
 export const businessProfileResponse = z.object({ success: z.boolean(), profile: businessProfile });
 
 export const cloudApiTemplatesResponse = z.object({
-  templates: z.array(z.object({ name: z.string(), language: z.string(), status: z.string(), category: z.string() })),
+  templates: z.array(
+    z.object({
+      name: z.string(),
+      language: z.string(),
+      status: z.string(),
+      category: z.string(),
+      /** Ours: the body text with its {{1}}… placeholders, and how many a send must fill. */
+      body: z.string().optional(),
+      variables: z.number().int().optional(),
+    }),
+  ),
 });
 
 export const cloudApiHealthQuery = z.object({ fresh: z.enum(['1', 'true']).optional() });
+
+export type CloudApiTemplate = z.infer<typeof cloudApiTemplatesResponse>['templates'][number];
+
+/** Shown where a Cloud API campaign is written. */
+export const TEMPLATE_WINDOW_NOTE =
+  'Na API oficial, fora da janela de 24 horas (contatos que não falaram com você no último dia) a Meta só aceita modelos aprovados. Sem modelo, esses contatos ficam como falha com o motivo.';
 
 /** Meta's developer portal, where the app, token and webhook are set up. */
 export const META_DEVELOPERS_URL = 'https://developers.facebook.com/apps';

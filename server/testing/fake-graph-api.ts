@@ -30,7 +30,16 @@ export interface FakeRequest {
  */
 export class FakeGraphApi {
   readonly phones = new Map<string, FakePhoneNumber>();
-  readonly templates = new Map<string, Array<{ name: string; language: string; status: string; category: string }>>();
+  readonly templates = new Map<
+    string,
+    Array<{
+      name: string;
+      language: string;
+      status: string;
+      category: string;
+      components?: Array<{ type: string; text?: string }>;
+    }>
+  >();
   readonly requests: FakeRequest[] = [];
   readonly sent: Array<Record<string, unknown>> = [];
   /** When each of `sent` arrived (ms, performance clock). */

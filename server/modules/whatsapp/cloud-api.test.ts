@@ -1,6 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaignRecipients, campaigns, whatsappBusinessAccounts, whatsappInboundMessages } from '../../db/schema';
+import {
+  campaignRecipients,
+  campaigns,
+  contacts,
+  whatsappBusinessAccounts,
+  whatsappInboundMessages,
+} from '../../db/schema';
 import { FakeGraphApi } from '../../testing/fake-graph-api';
 import {
   type ApiMethod,
@@ -168,12 +174,76 @@ describe('health, profile and templates', () => {
   it('lists the account’s templates', async () => {
     const s = await configured();
     graph.templates.set(s.wabaId, [
-      { name: 'boas_vindas', language: 'pt_BR', status: 'APPROVED', category: 'MARKETING' },
+      {
+        name: 'boas_vindas',
+        language: 'pt_BR',
+        status: 'APPROVED',
+        category: 'MARKETING',
+        components: [
+          { type: 'HEADER', text: 'Olá' },
+          { type: 'BODY', text: 'Oi {{1}}, seu cupom é {{2}}.' },
+        ],
+      },
     ]);
     const res = await req('GET', '/api/whatsapp-business/templates', s.cookie);
     expect(res.json()).toEqual({
-      templates: [{ name: 'boas_vindas', language: 'pt_BR', status: 'APPROVED', category: 'MARKETING' }],
+      templates: [
+        {
+          name: 'boas_vindas',
+          language: 'pt_BR',
+          status: 'APPROVED',
+          category: 'MARKETING',
+          body: 'Oi {{1}}, seu cupom é {{2}}.',
+          variables: 2,
+        },
+      ],
     });
+  });
+});
+
+describe('campaigns on the Cloud API', () => {
+  it('send the chosen template with each recipient’s values, and text to a campaign without one', async () => {
+    const s = await configured();
+    await updateAccountSettings(ctx.database.db, s.user.id, { channel: 'cloud', respectBusinessHours: false });
+    await ctx.database.db.insert(contacts).values([
+      { userId: s.user.id, name: 'Ana Souza', phone: '+5521998765431', email: 'ana@example.com' },
+      { userId: s.user.id, name: 'Bruno Lima', phone: '+5521998765433' },
+    ]);
+    const created = await req('POST', '/api/campaigns', s.cookie, {
+      name: 'Modelo',
+      message: 'Oi {{primeiro_nome}}',
+      targetType: 'contacts',
+      templateName: 'boas_vindas',
+      templateLanguage: 'pt_BR',
+      templateVariables: [{ field: 'primeiro_nome' }, { text: 'NATAL10' }],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    await req('POST', `/api/campaigns/${created.json().id}/send`, s.cookie);
+    const sent = await waitFor(
+      async () => graph.sent.filter((m) => m.type === 'template' && (m.to as string).startsWith('5521998765')),
+      (list) => list.length === 2,
+      8000,
+    );
+    const ana = sent.find((m) => m.to === '5521998765431');
+    expect(ana?.template).toEqual({
+      name: 'boas_vindas',
+      language: { code: 'pt_BR' },
+      components: [
+        {
+          type: 'body',
+          parameters: [
+            { type: 'text', text: 'Ana' },
+            { type: 'text', text: 'NATAL10' },
+          ],
+        },
+      ],
+    });
+    const done = await waitFor(
+      async () => (await req('GET', `/api/campaigns/${created.json().id}`, s.cookie)).json(),
+      (c) => c.status === 'completed',
+      8000,
+    );
+    expect(done.messagesSent).toBe(2);
   });
 });
 

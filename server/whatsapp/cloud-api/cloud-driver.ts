@@ -33,6 +33,25 @@ export interface CloudTemplate {
   language: string;
   status: string;
   category: string;
+  /** The body text, with its {{1}}, {{2}}… placeholders. */
+  body: string;
+  /** How many body variables a send must fill. */
+  variables: number;
+}
+
+interface GraphTemplate {
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  components?: Array<{ type?: string; text?: string }>;
+}
+
+/** The highest {{n}} of a template body: how many parameters its sends carry. */
+export function templateVariableCount(body: string): number {
+  let max = 0;
+  for (const m of body.matchAll(/\{\{\s*(\d+)\s*\}\}/g)) max = Math.max(max, Number(m[1]));
+  return max;
 }
 
 /** The official WhatsApp Cloud API for one phone number. Inbound messages and statuses come from the webhook. */
@@ -93,16 +112,21 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
   async listTemplates(): Promise<CloudTemplate[]> {
     if (!this.businessAccountId) return [];
     const res = await this.call(() =>
-      this.graph.request<{ data?: CloudTemplate[] }>('GET', `${this.businessAccountId}/message_templates`, {
-        query: { fields: 'name,language,status,category', limit: '100' },
+      this.graph.request<{ data?: GraphTemplate[] }>('GET', `${this.businessAccountId}/message_templates`, {
+        query: { fields: 'name,language,status,category,components', limit: '100' },
       }),
     );
-    return (res.data ?? []).map((t) => ({
-      name: t.name,
-      language: t.language,
-      status: t.status,
-      category: t.category,
-    }));
+    return (res.data ?? []).map((t) => {
+      const body = t.components?.find((c) => c.type?.toUpperCase() === 'BODY')?.text ?? '';
+      return {
+        name: t.name,
+        language: t.language,
+        status: t.status,
+        category: t.category,
+        body,
+        variables: templateVariableCount(body),
+      };
+    });
   }
 
   async send(to: string, message: OutgoingMessage): Promise<{ providerMessageId: string }> {

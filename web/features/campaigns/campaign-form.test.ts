@@ -44,6 +44,28 @@ describe('campaignBodyFromForm', () => {
       status: 'draft',
       scheduledAt: null,
       imageUrl: null,
+      templateName: null,
+      templateLanguage: null,
+      templateVariables: [],
+    });
+  });
+
+  it('sends a Cloud API template with its variables, and none once it is cleared', () => {
+    const withTemplate = {
+      ...filled,
+      templateName: 'boas_vindas',
+      templateLanguage: 'pt_BR',
+      templateVariables: [{ field: 'primeiro_nome' as const }, { text: 'NATAL10' }],
+    };
+    expect(campaignBodyFromForm(withTemplate)).toMatchObject({
+      templateName: 'boas_vindas',
+      templateLanguage: 'pt_BR',
+      templateVariables: [{ field: 'primeiro_nome' }, { text: 'NATAL10' }],
+    });
+    expect(campaignBodyFromForm({ ...withTemplate, templateName: '' })).toMatchObject({
+      templateName: null,
+      templateLanguage: null,
+      templateVariables: [],
     });
   });
 
@@ -95,6 +117,9 @@ describe('formFromCampaign', () => {
       groups: [],
       scheduledAt: '2026-11-23T09:00',
       imageUrl: '',
+      templateName: '',
+      templateLanguage: '',
+      templateVariables: [],
     });
     expect(formFromCampaign({ ...campaign, status: 'draft' }).scheduledAt).toBe('');
   });

@@ -1,6 +1,7 @@
 import {
   type Campaign,
   type CampaignTargetType,
+  type CampaignVariable,
   type CreateCampaignBody,
   campaignMsg,
 } from '../../../contract/campaigns';
@@ -19,7 +20,14 @@ export interface CampaignFormState {
   /** `<input type="datetime-local">` value; empty means no schedule (a draft). */
   scheduledAt: string;
   imageUrl: string;
+  /** Cloud API: an approved template ('' for none) and how each of its {{n}} is filled. */
+  templateName: string;
+  templateLanguage: string;
+  templateVariables: TemplateVariableInput[];
 }
+
+/** One template variable as the form edits it: a contact field, or a fixed text. */
+export type TemplateVariableInput = { field: CampaignVariable } | { text: string };
 
 export const emptyCampaignForm: CampaignFormState = {
   name: '',
@@ -29,6 +37,9 @@ export const emptyCampaignForm: CampaignFormState = {
   groups: [],
   scheduledAt: '',
   imageUrl: '',
+  templateName: '',
+  templateLanguage: '',
+  templateVariables: [],
 };
 
 export function formFromCampaign(c: Campaign | null): CampaignFormState {
@@ -41,6 +52,9 @@ export function formFromCampaign(c: Campaign | null): CampaignFormState {
     groups: [...c.targetGroups],
     scheduledAt: c.status === 'scheduled' ? toDateTimeLocal(c.scheduledAt) : '',
     imageUrl: c.imageUrl ?? '',
+    templateName: c.templateName ?? '',
+    templateLanguage: c.templateLanguage ?? '',
+    templateVariables: (c.templateVariables ?? []) as TemplateVariableInput[],
   };
 }
 
@@ -87,5 +101,8 @@ export function campaignBodyFromForm(form: CampaignFormState): CreateCampaignBod
     status: scheduledAt ? 'scheduled' : 'draft',
     scheduledAt,
     imageUrl: imageUrl || null,
+    templateName: form.templateName || null,
+    templateLanguage: form.templateName ? form.templateLanguage || 'pt_BR' : null,
+    templateVariables: form.templateName ? form.templateVariables : [],
   };
 }

@@ -38,6 +38,7 @@ import {
 } from '../campaign-form';
 import { TARGET_TYPE_LABELS, toDateTimeLocal } from '../campaign-view';
 import { CampaignPreview } from './campaign-preview';
+import { CampaignTemplateFields } from './campaign-template-fields';
 
 const textareaClass =
   'flex min-h-36 w-full min-w-0 rounded-md border border-input bg-card px-3 py-2 text-base text-foreground shadow-xs transition-colors placeholder:text-zinc-500 focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ring/40 aria-invalid:border-destructive sm:text-sm';
@@ -339,6 +340,12 @@ export function CampaignDialog({
                   autoComplete="off"
                 />
               </div>
+
+              <CampaignTemplateFields
+                form={form}
+                active={open}
+                onChange={(patch) => setForm((f) => ({ ...f, ...patch }))}
+              />
             </div>
 
             <CampaignPreview message={form.message} active={open} />
