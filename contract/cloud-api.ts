@@ -76,6 +76,11 @@ export const businessProfile = z.object({
   phone: z.string(),
   status: z.string(),
   qualityRating: z.string().nullable(),
+  /** Ours: Meta's messaging limit (unique users per moving 24 h), 'unlimited', or null when it cannot be read. */
+  messagingLimit: z
+    .union([z.number().int(), z.literal('unlimited')])
+    .nullable()
+    .optional(),
 });
 export type BusinessProfile = z.infer<typeof businessProfile>;
 export const businessProfileResponse = z.object({ success: z.boolean(), profile: businessProfile });

@@ -222,9 +222,11 @@ export class Dispatcher {
         at: now,
       });
       if (remaining <= 0) return this.wait(userId, 'daily_limit');
+      const conversations = personal ? Number.POSITIVE_INFINITY : await this.conversationsLeft(userId, driver);
+      if (conversations <= 0) return this.wait(userId, 'messaging_limit');
       const more = personal
         ? await this.sendPersonal(userId, driver, settings, lane)
-        : await this.sendCloud(userId, driver, remaining);
+        : await this.sendCloud(userId, driver, Math.min(remaining, conversations));
       if (!more) {
         await this.finish(userId);
         await this.release(userId);
@@ -465,6 +467,23 @@ export class Dispatcher {
         ? JSON.parse(r.template_variables)
         : (r.template_variables ?? [])) as CampaignContent['templateVariables'],
     }));
+  }
+
+  /**
+   * Cloud API: how many more people may get a message under Meta's messaging limit, counting the
+   * distinct contacts this account sent campaign messages to in the last 24 hours (unlimited when
+   * the limit cannot be read).
+   */
+  private async conversationsLeft(userId: string, driver: Driver): Promise<number> {
+    const limit = driver.messagingLimit ? await driver.messagingLimit() : null;
+    if (limit === null || limit === 'unlimited') return Number.POSITIVE_INFINITY;
+    const [r] = rowsOf<{ n: number }>(
+      await this.db.execute(sql`
+        select count(distinct recipient)::int as n from campaign_recipients
+        where user_id = ${userId} and kind = 'contact' and sent_at > now() - interval '24 hours'
+      `),
+    );
+    return limit - r.n;
   }
 
   private async sentSince(userId: string, since: Date): Promise<number> {

@@ -17,6 +17,11 @@ import { classifyFailure } from './failures';
 /** A driver whose every send does what the test scripted for its recipient. */
 class ScriptedDriver implements Driver {
   readonly kind: 'simulator' | 'cloud';
+  /** Meta's messaging limit this number reports (Cloud API), or null when unknown. */
+  limit: number | null = null;
+  async messagingLimit() {
+    return this.limit;
+  }
   readonly sends: Array<{ to: string; message: OutgoingMessage }> = [];
   private seq = 0;
   constructor(
@@ -154,6 +159,32 @@ describe('failures while sending', () => {
     await waitFor(s.campaign, (c) => c.status === 'failed', 8000);
     const [row] = await s.rows();
     expect(row.error).toMatch(/janela de 24 horas/);
+  });
+
+  it('keeps to Meta’s messaging limit on the Cloud API and says why it waits', async () => {
+    const { user, cookie } = await newCustomer(ctx);
+    await setAccountSettings(ctx, user.id, { respectBusinessHours: false });
+    const driver = new ScriptedDriver('cloud', () => null);
+    driver.limit = 3;
+    drivers.byUser.set(user.id, driver);
+    await ctx.database.db
+      .insert(contacts)
+      .values(
+        Array.from({ length: 5 }, (_, i) => ({ userId: user.id, name: `C ${i}`, phone: `+55219876${50101 + i * 2}` })),
+      );
+    const created = await apiCall(ctx, 'POST', '/api/campaigns', {
+      cookie,
+      payload: { name: 'Limite', message: 'Oi', targetType: 'contacts' },
+    });
+    await apiCall(ctx, 'POST', `/api/campaigns/${created.json().id}/send`, { cookie });
+    const waiting = await waitFor(
+      async () => (await apiCall(ctx, 'GET', `/api/campaigns/${created.json().id}`, { cookie })).json(),
+      (c) => c.waitingReason === 'messaging_limit',
+      8000,
+    );
+    expect(waiting.status).toBe('in_progress');
+    expect(waiting.messagesSent).toBe(3);
+    expect(driver.sends).toHaveLength(3);
   });
 
   it('sends many in flight on the Cloud API, each recipient once', async () => {

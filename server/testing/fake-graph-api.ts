@@ -11,6 +11,7 @@ export interface FakePhoneNumber {
   about?: string;
   profile_picture_url?: string;
   businessAccountId?: string;
+  whatsapp_business_manager_messaging_limit?: string;
 }
 
 export interface FakeRequest {

@@ -96,6 +96,11 @@ export interface Driver {
   send(to: string, message: OutgoingMessage, opts?: SendOptions): Promise<{ providerMessageId: string }>;
   /** Whether `send` honours a caller-chosen `messageId`. */
   readonly choosesMessageIds?: boolean;
+  /**
+   * Cloud API: Meta's messaging limit (unique users a business may start conversations with in a
+   * moving 24 h), or null when it cannot be read (then no limit is assumed).
+   */
+  messagingLimit?(): Promise<number | 'unlimited' | null>;
   /** Shows "typing…" to the recipient (personal numbers); a no-op where the channel has none. */
   typing?(to: string, on: boolean): Promise<void>;
   checkNumbers(numbers: string[]): Promise<NumberCheck[]>;

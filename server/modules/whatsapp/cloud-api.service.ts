@@ -16,7 +16,7 @@ import type { Db } from '../../db/client';
 import { whatsappBusinessAccounts, whatsappWebhookEvents } from '../../db/schema';
 import { AppError } from '../../errors';
 import { decryptSecret, encryptSecret } from '../../lib/crypto';
-import { CloudApiDriver } from '../../whatsapp/cloud-api/cloud-driver';
+import { CloudApiDriver, parseMessagingLimit } from '../../whatsapp/cloud-api/cloud-driver';
 import { GraphApiError, GraphClient } from '../../whatsapp/cloud-api/graph-client';
 import { verifySignature, type WebhookPayload, webhookEvents } from '../../whatsapp/cloud-api/webhook';
 import { DriverError } from '../../whatsapp/driver';
@@ -215,6 +215,7 @@ export class CloudApiAccounts {
           phone: info.display_phone_number ? formatPhone(info.display_phone_number) : '',
           status: info.status ?? profile.about ?? '',
           qualityRating: info.quality_rating ?? null,
+          messagingLimit: parseMessagingLimit(info.whatsapp_business_manager_messaging_limit),
         },
       };
     } catch (err) {

@@ -166,9 +166,16 @@ describe('health, profile and templates', () => {
         phone: expect.stringMatching(/^\+55 11 3000-/),
         status: 'CONNECTED',
         qualityRating: 'GREEN',
+        // The fake number reports no messaging limit: unknown, said so.
+        messagingLimit: null,
       },
     });
     expect(graph.requests.some((r) => r.path === `/v26.0/${s.phoneNumberId}/whatsapp_business_profile`)).toBe(true);
+    // Once Meta reports one, the profile carries it.
+    const phone = graph.phones.get(s.phoneNumberId);
+    if (phone) phone.whatsapp_business_manager_messaging_limit = 'TIER_2K';
+    const again = await req('GET', '/api/whatsapp-business/profile', s.cookie);
+    expect(again.json().profile.messagingLimit).toBe(2000);
   });
 
   it('lists the account’s templates', async () => {

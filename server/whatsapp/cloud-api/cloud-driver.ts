@@ -23,10 +23,43 @@ export interface CloudPhoneInfo {
   code_verification_status?: string;
   name_status?: string;
   status?: string;
+  /** The business portfolio's messaging limit (unique users per moving 24 h), e.g. 'TIER_2K'. */
+  whatsapp_business_manager_messaging_limit?: unknown;
 }
 
 export const PHONE_FIELDS =
-  'display_phone_number,verified_name,quality_rating,code_verification_status,name_status,status';
+  'display_phone_number,verified_name,quality_rating,code_verification_status,name_status,status,whatsapp_business_manager_messaging_limit';
+
+export type MessagingLimit = number | 'unlimited';
+
+const TIER = /^TIER_(\d+)(K)?$/i;
+
+/**
+ * Meta's messaging limit as a number of unique users per 24 h, from whichever shape the Graph API
+ * answers ('TIER_250', 'TIER_2K', 'TIER_UNLIMITED', 2000, -1, or an object carrying one of these);
+ * null when it cannot be read.
+ */
+export function parseMessagingLimit(value: unknown): MessagingLimit | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return value < 0 ? 'unlimited' : value > 0 ? value : null;
+  if (typeof value === 'string') {
+    if (/UNLIMITED/i.test(value)) return 'unlimited';
+    const tier = TIER.exec(value.trim());
+    if (tier) return Number(tier[1]) * (tier[2] ? 1000 : 1);
+    const n = Number(value);
+    return Number.isFinite(n) ? parseMessagingLimit(n) : null;
+  }
+  if (typeof value === 'object') {
+    for (const v of Object.values(value as Record<string, unknown>)) {
+      const found = parseMessagingLimit(v);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+/** How long a read messaging limit is trusted before asking the Graph API again. */
+const LIMIT_TTL_MS = 10 * 60_000;
 
 export interface CloudTemplate {
   name: string;
@@ -88,6 +121,21 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
   }
 
   async disconnect(): Promise<void> {}
+
+  private limitCache: { at: number; value: MessagingLimit | null } | undefined;
+
+  /** Meta's messaging limit of the number's portfolio, read at most every 10 minutes; null when unknown. */
+  async messagingLimit(): Promise<MessagingLimit | null> {
+    if (this.limitCache && Date.now() - this.limitCache.at < LIMIT_TTL_MS) return this.limitCache.value;
+    let value: MessagingLimit | null = null;
+    try {
+      value = parseMessagingLimit((await this.phoneInfo()).whatsapp_business_manager_messaging_limit);
+    } catch {
+      value = null;
+    }
+    this.limitCache = { at: Date.now(), value };
+    return value;
+  }
 
   /** The phone number's details (also the credentials check). */
   async phoneInfo(): Promise<CloudPhoneInfo> {

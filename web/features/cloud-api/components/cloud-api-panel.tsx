@@ -21,6 +21,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
+import { formatNumber } from '../../../lib/format';
 import { toastSuccess } from '../../../lib/toasts';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
 import { LockedState } from '../../auth/components/locked-state';
@@ -177,6 +178,14 @@ function ProfileCard({ profile }: { profile: BusinessProfile }) {
           </p>
           <p className="text-sm tabular-nums">{profile.phone}</p>
           <p className="text-sm text-muted-foreground">Status: {profile.status || '—'}</p>
+          <p className="text-sm text-muted-foreground">
+            Limite de conversas iniciadas (24 h):{' '}
+            {profile.messagingLimit === 'unlimited'
+              ? 'ilimitado'
+              : typeof profile.messagingLimit === 'number'
+                ? formatNumber(profile.messagingLimit)
+                : 'desconhecido (nenhum limite aplicado pelo Disparo)'}
+          </p>
         </div>
       </CardContent>
     </Card>
