@@ -2,18 +2,20 @@ import { performance } from 'node:perf_hooks';
 import * as XLSX from '@e965/xlsx';
 import Papa from 'papaparse';
 import { contactRows, toCsvText, toXlsxBuffer, unlimitedCustomer, uploadContacts } from './lib/contacts';
+import { copyFloorMs } from './lib/copy-floor';
 import { type BenchResult, ceiling, fmt, printChecks } from './lib/report';
 import { rssMb, startDisparo, withServer } from './lib/server';
 import { envInt, median } from './lib/stats';
 
 /**
- * Benchmark: importing 100,000 contacts through the API, against parsing the same file alone in
- * this process (the same parser the server uses). CSV import at most 10× its parse, XLSX at most
- * 20×; the server's resident memory may grow by at most 300 MB during the import.
+ * Benchmark: importing 100,000 contacts through the API. The CSV import is measured against the
+ * database's own floor, a raw `COPY` of the same rows into the same table (keys, indexes, foreign
+ * key) on the same engine, side by side: at most 1.5× that floor. The XLSX import at most 20× its
+ * parse alone; the server's resident memory may grow by at most 300 MB during an import.
  */
 export const name = 'contacts-import';
 
-const MAX_CSV_RATIO = 10;
+const MAX_COPY_RATIO = 1.5;
 const MAX_XLSX_RATIO = 20;
 const MAX_RSS_GROWTH_MB = 300;
 
@@ -68,6 +70,9 @@ export async function run(): Promise<BenchResult> {
     });
     console.log(`  parse alone: CSV ${fmt(csvParse)} ms, XLSX ${fmt(xlsxParse)} ms (median of 3)`);
 
+    const floor = await copyFloorMs(contactRows(rows));
+    console.log(`  the database's own COPY of the same rows into contacts: ${fmt(floor)} ms`);
+
     const c = await measureImport(server.url, csvCookie, server.pid, 'contatos.csv', csv);
     console.log(
       `  CSV import: ${fmt(c.ms)} ms, ${c.imported} imported, ${c.errors} errors, RSS ${fmt(c.before)} → ${fmt(c.peak)} MB`,
@@ -78,7 +83,12 @@ export async function run(): Promise<BenchResult> {
     );
 
     const checks = [
-      ceiling('CSV import ÷ CSV parse', c.ms / csvParse, MAX_CSV_RATIO, '×'),
+      ceiling(
+        `CSV import ÷ COPY of the same rows (${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'embedded'})`,
+        c.ms / floor,
+        MAX_COPY_RATIO,
+        '×',
+      ),
       ceiling('XLSX import ÷ XLSX parse', x.ms / xlsxParse, MAX_XLSX_RATIO, '×'),
       ceiling('server RSS growth during CSV import', c.growth, MAX_RSS_GROWTH_MB, 'MB'),
       ceiling('server RSS growth during XLSX import', x.growth, MAX_RSS_GROWTH_MB, 'MB'),
@@ -92,6 +102,8 @@ export async function run(): Promise<BenchResult> {
         rows,
         'CSV parse ms': Number(csvParse.toFixed(1)),
         'CSV import ms': Number(c.ms.toFixed(1)),
+        'COPY floor ms': Number(floor.toFixed(1)),
+        'CSV import ÷ parse': Number((c.ms / csvParse).toFixed(1)),
         'XLSX parse ms': Number(xlsxParse.toFixed(1)),
         'XLSX import ms': Number(x.ms.toFixed(1)),
         'CSV RSS growth MB': Number(c.growth.toFixed(1)),

@@ -63,4 +63,27 @@ describe('bulkInsert', () => {
     if (database.kind === 'postgres') expect(await load).toBe(1);
     else await expect(load).rejects.toThrow();
   });
+
+  it('a key that appeared despite the caller’s exclusion is skipped, and the rest still goes in', async () => {
+    await database.db.execute(
+      sql`insert into bulk_probe (id, owner, label) values (${id(7000000)}, ${owner}, 'existente')`,
+    );
+    const rows = [
+      [id(7000001), 'nova um', [], 1],
+      [id(7000002), 'existente', [], 2],
+      [id(7000003), 'nova dois', [], 3],
+    ];
+    const load = database.db.transaction((tx) => bulkInsert(tx, spec, rows, { keysExcluded: true }));
+    if (database.kind === 'postgres') {
+      expect(await load).toBe(2);
+      const stored = (
+        (await database.db.execute(
+          sql`select id from bulk_probe where id in (${id(7000001)}, ${id(7000002)}, ${id(7000003)})`,
+        )) as unknown as {
+          rows: Array<{ id: string }>;
+        }
+      ).rows.map((r) => r.id);
+      expect(stored.sort()).toEqual([id(7000001), id(7000003)]);
+    } else await expect(load).rejects.toThrow();
+  });
 });

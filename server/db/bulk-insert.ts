@@ -1,15 +1,18 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Transaction as PgliteTx } from '@electric-sql/pglite';
-import { type SQL, sql } from 'drizzle-orm';
 import { PgliteTransaction } from 'drizzle-orm/pglite';
-import type { Db } from './client';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 
 /**
- * Many rows into one table at the speed each engine allows, never a query per row: on the
- * embedded database `COPY … FROM` a blob (one parse, no parameter arrays), on PostgreSQL one
- * `INSERT … SELECT FROM unnest()` per batch. Contact imports and campaign starts share it.
+ * Many rows into one table at the speed each engine allows, never a query per row: `COPY` on
+ * both. On the embedded database `COPY … FROM` a blob straight into the table; on PostgreSQL
+ * `COPY … FROM STDIN` (pg-copy-streams) into a temporary table without indexes, then one
+ * `INSERT … SELECT … ON CONFLICT DO NOTHING` into the table (another process may insert the same
+ * key between a caller's check and its insert, and COPY itself cannot skip a conflict).
  *
- * Conflicts on a unique key are skipped and not counted. On PostgreSQL that is `ON CONFLICT DO
- * NOTHING` (another process may insert the same key between a caller's check and its insert). The
+ * Conflicts on a unique key are skipped and not counted. The
  * embedded database has one connection and COPY has no ON CONFLICT: callers exclude known keys
  * beforehand inside the same transaction, so COPY meets none.
  */
@@ -24,10 +27,7 @@ export interface BulkTable {
 }
 
 const COPY_BATCH = 25_000;
-const INSERT_BATCH = 2_000;
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
-/** Joins a text[] cell into one text for unnest (arrays of arrays do not unnest row by row). */
-const ARRAY_SEPARATOR = '\u001f';
 
 function identifier(name: string): string {
   if (!IDENTIFIER.test(name)) throw new Error(`not a plain identifier: ${name}`);
@@ -70,57 +70,95 @@ async function copyBatch(handle: PgliteTx, spec: BulkTable, rows: BulkValue[][])
   return result.affectedRows ?? rows.length;
 }
 
-/** unnest() cannot take a text[][] row by row: each text[] cell travels joined, and is split back. */
-function unnestColumn(type: BulkType, values: BulkValue[]): { param: SQL; select: (alias: string) => SQL } {
-  if (type === 'text[]') {
-    const joined = values.map((v) => (Array.isArray(v) ? v.join(ARRAY_SEPARATOR) : null));
-    return {
-      param: sql`${sql.param(joined)}::text[]`,
-      select: (a) =>
-        sql.raw(`case when ${a} is null or ${a} = '' then '{}'::text[] else string_to_array(${a}, chr(31)) end`),
-    };
+/** The pooled connection behind a Drizzle node-postgres transaction (COPY needs it), or null. */
+function pgClient(tx: unknown): PoolClient | null {
+  const client = (tx as { session?: { client?: unknown } }).session?.client as PoolClient | undefined;
+  return client && typeof client.query === 'function' && 'release' in client ? client : null;
+}
+
+/** Rows in COPY's text format, a chunk at a time (a chunk per COPY_BATCH rows keeps memory flat). */
+function* copyChunks(spec: BulkTable, rows: BulkValue[][], withFixed: boolean): Generator<string> {
+  const fixedCells = withFixed ? (spec.fixed ?? []).map((f) => copyCell(f.value)) : [];
+  for (let i = 0; i < rows.length; i += COPY_BATCH) {
+    const parts: string[] = [];
+    for (const row of rows.slice(i, i + COPY_BATCH)) {
+      const cells = fixedCells.slice();
+      for (let c = 0; c < spec.columns.length; c++) cells.push(copyCell(row[c]));
+      parts.push(cells.join('\t'));
+    }
+    yield `${parts.join('\n')}\n`;
   }
-  return { param: sql`${sql.param(values)}::${sql.raw(type)}[]`, select: (a) => sql.raw(a) };
 }
 
-async function insertBatch(tx: Pick<Db, 'execute'>, spec: BulkTable, rows: BulkValue[][]): Promise<number> {
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Straight into the table, when the caller excluded every known key under a lock: as fast as the
+ * database goes. A key another writer added meanwhile makes COPY fail; the savepoint undoes it and
+ * the caller's rows go through the staging table instead. Answers null in that case.
+ */
+async function copyDirect(client: PoolClient, spec: BulkTable, rows: BulkValue[][]): Promise<number | null> {
+  const names = [...(spec.fixed ?? []), ...spec.columns].map((c) => identifier(c.name)).join(', ');
+  await client.query('savepoint bulk_direct');
+  try {
+    await pipeline(
+      Readable.from(copyChunks(spec, rows, true)),
+      client.query(copyFrom(`copy ${identifier(spec.table)} (${names}) from stdin`)),
+    );
+  } catch (err) {
+    if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+    await client.query('rollback to savepoint bulk_direct');
+    return null;
+  }
+  await client.query('release savepoint bulk_direct');
+  return rows.length;
+}
+
+async function copyPostgres(client: PoolClient, spec: BulkTable, rows: BulkValue[][]): Promise<number> {
   const fixed = spec.fixed ?? [];
-  const columns = spec.columns.map((c, i) =>
-    unnestColumn(
-      c.type,
-      rows.map((r) => r[i] ?? null),
-    ),
+  const staging = identifier(`bulk_${spec.table}`);
+  const columns = spec.columns.map((c) => `${identifier(c.name)} ${c.type}`).join(', ');
+  await client.query(`create temp table if not exists ${staging} (${columns}) on commit drop`);
+  await client.query(`truncate ${staging}`);
+  const names = spec.columns.map((c) => identifier(c.name));
+  await pipeline(
+    Readable.from(copyChunks(spec, rows, false)),
+    client.query(copyFrom(`copy ${staging} (${names.join(', ')}) from stdin`)),
   );
-  const aliases = spec.columns.map((_, i) => `c${i}`);
-  const names = [...fixed, ...spec.columns].map((c) => identifier(c.name)).join(', ');
-  const selected = [
-    ...fixed.map((f) => sql`${f.value}::${sql.raw(f.type)}`),
-    ...columns.map((c, i) => c.select(aliases[i])),
-  ];
-  const result = await tx.execute(sql`
-    insert into ${sql.raw(identifier(spec.table))} (${sql.raw(names)})
-    select ${sql.join(selected, sql`, `)}
-    from unnest(${sql.join(
-      columns.map((c) => c.param),
-      sql`, `,
-    )}) as u(${sql.raw(aliases.join(', '))})
-    on conflict do nothing
-    returning 1`);
-  return (result as unknown as { rows: unknown[] }).rows.length;
+  const targets = [...fixed.map((f) => identifier(f.name)), ...names].join(', ');
+  const selected = [...fixed.map((f, i) => `$${i + 1}::${f.type}`), ...names].join(', ');
+  const result = await client.query(
+    `insert into ${identifier(spec.table)} (${targets}) select ${selected} from ${staging} on conflict do nothing`,
+    fixed.map((f) => f.value),
+  );
+  await client.query(`truncate ${staging}`);
+  return result.rowCount ?? 0;
 }
 
-/** Inserts the rows (values in `spec.columns` order) inside the caller's transaction; answers how many went in. */
-export async function bulkInsert(tx: unknown, spec: BulkTable, rows: BulkValue[][]): Promise<number> {
+/**
+ * Inserts the rows (values in `spec.columns` order) inside the caller's transaction; answers how
+ * many went in. `keysExcluded`: the caller already left out every key the table holds, under a
+ * lock its other writers take too, so PostgreSQL can COPY straight into the table.
+ */
+export async function bulkInsert(
+  tx: unknown,
+  spec: BulkTable,
+  rows: BulkValue[][],
+  opts: { keysExcluded?: boolean } = {},
+): Promise<number> {
   let inserted = 0;
   const handle = pgliteHandle(tx);
   if (handle) {
     for (let i = 0; i < rows.length; i += COPY_BATCH)
       inserted += await copyBatch(handle, spec, rows.slice(i, i + COPY_BATCH));
-  } else {
-    const runner = tx as Pick<Db, 'execute'>;
-    for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-      inserted += await insertBatch(runner, spec, rows.slice(i, i + INSERT_BATCH));
-    }
+    return inserted;
   }
-  return inserted;
+  const client = pgClient(tx);
+  if (!client) throw new Error('bulkInsert needs a transaction of the embedded database or of node-postgres');
+  if (!rows.length) return 0;
+  if (opts.keysExcluded) {
+    const direct = await copyDirect(client, spec, rows);
+    if (direct !== null) return direct;
+  }
+  return copyPostgres(client, spec, rows);
 }

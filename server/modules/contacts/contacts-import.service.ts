@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
 import { contactsMsg, IMPORT_MAX_ROWS, type ImportResult, type ImportRowError } from '../../../contract/contacts';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import { type BulkTable, bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { AppError } from '../../errors';
+import { timeOrderedIds } from '../../lib/ids';
 import { normalizePhone } from '../../lib/phone';
 import { type Account, contactsChanged, lockRemainingSlots, planLimitMessage } from './contacts.service';
 import { type ColumnMap, detectFileKind, mapHeader, readTextRows } from './import-file';
@@ -181,17 +181,19 @@ export async function importContacts(
     // Ids made here are time-ordered (UUIDv7): the primary key index grows at its end instead of
     // splitting pages all over, and the database does not draw 100,000 random numbers.
     const fresh: Fresh[] = [];
+    const ids = timeOrderedIds(Math.min(candidates.length, slots));
     for (const c of candidates) {
       if (existing.has(c.phone)) duplicates++;
-      else if (fresh.length < slots) fresh.push({ ...c, id: uuidv7() });
+      else if (fresh.length < slots) fresh.push({ ...c, id: ids[fresh.length] });
       else errors.push({ ...c.raw, reason: contactsMsg.rowOverLimit });
     }
-    // Known numbers were excluded above under the account lock; on PostgreSQL another process may
-    // still insert one meanwhile, which the loader skips.
+    // Known numbers were excluded above under the account lock (which creating a contact takes
+    // too); a number another writer adds meanwhile (editing a contact) is skipped by the loader.
     const inserted = await bulkInsert(
       tx,
       { ...CONTACT_ROWS, fixed: [{ name: 'user_id', type: 'uuid', value: account.id }] },
       fresh.map((c) => [c.id, c.name, c.phone, c.email || null, c.tags]),
+      { keysExcluded: true },
     );
     // A concurrent insert of the same number (after our lookup) is a duplicate too.
     duplicates += fresh.length - inserted;
