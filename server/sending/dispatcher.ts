@@ -81,6 +81,10 @@ export const BURST_FAILURES = 20;
 export const BURST_WINDOW = 50;
 /** How long a lane stays with its process without renewal; another process takes over after this. */
 export const DEFAULT_LEASE_MS = 30_000;
+/** How soon an offline number is looked at again. */
+const OFFLINE_RECHECK_MS = 5_000;
+/** How soon a lane waiting for business hours or a limit looks again, at the latest. */
+const WAIT_RECHECK_MS = 60_000;
 /** A personal-number lane claims its next row this long before the row's turn. */
 const CLAIM_AHEAD_MS = 10_000;
 
@@ -101,6 +105,8 @@ export class Dispatcher {
   private timer: NodeJS.Timeout | undefined;
   private readonly lanes = new Map<string, Promise<void>>();
   private readonly outcomes = new Map<string, boolean[]>();
+  /** Accounts whose lane found nothing it may send, and when to look again (no query per tick for them). */
+  private readonly snoozed = new Map<string, number>();
   private stopped = true;
   private ticking: Promise<void> | null = null;
   private readonly tickMs: number;
@@ -170,8 +176,11 @@ export class Dispatcher {
     const accounts = rowsOf<{ user_id: string }>(
       await this.db.execute(sql`select distinct user_id from campaigns where status in ('sending', 'in_progress')`),
     );
+    const now = Date.now();
     for (const { user_id: userId } of accounts) {
       if (this.stopped || this.lanes.has(userId)) continue;
+      if ((this.snoozed.get(userId) ?? 0) > now) continue;
+      this.snoozed.delete(userId);
       const lane = this.runLane(userId)
         .catch((err) => this.opts.log.error({ err, userId }, 'campaign lane failed'))
         .finally(() => this.lanes.delete(userId));
@@ -207,10 +216,14 @@ export class Dispatcher {
       const lane = await this.acquire(userId);
       if (!lane) return;
       const driver = await this.opts.drivers.get(userId);
-      if (!driver) return this.wait(userId, 'offline');
+      if (!driver) return this.wait(userId, 'offline', OFFLINE_RECHECK_MS);
       const settings = await this.opts.settings(userId);
       const now = new Date();
-      if (!businessWindow(settings, now).open) return this.wait(userId, 'outside_hours');
+      const window = businessWindow(settings, now);
+      if (!window.open) {
+        const opensIn = window.opensAt ? window.opensAt.getTime() - now.getTime() : WAIT_RECHECK_MS;
+        return this.wait(userId, 'outside_hours', Math.min(opensIn, WAIT_RECHECK_MS));
+      }
       const personal = driver.kind !== 'cloud';
       const sentToday = await this.sentSince(userId, startOfSaoPauloDay(now));
       const remaining = remainingToday({
@@ -221,9 +234,9 @@ export class Dispatcher {
           driver.kind === 'baileys' ? { warmupStartedAt: lane.warmupStartedAt, lastSentAt: lane.lastSentAt } : null,
         at: now,
       });
-      if (remaining <= 0) return this.wait(userId, 'daily_limit');
+      if (remaining <= 0) return this.wait(userId, 'daily_limit', WAIT_RECHECK_MS);
       const conversations = personal ? Number.POSITIVE_INFINITY : await this.conversationsLeft(userId, driver);
-      if (conversations <= 0) return this.wait(userId, 'messaging_limit');
+      if (conversations <= 0) return this.wait(userId, 'messaging_limit', WAIT_RECHECK_MS);
       const more = personal
         ? await this.sendPersonal(userId, driver, settings, lane)
         : await this.sendCloud(userId, driver, Math.min(remaining, conversations));
@@ -510,10 +523,14 @@ export class Dispatcher {
     `);
   }
 
-  /** Marks the account's campaigns as waiting and lets the lane go; the next tick looks again. */
-  private async wait(userId: string, reason: CampaignWaitReason): Promise<void> {
+  /**
+   * Marks the account's campaigns as waiting and lets the lane go; this process looks again after
+   * `recheckMs` (a setting changed meanwhile takes effect by then).
+   */
+  private async wait(userId: string, reason: CampaignWaitReason, recheckMs: number): Promise<void> {
     await this.setWaiting(userId, reason);
     await this.release(userId);
+    this.snoozed.set(userId, Date.now() + Math.max(this.tickMs, recheckMs * this.scale));
   }
 
   /** Campaigns with nothing left to send end: completed, or failed when every send failed. */
