@@ -8,4 +8,8 @@ describe('time-ordered ids', () => {
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect([...ids].sort()).toEqual(ids);
   });
+
+  it('none when none are asked for', () => {
+    expect(timeOrderedIds(0)).toEqual([]);
+  });
 });
