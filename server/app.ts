@@ -28,11 +28,15 @@ import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { contactsChanged } from './modules/contacts/contacts.service';
 import { groupsRoutes } from './modules/groups/groups.routes';
+import { messagesRoutes } from './modules/messages/messages.routes';
+import { savedMessageAsContent } from './modules/messages/messages.service';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { plansRoutes } from './modules/plans/plans.routes';
 import { getAccountSettings } from './modules/settings/account-settings.service';
 import { changePasswordRoutes, settingsRoutes } from './modules/settings/settings.routes';
 import { systemRoutes } from './modules/system/system.routes';
+import { uploadsRoutes } from './modules/uploads/uploads.routes';
+import { loadUpload } from './modules/uploads/uploads.service';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import type { VerificationOptions } from './modules/verification/verification.service';
 import { cloudApiRoutes } from './modules/whatsapp/cloud-api.routes';
@@ -118,7 +122,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     subscribers: [receiptsSubscriber({ db, log: app.log }), chatbotSubscriber({ db, log: app.log, contactsChanged })],
   });
   const drivers = opts.drivers ?? connections;
+  const loadImage = (userId: string, id: string) => loadUpload(db, userId, id);
   const dispatcher = new Dispatcher({
+    loadImage,
     db,
     drivers,
     log: app.log,
@@ -141,7 +147,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     drivers,
     connections,
     cloudApi: new CloudApiAccounts({ config, db, connections, log: app.log }),
-    sending: { dispatcher },
+    sending: {
+      dispatcher,
+      loadImage,
+      savedMessage: (userId, id) => savedMessageAsContent(db, userId, id),
+    },
     routes: [],
   };
   const headers = securityHeaders({
@@ -170,7 +180,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   registerStrictJsonParser(app);
   registerSecurityHeaders(app, headers);
   await app.register(cookie);
-  // Contact imports are the only uploads: one file, bounded size.
+  // One file per request, at most the contact import's size; image uploads ask for less.
   await app.register(multipart, {
     limits: { fileSize: IMPORT_MAX_FILE_MB * 1024 * 1024, files: 1, fields: 5, parts: 6, headerPairs: 50 },
   });
@@ -202,6 +212,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(cloudApiRoutes, { prefix: '/api/whatsapp-business', ...deps });
   await app.register(contactsRoutes, { prefix: '/api/contacts', ...deps });
   await app.register(groupsRoutes, { prefix: '/api/groups', ...deps });
+  await app.register(messagesRoutes, { prefix: '/api/messages', ...deps });
+  await app.register(uploadsRoutes, { prefix: '/api/uploads', ...deps });
   await app.register(verificationRoutes, { prefix: '/api/users', ...deps, verification: opts.verification });
 
   const webRoot = join(projectRoot(), 'dist', 'web');

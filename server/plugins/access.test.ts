@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../db/schema';
-import { campaigns, contacts, groups } from '../db/schema';
+import { campaigns, contacts, groups, mediaUploads, savedMessages } from '../db/schema';
 import { seedDemoWorkspace } from '../modules/auth/demo-data';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 
@@ -26,6 +26,20 @@ const ownerCampaignId = async (ownerId: string) => {
   const [row] = await ctx.database.db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.userId, ownerId));
   return row.id;
 };
+const ownerSavedMessageId = async (ownerId: string) => {
+  const [row] = await ctx.database.db
+    .insert(savedMessages)
+    .values({ userId: ownerId, title: 'Mensagem do dono', content: 'Oi' })
+    .returning({ id: savedMessages.id });
+  return row.id;
+};
+const ownerUploadId = async (ownerId: string) => {
+  const [row] = await ctx.database.db
+    .insert(mediaUploads)
+    .values({ userId: ownerId, fileName: 'dono.png', mimeType: 'image/png', size: 1, data: Buffer.from([0]) })
+    .returning({ id: mediaUploads.id });
+  return row.id;
+};
 const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string; payload?: object }>> = {
   'PUT /api/contacts/:id': async (o) => ({ id: await ownerContactId(o), payload: { name: 'X', phone: '21998765432' } }),
   'DELETE /api/contacts/:id': async (o) => ({ id: await ownerContactId(o) }),
@@ -43,6 +57,10 @@ const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string
   'POST /api/campaigns/:id/test': async (o) => ({ id: await ownerCampaignId(o), payload: {} }),
   'GET /api/campaigns/:id/recipients': async (o) => ({ id: await ownerCampaignId(o) }),
   'GET /api/campaigns/:id/recipients/export': async (o) => ({ id: await ownerCampaignId(o) }),
+  'GET /api/messages/:id': async (o) => ({ id: await ownerSavedMessageId(o) }),
+  'PUT /api/messages/:id': async (o) => ({ id: await ownerSavedMessageId(o), payload: { title: 'X', content: 'Y' } }),
+  'DELETE /api/messages/:id': async (o) => ({ id: await ownerSavedMessageId(o) }),
+  'GET /api/uploads/:id': async (o) => ({ id: await ownerUploadId(o) }),
 };
 
 const sampleParams = (url: string) => url.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');

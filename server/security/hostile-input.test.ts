@@ -105,6 +105,22 @@ const EXAMPLES: Record<string, () => Record<string, unknown>> = {
   'PUT /api/campaigns/:id': () => ({ name: `Campanha ${unique()}`, message: 'Oi {{nome}}', targetType: 'all' }),
   'POST /api/campaigns/preview': () => ({ message: 'Oi {{nome}}' }),
   'POST /api/campaigns/:id/test': () => ({ phone: '21998765432' }),
+  'POST /api/messages': () => ({
+    title: `Mensagem ${unique()}`,
+    type: 'contacts',
+    enableMessage: true,
+    hasImage: true,
+    imageUrl: 'https://exemplo.com.br/oferta.png',
+    imageFile: '',
+    content: '<b>Olá</b> {{nome}}<br>até logo',
+    contentType: 'html',
+  }),
+  'PUT /api/messages/:id': () => ({
+    title: `Mensagem ${unique()}`,
+    type: 'groups',
+    content: 'Oi',
+    contentType: 'text',
+  }),
 };
 /** Real ids where a route edits a resource, so a hostile body reaches past the lookup. */
 const pathIds = (url: string) =>

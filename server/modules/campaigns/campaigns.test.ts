@@ -2,6 +2,7 @@ import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../../contract/campaigns';
 import { contacts, groups } from '../../db/schema';
+import { multipart } from '../../testing/multipart';
 import {
   apiCall,
   connectSimulator,
@@ -225,5 +226,70 @@ describe('campaigns API', () => {
     const rows = XLSX.utils.sheet_to_json<string[]>(sheet.Sheets[sheet.SheetNames[0]], { header: 1 });
     expect(rows).toHaveLength(4);
     expect(rows.flat()).toContain('=HYPERLINK("http://x")');
+  });
+
+  it('uses a saved message as content, its HTML as WhatsApp formatting, and sends an uploaded image with the text as caption', async () => {
+    const { user, cookie, call } = await customer();
+    const driver = (await connectSimulator(ctx, user.id, cookie)) as SimulatorDriver;
+    await ctx.database.db.insert(contacts).values({ userId: user.id, name: 'Ana Souza', phone: '+5521998765431' });
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
+    const form = multipart('foto.png', png);
+    const uploaded = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      payload: form.payload,
+      headers: { ...form.headers, cookie },
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const saved = await call('POST', '/api/messages', {
+      title: 'Oferta',
+      type: 'contacts',
+      enableMessage: true,
+      hasImage: true,
+      imageUrl: '',
+      imageFile: 'foto.png',
+      uploadId: uploaded.json().id,
+      content: '<b>Oferta</b> para {{primeiro_nome}}<script>alert(1)</script>',
+      contentType: 'html',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const created = await call('POST', '/api/campaigns', {
+      name: 'Salva',
+      message: '',
+      targetType: 'contacts',
+      savedMessageId: saved.json().savedMessage.id,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json()).toMatchObject({
+      message: '*Oferta* para {{primeiro_nome}}',
+      imageUrl: `upload:${uploaded.json().id}`,
+    });
+    await call('POST', `/api/campaigns/${created.json().id}/send`);
+    await waitFor(
+      async () => driver.outbox.length,
+      (n) => n === 1,
+      8000,
+    );
+    const [sent] = driver.outbox;
+    expect(sent.message.kind).toBe('image');
+    if (sent.message.kind === 'image') {
+      expect(sent.message.caption).toBe('*Oferta* para Ana');
+      expect(sent.message.image.data?.equals(png)).toBe(true);
+      expect(sent.message.image.mimeType).toBe('image/png');
+    }
+
+    // Another account's upload or saved message is refused.
+    const other = await customer();
+    const stolen = await other.call('POST', '/api/campaigns', {
+      name: 'x',
+      message: 'Oi',
+      imageUrl: `/api/uploads/${uploaded.json().id}`,
+    });
+    expect(stolen.statusCode).toBe(400);
+    const stolenMessage = await other.call('POST', '/api/campaigns', {
+      name: 'x',
+      savedMessageId: saved.json().savedMessage.id,
+    });
+    expect(stolenMessage.statusCode).toBe(400);
   });
 });

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { text } from './text';
+import { baseFileName } from './uploads';
+
+/** Recipient types of a composed message (SPEC §3 'Message to compose'). */
+export const savedMessageTypes = ['contacts', 'groups'] as const;
+export type SavedMessageType = (typeof savedMessageTypes)[number];
+export const savedMessageContentTypes = ['text', 'html'] as const;
+export type SavedMessageContentType = (typeof savedMessageContentTypes)[number];
+
+export const SAVED_MESSAGE_TITLE_MAX = 120;
+/** WhatsApp's limit for a text message body: the text sent (after HTML is turned into WhatsApp formatting). */
+export const SAVED_MESSAGE_TEXT_MAX = 4096;
+/** What the content field may hold before sanitising (tags take room the sent text does not). */
+export const SAVED_MESSAGE_CONTENT_MAX = 20_000;
+export const SAVED_MESSAGE_IMAGE_URL_MAX = 2048;
+export const SAVED_MESSAGE_FILE_NAME_MAX = 255;
+
+/** The tags an HTML message may use; everything else is removed on the server before it is stored. */
+export const SAVED_MESSAGE_HTML_TAGS = [
+  'b',
+  'strong',
+  'i',
+  'em',
+  's',
+  'strike',
+  'del',
+  'u',
+  'br',
+  'p',
+  'div',
+  'ul',
+  'ol',
+  'li',
+  'code',
+  'pre',
+] as const;
+
+export const savedMessagesMsg = {
+  titleRequired: 'Título é obrigatório',
+  titleTooLong: `O título deve ter no máximo ${SAVED_MESSAGE_TITLE_MAX} caracteres.`,
+  typeRequired: 'Selecione o tipo de destinatário',
+  contentRequired: 'Conteúdo da mensagem é obrigatório',
+  contentTooLong: `A mensagem deve ter no máximo ${SAVED_MESSAGE_TEXT_MAX.toLocaleString('pt-BR')} caracteres.`,
+  contentTypeInvalid: 'Tipo de conteúdo inválido. Use texto ou HTML.',
+  booleanInvalid: 'Valor inválido. Use verdadeiro ou falso.',
+  imageUrlInvalid: 'Link da imagem inválido. Use um endereço que comece com http:// ou https://.',
+  imageUrlRequired: 'Informe o link da imagem.',
+  imageFileInvalid: 'Nome do arquivo de imagem inválido.',
+  imageUploadRequired: 'Envie uma imagem ou desative "Anexar Imagem".',
+  uploadNotFound: 'Imagem não encontrada. Envie a imagem novamente.',
+  htmlHint: 'Tags como <b>negrito</b>, <i>itálico</i> e <br> (quebra de linha) são permitidas.',
+  saved: 'Mensagem salva com sucesso!',
+  saveErrorTitle: 'Erro',
+  saveError: 'Erro ao salvar mensagem',
+  deleted: 'Mensagem excluída com sucesso.',
+  deleteError: 'Erro ao excluir mensagem. Tente novamente.',
+  deleteConfirm: 'Campanhas que já usaram o texto dela não mudam. Esta ação não pode ser desfeita.',
+  notFound: 'Mensagem não encontrada.',
+  emptyList: 'Nenhuma mensagem salva ainda.',
+} as const;
+
+/** True for an absolute http(s) address. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const boolean = (fallback: boolean) => z.boolean({ error: savedMessagesMsg.booleanInvalid }).default(fallback);
+
+/**
+ * `imageFile` as any client may send it: the picked file's name, its input value, null or empty, or
+ * the picked File itself serialised as JSON (an object, perhaps with a name).
+ */
+const imageFileInput = z
+  .union(
+    [
+      text().max(SAVED_MESSAGE_FILE_NAME_MAX * 2),
+      z.null(),
+      z.object({
+        name: text()
+          .max(SAVED_MESSAGE_FILE_NAME_MAX * 2)
+          .optional(),
+      }),
+    ],
+    { error: savedMessagesMsg.imageFileInvalid },
+  )
+  .optional()
+  .transform((v) => baseFileName(typeof v === 'string' ? v : (v?.name ?? '')).slice(0, SAVED_MESSAGE_FILE_NAME_MAX));
+
+/**
+ * POST /api/messages and PUT /api/messages/{id}: the spec's payload (title, type, enableMessage,
+ * hasImage, imageUrl, imageFile, content, contentType) plus our optional `uploadId`, an image this
+ * account uploaded through POST /api/uploads.
+ */
+export const savedMessageInput = z.object({
+  title: text({ error: savedMessagesMsg.titleRequired })
+    .trim()
+    .min(1, savedMessagesMsg.titleRequired)
+    .max(SAVED_MESSAGE_TITLE_MAX, savedMessagesMsg.titleTooLong),
+  type: z.enum(savedMessageTypes, { error: savedMessagesMsg.typeRequired }).default('contacts'),
+  enableMessage: boolean(true),
+  hasImage: boolean(false),
+  imageUrl: z
+    .union([text().trim().max(SAVED_MESSAGE_IMAGE_URL_MAX, savedMessagesMsg.imageUrlInvalid), z.null()], {
+      error: savedMessagesMsg.imageUrlInvalid,
+    })
+    .optional()
+    .transform((v) => v ?? ''),
+  imageFile: imageFileInput,
+  content: text({ error: savedMessagesMsg.contentRequired })
+    .trim()
+    .min(1, savedMessagesMsg.contentRequired)
+    .max(SAVED_MESSAGE_CONTENT_MAX, savedMessagesMsg.contentTooLong),
+  contentType: z.enum(savedMessageContentTypes, { error: savedMessagesMsg.contentTypeInvalid }).default('text'),
+  uploadId: z
+    .union([z.uuid({ error: savedMessagesMsg.uploadNotFound }), z.literal(''), z.null()], {
+      error: savedMessagesMsg.uploadNotFound,
+    })
+    .optional()
+    .transform((v) => v || null),
+});
+export type SavedMessageInput = z.input<typeof savedMessageInput>;
+export type SavedMessageFields = z.output<typeof savedMessageInput>;
+
+export const savedMessageIdParams = z.object({ id: z.uuid({ error: 'Identificador inválido.' }) });
+
+export const savedMessageSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  type: z.enum(savedMessageTypes),
+  enableMessage: z.boolean(),
+  hasImage: z.boolean(),
+  /** The image link (http or https), or empty. */
+  imageUrl: z.string(),
+  /** The uploaded image's file name, or empty. */
+  imageFile: z.string(),
+  /** The upload behind `imageFile`, when the image was uploaded here. */
+  uploadId: z.string().nullable(),
+  /** Where the uploaded image is served (to this account only). */
+  uploadUrl: z.string().nullable(),
+  /** As stored: plain text, or HTML already sanitised. */
+  content: z.string(),
+  contentType: z.enum(savedMessageContentTypes),
+  /** The text WhatsApp receives (HTML turned into WhatsApp formatting). */
+  preview: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SavedMessage = z.infer<typeof savedMessageSchema>;
+export const savedMessageList = z.array(savedMessageSchema);
+
+export const savedMessageMutationResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  savedMessage: savedMessageSchema,
+});
+export type SavedMessageMutationResponse = z.infer<typeof savedMessageMutationResponse>;

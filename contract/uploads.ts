@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/** Largest image an account may upload (WhatsApp itself refuses images above 5 MB). */
+export const UPLOAD_MAX_MB = 5;
+export const UPLOAD_MAX_BYTES = UPLOAD_MAX_MB * 1024 * 1024;
+
+/** The image types accepted, decided from the file's first bytes (never from its name or declared type). */
+export const UPLOAD_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export type UploadMimeType = (typeof UPLOAD_MIME_TYPES)[number];
+
+/** What the browser's file picker offers (the server still checks the bytes). */
+export const UPLOAD_ACCEPT = '.jpg,.jpeg,.png,.webp,image/jpeg,image/png,image/webp';
+
+export const uploadsMsg = {
+  noFile: 'Nenhuma imagem enviada. Envie a imagem no campo "file".',
+  emptyFile: 'O arquivo enviado está vazio.',
+  invalidType: 'Formato de imagem não suportado. Envie uma imagem JPEG, PNG ou WebP.',
+  tooLarge: `Imagem muito grande. O limite é ${UPLOAD_MAX_MB} MB.`,
+  notFound: 'Imagem não encontrada.',
+  uploadError: 'Erro ao enviar imagem. Tente novamente.',
+  uploaded: 'Imagem enviada.',
+} as const;
+
+/**
+ * The file name alone: browsers report a picked file's input value as `C:\fakepath\foto.png`, and a
+ * name is never a path.
+ */
+export function baseFileName(name: string): string {
+  return (name.split(/[\\/]/).pop() ?? '').trim();
+}
+
+/** The address an upload is served from (to its owner only). */
+export function uploadUrl(id: string): string {
+  return `/api/uploads/${id}`;
+}
+
+export const uploadIdParams = z.object({ id: z.uuid({ error: 'Identificador inválido.' }) });
+
+/** POST /api/uploads answers the stored image. */
+export const uploadSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  fileName: z.string(),
+  mimeType: z.enum(UPLOAD_MIME_TYPES),
+  size: z.number().int(),
+});
+export type Upload = z.infer<typeof uploadSchema>;

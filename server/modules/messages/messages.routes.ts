@@ -1,0 +1,98 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { okResponse } from '../../../contract/responses';
+import {
+  savedMessageIdParams,
+  savedMessageInput,
+  savedMessageList,
+  savedMessageMutationResponse,
+  savedMessageSchema,
+  savedMessagesMsg,
+} from '../../../contract/saved-messages';
+import type { AppDeps } from '../../deps';
+import { authed } from '../../plugins/access';
+import {
+  createSavedMessage,
+  deleteSavedMessage,
+  getSavedMessage,
+  listSavedMessages,
+  updateSavedMessage,
+} from './messages.service';
+
+export const messagesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  app.get(
+    '',
+    {
+      config: { access: 'customer' },
+      schema: { tags: ['messages'], summary: 'Saved messages, newest first', response: { 200: savedMessageList } },
+    },
+    async (request) => listSavedMessages(db, authed(request).user.id),
+  );
+
+  app.get(
+    '/:id',
+    {
+      config: { access: 'customer' },
+      schema: {
+        tags: ['messages'],
+        summary: 'One saved message',
+        params: savedMessageIdParams,
+        response: { 200: savedMessageSchema },
+      },
+    },
+    async (request) => getSavedMessage(db, authed(request).user.id, request.params.id),
+  );
+
+  app.post(
+    '',
+    {
+      config: { access: 'customer' },
+      schema: {
+        tags: ['messages'],
+        summary: "Save a composed message ('Compor Nova Mensagem'); HTML is sanitised before it is stored",
+        body: savedMessageInput,
+        response: { 200: savedMessageMutationResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: savedMessagesMsg.saved,
+      savedMessage: await createSavedMessage(db, authed(request).user.id, request.body),
+    }),
+  );
+
+  app.put(
+    '/:id',
+    {
+      config: { access: 'customer' },
+      schema: {
+        tags: ['messages'],
+        summary: 'Replace a saved message',
+        params: savedMessageIdParams,
+        body: savedMessageInput,
+        response: { 200: savedMessageMutationResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: savedMessagesMsg.saved,
+      savedMessage: await updateSavedMessage(db, authed(request).user.id, request.params.id, request.body),
+    }),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      config: { access: 'customer' },
+      schema: {
+        tags: ['messages'],
+        summary: 'Delete a saved message',
+        params: savedMessageIdParams,
+        response: { 200: okResponse },
+      },
+    },
+    async (request) => {
+      await deleteSavedMessage(db, authed(request).user.id, request.params.id);
+      return { success: true, message: savedMessagesMsg.deleted };
+    },
+  );
+};

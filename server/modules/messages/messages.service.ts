@@ -1,0 +1,155 @@
+import { and, desc, eq } from 'drizzle-orm';
+import {
+  isHttpUrl,
+  SAVED_MESSAGE_TEXT_MAX,
+  type SavedMessage,
+  type SavedMessageFields,
+  savedMessagesMsg,
+} from '../../../contract/saved-messages';
+import { uploadUrl } from '../../../contract/uploads';
+import type { Db } from '../../db/client';
+import { savedMessages } from '../../db/schema';
+import { AppError } from '../../errors';
+import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
+import { UPLOAD_PREFIX } from '../../sending/content';
+import { findUpload } from '../uploads/uploads.service';
+
+type SavedMessageRow = typeof savedMessages.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function toSavedMessage(r: SavedMessageRow): SavedMessage {
+  return {
+    id: r.id,
+    title: r.title,
+    type: r.type,
+    enableMessage: r.enableMessage,
+    hasImage: r.hasImage,
+    imageUrl: r.imageUrl,
+    imageFile: r.imageFile,
+    uploadId: r.uploadId,
+    uploadUrl: r.uploadId ? uploadUrl(r.uploadId) : null,
+    content: r.content,
+    contentType: r.contentType,
+    preview: savedMessageText(r),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+function invalid(field: string, message: string): AppError {
+  return new AppError('VALIDATION', message, { [field]: message });
+}
+
+/**
+ * What a create or an edit stores: HTML sanitised (and refused when nothing of it is left or its
+ * text is too long for WhatsApp), the image as a link or as one of the account's uploads, and no
+ * image fields at all when the message has no image.
+ */
+async function rowFields(db: Db, userId: string, input: SavedMessageFields) {
+  const content = input.contentType === 'html' ? sanitizeMessageHtml(input.content) : input.content;
+  const text = savedMessageText({ content, contentType: input.contentType });
+  if (!text.trim()) throw invalid('content', savedMessagesMsg.contentRequired);
+  if (text.length > SAVED_MESSAGE_TEXT_MAX) throw invalid('content', savedMessagesMsg.contentTooLong);
+
+  let imageUrl = '';
+  let imageFile = '';
+  let uploadId: string | null = null;
+  if (input.hasImage) {
+    if (input.imageUrl && !isHttpUrl(input.imageUrl)) throw invalid('imageUrl', savedMessagesMsg.imageUrlInvalid);
+    imageUrl = input.imageUrl;
+    imageFile = input.imageFile;
+    if (input.uploadId) {
+      const upload = await findUpload(db, userId, input.uploadId);
+      if (!upload) throw invalid('uploadId', savedMessagesMsg.uploadNotFound);
+      uploadId = upload.id;
+      imageFile = upload.fileName;
+    }
+  }
+  return {
+    title: input.title,
+    type: input.type,
+    enableMessage: input.enableMessage,
+    hasImage: input.hasImage,
+    imageUrl,
+    imageFile,
+    uploadId,
+    content,
+    contentType: input.contentType,
+  };
+}
+
+export async function listSavedMessages(db: Db, userId: string): Promise<SavedMessage[]> {
+  const rows = await db
+    .select()
+    .from(savedMessages)
+    .where(eq(savedMessages.userId, userId))
+    .orderBy(desc(savedMessages.createdAt), desc(savedMessages.id));
+  return rows.map(toSavedMessage);
+}
+
+async function findRow(db: Db, userId: string, id: string): Promise<SavedMessageRow | null> {
+  if (!UUID.test(id)) return null;
+  const [row] = await db
+    .select()
+    .from(savedMessages)
+    .where(and(eq(savedMessages.id, id), eq(savedMessages.userId, userId)));
+  return row ?? null;
+}
+
+export async function getSavedMessage(db: Db, userId: string, id: string): Promise<SavedMessage> {
+  const row = await findRow(db, userId, id);
+  if (!row) throw new AppError('NOT_FOUND', savedMessagesMsg.notFound);
+  return toSavedMessage(row);
+}
+
+export async function createSavedMessage(db: Db, userId: string, input: SavedMessageFields): Promise<SavedMessage> {
+  const [row] = await db
+    .insert(savedMessages)
+    .values({ ...(await rowFields(db, userId, input)), userId })
+    .returning();
+  return toSavedMessage(row);
+}
+
+export async function updateSavedMessage(
+  db: Db,
+  userId: string,
+  id: string,
+  input: SavedMessageFields,
+): Promise<SavedMessage> {
+  const fields = await rowFields(db, userId, input);
+  const [row] = await db
+    .update(savedMessages)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(and(eq(savedMessages.id, id), eq(savedMessages.userId, userId)))
+    .returning();
+  if (!row) throw new AppError('NOT_FOUND', savedMessagesMsg.notFound);
+  return toSavedMessage(row);
+}
+
+export async function deleteSavedMessage(db: Db, userId: string, id: string): Promise<void> {
+  const deleted = await db
+    .delete(savedMessages)
+    .where(and(eq(savedMessages.id, id), eq(savedMessages.userId, userId)))
+    .returning({ id: savedMessages.id });
+  if (deleted.length === 0) throw new AppError('NOT_FOUND', savedMessagesMsg.notFound);
+}
+
+/**
+ * A saved message as a campaign's content: the text WhatsApp receives and its image (the http(s)
+ * link, or `upload:<id>` for an uploaded image), or null when the account has no such message.
+ */
+export async function savedMessageAsContent(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<{ message: string; imageUrl: string | null } | null> {
+  const row = await findRow(db, userId, id);
+  if (!row) return null;
+  let imageUrl: string | null = null;
+  if (row.hasImage) {
+    if (row.uploadId) imageUrl = `${UPLOAD_PREFIX}${row.uploadId}`;
+    else if (row.imageUrl && isHttpUrl(row.imageUrl)) imageUrl = row.imageUrl;
+  }
+  return { message: savedMessageText(row), imageUrl };
+}

@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { UPLOAD_MAX_BYTES, uploadIdParams, uploadSchema, uploadsMsg } from '../../../contract/uploads';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../errors';
+import { authed } from '../../plugins/access';
+import { inlineDisposition, loadUpload, saveUpload } from './uploads.service';
+
+export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  app.post(
+    '',
+    {
+      config: { access: 'customer' },
+      schema: {
+        tags: ['uploads'],
+        summary: 'Upload an image (multipart field "file"; JPEG, PNG or WebP by its bytes, at most 5 MB)',
+        consumes: ['multipart/form-data'],
+        response: { 200: uploadSchema },
+      },
+    },
+    async (request) => {
+      const { user } = authed(request);
+      const part = request.isMultipart() ? await request.file({ limits: { fileSize: UPLOAD_MAX_BYTES } }) : undefined;
+      if (part?.fieldname !== 'file') throw new AppError('VALIDATION', uploadsMsg.noFile);
+      let data: Buffer;
+      try {
+        data = await part.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.tooLarge);
+        }
+        throw err;
+      }
+      return saveUpload(db, user.id, { fileName: part.filename, data });
+    },
+  );
+
+  app.get(
+    '/:id',
+    {
+      config: { access: 'customer' },
+      schema: {
+        tags: ['uploads'],
+        summary: 'An uploaded image, to its owner only (another account gets 404)',
+        params: uploadIdParams,
+      },
+    },
+    async (request, reply) => {
+      const upload = await loadUpload(db, authed(request).user.id, request.params.id);
+      if (!upload) throw new AppError('NOT_FOUND', uploadsMsg.notFound);
+      return reply
+        .header('content-type', upload.mimeType)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', inlineDisposition(upload.fileName))
+        .header('cache-control', 'private')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .send(upload.data);
+    },
+  );
+};

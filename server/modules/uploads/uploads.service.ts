@@ -1,0 +1,118 @@
+import { and, eq } from 'drizzle-orm';
+import { baseFileName, type Upload, type UploadMimeType, uploadsMsg, uploadUrl } from '../../../contract/uploads';
+import type { Db } from '../../db/client';
+import { mediaUploads } from '../../db/schema';
+import { AppError } from '../../errors';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const EXTENSIONS: Record<UploadMimeType, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+};
+
+/** The image type its first bytes say, whatever the file is called or claims to be; null for anything else. */
+export function detectImageType(data: Buffer): UploadMimeType | null {
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return 'image/png';
+  }
+  if (data.length >= 12 && data.toString('latin1', 0, 4) === 'RIFF' && data.toString('latin1', 8, 12) === 'WEBP') {
+    return 'image/webp';
+  }
+  return null;
+}
+
+/**
+ * The name an upload is kept and served under: no folders, no control or quoting characters, and the
+ * extension of what the bytes really are (a PNG sent as `foto.exe` becomes `foto.png`).
+ */
+export function storedFileName(name: string | undefined, mimeType: UploadMimeType): string {
+  const base = baseFileName(name ?? '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
+    .replace(/[\u0000-\u001f\u007f-\u009f"<>|:*?]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const stem = base.replace(/\.[^.]*$/, '').slice(0, 120) || 'imagem';
+  return `${stem}.${EXTENSIONS[mimeType]}`;
+}
+
+/** `Content-Disposition` for showing an upload in the browser, with an ASCII fallback name and the UTF-8 one. */
+export function inlineDisposition(fileName: string): string {
+  const ascii =
+    fileName
+      .normalize('NFKD')
+      .replace(/[^\x20-\x7e]/g, '')
+      .replace(/["\\;%]/g, '_') || 'imagem';
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+function toUpload(row: { id: string; fileName: string; mimeType: string; size: number }): Upload {
+  return {
+    id: row.id,
+    url: uploadUrl(row.id),
+    fileName: row.fileName,
+    mimeType: row.mimeType as UploadMimeType,
+    size: row.size,
+  };
+}
+
+/** Stores an image (JPEG, PNG or WebP by its bytes) for the account; anything else is a 400. */
+export async function saveUpload(
+  db: Db,
+  userId: string,
+  file: { fileName: string | undefined; data: Buffer },
+): Promise<Upload> {
+  if (file.data.length === 0) throw new AppError('VALIDATION', uploadsMsg.emptyFile);
+  const mimeType = detectImageType(file.data);
+  if (!mimeType) throw new AppError('VALIDATION', uploadsMsg.invalidType);
+  const [row] = await db
+    .insert(mediaUploads)
+    .values({
+      userId,
+      fileName: storedFileName(file.fileName, mimeType),
+      mimeType,
+      size: file.data.length,
+      data: file.data,
+    })
+    .returning({
+      id: mediaUploads.id,
+      fileName: mediaUploads.fileName,
+      mimeType: mediaUploads.mimeType,
+      size: mediaUploads.size,
+    });
+  return toUpload(row);
+}
+
+/** An upload's metadata when it belongs to the account, else null. */
+export async function findUpload(db: Db, userId: string, id: string): Promise<Upload | null> {
+  if (!UUID.test(id)) return null;
+  const [row] = await db
+    .select({
+      id: mediaUploads.id,
+      fileName: mediaUploads.fileName,
+      mimeType: mediaUploads.mimeType,
+      size: mediaUploads.size,
+    })
+    .from(mediaUploads)
+    .where(and(eq(mediaUploads.id, id), eq(mediaUploads.userId, userId)));
+  return row ? toUpload(row) : null;
+}
+
+/**
+ * An upload's bytes, type and name when it belongs to the account, else null (another account's id
+ * is as unknown as a missing one). The sending engine uses it to send an uploaded image.
+ */
+export async function loadUpload(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<{ data: Buffer; mimeType: string; fileName: string } | null> {
+  if (!UUID.test(id)) return null;
+  const [row] = await db
+    .select({ data: mediaUploads.data, mimeType: mediaUploads.mimeType, fileName: mediaUploads.fileName })
+    .from(mediaUploads)
+    .where(and(eq(mediaUploads.id, id), eq(mediaUploads.userId, userId)));
+  return row ?? null;
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { OkResponse } from '../../../../contract/responses';
+import { api } from '../../../lib/api';
+import { savedMessagesQueryKey } from './get-saved-messages';
+
+export function deleteSavedMessage(id: string): Promise<OkResponse> {
+  return api.delete<OkResponse>(`/api/messages/${encodeURIComponent(id)}`);
+}
+
+export function useDeleteSavedMessage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteSavedMessage,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: savedMessagesQueryKey }),
+  });
+}

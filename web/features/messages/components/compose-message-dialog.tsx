@@ -1,0 +1,295 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import {
+  SAVED_MESSAGE_TITLE_MAX,
+  type SavedMessage,
+  type SavedMessageType,
+  savedMessagesMsg,
+} from '../../../../contract/saved-messages';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Label } from '../../../components/ui/label';
+import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group';
+import { Spinner } from '../../../components/ui/spinner';
+import { Switch } from '../../../components/ui/switch';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { Textarea } from '../../../components/ui/textarea';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage, isApiError } from '../../../lib/api';
+import { toastSuccess } from '../../../lib/toasts';
+import { useSaveSavedMessage } from '../api/save-saved-message';
+import {
+  bodyFromValues,
+  type ComposeMessageOutput,
+  type ComposeMessageValues,
+  composeMessageForm,
+  emptyComposeValues,
+  type ImageSource,
+  valuesFromMessage,
+} from '../compose-form';
+import { ImageUploadField } from './image-upload-field';
+
+const RECIPIENT_TYPES: Array<{ value: SavedMessageType; label: string }> = [
+  { value: 'contacts', label: 'Contatos' },
+  { value: 'groups', label: 'Grupos' },
+];
+
+/** Form fields the server may name in its field errors. */
+const SERVER_FIELDS = ['title', 'type', 'content', 'imageUrl', 'uploadId'] as const;
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="text-sm font-medium text-red-700">
+      {message}
+    </p>
+  );
+}
+
+/**
+ * 'Compor Nova Mensagem' (SPEC §2, §4, §5, §8): title, recipient type, the message and image
+ * switches, an image by link or by upload, and the content as text or HTML. With `message` it
+ * edits that saved message instead.
+ */
+export function ComposeMessageDialog({
+  open,
+  onOpenChange,
+  message = null,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  message?: SavedMessage | null;
+}) {
+  const save = useSaveSavedMessage();
+  const [uploading, setUploading] = useState(false);
+  const form = useForm<ComposeMessageValues, unknown, ComposeMessageOutput>({
+    resolver: zodResolver(composeMessageForm),
+    defaultValues: emptyComposeValues,
+  });
+  const { errors } = form.formState;
+  const ids = {
+    type: useId(),
+    typeError: useId(),
+    enable: useId(),
+    image: useId(),
+    content: useId(),
+    contentHint: useId(),
+    contentError: useId(),
+    html: useId(),
+  };
+  const hasImage = form.watch('hasImage');
+  const htmlMode = form.watch('htmlMode');
+  const imageSource = form.watch('imageSource');
+  const upload = {
+    uploadId: form.watch('uploadId'),
+    uploadUrl: form.watch('uploadUrl'),
+    imageFile: form.watch('imageFile'),
+  };
+
+  useEffect(() => {
+    if (open) form.reset(valuesFromMessage(message));
+  }, [open, message, form]);
+
+  const close = () => {
+    onOpenChange(false);
+    form.reset(emptyComposeValues);
+  };
+
+  const onSubmit = form.handleSubmit((values) =>
+    save.mutate(
+      { id: message?.id, input: bodyFromValues(values) },
+      {
+        onSuccess: () => {
+          toastSuccess(savedMessagesMsg.saved);
+          close();
+        },
+        onError: (error) => {
+          if (isApiError(error) && error.fieldErrors) {
+            for (const name of SERVER_FIELDS) {
+              const text = error.fieldErrors[name];
+              if (text) form.setError(name, { type: 'server', message: text });
+            }
+          }
+          toast({
+            title: savedMessagesMsg.saveErrorTitle,
+            description: errorMessage(error, savedMessagesMsg.saveError),
+            variant: 'destructive',
+          });
+        },
+      },
+    ),
+  );
+
+  const contentDescribedBy = [ids.contentHint, errors.content ? ids.contentError : null].filter(Boolean).join(' ');
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
+      <DialogContent className="sm:max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>{message ? 'Editar Mensagem' : 'Compor Nova Mensagem'}</DialogTitle>
+          <DialogDescription>Salve a mensagem para reutilizá-la nas campanhas, com ou sem imagem.</DialogDescription>
+        </DialogHeader>
+        <form onSubmit={onSubmit} noValidate className="grid gap-5">
+          <FormField
+            label="Título"
+            maxLength={SAVED_MESSAGE_TITLE_MAX}
+            autoComplete="off"
+            placeholder="Promoção de fim de semana"
+            error={errors.title?.message}
+            {...form.register('title')}
+          />
+
+          <div className="grid gap-2">
+            <span id={ids.type} className="text-sm font-medium leading-none">
+              Tipo de destinatário
+            </span>
+            <Controller
+              control={form.control}
+              name="type"
+              render={({ field }) => (
+                <RadioGroup
+                  aria-labelledby={ids.type}
+                  aria-describedby={errors.type ? ids.typeError : undefined}
+                  value={field.value}
+                  onValueChange={(v) => field.onChange(v as SavedMessageType)}
+                  className="flex flex-wrap gap-6"
+                >
+                  {RECIPIENT_TYPES.map((t) => (
+                    <div key={t.value} className="flex items-center gap-2">
+                      <RadioGroupItem value={t.value} id={`${ids.type}-${t.value}`} />
+                      <Label htmlFor={`${ids.type}-${t.value}`} className="cursor-pointer font-normal">
+                        {t.label}
+                      </Label>
+                    </div>
+                  ))}
+                </RadioGroup>
+              )}
+            />
+            <FieldError id={ids.typeError} message={errors.type?.message} />
+          </div>
+
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Controller
+              control={form.control}
+              name="enableMessage"
+              render={({ field }) => (
+                <div className="flex items-center justify-between gap-4 rounded-md border p-3">
+                  <Label htmlFor={ids.enable}>Habilitar Mensagem</Label>
+                  <Switch id={ids.enable} checked={field.value} onCheckedChange={field.onChange} />
+                </div>
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="hasImage"
+              render={({ field }) => (
+                <div className="flex items-center justify-between gap-4 rounded-md border p-3">
+                  <Label htmlFor={ids.image}>Anexar Imagem</Label>
+                  <Switch id={ids.image} checked={field.value} onCheckedChange={field.onChange} />
+                </div>
+              )}
+            />
+          </div>
+
+          {hasImage ? (
+            <Tabs
+              value={imageSource}
+              onValueChange={(v) => form.setValue('imageSource', v as ImageSource)}
+              className="rounded-md border p-3"
+            >
+              <TabsList>
+                <TabsTrigger value="url">Link da Imagem</TabsTrigger>
+                <TabsTrigger value="upload">Upload de Arquivo</TabsTrigger>
+              </TabsList>
+              <TabsContent value="url">
+                <FormField
+                  label="URL da imagem"
+                  type="url"
+                  inputMode="url"
+                  autoComplete="off"
+                  placeholder="https://"
+                  hint="Endereço público da imagem (http:// ou https://)."
+                  error={errors.imageUrl?.message}
+                  {...form.register('imageUrl')}
+                />
+              </TabsContent>
+              <TabsContent value="upload">
+                <ImageUploadField
+                  value={upload}
+                  error={errors.uploadId?.message}
+                  onBusyChange={setUploading}
+                  onUploaded={(u) => {
+                    form.setValue('uploadId', u.id);
+                    form.setValue('uploadUrl', u.url);
+                    form.setValue('imageFile', u.fileName);
+                    form.clearErrors('uploadId');
+                  }}
+                  onRemove={() => {
+                    form.setValue('uploadId', null);
+                    form.setValue('uploadUrl', null);
+                    form.setValue('imageFile', '');
+                  }}
+                />
+              </TabsContent>
+            </Tabs>
+          ) : null}
+
+          <div className="grid gap-2">
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <Label htmlFor={ids.content}>Conteúdo da mensagem</Label>
+              <Controller
+                control={form.control}
+                name="htmlMode"
+                render={({ field }) => (
+                  <div className="flex items-center gap-2">
+                    <Switch id={ids.html} checked={field.value} onCheckedChange={field.onChange} />
+                    <Label htmlFor={ids.html} className="font-normal">
+                      Modo HTML
+                    </Label>
+                  </div>
+                )}
+              />
+            </div>
+            <Textarea
+              id={ids.content}
+              className="min-h-[200px]"
+              placeholder={
+                htmlMode
+                  ? 'Olá! <b>Oferta especial</b> só hoje.<br>Responda SAIR para não receber mais.'
+                  : 'Olá! Oferta especial só hoje.'
+              }
+              aria-invalid={errors.content ? true : undefined}
+              aria-describedby={contentDescribedBy}
+              {...form.register('content')}
+            />
+            <p id={ids.contentHint} className="text-xs text-muted-foreground">
+              {htmlMode
+                ? savedMessagesMsg.htmlHint
+                : 'Texto simples. Para formatar, use *negrito*, _itálico_ e ~tachado~ como no WhatsApp, ou ative o Modo HTML.'}
+            </p>
+            <FieldError id={ids.contentError} message={errors.content?.message} />
+          </div>
+
+          <DialogFooter>
+            <Button variant="outline" onClick={close}>
+              Cancelar
+            </Button>
+            <Button type="submit" disabled={save.isPending || uploading}>
+              {save.isPending ? <Spinner /> : null}
+              {save.isPending ? 'Salvando...' : 'Salvar Mensagem'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
