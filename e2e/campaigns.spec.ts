@@ -193,3 +193,38 @@ test('the header and the dashboard open the same new-campaign dialog without lea
   // The dashboard's recent campaigns pick it up at once.
   await expect(page.getByText('Campanha do painel')).toBeVisible();
 });
+
+test('a message composed in HTML is saved, listed under the campaigns, and used as a campaign’s text', async ({
+  page,
+}) => {
+  await signInCustomer(page, { prefix: 'compor', name: 'Carlos Compor' });
+  await postJson(page.request, '/api/contacts', CONTACTS[0]);
+
+  await page.goto('/dashboard');
+  await page.getByRole('main').getByRole('button', { name: 'Mensagem', exact: true }).click();
+  const compose = page.getByRole('dialog', { name: 'Compor Nova Mensagem' });
+  await compose.getByRole('button', { name: 'Salvar Mensagem' }).click();
+  await expect(compose.getByText('Título é obrigatório')).toBeVisible();
+  await compose.getByLabel('Título').fill('Oferta da semana');
+  await compose.getByLabel('Modo HTML').click();
+  await compose
+    .getByLabel('Conteúdo da mensagem')
+    .fill('<b>Oferta</b> para {{primeiro_nome}}<img src=x onerror="window.__xss=1">');
+  await compose.getByRole('button', { name: 'Salvar Mensagem' }).click();
+  await expect(page.getByText('Mensagem salva com sucesso!').first()).toBeVisible();
+  await expect(compose).toBeHidden();
+
+  await page.goto('/campaigns');
+  await expect(page.getByText('Mensagens salvas')).toBeVisible();
+  await expect(page.getByText('Oferta da semana', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Excluir mensagem Oferta da semana' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+
+  await page.getByRole('main').getByRole('button', { name: 'Nova Campanha' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Nova Campanha' });
+  await dialog.getByLabel('Usar uma mensagem salva (opcional)').selectOption({ label: 'Oferta da semana' });
+  await expect(dialog.getByLabel('Mensagem', { exact: true })).toHaveValue('*Oferta* para {{primeiro_nome}}');
+  // The preview shows it as the contact gets it.
+  await expect(dialog.getByText('*Oferta* para Ana')).toBeVisible();
+  await page.screenshot(shot('campaigns-saved-message-1366'));
+});

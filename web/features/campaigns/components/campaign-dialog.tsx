@@ -37,6 +37,7 @@ import {
   validateCampaignForm,
 } from '../campaign-form';
 import { TARGET_TYPE_LABELS, toDateTimeLocal } from '../campaign-view';
+import { CampaignContentFields } from './campaign-content-fields';
 import { CampaignPreview } from './campaign-preview';
 import { CampaignTemplateFields } from './campaign-template-fields';
 
@@ -139,6 +140,7 @@ export function CampaignDialog({
   const update = useUpdateCampaign();
   const [form, setForm] = useState<CampaignFormState>(emptyCampaignForm);
   const [errors, setErrors] = useState<CampaignFormErrors>({});
+  const [uploading, setUploading] = useState(false);
   const messageRef = useRef<HTMLTextAreaElement>(null);
   const ids = {
     message: useId(),
@@ -147,7 +149,8 @@ export function CampaignDialog({
     audience: useId(),
   };
   const editing = campaign !== null;
-  const pending = create.isPending || update.isPending;
+  const saving = create.isPending || update.isPending;
+  const pending = saving || uploading;
 
   useEffect(() => {
     if (open) {
@@ -329,17 +332,15 @@ export function CampaignDialog({
                   error={errors.scheduledAt}
                   hint="Em branco: fica como rascunho até você enviar."
                 />
-                <FormField
-                  label="URL da imagem (opcional)"
-                  type="url"
-                  inputMode="url"
-                  value={form.imageUrl}
-                  onChange={(e) => set('imageUrl', e.target.value)}
-                  placeholder="https://"
-                  hint="A mensagem vai como legenda da imagem."
-                  autoComplete="off"
-                />
               </div>
+
+              <CampaignContentFields
+                active={open}
+                imageUrl={form.imageUrl}
+                onImageChange={(value) => set('imageUrl', value)}
+                onUseSaved={(message, imageUrl) => setForm((f) => ({ ...f, message, imageUrl }))}
+                onBusyChange={setUploading}
+              />
 
               <CampaignTemplateFields
                 form={form}
@@ -356,8 +357,8 @@ export function CampaignDialog({
               Cancelar
             </Button>
             <Button type="submit" disabled={pending}>
-              {pending ? <Spinner /> : null}
-              {editing ? (pending ? 'Salvando...' : 'Salvar') : pending ? 'Criando...' : 'Criar Campanha'}
+              {saving ? <Spinner /> : null}
+              {editing ? (saving ? 'Salvando...' : 'Salvar') : saving ? 'Criando...' : 'Criar Campanha'}
             </Button>
           </DialogFooter>
         </form>

@@ -14,6 +14,7 @@ import { useAuthenticatedUser } from '../../auth/api/get-me';
 import { LockedState } from '../../auth/components/locked-state';
 import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { canReadWorkspace } from '../../auth/permissions';
+import { SavedMessagesCard } from '../../messages/components/saved-messages-card';
 import { useDeleteCampaign } from '../api/delete-campaign';
 import { useCampaigns } from '../api/get-campaigns';
 import { type CampaignCommand, useCampaignAction } from '../api/run-campaign-action';
@@ -196,6 +197,8 @@ export default function CampaignsPage() {
       ) : null}
 
       {body}
+
+      <SavedMessagesCard />
 
       <TestMessageDialog campaign={testing} onClose={() => setTesting(null)} />
       <CampaignReportDialog campaign={reportCampaign} onClose={() => setReportId(null)} />

@@ -1,0 +1,91 @@
+import { useId } from 'react';
+import type { SavedMessage } from '../../../../contract/saved-messages';
+import { FormField } from '../../../components/form-field';
+import { Label } from '../../../components/ui/label';
+import { NativeSelect } from '../../../components/ui/select';
+import { useSavedMessages } from '../../messages/api/get-saved-messages';
+import { ImageUploadField } from '../../messages/components/image-upload-field';
+
+/** How a campaign refers to one of the account's uploads (the server's `upload:<id>`). */
+export const UPLOAD_REF = 'upload:';
+
+/** The campaign's image as the saved message has it: its upload, or its http(s) link. */
+export function savedMessageImage(m: SavedMessage): string {
+  if (!m.hasImage) return '';
+  if (m.uploadId) return `${UPLOAD_REF}${m.uploadId}`;
+  return /^https?:\/\//i.test(m.imageUrl) ? m.imageUrl : '';
+}
+
+/**
+ * A saved message as the starting point (its text as WhatsApp gets it, and its image), and the
+ * image: a link, or a file uploaded to the account.
+ */
+export function CampaignContentFields({
+  active,
+  imageUrl,
+  onImageChange,
+  onUseSaved,
+  onBusyChange,
+}: {
+  active: boolean;
+  imageUrl: string;
+  onImageChange: (value: string) => void;
+  onUseSaved: (message: string, imageUrl: string) => void;
+  onBusyChange: (busy: boolean) => void;
+}) {
+  const id = useId();
+  const saved = useSavedMessages(active);
+  const uploadId = imageUrl.startsWith(UPLOAD_REF) ? imageUrl.slice(UPLOAD_REF.length) : null;
+  const messages = saved.data ?? [];
+
+  return (
+    <div className="grid gap-4">
+      {messages.length > 0 ? (
+        <div className="grid gap-2">
+          <Label htmlFor={`${id}-saved`}>Usar uma mensagem salva (opcional)</Label>
+          <NativeSelect
+            id={`${id}-saved`}
+            value=""
+            onChange={(e) => {
+              const m = messages.find((x) => x.id === e.target.value);
+              if (m) onUseSaved(m.preview, savedMessageImage(m));
+            }}
+          >
+            <option value="">Escolha para copiar o texto e a imagem…</option>
+            {messages.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.title}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField
+          label="URL da imagem (opcional)"
+          type="url"
+          inputMode="url"
+          value={uploadId ? '' : imageUrl}
+          onChange={(e) => onImageChange(e.target.value)}
+          placeholder="https://"
+          hint="A mensagem vai como legenda da imagem."
+          autoComplete="off"
+          disabled={uploadId !== null}
+        />
+        <div className="grid gap-2">
+          <span className="text-sm font-medium">Ou envie uma imagem</span>
+          <ImageUploadField
+            value={{
+              uploadId,
+              uploadUrl: uploadId ? `/api/uploads/${uploadId}` : null,
+              imageFile: uploadId ? 'Imagem enviada' : '',
+            }}
+            onUploaded={(u) => onImageChange(`${UPLOAD_REF}${u.id}`)}
+            onRemove={() => onImageChange('')}
+            onBusyChange={onBusyChange}
+          />
+        </div>
+      </div>
+    </div>
+  );
+}
