@@ -41,12 +41,19 @@ function pgliteHandle(tx: unknown): PgliteTx | null {
 }
 
 /** A value in COPY's text format: backslash, tab, newline and carriage return escaped. */
+const COPY_SPECIAL = /[\\\t\n\r]/;
 const copyText = (value: string) =>
-  value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+  // Most values hold nothing to escape: a test allocates nothing, a replace with a callback does.
+  COPY_SPECIAL.test(value)
+    ? value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'))
+    : value;
 
 /** A text[] literal with every element quoted. */
+const ARRAY_SPECIAL = /["\\]/;
 const arrayLiteral = (items: string[]) =>
-  items.length === 0 ? '{}' : `{${items.map((t) => `"${t.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+  items.length === 0
+    ? '{}'
+    : `{${items.map((t) => `"${ARRAY_SPECIAL.test(t) ? t.replace(/["\\]/g, '\\$&') : t}"`).join(',')}}`;
 
 function copyCell(value: BulkValue | undefined): string {
   if (value === null || value === undefined) return '\\N';

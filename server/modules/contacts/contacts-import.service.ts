@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { contactsMsg, IMPORT_MAX_ROWS, type ImportResult, type ImportRowError } from '../../../contract/contacts';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
-import { type BulkTable, bulkInsert } from '../../db/bulk-insert';
+import { type BulkTable, type BulkValue, bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { AppError } from '../../errors';
@@ -28,7 +28,12 @@ interface Candidate {
  * A leading apostrophe is how our export (and Excel users) neutralise formulas: not part of the value.
  * NUL characters cannot be stored in a PostgreSQL text and are never meant.
  */
-const clean = (s: string | undefined) => (s ?? '').replace(/^'/, '').replaceAll('\0', '').trim();
+const clean = (s: string | undefined) => {
+  if (!s) return '';
+  // Most cells have neither: skip the two copies a replace would make.
+  const unquoted = s.charCodeAt(0) === 39 ? s.slice(1) : s;
+  return (unquoted.includes('\0') ? unquoted.replaceAll('\0', '') : unquoted).trim();
+};
 
 function splitTags(cell: string): string[] {
   const out: string[] = [];
@@ -75,18 +80,17 @@ async function parseFile(accountId: string, filename: string, data: Buffer) {
       tags: cell(r, columns.tags).slice(0, 500),
     };
     if (!raw.name && !raw.phone && !raw.email && !raw.tags) continue;
-    const reject = (reason: string) => errors.push({ ...raw, reason });
     if (!raw.phone) {
-      reject(contactsMsg.rowMissingPhone);
+      errors.push({ ...raw, reason: contactsMsg.rowMissingPhone });
       continue;
     }
     const phone = normalizePhone(raw.phone);
     if (!phone) {
-      reject(contactsMsg.rowInvalidPhone);
+      errors.push({ ...raw, reason: contactsMsg.rowInvalidPhone });
       continue;
     }
     if (raw.email && (raw.email.length > 200 || !EMAIL.test(raw.email))) {
-      reject(contactsMsg.rowInvalidEmail);
+      errors.push({ ...raw, reason: contactsMsg.rowInvalidEmail });
       continue;
     }
     if (seen.has(phone)) {
@@ -129,10 +133,6 @@ async function existingPhones(tx: Runner, userId: string, phones: string[]): Pro
     for (const r of rowsOf(result)) found.add(r.phone as string);
   }
   return found;
-}
-
-interface Fresh extends Candidate {
-  id: string;
 }
 
 /** The contact columns an import writes, after the account's id (the same in every row). */
@@ -180,11 +180,12 @@ export async function importContacts(
     );
     // Ids made here are time-ordered (UUIDv7): the primary key index grows at its end instead of
     // splitting pages all over, and the database does not draw 100,000 random numbers.
-    const fresh: Fresh[] = [];
+    // The rows to write, in CONTACT_ROWS' column order.
+    const fresh: BulkValue[][] = [];
     const ids = timeOrderedIds(Math.min(candidates.length, slots));
     for (const c of candidates) {
       if (existing.has(c.phone)) duplicates++;
-      else if (fresh.length < slots) fresh.push({ ...c, id: ids[fresh.length] });
+      else if (fresh.length < slots) fresh.push([ids[fresh.length], c.name, c.phone, c.email || null, c.tags]);
       else errors.push({ ...c.raw, reason: contactsMsg.rowOverLimit });
     }
     // Known numbers were excluded above under the account lock (which creating a contact takes
@@ -192,7 +193,7 @@ export async function importContacts(
     const inserted = await bulkInsert(
       tx,
       { ...CONTACT_ROWS, fixed: [{ name: 'user_id', type: 'uuid', value: account.id }] },
-      fresh.map((c) => [c.id, c.name, c.phone, c.email || null, c.tags]),
+      fresh,
       { keysExcluded: true },
     );
     // A concurrent insert of the same number (after our lookup) is a duplicate too.
