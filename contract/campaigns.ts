@@ -48,8 +48,6 @@ export const CAMPAIGN_MESSAGE_MAX = 4096;
 export const CAMPAIGN_PROGRESS_POLL_MS = 3000;
 
 export const campaignMsg = {
-  successTitle: 'Sucesso!',
-  errorTitle: 'Erro',
   created: 'Campanha criada com sucesso.',
   createError: 'Erro ao criar campanha. Tente novamente.',
   required: 'Nome e mensagem são obrigatórios.',
@@ -74,7 +72,6 @@ export const campaignMsg = {
     names.length === 1 ? `Grupo não encontrado: ${names[0]}.` : `Grupos não encontrados: ${names.join(', ')}.`,
   unknownVariable: (name: string) =>
     `Variável desconhecida na mensagem: {{${name}}}. Use {{nome}}, {{primeiro_nome}}, {{telefone}} ou {{email}}.`,
-  unbalancedSpintax: 'A mensagem tem uma variação { | } sem fechamento. Confira as chaves.',
   scheduledInPast: 'A data de agendamento precisa estar no futuro.',
   scheduleRequired: 'Informe a data e a hora do agendamento.',
   noRecipients: 'A campanha não tem destinatários: nenhum contato ou grupo ativo corresponde ao público escolhido.',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { text } from './text';
-import { baseFileName } from './uploads';
+import { baseFileName, UPLOAD_REF_PREFIX } from './uploads';
 
 /** Recipient types of a composed message (SPEC §3 'Message to compose'). */
 export const savedMessageTypes = ['contacts', 'groups'] as const;
@@ -68,6 +68,17 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The image a saved message sends: its upload (`upload:<id>`), its http(s) link, or none. */
+export function savedMessageImageRef(m: {
+  hasImage: boolean;
+  uploadId: string | null;
+  imageUrl: string;
+}): string | null {
+  if (!m.hasImage) return null;
+  if (m.uploadId) return `${UPLOAD_REF_PREFIX}${m.uploadId}`;
+  return m.imageUrl && isHttpUrl(m.imageUrl) ? m.imageUrl : null;
 }
 
 const boolean = (fallback: boolean) => z.boolean({ error: savedMessagesMsg.booleanInvalid }).default(fallback);

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** How a campaign or a saved message refers to one of the account's uploads: `upload:<id>`. */
+export const UPLOAD_REF_PREFIX = 'upload:';
+
 /** Largest image an account may upload (WhatsApp itself refuses images above 5 MB). */
 export const UPLOAD_MAX_MB = 5;
 export const UPLOAD_MAX_BYTES = UPLOAD_MAX_MB * 1024 * 1024;

@@ -1,5 +1,6 @@
 import { renderMessage, seededRandom, variableValues } from '../../contract/personalize';
 import { formatPhone } from '../../contract/phone';
+import { UPLOAD_REF_PREFIX } from '../../contract/uploads';
 import type { OutgoingMessage } from '../whatsapp/driver';
 
 /** What a campaign sends, as the dispatcher reads it with each claimed row. */
@@ -22,8 +23,6 @@ export interface RecipientFields {
 /** An uploaded image, by its `upload:<id>` reference. */
 export type ImageLoader = (userId: string, ref: string) => Promise<{ data: Buffer; mimeType: string } | null>;
 
-export const UPLOAD_PREFIX = 'upload:';
-
 /** The recipient's own text: variables filled in, spintax chosen per recipient (the same every time for one recipient). */
 export function personalText(message: string, r: RecipientFields): string {
   const phone = r.kind === 'contact' ? formatPhone(r.recipient) : '';
@@ -37,9 +36,9 @@ export function personalText(message: string, r: RecipientFields): string {
 export async function buildMessage(
   c: CampaignContent,
   r: RecipientFields,
-  ctx: { userId: string; cloud: boolean; loadImage?: ImageLoader },
+  ctx: { userId: string; cloud: boolean; loadImage?: ImageLoader; text?: string },
 ): Promise<OutgoingMessage> {
-  const text = personalText(c.message, r);
+  const text = ctx.text ?? personalText(c.message, r);
   if (ctx.cloud && c.templateName) {
     const values = variableValues({
       name: r.name,
@@ -58,8 +57,8 @@ export async function buildMessage(
     };
   }
   if (c.imageUrl) {
-    if (c.imageUrl.startsWith(UPLOAD_PREFIX)) {
-      const image = await ctx.loadImage?.(ctx.userId, c.imageUrl.slice(UPLOAD_PREFIX.length));
+    if (c.imageUrl.startsWith(UPLOAD_REF_PREFIX)) {
+      const image = await ctx.loadImage?.(ctx.userId, c.imageUrl.slice(UPLOAD_REF_PREFIX.length));
       if (image) return { kind: 'image', image: { data: image.data, mimeType: image.mimeType }, caption: text };
       return { kind: 'text', text };
     }

@@ -264,12 +264,13 @@ export class Dispatcher {
     if (!row) return false;
     await this.markSending(userId);
     // "typing…" fills the end of the gap, so the gap between two messages stays what pacing chose.
-    const typeFor = typingMs(personalText(row.message, row).length) * this.scale;
+    const text = personalText(row.message, row);
+    const typeFor = typingMs(text.length) * this.scale;
     const left = lane.nextSendAt.getTime() - Date.now();
     if (left > typeFor) await sleep(left - typeFor);
     if (driver.typing) await driver.typing(row.recipient, true).catch(() => undefined);
     await sleep(left > 0 ? Math.min(left, typeFor) : typeFor);
-    const outcome = await this.sendOne(userId, driver, row, false);
+    const outcome = await this.sendOne(userId, driver, row, false, text);
     const gap = nextGapMs(settings.messageDelay, this.random) * this.scale;
     await this.db.execute(sql`
       update sending_lanes set
@@ -336,9 +337,15 @@ export class Dispatcher {
     return sentAny && budget > 0;
   }
 
-  private async sendOne(userId: string, driver: Driver, row: ClaimedRow, cloud: boolean): Promise<Outcome> {
+  private async sendOne(
+    userId: string,
+    driver: Driver,
+    row: ClaimedRow,
+    cloud: boolean,
+    text?: string,
+  ): Promise<Outcome> {
     try {
-      const message = await buildMessage(row, row, { userId, cloud, loadImage: this.opts.loadImage });
+      const message = await buildMessage(row, row, { userId, cloud, loadImage: this.opts.loadImage, text });
       const { providerMessageId } = await driver.send(
         row.recipient,
         message,

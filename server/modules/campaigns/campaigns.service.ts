@@ -14,12 +14,12 @@ import {
   type UpdateCampaignBody,
 } from '../../../contract/campaigns';
 import { unknownVariable } from '../../../contract/personalize';
+import { UPLOAD_REF_PREFIX } from '../../../contract/uploads';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { campaignRecipients, campaigns, groups, mediaUploads } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Table } from '../../lib/download';
-import { UPLOAD_PREFIX } from '../../sending/content';
 import { meanGapMs } from '../../sending/pacing';
 
 type CampaignRow = typeof campaigns.$inferSelect;
@@ -176,7 +176,9 @@ const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
 /** An image is an http(s) URL or one of the account's uploads (as `upload:<id>` or its `/api/uploads/<id>` URL). */
 async function resolveImage(db: Db, userId: string, value: string | null | undefined): Promise<string | null> {
   if (!value) return null;
-  const uploadId = value.startsWith(UPLOAD_PREFIX) ? value.slice(UPLOAD_PREFIX.length) : UPLOAD_URL.exec(value)?.[1];
+  const uploadId = value.startsWith(UPLOAD_REF_PREFIX)
+    ? value.slice(UPLOAD_REF_PREFIX.length)
+    : UPLOAD_URL.exec(value)?.[1];
   if (uploadId) {
     const [found] = /^[0-9a-f-]{36}$/i.test(uploadId)
       ? await db
@@ -185,7 +187,7 @@ async function resolveImage(db: Db, userId: string, value: string | null | undef
           .where(and(eq(mediaUploads.id, uploadId), eq(mediaUploads.userId, userId)))
       : [];
     if (!found) throw new AppError('VALIDATION', 'Imagem não encontrada. Envie a imagem novamente.');
-    return `${UPLOAD_PREFIX}${uploadId}`;
+    return `${UPLOAD_REF_PREFIX}${uploadId}`;
   }
   let url: URL;
   try {

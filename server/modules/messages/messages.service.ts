@@ -4,6 +4,7 @@ import {
   SAVED_MESSAGE_TEXT_MAX,
   type SavedMessage,
   type SavedMessageFields,
+  savedMessageImageRef,
   savedMessagesMsg,
 } from '../../../contract/saved-messages';
 import { uploadUrl } from '../../../contract/uploads';
@@ -11,7 +12,6 @@ import type { Db } from '../../db/client';
 import { savedMessages } from '../../db/schema';
 import { AppError } from '../../errors';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
-import { UPLOAD_PREFIX } from '../../sending/content';
 import { findUpload } from '../uploads/uploads.service';
 
 type SavedMessageRow = typeof savedMessages.$inferSelect;
@@ -146,10 +146,5 @@ export async function savedMessageAsContent(
 ): Promise<{ message: string; imageUrl: string | null } | null> {
   const row = await findRow(db, userId, id);
   if (!row) return null;
-  let imageUrl: string | null = null;
-  if (row.hasImage) {
-    if (row.uploadId) imageUrl = `${UPLOAD_PREFIX}${row.uploadId}`;
-    else if (row.imageUrl && isHttpUrl(row.imageUrl)) imageUrl = row.imageUrl;
-  }
-  return { message: savedMessageText(row), imageUrl };
+  return { message: savedMessageText(row), imageUrl: savedMessageImageRef(row) };
 }

@@ -1,20 +1,11 @@
 import { useId } from 'react';
-import type { SavedMessage } from '../../../../contract/saved-messages';
+import { savedMessageImageRef } from '../../../../contract/saved-messages';
+import { UPLOAD_REF_PREFIX } from '../../../../contract/uploads';
 import { FormField } from '../../../components/form-field';
 import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/select';
 import { useSavedMessages } from '../../messages/api/get-saved-messages';
 import { ImageUploadField } from '../../messages/components/image-upload-field';
-
-/** How a campaign refers to one of the account's uploads (the server's `upload:<id>`). */
-export const UPLOAD_REF = 'upload:';
-
-/** The campaign's image as the saved message has it: its upload, or its http(s) link. */
-export function savedMessageImage(m: SavedMessage): string {
-  if (!m.hasImage) return '';
-  if (m.uploadId) return `${UPLOAD_REF}${m.uploadId}`;
-  return /^https?:\/\//i.test(m.imageUrl) ? m.imageUrl : '';
-}
 
 /**
  * A saved message as the starting point (its text as WhatsApp gets it, and its image), and the
@@ -35,7 +26,7 @@ export function CampaignContentFields({
 }) {
   const id = useId();
   const saved = useSavedMessages(active);
-  const uploadId = imageUrl.startsWith(UPLOAD_REF) ? imageUrl.slice(UPLOAD_REF.length) : null;
+  const uploadId = imageUrl.startsWith(UPLOAD_REF_PREFIX) ? imageUrl.slice(UPLOAD_REF_PREFIX.length) : null;
   const messages = saved.data ?? [];
 
   return (
@@ -48,7 +39,7 @@ export function CampaignContentFields({
             value=""
             onChange={(e) => {
               const m = messages.find((x) => x.id === e.target.value);
-              if (m) onUseSaved(m.preview, savedMessageImage(m));
+              if (m) onUseSaved(m.preview, savedMessageImageRef(m) ?? '');
             }}
           >
             <option value="">Escolha para copiar o texto e a imagem…</option>
@@ -80,7 +71,7 @@ export function CampaignContentFields({
               uploadUrl: uploadId ? `/api/uploads/${uploadId}` : null,
               imageFile: uploadId ? 'Imagem enviada' : '',
             }}
-            onUploaded={(u) => onImageChange(`${UPLOAD_REF}${u.id}`)}
+            onUploaded={(u) => onImageChange(`${UPLOAD_REF_PREFIX}${u.id}`)}
             onRemove={() => onImageChange('')}
             onBusyChange={onBusyChange}
           />
