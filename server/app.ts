@@ -16,6 +16,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { IMPORT_MAX_FILE_MB } from '../contract/contacts';
 import { msg } from '../contract/messages';
+import { type AiResponder, OpenAiResponder } from './chatbot/ai';
 import { chatbotSubscriber } from './chatbot/pipeline';
 import type { Config } from './config';
 import { type Db, projectRoot } from './db/client';
@@ -25,8 +26,10 @@ import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { SessionStore } from './modules/auth/sessions.service';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
+import { botConfigRoutes } from './modules/chatbot/bot-config.routes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { contactsChanged } from './modules/contacts/contacts.service';
+import { conversationsRoutes } from './modules/conversations/conversations.routes';
 import { groupsRoutes } from './modules/groups/groups.routes';
 import { messagesRoutes } from './modules/messages/messages.routes';
 import { savedMessageAsContent } from './modules/messages/messages.service';
@@ -74,6 +77,10 @@ export interface BuildAppOptions {
   dispatcher?: Partial<Pick<DispatcherOptions, 'tickMs' | 'timeScale' | 'exclusive' | 'cloudConcurrency'>> & {
     autoStart?: boolean;
   };
+  /** The chatbot's AI (a fake in tests); by default OpenAI-compatible from OPENAI_* when a key is set. */
+  ai?: AiResponder;
+  /** The chatbot's clock (tests of business hours and the 24-hour window). */
+  chatbotClock?: () => Date;
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance & { deps: AppDeps }> {
@@ -107,6 +114,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     cacheMs: opts.sessionCacheMs ?? 5_000,
   });
   const registry = new ConnectionRegistry();
+  const ai =
+    opts.ai ??
+    new OpenAiResponder(
+      { apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL, timeoutMs: config.OPENAI_TIMEOUT_MS },
+      app.log,
+    );
+  const chatbot = chatbotSubscriber({ db, log: app.log, contactsChanged, ai, now: opts.chatbotClock });
   const connections = new ConnectionManager({
     config,
     db,
@@ -119,7 +133,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     },
     // The engines own what the WhatsApp layer carries: receipts move campaign recipients, inbound
     // messages go through the chatbot's pipeline (opt-out first).
-    subscribers: [receiptsSubscriber({ db, log: app.log }), chatbotSubscriber({ db, log: app.log, contactsChanged })],
+    subscribers: [receiptsSubscriber({ db, log: app.log }), chatbot],
   });
   const drivers = opts.drivers ?? connections;
   const loadImage = (userId: string, id: string) => loadUpload(db, userId, id);
@@ -152,6 +166,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
       loadImage,
       savedMessage: (userId, id) => savedMessageAsContent(db, userId, id),
     },
+    chatbot: { ai, idle: chatbot.idle },
     routes: [],
   };
   const headers = securityHeaders({
@@ -214,6 +229,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(groupsRoutes, { prefix: '/api/groups', ...deps });
   await app.register(messagesRoutes, { prefix: '/api/messages', ...deps });
   await app.register(uploadsRoutes, { prefix: '/api/uploads', ...deps });
+  await app.register(botConfigRoutes, { prefix: '/api/bot-config', ...deps });
+  await app.register(conversationsRoutes, { prefix: '/api/conversations', ...deps });
   await app.register(verificationRoutes, { prefix: '/api/users', ...deps, verification: opts.verification });
 
   const webRoot = join(projectRoot(), 'dist', 'web');

@@ -54,6 +54,10 @@ const envSchema = z.object({
   DISPATCH_LEASE_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: optionalUrl,
+  /** The AI model a new bot config proposes; each account chooses its own (`aiModel`). */
+  OPENAI_MODEL_DEFAULT: z.string().min(1).max(100).optional(),
+  /** How long the chatbot waits for an AI reply before giving up on it. */
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_IDLE_HOURS: z.coerce
     .number()

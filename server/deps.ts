@@ -1,4 +1,5 @@
 import type { FastifySchema } from 'fastify';
+import type { AiResponder } from './chatbot/ai';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { SessionStore } from './modules/auth/sessions.service';
@@ -24,6 +25,8 @@ export interface AppDeps {
   cloudApi: CloudApiAccounts;
   /** The campaign send loop, and what campaigns read from other modules (uploaded images, saved messages). */
   sending: { dispatcher: Dispatcher; loadImage?: ImageLoader; savedMessage?: SavedMessageSource };
+  /** The chatbot: its AI (whether this server has one) and, for tests, a wait until inbound messages are handled. */
+  chatbot: { ai: AiResponder; idle: () => Promise<void> };
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string; schema?: FastifySchema }>;
 }

@@ -36,11 +36,12 @@ export async function setContactOptOut(db: Db, userId: string, phone: string, op
  * the message came from. Messages in groups and numbers that are not contacts of the account change
  * nothing and go on to the next step.
  */
-export const optOutStep: InboundStep = async ({ db, userId, message, driver, contactsChanged }) => {
+export const optOutStep: InboundStep = async (ctx) => {
+  const { db, userId, message } = ctx;
   if (message.groupId || !isOptOutMessage(message.text)) return 'continue';
   const flagged = await setContactOptOut(db, userId, message.from);
   if (!flagged) return 'continue';
-  contactsChanged(userId);
-  await driver.send(message.from, { kind: 'text', text: OPT_OUT_CONFIRMATION });
+  ctx.contactsChanged(userId);
+  await ctx.reply({ text: OPT_OUT_CONFIRMATION }, 'opt_out');
   return 'stop';
 };

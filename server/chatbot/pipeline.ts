@@ -1,27 +1,61 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import type { BotButton, BotEventKind } from '../../contract/bot';
 import type { Db } from '../db/client';
 import { whatsappInboundMessages } from '../db/schema';
-import type { Driver, InboundMessage, WhatsappSubscriber } from '../whatsapp/driver';
+import { KeyedQueue } from '../lib/keyed-queue';
+import type { Driver, InboundMessage, MessageButton, OutgoingMessage, WhatsappSubscriber } from '../whatsapp/driver';
+import type { AiResponder } from './ai';
+import { type BotSetup, BotSetupCache } from './bot-setup';
+import {
+  type ConversationState,
+  ensureContact,
+  type OutboundSource,
+  recordConversationReceipt,
+  recordInboundMessage,
+  recordOutboundMessage,
+} from './conversations';
 import { optOutStep } from './opt-out';
+import { REPLY_STEPS } from './steps';
 
 export interface ChatbotDeps {
   db: Db;
   log: FastifyBaseLogger;
   /** Tells the contacts module that an account's contacts changed (its cached figures and index). */
   contactsChanged: (userId: string) => void;
+  ai: AiResponder;
+  /** The clock; tests move it. */
+  now?: () => Date;
 }
 
-export interface InboundContext extends ChatbotDeps {
+/** What the bot sends: text, optionally with an image (the text is its caption) and buttons. */
+export interface ReplyContent {
+  text: string;
+  imageUrl?: string;
+  buttons?: BotButton[];
+}
+
+export interface InboundContext {
+  db: Db;
+  log: FastifyBaseLogger;
+  ai: AiResponder;
+  contactsChanged: (userId: string) => void;
   userId: string;
   message: InboundMessage;
   driver: Driver;
+  setup: BotSetup;
+  conversation: ConversationState;
+  now: Date;
+  /** Sends through the connection the message came from, stores it, records the event; false when the send failed. */
+  reply(content: ReplyContent, kind: BotEventKind, detail?: string, source?: OutboundSource): Promise<boolean>;
+  event(kind: BotEventKind, detail?: string): Promise<void>;
 }
 
 /** One step of the reply pipeline: 'stop' when it has dealt with the message. */
 export type InboundStep = (ctx: InboundContext) => Promise<'continue' | 'stop'>;
 
-/** Every inbound message passes these, in order (DESIGN §3, chatbot). */
-const STEPS: InboundStep[] = [optOutStep];
+/** Every inbound message passes these, in order (DESIGN §3, chatbot): opt-out always first. */
+const STEPS: InboundStep[] = [optOutStep, ...REPLY_STEPS];
 
 /** Records an inbound message once (by provider id); answers false for a repeated delivery. */
 export async function recordInbound(
@@ -47,27 +81,124 @@ export async function recordInbound(
 }
 
 /**
- * The chatbot's subscription to the WhatsApp layer: each new inbound message, from any driver, is
- * recorded and then passes the steps in order until one deals with it.
+ * Button ids carry their action, so a press is understood whatever the rules are by then: a quick
+ * reply's keyword, a link or a phone number (Cloud API reply buttons allow 256 characters).
  */
-export function chatbotSubscriber(deps: ChatbotDeps): WhatsappSubscriber {
-  return {
-    inbound: async ({ userId, message, driver }) => {
-      try {
-        if (!(await recordInbound(deps.db, userId, driver.kind, message))) return;
-      } catch (err) {
-        deps.log.error({ err }, 'could not record an inbound WhatsApp message');
-        return;
-      }
-      const ctx: InboundContext = { ...deps, userId, message, driver };
-      for (const step of STEPS) {
+export function toMessageButtons(buttons: BotButton[]): MessageButton[] {
+  return buttons.map((b) => ({
+    id:
+      b.type === 'quick_reply' ? `kw:${b.value}`.slice(0, 256) : b.type === 'url' ? `url:${b.value}` : `tel:${b.value}`,
+    text: b.text,
+    type: b.type,
+    value: b.value,
+  }));
+}
+
+export function toOutgoing(content: ReplyContent): OutgoingMessage {
+  if (content.buttons?.length)
+    return {
+      kind: 'interactive',
+      text: content.text,
+      buttons: toMessageButtons(content.buttons),
+      imageUrl: content.imageUrl || undefined,
+    };
+  if (content.imageUrl) return { kind: 'image', image: { url: content.imageUrl }, caption: content.text };
+  return { kind: 'text', text: content.text };
+}
+
+export async function recordBotEvent(
+  db: Db,
+  userId: string,
+  phone: string,
+  kind: BotEventKind,
+  detail?: string,
+): Promise<void> {
+  await db.execute(sql`
+    insert into bot_events (user_id, contact_phone, kind, detail) values (${userId}, ${phone}, ${kind}, ${detail?.slice(0, 200) ?? null})`);
+}
+
+/**
+ * The chatbot's subscription to the WhatsApp layer. Each inbound message, from any driver, is
+ * recorded once (a repeated webhook is dropped), stored in its conversation, then passes the steps
+ * in order until one deals with it. Messages of one contact are handled one after another in the
+ * order they arrived; different contacts in parallel; the caller (the webhook) never waits.
+ */
+export function chatbotSubscriber(deps: ChatbotDeps): WhatsappSubscriber & { idle(): Promise<void> } {
+  const setups = new BotSetupCache(deps.db);
+  const queue = new KeyedQueue();
+  const clock = deps.now ?? (() => new Date());
+
+  async function handle(userId: string, message: InboundMessage, driver: Driver): Promise<void> {
+    if (!(await recordInbound(deps.db, userId, driver.kind, message))) return;
+    // The bot answers people, not groups.
+    if (message.groupId) return;
+    const setup = await setups.get(userId);
+    const contact = await ensureContact(deps.db, userId, message.from, message.pushName);
+    const state = await recordInboundMessage(deps.db, userId, {
+      phone: message.from,
+      text: message.text,
+      providerMessageId: message.providerMessageId,
+      at: message.timestamp,
+      contact,
+    });
+    const conversation: ConversationState = { ...state, optedOut: contact?.optedOut ?? false };
+    await recordBotEvent(deps.db, userId, message.from, 'inbound');
+    const ctx: InboundContext = {
+      db: deps.db,
+      log: deps.log,
+      ai: deps.ai,
+      contactsChanged: deps.contactsChanged,
+      userId,
+      message,
+      driver,
+      setup,
+      conversation,
+      now: clock(),
+      event: (kind, detail) => recordBotEvent(deps.db, userId, message.from, kind, detail),
+      reply: async (content, kind, detail, source = 'bot') => {
+        const outgoing = toOutgoing(content);
         try {
-          if ((await step(ctx)) === 'stop') return;
+          const sent = await driver.send(message.from, outgoing);
+          await recordOutboundMessage(deps.db, userId, {
+            phone: message.from,
+            source,
+            text: content.text,
+            imageUrl: content.imageUrl || null,
+            status: 'sent',
+            providerMessageId: sent.providerMessageId,
+          });
+          await recordBotEvent(deps.db, userId, message.from, kind, detail);
+          return true;
         } catch (err) {
-          deps.log.error({ err, step: step.name }, 'an inbound message step failed');
-          return;
+          deps.log.warn({ err, kind }, 'the chatbot could not send a reply');
+          await recordOutboundMessage(deps.db, userId, {
+            phone: message.from,
+            source,
+            text: content.text,
+            imageUrl: content.imageUrl || null,
+            status: 'failed',
+            failureReason: err instanceof Error ? err.message.slice(0, 200) : 'Falha no envio.',
+          });
+          await recordBotEvent(deps.db, userId, message.from, 'reply_failed', kind);
+          return false;
         }
-      }
+      },
+    };
+    for (const step of STEPS) {
+      if ((await step(ctx)) === 'stop') return;
+    }
+  }
+
+  return {
+    inbound: ({ userId, message, driver }) => {
+      const key = `${userId}:${message.groupId ?? message.from}`;
+      void queue
+        .run(key, () => handle(userId, message, driver))
+        .catch((err) => deps.log.error({ err }, 'an inbound message could not be handled'));
     },
+    receipt: async ({ userId, receipt }) => {
+      await recordConversationReceipt(deps.db, userId, receipt);
+    },
+    idle: () => queue.idle(),
   };
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../db/schema';
-import { campaigns, contacts, groups, mediaUploads, savedMessages } from '../db/schema';
+import { campaigns, contacts, conversations, groups, mediaUploads, savedMessages } from '../db/schema';
 import { seedDemoWorkspace } from '../modules/auth/demo-data';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 
@@ -40,6 +40,15 @@ const ownerUploadId = async (ownerId: string) => {
     .returning({ id: mediaUploads.id });
   return row.id;
 };
+/** A conversation of the owner's, with a number no other account has written from. */
+const ownerConversationPhone = async (ownerId: string) => {
+  const [row] = await ctx.database.db
+    .insert(conversations)
+    .values({ userId: ownerId, phone: '5511987650001', lastMessageText: 'Oi' })
+    .onConflictDoUpdate({ target: [conversations.userId, conversations.phone], set: { unread: 1 } })
+    .returning({ phone: conversations.phone });
+  return row.phone;
+};
 const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string; payload?: object }>> = {
   'PUT /api/contacts/:id': async (o) => ({ id: await ownerContactId(o), payload: { name: 'X', phone: '21998765432' } }),
   'DELETE /api/contacts/:id': async (o) => ({ id: await ownerContactId(o) }),
@@ -61,6 +70,13 @@ const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string
   'PUT /api/messages/:id': async (o) => ({ id: await ownerSavedMessageId(o), payload: { title: 'X', content: 'Y' } }),
   'DELETE /api/messages/:id': async (o) => ({ id: await ownerSavedMessageId(o) }),
   'GET /api/uploads/:id': async (o) => ({ id: await ownerUploadId(o) }),
+  'GET /api/conversations/:phone': async (o) => ({ id: await ownerConversationPhone(o) }),
+  'POST /api/conversations/:phone/messages': async (o) => ({
+    id: await ownerConversationPhone(o),
+    payload: { text: 'Oi' },
+  }),
+  'POST /api/conversations/:phone/takeover': async (o) => ({ id: await ownerConversationPhone(o) }),
+  'POST /api/conversations/:phone/release': async (o) => ({ id: await ownerConversationPhone(o) }),
 };
 
 const sampleParams = (url: string) => url.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');

@@ -105,6 +105,28 @@ const EXAMPLES: Record<string, () => Record<string, unknown>> = {
   'PUT /api/campaigns/:id': () => ({ name: `Campanha ${unique()}`, message: 'Oi {{nome}}', targetType: 'all' }),
   'POST /api/campaigns/preview': () => ({ message: 'Oi {{nome}}' }),
   'POST /api/campaigns/:id/test': () => ({ phone: '21998765432' }),
+  'POST /api/bot-config': () => ({
+    isEnabled: true,
+    welcomeMessage: 'Olá!',
+    autoReplies: [
+      { keyword: `k${unique()}`, response: 'Resposta' },
+      {
+        trigger: `t${unique()}`,
+        response: 'Escolha',
+        type: 'interactive',
+        imageUrl: '',
+        isActive: true,
+        buttons: [{ id: 'b1', text: 'Site', type: 'url', value: 'https://exemplo.com.br' }],
+      },
+    ],
+    aiEnabled: false,
+    aiModel: 'gpt-3.5-turbo',
+    businessHours: { start: '09:00', end: '18:00', days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] },
+    outOfHoursMessage: '',
+    aiInstructions: '',
+    handoffMinutes: 120,
+  }),
+  'POST /api/conversations/:phone/messages': () => ({ text: 'Olá, aqui é a Maria.' }),
   'POST /api/messages': () => ({
     title: `Mensagem ${unique()}`,
     type: 'contacts',

@@ -25,7 +25,10 @@ export interface TestContext {
 export async function createTestApp(
   env: Record<string, string> = {},
   sessionCacheMs?: number,
-  options: Pick<BuildAppOptions, 'drivers' | 'simulatorTimings' | 'verification' | 'dispatcher'> = {},
+  options: Pick<
+    BuildAppOptions,
+    'drivers' | 'simulatorTimings' | 'verification' | 'dispatcher' | 'ai' | 'chatbotClock'
+  > = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'disparo-app-'));

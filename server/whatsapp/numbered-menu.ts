@@ -25,12 +25,23 @@ export class MenuMemory {
     if (buttons.length) this.menus.set(chat, { buttons, at: Date.now() });
   }
 
-  /** The button a reply chooses ("2", " 2 ", "2." …), or undefined. */
+  /** The button a reply chooses ("2", " 2 ", "2." … or the button's text), or undefined. */
   match(chat: string, reply: string): MessageButton | undefined {
     const menu = this.menus.get(chat);
     if (!menu || Date.now() - menu.at > this.ttlMs) return undefined;
     const m = /^\s*(\d{1,2})\s*[.)]?\s*$/.exec(reply);
-    if (!m) return undefined;
-    return menu.buttons[Number(m[1]) - 1];
+    if (m) return menu.buttons[Number(m[1]) - 1];
+    const said = comparable(reply);
+    return said ? menu.buttons.find((b) => comparable(b.text) === said) : undefined;
   }
+}
+
+/** Case, accents and punctuation do not matter when a button's text is typed back. */
+function comparable(value: string): string {
+  return value
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }

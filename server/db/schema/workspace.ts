@@ -6,12 +6,14 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { BOT_EVENT_KINDS } from '../../../contract/bot';
 import { users } from './users';
 
 const owner = () =>
@@ -231,6 +233,12 @@ export const botConfigs = pgTable('bot_configs', {
   welcomeMessage: text('welcome_message').notNull().default(''),
   aiEnabled: boolean('ai_enabled').notNull().default(false),
   aiModel: text('ai_model').notNull().default('gpt-3.5-turbo'),
+  /** Sent at most once a day per contact outside business hours; empty = the bot answers at any hour. */
+  outOfHoursMessage: text('out_of_hours_message').notNull().default(''),
+  /** The business described by the customer, for the AI's system prompt. */
+  aiInstructions: text('ai_instructions').notNull().default(''),
+  /** How long a person's answer silences the bot for that contact. */
+  handoffMinutes: integer('handoff_minutes').notNull().default(120),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -261,9 +269,66 @@ export const botEvents = pgTable(
     userId: owner(),
     contactPhone: text('contact_phone').notNull(),
     kind: text('kind', {
-      enum: ['inbound', 'welcome', 'auto_reply', 'ai_reply', 'out_of_hours', 'opt_out', 'no_match'],
+      enum: BOT_EVENT_KINDS,
     }).notNull(),
+    /** What the step decided (the matched trigger, the failure), never message text. */
+    detail: text('detail'),
     createdAt: createdAt(),
   },
   (t) => [index('bot_events_user_created_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * One conversation per account and contact number (E.164 digits): what the 'Conversas' list shows,
+ * the handoff to a person, and the chatbot's memory (welcome after 24 h of silence, the out-of-hours
+ * message once a day).
+ */
+export const conversations = pgTable(
+  'conversations',
+  {
+    userId: owner(),
+    phone: text('phone').notNull(),
+    contactId: uuid('contact_id'),
+    name: text('name'),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    lastMessageText: text('last_message_text').notNull().default(''),
+    lastDirection: text('last_direction', { enum: ['in', 'out'] })
+      .notNull()
+      .default('in'),
+    lastInboundAt: timestamp('last_inbound_at', { withTimezone: true }),
+    unread: integer('unread').notNull().default(0),
+    takenOverUntil: timestamp('taken_over_until', { withTimezone: true }),
+    /** The São Paulo day the out-of-hours message was last sent ('YYYY-MM-DD'). */
+    outOfHoursDay: text('out_of_hours_day'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.phone] }),
+    index('conversations_user_last_idx').on(t.userId, t.lastMessageAt),
+  ],
+);
+
+/**
+ * Every message of a conversation except campaign sends, which stay in `campaign_recipients` and
+ * are shown with these: inbound ones, the bot's replies and a person's answers.
+ */
+export const conversationMessages = pgTable(
+  'conversation_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: owner(),
+    phone: text('phone').notNull(),
+    direction: text('direction', { enum: ['in', 'out'] }).notNull(),
+    source: text('source', { enum: ['contact', 'bot', 'manual'] }).notNull(),
+    text: text('text').notNull().default(''),
+    imageUrl: text('image_url'),
+    status: text('status', { enum: ['received', 'queued', 'sent', 'delivered', 'read', 'failed'] }).notNull(),
+    failureReason: text('failure_reason'),
+    providerMessageId: text('provider_message_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('conversation_messages_thread_idx').on(t.userId, t.phone, t.createdAt),
+    index('conversation_messages_provider_idx').on(t.providerMessageId).where(sql`provider_message_id is not null`),
+  ],
 );

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { BOT_REPLY_KINDS } from '../../../contract/bot';
 import type { Metrics } from '../../../contract/metrics';
 import type { Db } from '../../db/client';
 
@@ -12,7 +13,10 @@ export async function getMetrics(db: Db, userId: string): Promise<Metrics> {
       (select count(*) from campaign_recipients where user_id = ${userId} and status = 'read')::int as read,
       (select count(*) from contacts where user_id = ${userId} and is_active and not opted_out)::int as contacts,
       (select count(*) from groups where user_id = ${userId} and is_active)::int as groups,
-      (select count(*) from bot_events where user_id = ${userId} and kind in ('welcome','auto_reply','ai_reply'))::int as replies,
+      (select count(*) from bot_events where user_id = ${userId} and kind in (${sql.join(
+        BOT_REPLY_KINDS.map((k) => sql`${k}`),
+        sql`, `,
+      )}))::int as replies,
       (select count(*) from bot_events where user_id = ${userId} and kind = 'inbound')::int as inbound,
       (select count(distinct contact_phone) from bot_events
          where user_id = ${userId} and kind = 'inbound' and created_at > now() - interval '24 hours')::int as chats

@@ -17,16 +17,19 @@ export async function getBusinessHours(db: Db, userId: string): Promise<Business
   return { start: s.businessStart, end: s.businessEnd, days: s.businessDays };
 }
 
-/** Saves start and end; the days are fixed to Monday–Friday on every save (SPEC §9). */
+/**
+ * Saves start and end, and the days when the caller chooses them (the bot config may); without
+ * days they are Monday–Friday, as SPEC §9 fixes them on save.
+ */
 export async function updateBusinessHours(
   db: Db,
   userId: string,
-  hours: { start: string; end: string },
+  hours: { start: string; end: string; days?: readonly string[] },
 ): Promise<BusinessHours> {
   const s = await updateAccountSettings(db, userId, {
     businessStart: hours.start,
     businessEnd: hours.end,
-    businessDays: [...BUSINESS_DAYS],
+    businessDays: hours.days?.length ? [...hours.days] : [...BUSINESS_DAYS],
   });
   return { start: s.businessStart, end: s.businessEnd, days: s.businessDays };
 }

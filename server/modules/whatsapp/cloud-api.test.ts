@@ -327,8 +327,26 @@ describe('sending through the Cloud API', () => {
         { id: 'q', text: 'Preços', type: 'quick_reply', value: 'precos' },
       ],
     });
-    expect(sentTo().at(-1)).toMatchObject({ type: 'text' });
-    expect(sentTo().at(-1)).toMatchObject({ text: { body: expect.stringContaining('2. Preços') } });
+    // Quick replies stay real buttons; a phone number is written in the text.
+    expect(sentTo().at(-1)).toMatchObject({
+      type: 'interactive',
+      interactive: {
+        type: 'button',
+        body: { text: 'Fale conosco\n\n📞 Ligar: +5511999990000' },
+        action: { buttons: [{ type: 'reply', reply: { id: 'q', title: 'Preços' } }] },
+      },
+    });
+
+    // Two links and no quick reply: a numbered menu.
+    await driver.send(to, {
+      kind: 'interactive',
+      text: 'Nossos canais',
+      buttons: [
+        { id: 'u1', text: 'Site', type: 'url', value: 'https://example.com' },
+        { id: 'u2', text: 'Loja', type: 'url', value: 'https://loja.example.com' },
+      ],
+    });
+    expect(sentTo().at(-1)).toMatchObject({ type: 'text', text: { body: expect.stringContaining('2. Loja') } });
 
     // An image by URL is fetched by the server and uploaded too; interactive messages carry it as a header.
     const uploads = graph.media.length;

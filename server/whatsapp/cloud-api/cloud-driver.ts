@@ -214,7 +214,10 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
     }
   }
 
-  /** Up to 3 quick replies become reply buttons; one link becomes a CTA URL button; anything else a numbered menu. */
+  /**
+   * Quick replies (up to 3) become real reply buttons, with any link or phone number written in the
+   * text; a lone link becomes a CTA URL button; anything else is a numbered menu.
+   */
   private interactivePayload(
     to: string,
     text: string,
@@ -222,27 +225,34 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
     headerImage?: string,
   ): Record<string, unknown> {
     const header = headerImage ? { header: { type: 'image', image: { id: headerImage } } } : {};
-    if (buttons.length > 0 && buttons.length <= 3 && buttons.every((b) => b.type === 'quick_reply')) {
+    const replies = buttons.filter((b) => b.type === 'quick_reply');
+    const others = buttons.filter((b) => b.type !== 'quick_reply');
+    const withLines = (items: MessageButton[]) =>
+      items.length
+        ? `${text}\n\n${items.map((b) => `${b.type === 'url' ? '🔗' : '📞'} ${b.text}: ${b.value}`).join('\n')}`
+        : text;
+    if (replies.length > 0 && replies.length <= 3) {
       return {
         type: 'interactive',
         interactive: {
           type: 'button',
           ...header,
-          body: { text },
-          action: { buttons: buttons.map((b) => ({ type: 'reply', reply: { id: b.id, title: b.text.slice(0, 20) } })) },
+          body: { text: withLines(others).slice(0, 1024) },
+          action: { buttons: replies.map((b) => ({ type: 'reply', reply: { id: b.id, title: b.text.slice(0, 20) } })) },
         },
       };
     }
-    if (buttons.length === 1 && buttons[0].type === 'url') {
+    const links = buttons.filter((b) => b.type === 'url');
+    if (buttons.length > 0 && links.length === 1) {
       return {
         type: 'interactive',
         interactive: {
           type: 'cta_url',
           ...header,
-          body: { text },
+          body: { text: withLines(buttons.filter((b) => b !== links[0])).slice(0, 1024) },
           action: {
             name: 'cta_url',
-            parameters: { display_text: buttons[0].text.slice(0, 20), url: buttons[0].value },
+            parameters: { display_text: links[0].text.slice(0, 20), url: links[0].value },
           },
         },
       };

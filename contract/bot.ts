@@ -1,0 +1,363 @@
+import './zod-locale';
+import { z } from 'zod';
+import { BUSINESS_DAYS } from './constants';
+import { phoneDigits } from './phone';
+import { isHttpUrl } from './saved-messages';
+import { text } from './text';
+
+/** pt-BR texts of the chatbot screens and `/api/bot-config` (SPEC §5, §8). */
+export const botMsg = {
+  savedTitle: 'Sucesso!',
+  saved: 'Configuração do bot salva com sucesso.',
+  saveErrorTitle: 'Erro',
+  saveError: 'Erro ao salvar configuração. Tente novamente.',
+  autoMessageRequired: 'Preencha a palavra-chave e a mensagem.',
+  buttonRequired: 'Preencha o texto e o valor do botão.',
+  keywordRequired: 'Informe a palavra-chave de cada resposta automática.',
+  keywordTooLong: 'A palavra-chave deve ter no máximo 100 caracteres.',
+  keywordDuplicate: (trigger: string) => `A palavra-chave "${trigger}" aparece em mais de uma resposta automática.`,
+  responseRequired: 'Informe a resposta de cada resposta automática.',
+  responseTooLong: 'A resposta deve ter no máximo 4.096 caracteres.',
+  captionTooLong: 'Com imagem, o texto deve ter no máximo 1.024 caracteres (limite do WhatsApp para legendas).',
+  welcomeTooLong: 'A mensagem de boas-vindas deve ter no máximo 4.096 caracteres.',
+  outOfHoursTooLong: 'A mensagem fora do expediente deve ter no máximo 4.096 caracteres.',
+  instructionsTooLong: 'A descrição do negócio para a IA deve ter no máximo 4.000 caracteres.',
+  tooManyReplies: 'Use no máximo 2.000 respostas automáticas.',
+  typeInvalid: 'Tipo de mensagem inválido. Use texto, interativa ou imagem.',
+  buttonsOnlyInteractive: 'Botões só podem ser usados em mensagens interativas ou com imagem.',
+  tooManyButtons: 'Use no máximo 3 botões por mensagem (limite do WhatsApp).',
+  buttonTextTooLong: 'O texto do botão deve ter no máximo 20 caracteres (limite do WhatsApp).',
+  buttonTypeInvalid: 'Tipo de botão inválido. Use link, telefone ou resposta rápida.',
+  buttonUrlInvalid: 'O link do botão deve começar com http:// ou https://.',
+  buttonPhoneInvalid: 'O telefone do botão deve ter de 10 a 15 dígitos, com DDD.',
+  buttonKeywordTooLong: 'A palavra-chave do botão deve ter no máximo 100 caracteres.',
+  imageUrlRequired: 'Informe o link da imagem da mensagem com imagem.',
+  imageUrlInvalid: 'Link da imagem inválido. Use um endereço que comece com http:// ou https://.',
+  modelInvalid: 'Modelo de IA inválido.',
+  timeFormat: 'Horário inválido. Use o formato HH:MM',
+  businessOrder: 'O início do expediente deve ser anterior ao fim',
+  daysInvalid: 'Dias do expediente inválidos.',
+  handoffRange: 'O tempo de atendimento humano deve ser de 5 minutos a 7 dias.',
+  booleanInvalid: 'Valor inválido: use ativado ou desativado',
+  aiUnavailable:
+    'A integração com IA não está disponível neste servidor: falta a chave da OpenAI (OPENAI_API_KEY). Fale com o administrador.',
+} as const;
+
+export const autoReplyTypes = ['text', 'interactive', 'image'] as const;
+export type AutoReplyType = (typeof autoReplyTypes)[number];
+export const autoReplyTypeLabels: Record<AutoReplyType, string> = {
+  text: 'Texto',
+  interactive: 'Interativa',
+  image: 'Imagem',
+};
+export const botButtonTypes = ['url', 'phone', 'quick_reply'] as const;
+export type BotButtonType = (typeof botButtonTypes)[number];
+export const botButtonTypeLabels: Record<BotButtonType, string> = {
+  url: 'Link',
+  phone: 'Telefone',
+  quick_reply: 'Resposta rápida',
+};
+
+export const BOT_TRIGGER_MAX = 100;
+export const BOT_TEXT_MAX = 4096;
+/** WhatsApp's limit for an image caption. */
+export const BOT_CAPTION_MAX = 1024;
+/** WhatsApp's limit for reply buttons in one message, and for a button's title. */
+export const BOT_BUTTONS_MAX = 3;
+export const BOT_BUTTON_TEXT_MAX = 20;
+export const BOT_REPLIES_MAX = 2000;
+export const BOT_AI_INSTRUCTIONS_MAX = 4000;
+/** A person who answers a conversation silences the bot for this long unless configured. */
+export const DEFAULT_HANDOFF_MINUTES = 120;
+export const HANDOFF_MINUTES_MIN = 5;
+export const HANDOFF_MINUTES_MAX = 7 * 24 * 60;
+/** A conversation is new after this much silence, and gets the welcome message again. */
+export const CONVERSATION_IDLE_HOURS = 24;
+export const DEFAULT_AI_MODEL = 'gpt-3.5-turbo';
+
+/**
+ * What the reply pipeline records per inbound message (one event per step that decided something):
+ * the auto-reply, active-chat and response-rate figures are counts of these.
+ */
+export const BOT_EVENT_KINDS = [
+  'inbound',
+  'opt_out',
+  'taken_over',
+  'disabled',
+  'out_of_hours',
+  'welcome',
+  'auto_reply',
+  'ai_reply',
+  'ai_failed',
+  'handoff',
+  'no_match',
+  'reply_failed',
+] as const;
+export type BotEventKind = (typeof BOT_EVENT_KINDS)[number];
+/** The events that are a reply the bot sent. */
+export const BOT_REPLY_KINDS = [
+  'welcome',
+  'auto_reply',
+  'ai_reply',
+  'out_of_hours',
+  'handoff',
+] as const satisfies readonly BotEventKind[];
+
+const bool = () => z.boolean({ error: botMsg.booleanInvalid });
+
+/** A reply button (SPEC §3 Button): a link, a phone number, or a keyword whose reply it triggers. */
+export const botButtonInput = z
+  .object({
+    id: text().max(100).optional(),
+    text: text({ error: botMsg.buttonRequired })
+      .trim()
+      .min(1, botMsg.buttonRequired)
+      .max(BOT_BUTTON_TEXT_MAX, botMsg.buttonTextTooLong),
+    type: z.enum(botButtonTypes, { error: botMsg.buttonTypeInvalid }),
+    value: text({ error: botMsg.buttonRequired })
+      .trim()
+      .min(1, botMsg.buttonRequired)
+      .max(2048, botMsg.buttonUrlInvalid),
+  })
+  .superRefine((b, ctx) => {
+    if (b.type === 'url' && !isHttpUrl(b.value))
+      ctx.addIssue({ code: 'custom', message: botMsg.buttonUrlInvalid, path: ['value'] });
+    if (b.type === 'phone') {
+      const digits = phoneDigits(b.value);
+      if (digits.length < 10 || digits.length > 15 || /[^\d+\-\s().]/.test(b.value))
+        ctx.addIssue({ code: 'custom', message: botMsg.buttonPhoneInvalid, path: ['value'] });
+    }
+    if (b.type === 'quick_reply' && b.value.length > BOT_TRIGGER_MAX)
+      ctx.addIssue({ code: 'custom', message: botMsg.buttonKeywordTooLong, path: ['value'] });
+  });
+export type BotButtonInput = z.input<typeof botButtonInput>;
+
+/**
+ * One auto reply as either editor sends it: the simple dialog's `{ keyword, response }` or the
+ * manager's `{ trigger, response, type, buttons, imageUrl, isActive }` (SPEC §3). Both become one rule.
+ */
+export const autoReplyInput = z
+  .object({
+    id: text().max(100).optional(),
+    keyword: text({ error: botMsg.keywordRequired }).optional(),
+    trigger: text({ error: botMsg.keywordRequired }).optional(),
+    response: text({ error: botMsg.responseRequired }),
+    type: z.enum(autoReplyTypes, { error: botMsg.typeInvalid }).default('text'),
+    buttons: z.array(botButtonInput).max(BOT_BUTTONS_MAX, botMsg.tooManyButtons).default([]),
+    imageUrl: text({ error: botMsg.imageUrlInvalid }).trim().max(2048, botMsg.imageUrlInvalid).nullish(),
+    isActive: bool().default(true),
+  })
+  .transform((r, ctx) => {
+    const trigger = (r.trigger ?? r.keyword ?? '').trim();
+    const response = r.response.trim();
+    const imageUrl = r.imageUrl ?? '';
+    if (!trigger) ctx.addIssue({ code: 'custom', message: botMsg.keywordRequired, path: ['trigger'] });
+    else if (trigger.length > BOT_TRIGGER_MAX)
+      ctx.addIssue({ code: 'custom', message: botMsg.keywordTooLong, path: ['trigger'] });
+    if (!response) ctx.addIssue({ code: 'custom', message: botMsg.responseRequired, path: ['response'] });
+    const max = r.type === 'image' ? BOT_CAPTION_MAX : BOT_TEXT_MAX;
+    if (response.length > max)
+      ctx.addIssue({
+        code: 'custom',
+        message: r.type === 'image' ? botMsg.captionTooLong : botMsg.responseTooLong,
+        path: ['response'],
+      });
+    if (r.type === 'text' && r.buttons.length > 0)
+      ctx.addIssue({ code: 'custom', message: botMsg.buttonsOnlyInteractive, path: ['buttons'] });
+    if (r.type === 'image' && !imageUrl)
+      ctx.addIssue({ code: 'custom', message: botMsg.imageUrlRequired, path: ['imageUrl'] });
+    if (imageUrl && !isHttpUrl(imageUrl))
+      ctx.addIssue({ code: 'custom', message: botMsg.imageUrlInvalid, path: ['imageUrl'] });
+    return {
+      trigger,
+      response,
+      type: r.type,
+      buttons: r.buttons.map((b, i) => ({ id: b.id || `btn-${i + 1}`, text: b.text, type: b.type, value: b.value })),
+      imageUrl: r.type === 'image' ? imageUrl : '',
+      isActive: r.isActive,
+    };
+  });
+export type AutoReplyInput = z.input<typeof autoReplyInput>;
+export type AutoReplyRule = z.output<typeof autoReplyInput>;
+
+const timeField = () => text({ error: botMsg.timeFormat }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, botMsg.timeFormat);
+
+export const weekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type Weekday = (typeof weekdays)[number];
+export const weekdayLabels: Record<Weekday, string> = {
+  monday: 'Seg',
+  tuesday: 'Ter',
+  wednesday: 'Qua',
+  thursday: 'Qui',
+  friday: 'Sex',
+  saturday: 'Sáb',
+  sunday: 'Dom',
+};
+
+/** The account's one set of business hours (shared with the WhatsApp settings). */
+export const businessHoursInput = z
+  .object({
+    start: timeField(),
+    end: timeField(),
+    days: z
+      .array(z.enum(weekdays, { error: botMsg.daysInvalid }), { error: botMsg.daysInvalid })
+      .max(7, botMsg.daysInvalid)
+      .transform((days) => weekdays.filter((d) => days.includes(d))),
+  })
+  .refine((h) => h.start < h.end, { message: botMsg.businessOrder, path: ['end'] });
+export type BusinessHours = z.output<typeof businessHoursInput>;
+
+/**
+ * `POST /api/bot-config`: the whole config of SPEC §3. Every field may be left out, and then keeps
+ * its stored value; `outOfHoursMessage`, `aiInstructions` and `handoffMinutes` are ours.
+ */
+export const botConfigInput = z
+  .object({
+    isEnabled: bool().optional(),
+    welcomeMessage: text({ error: botMsg.welcomeTooLong }).max(BOT_TEXT_MAX, botMsg.welcomeTooLong).optional(),
+    autoReplies: z.array(autoReplyInput).max(BOT_REPLIES_MAX, botMsg.tooManyReplies).optional(),
+    aiEnabled: bool().optional(),
+    aiModel: text({ error: botMsg.modelInvalid })
+      .trim()
+      .min(1, botMsg.modelInvalid)
+      .max(100, botMsg.modelInvalid)
+      .regex(/^[\w.:/-]+$/, botMsg.modelInvalid)
+      .optional(),
+    businessHours: businessHoursInput.optional(),
+    outOfHoursMessage: text({ error: botMsg.outOfHoursTooLong }).max(BOT_TEXT_MAX, botMsg.outOfHoursTooLong).optional(),
+    aiInstructions: text({ error: botMsg.instructionsTooLong })
+      .max(BOT_AI_INSTRUCTIONS_MAX, botMsg.instructionsTooLong)
+      .optional(),
+    handoffMinutes: z
+      .number({ error: botMsg.handoffRange })
+      .int(botMsg.handoffRange)
+      .min(HANDOFF_MINUTES_MIN, botMsg.handoffRange)
+      .max(HANDOFF_MINUTES_MAX, botMsg.handoffRange)
+      .optional(),
+  })
+  .superRefine((c, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, r] of (c.autoReplies ?? []).entries()) {
+      const key = normalizeForMatch(r.trigger);
+      if (seen.has(key))
+        ctx.addIssue({
+          code: 'custom',
+          message: botMsg.keywordDuplicate(r.trigger),
+          path: ['autoReplies', i, 'trigger'],
+        });
+      seen.add(key);
+    }
+  });
+export type BotConfigInput = z.input<typeof botConfigInput>;
+
+export const botButtonSchema = z.object({
+  id: z.string(),
+  text: z.string(),
+  type: z.enum(botButtonTypes),
+  value: z.string(),
+});
+export type BotButton = z.infer<typeof botButtonSchema>;
+
+/** A stored rule; `keyword` repeats `trigger` so the simple dialog of the spec reads it as it wrote it. */
+export const autoReplySchema = z.object({
+  id: z.string(),
+  keyword: z.string(),
+  trigger: z.string(),
+  response: z.string(),
+  type: z.enum(autoReplyTypes),
+  buttons: z.array(botButtonSchema),
+  imageUrl: z.string(),
+  isActive: z.boolean(),
+});
+export type AutoReply = z.infer<typeof autoReplySchema>;
+
+export const botConfigSchema = z.object({
+  isEnabled: z.boolean(),
+  welcomeMessage: z.string(),
+  autoReplies: z.array(autoReplySchema),
+  aiEnabled: z.boolean(),
+  aiModel: z.string(),
+  businessHours: z.object({ start: z.string(), end: z.string(), days: z.array(z.enum(weekdays)) }),
+  outOfHoursMessage: z.string(),
+  aiInstructions: z.string(),
+  handoffMinutes: z.number().int(),
+  /** Whether this server can answer with AI (it has an OpenAI key). */
+  aiAvailable: z.boolean(),
+});
+export type BotConfig = z.infer<typeof botConfigSchema>;
+
+export const botConfigSavedResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  config: botConfigSchema,
+});
+
+/** The defaults of SPEC §3, before an account saves anything. */
+export const DEFAULT_BOT_CONFIG = {
+  isEnabled: true,
+  welcomeMessage: '',
+  aiEnabled: false,
+  aiModel: DEFAULT_AI_MODEL,
+  businessHours: { start: '09:00', end: '18:00', days: [...BUSINESS_DAYS] as Weekday[] },
+  outOfHoursMessage: '',
+  aiInstructions: '',
+  handoffMinutes: DEFAULT_HANDOFF_MINUTES,
+} as const;
+
+/**
+ * Text as the matcher compares it: lower case, without accents, punctuation as spaces, single
+ * spaces ('Qual o PREÇO?' → 'qual o preco').
+ */
+export function normalizeForMatch(value: string): string {
+  return value
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** The three sample messages offered to a new account (SPEC §2), with its support number and e-mail. */
+export function sampleAutoReplies(support: { phone: string; email: string; site?: string }): AutoReplyInput[] {
+  const site = support.site || 'https://www.exemplo.com.br';
+  const phone = phoneDigits(support.phone) || '5511999999999';
+  const email = support.email || 'contato@exemplo.com.br';
+  return [
+    {
+      trigger: 'oi',
+      response: 'Olá! 👋 Seja bem-vindo(a). Como podemos ajudar você hoje?',
+      type: 'interactive',
+      imageUrl: '',
+      isActive: true,
+      buttons: [
+        { id: 'btn-1', text: 'Ver produtos', type: 'quick_reply', value: 'produtos' },
+        { id: 'btn-2', text: 'Falar com suporte', type: 'quick_reply', value: 'suporte' },
+        { id: 'btn-3', text: 'Nosso site', type: 'url', value: site },
+      ],
+    },
+    {
+      trigger: 'produtos',
+      response: 'Conheça nossos produtos e condições especiais. Escolha uma opção abaixo:',
+      type: 'interactive',
+      imageUrl: '',
+      isActive: true,
+      buttons: [
+        { id: 'btn-1', text: 'Catálogo', type: 'url', value: `${site.replace(/\/$/, '')}/produtos` },
+        { id: 'btn-2', text: 'Preços', type: 'quick_reply', value: 'preço' },
+        { id: 'btn-3', text: 'Ligar para vendas', type: 'phone', value: phone },
+      ],
+    },
+    {
+      trigger: 'suporte',
+      response: `Nosso suporte atende de segunda a sexta, das 9h às 18h. E-mail: ${email}`,
+      type: 'interactive',
+      imageUrl: '',
+      isActive: true,
+      buttons: [
+        { id: 'btn-1', text: 'Ligar para suporte', type: 'phone', value: phone },
+        { id: 'btn-2', text: 'Central de ajuda', type: 'url', value: `${site.replace(/\/$/, '')}/ajuda` },
+        { id: 'btn-3', text: 'Falar com atendente', type: 'quick_reply', value: 'atendente' },
+      ],
+    },
+  ];
+}

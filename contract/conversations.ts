@@ -1,0 +1,90 @@
+import './zod-locale';
+import { z } from 'zod';
+import { text } from './text';
+
+/** pt-BR texts of the 'Conversas' page and its API. */
+export const conversationsMsg = {
+  title: 'Conversas',
+  empty: 'Nenhuma conversa ainda. Quando um contato escrever para o seu WhatsApp, ela aparece aqui.',
+  notFound: 'Conversa não encontrada.',
+  textRequired: 'Escreva a mensagem.',
+  textTooLong: 'A mensagem deve ter no máximo 4.096 caracteres.',
+  sent: 'Mensagem enviada.',
+  sendError: 'Não foi possível enviar a mensagem. Verifique a conexão do WhatsApp e tente novamente.',
+  notConnected: 'Conecte o WhatsApp para responder às conversas.',
+  optedOut: 'Este contato pediu para não receber mensagens (SAIR). Não é possível enviar.',
+  takenOver: 'Você assumiu esta conversa: o chatbot fica em silêncio com este contato.',
+  released: 'Conversa devolvida ao chatbot.',
+  search: 'Buscar conversas...',
+} as const;
+
+export const messageDirections = ['in', 'out'] as const;
+/** Who wrote an outbound message: the chatbot, a campaign, or a person from the 'Conversas' page. */
+export const messageSources = ['contact', 'bot', 'campaign', 'manual'] as const;
+export type MessageSource = (typeof messageSources)[number];
+export const messageSourceLabels: Record<MessageSource, string> = {
+  contact: 'Contato',
+  bot: 'Chatbot',
+  campaign: 'Campanha',
+  manual: 'Atendente',
+};
+/** Delivery state of an outbound message; inbound ones are 'received'. */
+export const conversationMessageStatuses = ['received', 'queued', 'sent', 'delivered', 'read', 'failed'] as const;
+export type ConversationMessageStatus = (typeof conversationMessageStatuses)[number];
+
+export const conversationSchema = z.object({
+  /** The contact's number in E.164 digits; also the conversation's id in the API. */
+  phone: z.string(),
+  contactId: z.string().nullable(),
+  name: z.string().nullable(),
+  lastMessageAt: z.string(),
+  lastMessageText: z.string(),
+  lastDirection: z.enum(messageDirections),
+  unread: z.number().int(),
+  /** While a person answers, the bot is silent with this contact until this time. */
+  takenOverUntil: z.string().nullable(),
+});
+export type Conversation = z.infer<typeof conversationSchema>;
+
+export const conversationListQuery = z.object({
+  search: text().trim().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const conversationListResponse = z.object({ conversations: z.array(conversationSchema) });
+
+export const conversationMessageSchema = z.object({
+  id: z.string(),
+  direction: z.enum(messageDirections),
+  source: z.enum(messageSources),
+  text: z.string(),
+  imageUrl: z.string().nullable(),
+  status: z.enum(conversationMessageStatuses),
+  failureReason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
+
+export const conversationParams = z.object({
+  phone: z.string().regex(/^\d{6,20}$/, { error: conversationsMsg.notFound }),
+});
+export const conversationMessagesQuery = z.object({
+  /** Messages before this time (ISO), for scrolling back. */
+  before: z.iso.datetime({ offset: true }).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const conversationDetailResponse = z.object({
+  conversation: conversationSchema,
+  messages: z.array(conversationMessageSchema),
+});
+
+export const sendConversationMessageInput = z.object({
+  text: text({ error: conversationsMsg.textRequired })
+    .trim()
+    .min(1, conversationsMsg.textRequired)
+    .max(4096, conversationsMsg.textTooLong),
+});
+export const conversationActionResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  conversation: conversationSchema,
+});

@@ -1,0 +1,194 @@
+import { sql } from 'drizzle-orm';
+import { contactLimitFor } from '../../contract/plans';
+import type { Db } from '../db/client';
+import { rowsOf } from '../db/rows';
+import { normalizePhone } from '../lib/phone';
+import type { Receipt } from '../whatsapp/driver';
+
+export type OutboundSource = 'bot' | 'manual';
+export type OutboundStatus = 'queued' | 'sent' | 'failed';
+
+/** The conversation as the pipeline found it before this message. */
+export interface ConversationState {
+  contactId: string | null;
+  name: string | null;
+  optedOut: boolean;
+  /** The last inbound message before this one, or null for the first ever. */
+  previousInboundAt: Date | null;
+  takenOverUntil: Date | null;
+  outOfHoursDay: string | null;
+}
+
+const preview = (text: string) => (text.length > 200 ? `${text.slice(0, 199)}…` : text);
+
+/**
+ * Finds the account's contact for a number, creating it when the number writes for the first time
+ * (name from the WhatsApp profile when given) while the plan's contact limit allows.
+ */
+export async function ensureContact(
+  db: Db,
+  userId: string,
+  phoneDigits: string,
+  pushName: string | undefined,
+): Promise<{ id: string; name: string; optedOut: boolean } | null> {
+  const e164 = normalizePhone(`+${phoneDigits}`);
+  if (!e164) return null;
+  const found = rowsOf<{ id: string; name: string; opted_out: boolean }>(
+    await db.execute(sql`select id, name, opted_out from contacts where user_id = ${userId} and phone = ${e164}`),
+  )[0];
+  if (found) return { id: found.id, name: found.name, optedOut: found.opted_out };
+  const account = rowsOf<{ plan_type: string; total: number }>(
+    await db.execute(sql`select plan_type, (select count(*)::int from contacts where user_id = ${userId}) as total
+                         from users where id = ${userId}`),
+  )[0];
+  if (!account) return null;
+  const limit = contactLimitFor(account.plan_type);
+  if (limit !== null && account.total >= limit) return null;
+  const name = cleanName(pushName) || `+${phoneDigits}`;
+  const created = rowsOf<{ id: string; name: string; opted_out: boolean }>(
+    await db.execute(sql`
+      insert into contacts (user_id, name, phone, tags) values (${userId}, ${name}, ${e164}, '{}')
+      on conflict (user_id, phone) do update set phone = excluded.phone
+      returning id, name, opted_out`),
+  )[0];
+  return created ? { id: created.id, name: created.name, optedOut: created.opted_out } : null;
+}
+
+function cleanName(value: string | undefined): string {
+  // Profile names are free text: keep printable characters only, at most 120 of them.
+  return (value ?? '')
+    .replace(/[\p{Cc}\p{Cf}\p{Cs}]/gu, '')
+    .trim()
+    .slice(0, 120);
+}
+
+/**
+ * Stores an inbound message in its conversation (created on the first one) and answers the
+ * conversation as it was before, which the pipeline's steps decide on.
+ */
+export async function recordInboundMessage(
+  db: Db,
+  userId: string,
+  input: {
+    phone: string;
+    text: string;
+    providerMessageId: string;
+    at: Date;
+    contact: { id: string; name: string } | null;
+  },
+): Promise<Omit<ConversationState, 'optedOut'>> {
+  const before = rowsOf<{
+    last_inbound_at: Date | string | null;
+    taken_over_until: Date | string | null;
+    out_of_hours_day: string | null;
+  }>(
+    await db.execute(sql`
+      select last_inbound_at, taken_over_until, out_of_hours_day from conversations
+      where user_id = ${userId} and phone = ${input.phone}`),
+  )[0];
+  const at = input.at.toISOString();
+  await db.execute(sql`
+    insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread)
+    values (${userId}, ${input.phone}, ${input.contact?.id ?? null}, ${input.contact?.name ?? null}, ${at}, ${preview(input.text)}, 'in', ${at}, 1)
+    on conflict (user_id, phone) do update set
+      contact_id = coalesce(excluded.contact_id, conversations.contact_id),
+      name = coalesce(excluded.name, conversations.name),
+      last_message_at = greatest(conversations.last_message_at, excluded.last_message_at),
+      last_message_text = case when excluded.last_message_at >= conversations.last_message_at
+                               then excluded.last_message_text else conversations.last_message_text end,
+      last_direction = case when excluded.last_message_at >= conversations.last_message_at
+                            then 'in' else conversations.last_direction end,
+      last_inbound_at = greatest(conversations.last_inbound_at, excluded.last_inbound_at),
+      unread = conversations.unread + 1`);
+  await db.execute(sql`
+    insert into conversation_messages (user_id, phone, direction, source, text, status, provider_message_id, created_at)
+    values (${userId}, ${input.phone}, 'in', 'contact', ${input.text}, 'received', ${input.providerMessageId}, ${at})`);
+  const date = (v: Date | string | null | undefined) => (v ? new Date(v) : null);
+  return {
+    contactId: input.contact?.id ?? null,
+    name: input.contact?.name ?? null,
+    previousInboundAt: date(before?.last_inbound_at),
+    takenOverUntil: date(before?.taken_over_until),
+    outOfHoursDay: before?.out_of_hours_day ?? null,
+  };
+}
+
+/** Stores a message the bot or a person sent (or tried to) and makes it the conversation's last. */
+export async function recordOutboundMessage(
+  db: Db,
+  userId: string,
+  input: {
+    phone: string;
+    source: OutboundSource;
+    text: string;
+    imageUrl?: string | null;
+    status: OutboundStatus;
+    providerMessageId?: string | null;
+    failureReason?: string | null;
+  },
+): Promise<string> {
+  const inserted = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      insert into conversation_messages (user_id, phone, direction, source, text, image_url, status, failure_reason, provider_message_id)
+      values (${userId}, ${input.phone}, 'out', ${input.source}, ${input.text}, ${input.imageUrl ?? null}, ${input.status},
+              ${input.failureReason ?? null}, ${input.providerMessageId ?? null})
+      returning id`),
+  );
+  await db.execute(sql`
+    insert into conversations (user_id, phone, last_message_at, last_message_text, last_direction)
+    values (${userId}, ${input.phone}, now(), ${preview(input.text)}, 'out')
+    on conflict (user_id, phone) do update set
+      last_message_at = now(), last_message_text = excluded.last_message_text, last_direction = 'out'`);
+  return inserted[0]?.id ?? '';
+}
+
+/** Silences the bot for a contact until `until` (a person answers), or hands it back (null). */
+export async function setTakenOver(db: Db, userId: string, phone: string, until: Date | null): Promise<void> {
+  await db.execute(sql`
+    insert into conversations (user_id, phone, taken_over_until, last_message_at)
+    values (${userId}, ${phone}, ${until?.toISOString() ?? null}, now())
+    on conflict (user_id, phone) do update set taken_over_until = excluded.taken_over_until`);
+}
+
+export async function markOutOfHoursSent(db: Db, userId: string, phone: string, day: string): Promise<void> {
+  await db.execute(
+    sql`update conversations set out_of_hours_day = ${day} where user_id = ${userId} and phone = ${phone}`,
+  );
+}
+
+/** The last messages of a conversation, oldest first, for the AI's context. */
+export async function recentMessages(
+  db: Db,
+  userId: string,
+  phone: string,
+  limit: number,
+): Promise<Array<{ direction: 'in' | 'out'; text: string }>> {
+  const rows = rowsOf<{ direction: 'in' | 'out'; text: string }>(
+    await db.execute(sql`
+      select direction, text from conversation_messages where user_id = ${userId} and phone = ${phone}
+      order by created_at desc limit ${limit}`),
+  );
+  return rows.reverse();
+}
+
+const RECEIPT_FROM: Record<Receipt['status'], string[]> = {
+  sent: ['queued'],
+  delivered: ['queued', 'sent', 'failed'],
+  read: ['queued', 'sent', 'delivered', 'failed'],
+  failed: ['queued', 'sent'],
+};
+
+/** Moves a bot or person's message forward on a receipt (never back); answers whether one matched. */
+export async function recordConversationReceipt(db: Db, userId: string, receipt: Receipt): Promise<boolean> {
+  const from = sql.join(
+    RECEIPT_FROM[receipt.status].map((s) => sql`${s}`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    update conversation_messages set status = ${receipt.status},
+      failure_reason = ${receipt.status === 'failed' ? sql`coalesce(${receipt.error ?? null}, 'Falha na entrega.')` : sql`null`}
+    where provider_message_id = ${receipt.providerMessageId} and user_id = ${userId} and direction = 'out'
+      and status in (${from})
+    returning id`);
+  return rowsOf(result).length > 0;
+}

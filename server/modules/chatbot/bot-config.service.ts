@@ -1,0 +1,115 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  type AutoReply,
+  type BotButton,
+  type BotConfig,
+  type BotConfigInput,
+  type botConfigInput,
+  botMsg,
+  DEFAULT_BOT_CONFIG,
+  type Weekday,
+  weekdays,
+} from '../../../contract/bot';
+import type { Db } from '../../db/client';
+import { autoReplies, botConfigs } from '../../db/schema';
+import { AppError } from '../../errors';
+import { getAccountSettings } from '../settings/account-settings.service';
+import { updateBusinessHours } from '../settings/business-hours.service';
+
+type ParsedInput = z.output<typeof botConfigInput>;
+
+/** The whole bot config of SPEC §3 with our additions, defaults for an account that saved nothing. */
+export async function getBotConfig(
+  db: Db,
+  userId: string,
+  opts: { aiAvailable: boolean; defaultModel?: string },
+): Promise<BotConfig> {
+  const [row] = await db.select().from(botConfigs).where(eq(botConfigs.userId, userId));
+  const rules = await db
+    .select()
+    .from(autoReplies)
+    .where(eq(autoReplies.userId, userId))
+    .orderBy(asc(autoReplies.position), asc(autoReplies.createdAt));
+  const settings = await getAccountSettings(db, userId);
+  const d = DEFAULT_BOT_CONFIG;
+  return {
+    isEnabled: row?.isEnabled ?? d.isEnabled,
+    welcomeMessage: row?.welcomeMessage ?? d.welcomeMessage,
+    autoReplies: rules.map(
+      (r): AutoReply => ({
+        id: r.id,
+        keyword: r.trigger,
+        trigger: r.trigger,
+        response: r.response,
+        type: r.type,
+        buttons: (r.buttons as BotButton[]) ?? [],
+        imageUrl: r.imageUrl,
+        isActive: r.isActive,
+      }),
+    ),
+    aiEnabled: row?.aiEnabled ?? d.aiEnabled,
+    aiModel: row?.aiModel ?? opts.defaultModel ?? d.aiModel,
+    businessHours: {
+      start: settings.businessStart,
+      end: settings.businessEnd,
+      days: weekdays.filter((w): w is Weekday => settings.businessDays.includes(w)),
+    },
+    outOfHoursMessage: row?.outOfHoursMessage ?? d.outOfHoursMessage,
+    aiInstructions: row?.aiInstructions ?? d.aiInstructions,
+    handoffMinutes: row?.handoffMinutes ?? d.handoffMinutes,
+    aiAvailable: opts.aiAvailable,
+  };
+}
+
+/**
+ * Saves the config whole (SPEC §3: `POST /api/bot-config`): a field left out keeps its stored
+ * value; `autoReplies`, when sent, replaces the account's rules in the order given; the business
+ * hours are the account's one set, shared with the WhatsApp settings. One transaction.
+ */
+export async function saveBotConfig(
+  db: Db,
+  userId: string,
+  input: ParsedInput,
+  opts: { aiAvailable: boolean; defaultModel?: string },
+): Promise<BotConfig> {
+  if (input.aiEnabled && !opts.aiAvailable)
+    throw new AppError('VALIDATION', botMsg.aiUnavailable, { aiEnabled: botMsg.aiUnavailable });
+  await db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    const values = {
+      ...(input.isEnabled !== undefined && { isEnabled: input.isEnabled }),
+      ...(input.welcomeMessage !== undefined && { welcomeMessage: input.welcomeMessage.trim() }),
+      ...(input.aiEnabled !== undefined && { aiEnabled: input.aiEnabled }),
+      ...(input.aiModel !== undefined && { aiModel: input.aiModel }),
+      ...(input.outOfHoursMessage !== undefined && { outOfHoursMessage: input.outOfHoursMessage.trim() }),
+      ...(input.aiInstructions !== undefined && { aiInstructions: input.aiInstructions.trim() }),
+      ...(input.handoffMinutes !== undefined && { handoffMinutes: input.handoffMinutes }),
+    };
+    // Always touched: the chatbot recompiles an account's rules when updated_at moves.
+    await t
+      .insert(botConfigs)
+      .values({ userId, ...values, updatedAt: new Date() })
+      .onConflictDoUpdate({ target: botConfigs.userId, set: { ...values, updatedAt: sql`now()` } });
+    if (input.autoReplies) {
+      await t.delete(autoReplies).where(eq(autoReplies.userId, userId));
+      const rows = input.autoReplies.map((r, position) => ({
+        userId,
+        trigger: r.trigger,
+        response: r.response,
+        type: r.type,
+        buttons: r.buttons,
+        imageUrl: r.imageUrl,
+        isActive: r.isActive,
+        position,
+      }));
+      for (let i = 0; i < rows.length; i += 500) await t.insert(autoReplies).values(rows.slice(i, i + 500));
+    }
+  });
+  if (input.businessHours) {
+    await updateBusinessHours(db, userId, input.businessHours);
+  }
+  return getBotConfig(db, userId, opts);
+}
+
+export type { BotConfigInput };

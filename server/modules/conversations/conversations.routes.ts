@@ -1,0 +1,104 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  conversationActionResponse,
+  conversationDetailResponse,
+  conversationListQuery,
+  conversationListResponse,
+  conversationMessagesQuery,
+  conversationParams,
+  conversationsMsg,
+  sendConversationMessageInput,
+} from '../../../contract/conversations';
+import type { AppDeps } from '../../deps';
+import { authed } from '../../plugins/access';
+import { getConversation, listConversations, sendManualMessage, setConversationOwner } from './conversations.service';
+
+const customer = { access: 'customer' } as const;
+
+export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db } = deps;
+
+  app.get(
+    '',
+    {
+      config: customer,
+      schema: {
+        tags: ['conversations'],
+        summary: 'Conversations by last activity, with unread counts',
+        querystring: conversationListQuery,
+        response: { 200: conversationListResponse },
+      },
+    },
+    async (request) => ({ conversations: await listConversations(db, authed(request).user.id, request.query) }),
+  );
+
+  app.get(
+    '/:phone',
+    {
+      config: customer,
+      schema: {
+        tags: ['conversations'],
+        summary: "One conversation's messages (oldest first) with their delivery state; marks it read",
+        params: conversationParams,
+        querystring: conversationMessagesQuery,
+        response: { 200: conversationDetailResponse },
+      },
+    },
+    async (request) => getConversation(db, authed(request).user.id, request.params.phone, request.query),
+  );
+
+  app.post(
+    '/:phone/messages',
+    {
+      config: customer,
+      schema: {
+        tags: ['conversations'],
+        summary: 'Answer as a person: sends through WhatsApp and silences the bot for this contact',
+        params: conversationParams,
+        body: sendConversationMessageInput,
+        response: { 200: conversationActionResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: conversationsMsg.sent,
+      conversation: await sendManualMessage(deps, authed(request).user.id, request.params.phone, request.body.text),
+    }),
+  );
+
+  app.post(
+    '/:phone/takeover',
+    {
+      config: customer,
+      schema: {
+        tags: ['conversations'],
+        summary: 'Take the conversation over: the bot stops answering this contact for a while',
+        params: conversationParams,
+        response: { 200: conversationActionResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: conversationsMsg.takenOver,
+      conversation: await setConversationOwner(db, authed(request).user.id, request.params.phone, true),
+    }),
+  );
+
+  app.post(
+    '/:phone/release',
+    {
+      config: customer,
+      schema: {
+        tags: ['conversations'],
+        summary: 'Hand the conversation back to the bot',
+        params: conversationParams,
+        response: { 200: conversationActionResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: conversationsMsg.released,
+      conversation: await setConversationOwner(db, authed(request).user.id, request.params.phone, false),
+    }),
+  );
+};
