@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import * as campaigns from './campaigns.bench';
+import * as chatbot from './chatbot.bench';
 import * as contactsImport from './contacts-import.bench';
 import * as contactsList from './contacts-list.bench';
 import * as landingBundle from './landing-bundle.bench';
@@ -23,6 +24,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   contactsImport,
   contactsList,
   campaigns,
+  chatbot,
 ];
 
 async function main(): Promise<number> {

@@ -166,7 +166,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
       loadImage,
       savedMessage: (userId, id) => savedMessageAsContent(db, userId, id),
     },
-    chatbot: { ai, idle: chatbot.idle },
+    chatbot: { ai, idle: chatbot.idle, configChanged: chatbot.configChanged },
     routes: [],
   };
   const headers = securityHeaders({

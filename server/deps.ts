@@ -26,7 +26,7 @@ export interface AppDeps {
   /** The campaign send loop, and what campaigns read from other modules (uploaded images, saved messages). */
   sending: { dispatcher: Dispatcher; loadImage?: ImageLoader; savedMessage?: SavedMessageSource };
   /** The chatbot: its AI (whether this server has one) and, for tests, a wait until inbound messages are handled. */
-  chatbot: { ai: AiResponder; idle: () => Promise<void> };
+  chatbot: { ai: AiResponder; idle: () => Promise<void>; configChanged: (userId: string) => void };
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string; schema?: FastifySchema }>;
 }

@@ -35,24 +35,36 @@ interface Versions {
 /**
  * Reads an account's setup for each inbound message. Compiling 1,000 rules is not free, so the
  * compiled setup is kept per account and reused while the config's and the settings' `updated_at`
- * are unchanged: one small query per message, and a save in any process is seen at once.
+ * are unchanged, looked at most once a second: a save in this process is seen at once (the module
+ * invalidates), in another process within a second.
  */
 export class BotSetupCache {
-  private readonly cache = new Map<string, { key: string; setup: BotSetup }>();
+  private readonly cache = new Map<string, { key: string; setup: BotSetup; checkedAt: number }>();
 
   constructor(
     private readonly db: Db,
+    /** How long a setup is used without looking at its versions (a save in another process shows within this). */
+    private readonly recheckMs = 1000,
     private readonly maxAccounts = 5000,
   ) {}
 
+  /** A save in this process is seen at once. */
+  invalidate(userId: string): void {
+    this.cache.delete(userId);
+  }
+
   async get(userId: string): Promise<BotSetup> {
+    const hit = this.cache.get(userId);
+    if (hit && Date.now() - hit.checkedAt < this.recheckMs) return hit.setup;
     const versions = await this.versions(userId);
     const key = `${versions.bot}|${versions.settings}|${versions.name}`;
-    const hit = this.cache.get(userId);
-    if (hit && hit.key === key) return hit.setup;
+    if (hit && hit.key === key) {
+      hit.checkedAt = Date.now();
+      return hit.setup;
+    }
     const setup = await this.load(userId, versions.name);
     if (this.cache.size >= this.maxAccounts) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(userId, { key, setup });
+    this.cache.set(userId, { key, setup, checkedAt: Date.now() });
     return setup;
   }
 

@@ -77,32 +77,36 @@ export async function recordInboundMessage(
     contact: { id: string; name: string } | null;
   },
 ): Promise<Omit<ConversationState, 'optedOut'>> {
+  const at = input.at.toISOString();
+  // One round trip: the conversation as it was, the message stored, the conversation moved on.
   const before = rowsOf<{
     last_inbound_at: Date | string | null;
     taken_over_until: Date | string | null;
     out_of_hours_day: string | null;
   }>(
     await db.execute(sql`
-      select last_inbound_at, taken_over_until, out_of_hours_day from conversations
-      where user_id = ${userId} and phone = ${input.phone}`),
+      with before as (
+        select last_inbound_at, taken_over_until, out_of_hours_day from conversations
+        where user_id = ${userId} and phone = ${input.phone}
+      ), message as (
+        insert into conversation_messages (user_id, phone, direction, source, text, status, provider_message_id, created_at)
+        values (${userId}, ${input.phone}, 'in', 'contact', ${input.text}, 'received', ${input.providerMessageId}, ${at})
+      ), moved as (
+        insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread)
+        values (${userId}, ${input.phone}, ${input.contact?.id ?? null}, ${input.contact?.name ?? null}, ${at}, ${preview(input.text)}, 'in', ${at}, 1)
+        on conflict (user_id, phone) do update set
+          contact_id = coalesce(excluded.contact_id, conversations.contact_id),
+          name = coalesce(excluded.name, conversations.name),
+          last_message_at = greatest(conversations.last_message_at, excluded.last_message_at),
+          last_message_text = case when excluded.last_message_at >= conversations.last_message_at
+                                   then excluded.last_message_text else conversations.last_message_text end,
+          last_direction = case when excluded.last_message_at >= conversations.last_message_at
+                                then 'in' else conversations.last_direction end,
+          last_inbound_at = greatest(conversations.last_inbound_at, excluded.last_inbound_at),
+          unread = conversations.unread + 1
+      )
+      select * from before`),
   )[0];
-  const at = input.at.toISOString();
-  await db.execute(sql`
-    insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread)
-    values (${userId}, ${input.phone}, ${input.contact?.id ?? null}, ${input.contact?.name ?? null}, ${at}, ${preview(input.text)}, 'in', ${at}, 1)
-    on conflict (user_id, phone) do update set
-      contact_id = coalesce(excluded.contact_id, conversations.contact_id),
-      name = coalesce(excluded.name, conversations.name),
-      last_message_at = greatest(conversations.last_message_at, excluded.last_message_at),
-      last_message_text = case when excluded.last_message_at >= conversations.last_message_at
-                               then excluded.last_message_text else conversations.last_message_text end,
-      last_direction = case when excluded.last_message_at >= conversations.last_message_at
-                            then 'in' else conversations.last_direction end,
-      last_inbound_at = greatest(conversations.last_inbound_at, excluded.last_inbound_at),
-      unread = conversations.unread + 1`);
-  await db.execute(sql`
-    insert into conversation_messages (user_id, phone, direction, source, text, status, provider_message_id, created_at)
-    values (${userId}, ${input.phone}, 'in', 'contact', ${input.text}, 'received', ${input.providerMessageId}, ${at})`);
   const date = (v: Date | string | null | undefined) => (v ? new Date(v) : null);
   return {
     contactId: input.contact?.id ?? null,

@@ -112,9 +112,11 @@ export async function recordBotEvent(
   phone: string,
   kind: BotEventKind,
   detail?: string,
+  at?: Date,
 ): Promise<void> {
   await db.execute(sql`
-    insert into bot_events (user_id, contact_phone, kind, detail) values (${userId}, ${phone}, ${kind}, ${detail?.slice(0, 200) ?? null})`);
+    insert into bot_events (user_id, contact_phone, kind, detail, created_at)
+    values (${userId}, ${phone}, ${kind}, ${detail?.slice(0, 200) ?? null}, ${at ? at.toISOString() : sql`now()`})`);
 }
 
 /**
@@ -123,12 +125,15 @@ export async function recordBotEvent(
  * in order until one deals with it. Messages of one contact are handled one after another in the
  * order they arrived; different contacts in parallel; the caller (the webhook) never waits.
  */
-export function chatbotSubscriber(deps: ChatbotDeps): WhatsappSubscriber & { idle(): Promise<void> } {
+export function chatbotSubscriber(
+  deps: ChatbotDeps,
+): WhatsappSubscriber & { idle(): Promise<void>; configChanged(userId: string): void } {
   const setups = new BotSetupCache(deps.db);
   const queue = new KeyedQueue();
   const clock = deps.now ?? (() => new Date());
 
   async function handle(userId: string, message: InboundMessage, driver: Driver): Promise<void> {
+    const receivedAt = new Date();
     if (!(await recordInbound(deps.db, userId, driver.kind, message))) return;
     // The bot answers people, not groups.
     if (message.groupId) return;
@@ -142,7 +147,6 @@ export function chatbotSubscriber(deps: ChatbotDeps): WhatsappSubscriber & { idl
       contact,
     });
     const conversation: ConversationState = { ...state, optedOut: contact?.optedOut ?? false };
-    await recordBotEvent(deps.db, userId, message.from, 'inbound');
     const ctx: InboundContext = {
       db: deps.db,
       log: deps.log,
@@ -184,8 +188,13 @@ export function chatbotSubscriber(deps: ChatbotDeps): WhatsappSubscriber & { idl
         }
       },
     };
-    for (const step of STEPS) {
-      if ((await step(ctx)) === 'stop') return;
+    try {
+      for (const step of STEPS) {
+        if ((await step(ctx)) === 'stop') return;
+      }
+    } finally {
+      // Off the reply's path, stamped with the arrival so it sorts before what the steps recorded.
+      await recordBotEvent(deps.db, userId, message.from, 'inbound', undefined, receivedAt);
     }
   }
 
@@ -200,5 +209,6 @@ export function chatbotSubscriber(deps: ChatbotDeps): WhatsappSubscriber & { idl
       await recordConversationReceipt(deps.db, userId, receipt);
     },
     idle: () => queue.idle(),
+    configChanged: (userId) => setups.invalidate(userId),
   };
 }

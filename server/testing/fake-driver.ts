@@ -1,5 +1,12 @@
 import type { WhatsappSession } from '../../contract/whatsapp';
-import type { Driver, DriverProvider, GroupInfo, GroupParticipant, NumberCheck } from '../whatsapp/driver';
+import type {
+  Driver,
+  DriverProvider,
+  GroupInfo,
+  GroupParticipant,
+  NumberCheck,
+  OutgoingMessage,
+} from '../whatsapp/driver';
 
 /**
  * A small in-test driver: numbers ending in an odd digit have WhatsApp, groups and participants are
@@ -25,7 +32,7 @@ export class FakeDriver implements Driver {
       ? { phoneNumber: '+5511900000000', isConnected: true, state: 'connected', qr: null }
       : { phoneNumber: null, isConnected: false, state: 'disconnected', qr: null };
   }
-  async send() {
+  async send(_to?: string, _message?: OutgoingMessage): Promise<{ providerMessageId: string }> {
     return { providerMessageId: 'fake' };
   }
   async checkNumbers(numbers: string[]): Promise<NumberCheck[]> {

@@ -31,10 +31,11 @@ export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
         response: { 200: botConfigSavedResponse },
       },
     },
-    async (request) => ({
-      success: true as const,
-      message: botMsg.saved,
-      config: await saveBotConfig(db, authed(request).user.id, request.body, opts()),
-    }),
+    async (request) => {
+      const userId = authed(request).user.id;
+      const config = await saveBotConfig(db, userId, request.body, opts());
+      chatbot.configChanged(userId);
+      return { success: true as const, message: botMsg.saved, config };
+    },
   );
 };
