@@ -9,6 +9,7 @@ export const paths = {
   dashboard: '/dashboard',
   campaigns: '/campaigns',
   chatbot: '/chatbot',
+  conversations: '/conversations',
   contacts: '/contacts',
   groups: '/groups',
   reports: '/reports',

@@ -10,7 +10,9 @@ const LoginPage = lazy(() => import('../features/auth/components/login-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
 const AdminUsersPage = lazy(() => import('../features/admin/components/admin-users-page'));
 const CampaignsPage = lazy(() => import('../features/campaigns/components/campaigns-page'));
+const ChatbotPage = lazy(() => import('../features/chatbot/components/chatbot-page'));
 const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page'));
+const ConversationsPage = lazy(() => import('../features/conversations/components/conversations-page'));
 const GroupsPage = lazy(() => import('../features/groups/components/groups-page'));
 const PlaceholderPage = lazy(() => import('../features/placeholder-pages/components/placeholder-page'));
 const SettingsPage = lazy(() => import('../features/settings/components/settings-page'));
@@ -54,7 +56,8 @@ export const router = createBrowserRouter([
             children: [
               { path: paths.dashboard, element: <DashboardPage /> },
               { path: paths.campaigns, element: <CampaignsPage /> },
-              { path: paths.chatbot, element: <PlaceholderPage section="chatbot" /> },
+              { path: paths.chatbot, element: <ChatbotPage /> },
+              { path: paths.conversations, element: <ConversationsPage /> },
               { path: paths.contacts, element: <ContactsPage /> },
               { path: paths.groups, element: <GroupsPage /> },
               { path: paths.reports, element: <PlaceholderPage section="reports" /> },

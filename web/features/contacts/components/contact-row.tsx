@@ -1,7 +1,9 @@
-import { Copy, Eye, EyeOff, Mail, MessageCircle, Pencil, Trash2 } from 'lucide-react';
+import { Copy, Eye, EyeOff, Mail, MessageCircle, MessagesSquare, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { type Contact, contactsMsg } from '../../../../contract/contacts';
-import { formatPhone } from '../../../../contract/phone';
+import { formatPhone, phoneDigits } from '../../../../contract/phone';
+import { paths } from '../../../app/paths';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/use-toast';
@@ -84,6 +86,15 @@ export function ContactRow({
           onClick={() => void copy(contact.phone)}
         >
           <Copy aria-hidden />
+        </Button>
+        <Button variant="ghost" size="icon" asChild>
+          <Link
+            to={`${paths.conversations}?phone=${phoneDigits(contact.phone)}`}
+            aria-label={`Ver conversa com ${contact.name}`}
+            title="Ver conversa"
+          >
+            <MessagesSquare aria-hidden />
+          </Link>
         </Button>
         <Button variant="ghost" size="icon" asChild>
           <a

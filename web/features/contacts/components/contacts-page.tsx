@@ -1,5 +1,6 @@
 import { ChevronLeft, ChevronRight, Plus, Search, UserRound, UserRoundCheck, UserRoundX } from 'lucide-react';
 import { type ReactNode, useDeferredValue, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { type Contact, contactsMsg } from '../../../../contract/contacts';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState, ErrorState } from '../../../components/states';
@@ -37,7 +38,9 @@ function StatCard({ label, value, icon }: { label: string; value: number | undef
 
 /** /contacts (SPEC §2): stat cards, server-side search, paged list, new/edit dialog, import and export. */
 export default function ContactsPage() {
-  const [search, setSearch] = useState('');
+  // `?q=` pre-fills the search, so other pages (a conversation, say) can link to one contact.
+  const [searchParams] = useSearchParams();
+  const [search, setSearch] = useState(() => searchParams.get('q') ?? '');
   const [page, setPage] = useState(1);
   const q = useDeferredValue(search.trim());
   const list = useContactsPage(q, page);

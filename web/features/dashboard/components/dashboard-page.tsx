@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { useTabParam } from '../../../lib/use-tab-param';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
+import { ChatbotPanel } from '../../chatbot/components/chatbot-panel';
 import { CloudApiPanel } from '../../cloud-api/components/cloud-api-panel';
 import { VerificationPanel } from '../../verification/components/verification-panel';
 import { ComingSoonCard } from './coming-soon';
@@ -38,16 +39,7 @@ export default function DashboardPage() {
         <OverviewTab user={user} />
       </TabsContent>
       <TabsContent value="chatbot" className="mt-6">
-        <ComingSoonCard
-          icon={Bot}
-          title="Configuração do chatbot em breve"
-          description="Em breve você poderá ativar o bot, definir a mensagem de boas-vindas e as respostas automáticas por aqui."
-          action={
-            <Button asChild variant="outline" size="sm">
-              <Link to={paths.chatbot}>Abrir página do Chatbot</Link>
-            </Button>
-          }
-        />
+        <ChatbotPanel />
       </TabsContent>
       <TabsContent value="whatsapp-api" className="mt-6">
         <CloudApiPanel />

@@ -1,4 +1,4 @@
-import { ArrowLeft, BarChart3, Bot } from 'lucide-react';
+import { ArrowLeft, BarChart3 } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
 import { EmptyState } from '../../../components/states';
@@ -7,11 +7,6 @@ import { Card } from '../../../components/ui/card';
 
 /** The sections still waiting for their real pages; drop an entry when its page is built. */
 const PLACEHOLDERS = {
-  chatbot: {
-    title: 'Chatbot',
-    icon: Bot,
-    text: 'Aqui você vai configurar respostas automáticas e a integração com IA.',
-  },
   reports: { title: 'Relatórios', icon: BarChart3, text: 'Aqui você vai acompanhar entregas, respostas e desempenho.' },
 } as const;
 

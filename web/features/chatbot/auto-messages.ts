@@ -1,0 +1,225 @@
+import {
+  type AutoReply,
+  type AutoReplyInput,
+  type AutoReplyType,
+  autoReplyInput,
+  BOT_BUTTONS_MAX,
+  type BotButton,
+  type BotButtonType,
+  type BotConfig,
+  type BotConfigInput,
+  botButtonInput,
+  botButtonTypeLabels,
+  botMsg,
+  DEFAULT_AI_MODEL,
+  normalizeForMatch,
+} from '../../../contract/bot';
+import { newRowKey, sendsAiEnabled } from './bot-config-form';
+
+/**
+ * Texts of 'Mensagens Automáticas WhatsApp' (SPEC §8) that the contract's `botMsg` does not carry.
+ */
+export const autoMessagesMsg = {
+  saved: 'Mensagens do bot atualizadas com sucesso.',
+  saveError: 'Erro ao atualizar configurações. Tente novamente.',
+  added: 'Mensagem adicionada com sucesso.',
+  removed: 'Mensagem removida com sucesso.',
+  samplesAdded: 'Mensagens de exemplo adicionadas. Revise e clique em Salvar Configurações.',
+} as const;
+
+/** How many rules the Chatbot page lists before '+N respostas adicionais' (SPEC §9). */
+export const BOT_REPLIES_PREVIEW = 3;
+
+/** One rule as the manager keeps it until 'Salvar Configurações'; `id` is null for a rule not saved yet. */
+export interface ManagedReply {
+  key: string;
+  id: string | null;
+  trigger: string;
+  response: string;
+  type: AutoReplyType;
+  buttons: BotButton[];
+  imageUrl: string;
+  isActive: boolean;
+}
+
+export function managedFromConfig(replies: readonly AutoReply[]): ManagedReply[] {
+  return replies.map((r) => ({
+    key: `saved-${r.id}`,
+    id: r.id,
+    trigger: r.trigger || r.keyword,
+    response: r.response,
+    type: r.type,
+    buttons: r.buttons.map((b) => ({ ...b })),
+    imageUrl: r.imageUrl,
+    isActive: r.isActive,
+  }));
+}
+
+/** A rule in the manager's shape of SPEC §3: trigger, response, type, buttons, imageUrl (empty if none), isActive. */
+export function toAutoReplyInput(r: ManagedReply): AutoReplyInput {
+  const withButtons = r.type !== 'text';
+  return {
+    ...(r.id ? { id: r.id } : {}),
+    trigger: r.trigger,
+    response: r.response,
+    type: r.type,
+    buttons: withButtons ? r.buttons.map((b) => ({ id: b.id, text: b.text, type: b.type, value: b.value })) : [],
+    imageUrl: r.type === 'image' ? r.imageUrl : '',
+    isActive: r.isActive,
+  };
+}
+
+/**
+ * 'Salvar Configurações': the config as the server has it now, with the rules replaced by the
+ * manager's list (the config is saved whole, SPEC §3).
+ */
+export function managerPayload(config: BotConfig, replies: readonly ManagedReply[]): BotConfigInput {
+  return {
+    isEnabled: config.isEnabled,
+    welcomeMessage: config.welcomeMessage,
+    autoReplies: replies.map(toAutoReplyInput),
+    ...(sendsAiEnabled(config.aiEnabled, config) ? { aiEnabled: config.aiEnabled } : {}),
+    aiModel: config.aiModel || DEFAULT_AI_MODEL,
+    businessHours: {
+      start: config.businessHours.start,
+      end: config.businessHours.end,
+      days: [...config.businessHours.days],
+    },
+    outOfHoursMessage: config.outOfHoursMessage,
+    aiInstructions: config.aiInstructions,
+    handoffMinutes: config.handoffMinutes,
+  };
+}
+
+/** Whether two lists would save the same rules (the local keys do not count). */
+export function sameReplies(a: readonly ManagedReply[], b: readonly ManagedReply[]): boolean {
+  if (a.length !== b.length) return false;
+  return JSON.stringify(a.map(toAutoReplyInput)) === JSON.stringify(b.map(toAutoReplyInput));
+}
+
+export function toggleReplyActive(list: readonly ManagedReply[], key: string): ManagedReply[] {
+  return list.map((r) => (r.key === key ? { ...r, isActive: !r.isActive } : r));
+}
+
+export function removeReply(list: readonly ManagedReply[], key: string): ManagedReply[] {
+  return list.filter((r) => r.key !== key);
+}
+
+/** What 'Criar Nova Mensagem Automática' edits. */
+export interface NewMessageDraft {
+  trigger: string;
+  type: AutoReplyType;
+  response: string;
+  imageUrl: string;
+  buttons: BotButton[];
+}
+
+export const emptyNewMessage: NewMessageDraft = { trigger: '', type: 'text', response: '', imageUrl: '', buttons: [] };
+
+function isDuplicate(trigger: string, list: readonly ManagedReply[]): boolean {
+  const key = normalizeForMatch(trigger);
+  return list.some((r) => normalizeForMatch(r.trigger) === key);
+}
+
+/**
+ * SPEC §5: keyword and content first ('Preencha a palavra-chave e a mensagem.'), then the contract's
+ * rule checks (image link, caption length, buttons) and a keyword no other rule uses.
+ */
+export function checkNewMessage(
+  draft: NewMessageDraft,
+  list: readonly ManagedReply[],
+): { ok: true; reply: ManagedReply } | { ok: false; error: string } {
+  if (!draft.trigger.trim() || !draft.response.trim()) return { ok: false, error: botMsg.autoMessageRequired };
+  const candidate: ManagedReply = {
+    key: newRowKey('new'),
+    id: null,
+    trigger: draft.trigger,
+    response: draft.response,
+    type: draft.type,
+    buttons: draft.buttons,
+    imageUrl: draft.imageUrl,
+    isActive: true,
+  };
+  const parsed = autoReplyInput.safeParse(toAutoReplyInput(candidate));
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? botMsg.autoMessageRequired };
+  if (isDuplicate(parsed.data.trigger, list)) return { ok: false, error: botMsg.keywordDuplicate(parsed.data.trigger) };
+  const rule = parsed.data;
+  return {
+    ok: true,
+    reply: {
+      ...candidate,
+      trigger: rule.trigger,
+      response: rule.response,
+      type: rule.type,
+      buttons: rule.buttons,
+      imageUrl: rule.imageUrl,
+    },
+  };
+}
+
+/** The 'add button' row of the new-message dialog. */
+export interface ButtonDraft {
+  text: string;
+  type: BotButtonType;
+  value: string;
+}
+
+export const emptyButtonDraft: ButtonDraft = { text: '', type: 'quick_reply', value: '' };
+
+/**
+ * SPEC §5: text and value first ('Preencha o texto e o valor do botão.'), at most three buttons,
+ * then the contract's checks (http(s) link, 10–15 digit phone, text length).
+ */
+export function checkNewButton(
+  draft: ButtonDraft,
+  buttons: readonly BotButton[],
+): { ok: true; button: BotButton } | { ok: false; error: string } {
+  if (!draft.text.trim() || !draft.value.trim()) return { ok: false, error: botMsg.buttonRequired };
+  if (buttons.length >= BOT_BUTTONS_MAX) return { ok: false, error: botMsg.tooManyButtons };
+  const parsed = botButtonInput.safeParse(draft);
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? botMsg.buttonRequired };
+  const taken = new Set(buttons.map((b) => b.id));
+  let n = buttons.length + 1;
+  while (taken.has(`btn-${n}`)) n += 1;
+  return {
+    ok: true,
+    button: { id: `btn-${n}`, text: parsed.data.text, type: parsed.data.type, value: parsed.data.value },
+  };
+}
+
+/** 'Link → https://…', 'Telefone → 5511…', 'Resposta rápida → produtos'. */
+export function buttonActionLabel(button: Pick<BotButton, 'type' | 'value'>): string {
+  return `${botButtonTypeLabels[button.type]} → ${button.value}`;
+}
+
+/** '+N respostas adicionais' under the first rules of the Chatbot page; null when all are shown. */
+export function moreRepliesText(total: number, shown: number = BOT_REPLIES_PREVIEW): string | null {
+  const more = total - shown;
+  if (more <= 0) return null;
+  return more === 1 ? '+1 resposta adicional' : `+${more} respostas adicionais`;
+}
+
+/** The sample messages as local rules, leaving out any whose keyword the list already uses. */
+export function sampleRepliesToAdd(samples: readonly AutoReplyInput[], list: readonly ManagedReply[]): ManagedReply[] {
+  const added: ManagedReply[] = [];
+  for (const s of samples) {
+    const trigger = (s.trigger ?? s.keyword ?? '').trim();
+    if (!trigger || isDuplicate(trigger, [...list, ...added])) continue;
+    added.push({
+      key: newRowKey('sample'),
+      id: null,
+      trigger,
+      response: s.response,
+      type: s.type ?? 'text',
+      buttons: (s.buttons ?? []).map((b, i) => ({
+        id: b.id || `btn-${i + 1}`,
+        text: b.text,
+        type: b.type,
+        value: b.value,
+      })),
+      imageUrl: s.imageUrl ?? '',
+      isActive: s.isActive ?? true,
+    });
+  }
+  return added;
+}

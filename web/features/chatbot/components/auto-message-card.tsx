@@ -1,0 +1,82 @@
+import { Pause, Play, Trash2 } from 'lucide-react';
+import { autoReplyTypeLabels } from '../../../../contract/bot';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Card } from '../../../components/ui/card';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
+import { buttonActionLabel, type ManagedReply } from '../auto-messages';
+import { WhatsappPreview } from './whatsapp-preview';
+
+const TYPE_TONES: Record<ManagedReply['type'], BadgeTone> = { text: 'neutral', interactive: 'blue', image: 'purple' };
+
+/** One rule of the manager: preview, badges, its buttons' actions, pause/activate and delete. */
+export function AutoMessageCard({
+  reply,
+  onToggle,
+  onDelete,
+}: {
+  reply: ManagedReply;
+  onToggle: () => void;
+  onDelete: () => void;
+}) {
+  const buttons = reply.type === 'text' ? [] : reply.buttons;
+  const forTrigger = <span className="sr-only"> a mensagem {reply.trigger}</span>;
+  return (
+    <Card className="grid gap-4 p-4 sm:grid-cols-[minmax(0,15rem)_minmax(0,1fr)]" data-testid="auto-message-card">
+      <WhatsappPreview
+        trigger={reply.trigger}
+        response={reply.response}
+        type={reply.type}
+        imageUrl={reply.imageUrl}
+        buttons={buttons}
+        className={reply.isActive ? undefined : 'opacity-60'}
+      />
+      <div className="grid min-w-0 content-start gap-3">
+        <div className="grid gap-2">
+          <h3 className="min-w-0 text-base font-semibold break-words">
+            <span className="sr-only">Palavra-chave: </span>“{reply.trigger}”
+          </h3>
+          <div className="flex flex-wrap gap-1.5">
+            <Badge tone={TYPE_TONES[reply.type]}>{autoReplyTypeLabels[reply.type]}</Badge>
+            <Badge tone={reply.isActive ? 'green' : 'yellow'}>{reply.isActive ? 'Ativa' : 'Pausada'}</Badge>
+            {reply.id ? null : <Badge tone="outline">Não salva</Badge>}
+          </div>
+        </div>
+        {buttons.length > 0 ? (
+          <div className="grid gap-1">
+            <p className="text-xs font-medium text-muted-foreground">Ações dos botões</p>
+            <ul className="grid gap-1 text-sm">
+              {buttons.map((b) => (
+                <li key={b.id} className="min-w-0 break-words">
+                  <span className="font-medium">{b.text}:</span> {buttonActionLabel(b)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        <div className="flex flex-wrap gap-2 pt-1">
+          <PermissionGatedButton
+            kind="bot"
+            size="sm"
+            variant="outline"
+            icon={reply.isActive ? <Pause aria-hidden /> : <Play aria-hidden />}
+            onClick={onToggle}
+          >
+            {reply.isActive ? 'Pausar' : 'Ativar'}
+            {forTrigger}
+          </PermissionGatedButton>
+          <PermissionGatedButton
+            kind="bot"
+            size="sm"
+            variant="ghost"
+            className="text-red-700 hover:bg-red-50"
+            icon={<Trash2 aria-hidden />}
+            onClick={onDelete}
+          >
+            Excluir
+            {forTrigger}
+          </PermissionGatedButton>
+        </div>
+      </div>
+    </Card>
+  );
+}

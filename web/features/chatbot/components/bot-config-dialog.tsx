@@ -1,0 +1,528 @@
+import { ChevronRight, Plus, Trash2 } from 'lucide-react';
+import { type FormEvent, useId, useState } from 'react';
+import {
+  autoReplyTypeLabels,
+  BOT_AI_INSTRUCTIONS_MAX,
+  BOT_TEXT_MAX,
+  BOT_TRIGGER_MAX,
+  type BotConfig,
+  botMsg,
+  CONVERSATION_IDLE_HOURS,
+  DEFAULT_AI_MODEL,
+  HANDOFF_MINUTES_MAX,
+  HANDOFF_MINUTES_MIN,
+  type Weekday,
+  weekdayLabels,
+  weekdays,
+} from '../../../../contract/bot';
+import { FormField } from '../../../components/form-field';
+import { ErrorState } from '../../../components/states';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { Switch } from '../../../components/ui/switch';
+import { Textarea } from '../../../components/ui/textarea';
+import { formatNumber } from '../../../lib/format';
+import { toastError, toastSuccess } from '../../../lib/toasts';
+import { cn } from '../../../lib/utils';
+import { useAuthenticatedUser } from '../../auth/api/get-me';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
+import { canReadWorkspace } from '../../auth/permissions';
+import { useBotConfig } from '../api/get-bot-config';
+import { useSaveBotConfig } from '../api/save-bot-config';
+import {
+  type BotConfigField,
+  type BotConfigFormState,
+  checkBotConfigForm,
+  emptyReplyRow,
+  formFromConfig,
+  type ReplyRow,
+  toggleDay,
+} from '../bot-config-form';
+
+const WEEKDAY_NAMES: Record<Weekday, string> = {
+  monday: 'Segunda-feira',
+  tuesday: 'Terça-feira',
+  wednesday: 'Quarta-feira',
+  thursday: 'Quinta-feira',
+  friday: 'Sexta-feira',
+  saturday: 'Sábado',
+  sunday: 'Domingo',
+};
+
+/** Suggestions only: any model name the configured OpenAI-compatible server knows is accepted. */
+const AI_MODEL_SUGGESTIONS = [DEFAULT_AI_MODEL, 'gpt-4o-mini', 'gpt-4o', 'gpt-4.1-mini'];
+
+/** Fields inside 'Mais opções': the section opens when one of them has a problem. */
+const MORE_FIELDS: readonly BotConfigField[] = ['businessHours', 'outOfHoursMessage', 'handoffMinutes'];
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="text-sm font-medium text-red-700">
+      {message}
+    </p>
+  );
+}
+
+function ToggleRow({
+  label,
+  description,
+  checked,
+  onCheckedChange,
+  disabled,
+}: {
+  label: string;
+  description: string;
+  checked: boolean;
+  onCheckedChange: (value: boolean) => void;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="flex items-start justify-between gap-4">
+      <div className="grid gap-1">
+        <label htmlFor={id} className="text-sm font-medium">
+          {label}
+        </label>
+        <p id={`${id}-desc`} className="text-sm text-muted-foreground">
+          {description}
+        </p>
+      </div>
+      <Switch
+        id={id}
+        checked={checked}
+        onCheckedChange={onCheckedChange}
+        disabled={disabled}
+        aria-describedby={`${id}-desc`}
+      />
+    </div>
+  );
+}
+
+/** One keyword + response row; a rule made in the manager says what it keeps (buttons, image). */
+function ReplyRowFields({
+  row,
+  index,
+  stored,
+  error,
+  onChange,
+  onRemove,
+}: {
+  row: ReplyRow;
+  index: number;
+  stored: BotConfig['autoReplies'][number] | undefined;
+  error?: string;
+  onChange: (patch: Partial<ReplyRow>) => void;
+  onRemove: () => void;
+}) {
+  const keywordId = useId();
+  const responseId = useId();
+  const errorId = useId();
+  const extras =
+    stored && stored.type !== 'text'
+      ? [
+          autoReplyTypeLabels[stored.type],
+          stored.buttons.length > 0
+            ? `${stored.buttons.length} ${stored.buttons.length === 1 ? 'botão' : 'botões'}`
+            : '',
+        ]
+          .filter(Boolean)
+          .join(' · ')
+      : '';
+  return (
+    <li className="grid gap-3 rounded-lg border p-3 sm:grid-cols-[minmax(0,12rem)_minmax(0,1fr)_auto] sm:items-start">
+      <div className="grid gap-1.5">
+        <Label htmlFor={keywordId}>Palavra-chave</Label>
+        <Input
+          id={keywordId}
+          value={row.keyword}
+          maxLength={BOT_TRIGGER_MAX}
+          autoComplete="off"
+          placeholder="preço"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(e) => onChange({ keyword: e.target.value })}
+        />
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={responseId}>Resposta</Label>
+        <Textarea
+          id={responseId}
+          rows={2}
+          value={row.response}
+          maxLength={BOT_TEXT_MAX}
+          placeholder="Nossos preços estão em..."
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(e) => onChange({ response: e.target.value })}
+        />
+        {extras || stored?.isActive === false ? (
+          <p className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
+            {extras ? <Badge tone="blue">{extras}</Badge> : null}
+            {stored?.isActive === false ? <Badge tone="yellow">Pausada</Badge> : null}
+            Mantidos ao salvar; edite em Mensagens Automáticas.
+          </p>
+        ) : null}
+        <FieldError id={errorId} message={error} />
+      </div>
+      <Button variant="ghost" size="icon" className="justify-self-end text-red-700 sm:mt-6" onClick={onRemove}>
+        <Trash2 aria-hidden />
+        <span className="sr-only">Remover resposta {row.keyword.trim() || index + 1}</span>
+      </Button>
+    </li>
+  );
+}
+
+function BotConfigForm({ config, onClose }: { config: BotConfig; onClose: () => void }) {
+  const save = useSaveBotConfig();
+  const [form, setForm] = useState<BotConfigFormState>(() => formFromConfig(config));
+  const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<BotConfigField, string>>>({});
+  const [moreOpen, setMoreOpen] = useState(false);
+  const ids = {
+    welcome: useId(),
+    welcomeHint: useId(),
+    welcomeError: useId(),
+    repliesTitle: useId(),
+    model: useId(),
+    models: useId(),
+    modelError: useId(),
+    instructions: useId(),
+    instructionsHint: useId(),
+    instructionsError: useId(),
+    start: useId(),
+    end: useId(),
+    hoursError: useId(),
+    outOfHours: useId(),
+    outOfHoursHint: useId(),
+    outOfHoursError: useId(),
+  };
+  const storedById = new Map(config.autoReplies.map((r) => [r.id, r]));
+
+  const set = <K extends keyof BotConfigFormState>(key: K, value: BotConfigFormState[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    const field = key === 'businessStart' || key === 'businessEnd' || key === 'businessDays' ? 'businessHours' : key;
+    setFieldErrors((e) => (field in e ? { ...e, [field]: undefined } : e));
+  };
+  const setRow = (key: string, patch: Partial<ReplyRow>) => {
+    setForm((f) => ({ ...f, replies: f.replies.map((r) => (r.key === key ? { ...r, ...patch } : r)) }));
+    setRowErrors((e) => (key in e ? { ...e, [key]: '' } : e));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const check = checkBotConfigForm(form, config);
+    setRowErrors(check.rowErrors);
+    setFieldErrors(check.fieldErrors);
+    if (check.toast) {
+      if (MORE_FIELDS.some((f) => check.fieldErrors[f])) setMoreOpen(true);
+      toastError(check.toast);
+      return;
+    }
+    save.mutate(check.body, {
+      onSuccess: () => {
+        toastSuccess(botMsg.saved);
+        onClose();
+      },
+      onError: (error) => toastError(error, botMsg.saveError),
+    });
+  };
+
+  const aiLocked = !config.aiAvailable && !form.aiEnabled;
+
+  return (
+    <form onSubmit={submit} noValidate className="grid gap-6">
+      <ToggleRow
+        label="Bot ativo"
+        description="Desligado, o bot não envia nenhuma resposta automática."
+        checked={form.isEnabled}
+        onCheckedChange={(value) => set('isEnabled', value)}
+      />
+
+      <div className="grid gap-2">
+        <Label htmlFor={ids.welcome}>Mensagem de boas-vindas</Label>
+        <Textarea
+          id={ids.welcome}
+          rows={3}
+          value={form.welcomeMessage}
+          maxLength={BOT_TEXT_MAX}
+          placeholder="Olá! Obrigado pelo contato. Como podemos ajudar?"
+          aria-invalid={fieldErrors.welcomeMessage ? true : undefined}
+          aria-describedby={[ids.welcomeHint, fieldErrors.welcomeMessage ? ids.welcomeError : null]
+            .filter(Boolean)
+            .join(' ')}
+          onChange={(e) => set('welcomeMessage', e.target.value)}
+        />
+        <p id={ids.welcomeHint} className="text-xs text-muted-foreground">
+          Enviada no início de cada conversa nova (após {CONVERSATION_IDLE_HOURS} h sem mensagens). Em branco: sem
+          boas-vindas.
+        </p>
+        <FieldError id={ids.welcomeError} message={fieldErrors.welcomeMessage} />
+      </div>
+
+      <section aria-labelledby={ids.repliesTitle} className="grid gap-3">
+        <div className="flex items-center justify-between gap-2">
+          <h3 id={ids.repliesTitle} className="text-sm font-semibold">
+            Respostas automáticas
+          </h3>
+          <span className="text-xs text-muted-foreground tabular-nums">{formatNumber(form.replies.length)}</span>
+        </div>
+        {form.replies.length === 0 ? (
+          <p className="rounded-lg border border-dashed p-4 text-center text-sm text-muted-foreground">
+            Nenhuma resposta automática. Adicione uma palavra-chave e o que o bot deve responder.
+          </p>
+        ) : (
+          <ul className="grid gap-2">
+            {form.replies.map((row, index) => (
+              <ReplyRowFields
+                key={row.key}
+                row={row}
+                index={index}
+                stored={row.id ? storedById.get(row.id) : undefined}
+                error={rowErrors[row.key] || undefined}
+                onChange={(patch) => setRow(row.key, patch)}
+                onRemove={() =>
+                  set(
+                    'replies',
+                    form.replies.filter((r) => r.key !== row.key),
+                  )
+                }
+              />
+            ))}
+          </ul>
+        )}
+        <div>
+          <Button variant="outline" size="sm" onClick={() => set('replies', [...form.replies, emptyReplyRow()])}>
+            <Plus aria-hidden />
+            Adicionar resposta
+          </Button>
+        </div>
+      </section>
+
+      <div className="grid gap-4 rounded-lg border p-4">
+        <ToggleRow
+          label="Integração com IA (ChatGPT)"
+          description={
+            config.aiAvailable
+              ? 'Quando nenhuma palavra-chave combina, a IA responde com base na descrição do seu negócio.'
+              : botMsg.aiUnavailable
+          }
+          checked={form.aiEnabled}
+          disabled={aiLocked}
+          onCheckedChange={(value) => set('aiEnabled', value)}
+        />
+        {form.aiEnabled ? (
+          <>
+            <div className="grid gap-2 sm:max-w-xs">
+              <Label htmlFor={ids.model}>Modelo de IA</Label>
+              <Input
+                id={ids.model}
+                list={ids.models}
+                value={form.aiModel}
+                autoComplete="off"
+                placeholder={DEFAULT_AI_MODEL}
+                aria-invalid={fieldErrors.aiModel ? true : undefined}
+                aria-describedby={fieldErrors.aiModel ? ids.modelError : undefined}
+                onChange={(e) => set('aiModel', e.target.value)}
+              />
+              <datalist id={ids.models}>
+                {AI_MODEL_SUGGESTIONS.map((m) => (
+                  <option key={m} value={m} />
+                ))}
+              </datalist>
+              <FieldError id={ids.modelError} message={fieldErrors.aiModel} />
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor={ids.instructions}>Descrição do negócio para a IA</Label>
+              <Textarea
+                id={ids.instructions}
+                rows={3}
+                value={form.aiInstructions}
+                maxLength={BOT_AI_INSTRUCTIONS_MAX}
+                placeholder="Somos uma loja de roupas em Campinas. Entregamos em toda a cidade, de segunda a sábado."
+                aria-invalid={fieldErrors.aiInstructions ? true : undefined}
+                aria-describedby={[ids.instructionsHint, fieldErrors.aiInstructions ? ids.instructionsError : null]
+                  .filter(Boolean)
+                  .join(' ')}
+                onChange={(e) => set('aiInstructions', e.target.value)}
+              />
+              <p id={ids.instructionsHint} className="text-xs text-muted-foreground">
+                O que a IA deve saber para responder: produtos, preços, horários, formas de pagamento.
+              </p>
+              <FieldError id={ids.instructionsError} message={fieldErrors.aiInstructions} />
+            </div>
+          </>
+        ) : null}
+      </div>
+
+      <details open={moreOpen} onToggle={(e) => setMoreOpen(e.currentTarget.open)} className="group rounded-lg border">
+        <summary className="flex cursor-pointer list-none items-center gap-2 rounded-lg px-4 py-3 text-sm font-medium hover:bg-muted/60 [&::-webkit-details-marker]:hidden">
+          <ChevronRight aria-hidden className="size-4 transition-transform group-open:rotate-90" />
+          Mais opções
+          <span className="font-normal text-muted-foreground">
+            · expediente, fora do expediente, atendimento humano
+          </span>
+        </summary>
+        <div className="grid gap-5 border-t p-4">
+          <fieldset className="grid gap-3" aria-describedby={fieldErrors.businessHours ? ids.hoursError : undefined}>
+            <legend className="pb-2 text-sm font-medium">Horário de atendimento</legend>
+            <div className="grid gap-3 sm:max-w-sm sm:grid-cols-2">
+              <div className="grid gap-1.5">
+                <Label htmlFor={ids.start}>Início</Label>
+                <Input
+                  id={ids.start}
+                  type="time"
+                  value={form.businessStart}
+                  aria-invalid={fieldErrors.businessHours ? true : undefined}
+                  onChange={(e) => set('businessStart', e.target.value)}
+                />
+              </div>
+              <div className="grid gap-1.5">
+                <Label htmlFor={ids.end}>Fim</Label>
+                <Input
+                  id={ids.end}
+                  type="time"
+                  value={form.businessEnd}
+                  aria-invalid={fieldErrors.businessHours ? true : undefined}
+                  onChange={(e) => set('businessEnd', e.target.value)}
+                />
+              </div>
+            </div>
+            <fieldset className="flex flex-wrap gap-1.5">
+              <legend className="pb-1.5 text-sm font-medium">Dias</legend>
+              {weekdays.map((day) => {
+                const on = form.businessDays.includes(day);
+                return (
+                  <button
+                    key={day}
+                    type="button"
+                    aria-pressed={on}
+                    title={WEEKDAY_NAMES[day]}
+                    onClick={() => set('businessDays', toggleDay(form.businessDays, day))}
+                    className={cn(
+                      'h-8 min-w-12 rounded-full border px-3 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+                      on
+                        ? 'border-brand-strong bg-brand-strong text-white'
+                        : 'border-input bg-card text-foreground hover:bg-muted',
+                    )}
+                  >
+                    <span aria-hidden>{weekdayLabels[day]}</span>
+                    <span className="sr-only">{WEEKDAY_NAMES[day]}</span>
+                  </button>
+                );
+              })}
+            </fieldset>
+            <p className="text-xs text-muted-foreground">
+              O mesmo expediente das configurações do WhatsApp, no horário de Brasília.
+            </p>
+            <FieldError id={ids.hoursError} message={fieldErrors.businessHours} />
+          </fieldset>
+
+          <div className="grid gap-2">
+            <Label htmlFor={ids.outOfHours}>Mensagem fora do expediente</Label>
+            <Textarea
+              id={ids.outOfHours}
+              rows={2}
+              value={form.outOfHoursMessage}
+              maxLength={BOT_TEXT_MAX}
+              placeholder="Estamos fora do horário de atendimento. Respondemos assim que voltarmos!"
+              aria-invalid={fieldErrors.outOfHoursMessage ? true : undefined}
+              aria-describedby={[ids.outOfHoursHint, fieldErrors.outOfHoursMessage ? ids.outOfHoursError : null]
+                .filter(Boolean)
+                .join(' ')}
+              onChange={(e) => set('outOfHoursMessage', e.target.value)}
+            />
+            <p id={ids.outOfHoursHint} className="text-xs text-muted-foreground">
+              Enviada uma vez por dia a quem escreve fora do expediente. Em branco: o bot responde a qualquer hora.
+            </p>
+            <FieldError id={ids.outOfHoursError} message={fieldErrors.outOfHoursMessage} />
+          </div>
+
+          <div className="sm:max-w-xs">
+            <FormField
+              label="Tempo de atendimento humano (minutos)"
+              type="number"
+              inputMode="numeric"
+              min={HANDOFF_MINUTES_MIN}
+              max={HANDOFF_MINUTES_MAX}
+              step={1}
+              value={form.handoffMinutes}
+              onChange={(e) => set('handoffMinutes', e.target.value)}
+              error={fieldErrors.handoffMinutes}
+              hint={`Quando o cliente pede um atendente, o bot fica em silêncio nessa conversa por esse tempo (de ${HANDOFF_MINUTES_MIN} a ${formatNumber(HANDOFF_MINUTES_MAX)}).`}
+            />
+          </div>
+        </div>
+      </details>
+
+      <DialogFooter>
+        <Button variant="outline" onClick={onClose} disabled={save.isPending}>
+          Cancelar
+        </Button>
+        <PermissionGatedButton
+          kind="bot"
+          type="submit"
+          disabled={save.isPending}
+          icon={save.isPending ? <Spinner /> : null}
+        >
+          {save.isPending ? 'Salvando...' : 'Salvar Configuração'}
+        </PermissionGatedButton>
+      </DialogFooter>
+    </form>
+  );
+}
+
+function FormSkeleton() {
+  return (
+    <div className="grid gap-4" role="status" aria-busy="true" aria-label="Carregando configuração">
+      <Skeleton className="h-6 w-full" />
+      <Skeleton className="h-20 w-full" />
+      <Skeleton className="h-24 w-full" />
+      <Skeleton className="h-10 w-full" />
+    </div>
+  );
+}
+
+/** 'Configurar Chatbot' (SPEC §2): loads the config while open and saves it whole. */
+export function BotConfigDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const user = useAuthenticatedUser();
+  // SPEC §7: the dialog asks for the config only while it is open (the page shares the same query).
+  const config = useBotConfig(open && canReadWorkspace(user));
+  const close = () => onOpenChange(false);
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="sm:max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>Configurar Chatbot</DialogTitle>
+          <DialogDescription>
+            Ative o bot, escreva as boas-vindas e as respostas por palavra-chave, e ligue a IA se quiser.
+          </DialogDescription>
+        </DialogHeader>
+        {config.isPending ? (
+          <FormSkeleton />
+        ) : config.isError || !config.data ? (
+          <ErrorState
+            title="Não foi possível carregar a configuração do bot."
+            onRetry={() => void config.refetch()}
+            retrying={config.isFetching}
+          />
+        ) : (
+          <BotConfigForm config={config.data} onClose={close} />
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,66 @@
+import { keepPreviousData, type QueryClient, type QueryKey, queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { Conversation, conversationListResponse } from '../../../../contract/conversations';
+import { api } from '../../../lib/api';
+import { CONVERSATIONS_LIMIT, LIST_POLL_MS, replaceConversation } from '../conversation-view';
+
+export type ConversationListResponse = z.infer<typeof conversationListResponse>;
+
+/** Prefix of every conversations query (the list and each conversation); a send invalidates it. */
+export const conversationsQueryKey = ['/api/conversations'] as const;
+
+/** The list's keys are ['/api/conversations', { search, limit }]; a conversation's are [..., phone]. */
+function isListKey(queryKey: QueryKey): boolean {
+  return queryKey[0] === conversationsQueryKey[0] && typeof queryKey[1] === 'object' && queryKey[1] !== null;
+}
+
+export function getConversations(search: string, signal?: AbortSignal): Promise<ConversationListResponse> {
+  const params = new URLSearchParams({ limit: String(CONVERSATIONS_LIMIT) });
+  if (search) params.set('search', search);
+  return api.get<ConversationListResponse>(`/api/conversations?${params}`, { signal });
+}
+
+export const conversationsQueryOptions = (search: string, enabled = true) =>
+  queryOptions({
+    queryKey: [...conversationsQueryKey, { search, limit: CONVERSATIONS_LIMIT }],
+    queryFn: ({ signal }) => getConversations(search, signal),
+    enabled,
+    placeholderData: keepPreviousData,
+    // Not while the browser tab is hidden: refetchIntervalInBackground stays false.
+    refetchInterval: LIST_POLL_MS,
+  });
+
+/** Ordered by last activity, polled every 5 s while the page is open and visible. */
+export function useConversations(search: string, enabled = true) {
+  return useQuery(conversationsQueryOptions(search, enabled));
+}
+
+/** Refreshes every cached list (not the open conversations). */
+export function invalidateConversationLists(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ predicate: (query) => isListKey(query.queryKey) });
+}
+
+/** Whether two copies of a conversation differ in anything the list shows. */
+function differs(a: Conversation, b: Conversation): boolean {
+  return (Object.keys(b) as (keyof Conversation)[]).some((key) => a[key] !== b[key]);
+}
+
+/**
+ * Puts a conversation the server just returned into every cached list that shows it, so its badges
+ * change at once. Answers whether some list showed it differently (unread, handoff, last message),
+ * i.e. whether the lists are worth refetching (the order may have changed too).
+ */
+export function updateConversationInLists(queryClient: QueryClient, conversation: Conversation): boolean {
+  let changed = false;
+  for (const [key, data] of queryClient.getQueriesData<ConversationListResponse>({
+    predicate: (query) => isListKey(query.queryKey),
+  })) {
+    const current = data?.conversations.find((c) => c.phone === conversation.phone);
+    if (!data || !current || !differs(current, conversation)) continue;
+    changed = true;
+    queryClient.setQueryData<ConversationListResponse>(key, {
+      conversations: replaceConversation(data.conversations, conversation),
+    });
+  }
+  return changed;
+}

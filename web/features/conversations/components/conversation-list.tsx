@@ -1,0 +1,165 @@
+import { Headset, MessagesSquare, Search } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { type Conversation, conversationsMsg } from '../../../../contract/conversations';
+import { EmptyState, ErrorState } from '../../../components/states';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { formatDateTime, formatRelativeTime } from '../../../lib/format';
+import { cn } from '../../../lib/utils';
+import type { useConversations } from '../api/get-conversations';
+import { conversationTitle, isTakenOver, previewText, unreadText } from '../conversation-view';
+
+function ListSkeleton() {
+  return (
+    <div className="grid gap-1 p-2" role="status" aria-busy="true" aria-label="Carregando conversas">
+      {[0, 1, 2, 3, 4].map((i) => (
+        <div key={i} className="grid gap-2 rounded-md p-3">
+          <Skeleton className="h-4 w-40" />
+          <Skeleton className="h-3 w-full" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function ConversationItem({
+  conversation: c,
+  selected,
+  now,
+  onSelect,
+}: {
+  conversation: Conversation;
+  selected: boolean;
+  now: number;
+  onSelect: (phone: string) => void;
+}) {
+  const unread = c.unread > 0;
+  return (
+    <button
+      type="button"
+      className={cn(
+        'grid w-full grid-cols-1 gap-1 rounded-md px-3 py-2.5 text-left transition-colors hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-ring',
+        selected && 'bg-brand-soft hover:bg-brand-soft',
+      )}
+      aria-current={selected ? 'true' : undefined}
+      onClick={() => onSelect(c.phone)}
+      data-testid="conversation-item"
+    >
+      <span className="flex items-center gap-2">
+        <span className={cn('min-w-0 flex-1 truncate', unread ? 'font-semibold' : 'font-medium')}>
+          {conversationTitle(c)}
+        </span>
+        <time
+          dateTime={c.lastMessageAt}
+          title={formatDateTime(c.lastMessageAt)}
+          className="shrink-0 text-xs text-muted-foreground"
+        >
+          {formatRelativeTime(c.lastMessageAt, now)}
+        </time>
+      </span>
+      <span className="flex items-center gap-2">
+        <span className={cn('min-w-0 flex-1 truncate text-sm', unread ? 'text-foreground' : 'text-muted-foreground')}>
+          {previewText(c)}
+        </span>
+        {isTakenOver(c, now) ? (
+          <Badge tone="yellow">
+            <Headset aria-hidden />
+            Atendente
+          </Badge>
+        ) : null}
+        {unread ? (
+          <Badge tone="brand" className="border-brand-deep bg-brand-deep text-white">
+            {unreadText(c.unread)}
+            <span className="sr-only">{c.unread === 1 ? ' não lida' : ' não lidas'}</span>
+          </Badge>
+        ) : null}
+      </span>
+    </button>
+  );
+}
+
+/** The left pane: search and the conversations by last activity. */
+export function ConversationList({
+  list,
+  search,
+  onSearchChange,
+  searching,
+  selectedPhone,
+  now,
+  onSelect,
+}: {
+  list: ReturnType<typeof useConversations>;
+  search: string;
+  onSearchChange: (value: string) => void;
+  /** Whether the list shown is for a search (so 'no results' differs from 'no conversations'). */
+  searching: boolean;
+  selectedPhone: string | null;
+  now: number;
+  onSelect: (phone: string) => void;
+}) {
+  const conversations = list.data?.conversations;
+  let body: ReactNode;
+  if (list.isPending) {
+    body = <ListSkeleton />;
+  } else if (list.isError && !conversations) {
+    body = (
+      <ErrorState
+        title="Não foi possível carregar as conversas."
+        onRetry={() => void list.refetch()}
+        retrying={list.isFetching}
+      />
+    );
+  } else if (!conversations || conversations.length === 0) {
+    body = searching ? (
+      <EmptyState
+        icon={Search}
+        title="Nenhuma conversa encontrada"
+        description="Nenhuma conversa corresponde a esta busca. Tente outro nome ou número."
+        action={
+          <Button variant="outline" size="sm" onClick={() => onSearchChange('')}>
+            Limpar busca
+          </Button>
+        }
+      />
+    ) : (
+      <EmptyState icon={MessagesSquare} title="Nenhuma conversa" description={conversationsMsg.empty} />
+    );
+  } else {
+    body = (
+      <ul className="grid grid-cols-1 gap-0.5 p-2" aria-label="Conversas">
+        {conversations.map((c) => (
+          <li key={c.phone}>
+            <ConversationItem conversation={c} selected={c.phone === selectedPhone} now={now} onSelect={onSelect} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div className="grid gap-2 border-b p-3">
+        <Label htmlFor="conversation-search">Buscar conversas</Label>
+        <div className="relative">
+          <Search
+            aria-hidden
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+          />
+          <Input
+            id="conversation-search"
+            type="search"
+            className="pl-9"
+            placeholder={conversationsMsg.search}
+            autoComplete="off"
+            value={search}
+            onChange={(event) => onSearchChange(event.target.value)}
+          />
+        </div>
+      </div>
+      <div className="min-h-0 flex-1 overflow-x-hidden overflow-y-auto">{body}</div>
+    </div>
+  );
+}

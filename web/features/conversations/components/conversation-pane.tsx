@@ -1,0 +1,260 @@
+import { ArrowLeft, Bot, Headset, MessagesSquare, UserRound } from 'lucide-react';
+import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { type Conversation, type ConversationMessage, conversationsMsg } from '../../../../contract/conversations';
+import { formatPhone } from '../../../../contract/phone';
+import { paths } from '../../../app/paths';
+import { EmptyState, ErrorState } from '../../../components/states';
+import { Button } from '../../../components/ui/button';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { isApiError } from '../../../lib/api';
+import { initials } from '../../../lib/format';
+import { toastError, toastSuccess } from '../../../lib/toasts';
+import { useNow } from '../../../lib/use-now';
+import { cn } from '../../../lib/utils';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
+import { getConversationPage, useConversation } from '../api/get-conversation';
+import { useReleaseConversation } from '../api/release-conversation';
+import { useTakeOverConversation } from '../api/take-over-conversation';
+import { conversationTitle, handoffState, mayHaveOlder, mergeMessages, olderCursor } from '../conversation-view';
+import { MessageBubble } from './message-bubble';
+import { MessageComposer } from './message-composer';
+
+/** How close to the bottom (px) still counts as reading the newest messages, so new ones scroll in. */
+const STICK_TO_BOTTOM_PX = 80;
+
+function MessagesSkeleton() {
+  return (
+    <div className="grid gap-3 p-4" role="status" aria-busy="true" aria-label="Carregando mensagens">
+      {['w-2/3', 'ml-auto w-1/2', 'w-1/3', 'ml-auto w-3/5'].map((w) => (
+        <Skeleton key={w} className={cn('h-14 rounded-lg', w)} />
+      ))}
+    </div>
+  );
+}
+
+function HandoffBar({ conversation, now }: { conversation: Conversation; now: number }) {
+  const release = useReleaseConversation();
+  const takeOver = useTakeOverConversation();
+  const state = handoffState(conversation.takenOverUntil, now);
+  const Icon = state.active ? Headset : Bot;
+  return (
+    <div
+      className={cn(
+        'flex flex-col gap-2 border-b px-4 py-2 text-sm sm:flex-row sm:items-center sm:justify-between',
+        state.active ? 'bg-amber-50 text-amber-900' : 'bg-muted/60 text-muted-foreground',
+      )}
+      data-testid="handoff-state"
+    >
+      <p className="flex items-center gap-2">
+        <Icon aria-hidden className="size-4 shrink-0" />
+        <span>{state.text}</span>
+      </p>
+      {state.active ? (
+        <PermissionGatedButton
+          kind="message"
+          variant="outline"
+          size="sm"
+          disabled={release.isPending}
+          icon={release.isPending ? <Spinner /> : <Bot aria-hidden />}
+          onClick={() =>
+            release.mutate(conversation.phone, {
+              onSuccess: () => toastSuccess(conversationsMsg.released),
+              onError: (error) => toastError(error, 'Não foi possível devolver a conversa ao chatbot.'),
+            })
+          }
+        >
+          Devolver ao chatbot
+        </PermissionGatedButton>
+      ) : (
+        <PermissionGatedButton
+          kind="message"
+          variant="outline"
+          size="sm"
+          disabled={takeOver.isPending}
+          icon={takeOver.isPending ? <Spinner /> : <Headset aria-hidden />}
+          onClick={() =>
+            takeOver.mutate(conversation.phone, {
+              onSuccess: () => toastSuccess(conversationsMsg.takenOver),
+              onError: (error) => toastError(error, 'Não foi possível assumir a conversa.'),
+            })
+          }
+        >
+          Assumir conversa
+        </PermissionGatedButton>
+      )}
+    </div>
+  );
+}
+
+function PaneHeader({
+  phone,
+  conversation,
+  onBack,
+}: {
+  phone: string;
+  conversation: Conversation | undefined;
+  onBack: () => void;
+}) {
+  const title = conversation ? conversationTitle(conversation) : formatPhone(phone);
+  const showPhone = Boolean(conversation?.name?.trim());
+  return (
+    <div className="flex items-center gap-3 border-b px-3 py-3 sm:px-4">
+      <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Voltar para a lista" onClick={onBack}>
+        <ArrowLeft aria-hidden />
+      </Button>
+      <span
+        aria-hidden
+        className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-soft text-sm font-semibold text-brand-ink"
+      >
+        {conversation?.name?.trim() ? initials(conversation.name) : <UserRound className="size-5" />}
+      </span>
+      <div className="grid min-w-0 flex-1">
+        <h3 className="truncate font-semibold" data-testid="conversation-title">
+          {title}
+        </h3>
+        {showPhone ? <p className="truncate text-sm text-muted-foreground tabular-nums">{formatPhone(phone)}</p> : null}
+      </div>
+      {conversation?.contactId ? (
+        <Button variant="outline" size="sm" asChild>
+          <Link to={`${paths.contacts}?q=${encodeURIComponent(phone)}`} aria-label={`Ver contato ${title}`}>
+            <UserRound aria-hidden />
+            <span className="max-sm:sr-only">Ver contato</span>
+          </Link>
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The open conversation: header, who answers now (chatbot or a person), the messages (newest page
+ * polled, older pages on demand) and the reply box. Keyed by phone, so its state starts over per contact.
+ */
+export function ConversationPane({
+  phone,
+  listItem,
+  onBack,
+}: {
+  phone: string;
+  listItem: Conversation | undefined;
+  onBack: () => void;
+}) {
+  const detail = useConversation(phone);
+  const now = useNow(30_000);
+  const [older, setOlder] = useState<ConversationMessage[]>([]);
+  const [olderPageFull, setOlderPageFull] = useState<boolean | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const scrollRef = useRef<HTMLElement>(null);
+  const stickToBottom = useRef(true);
+  /** Distance from the bottom before older messages were added, to keep the view where it was. */
+  const restoreFromBottom = useRef<number | null>(null);
+
+  const latest = detail.data?.messages;
+  const messages = latest ? mergeMessages(older, latest) : [];
+  const conversation = detail.data?.conversation ?? listItem;
+  const hasOlder = latest ? (olderPageFull ?? mayHaveOlder(latest.length)) : false;
+  const lastId = messages.at(-1)?.id;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the newest message or the older pages change
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    if (restoreFromBottom.current !== null) {
+      el.scrollTop = el.scrollHeight - restoreFromBottom.current;
+      restoreFromBottom.current = null;
+    } else if (stickToBottom.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+  }, [lastId, older.length]);
+
+  const loadOlder = async () => {
+    const before = olderCursor(messages);
+    if (!before || loadingOlder) return;
+    setLoadingOlder(true);
+    try {
+      const page = await getConversationPage(phone, { before });
+      const el = scrollRef.current;
+      if (el) restoreFromBottom.current = el.scrollHeight - el.scrollTop;
+      setOlder((prev) => mergeMessages(page.messages, prev));
+      setOlderPageFull(mayHaveOlder(page.messages.length));
+    } catch (error) {
+      toastError(error, 'Não foi possível carregar as mensagens anteriores.');
+    } finally {
+      setLoadingOlder(false);
+    }
+  };
+
+  let body: ReactNode;
+  if (detail.isPending) {
+    body = <MessagesSkeleton />;
+  } else if (detail.isError && !detail.data) {
+    // 404: no message with this number yet (a contact opened from the contacts page, say).
+    body =
+      isApiError(detail.error) && detail.error.status === 404 ? (
+        <EmptyState
+          icon={MessagesSquare}
+          title={conversationsMsg.notFound}
+          description="Ainda não há mensagens com este número. Quando o contato escrever ou receber uma mensagem, a conversa aparece aqui."
+        />
+      ) : (
+        <ErrorState
+          title="Não foi possível carregar a conversa."
+          onRetry={() => void detail.refetch()}
+          retrying={detail.isFetching}
+        />
+      );
+  } else if (messages.length === 0) {
+    body = (
+      <EmptyState
+        icon={MessagesSquare}
+        title="Nenhuma mensagem ainda"
+        description="Escreva abaixo para começar a conversa."
+      />
+    );
+  } else {
+    body = (
+      <div className="grid gap-3 p-4">
+        {hasOlder ? (
+          <Button
+            variant="outline"
+            size="sm"
+            className="mx-auto"
+            disabled={loadingOlder}
+            onClick={() => void loadOlder()}
+          >
+            {loadingOlder ? <Spinner /> : null}
+            Carregar mensagens anteriores
+          </Button>
+        ) : null}
+        <ol className="grid gap-2" aria-label="Mensagens">
+          {messages.map((m) => (
+            <MessageBubble key={m.id} message={m} now={now} />
+          ))}
+        </ol>
+      </div>
+    );
+  }
+
+  return (
+    <section className="flex min-h-0 min-w-0 flex-1 flex-col" aria-label="Conversa">
+      <PaneHeader phone={phone} conversation={conversation} onBack={onBack} />
+      {conversation ? <HandoffBar conversation={conversation} now={now} /> : null}
+      <section
+        ref={scrollRef}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region takes focus to scroll by keyboard (axe scrollable-region-focusable)
+        tabIndex={0}
+        aria-label={`Mensagens com ${conversation ? conversationTitle(conversation) : formatPhone(phone)}`}
+        className="min-h-0 flex-1 overflow-y-auto bg-muted/40 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
+        onScroll={(event) => {
+          const el = event.currentTarget;
+          stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_TO_BOTTOM_PX;
+        }}
+      >
+        {body}
+      </section>
+      {detail.data ? <MessageComposer phone={phone} /> : null}
+    </section>
+  );
+}

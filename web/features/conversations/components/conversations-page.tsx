@@ -1,0 +1,99 @@
+import { MessagesSquare } from 'lucide-react';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { conversationsMsg } from '../../../../contract/conversations';
+import { EmptyState } from '../../../components/states';
+import { Card } from '../../../components/ui/card';
+import { useNow } from '../../../lib/use-now';
+import { cn } from '../../../lib/utils';
+import { useAuthenticatedUser } from '../../auth/api/get-me';
+import { LockedState } from '../../auth/components/locked-state';
+import { canReadWorkspace } from '../../auth/permissions';
+import { useDebouncedValue } from '../../campaigns/use-debounced-value';
+import { useConversations } from '../api/get-conversations';
+import { parsePhoneParam } from '../conversation-view';
+import { ConversationList } from './conversation-list';
+import { ConversationPane } from './conversation-pane';
+
+/**
+ * /conversations: the list on the left, the open conversation on the right (one at a time under
+ * 1024 px). `?phone=<digits>` opens a conversation, so contacts and shared links can point at one.
+ */
+export default function ConversationsPage() {
+  const user = useAuthenticatedUser();
+  const readable = canReadWorkspace(user);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const phone = parsePhoneParam(searchParams.get('phone'));
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search.trim(), 300);
+  const list = useConversations(q, readable);
+  // Relative times ('5m atrás') and the 'Atendente' badges follow the clock between polls.
+  const now = useNow(30_000);
+
+  const select = (next: string | null) =>
+    setSearchParams(
+      (prev) => {
+        const params = new URLSearchParams(prev);
+        if (next) params.set('phone', next);
+        else params.delete('phone');
+        return params;
+      },
+      // Opening the first conversation is a step back can undo; switching between them is not.
+      { replace: phone !== null || next === null },
+    );
+
+  const header = (
+    <div className="grid gap-1">
+      <h2 className="text-lg font-semibold">{conversationsMsg.title}</h2>
+      <p className="text-sm text-muted-foreground">
+        Veja as mensagens dos seus contatos, responda e decida quando o chatbot atende.
+      </p>
+    </div>
+  );
+
+  if (!readable) {
+    return (
+      <div className="grid grid-cols-1 gap-6">
+        {header}
+        <Card>
+          <LockedState className="py-12" />
+        </Card>
+      </div>
+    );
+  }
+
+  const listItem = phone ? list.data?.conversations.find((c) => c.phone === phone) : undefined;
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <div className={cn(phone && 'max-lg:sr-only')}>{header}</div>
+      <Card className="flex h-[calc(100dvh-12rem)] min-h-[28rem] overflow-hidden p-0 lg:h-[calc(100dvh-14rem)]">
+        <div
+          className={cn('w-full min-w-0 flex-col lg:flex lg:w-80 lg:shrink-0 lg:border-r', phone ? 'hidden' : 'flex')}
+        >
+          <ConversationList
+            list={list}
+            search={search}
+            onSearchChange={setSearch}
+            searching={q !== ''}
+            selectedPhone={phone}
+            now={now}
+            onSelect={select}
+          />
+        </div>
+        <div className={cn('min-w-0 flex-1 flex-col lg:flex', phone ? 'flex' : 'hidden')}>
+          {phone ? (
+            <ConversationPane key={phone} phone={phone} listItem={listItem} onBack={() => select(null)} />
+          ) : (
+            <EmptyState
+              className="flex-1"
+              icon={MessagesSquare}
+              title="Selecione uma conversa"
+              description="Escolha um contato na lista para ver as mensagens e responder."
+            />
+          )}
+        </div>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,208 @@
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import type { Conversation, ConversationMessage } from '../../../contract/conversations';
+import { conversationQueryKey } from './api/get-conversation';
+import {
+  conversationsQueryOptions,
+  invalidateConversationLists,
+  updateConversationInLists,
+} from './api/get-conversations';
+import {
+  conversationTitle,
+  handoffState,
+  isTakenOver,
+  mayHaveOlder,
+  mergeMessages,
+  messageStatusView,
+  messageTimeText,
+  olderCursor,
+  parsePhoneParam,
+  previewText,
+  replaceConversation,
+  sourceLabel,
+  unreadText,
+} from './conversation-view';
+
+// Local times, so the expectations hold in any time zone.
+const now = new Date(2026, 10, 22, 10, 0).getTime();
+const at = (day: number, h: number, m: number) => new Date(2026, 10, day, h, m).toISOString();
+
+const conversation = (over: Partial<Conversation> = {}): Conversation => ({
+  phone: '5521998765432',
+  contactId: null,
+  name: null,
+  lastMessageAt: at(22, 9, 0),
+  lastMessageText: 'Olá',
+  lastDirection: 'in',
+  unread: 0,
+  takenOverUntil: null,
+  ...over,
+});
+
+const message = (id: string, createdAt: string, over: Partial<ConversationMessage> = {}): ConversationMessage => ({
+  id,
+  direction: 'in',
+  source: 'contact',
+  text: id,
+  imageUrl: null,
+  status: 'received',
+  failureReason: null,
+  createdAt,
+  ...over,
+});
+
+describe('handoff banner', () => {
+  it('says who answers: the person until the time the bot comes back, else the chatbot', () => {
+    expect(handoffState(null, now)).toEqual({ active: false, text: 'Chatbot atendendo' });
+    expect(handoffState(at(22, 14, 5), now)).toEqual({
+      active: true,
+      text: 'Você está atendendo — o chatbot volta a responder às 14:05',
+    });
+    expect(handoffState(at(23, 9, 30), now).text).toBe(
+      'Você está atendendo — o chatbot volta a responder amanhã às 09:30',
+    );
+    expect(handoffState(at(28, 8, 0), now).text).toBe(
+      'Você está atendendo — o chatbot volta a responder em 28/11 às 08:00',
+    );
+  });
+
+  it('treats a past or exact end, and a broken date, as the bot answering', () => {
+    expect(handoffState(at(22, 9, 59), now).active).toBe(false);
+    expect(handoffState(new Date(now).toISOString(), now).active).toBe(false);
+    expect(handoffState('nunca', now).active).toBe(false);
+    expect(isTakenOver({ takenOverUntil: at(22, 10, 1) }, now)).toBe(true);
+    expect(isTakenOver({ takenOverUntil: at(22, 9, 0) }, now)).toBe(false);
+    expect(isTakenOver({ takenOverUntil: null }, now)).toBe(false);
+  });
+});
+
+describe('delivery state', () => {
+  it('maps each status to its text and tick', () => {
+    expect(messageStatusView('received')).toEqual({ label: null, icon: null });
+    expect(messageStatusView('queued')).toEqual({ label: 'Na fila', icon: 'clock' });
+    expect(messageStatusView('sent')).toEqual({ label: 'Enviada', icon: 'check' });
+    expect(messageStatusView('delivered')).toEqual({ label: 'Entregue', icon: 'double' });
+    expect(messageStatusView('read')).toEqual({ label: 'Lida', icon: 'read' });
+    expect(messageStatusView('failed')).toEqual({ label: 'Falhou', icon: 'failed' });
+  });
+
+  it('shows an unknown status raw, without a tick', () => {
+    expect(messageStatusView('pending')).toEqual({ label: 'pending', icon: null });
+    expect(messageStatusView('toString')).toEqual({ label: 'toString', icon: null });
+  });
+
+  it('names who sent an outbound message, never the contact', () => {
+    expect(sourceLabel({ direction: 'out', source: 'bot' })).toBe('Chatbot');
+    expect(sourceLabel({ direction: 'out', source: 'campaign' })).toBe('Campanha');
+    expect(sourceLabel({ direction: 'out', source: 'manual' })).toBe('Atendente');
+    expect(sourceLabel({ direction: 'in', source: 'contact' })).toBeNull();
+  });
+
+  it('times a bubble with the hour today and the full date before', () => {
+    expect(messageTimeText(at(22, 8, 7), now)).toBe('08:07');
+    expect(messageTimeText(at(21, 23, 59), now)).toBe('21/11/2026 23:59');
+    expect(messageTimeText('x', now)).toBe('');
+  });
+});
+
+describe('merging pages of messages', () => {
+  const a = message('a', at(22, 8, 0));
+  const b = message('b', at(22, 8, 1));
+  const c = message('c', at(22, 8, 2));
+  const d = message('d', at(22, 8, 3));
+
+  it('joins an older page and the newest one in time order, each message once', () => {
+    expect(mergeMessages([a, b, c], [c, d]).map((m) => m.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(mergeMessages([c, d], [a, b]).map((m) => m.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(mergeMessages([], [a, b]).map((m) => m.id)).toEqual(['a', 'b']);
+    expect(mergeMessages()).toEqual([]);
+  });
+
+  it('keeps the later copy of a message (the freshest delivery state) and same-time messages in order', () => {
+    const sent = message('x', at(22, 8, 1), { direction: 'out', status: 'sent' });
+    const read = { ...sent, status: 'read' as const };
+    const merged = mergeMessages([a, sent], [read, c]);
+    expect(merged.map((m) => m.id)).toEqual(['a', 'x', 'c']);
+    expect(merged[1].status).toBe('read');
+    const twin1 = message('t1', at(22, 9, 0));
+    const twin2 = message('t2', at(22, 9, 0));
+    expect(mergeMessages([twin1, twin2]).map((m) => m.id)).toEqual(['t1', 't2']);
+  });
+
+  it('asks for the page before the oldest message, while pages come back full', () => {
+    expect(olderCursor([b, c])).toBe(b.createdAt);
+    expect(olderCursor([])).toBeUndefined();
+    expect(mayHaveOlder(50)).toBe(true);
+    expect(mayHaveOlder(49)).toBe(false);
+    expect(mayHaveOlder(3, 3)).toBe(true);
+  });
+});
+
+describe('list items', () => {
+  it('previews the last message on one line, marking ours and image-only ones', () => {
+    expect(previewText(conversation({ lastMessageText: 'Oi,\n  tudo bem?' }))).toBe('Oi, tudo bem?');
+    expect(previewText(conversation({ lastMessageText: 'Pode sim', lastDirection: 'out' }))).toBe('Você: Pode sim');
+    expect(previewText(conversation({ lastMessageText: '  ' }))).toBe('Imagem');
+    const long = previewText(conversation({ lastMessageText: 'a'.repeat(200) }));
+    expect(long).toHaveLength(80);
+    expect(long.endsWith('…')).toBe(true);
+  });
+
+  it('titles a conversation with the name, else the formatted number', () => {
+    expect(conversationTitle(conversation({ name: 'Maria' }))).toBe('Maria');
+    expect(conversationTitle(conversation({ name: '  ' }))).toBe('+55 21 99876-5432');
+    expect(conversationTitle(conversation())).toBe('+55 21 99876-5432');
+  });
+
+  it('caps the unread badge', () => {
+    expect(unreadText(3)).toBe('3');
+    expect(unreadText(99)).toBe('99');
+    expect(unreadText(100)).toBe('99+');
+  });
+
+  it('replaces one conversation by phone and leaves the others', () => {
+    const one = conversation({ phone: '111111', unread: 2 });
+    const two = conversation({ phone: '222222', unread: 1 });
+    const read = { ...one, unread: 0 };
+    expect(replaceConversation([one, two], read)).toEqual([read, two]);
+    expect(replaceConversation([two], read)).toEqual([two]);
+  });
+
+  it('accepts only digits that can be a conversation in ?phone=', () => {
+    expect(parsePhoneParam('5521998765432')).toBe('5521998765432');
+    expect(parsePhoneParam('+55 (21) 99876-5432')).toBe('5521998765432');
+    expect(parsePhoneParam('123')).toBeNull();
+    expect(parsePhoneParam('abc')).toBeNull();
+    expect(parsePhoneParam(null)).toBeNull();
+    expect(parsePhoneParam('1'.repeat(21))).toBeNull();
+  });
+});
+
+describe('cached lists', () => {
+  it('take a conversation the server returned, telling when a badge changed, and leave open conversations alone', async () => {
+    const client = new QueryClient();
+    const unread = conversation({ phone: '111111', unread: 2 });
+    const other = conversation({ phone: '222222' });
+    const listKey = conversationsQueryOptions('').queryKey;
+    const searchKey = conversationsQueryOptions('ma').queryKey;
+    client.setQueryData(listKey, { conversations: [unread, other] });
+    client.setQueryData(searchKey, { conversations: [other] });
+    client.setQueryData(conversationQueryKey('111111'), { conversation: unread, messages: [] });
+
+    const read = { ...unread, unread: 0 };
+    expect(updateConversationInLists(client, read)).toBe(true);
+    expect(client.getQueryData(listKey)).toEqual({ conversations: [read, other] });
+    expect(client.getQueryData(searchKey)).toEqual({ conversations: [other] });
+    // Same again: nothing changed, no refetch needed and no new data for the list to render.
+    const cached = client.getQueryData(listKey);
+    expect(updateConversationInLists(client, read)).toBe(false);
+    expect(client.getQueryData(listKey)).toBe(cached);
+    const takenOver = { ...read, takenOverUntil: at(22, 12, 0) };
+    expect(updateConversationInLists(client, takenOver)).toBe(true);
+
+    await invalidateConversationLists(client);
+    expect(client.getQueryState(listKey)?.isInvalidated).toBe(true);
+    expect(client.getQueryState(searchKey)?.isInvalidated).toBe(true);
+    expect(client.getQueryState(conversationQueryKey('111111'))?.isInvalidated).toBe(false);
+  });
+});
