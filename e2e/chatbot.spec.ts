@@ -20,7 +20,7 @@ test('the automatic messages manager keeps changes local until "Salvar Configura
   await expect
     .poll(async () => (await botConfig(page)).autoReplies.map((r: { trigger: string }) => r.trigger))
     .toEqual(['horário']);
-  await shot(page, 'chatbot-manager');
+  await page.screenshot(shot('chatbot-manager-1366'));
 });
 
 test('a conversation answered by the bot, then by hand from "Conversas"', async ({ page }) => {
@@ -51,5 +51,5 @@ test('a conversation answered by the bot, then by hand from "Conversas"', async 
     })
     .toEqual({ manual: true, taken: true });
   await expect(page.getByText('Olá! Aqui é o Caio, posso ajudar?').first()).toBeVisible();
-  await shot(page, 'conversation-by-hand');
+  await page.screenshot(shot('conversation-by-hand-1366'));
 });
