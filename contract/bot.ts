@@ -103,6 +103,8 @@ export const BOT_REPLY_KINDS = [
   'handoff',
 ] as const satisfies readonly BotEventKind[];
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const bool = () => z.boolean({ error: botMsg.booleanInvalid });
 
 /** A reply button (SPEC §3 Button): a link, a phone number, or a keyword whose reply it triggers. */
@@ -169,6 +171,8 @@ export const autoReplyInput = z
     if (imageUrl && !isHttpUrl(imageUrl))
       ctx.addIssue({ code: 'custom', message: botMsg.imageUrlInvalid, path: ['imageUrl'] });
     return {
+      /** A stored rule's id is kept across saves (the editors match rows by it); anything else gets a new one. */
+      id: r.id && UUID.test(r.id) ? r.id.toLowerCase() : undefined,
       trigger,
       response,
       type: r.type,

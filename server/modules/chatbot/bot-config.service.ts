@@ -73,8 +73,14 @@ export async function saveBotConfig(
   input: ParsedInput,
   opts: { aiAvailable: boolean; defaultModel?: string },
 ): Promise<BotConfig> {
-  if (input.aiEnabled && !opts.aiAvailable)
-    throw new AppError('VALIDATION', botMsg.aiUnavailable, { aiEnabled: botMsg.aiUnavailable });
+  if (input.aiEnabled && !opts.aiAvailable) {
+    // Turning AI on needs a key on this server; a config saved whole with AI already on is kept as is.
+    const [stored] = await db
+      .select({ aiEnabled: botConfigs.aiEnabled })
+      .from(botConfigs)
+      .where(eq(botConfigs.userId, userId));
+    if (!stored?.aiEnabled) throw new AppError('VALIDATION', botMsg.aiUnavailable, { aiEnabled: botMsg.aiUnavailable });
+  }
   await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     const values = {
@@ -92,8 +98,17 @@ export async function saveBotConfig(
       .values({ userId, ...values, updatedAt: new Date() })
       .onConflictDoUpdate({ target: botConfigs.userId, set: { ...values, updatedAt: sql`now()` } });
     if (input.autoReplies) {
+      // Only this account's own ids are kept: another account's id is never reused.
+      const own = new Set(
+        (await t.select({ id: autoReplies.id }).from(autoReplies).where(eq(autoReplies.userId, userId))).map(
+          (r) => r.id,
+        ),
+      );
       await t.delete(autoReplies).where(eq(autoReplies.userId, userId));
+      const seen = new Set<string>();
       const rows = input.autoReplies.map((r, position) => ({
+        // Ids stay stable across saves; a repeated one (a copied row) gets a new id.
+        ...(r.id && own.has(r.id) && !seen.has(r.id) && seen.add(r.id) ? { id: r.id } : {}),
         userId,
         trigger: r.trigger,
         response: r.response,

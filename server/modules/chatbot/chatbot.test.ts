@@ -132,6 +132,10 @@ describe('bot config API', () => {
         buttons: [{ id: 'b1', text: 'Site', type: 'url', value: 'https://example.com' }],
       }),
     ]);
+    // A stored rule's id survives a save of the whole list.
+    const id = manager.json().config.autoReplies[0].id;
+    const again = await call('POST', '/api/bot-config', { autoReplies: manager.json().config.autoReplies });
+    expect(again.json().config.autoReplies[0].id).toBe(id);
     // A field left out keeps its value.
     expect((await call('POST', '/api/bot-config', { isEnabled: false })).json().config).toMatchObject({
       isEnabled: false,
@@ -194,6 +198,15 @@ describe('bot config API', () => {
     const a = await account({ welcomeMessage: 'Sou A', autoReplies: [{ keyword: 'segredo', response: 'de A' }] });
     const b = await account();
     expect((await b.call('GET', '/api/bot-config')).json()).toMatchObject({ welcomeMessage: '', autoReplies: [] });
+    // B sending A's rule id gets a rule of its own; A's stays A's.
+    const aRule = (await a.call('GET', '/api/bot-config')).json().autoReplies[0];
+    const taken = await b.call('POST', '/api/bot-config', { autoReplies: [{ ...aRule, response: 'de B' }] });
+    expect(taken.statusCode).toBe(200);
+    expect(taken.json().config.autoReplies[0].id).not.toBe(aRule.id);
+    expect((await a.call('GET', '/api/bot-config')).json().autoReplies[0]).toMatchObject({
+      id: aRule.id,
+      response: 'de A',
+    });
     await b.call('POST', '/api/bot-config', { autoReplies: [] });
     expect((await a.call('GET', '/api/bot-config')).json().autoReplies).toHaveLength(1);
   });
@@ -207,6 +220,15 @@ describe('bot config API', () => {
       const res = await apiCall(bare, 'POST', '/api/bot-config', { cookie, payload: { aiEnabled: true } });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(botMsg.aiUnavailable);
+      // AI switched on while the server had a key: the config saved whole still saves.
+      const { user: had, cookie: hadCookie } = await newCustomer(bare);
+      await bare.database.db.execute(sql`insert into bot_configs (user_id, ai_enabled) values (${had.id}, true)`);
+      const whole = (await apiCall(bare, 'GET', '/api/bot-config', { cookie: hadCookie })).json();
+      const kept = await apiCall(bare, 'POST', '/api/bot-config', {
+        cookie: hadCookie,
+        payload: { ...whole, welcomeMessage: 'Oi' },
+      });
+      expect(kept.statusCode, kept.body).toBe(200);
     } finally {
       await bare.close();
     }
