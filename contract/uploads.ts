@@ -22,6 +22,8 @@ export const uploadsMsg = {
   notFound: 'Imagem não encontrada.',
   uploadError: 'Erro ao enviar imagem. Tente novamente.',
   uploaded: 'Imagem enviada.',
+  quotaExceeded: (mb: number) =>
+    `Limite de armazenamento de imagens da conta atingido (${mb} MB). Exclua campanhas ou mensagens salvas com imagens que você não usa mais e tente novamente.`,
 } as const;
 
 /**

@@ -54,6 +54,8 @@ const envSchema = z.object({
   DISPATCH_LEASE_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: optionalUrl,
+  /** Room for uploaded images per account; unused uploads older than a day are pruned when it runs out. */
+  UPLOADS_QUOTA_MB: z.coerce.number().int().min(5).max(100_000).default(200),
   /** The AI model a new bot config proposes; each account chooses its own (`aiModel`). */
   OPENAI_MODEL_DEFAULT: z.string().min(1).max(100).optional(),
   /** How long the chatbot waits for an AI reply before giving up on it. */

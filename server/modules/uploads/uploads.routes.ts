@@ -5,7 +5,7 @@ import { AppError } from '../../errors';
 import { authed } from '../../plugins/access';
 import { inlineDisposition, loadUpload, saveUpload } from './uploads.service';
 
-export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
   app.post(
     '',
     {
@@ -30,7 +30,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
         }
         throw err;
       }
-      return saveUpload(db, user.id, { fileName: part.filename, data });
+      return saveUpload(db, user.id, { fileName: part.filename, data }, { quotaMb: config.UPLOADS_QUOTA_MB });
     },
   );
 

@@ -1,6 +1,14 @@
-import { and, eq } from 'drizzle-orm';
-import { baseFileName, type Upload, type UploadMimeType, uploadsMsg, uploadUrl } from '../../../contract/uploads';
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  baseFileName,
+  UPLOAD_REF_PREFIX,
+  type Upload,
+  type UploadMimeType,
+  uploadsMsg,
+  uploadUrl,
+} from '../../../contract/uploads';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import { mediaUploads } from '../../db/schema';
 import { AppError } from '../../errors';
 
@@ -58,15 +66,49 @@ function toUpload(row: { id: string; fileName: string; mimeType: string; size: n
   };
 }
 
-/** Stores an image (JPEG, PNG or WebP by its bytes) for the account; anything else is a 400. */
+const storedBytes = async (db: Db, userId: string) =>
+  Number(
+    rowsOf<{ total: string | number }>(
+      await db.execute(sql`select coalesce(sum(size), 0) as total from media_uploads where user_id = ${userId}`),
+    )[0]?.total ?? 0,
+  );
+
+/**
+ * Removes the account's uploads that nothing uses (no campaign and no saved message refers to
+ * them) once they are a day old: images picked in a dialog that was then cancelled.
+ */
+export async function pruneUnusedUploads(db: Db, userId: string): Promise<number> {
+  const removed = rowsOf(
+    await db.execute(sql`
+      delete from media_uploads u
+      where u.user_id = ${userId} and u.created_at < now() - interval '1 day'
+        and not exists (select 1 from campaigns c where c.user_id = u.user_id and c.image_url = ${UPLOAD_REF_PREFIX} || u.id::text)
+        and not exists (select 1 from saved_messages m where m.user_id = u.user_id and m.upload_id = u.id)
+      returning u.id`),
+  );
+  return removed.length;
+}
+
+/**
+ * Stores an image (JPEG, PNG or WebP by its bytes) for the account; anything else is a 400. The
+ * account's images share `quotaMb`: when it runs out, unused old uploads are pruned first, and only
+ * then is the upload refused (413, in Portuguese).
+ */
 export async function saveUpload(
   db: Db,
   userId: string,
   file: { fileName: string | undefined; data: Buffer },
+  opts: { quotaMb: number },
 ): Promise<Upload> {
   if (file.data.length === 0) throw new AppError('VALIDATION', uploadsMsg.emptyFile);
   const mimeType = detectImageType(file.data);
   if (!mimeType) throw new AppError('VALIDATION', uploadsMsg.invalidType);
+  const quota = opts.quotaMb * 1024 * 1024;
+  if ((await storedBytes(db, userId)) + file.data.length > quota) {
+    await pruneUnusedUploads(db, userId);
+    if ((await storedBytes(db, userId)) + file.data.length > quota)
+      throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.quotaExceeded(opts.quotaMb));
+  }
   const [row] = await db
     .insert(mediaUploads)
     .values({

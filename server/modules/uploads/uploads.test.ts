@@ -1,7 +1,16 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_MAX_BYTES, uploadsMsg } from '../../../contract/uploads';
+import { savedMessages } from '../../db/schema';
 import { createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
-import { detectImageType, inlineDisposition, loadUpload, storedFileName } from './uploads.service';
+import {
+  detectImageType,
+  findUpload,
+  inlineDisposition,
+  loadUpload,
+  saveUpload,
+  storedFileName,
+} from './uploads.service';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -182,5 +191,35 @@ describe('upload helpers', () => {
     expect(inlineDisposition('Promoção.png')).toBe(
       `inline; filename="Promocao.png"; filename*=UTF-8''Promo%C3%A7%C3%A3o.png`,
     );
+  });
+});
+
+describe('room for images per account', () => {
+  const MB = 1024 * 1024;
+  const png = (mb: number) => Buffer.concat([PNG, Buffer.alloc(Math.round(mb * MB) - PNG.length)]);
+
+  it('prunes unused uploads older than a day when the room runs out, then refuses in Portuguese', async () => {
+    const { user } = await newCustomer(ctx);
+    const db = ctx.database.db;
+    const quota = { quotaMb: 5 };
+    const used = await saveUpload(db, user.id, { fileName: 'usada.png', data: png(3.5) }, quota);
+    const unused = await saveUpload(db, user.id, { fileName: 'esquecida.png', data: png(1) }, quota);
+    await db.insert(savedMessages).values({ userId: user.id, title: 'Com imagem', content: 'Oi', uploadId: used.id });
+
+    // Full, and nothing is old enough to prune: refused, nothing removed.
+    const refused = saveUpload(db, user.id, { fileName: 'nova.png', data: png(1) }, quota);
+    await expect(refused).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: uploadsMsg.quotaExceeded(5) });
+    expect(await findUpload(db, user.id, unused.id)).not.toBeNull();
+
+    // A day later the forgotten image makes room; the one a saved message uses stays.
+    await db.execute(sql`update media_uploads set created_at = now() - interval '2 days' where user_id = ${user.id}`);
+    const fits = await saveUpload(db, user.id, { fileName: 'nova.png', data: png(1) }, quota);
+    expect(fits.size).toBe(MB);
+    expect(await findUpload(db, user.id, unused.id)).toBeNull();
+    expect(await findUpload(db, user.id, used.id)).not.toBeNull();
+
+    // Another account's room is its own.
+    const other = await newCustomer(ctx);
+    expect((await saveUpload(db, other.user.id, { fileName: 'b.png', data: png(4) }, quota)).size).toBe(4 * MB);
   });
 });
