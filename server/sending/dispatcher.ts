@@ -61,6 +61,8 @@ interface ClaimedRow extends CampaignContent {
   email: string | null;
   attempts: number;
   providerMessageId: string | null;
+  /** The contact behind the row, when its number was never checked on WhatsApp. */
+  uncheckedContactId: string | null;
 }
 
 interface LaneState {
@@ -263,6 +265,14 @@ export class Dispatcher {
     const [row] = await this.claim(userId, 1, driver.choosesMessageIds ?? false);
     if (!row) return false;
     await this.markSending(userId);
+    if ((await this.checkBeforeSend(driver, row)) === 'absent') {
+      // The check took this turn: the next one comes after a gap, as after a send.
+      const gap = nextGapMs(settings.messageDelay, this.random) * this.scale;
+      await this.db.execute(sql`
+        update sending_lanes set next_send_at = now() + ${`${Math.round(gap)} milliseconds`}::interval
+        where user_id = ${userId} and owner = ${this.owner}`);
+      return true;
+    }
     // "typing…" fills the end of the gap, so the gap between two messages stays what pacing chose.
     const text = personalText(row.message, row);
     const typeFor = typingMs(text.length) * this.scale;
@@ -283,6 +293,33 @@ export class Dispatcher {
     `);
     await this.apply(userId, [outcome]);
     return true;
+  }
+
+  /**
+   * On a real personal number, a contact never checked is looked up on WhatsApp right before its
+   * send, in the send's own turn: checks are paced like sends, never in bulk (bulk lookups get
+   * numbers banned). A number without WhatsApp is skipped with that reason and remembered on the
+   * contact; a check that fails does not hold the send up.
+   */
+  private async checkBeforeSend(driver: Driver, row: ClaimedRow): Promise<'present' | 'absent' | 'unchecked'> {
+    if (driver.kind !== 'baileys' || row.kind !== 'contact' || !row.uncheckedContactId) return 'unchecked';
+    let exists: boolean;
+    try {
+      const [result] = await driver.checkNumbers([row.recipient]);
+      if (!result) return 'unchecked';
+      exists = result.exists;
+    } catch (err) {
+      this.opts.log.warn({ err }, 'a number check before a send failed; sending anyway');
+      return 'unchecked';
+    }
+    await this.db.execute(sql`
+      update contacts set is_whatsapp_active = ${exists}, whatsapp_checked_at = now() where id = ${row.uncheckedContactId}`);
+    if (exists) return 'present';
+    await this.db.execute(sql`
+      update campaign_recipients set status = 'skipped', error = ${campaignMsg.reason.noWhatsapp},
+        claimed_by = null, lease_until = null, updated_at = now()
+      where id = ${row.id} and status = 'sending'`);
+    return 'absent';
   }
 
   /**
@@ -467,6 +504,7 @@ export class Dispatcher {
           for update of r2 skip locked
         )
         returning r.id, r.campaign_id, r.recipient, r.kind, r.name, r.email, r.attempts, r.provider_message_id,
+          (select ct.id from contacts ct where ct.id = r.contact_id and ct.is_whatsapp_active is null) as unchecked_contact_id,
           c.message, c.image_url, c.template_name, c.template_language, c.template_variables
       `),
     );
@@ -479,6 +517,7 @@ export class Dispatcher {
       email: (r.email as string | null) ?? null,
       attempts: Number(r.attempts),
       providerMessageId: (r.provider_message_id as string | null) ?? null,
+      uncheckedContactId: (r.unchecked_contact_id as string | null) ?? null,
       message: r.message as string,
       imageUrl: (r.image_url as string | null) ?? null,
       templateName: (r.template_name as string | null) ?? null,

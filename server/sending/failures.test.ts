@@ -16,16 +16,20 @@ import { classifyFailure } from './failures';
 
 /** A driver whose every send does what the test scripted for its recipient. */
 class ScriptedDriver implements Driver {
-  readonly kind: 'simulator' | 'cloud';
+  readonly kind: 'simulator' | 'cloud' | 'baileys';
   /** Meta's messaging limit this number reports (Cloud API), or null when unknown. */
   limit: number | null = null;
   async messagingLimit() {
     return this.limit;
   }
   readonly sends: Array<{ to: string; message: OutgoingMessage }> = [];
+  /** Every call in order: 'check:<numbers>' or 'send:<to>'. */
+  readonly calls: string[] = [];
+  /** Which numbers have WhatsApp when checked. */
+  hasWhatsapp: (number: string) => boolean = () => true;
   private seq = 0;
   constructor(
-    kind: 'simulator' | 'cloud',
+    kind: 'simulator' | 'cloud' | 'baileys',
     private readonly script: (to: string, attempt: number) => Error | null,
   ) {
     this.kind = kind;
@@ -33,6 +37,7 @@ class ScriptedDriver implements Driver {
   async send(to: string, message: OutgoingMessage) {
     const attempt = this.sends.filter((s) => s.to === to).length + 1;
     this.sends.push({ to, message });
+    this.calls.push(`send:${to}`);
     const err = this.script(to, attempt);
     if (err) throw err;
     return { providerMessageId: `scripted-${++this.seq}` };
@@ -44,8 +49,9 @@ class ScriptedDriver implements Driver {
     return undefined;
   }
   async disconnect() {}
-  async checkNumbers() {
-    return [];
+  async checkNumbers(numbers: string[]) {
+    this.calls.push(`check:${numbers.join(',')}`);
+    return numbers.map((number) => ({ number, exists: this.hasWhatsapp(number) }));
   }
   async listGroups() {
     return [];
@@ -72,7 +78,11 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function scenario(n: number, kind: 'simulator' | 'cloud', script: (to: string, attempt: number) => Error | null) {
+async function scenario(
+  n: number,
+  kind: 'simulator' | 'cloud' | 'baileys',
+  script: (to: string, attempt: number) => Error | null,
+) {
   const { user, cookie } = await newCustomer(ctx);
   await setAccountSettings(ctx, user.id, { respectBusinessHours: false });
   const driver = new ScriptedDriver(kind, script);
@@ -94,6 +104,36 @@ async function scenario(n: number, kind: 'simulator' | 'cloud', script: (to: str
   const campaign = async () => (await ctx.database.db.select().from(campaigns).where(eq(campaigns.id, id)))[0];
   return { id, driver, rows, campaign };
 }
+
+describe('number checks on a personal number', () => {
+  it('checks each never-checked contact in its own turn right before its send, and skips one without WhatsApp', async () => {
+    const absent = '5521987650003';
+    const s = await scenario(4, 'baileys', () => null);
+    s.driver.hasWhatsapp = (n) => n !== absent;
+    const done = await waitFor(s.campaign, (c) => c.status === 'completed', 8000);
+    expect(done.status).toBe('completed');
+    const rows = await s.rows();
+    expect(rows.find((r) => r.recipient === absent)).toMatchObject({
+      status: 'skipped',
+      error: campaignMsg.reason.noWhatsapp,
+    });
+    expect(rows.filter((r) => r.status === 'sent')).toHaveLength(3);
+    expect(s.driver.sends.map((x) => x.to)).not.toContain(absent);
+    // One number per check, never a bulk lookup, each followed by its send.
+    const sends = s.driver.calls.filter((c) => c.startsWith('send:'));
+    expect(s.driver.calls.filter((c) => c.startsWith('check:')).every((c) => !c.includes(','))).toBe(true);
+    for (const send of sends) {
+      const i = s.driver.calls.indexOf(send);
+      expect(s.driver.calls[i - 1]).toBe(`check:${send.slice(5)}`);
+    }
+    const checked = await ctx.database.db
+      .select({ phone: contacts.phone, active: contacts.isWhatsappActive })
+      .from(contacts)
+      .where(eq(contacts.userId, rows[0].userId));
+    expect(checked.find((c) => c.phone === `+${absent}`)?.active).toBe(false);
+    expect(checked.filter((c) => c.active === true)).toHaveLength(3);
+  });
+});
 
 describe('failures while sending', () => {
   it('retries a transient failure with back-off and sends once it passes', async () => {
