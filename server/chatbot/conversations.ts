@@ -63,58 +63,106 @@ function cleanName(value: string | undefined): string {
 }
 
 /**
- * Stores an inbound message in its conversation (created on the first one) and answers the
- * conversation as it was before, which the pipeline's steps decide on.
+ * Receives a person's inbound message for the reply pipeline in one round trip: records it once by
+ * provider id (a repeated delivery answers null and changes nothing) and answers the conversation
+ * as it was before this message together with the account's contact for the number. A number that
+ * writes for the first time becomes a contact (see ensureContact) in a second statement, once.
+ * The message joins its conversation afterwards (storeInbound), off the reply's path.
  */
-export async function recordInboundMessage(
+export async function receiveInbound(
   db: Db,
   userId: string,
-  input: {
-    phone: string;
+  channel: 'baileys' | 'cloud' | 'simulator',
+  message: {
+    from: string;
     text: string;
+    buttonId?: string;
     providerMessageId: string;
-    at: Date;
-    contact: { id: string; name: string } | null;
+    timestamp: Date;
+    pushName?: string;
   },
-): Promise<Omit<ConversationState, 'optedOut'>> {
-  const at = input.at.toISOString();
-  // One round trip: the conversation as it was, the message stored, the conversation moved on.
-  const before = rowsOf<{
+): Promise<ConversationState | null> {
+  const e164 = normalizePhone(`+${message.from}`);
+  const row = rowsOf<{
+    fresh: boolean;
+    contact_id: string | null;
+    contact_name: string | null;
+    opted_out: boolean | null;
     last_inbound_at: Date | string | null;
     taken_over_until: Date | string | null;
     out_of_hours_day: string | null;
   }>(
     await db.execute(sql`
-      with before as (
+      with fresh as (
+        insert into whatsapp_inbound_messages (user_id, channel, from_phone, text, button_id, provider_message_id, received_at)
+        values (${userId}, ${channel}, ${message.from}, ${message.text}, ${message.buttonId ?? null},
+                ${message.providerMessageId}, ${message.timestamp.toISOString()})
+        on conflict do nothing
+        returning id
+      ), contact as (
+        select id, name, opted_out from contacts where user_id = ${userId} and phone = ${e164}
+      ), before as (
         select last_inbound_at, taken_over_until, out_of_hours_day from conversations
-        where user_id = ${userId} and phone = ${input.phone}
-      ), message as (
-        insert into conversation_messages (user_id, phone, direction, source, text, status, provider_message_id, created_at)
-        values (${userId}, ${input.phone}, 'in', 'contact', ${input.text}, 'received', ${input.providerMessageId}, ${at})
-      ), moved as (
-        insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread)
-        values (${userId}, ${input.phone}, ${input.contact?.id ?? null}, ${input.contact?.name ?? null}, ${at}, ${preview(input.text)}, 'in', ${at}, 1)
-        on conflict (user_id, phone) do update set
-          contact_id = coalesce(excluded.contact_id, conversations.contact_id),
-          name = coalesce(excluded.name, conversations.name),
-          last_message_at = greatest(conversations.last_message_at, excluded.last_message_at),
-          last_message_text = case when excluded.last_message_at >= conversations.last_message_at
-                                   then excluded.last_message_text else conversations.last_message_text end,
-          last_direction = case when excluded.last_message_at >= conversations.last_message_at
-                                then 'in' else conversations.last_direction end,
-          last_inbound_at = greatest(conversations.last_inbound_at, excluded.last_inbound_at),
-          unread = conversations.unread + 1
+        where user_id = ${userId} and phone = ${message.from}
       )
-      select * from before`),
+      select exists (select 1 from fresh) as fresh,
+             (select id from contact) as contact_id, (select name from contact) as contact_name,
+             (select opted_out from contact) as opted_out,
+             (select last_inbound_at from before) as last_inbound_at,
+             (select taken_over_until from before) as taken_over_until,
+             (select out_of_hours_day from before) as out_of_hours_day`),
   )[0];
+  if (!row?.fresh) return null;
+  const contact = row.contact_id
+    ? { id: row.contact_id, name: row.contact_name ?? '', optedOut: !!row.opted_out }
+    : e164
+      ? await ensureContact(db, userId, message.from, message.pushName)
+      : null;
   const date = (v: Date | string | null | undefined) => (v ? new Date(v) : null);
   return {
-    contactId: input.contact?.id ?? null,
-    name: input.contact?.name ?? null,
-    previousInboundAt: date(before?.last_inbound_at),
-    takenOverUntil: date(before?.taken_over_until),
-    outOfHoursDay: before?.out_of_hours_day ?? null,
+    contactId: contact?.id ?? null,
+    name: contact?.name ?? null,
+    optedOut: contact?.optedOut ?? false,
+    previousInboundAt: date(row.last_inbound_at),
+    takenOverUntil: date(row.taken_over_until),
+    outOfHoursDay: row.out_of_hours_day ?? null,
   };
+}
+
+/**
+ * Stores a received message in its conversation (created on the first one) with the 'inbound'
+ * event, in one statement. It runs after the pipeline's steps, so both carry the message's own
+ * time to sort before the replies; the next message of the contact waits for it (one queue per
+ * contact), so it always sees the conversation moved on.
+ */
+export async function storeInbound(
+  db: Db,
+  userId: string,
+  message: { from: string; text: string; providerMessageId: string; timestamp: Date },
+  conversation: ConversationState,
+  receivedAt: Date,
+): Promise<void> {
+  const at = message.timestamp.toISOString();
+  await db.execute(sql`
+    with stored as (
+      insert into conversation_messages (user_id, phone, direction, source, text, status, provider_message_id, created_at)
+      values (${userId}, ${message.from}, 'in', 'contact', ${message.text}, 'received', ${message.providerMessageId}, ${at})
+    ), event as (
+      insert into bot_events (user_id, contact_phone, kind, created_at)
+      values (${userId}, ${message.from}, 'inbound', ${receivedAt.toISOString()})
+    )
+    insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread)
+    values (${userId}, ${message.from}, ${conversation.contactId}, ${conversation.name}, ${at}, ${preview(message.text)}, 'in', ${at}, 1)
+    on conflict (user_id, phone) do update set
+      contact_id = coalesce(excluded.contact_id, conversations.contact_id),
+      name = coalesce(excluded.name, conversations.name),
+      last_message_at = greatest(conversations.last_message_at, excluded.last_message_at),
+      last_message_text = case when excluded.last_message_at >= conversations.last_message_at
+                               then excluded.last_message_text else conversations.last_message_text end,
+      last_direction = case when excluded.last_message_at >= conversations.last_message_at
+                            then 'in' else conversations.last_direction end,
+      last_inbound_at = greatest(conversations.last_inbound_at, excluded.last_inbound_at),
+      unread = conversations.unread + 1`);
 }
 
 /** Stores a message the bot or a person sent (or tried to) and makes it the conversation's last. */
@@ -155,9 +203,11 @@ export async function setTakenOver(db: Db, userId: string, phone: string, until:
 }
 
 export async function markOutOfHoursSent(db: Db, userId: string, phone: string, day: string): Promise<void> {
-  await db.execute(
-    sql`update conversations set out_of_hours_day = ${day} where user_id = ${userId} and phone = ${phone}`,
-  );
+  // An upsert: on a first message ever, the conversation is only created after the steps.
+  await db.execute(sql`
+    insert into conversations (user_id, phone, out_of_hours_day, last_message_at)
+    values (${userId}, ${phone}, ${day}, now())
+    on conflict (user_id, phone) do update set out_of_hours_day = excluded.out_of_hours_day`);
 }
 
 /** The last messages of a conversation, oldest first, for the AI's context. */

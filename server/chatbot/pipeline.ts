@@ -9,11 +9,11 @@ import type { AiResponder } from './ai';
 import { type BotSetup, BotSetupCache } from './bot-setup';
 import {
   type ConversationState,
-  ensureContact,
   type OutboundSource,
+  receiveInbound,
   recordConversationReceipt,
-  recordInboundMessage,
   recordOutboundMessage,
+  storeInbound,
 } from './conversations';
 import { optOutStep } from './opt-out';
 import { REPLY_STEPS } from './steps';
@@ -134,19 +134,14 @@ export function chatbotSubscriber(
 
   async function handle(userId: string, message: InboundMessage, driver: Driver): Promise<void> {
     const receivedAt = new Date();
-    if (!(await recordInbound(deps.db, userId, driver.kind, message))) return;
-    // The bot answers people, not groups.
-    if (message.groupId) return;
+    // The bot answers people, not groups: a group message is only recorded.
+    if (message.groupId) {
+      await recordInbound(deps.db, userId, driver.kind, message);
+      return;
+    }
+    const conversation = await receiveInbound(deps.db, userId, driver.kind, message);
+    if (!conversation) return; // delivered before
     const setup = await setups.get(userId);
-    const contact = await ensureContact(deps.db, userId, message.from, message.pushName);
-    const state = await recordInboundMessage(deps.db, userId, {
-      phone: message.from,
-      text: message.text,
-      providerMessageId: message.providerMessageId,
-      at: message.timestamp,
-      contact,
-    });
-    const conversation: ConversationState = { ...state, optedOut: contact?.optedOut ?? false };
     const ctx: InboundContext = {
       db: deps.db,
       log: deps.log,
@@ -194,7 +189,7 @@ export function chatbotSubscriber(
       }
     } finally {
       // Off the reply's path, stamped with the arrival so it sorts before what the steps recorded.
-      await recordBotEvent(deps.db, userId, message.from, 'inbound', undefined, receivedAt);
+      await storeInbound(deps.db, userId, message, conversation, receivedAt);
     }
   }
 

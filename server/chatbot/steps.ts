@@ -97,7 +97,11 @@ const replyStep: InboundStep = async (ctx) => {
   }
   if (welcomed) return 'stop';
   if (setup.aiEnabled && ctx.ai.available) {
-    const history = await recentMessages(ctx.db, ctx.userId, message.from, AI_HISTORY);
+    // The message being answered joins its conversation after the steps, so it is added here.
+    const history = [
+      ...(await recentMessages(ctx.db, ctx.userId, message.from, AI_HISTORY - 1)),
+      { direction: 'in' as const, text: message.text },
+    ];
     const answer = await ctx.ai.reply({
       model: setup.aiModel,
       businessName: setup.businessName,

@@ -50,6 +50,8 @@ export class FakeGraphApi {
   readonly recipientErrors = new Map<string, number>();
   /** How long each send waits before answering (the real Graph API takes 100–300 ms). */
   latencyMs = 0;
+  /** While set, each send waits for it before answering (a test holds sends to see what happens meanwhile). */
+  hold: Promise<void> | null = null;
   /** Keep every request (tests read them); a long benchmark turns this off. */
   keepRequests = true;
   private seq = 0;
@@ -169,6 +171,7 @@ export class FakeGraphApi {
       const code = this.recipientErrors.get(m.to);
       if (code !== undefined) return this.error(code === 190 ? 401 : 400, code, `Error ${code}`, 'OAuthException');
       if (this.latencyMs) await new Promise((r) => setTimeout(r, this.latencyMs));
+      if (this.hold) await this.hold;
       this.sent.push(m);
       this.sentTimes.push(performance.now());
       const wamid = `wamid.HBgN${m.to}${String(++this.seq).padStart(6, '0')}`;
