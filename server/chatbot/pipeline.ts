@@ -4,6 +4,7 @@ import type { BotButton, BotEventKind } from '../../contract/bot';
 import type { Db } from '../db/client';
 import { whatsappInboundMessages } from '../db/schema';
 import { KeyedQueue } from '../lib/keyed-queue';
+import { Semaphore } from '../lib/semaphore';
 import type { Driver, InboundMessage, MessageButton, OutgoingMessage, WhatsappSubscriber } from '../whatsapp/driver';
 import type { AiResponder } from './ai';
 import { type BotSetup, BotSetupCache } from './bot-setup';
@@ -26,6 +27,8 @@ export interface ChatbotDeps {
   ai: AiResponder;
   /** The clock; tests move it. */
   now?: () => Date;
+  /** Contacts worked on at once (waits on the network do not count); default 4. */
+  concurrency?: number;
 }
 
 /** What the bot sends: text, optionally with an image (the text is its caption) and buttons. */
@@ -49,6 +52,8 @@ export interface InboundContext {
   /** Sends through the connection the message came from, stores it, records the event; false when the send failed. */
   reply(content: ReplyContent, kind: BotEventKind, detail?: string, source?: OutboundSource): Promise<boolean>;
   event(kind: BotEventKind, detail?: string): Promise<void>;
+  /** Waits on something outside (the AI) without holding one of the pipeline's slots. */
+  outside<T>(wait: () => Promise<T>): Promise<T>;
 }
 
 /** One step of the reply pipeline: 'stop' when it has dealt with the message. */
@@ -130,6 +135,9 @@ export function chatbotSubscriber(
 ): WhatsappSubscriber & { idle(): Promise<void>; configChanged(userId: string): void } {
   const setups = new BotSetupCache(deps.db);
   const queue = new KeyedQueue();
+  // A few contacts at a time: on one thread (and the embedded database's one connection) a burst
+  // of 200 contacts' statements would otherwise queue ahead of every webhook's answer to Meta.
+  const slots = new Semaphore(deps.concurrency ?? 4);
   const clock = deps.now ?? (() => new Date());
 
   async function handle(userId: string, message: InboundMessage, driver: Driver): Promise<void> {
@@ -154,10 +162,11 @@ export function chatbotSubscriber(
       conversation,
       now: clock(),
       event: (kind, detail) => recordBotEvent(deps.db, userId, message.from, kind, detail),
+      outside: (wait) => slots.outside(wait),
       reply: async (content, kind, detail, source = 'bot') => {
         const outgoing = toOutgoing(content);
         try {
-          const sent = await driver.send(message.from, outgoing);
+          const sent = await slots.outside(() => driver.send(message.from, outgoing));
           await recordOutboundMessage(deps.db, userId, {
             phone: message.from,
             source,
@@ -197,7 +206,11 @@ export function chatbotSubscriber(
     inbound: ({ userId, message, driver }) => {
       const key = `${userId}:${message.groupId ?? message.from}`;
       void queue
-        .run(key, () => handle(userId, message, driver))
+        .run(key, async () => {
+          // Whatever I/O is waiting (another webhook to answer) goes first.
+          await new Promise((resolve) => setImmediate(resolve));
+          return slots.run(() => handle(userId, message, driver));
+        })
         .catch((err) => deps.log.error({ err }, 'an inbound message could not be handled'));
     },
     receipt: async ({ userId, receipt }) => {

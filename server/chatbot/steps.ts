@@ -102,13 +102,15 @@ const replyStep: InboundStep = async (ctx) => {
       ...(await recentMessages(ctx.db, ctx.userId, message.from, AI_HISTORY - 1)),
       { direction: 'in' as const, text: message.text },
     ];
-    const answer = await ctx.ai.reply({
-      model: setup.aiModel,
-      businessName: setup.businessName,
-      instructions: setup.aiInstructions,
-      rules: setup.rules.filter((r) => r.isActive),
-      history,
-    });
+    const answer = await ctx.outside(() =>
+      ctx.ai.reply({
+        model: setup.aiModel,
+        businessName: setup.businessName,
+        instructions: setup.aiInstructions,
+        rules: setup.rules.filter((r) => r.isActive),
+        history,
+      }),
+    );
     if (!answer) {
       await ctx.event('ai_failed');
     } else if ('handoff' in answer) {

@@ -16,6 +16,7 @@ import type { Db } from '../../db/client';
 import { whatsappBusinessAccounts, whatsappWebhookEvents } from '../../db/schema';
 import { AppError } from '../../errors';
 import { decryptSecret, encryptSecret } from '../../lib/crypto';
+import { MicroBatch } from '../../lib/micro-batch';
 import { CloudApiDriver, parseMessagingLimit } from '../../whatsapp/cloud-api/cloud-driver';
 import { GraphApiError, GraphClient } from '../../whatsapp/cloud-api/graph-client';
 import { verifySignature, type WebhookPayload, webhookEvents } from '../../whatsapp/cloud-api/webhook';
@@ -25,6 +26,16 @@ import type { ConnectionManager } from '../../whatsapp/manager';
 type AccountRow = typeof whatsappBusinessAccounts.$inferSelect;
 
 const HEALTH_CACHE_MS = 9_000;
+/** How long a webhook key's account (and its decrypted app secret) is used without reading it again. */
+const WEBHOOK_ACCOUNT_CACHE_MS = 30_000;
+
+interface WebhookAccount {
+  userId: string;
+  phoneNumberId: string;
+  verifyToken: string;
+  appSecret: string | null;
+  at: number;
+}
 const WEBHOOK_PREFIX = '/api/whatsapp-business/webhook/';
 
 /**
@@ -35,6 +46,12 @@ const WEBHOOK_PREFIX = '/api/whatsapp-business/webhook/';
 export class CloudApiAccounts {
   private readonly drivers = new Map<string, CloudApiDriver>();
   private readonly health = new Map<string, { value: CloudApiHealth; at: number }>();
+  /** Meta's webhooks come in bursts: the account behind a key is kept, not read for each one. */
+  private readonly webhookAccounts = new Map<string, WebhookAccount>();
+  /** The event keys of the webhooks of one burst are recorded in one statement. */
+  private readonly eventKeys = new MicroBatch<{ userId: string; keys: string[] }, Set<string>>((items) =>
+    this.recordEventKeys(items),
+  );
 
   constructor(
     private readonly opts: { config: Config; db: Db; connections: ConnectionManager; log: FastifyBaseLogger },
@@ -156,6 +173,7 @@ export class CloudApiAccounts {
       .returning();
     this.drivers.delete(userId);
     this.health.delete(userId);
+    this.webhookAccounts.clear();
     return { success: true, message: cloudApiMsg.configured, config: this.configView(row) };
   }
 
@@ -166,6 +184,7 @@ export class CloudApiAccounts {
     const row = await this.account(userId);
     const driver = row ? await this.driverFor(userId) : null;
     let value: CloudApiHealth;
+    const checkedAt = new Date().toISOString();
     if (!row || !driver) {
       value = {
         healthy: false,
@@ -174,9 +193,10 @@ export class CloudApiAccounts {
         qualityRating: null,
         webhookReady: false,
         message: cloudApiMsg.notConfigured,
+        checkedAt,
       };
     } else {
-      const base = { configured: true, webhookReady: row.appSecret !== null };
+      const base = { configured: true, webhookReady: row.appSecret !== null, checkedAt };
       try {
         const info = await driver.phoneInfo();
         value = {
@@ -184,6 +204,8 @@ export class CloudApiAccounts {
           healthy: true,
           phoneNumber: info.display_phone_number ? formatPhone(info.display_phone_number) : null,
           qualityRating: info.quality_rating ?? null,
+          displayName: info.verified_name || null,
+          messagingLimit: parseMessagingLimit(info.whatsapp_business_manager_messaging_limit),
           message: row.appSecret ? null : cloudApiMsg.webhookNeedsSecret,
         };
       } catch (err) {
@@ -234,19 +256,34 @@ export class CloudApiAccounts {
     }
   }
 
-  private async accountByWebhookKey(key: string): Promise<AccountRow | undefined> {
+  private async accountByWebhookKey(key: string, fresh = false): Promise<WebhookAccount | undefined> {
     if (!/^[0-9a-f]{32}$/.test(key)) return undefined;
+    const cached = this.webhookAccounts.get(key);
+    if (cached && !fresh && Date.now() - cached.at < WEBHOOK_ACCOUNT_CACHE_MS) return cached;
     const [row] = await this.opts.db
       .select()
       .from(whatsappBusinessAccounts)
       .where(eq(whatsappBusinessAccounts.webhookKey, key))
       .limit(1);
-    return row;
+    if (!row) {
+      this.webhookAccounts.delete(key);
+      return undefined;
+    }
+    const account: WebhookAccount = {
+      userId: row.userId,
+      phoneNumberId: row.phoneNumberId,
+      verifyToken: row.verifyToken,
+      appSecret: row.appSecret ? decryptSecret(this.opts.config.ENCRYPTION_KEY, row.appSecret) : null,
+      at: Date.now(),
+    };
+    if (this.webhookAccounts.size >= 10_000) this.webhookAccounts.clear();
+    this.webhookAccounts.set(key, account);
+    return account;
   }
 
   /** Meta's subscription check: echo `hub.challenge` when the verify token matches. */
   async verifyWebhook(key: string, query: Record<string, string | undefined>): Promise<string> {
-    const row = await this.accountByWebhookKey(key);
+    const row = await this.accountByWebhookKey(key, true);
     if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
     if (query['hub.mode'] !== 'subscribe' || query['hub.verify_token'] !== row.verifyToken || !query['hub.challenge']) {
       throw new AppError('FORBIDDEN', 'Verify token inválido.');
@@ -256,15 +293,22 @@ export class CloudApiAccounts {
 
   /**
    * A webhook delivery: the signature over the raw body must match the app secret (no secret, no
-   * webhook). Every message and status is applied once, however often Meta repeats it.
+   * webhook). Every message and status is applied once, however often Meta repeats it. The answer
+   * costs no database read (the account is cached; a signature that fails against the cached
+   * secret is checked once more against the stored one, in case it changed in another process)
+   * and one shared statement per burst.
    */
   async receiveWebhook(key: string, rawBody: Buffer, signature: string | undefined): Promise<{ applied: number }> {
-    const row = await this.accountByWebhookKey(key);
+    let row = await this.accountByWebhookKey(key);
     if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
-    if (!row.appSecret) throw new AppError('FORBIDDEN', cloudApiMsg.webhookNeedsSecret);
-    if (!verifySignature(rawBody, signature, decryptSecret(this.opts.config.ENCRYPTION_KEY, row.appSecret))) {
-      throw new AppError('FORBIDDEN', 'Assinatura inválida.');
+    if (row.appSecret && !verifySignature(rawBody, signature, row.appSecret)) {
+      row = await this.accountByWebhookKey(key, true);
+      if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
+      if (row.appSecret && !verifySignature(rawBody, signature, row.appSecret)) {
+        throw new AppError('FORBIDDEN', 'Assinatura inválida.');
+      }
     }
+    if (!row.appSecret) throw new AppError('FORBIDDEN', cloudApiMsg.webhookNeedsSecret);
     let payload: WebhookPayload;
     try {
       payload = JSON.parse(rawBody.toString('utf8'));
@@ -273,18 +317,42 @@ export class CloudApiAccounts {
     }
     const events = webhookEvents(payload, row.phoneNumberId);
     if (!events.length) return { applied: 0 };
-    const fresh = await this.opts.db
-      .insert(whatsappWebhookEvents)
-      .values(events.map((e) => ({ userId: row.userId, eventKey: e.key })))
-      .onConflictDoNothing()
-      .returning({ key: whatsappWebhookEvents.eventKey });
-    const freshKeys = new Set(fresh.map((f) => f.key));
+    const freshKeys = await this.eventKeys.add({ userId: row.userId, keys: events.map((e) => e.key) });
+    const applied = freshKeys.size;
     const driver = await this.driverFor(row.userId);
     for (const event of events) {
       if (!freshKeys.delete(event.key)) continue;
       driver?.receive(event);
     }
-    return { applied: fresh.length };
+    return { applied };
+  }
+
+  /**
+   * Records the event keys of several webhooks at once; each webhook gets the keys that are new.
+   * A key repeated within the burst (Meta delivering one event twice at once) goes to the first.
+   */
+  private async recordEventKeys(items: Array<{ userId: string; keys: string[] }>): Promise<Array<Set<string>>> {
+    const owner = new Map<string, number>();
+    const values: Array<{ userId: string; eventKey: string }> = [];
+    items.forEach((item, i) => {
+      for (const eventKey of item.keys) {
+        const id = `${item.userId}\n${eventKey}`;
+        if (owner.has(id)) continue;
+        owner.set(id, i);
+        values.push({ userId: item.userId, eventKey });
+      }
+    });
+    const fresh = await this.opts.db
+      .insert(whatsappWebhookEvents)
+      .values(values)
+      .onConflictDoNothing()
+      .returning({ userId: whatsappWebhookEvents.userId, key: whatsappWebhookEvents.eventKey });
+    const out = items.map(() => new Set<string>());
+    for (const f of fresh) {
+      const i = owner.get(`${f.userId}\n${f.key}`);
+      if (i !== undefined) out[i].add(f.key);
+    }
+    return out;
   }
 }
 

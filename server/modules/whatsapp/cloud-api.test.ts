@@ -7,6 +7,7 @@ import {
   whatsappBusinessAccounts,
   whatsappInboundMessages,
 } from '../../db/schema';
+import { encryptSecret } from '../../lib/crypto';
 import { FakeGraphApi } from '../../testing/fake-graph-api';
 import {
   type ApiMethod,
@@ -152,6 +153,36 @@ describe('health, profile and templates', () => {
     expect(health).toMatchObject({ healthy: true, configured: true, qualityRating: 'GREEN', webhookReady: false });
     expect(health.phoneNumber).toMatch(/^\+55 11 3000-0\d{3}$/);
     expect(health.message).toMatch(/App Secret/);
+  });
+
+  it('tells what a fresh check (Verificar) found: display name, messaging limit and when it asked', async () => {
+    const s = await configured();
+    const first = (await req('GET', '/api/whatsapp-business/health?fresh=1', s.cookie)).json();
+    expect(first).toMatchObject({
+      healthy: true,
+      phoneNumber: expect.stringMatching(/^\+55 11 3000-/),
+      displayName: `Loja ${seq}`,
+      qualityRating: 'GREEN',
+      messagingLimit: null,
+    });
+    expect(Date.parse(first.checkedAt)).toBeGreaterThan(Date.now() - 60_000);
+
+    const phone = graph.phones.get(s.phoneNumberId);
+    if (phone) phone.whatsapp_business_manager_messaging_limit = 'TIER_250';
+    // The 10-second poll answers from the short cache; 'Verificar' asks the Graph API again.
+    const polled = (await req('GET', '/api/whatsapp-business/health', s.cookie)).json();
+    expect(polled).toMatchObject({ messagingLimit: null, checkedAt: first.checkedAt });
+    await new Promise((r) => setTimeout(r, 5));
+    const fresh = (await req('GET', '/api/whatsapp-business/health?fresh=1', s.cookie)).json();
+    expect(fresh.messagingLimit).toBe(250);
+    expect(Date.parse(fresh.checkedAt)).toBeGreaterThan(Date.parse(first.checkedAt));
+
+    // A refused token: what is wrong, in pt-BR, and nothing about the number.
+    if (phone) phone.token = 'revogado';
+    const refused = (await req('GET', '/api/whatsapp-business/health?fresh=1', s.cookie)).json();
+    expect(refused).toMatchObject({ healthy: false, configured: true, phoneNumber: null });
+    expect(refused.message).toBe('O Access Token foi recusado pela Graph API. Configure a API novamente.');
+    expect(refused.displayName).toBeUndefined();
   });
 
   it('answers the profile of SPEC §3 from the Graph API', async () => {
@@ -548,5 +579,42 @@ describe('webhook', () => {
           .then((r) => r[0].s),
       (st) => st === 'delivered',
     );
+  });
+
+  it('applies each event of a burst once, even delivered twice at once, and honours an app secret changed elsewhere', async () => {
+    const s = await configured('segredo-app');
+    const driver = await cloudDriver(s.user.id);
+    const inbound: string[] = [];
+    driver.on('inbound', (m) => inbound.push(m.providerMessageId));
+    const { providerMessageId } = await driver.send('5511987654321', { kind: 'text', text: 'Oi' });
+    const body = delivery(s.phoneNumberId, providerMessageId);
+    const post = (secret: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: s.config.webhookPath,
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, secret) },
+        payload: body,
+      });
+    // Meta repeats a delivery while the first is still in flight: one of them applies it.
+    const burst = await Promise.all(Array.from({ length: 5 }, () => post('segredo-app')));
+    expect(burst.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(burst.reduce((sum, r) => sum + r.json().applied, 0)).toBe(3);
+    expect(inbound).toHaveLength(2);
+
+    // Another server process saves a new app secret: the next delivery signed with it is taken.
+    await ctx.database.db
+      .update(whatsappBusinessAccounts)
+      .set({ appSecret: encryptSecret(ctx.app.deps.config.ENCRYPTION_KEY, 'segredo-novo') })
+      .where(eq(whatsappBusinessAccounts.userId, s.user.id));
+    const fresh = delivery(s.phoneNumberId, `${providerMessageId}-2`);
+    const signed = (secret: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: s.config.webhookPath,
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(fresh, secret) },
+        payload: fresh,
+      });
+    expect((await signed('segredo-novo')).json()).toEqual({ success: true, applied: 3 });
+    expect((await signed('segredo-app')).statusCode).toBe(403);
   });
 });
