@@ -8,6 +8,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import * as campaigns from './campaigns.bench';
 import * as chatbot from './chatbot.bench';
+import * as chatbotWebhook from './chatbot-webhook.bench';
 import * as contactsImport from './contacts-import.bench';
 import * as contactsList from './contacts-list.bench';
 import * as landingBundle from './landing-bundle.bench';
@@ -25,6 +26,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   contactsList,
   campaigns,
   chatbot,
+  chatbotWebhook,
 ];
 
 async function main(): Promise<number> {
