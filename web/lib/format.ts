@@ -1,27 +1,8 @@
 /** pt-BR formatting used across the app (DESIGN §4, SPEC §9). */
 
-const decimal1 = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const integer = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
-const percent = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
+export { formatCount, formatNumber, formatPercent } from '../../contract/format';
+
 const money = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
-
-/** 1.234 (pt-BR grouping). */
-export function formatNumber(value: number): string {
-  return integer.format(value);
-}
-
-/** Counts abbreviated with one decimal: 950 → '950', 1500 → '1,5K', 2_000_000 → '2,0M'. */
-export function formatCount(value: number): string {
-  const abs = Math.abs(value);
-  if (abs >= 1_000_000 || Math.round(abs / 100) >= 10_000) return `${decimal1.format(value / 1_000_000)}M`;
-  if (abs >= 1_000) return `${decimal1.format(value / 1_000)}K`;
-  return integer.format(value);
-}
-
-/** 87.5 → '87,5%'. */
-export function formatPercent(value: number): string {
-  return `${percent.format(value)}%`;
-}
 
 /** 25 → 'R$ 25,00' (plain space, so texts compare the same everywhere). */
 export function formatMoney(value: number): string {

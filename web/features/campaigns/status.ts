@@ -33,9 +33,4 @@ export function canRunAction(action: CampaignAction, status: string): boolean {
   return (CAMPAIGN_TRANSITIONS[action] as readonly string[]).includes(status);
 }
 
-/** Delivery-rate colour (SPEC §9): 90 % or more green, 70 % or more yellow, else red. */
-export function deliveryRateTone(rate: number): 'green' | 'yellow' | 'red' {
-  if (rate >= 90) return 'green';
-  if (rate >= 70) return 'yellow';
-  return 'red';
-}
+export { deliveryRateTone } from '../../../contract/format';
