@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countLabel } from './plural';
 import { text } from './text';
 
 /**
@@ -51,8 +52,8 @@ export const campaignMsg = {
   created: 'Campanha criada com sucesso.',
   createError: 'Erro ao criar campanha. Tente novamente.',
   required: 'Nome e mensagem são obrigatórios.',
-  nameTooLong: `O nome da campanha deve ter no máximo ${CAMPAIGN_NAME_MAX} caracteres.`,
-  messageTooLong: `A mensagem deve ter no máximo ${CAMPAIGN_MESSAGE_MAX} caracteres.`,
+  nameTooLong: `O nome da campanha deve ter no máximo ${countLabel(CAMPAIGN_NAME_MAX, 'caractere', 'caracteres')}.`,
+  messageTooLong: `A mensagem deve ter no máximo ${countLabel(CAMPAIGN_MESSAGE_MAX, 'caractere', 'caracteres')}.`,
   sent: 'Campanha enviada com sucesso.',
   sendError: 'Erro ao enviar campanha. Tente novamente.',
   deleted: 'Campanha excluída com sucesso.',
@@ -90,7 +91,7 @@ export const campaignMsg = {
   /** Why the engine paused a campaign by itself. */
   pauseReason: {
     burst: (failed: number, window: number) =>
-      `Pausada automaticamente: ${failed} das últimas ${window} mensagens falharam. Verifique a conexão e os números antes de retomar, para proteger seu número de bloqueios.`,
+      `Pausada automaticamente: ${countLabel(failed, 'falha', 'falhas')} nas últimas ${countLabel(window, 'mensagem', 'mensagens')}. Verifique a conexão e os números antes de retomar, para proteger seu número de bloqueios.`,
     spam: 'Pausada automaticamente: o WhatsApp limitou este número por suspeita de spam. Aguarde algumas horas antes de retomar.',
     timeLock:
       'Pausada automaticamente: o WhatsApp bloqueou temporariamente o envio para quem não iniciou conversa com você. Aguarde antes de retomar.',

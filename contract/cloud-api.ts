@@ -10,6 +10,11 @@ export const cloudApiMsg = {
   invalidCredentials: 'Credenciais inválidas: a Graph API recusou o Phone Number ID ou o Access Token.',
   graphUnreachable: 'Não foi possível falar com a Graph API. Tente novamente em instantes.',
   notConfigured: 'API Não Configurada',
+  notConfiguredHint: 'Configure suas credenciais abaixo',
+  connected: 'API Conectada',
+  connectedHint: 'Sistema funcionando normalmente',
+  verifyFailedTitle: 'Falha na verificação da API',
+  verifyRequestFailed: 'Não foi possível verificar a API. Tente novamente.',
   profileFailed: 'Não foi possível carregar o perfil comercial.',
   tokenInvalid: 'O Access Token foi recusado pela Graph API. Configure a API novamente.',
   webhookNeedsSecret: 'Informe o App Secret para ativar o webhook: sem ele as notificações da Meta são recusadas.',
@@ -58,6 +63,9 @@ export const configureCloudApiResponse = z.object({
   config: cloudApiConfigResponse,
 });
 
+/** Meta's messaging limit (unique users per moving 24 h), 'unlimited', or null when it cannot be read. */
+const messagingLimit = z.union([z.number().int(), z.literal('unlimited')]).nullable();
+
 export const cloudApiHealthResponse = z.object({
   healthy: z.boolean(),
   configured: z.boolean(),
@@ -65,6 +73,12 @@ export const cloudApiHealthResponse = z.object({
   qualityRating: z.string().nullable(),
   webhookReady: z.boolean(),
   message: z.string().nullable(),
+  /** Ours: the number's verified display name, when the Graph API answered. */
+  displayName: z.string().nullable().optional(),
+  /** Ours: the messaging limit, when the Graph API answered. */
+  messagingLimit: messagingLimit.optional(),
+  /** Ours: when the Graph API was last asked (ISO 8601); the poll may answer from a short cache. */
+  checkedAt: z.string().optional(),
 });
 export type CloudApiHealth = z.infer<typeof cloudApiHealthResponse>;
 
@@ -77,10 +91,7 @@ export const businessProfile = z.object({
   status: z.string(),
   qualityRating: z.string().nullable(),
   /** Ours: Meta's messaging limit (unique users per moving 24 h), 'unlimited', or null when it cannot be read. */
-  messagingLimit: z
-    .union([z.number().int(), z.literal('unlimited')])
-    .nullable()
-    .optional(),
+  messagingLimit: messagingLimit.optional(),
 });
 export type BusinessProfile = z.infer<typeof businessProfile>;
 export const businessProfileResponse = z.object({ success: z.boolean(), profile: businessProfile });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countLabel } from './plural';
 import { text } from './text';
 
 /** pt-BR texts of contacts, import, export and groups (SPEC §5, §8). */
@@ -17,9 +18,9 @@ export const contactsMsg = {
   deleteError: 'Erro ao excluir contato. Tente novamente.',
   copied: 'Copiado!',
   planLimit: (limit: number, label: string) =>
-    `Limite de ${limit.toLocaleString('pt-BR')} contatos do ${label} atingido. Faça upgrade do plano para cadastrar mais contatos.`,
+    `Limite de ${countLabel(limit, 'contato', 'contatos')} do ${label} atingido. Faça upgrade do plano para cadastrar mais contatos.`,
   importPlanLimit: (imported: number, skipped: number, limit: number, label: string) =>
-    `${imported.toLocaleString('pt-BR')} contatos importados; ${skipped.toLocaleString('pt-BR')} não foram importados porque o ${label} permite até ${limit.toLocaleString('pt-BR')} contatos.`,
+    `${countLabel(imported, 'contato importado', 'contatos importados')}; ${countLabel(skipped, 'não foi importado', 'não foram importados')} porque o ${label} permite até ${countLabel(limit, 'contato', 'contatos')}.`,
   invalidFileTitle: 'Arquivo inválido',
   invalidFile: 'Por favor, selecione um arquivo CSV, TXT ou Excel (.csv, .txt, .xls, .xlsx)',
   fileTooLarge: (mb: number) => `Arquivo muito grande. O limite é ${mb} MB.`,
@@ -29,8 +30,11 @@ export const contactsMsg = {
   emptyFile: 'O arquivo não tem contatos.',
   noPhoneColumn: 'Não encontramos a coluna Telefone. Use o modelo com as colunas Nome, Telefone, Email e Tags.',
   tooManyRows: (max: number) =>
-    `O arquivo tem mais de ${max.toLocaleString('pt-BR')} linhas. Divida-o e tente novamente.`,
-  importDone: (n: number) => `${n.toLocaleString('pt-BR')} contatos importados com sucesso`,
+    `O arquivo tem mais de ${countLabel(max, 'linha', 'linhas')}. Divida-o e tente novamente.`,
+  /** SPEC §8 'N contatos importados com sucesso'; '1 contato importado com sucesso' for one. */
+  importDone: (n: number) => `${countLabel(n, 'contato importado', 'contatos importados')} com sucesso`,
+  importDuplicates: (n: number) => countLabel(n, 'duplicado ignorado', 'duplicados ignorados'),
+  importRowErrors: (n: number) => countLabel(n, 'linha com erro', 'linhas com erro'),
   importErrorTitle: 'Erro na importação',
   importError: 'Falha ao processar arquivo de contatos',
   rowMissingPhone: 'Telefone ausente',
@@ -54,7 +58,7 @@ export const groupsMsg = {
   deleteError: 'Erro ao excluir grupo. Tente novamente.',
   exportMembersError: 'Erro ao extrair membros. Tente novamente.',
   syncDone: (created: number, updated: number) =>
-    `Sincronização concluída: ${created} grupos novos, ${updated} atualizados.`,
+    `Sincronização concluída: ${countLabel(created, 'grupo novo', 'grupos novos')}, ${countLabel(updated, 'atualizado', 'atualizados')}.`,
   syncError: 'Erro ao sincronizar grupos. Tente novamente.',
   noWhatsappId: 'Este grupo não está vinculado a um grupo do WhatsApp. Sincronize os grupos primeiro.',
   connectToSync: 'Conecte seu WhatsApp para sincronizar os grupos.',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countLabel } from './plural';
 import { text } from './text';
 import { baseFileName, UPLOAD_REF_PREFIX } from './uploads';
 
@@ -38,10 +39,10 @@ export const SAVED_MESSAGE_HTML_TAGS = [
 
 export const savedMessagesMsg = {
   titleRequired: 'Título é obrigatório',
-  titleTooLong: `O título deve ter no máximo ${SAVED_MESSAGE_TITLE_MAX} caracteres.`,
+  titleTooLong: `O título deve ter no máximo ${countLabel(SAVED_MESSAGE_TITLE_MAX, 'caractere', 'caracteres')}.`,
   typeRequired: 'Selecione o tipo de destinatário',
   contentRequired: 'Conteúdo da mensagem é obrigatório',
-  contentTooLong: `A mensagem deve ter no máximo ${SAVED_MESSAGE_TEXT_MAX.toLocaleString('pt-BR')} caracteres.`,
+  contentTooLong: `A mensagem deve ter no máximo ${countLabel(SAVED_MESSAGE_TEXT_MAX, 'caractere', 'caracteres')}.`,
   contentTypeInvalid: 'Tipo de conteúdo inválido. Use texto ou HTML.',
   booleanInvalid: 'Valor inválido. Use verdadeiro ou falso.',
   imageUrlInvalid: 'Link da imagem inválido. Use um endereço que comece com http:// ou https://.',

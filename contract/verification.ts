@@ -1,9 +1,13 @@
 import { z } from 'zod';
+import { formatNumber } from './format';
+import { countLabel, pluralForm } from './plural';
 
 /** Number verification: which contacts have WhatsApp (SPEC §2 Verificação, §5, §8). */
 export const verifyMsg = {
   done: 'Verificação concluída!',
-  doneDetail: (active: number, total: number) => `${active} de ${total} contatos têm WhatsApp ativo.`,
+  /** '3 de 10 contatos têm WhatsApp ativo.', '1 de 1 contato tem WhatsApp ativo.' */
+  doneDetail: (active: number, total: number) =>
+    `${formatNumber(active)} de ${countLabel(total, 'contato', 'contatos')} ${pluralForm(active, 'tem', 'têm')} WhatsApp ativo.`,
   errorTitle: 'Erro na verificação',
   error: 'Falha ao verificar lista de contatos.',
   running: 'Verificando...',

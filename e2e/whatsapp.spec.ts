@@ -101,7 +101,18 @@ test('Business API panel: validation, configuration against the Graph API, statu
   await expect(page.getByTestId('webhook-verify-token')).not.toBeEmpty();
   await expect(page.getByTestId('webhook-needs-secret')).toBeVisible();
   await page.getByRole('button', { name: 'Verificar' }).click();
+  // 'Verificar' says what it found: a toast with the number and its name, and the same facts inline.
+  const found = page.locator('.toast-root').filter({ hasText: 'API Conectada' });
+  await expect(found).toContainText('Número +55 11 3000-9999');
+  await expect(found).toContainText('Loja E2E');
+  await expect(found).toContainText('Qualidade alta');
   await expect(status).toContainText('API Conectada');
+  const facts = page.getByTestId('business-health-facts');
+  await expect(facts).toContainText('+55 11 3000-9999');
+  await expect(facts).toContainText('Loja E2E');
+  await expect(page.getByTestId('business-checked-at')).toContainText(
+    /Última verificação: \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/,
+  );
   await page.screenshot(shot('business-api-1366'));
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);

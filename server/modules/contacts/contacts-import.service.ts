@@ -16,12 +16,12 @@ const VACUUM_AFTER_ROWS = 5_000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface Candidate {
-  row: number;
+  /** The row's index in the file (its error line is made from it, only when needed). */
+  index: number;
   name: string;
   phone: string;
   email: string;
   tags: string[];
-  raw: ImportRowError;
 }
 
 /**
@@ -69,28 +69,37 @@ async function parseFile(accountId: string, filename: string, data: Buffer) {
   const seen = new Set<string>();
   let duplicates = 0;
   const cell = (r: string[], i: number) => (i >= 0 ? clean(r[i]) : '');
-  for (let i = start; i < rows.length; i++) {
+  // The row as an error line shows it; made only for rows that are refused.
+  const rowError = (i: number, reason: string): ImportRowError => {
     const r = rows[i];
-    const raw: ImportRowError = {
+    return {
       row: i + 1,
-      reason: '',
+      reason,
       name: cell(r, columns.name).slice(0, 200),
       phone: cell(r, columns.phone).slice(0, 60),
       email: cell(r, columns.email).slice(0, 200),
       tags: cell(r, columns.tags).slice(0, 500),
     };
-    if (!raw.name && !raw.phone && !raw.email && !raw.tags) continue;
-    if (!raw.phone) {
-      errors.push({ ...raw, reason: contactsMsg.rowMissingPhone });
+  };
+  for (let i = start; i < rows.length; i++) {
+    const r = rows[i];
+    const rawPhone = cell(r, columns.phone);
+    const rawName = cell(r, columns.name);
+    const rawEmail = cell(r, columns.email);
+    const rawTags = cell(r, columns.tags);
+    if (!rawName && !rawPhone && !rawEmail && !rawTags) continue;
+    if (!rawPhone) {
+      errors.push(rowError(i, contactsMsg.rowMissingPhone));
       continue;
     }
-    const phone = normalizePhone(raw.phone);
+    const phone = normalizePhone(rawPhone.slice(0, 60));
     if (!phone) {
-      errors.push({ ...raw, reason: contactsMsg.rowInvalidPhone });
+      errors.push(rowError(i, contactsMsg.rowInvalidPhone));
       continue;
     }
-    if (raw.email && (raw.email.length > 200 || !EMAIL.test(raw.email))) {
-      errors.push({ ...raw, reason: contactsMsg.rowInvalidEmail });
+    const email = rawEmail.slice(0, 200);
+    if (email && (rawEmail.length > 200 || !EMAIL.test(email))) {
+      errors.push(rowError(i, contactsMsg.rowInvalidEmail));
       continue;
     }
     if (seen.has(phone)) {
@@ -99,15 +108,15 @@ async function parseFile(accountId: string, filename: string, data: Buffer) {
     }
     seen.add(phone);
     candidates.push({
-      row: raw.row,
-      name: (raw.name || phone).slice(0, 120),
+      index: i,
+      name: (rawName.slice(0, 200) || phone).slice(0, 120),
       phone,
-      email: raw.email,
-      tags: splitTags(raw.tags),
-      raw,
+      email,
+      tags: splitTags(rawTags.slice(0, 500)),
     });
   }
-  return { candidates, errors, duplicates } as const;
+  const overLimitError = (c: Candidate) => rowError(c.index, contactsMsg.rowOverLimit);
+  return { candidates, errors, duplicates, overLimitError } as const;
 }
 
 type Runner = Pick<Db, 'execute'>;
@@ -168,7 +177,7 @@ export async function importContacts(
       errors: [],
     };
   }
-  const { candidates, errors } = parsed;
+  const { candidates, errors, overLimitError } = parsed;
   let duplicates = parsed.duplicates;
 
   const imported = await db.transaction(async (tx) => {
@@ -186,7 +195,7 @@ export async function importContacts(
     for (const c of candidates) {
       if (existing.has(c.phone)) duplicates++;
       else if (fresh.length < slots) fresh.push([ids[fresh.length], c.name, c.phone, c.email || null, c.tags]);
-      else errors.push({ ...c.raw, reason: contactsMsg.rowOverLimit });
+      else errors.push(overLimitError(c));
     }
     // Known numbers were excluded above under the account lock (which creating a contact takes
     // too); a number another writer adds meanwhile (editing a contact) is skipped by the loader.
@@ -219,8 +228,8 @@ export async function importContacts(
         : contactsMsg.importPlanLimit(imported, overLimit, limit, planLabel(account.planType));
   } else {
     message = contactsMsg.importDone(imported);
-    if (duplicates) message += `; ${duplicates.toLocaleString('pt-BR')} duplicados ignorados`;
-    if (errors.length) message += `; ${errors.length.toLocaleString('pt-BR')} linhas com erro`;
+    if (duplicates) message += `; ${contactsMsg.importDuplicates(duplicates)}`;
+    if (errors.length) message += `; ${contactsMsg.importRowErrors(errors.length)}`;
   }
   const success = imported > 0 || (overLimit === 0 && (duplicates > 0 || errors.length === 0));
   return { success, message, imported, duplicates, errors };

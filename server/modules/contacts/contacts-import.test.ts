@@ -63,7 +63,7 @@ describe('contacts import', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ success: true, imported: 2, duplicates: 2 });
-    expect(body.message).toContain('2 contatos importados com sucesso');
+    expect(body.message).toBe('2 contatos importados com sucesso; 2 duplicados ignorados; 3 linhas com erro');
     expect(body.errors).toEqual([
       { row: 5, reason: contactsMsg.rowInvalidPhone, name: 'Caio', phone: '123', email: '', tags: '' },
       { row: 6, reason: contactsMsg.rowMissingPhone, name: 'Duda', phone: '', email: '', tags: '' },
@@ -81,6 +81,18 @@ describe('contacts import', () => {
       { phone: '+5521998765432', name: 'Ana', email: 'ana@example.com', tags: ['vip', 'cliente'] },
       { phone: '+5541987776666', name: 'Fabi', email: null, tags: ['lead'] },
     ]);
+  });
+
+  it('writes the counts of its message in the singular when there is one of each', async () => {
+    const { cookie } = await account();
+    const csv = ['Nome,Telefone', 'Ana,(21) 99876-5432', 'Ana de novo,+55 21 99876-5432', 'Caio,123'].join('\n');
+    const res = await upload(cookie, 'um-de-cada.csv', csv);
+    expect(res.json()).toMatchObject({
+      success: true,
+      imported: 1,
+      duplicates: 1,
+      message: '1 contato importado com sucesso; 1 duplicado ignorado; 1 linha com erro',
+    });
   });
 
   it('counts duplicates against an account larger than the file', async () => {

@@ -14,6 +14,7 @@ import {
   DEFAULT_AI_MODEL,
   normalizeForMatch,
 } from '../../../contract/bot';
+import { countLabel } from '../../../contract/plural';
 import { newRowKey, sendsAiEnabled } from './bot-config-form';
 
 /**
@@ -196,7 +197,7 @@ export function buttonActionLabel(button: Pick<BotButton, 'type' | 'value'>): st
 export function moreRepliesText(total: number, shown: number = BOT_REPLIES_PREVIEW): string | null {
   const more = total - shown;
   if (more <= 0) return null;
-  return more === 1 ? '+1 resposta adicional' : `+${more} respostas adicionais`;
+  return `+${countLabel(more, 'resposta adicional', 'respostas adicionais')}`;
 }
 
 /** The sample messages as local rules, leaving out any whose keyword the list already uses. */

@@ -41,8 +41,9 @@ export function AppHeader({ user, title, onOpenMenu }: { user: User; title: stri
       <PermissionGatedButton
         kind="campaign"
         size="sm"
-        className="max-sm:size-10 max-sm:px-0"
+        className="max-sm:gap-1 max-sm:px-2.5"
         labelClassName="max-sm:sr-only"
+        compactLabel="Nova"
         icon={<Plus aria-hidden />}
         onClick={openNewCampaign}
       >

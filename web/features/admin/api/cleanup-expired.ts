@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { adminCleanupResponse } from '../../../../contract/admin';
+import { countLabel, pluralForm } from '../../../../contract/plural';
 import { api } from '../../../lib/api';
 import { adminUsersQueryKey } from './get-users';
 
@@ -19,9 +20,8 @@ export function useCleanupExpired() {
   });
 }
 
-/** '3 contas demo expiradas foram removidas.' */
+/** '3 contas demo expiradas foram removidas.', '1 conta demo expirada foi removida.' */
 export function cleanupSummary(deletedCount: number): string {
   if (deletedCount === 0) return 'Nenhuma conta demo expirada encontrada.';
-  if (deletedCount === 1) return '1 conta demo expirada foi removida.';
-  return `${deletedCount} contas demo expiradas foram removidas.`;
+  return `${countLabel(deletedCount, 'conta demo expirada', 'contas demo expiradas')} ${pluralForm(deletedCount, 'foi removida', 'foram removidas')}.`;
 }

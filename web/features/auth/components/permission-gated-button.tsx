@@ -11,6 +11,11 @@ export type PermissionGatedButtonProps = Omit<ButtonProps, 'asChild' | 'children
   children: ReactNode;
   /** Classes for the label (e.g. 'max-sm:sr-only' for an icon-only button on phones). */
   labelClassName?: string;
+  /**
+   * A shorter label shown instead of the label on phones (below 640 px), where the label is then
+   * read by screen readers only: the button keeps its full accessible name.
+   */
+  compactLabel?: string;
   /** Also print the reason under a disabled button (it is always in the tooltip and accessible description). */
   showHint?: boolean;
   /** Classes for the wrapper that holds a disabled button and its printed hint. */
@@ -28,6 +33,7 @@ export function PermissionGatedButton({
   icon,
   children,
   labelClassName,
+  compactLabel,
   showHint = false,
   wrapperClassName,
   className,
@@ -38,12 +44,22 @@ export function PermissionGatedButton({
 }: PermissionGatedButtonProps) {
   const can = useCanAct(kind);
   const hintId = useId();
+  const label = compactLabel ? (
+    <>
+      <span aria-hidden className="sm:hidden">
+        {compactLabel}
+      </span>
+      <span className={cn('max-sm:sr-only', labelClassName)}>{children}</span>
+    </>
+  ) : (
+    <span className={labelClassName}>{children}</span>
+  );
 
   if (can.state === 'allowed') {
     return (
       <Button variant={variant} size={size} className={className} onClick={onClick} {...props}>
         {icon}
-        <span className={labelClassName}>{children}</span>
+        {label}
       </Button>
     );
   }
@@ -86,7 +102,7 @@ export function PermissionGatedButton({
         type="button"
       >
         {icon}
-        <span className={labelClassName}>{children}</span>
+        {label}
       </Button>
       <span id={hintId} className={showHint ? 'text-xs text-muted-foreground' : 'sr-only'}>
         {can.hint}

@@ -9,6 +9,7 @@ import {
   campaignMsg,
   campaignTargetTypes,
 } from '../../../../contract/campaigns';
+import { countLabel } from '../../../../contract/plural';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import {
@@ -112,7 +113,8 @@ function GroupPicker({
               />
               <span className="min-w-0 flex-1 truncate">{g.name}</span>
               <span className="shrink-0 text-xs text-muted-foreground">
-                {formatNumber(g.membersCount)} membros{g.isActive ? '' : ' · inativo'}
+                {countLabel(g.membersCount, 'membro', 'membros')}
+                {g.isActive ? '' : ' · inativo'}
               </span>
             </label>
           </li>

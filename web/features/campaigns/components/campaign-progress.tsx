@@ -1,4 +1,5 @@
 import type { CampaignProgress as Progress } from '../../../../contract/campaigns';
+import { countLabel } from '../../../../contract/plural';
 import { formatNumber } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 import { type ProgressBucket, progressSummary } from '../campaign-view';
@@ -15,7 +16,7 @@ const SEGMENT_COLORS: Record<ProgressBucket, string> = {
 /** A stacked bar of where every recipient is (read, delivered, sent, failed, skipped, still queued) with its legend. */
 export function CampaignProgress({ progress, label }: { progress: Progress; label: string }) {
   const summary = progressSummary(progress);
-  const valueText = `${formatNumber(summary.processed)} de ${formatNumber(summary.total)} processadas (${summary.percent}%)`;
+  const valueText = `${formatNumber(summary.processed)} de ${countLabel(summary.total, 'processada', 'processadas')} (${summary.percent}%)`;
   return (
     <div className="grid gap-2" data-testid="campaign-progress">
       <div className="flex items-baseline justify-between gap-2 text-sm">

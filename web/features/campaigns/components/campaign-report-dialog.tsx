@@ -8,6 +8,7 @@ import {
   recipientStatuses,
 } from '../../../../contract/campaigns';
 import { formatPhone } from '../../../../contract/phone';
+import { countLabel } from '../../../../contract/plural';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -263,7 +264,7 @@ export function CampaignReportDialog({ campaign, onClose }: { campaign: Campaign
               Anterior
             </Button>
             <span className="text-center text-sm text-muted-foreground">
-              Página {page} de {pages} · {formatNumber(data.total)} destinatários
+              Página {page} de {pages} · {countLabel(data.total, 'destinatário', 'destinatários')}
             </span>
             <Button variant="outline" size="sm" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
               Próxima

@@ -15,6 +15,7 @@ import {
   weekdayLabels,
   weekdays,
 } from '../../../../contract/bot';
+import { countLabel } from '../../../../contract/plural';
 import { FormField } from '../../../components/form-field';
 import { ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
@@ -134,9 +135,7 @@ function ReplyRowFields({
     stored && stored.type !== 'text'
       ? [
           autoReplyTypeLabels[stored.type],
-          stored.buttons.length > 0
-            ? `${stored.buttons.length} ${stored.buttons.length === 1 ? 'botão' : 'botões'}`
-            : '',
+          stored.buttons.length > 0 ? countLabel(stored.buttons.length, 'botão', 'botões') : '',
         ]
           .filter(Boolean)
           .join(' · ')

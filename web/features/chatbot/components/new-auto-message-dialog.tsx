@@ -13,6 +13,7 @@ import {
   botButtonTypeLabels,
   botButtonTypes,
 } from '../../../../contract/bot';
+import { countLabel } from '../../../../contract/plural';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import {
@@ -221,12 +222,14 @@ export function NewAutoMessageDialog({
                     </ul>
                   ) : (
                     <p className="text-sm text-muted-foreground">
-                      Até {BOT_BUTTONS_MAX} botões: um link, um telefone para ligar ou uma resposta rápida que dispara
-                      outra palavra-chave.
+                      Até {countLabel(BOT_BUTTONS_MAX, 'botão', 'botões')}: um link, um telefone para ligar ou uma
+                      resposta rápida que dispara outra palavra-chave.
                     </p>
                   )}
                   {full ? (
-                    <p className="text-xs text-muted-foreground">Limite de {BOT_BUTTONS_MAX} botões do WhatsApp.</p>
+                    <p className="text-xs text-muted-foreground">
+                      Limite de {countLabel(BOT_BUTTONS_MAX, 'botão', 'botões')} do WhatsApp.
+                    </p>
                   ) : (
                     <div className="grid gap-3">
                       <div className="grid gap-3 sm:grid-cols-2">

@@ -6,12 +6,14 @@ import { useForm } from 'react-hook-form';
 import {
   type BusinessProfile,
   type CloudApiConfig,
+  type CloudApiHealth,
   type ConfigureCloudApiInput,
   cloudApiMsg,
   configureCloudApiInput,
   META_DEVELOPERS_URL,
 } from '../../../../contract/cloud-api';
 import { msg } from '../../../../contract/messages';
+import { countLabel } from '../../../../contract/plural';
 import { FormField } from '../../../components/form-field';
 import { ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
@@ -21,7 +23,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
-import { formatNumber } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { toastSuccess } from '../../../lib/toasts';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
 import { LockedState } from '../../auth/components/locked-state';
@@ -58,6 +60,52 @@ export function CloudApiPanel() {
   );
 }
 
+const QUALITY_LABELS: Record<string, string> = { GREEN: 'alta', YELLOW: 'média', RED: 'baixa' };
+
+function qualityLabel(rating: string): string {
+  return QUALITY_LABELS[rating] ?? rating;
+}
+
+/** Meta's messaging limit as the panel writes it. */
+function messagingLimitText(limit: CloudApiHealth['messagingLimit']): string {
+  if (limit === 'unlimited') return 'ilimitado';
+  if (typeof limit === 'number') return countLabel(limit, 'conversa', 'conversas');
+  return 'desconhecido (nenhum limite aplicado pelo Disparo)';
+}
+
+/** 'Limite de 2.000 conversas iniciadas em 24 h', 'Sem limite de conversas iniciadas'; null when Meta did not say. */
+function limitPhrase(limit: CloudApiHealth['messagingLimit']): string | null {
+  if (limit === 'unlimited') return 'Sem limite de conversas iniciadas';
+  if (typeof limit === 'number')
+    return `Limite de ${countLabel(limit, 'conversa iniciada', 'conversas iniciadas')} em 24 h`;
+  return null;
+}
+
+/** What a 'Verificar' found, said in a toast: the number and what Meta reports about it, or what is wrong. */
+function announceHealth(health: CloudApiHealth) {
+  if (health.healthy) {
+    const found = [
+      health.phoneNumber ? `Número ${health.phoneNumber}` : null,
+      health.displayName ?? null,
+      health.qualityRating ? `Qualidade ${qualityLabel(health.qualityRating)}` : null,
+      limitPhrase(health.messagingLimit),
+    ].filter(Boolean);
+    toast({
+      title: cloudApiMsg.connected,
+      description: found.length ? found.join(' · ') : cloudApiMsg.connectedHint,
+      variant: 'success',
+    });
+  } else if (!health.configured) {
+    toast({ title: cloudApiMsg.notConfigured, description: cloudApiMsg.notConfiguredHint });
+  } else {
+    toast({
+      title: cloudApiMsg.verifyFailedTitle,
+      description: health.message ?? cloudApiMsg.graphUnreachable,
+      variant: 'destructive',
+    });
+  }
+}
+
 function StatusCard() {
   const health = useCloudApiHealth();
   const queryClient = useQueryClient();
@@ -65,14 +113,22 @@ function StatusCard() {
   const verify = async () => {
     setChecking(true);
     try {
-      queryClient.setQueryData(cloudApiHealthQueryKey, await getCloudApiHealth(true));
+      const fresh = await getCloudApiHealth(true);
+      queryClient.setQueryData(cloudApiHealthQueryKey, fresh);
+      announceHealth(fresh);
     } catch (error) {
-      console.error('Falha ao verificar a API', error);
+      console.warn('Falha ao verificar a API', error);
+      toast({
+        title: cloudApiMsg.verifyFailedTitle,
+        description: errorMessage(error, cloudApiMsg.verifyRequestFailed),
+        variant: 'destructive',
+      });
     } finally {
       setChecking(false);
     }
   };
-  const healthy = health.data?.healthy === true;
+  const data = health.data;
+  const healthy = data?.healthy === true;
   return (
     <Card>
       <CardHeader className="flex-row items-start justify-between gap-3">
@@ -80,7 +136,7 @@ function StatusCard() {
           <CardTitle>Status da API</CardTitle>
           <CardDescription>API oficial do WhatsApp Business (Cloud API).</CardDescription>
         </div>
-        <Button variant="outline" size="sm" onClick={() => void verify()} disabled={checking}>
+        <Button variant="outline" size="sm" onClick={() => void verify()} disabled={checking} aria-busy={checking}>
           {checking ? <Spinner /> : <RefreshCw aria-hidden />}
           Verificar
         </Button>
@@ -96,37 +152,36 @@ function StatusCard() {
           />
         ) : (
           <div className="grid gap-3" data-testid="business-status">
-            <div className="flex items-center gap-3 rounded-lg border bg-muted/50 p-3">
+            <div className="flex flex-wrap items-center gap-3 rounded-lg border bg-muted/50 p-3">
               {healthy ? (
                 <CheckCircle2 aria-hidden className="size-8 shrink-0 text-brand-strong" />
               ) : (
                 <XCircle aria-hidden className="size-8 shrink-0 text-zinc-500" />
               )}
-              <div className="min-w-0">
-                <p className="font-semibold">{healthy ? 'API Conectada' : 'API Não Configurada'}</p>
+              <div className="min-w-40 flex-1">
+                <p className="font-semibold">{healthy ? cloudApiMsg.connected : cloudApiMsg.notConfigured}</p>
                 <p className="text-sm text-muted-foreground">
-                  {healthy ? 'Sistema funcionando normalmente' : 'Configure suas credenciais abaixo'}
+                  {healthy ? cloudApiMsg.connectedHint : cloudApiMsg.notConfiguredHint}
                 </p>
               </div>
-              {healthy && health.data?.qualityRating ? (
+              {healthy && data?.qualityRating ? (
                 <Badge
-                  tone={
-                    health.data.qualityRating === 'GREEN'
-                      ? 'green'
-                      : health.data.qualityRating === 'YELLOW'
-                        ? 'yellow'
-                        : 'red'
-                  }
-                  className="ml-auto"
+                  tone={data.qualityRating === 'GREEN' ? 'green' : data.qualityRating === 'YELLOW' ? 'yellow' : 'red'}
                 >
-                  Qualidade: {qualityLabel(health.data.qualityRating)}
+                  Qualidade: {qualityLabel(data.qualityRating)}
                 </Badge>
               ) : null}
             </div>
-            {health.data?.message && health.data.configured ? (
+            {healthy && data ? <HealthFacts health={data} /> : null}
+            {data?.message && data.configured ? (
               <p className="flex items-start gap-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
                 <ShieldAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
-                {health.data.message}
+                {data.message}
+              </p>
+            ) : null}
+            {data?.checkedAt ? (
+              <p className="text-xs text-muted-foreground" data-testid="business-checked-at">
+                Última verificação: {formatDateTime(data.checkedAt)}
               </p>
             ) : null}
           </div>
@@ -136,8 +191,17 @@ function StatusCard() {
   );
 }
 
-function qualityLabel(rating: string): string {
-  return ({ GREEN: 'alta', YELLOW: 'média', RED: 'baixa' } as Record<string, string>)[rating] ?? rating;
+/** What the last check found about the connected number, in one line (the profile card has the rest). */
+function HealthFacts({ health }: { health: CloudApiHealth }) {
+  if (!health.phoneNumber) return null;
+  const limit = limitPhrase(health.messagingLimit);
+  return (
+    <p className="text-sm" data-testid="business-health-facts">
+      Número conectado: <span className="font-medium tabular-nums">{health.phoneNumber}</span>
+      {health.displayName ? ` (${health.displayName})` : ''}
+      {limit ? ` · ${limit}` : ''}
+    </p>
+  );
 }
 
 function ProfileSection() {
@@ -179,12 +243,7 @@ function ProfileCard({ profile }: { profile: BusinessProfile }) {
           <p className="text-sm tabular-nums">{profile.phone}</p>
           <p className="text-sm text-muted-foreground">Status: {profile.status || '—'}</p>
           <p className="text-sm text-muted-foreground">
-            Limite de conversas iniciadas (24 h):{' '}
-            {profile.messagingLimit === 'unlimited'
-              ? 'ilimitado'
-              : typeof profile.messagingLimit === 'number'
-                ? formatNumber(profile.messagingLimit)
-                : 'desconhecido (nenhum limite aplicado pelo Disparo)'}
+            Limite de conversas iniciadas (24 h): {messagingLimitText(profile.messagingLimit)}
           </p>
         </div>
       </CardContent>

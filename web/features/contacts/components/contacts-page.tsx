@@ -2,6 +2,7 @@ import { ChevronLeft, ChevronRight, Plus, Search, UserRound, UserRoundCheck, Use
 import { type ReactNode, useDeferredValue, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { type Contact, contactsMsg } from '../../../../contract/contacts';
+import { countLabel } from '../../../../contract/plural';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Button } from '../../../components/ui/button';
@@ -135,7 +136,9 @@ export default function ContactsPage() {
           <h2 className="text-lg font-semibold">Contatos</h2>
           <p className="text-sm text-muted-foreground">
             Gerencie sua lista de contatos.
-            {data?.contactLimit ? ` Seu plano permite até ${formatNumber(data.contactLimit)} contatos.` : ''}
+            {data?.contactLimit
+              ? ` Seu plano permite até ${countLabel(data.contactLimit, 'contato', 'contatos')}.`
+              : ''}
           </p>
         </div>
         <ContactsToolbar onNew={openNew} />
@@ -190,8 +193,10 @@ export default function ContactsPage() {
             Anterior
           </Button>
           <span className="text-sm text-muted-foreground">
-            Página {page} de {data.totalIsLowerBound ? `${pages}+` : pages} · {formatNumber(data.total)}
-            {data.totalIsLowerBound ? '+' : ''} contatos
+            Página {page} de {data.totalIsLowerBound ? `${pages}+` : pages} ·{' '}
+            {data.totalIsLowerBound
+              ? `${formatNumber(data.total)}+ contatos`
+              : countLabel(data.total, 'contato', 'contatos')}
           </span>
           <Button
             variant="outline"

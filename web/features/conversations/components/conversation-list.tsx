@@ -1,6 +1,7 @@
 import { Headset, MessagesSquare, Search } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { type Conversation, conversationsMsg } from '../../../../contract/conversations';
+import { pluralForm } from '../../../../contract/plural';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -73,7 +74,7 @@ function ConversationItem({
         {unread ? (
           <Badge tone="brand" className="border-brand-deep bg-brand-deep text-white">
             {unreadText(c.unread)}
-            <span className="sr-only">{c.unread === 1 ? ' não lida' : ' não lidas'}</span>
+            <span className="sr-only"> {pluralForm(c.unread, 'não lida', 'não lidas')}</span>
           </Badge>
         ) : null}
       </span>

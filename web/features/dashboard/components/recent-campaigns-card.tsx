@@ -2,13 +2,14 @@ import { ArrowRight, Megaphone } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DASHBOARD_RECENT_CAMPAIGNS } from '../../../../contract/constants';
+import { countLabel } from '../../../../contract/plural';
 import { paths } from '../../../app/paths';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { formatNumber, formatPercent, formatRelativeTime } from '../../../lib/format';
+import { formatPercent, formatRelativeTime } from '../../../lib/format';
 import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { type Campaign, deliveryRate, recentCampaigns } from '../../campaigns/api/get-campaigns';
 import { CampaignStatusBadge } from '../../campaigns/components/campaign-status-badge';
@@ -75,7 +76,7 @@ export function RecentCampaignsCard({ query }: { query: CampaignsQuery }) {
                     <CampaignStatusBadge status={c.status} />
                   </div>
                   <p className="text-sm text-muted-foreground">
-                    {formatNumber(c.messagesSent)} enviadas · {formatRelativeTime(c.createdAt)}
+                    {countLabel(c.messagesSent, 'enviada', 'enviadas')} · {formatRelativeTime(c.createdAt)}
                   </p>
                 </div>
                 <div className="flex items-center gap-2 text-sm sm:justify-end">
@@ -96,7 +97,7 @@ export function RecentCampaignsCard({ query }: { query: CampaignsQuery }) {
       <CardHeader className="flex-row items-start justify-between gap-3">
         <div className="grid gap-1.5">
           <CardTitle>Campanhas Recentes</CardTitle>
-          <CardDescription>As {DASHBOARD_RECENT_CAMPAIGNS} campanhas mais recentes.</CardDescription>
+          <CardDescription>{`As ${countLabel(DASHBOARD_RECENT_CAMPAIGNS, 'campanha mais recente', 'campanhas mais recentes')}.`}</CardDescription>
         </div>
         <Button asChild variant="ghost" size="sm">
           <Link to={paths.campaigns}>

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { type Credentials, type DemoSignupInput, demoSignupInput } from '../../../../contract/auth';
 import { DEMO_DURATION_MS } from '../../../../contract/constants';
 import { msg } from '../../../../contract/messages';
+import { countLabel } from '../../../../contract/plural';
 import { paths } from '../../../app/paths';
 import { usePageTitle } from '../../../app/use-page-title';
 import { FormField } from '../../../components/form-field';
@@ -160,7 +161,9 @@ export default function DemoPage() {
       <div className="grid gap-2 text-center">
         <p className="text-sm font-semibold text-brand-ink">Passo {created ? 2 : 1} de 2</p>
         <h1 className="text-3xl font-bold tracking-tight">Demonstração gratuita</h1>
-        <p className="text-muted-foreground">Conheça o painel completo por {demoHours} horas, sem compromisso.</p>
+        <p className="text-muted-foreground">
+          Conheça o painel completo por {countLabel(demoHours, 'hora', 'horas')}, sem compromisso.
+        </p>
       </div>
       <Card>
         {created ? (

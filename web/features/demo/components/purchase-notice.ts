@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { TOAST } from '../../../../contract/constants';
+import { countLabel } from '../../../../contract/plural';
 import { toast } from '../../../components/ui/use-toast';
 import { useRecentActivations } from '../api/get-recent-activations';
 
@@ -10,7 +11,7 @@ export function timeAgo(iso: string, now: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return `há ${hours} h`;
   const days = Math.floor(hours / 24);
-  return days === 1 ? 'há 1 dia' : `há ${days} dias`;
+  return `há ${countLabel(days, 'dia', 'dias')}`;
 }
 
 /** Seconds to wait before the n-th notice (0-based): 3, 10, 15, 25, 40, 60, 90, then 90 again. */

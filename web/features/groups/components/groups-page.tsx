@@ -1,6 +1,7 @@
 import { Download, Pencil, Plus, RefreshCw, Search, Trash2, UsersRound } from 'lucide-react';
 import { type ReactNode, useDeferredValue, useMemo, useState } from 'react';
 import { type Group, groupsMsg } from '../../../../contract/contacts';
+import { countLabel } from '../../../../contract/plural';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
@@ -128,7 +129,7 @@ export default function GroupsPage() {
                 <Badge tone={g.isActive ? 'green' : 'neutral'}>{g.isActive ? 'Ativo' : 'Inativo'}</Badge>
                 {g.whatsappGroupId ? <Badge tone="brand">WhatsApp</Badge> : null}
               </div>
-              <span className="text-sm text-muted-foreground">{formatNumber(g.membersCount)} membros</span>
+              <span className="text-sm text-muted-foreground">{countLabel(g.membersCount, 'membro', 'membros')}</span>
             </div>
             <div className="flex flex-wrap items-center gap-1">
               <Button

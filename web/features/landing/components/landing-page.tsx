@@ -18,10 +18,12 @@ import { Link } from 'react-router';
 import { DEMO_DURATION_MS } from '../../../../contract/constants';
 import { whatsappLink } from '../../../../contract/links';
 import { MONEY_BACK_GUARANTEE_DAYS, PLANS } from '../../../../contract/plans';
+import { countLabel } from '../../../../contract/plural';
 import { paths } from '../../../app/paths';
 import { usePageTitle } from '../../../app/use-page-title';
 import { Button } from '../../../components/ui/button';
 import { formatCount, formatPercent } from '../../../lib/format';
+import { cn } from '../../../lib/utils';
 import { PaymentLinkButton, PlanCard } from '../../plans/components/plan-card';
 import { usePublicConfig } from '../../public-config/api/get-public-config';
 import { LandingSignupForm } from './landing-signup';
@@ -176,10 +178,16 @@ export default function LandingPage() {
             </Button>
           </div>
         </div>
+        {/* Every section link stays visible on a phone: the row wraps instead of scrolling out of sight. */}
         <nav aria-label="Seções da página (celular)" className="border-t md:hidden">
-          <div className="mx-auto flex max-w-6xl justify-between gap-1 overflow-x-auto px-2 py-1">
+          <div className="mx-auto flex max-w-6xl flex-wrap justify-center px-1 py-1">
             {SECTIONS.map((s) => (
-              <SectionLink key={s.id} id={s.id} label={s.label} className={`${navLinkClass} whitespace-nowrap`} />
+              <SectionLink
+                key={s.id}
+                id={s.id}
+                label={s.label}
+                className={cn(navLinkClass, 'px-2 whitespace-nowrap')}
+              />
             ))}
           </div>
         </nav>
@@ -212,12 +220,12 @@ export default function LandingPage() {
                   <ArrowRight aria-hidden />
                 </Button>
                 <Button asChild size="lg" variant="outline">
-                  <Link to={paths.demo}>Testar grátis por {demoHours} horas</Link>
+                  <Link to={paths.demo}>Testar grátis por {countLabel(demoHours, 'hora', 'horas')}</Link>
                 </Button>
               </div>
               <p className="flex items-center gap-2 text-sm text-muted-foreground">
                 <ShieldCheck aria-hidden className="size-4 text-brand-strong" />
-                Garantia de {MONEY_BACK_GUARANTEE_DAYS} dias: não gostou, devolvemos seu dinheiro.
+                Garantia de {countLabel(MONEY_BACK_GUARANTEE_DAYS, 'dia', 'dias')}: não gostou, devolvemos seu dinheiro.
               </p>
             </div>
             <div className="rounded-lg border bg-card p-5 shadow-md" aria-hidden>
@@ -347,7 +355,7 @@ export default function LandingPage() {
               id="precos"
               eyebrow="Preços"
               title="Escolha seu plano"
-              text={`Pagamento seguro pelo link do plano. Depois, fale com a nossa equipe para liberar o acesso. Garantia de ${MONEY_BACK_GUARANTEE_DAYS} dias em todos os planos.`}
+              text={`Pagamento seguro pelo link do plano. Depois, fale com a nossa equipe para liberar o acesso. Garantia de ${countLabel(MONEY_BACK_GUARANTEE_DAYS, 'dia', 'dias')} em todos os planos.`}
             />
             <div className="grid gap-6 pt-3 sm:grid-cols-2 lg:grid-cols-4">
               {PLANS.map((plan) => (

@@ -1,7 +1,8 @@
 import { Check, ExternalLink, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { MONEY_BACK_GUARANTEE_DAYS, type Plan } from '../../../../contract/plans';
-import { formatMoney, formatNumber } from '../../../lib/format';
+import { countLabel } from '../../../../contract/plural';
+import { formatMoney } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 
 const PERIOD_LABEL: Record<string, string> = {
@@ -19,7 +20,7 @@ const PERIOD_SUFFIX: Record<string, string> = {
 };
 
 export function contactLimitText(limit: number | null): string {
-  return limit === null ? 'Contatos ilimitados' : `Até ${formatNumber(limit)} contatos`;
+  return limit === null ? 'Contatos ilimitados' : `Até ${countLabel(limit, 'contato', 'contatos')}`;
 }
 
 /** A plan of SPEC §9 as a card; the landing page and the settings' Planos section both use it. */
@@ -76,7 +77,7 @@ export function PlanCard({
         ))}
         <li className="flex items-center gap-2">
           <ShieldCheck aria-hidden className="size-4 shrink-0 text-brand-strong" />
-          Garantia de {MONEY_BACK_GUARANTEE_DAYS} dias
+          Garantia de {countLabel(MONEY_BACK_GUARANTEE_DAYS, 'dia', 'dias')}
         </li>
       </ul>
       {action ? <div className="mt-auto pt-2">{action}</div> : null}

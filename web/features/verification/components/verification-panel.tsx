@@ -1,6 +1,7 @@
 import { CheckCircle2, CircleHelp, ShieldCheck, XCircle } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { formatPhone } from '../../../../contract/phone';
+import { countLabel } from '../../../../contract/plural';
 import { verifyMsg } from '../../../../contract/verification';
 import { EmptyState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
@@ -95,7 +96,8 @@ export function VerificationPanel() {
             <div className="grid gap-2" aria-live="polite">
               <div className="flex justify-between text-sm">
                 <span>
-                  {formatNumber(data.progress.checked)} de {formatNumber(data.totalContacts)} contatos verificados
+                  {formatNumber(data.progress.checked)} de{' '}
+                  {countLabel(data.totalContacts, 'contato verificado', 'contatos verificados')}
                 </span>
                 <span className="tabular-nums">{percent}%</span>
               </div>
