@@ -25,6 +25,7 @@ import { AppError } from './errors';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { SessionStore } from './modules/auth/sessions.service';
+import { backupRoutes } from './modules/backup/backup.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { botConfigRoutes } from './modules/chatbot/bot-config.routes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
@@ -231,6 +232,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(uploadsRoutes, { prefix: '/api/uploads', ...deps });
   await app.register(botConfigRoutes, { prefix: '/api/bot-config', ...deps });
   await app.register(conversationsRoutes, { prefix: '/api/conversations', ...deps });
+  await app.register(backupRoutes, { prefix: '/api/backup', ...deps });
   await app.register(verificationRoutes, { prefix: '/api/users', ...deps, verification: opts.verification });
 
   const webRoot = join(projectRoot(), 'dist', 'web');

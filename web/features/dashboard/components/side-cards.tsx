@@ -1,16 +1,14 @@
-import { Database, Download, ExternalLink, FileText, LifeBuoy, MessageCircle, Sparkles } from 'lucide-react';
+import { Download, ExternalLink, FileText, LifeBuoy, MessageCircle, Sparkles } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { useSupportLink } from '../../auth/hooks/use-can-act';
+import { BackupDownloadButton } from '../../backup/components/backup-download-button';
 import { contactsExportUrl } from '../../contacts/api/import-contacts';
 import { usePublicConfig } from '../../public-config/api/get-public-config';
 
-const QUICK_LINKS = [
-  { to: paths.reports, label: 'Gerar Relatório', icon: FileText },
-  { to: paths.settings, label: 'Backup de Dados', icon: Database },
-];
+const QUICK_LINKS = [{ to: paths.reports, label: 'Gerar Relatório', icon: FileText }];
 
 export function QuickLinksCard() {
   return (
@@ -34,6 +32,7 @@ export function QuickLinksCard() {
             </Link>
           </Button>
         ))}
+        <BackupDownloadButton />
       </CardContent>
     </Card>
   );

@@ -4,6 +4,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui
 import { useTabParam } from '../../../lib/use-tab-param';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
 import { canReadWorkspace } from '../../auth/permissions';
+import { RestoreBackupCard } from '../../backup/components/restore-backup-card';
 import { NotificationsSection } from './notifications-section';
 import { PlansSection } from './plans-section';
 import { ProfileSection } from './profile-section';
@@ -36,8 +37,9 @@ export default function SettingsPage() {
           </TabsTrigger>
         ))}
       </TabsList>
-      <TabsContent value="perfil" className="mt-6">
+      <TabsContent value="perfil" className="mt-6 grid gap-6">
         <ProfileSection readOnly={readOnly} />
+        <RestoreBackupCard readOnly={readOnly} locked={locked} />
       </TabsContent>
       <TabsContent value="notificacoes" className="mt-6">
         <NotificationsSection readOnly={readOnly} locked={locked} />

@@ -1,0 +1,383 @@
+import './zod-locale';
+import { z } from 'zod';
+import { autoReplyInput, BOT_REPLIES_MAX, botConfigInput, botMsg, normalizeForMatch, weekdays } from './bot';
+import {
+  CAMPAIGN_MESSAGE_MAX,
+  CAMPAIGN_NAME_MAX,
+  campaignMsg,
+  campaignStatuses,
+  campaignTargetTypes,
+  recipientStatuses,
+  templateVariable,
+} from './campaigns';
+import { contactsMsg, groupInput } from './contacts';
+import { savedMessageInput } from './saved-messages';
+import { notificationSettingsSchema, updateWhatsappSettingsInput } from './settings';
+import { INVALID_CHARACTERS, text } from './text';
+
+/**
+ * The account backup (`GET /api/backup`, `POST /api/backup/restore`): one JSON file with a format
+ * name and version, and the account's data — contacts, groups, saved messages, campaigns with
+ * their recipient lines, the bot's configuration and rules, and the settings. Never a secret: no
+ * password, session, WhatsApp key or credential, no Cloud API token (docs/decisions/013).
+ */
+export const BACKUP_FORMAT = 'disparo-backup';
+export const BACKUP_VERSION = 1;
+/** Largest backup file a restore accepts (about 200,000 contacts, or contacts plus recipient lines). */
+export const BACKUP_MAX_FILE_MB = 50;
+
+/** pt-BR texts of the backup download and restore. */
+export const backupMsg = {
+  downloadLabel: 'Backup de Dados',
+  downloading: 'Gerando backup...',
+  downloaded: 'Backup baixado com sucesso.',
+  downloadError: 'Erro ao gerar o backup. Tente novamente.',
+  restoreTitle: 'Restaurar backup',
+  restoreDescription:
+    'Envie um arquivo de backup do Disparo (.json). Os dados são somados aos da conta: contatos pelo telefone, grupos pelo nome e respostas automáticas pela palavra-chave. Nada é apagado nem duplicado, e campanhas restauradas não são reenviadas.',
+  fileLabel: 'Arquivo de backup (.json)',
+  restoreButton: 'Restaurar backup',
+  restoring: 'Restaurando...',
+  restoreErrorTitle: 'Erro ao restaurar backup',
+  restoreError: 'Não foi possível restaurar o backup. Nenhum dado foi alterado. Tente novamente.',
+  chooseFile: 'Selecione o arquivo de backup (.json).',
+  invalidFileType: 'Selecione um arquivo de backup .json gerado pelo Disparo.',
+  noFile: 'Nenhum arquivo enviado. Envie o backup no campo "file".',
+  emptyFile: 'O arquivo de backup está vazio.',
+  fileTooLarge: (mb: number) => `Arquivo muito grande. O limite do backup é ${mb} MB.`,
+  notJson: 'O arquivo não é um backup do Disparo: o conteúdo não é um JSON válido.',
+  notBackup: 'O arquivo não é um backup do Disparo (formato "disparo-backup" não encontrado).',
+  unsupportedVersion: (version: unknown) =>
+    `Versão de backup não suportada (${String(version).slice(0, 20)}). Este servidor restaura backups da versão ${BACKUP_VERSION}.`,
+  /** A refused file: where (see describeBackupPath) and what is wrong. Nothing was changed. */
+  invalid: (where: string, problem: string) =>
+    `Backup inválido (${where}): ${problem.trim().replace(/([^.!?])$/, '$1.')} Nenhum dado foi alterado.`,
+  dateInvalid: 'Data inválida. Use o formato ISO 8601, por exemplo 2026-11-22T14:05:00.000Z.',
+  duplicatePhone: 'Telefone repetido no backup.',
+  duplicateGroup: 'Grupo repetido no backup.',
+  imageInvalid: 'Imagem inválida: use um link http(s) ou uma imagem enviada à conta.',
+  /** The report line of a recipient that had not been sent when the backup was made. */
+  recipientNotSent: 'Não enviada: a campanha foi restaurada de um backup e não é reenviada.',
+  nothingNew: 'Nada a restaurar: todos os dados do backup já estão na conta.',
+  contactsOverLimit: (skipped: number, limit: number, label: string) =>
+    `${skipped.toLocaleString('pt-BR')} contatos não foram restaurados porque o ${label} permite até ${limit.toLocaleString('pt-BR')} contatos.`,
+  repliesOverLimit: (skipped: number) =>
+    `${skipped.toLocaleString('pt-BR')} respostas automáticas não foram restauradas: o limite é de ${BOT_REPLIES_MAX.toLocaleString('pt-BR')} por conta.`,
+} as const;
+
+const SECTION_LABELS: Record<string, string> = {
+  contacts: 'contato',
+  groups: 'grupo',
+  savedMessages: 'mensagem salva',
+  campaigns: 'campanha',
+  recipients: 'destinatário',
+  autoReplies: 'resposta automática',
+  buttons: 'botão',
+  templateVariables: 'variável do modelo',
+  targetGroups: 'grupo do público',
+  targetTags: 'tag do público',
+  tags: 'tag',
+  bot: 'chatbot',
+  settings: 'configurações',
+  whatsapp: 'WhatsApp',
+  notifications: 'notificações',
+  businessDays: 'dia do expediente',
+};
+
+const FIELD_LABELS: Record<string, string> = {
+  format: 'formato',
+  version: 'versão',
+  exportedAt: 'data do backup',
+  name: 'nome',
+  phone: 'telefone',
+  email: 'email',
+  isActive: 'ativo',
+  optedOut: 'descadastrado',
+  isWhatsAppActive: 'WhatsApp ativo',
+  whatsappCheckedAt: 'verificado em',
+  createdAt: 'criado em',
+  updatedAt: 'atualizado em',
+  whatsappGroupId: 'ID do grupo no WhatsApp',
+  membersCount: 'membros',
+  title: 'título',
+  type: 'tipo',
+  content: 'conteúdo',
+  contentType: 'tipo de conteúdo',
+  imageUrl: 'imagem',
+  imageFile: 'arquivo de imagem',
+  uploadId: 'imagem enviada',
+  message: 'mensagem',
+  status: 'status',
+  targetType: 'público',
+  scheduledAt: 'agendada para',
+  startedAt: 'iniciada em',
+  finishedAt: 'concluída em',
+  recipient: 'destinatário',
+  kind: 'tipo',
+  error: 'erro',
+  attempts: 'tentativas',
+  queuedAt: 'na fila desde',
+  sentAt: 'enviada em',
+  deliveredAt: 'entregue em',
+  readAt: 'lida em',
+  failedAt: 'falhou em',
+  trigger: 'palavra-chave',
+  keyword: 'palavra-chave',
+  response: 'resposta',
+  text: 'texto',
+  value: 'valor',
+  welcomeMessage: 'mensagem de boas-vindas',
+  outOfHoursMessage: 'mensagem fora do expediente',
+  aiInstructions: 'instruções da IA',
+  aiModel: 'modelo de IA',
+  aiEnabled: 'IA ativa',
+  isEnabled: 'bot ativo',
+  handoffMinutes: 'tempo de atendimento humano',
+  messageDelay: 'intervalo entre mensagens',
+  dailyLimit: 'limite diário',
+  businessStart: 'início do expediente',
+  businessEnd: 'fim do expediente',
+};
+
+/**
+ * Where in a backup a problem is, in words a person can find it by: ['contacts', 2, 'phone'] →
+ * 'contato nº 3, campo "telefone"'.
+ */
+export function describeBackupPath(path: ReadonlyArray<PropertyKey>): string {
+  const parts: string[] = [];
+  for (let i = 0; i < path.length; i++) {
+    const key = String(path[i]);
+    const next = path[i + 1];
+    if (typeof next === 'number' && SECTION_LABELS[key]) {
+      parts.push(`${SECTION_LABELS[key]} nº ${next + 1}`);
+      i++;
+    } else if (SECTION_LABELS[key] && i < path.length - 1) {
+      parts.push(SECTION_LABELS[key]);
+    } else {
+      parts.push(`campo "${FIELD_LABELS[key] ?? key}"`);
+    }
+  }
+  return parts.length ? parts.join(', ') : 'arquivo';
+}
+
+const isoDate = () => z.iso.datetime({ offset: true, error: backupMsg.dateInvalid });
+const optionalDate = () =>
+  isoDate()
+    .nullish()
+    .transform((v) => v ?? null);
+const optionalText = (max: number) =>
+  text()
+    .max(max)
+    .nullish()
+    .transform((v) => v || null);
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Text as the database holds it: anything but NUL and lone surrogates, which it cannot store.
+ * Contacts arrive from spreadsheets and WhatsApp, which may carry control characters a form would
+ * refuse (`text()`); their backup brings them back as they were instead of refusing the account's own data.
+ */
+const storedText = () =>
+  z
+    .string()
+    .refine((v) => !v.includes('\u0000') && !LONE_SURROGATE.test(v), { message: INVALID_CHARACTERS, abort: true });
+const optionalStoredText = (max: number) =>
+  storedText()
+    .max(max)
+    .nullish()
+    .transform((v) => v || null);
+
+/** A contact as `GET /api/contacts` answers it, without its id (the phone is its identity). */
+export const backupContact = z.object({
+  name: storedText().trim().max(200, contactsMsg.nameMax),
+  phone: text().trim().min(1, contactsMsg.required).max(40, contactsMsg.invalidPhone),
+  email: optionalStoredText(320),
+  tags: z.array(storedText().trim().max(100)).max(200).default([]),
+  isActive: z.boolean().default(true),
+  optedOut: z.boolean().default(false),
+  isWhatsAppActive: z
+    .boolean()
+    .nullish()
+    .transform((v) => v ?? null),
+  whatsappCheckedAt: optionalDate(),
+  createdAt: isoDate().optional(),
+});
+export type BackupContact = z.input<typeof backupContact>;
+
+/** A group as the group form saves it (its name is its identity), with its creation date. */
+export const backupGroup = groupInput.extend({ createdAt: isoDate().optional() });
+export type BackupGroup = z.input<typeof backupGroup>;
+
+/** A saved message as `POST /api/messages` takes it, with its dates. */
+export const backupSavedMessage = savedMessageInput.extend({
+  createdAt: isoDate().optional(),
+  updatedAt: isoDate().optional(),
+});
+export type BackupSavedMessage = z.input<typeof backupSavedMessage>;
+
+/** One report line of a campaign, as `GET /api/campaigns/{id}/recipients` answers it, without ids. */
+export const backupRecipient = z.object({
+  recipient: text().trim().min(1).max(200),
+  kind: z.enum(['contact', 'group']).default('contact'),
+  name: storedText().max(200).default(''),
+  email: optionalStoredText(320),
+  status: z.enum(recipientStatuses),
+  error: optionalStoredText(2000),
+  attempts: z.number().int().min(0).max(1000).default(0),
+  queuedAt: isoDate().optional(),
+  sentAt: optionalDate(),
+  deliveredAt: optionalDate(),
+  readAt: optionalDate(),
+  failedAt: optionalDate(),
+});
+export type BackupRecipient = z.input<typeof backupRecipient>;
+
+/** A campaign (its name and creation date are its identity) with its recipient lines. */
+export const backupCampaign = z.object({
+  name: text().trim().min(1, campaignMsg.required).max(CAMPAIGN_NAME_MAX, campaignMsg.nameTooLong),
+  message: text().min(1, campaignMsg.required).max(CAMPAIGN_MESSAGE_MAX, campaignMsg.messageTooLong),
+  status: z.enum(campaignStatuses),
+  targetType: z.enum(campaignTargetTypes).default('all'),
+  targetGroups: z.array(text().trim().max(200)).max(1000).default([]),
+  targetTags: z.array(text().trim().max(50)).max(50).default([]),
+  imageUrl: optionalText(2048),
+  templateName: optionalText(512),
+  templateLanguage: optionalText(20),
+  templateVariables: z.array(templateVariable).max(20).default([]),
+  scheduledAt: optionalDate(),
+  startedAt: optionalDate(),
+  finishedAt: optionalDate(),
+  pauseReason: optionalText(1000),
+  createdAt: isoDate(),
+  recipients: z.array(backupRecipient).default([]),
+});
+export type BackupCampaign = z.input<typeof backupCampaign>;
+
+const bot = botConfigInput.shape;
+
+/** The bot's configuration and its rules, as `POST /api/bot-config` takes them (business hours live in settings). */
+export const backupBot = z
+  .object({
+    isEnabled: bot.isEnabled,
+    welcomeMessage: bot.welcomeMessage,
+    aiEnabled: bot.aiEnabled,
+    aiModel: bot.aiModel,
+    outOfHoursMessage: bot.outOfHoursMessage,
+    aiInstructions: bot.aiInstructions,
+    handoffMinutes: bot.handoffMinutes,
+    autoReplies: z.array(autoReplyInput).max(BOT_REPLIES_MAX, botMsg.tooManyReplies).default([]),
+  })
+  .superRefine((c, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, r] of c.autoReplies.entries()) {
+      const key = normalizeForMatch(r.trigger);
+      if (seen.has(key))
+        ctx.addIssue({
+          code: 'custom',
+          message: botMsg.keywordDuplicate(r.trigger),
+          path: ['autoReplies', i, 'trigger'],
+        });
+      seen.add(key);
+    }
+  });
+export type BackupBot = z.input<typeof backupBot>;
+
+/**
+ * The settings the server obeys: sending pacing and business hours, business days, notification
+ * preferences. The WhatsApp channel is not part of a backup: it follows the credentials, which are not.
+ */
+export const backupSettings = z.object({
+  whatsapp: updateWhatsappSettingsInput,
+  businessDays: z.array(z.enum(weekdays)).max(7),
+  notifications: notificationSettingsSchema,
+});
+export type BackupSettings = z.input<typeof backupSettings>;
+
+/** The whole file. Sections left out count as empty. */
+export const backupFile = z.object({
+  format: z.literal(BACKUP_FORMAT, { error: backupMsg.notBackup }),
+  version: z.literal(BACKUP_VERSION, { error: (issue) => backupMsg.unsupportedVersion(issue.input) }),
+  exportedAt: isoDate(),
+  settings: backupSettings.optional(),
+  bot: backupBot.optional(),
+  groups: z.array(backupGroup).default([]),
+  savedMessages: z.array(backupSavedMessage).default([]),
+  contacts: z.array(backupContact).default([]),
+  campaigns: z.array(backupCampaign).default([]),
+});
+export type BackupFileInput = z.input<typeof backupFile>;
+export type BackupFile = z.output<typeof backupFile>;
+
+/** What a restore did with one kind of data. `skipped`: left out by a limit (plan, rules). */
+export const restoreCounts = z.object({
+  added: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  skipped: z.number().int(),
+});
+export type RestoreCounts = z.infer<typeof restoreCounts>;
+
+export const restoreSections = [
+  'contacts',
+  'groups',
+  'savedMessages',
+  'campaigns',
+  'autoReplies',
+  'botConfig',
+  'settings',
+] as const;
+export type RestoreSection = (typeof restoreSections)[number];
+
+export const restoreResult = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  contacts: restoreCounts,
+  groups: restoreCounts,
+  savedMessages: restoreCounts,
+  campaigns: restoreCounts,
+  autoReplies: restoreCounts,
+  botConfig: restoreCounts,
+  settings: restoreCounts,
+});
+export type RestoreResult = z.infer<typeof restoreResult>;
+
+const NOUNS: Record<RestoreSection, { one: string; many: string; feminine: boolean }> = {
+  contacts: { one: 'contato', many: 'contatos', feminine: false },
+  groups: { one: 'grupo', many: 'grupos', feminine: false },
+  savedMessages: { one: 'mensagem salva', many: 'mensagens salvas', feminine: true },
+  campaigns: { one: 'campanha', many: 'campanhas', feminine: true },
+  autoReplies: { one: 'resposta automática', many: 'respostas automáticas', feminine: true },
+  botConfig: { one: 'configuração do chatbot', many: 'configurações do chatbot', feminine: true },
+  settings: { one: 'configuração da conta', many: 'configurações da conta', feminine: true },
+};
+
+/**
+ * The toast of a restore: 'Backup restaurado: 3 contatos adicionados e 1 atualizado; 1 grupo
+ * adicionado.', then `notes` (what a limit left out).
+ */
+export function restoreSummary(r: Omit<RestoreResult, 'success' | 'message'>, notes: string[] = []): string {
+  const count = (n: number) => n.toLocaleString('pt-BR');
+  const parts = restoreSections.flatMap((section) => {
+    const c = r[section];
+    const noun = NOUNS[section];
+    const word = (n: number, masculine: string) => {
+      const w = noun.feminine ? `${masculine.slice(0, -1)}a` : masculine;
+      return n === 1 ? w : `${w}s`;
+    };
+    const bits = [
+      ...(c.added ? [{ n: c.added, word: word(c.added, 'adicionado') }] : []),
+      ...(c.updated ? [{ n: c.updated, word: word(c.updated, 'atualizado') }] : []),
+    ];
+    if (!bits.length) return [];
+    const [first, ...rest] = bits;
+    const head = `${count(first.n)} ${first.n === 1 ? noun.one : noun.many} ${first.word}`;
+    return [[head, ...rest.map((b) => `${count(b.n)} ${b.word}`)].join(' e ')];
+  });
+  const lead = parts.length
+    ? `Backup restaurado: ${parts.join('; ')}.`
+    : notes.length
+      ? 'Nenhum dado novo foi restaurado.'
+      : backupMsg.nothingNew;
+  return [lead, ...notes].join(' ');
+}

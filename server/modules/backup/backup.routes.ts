@@ -1,0 +1,63 @@
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { BACKUP_MAX_FILE_MB, backupMsg, restoreResult } from '../../../contract/backup';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../errors';
+import { attachmentHeader, datedName } from '../../lib/download';
+import { authed } from '../../plugins/access';
+import { exportBackup, restoreBackup } from './backup.service';
+
+export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, chatbot }) => {
+  app.get(
+    '',
+    {
+      config: { access: 'customer' },
+      schema: {
+        tags: ['backup'],
+        summary:
+          "The account's data as one JSON file (format disparo-backup, version 1): contacts, groups, saved messages, campaigns with recipients, bot, settings; never a secret",
+      },
+    },
+    async (request, reply) => {
+      const chunks = await exportBackup(db, authed(request).user.id);
+      return reply
+        .header('content-disposition', attachmentHeader(datedName('disparo-backup', 'json')))
+        .header('cache-control', 'no-store')
+        .type('application/json; charset=utf-8')
+        .send(Readable.from(chunks, { objectMode: false }));
+    },
+  );
+
+  app.post(
+    '/restore',
+    {
+      config: { access: 'customer' },
+      schema: {
+        tags: ['backup'],
+        summary:
+          'Merge a backup file (multipart field "file") into the account in one transaction: contacts by phone, groups by name, rules by keyword; an invalid file changes nothing',
+        consumes: ['multipart/form-data'],
+        response: { 200: restoreResult },
+      },
+    },
+    async (request) => {
+      const { user } = authed(request);
+      const part = request.isMultipart()
+        ? await request.file({ limits: { fileSize: BACKUP_MAX_FILE_MB * 1024 * 1024 } })
+        : undefined;
+      if (part?.fieldname !== 'file') throw new AppError('VALIDATION', backupMsg.noFile);
+      let data: Buffer;
+      try {
+        data = await part.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new AppError('PAYLOAD_TOO_LARGE', backupMsg.fileTooLarge(BACKUP_MAX_FILE_MB));
+        }
+        throw err;
+      }
+      const result = await restoreBackup(db, user, data, { aiAvailable: chatbot.ai.available });
+      chatbot.configChanged(user.id);
+      return result;
+    },
+  );
+};

@@ -1,0 +1,738 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BACKUP_MAX_FILE_MB,
+  type BackupFileInput,
+  backupFile,
+  backupMsg,
+  type RestoreResult,
+} from '../../../contract/backup';
+import { botMsg } from '../../../contract/bot';
+import { contactsMsg } from '../../../contract/contacts';
+import { rowsOf } from '../../db/rows';
+import type { UserRow } from '../../db/schema';
+import { sessions, whatsappAuthKeys, whatsappBusinessAccounts } from '../../db/schema';
+import { multipart } from '../../testing/multipart';
+import { apiCall, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
+import { seedDemoWorkspace } from '../auth/demo-data';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp({}, undefined, { dispatcher: { autoStart: false } });
+});
+afterAll(() => ctx.close());
+
+type Json = Record<string, unknown>;
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
+
+async function download(cookie: string) {
+  const res = await apiCall(ctx, 'GET', '/api/backup', { cookie });
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  return { res, backup: JSON.parse(res.body) as Json & Required<Pick<BackupFileInput, 'contacts'>> };
+}
+
+async function restore(cookie: string, file: Buffer | string, filename = 'backup.json') {
+  const body = multipart(filename, file);
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/backup/restore',
+    payload: body.payload,
+    headers: { ...body.headers, cookie },
+  });
+}
+
+async function restoreOk(cookie: string, file: Buffer | string): Promise<RestoreResult> {
+  const res = await restore(cookie, file);
+  expect(res.statusCode, res.body.slice(0, 400)).toBe(200);
+  return res.json() as RestoreResult;
+}
+
+const get = async (cookie: string, url: string) => {
+  const res = await apiCall(ctx, 'GET', url, { cookie });
+  expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBe(200);
+  return res.json();
+};
+
+const send = async (cookie: string, method: 'POST' | 'PUT', url: string, payload: unknown) => {
+  const res = await apiCall(ctx, method, url, { cookie, payload });
+  expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 300)}`).toBe(200);
+  return res.json();
+};
+
+/** Everything an account's screens show, without ids (which a restore does not carry). */
+async function figures(cookie: string) {
+  const metrics = await get(cookie, '/api/metrics');
+  const byKey = <T>(list: T[], key: (x: T) => string) => [...list].sort((a, b) => key(a).localeCompare(key(b)));
+  const contacts = (await get(cookie, '/api/contacts')) as Json[];
+  const groups = (await get(cookie, '/api/groups')) as Json[];
+  const messages = (await get(cookie, '/api/messages')) as Json[];
+  const campaigns = (await get(cookie, '/api/campaigns')) as Json[];
+  const bot = await get(cookie, '/api/bot-config');
+  return {
+    metrics: {
+      messagesSent: metrics.messagesSent,
+      activeContacts: metrics.activeContacts,
+      activeGroups: metrics.activeGroups,
+      openRate: metrics.openRate,
+    },
+    contacts: byKey(
+      contacts.map(({ id: _id, ...c }) => c),
+      (c) => String(c.phone),
+    ),
+    groups: byKey(
+      groups.map(({ id: _id, ...g }) => g),
+      (g) => String(g.name),
+    ),
+    messages: byKey(
+      messages.map(({ id: _id, uploadId: _u, uploadUrl: _url, ...m }) => m),
+      (m) => String(m.title),
+    ),
+    campaigns: byKey(
+      campaigns.map(({ id: _id, imageUrl: _img, expectedFinishAt: _e, ...c }) => c),
+      (c) => `${c.name}${c.createdAt}`,
+    ),
+    bot: { ...bot, autoReplies: bot.autoReplies.map(({ id: _id, ...r }: Json) => r) },
+    whatsapp: await get(cookie, '/api/settings/whatsapp'),
+    notifications: await get(cookie, '/api/settings/notifications'),
+  };
+}
+
+const SECRETS = {
+  accessToken: 'EAAG-segredo-do-token-123',
+  appSecret: 'app-secret-nao-pode-sair',
+  verifyToken: 'verify-token-secreto-456',
+  webhookKey: 'webhook-key-secreta-789',
+  baileys: 'BAILEYS-CREDS-SEGREDO',
+};
+
+/** An account with a bit of everything, seeded as the app's screens (and the demo seed) write it. */
+async function seededAccount(): Promise<{ user: UserRow; cookie: string }> {
+  const { user, cookie } = await newCustomer(ctx, { planType: 'enterprise' });
+  // A finished campaign with its report lines (read, delivered, failed), contacts, groups, rules.
+  await seedDemoWorkspace(ctx.database.db, user.id);
+  await send(cookie, 'PUT', '/api/settings/whatsapp', {
+    autoReconnect: false,
+    messageDelay: 7,
+    dailyLimit: 321,
+    respectBusinessHours: true,
+    businessStart: '08:30',
+    businessEnd: '17:45',
+  });
+  await send(cookie, 'PUT', '/api/settings/notifications', {
+    emailNotifications: false,
+    pushNotifications: true,
+    campaignUpdates: false,
+    systemAlerts: true,
+    marketingEmails: false,
+  });
+  await send(cookie, 'POST', '/api/bot-config', {
+    welcomeMessage: 'Bem-vindo à Loja Backup!',
+    outOfHoursMessage: 'Estamos fechados agora.',
+    handoffMinutes: 45,
+    businessHours: { start: '08:30', end: '17:45', days: ['monday', 'wednesday', 'saturday'] },
+    autoReplies: [
+      { trigger: 'preço', response: 'Planos a partir de R$ 25,00.' },
+      {
+        trigger: 'Horário',
+        response: 'Abrimos às 9h.',
+        type: 'interactive',
+        isActive: false,
+        buttons: [{ text: 'Nosso site', type: 'url', value: 'https://exemplo.com.br' }],
+      },
+    ],
+  });
+  await send(cookie, 'POST', '/api/contacts', {
+    name: 'Zélia Backup',
+    phone: '(21) 99876-5432',
+    email: 'zelia@example.com',
+    tags: 'vip, cliente',
+  });
+  await send(cookie, 'POST', '/api/contacts', { name: 'Yuri Saiu', phone: '11 91234-5678', optedOut: true });
+  await send(cookie, 'POST', '/api/contacts', { name: 'Xavier Inativo', phone: '31 98888-7777', isActive: false });
+  await send(cookie, 'POST', '/api/groups', { name: 'Sem link', membersCount: 3 });
+  const image = multipart('foto.png', PNG);
+  const uploaded = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/uploads',
+    payload: image.payload,
+    headers: { ...image.headers, cookie },
+  });
+  expect(uploaded.statusCode).toBe(200);
+  const uploadId = uploaded.json().id as string;
+  await send(cookie, 'POST', '/api/messages', {
+    title: 'Promoção em HTML',
+    content: '<b>Oferta</b> só hoje<br>Aproveite!',
+    contentType: 'html',
+  });
+  await send(cookie, 'POST', '/api/messages', {
+    title: 'Com imagem enviada',
+    content: 'Veja a foto',
+    hasImage: true,
+    uploadId,
+  });
+  await send(cookie, 'POST', '/api/campaigns', {
+    name: 'Rascunho de dezembro',
+    message: 'Olá {{primeiro_nome}}, novidades!',
+    targetType: 'groups',
+    targetGroups: ['Sem link'],
+    imageUrl: `upload:${uploadId}`,
+  });
+  // Secrets this account holds: none may leave in a backup.
+  await ctx.database.db.insert(whatsappBusinessAccounts).values({
+    userId: user.id,
+    phoneNumberId: '109000000000777',
+    accessToken: SECRETS.accessToken,
+    appSecret: SECRETS.appSecret,
+    webhookKey: `${SECRETS.webhookKey}-${user.id}`,
+    verifyToken: SECRETS.verifyToken,
+  });
+  await ctx.database.db.insert(whatsappAuthKeys).values({ userId: user.id, key: 'creds', value: SECRETS.baileys });
+  return { user, cookie };
+}
+
+const counts = (added: number, updated = 0, unchanged = 0, skipped = 0) => ({ added, updated, unchanged, skipped });
+
+describe('GET /api/backup', () => {
+  it('downloads the whole account as one JSON file with its format and version, and never a secret', async () => {
+    const { user, cookie } = await seededAccount();
+    const { res, backup } = await download(cookie);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="disparo-backup-\d{4}-\d{2}-\d{2}\.json"/,
+    );
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(backup.format).toBe('disparo-backup');
+    expect(backup.version).toBe(1);
+    expect(Math.abs(Date.parse(String(backup.exportedAt)) - Date.now())).toBeLessThan(60_000);
+    // The file is what a restore accepts.
+    expect(backupFile.safeParse(backup).success).toBe(true);
+
+    const b = backupFile.parse(backup);
+    expect(b.contacts).toHaveLength(9);
+    expect(b.contacts.find((c) => c.phone === '+5521998765432')).toMatchObject({
+      name: 'Zélia Backup',
+      email: 'zelia@example.com',
+      tags: ['vip', 'cliente'],
+      isActive: true,
+      optedOut: false,
+    });
+    expect(b.contacts.find((c) => c.phone === '+5511912345678')?.optedOut).toBe(true);
+    expect(b.groups.map((g) => g.name).sort()).toEqual(['Exemplo - Clientes VIP', 'Exemplo - Promoções', 'Sem link']);
+    expect(b.savedMessages.map((m) => m.title).sort()).toEqual(['Com imagem enviada', 'Promoção em HTML']);
+    expect(b.campaigns.map((c) => [c.name, c.status])).toEqual(
+      expect.arrayContaining([
+        ['Exemplo - Boas-vindas de novembro', 'completed'],
+        ['Rascunho de dezembro', 'draft'],
+      ]),
+    );
+    const finished = b.campaigns.find((c) => c.status === 'completed');
+    expect(finished?.recipients.map((r) => r.status).sort()).toEqual(
+      ['delivered', 'delivered', 'failed', 'read', 'read', 'read'].sort(),
+    );
+    expect(b.bot?.welcomeMessage).toBe('Bem-vindo à Loja Backup!');
+    expect(b.bot?.autoReplies.map((r) => r.trigger)).toEqual(['preço', 'Horário']);
+    expect(b.settings).toEqual({
+      whatsapp: {
+        autoReconnect: false,
+        messageDelay: 7,
+        dailyLimit: 321,
+        respectBusinessHours: true,
+        businessStart: '08:30',
+        businessEnd: '17:45',
+      },
+      businessDays: ['monday', 'wednesday', 'saturday'],
+      notifications: {
+        emailNotifications: false,
+        pushNotifications: true,
+        campaignUpdates: false,
+        systemAlerts: true,
+        marketingEmails: false,
+      },
+    });
+
+    const [session] = await ctx.database.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    const forbidden = [
+      ...Object.values(SECRETS),
+      user.passwordHash,
+      session.tokenHash,
+      cookie.split('=')[1],
+      'demo-0', // provider message ids of the report lines
+    ];
+    for (const secret of forbidden) expect(res.body, 'a secret in the backup').not.toContain(secret);
+    for (const key of [
+      'password',
+      'passwordHash',
+      'tokenHash',
+      'accessToken',
+      'appSecret',
+      'verifyToken',
+      'webhookKey',
+      'providerMessageId',
+      'channel',
+      'userId',
+    ]) {
+      expect(res.body, `key ${key}`).not.toContain(`"${key}"`);
+    }
+  });
+
+  it('an account without anything downloads a valid, empty backup', async () => {
+    const { cookie } = await newCustomer(ctx);
+    const { backup } = await download(cookie);
+    const b = backupFile.parse(backup);
+    expect([b.contacts, b.groups, b.savedMessages, b.campaigns, b.bot?.autoReplies]).toEqual([[], [], [], [], []]);
+    expect(b.bot?.isEnabled).toBe(true);
+  });
+});
+
+describe('POST /api/backup/restore', () => {
+  it('restores into a fresh account with the same figures and lists; a second restore changes nothing', async () => {
+    const source = await seededAccount();
+    const { res } = await download(source.cookie);
+    const target = await newCustomer(ctx, { planType: 'enterprise' });
+
+    const first = await restoreOk(target.cookie, res.body);
+    expect(first.contacts).toEqual(counts(9));
+    expect(first.groups).toEqual(counts(3));
+    expect(first.savedMessages).toEqual(counts(2));
+    expect(first.campaigns).toEqual(counts(2));
+    expect(first.autoReplies).toEqual(counts(2));
+    expect(first.botConfig).toEqual(counts(1));
+    expect(first.settings).toEqual(counts(1));
+    expect(first.message).toContain('Backup restaurado: 9 contatos adicionados; 3 grupos adicionados;');
+
+    const expected = await figures(source.cookie);
+    const got = await figures(target.cookie);
+    expect(got.metrics.messagesSent).toBe(5);
+    expect(got.metrics.activeContacts).toBe(7);
+    expect(got).toEqual({
+      ...expected,
+      // An uploaded image stays with the account that uploaded it: the copy has none.
+      messages: expected.messages.map((m) =>
+        m.title === 'Com imagem enviada' ? { ...m, hasImage: false, imageFile: '' } : m,
+      ),
+    });
+
+    // The restored account's own backup is the same file (but for its date and the image it lacks).
+    const again = backupFile.parse((await download(target.cookie)).backup);
+    const original = backupFile.parse(JSON.parse(res.body));
+    const sorted = <T>(list: T[]) => [...list].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
+    const withoutImages = (b: typeof original) => ({
+      ...b,
+      exportedAt: '',
+      groups: sorted(b.groups),
+      savedMessages: sorted(b.savedMessages.map((m) => ({ ...m, hasImage: false, imageFile: '', uploadId: null }))),
+      campaigns: sorted(b.campaigns.map((c) => ({ ...c, imageUrl: null }))),
+    });
+    expect(withoutImages(again)).toEqual(withoutImages(original));
+
+    const rowsBefore = await tableCounts(target.user.id);
+    const second = await restoreOk(target.cookie, res.body);
+    expect(second.contacts).toEqual(counts(0, 0, 9));
+    expect(second.groups).toEqual(counts(0, 0, 3));
+    expect(second.savedMessages).toEqual(counts(0, 0, 2));
+    expect(second.campaigns).toEqual(counts(0, 0, 2));
+    expect(second.autoReplies).toEqual(counts(0, 0, 2));
+    expect(second.botConfig).toEqual(counts(0, 0, 1));
+    expect(second.settings).toEqual(counts(0, 0, 1));
+    expect(second.message).toBe(backupMsg.nothingNew);
+    expect(await tableCounts(target.user.id)).toEqual(rowsBefore);
+    expect(await figures(target.cookie)).toEqual(got);
+
+    // And into the account it came from: nothing new either (its own image is kept).
+    const intoSource = await restoreOk(source.cookie, res.body);
+    expect(intoSource.contacts).toEqual(counts(0, 0, 9));
+    expect(intoSource.campaigns).toEqual(counts(0, 0, 2));
+    expect(intoSource.savedMessages).toEqual(counts(0, 0, 2));
+    expect(await figures(source.cookie)).toEqual(expected);
+  });
+
+  it('merges into an account with data: keeps what it has, fills what it lacks, adds the rest', async () => {
+    const { user, cookie } = await newCustomer(ctx);
+    await send(cookie, 'POST', '/api/contacts', { name: 'Nome da conta', phone: '21998765432', tags: 'antiga' });
+    await send(cookie, 'POST', '/api/groups', { name: 'clientes vip', membersCount: 1 });
+    await send(cookie, 'POST', '/api/bot-config', {
+      welcomeMessage: '',
+      autoReplies: [{ trigger: 'PRECO', response: 'Resposta da conta' }],
+    });
+    await send(cookie, 'PUT', '/api/settings/whatsapp', {
+      autoReconnect: true,
+      messageDelay: 3,
+      dailyLimit: 50,
+      respectBusinessHours: false,
+      businessStart: '10:00',
+      businessEnd: '16:00',
+    });
+    const file: BackupFileInput = {
+      format: 'disparo-backup',
+      version: 1,
+      exportedAt: '2026-11-22T14:05:00.000Z',
+      contacts: [
+        {
+          name: 'Nome do backup',
+          phone: '+55 (21) 99876-5432',
+          email: 'do-backup@example.com',
+          tags: ['vip', 'antiga'],
+          isWhatsAppActive: true,
+          whatsappCheckedAt: '2026-11-20T10:00:00.000Z',
+        },
+        { name: 'Nova', phone: '11912345678', createdAt: '2026-01-02T03:04:05.678Z' },
+      ],
+      groups: [
+        { name: 'Clientes VIP', whatsappGroupId: '120363000000000001@g.us' },
+        { name: 'Novo grupo', membersCount: 4 },
+      ],
+      bot: {
+        welcomeMessage: 'Olá do backup',
+        aiEnabled: true,
+        autoReplies: [
+          { trigger: 'preço', response: 'Resposta do backup' },
+          { trigger: 'entrega', response: 'Entregamos em 2 dias.' },
+        ],
+      },
+      settings: {
+        whatsapp: {
+          autoReconnect: false,
+          messageDelay: 9,
+          dailyLimit: 999,
+          respectBusinessHours: true,
+          businessStart: '07:00',
+          businessEnd: '19:00',
+        },
+        businessDays: ['sunday'],
+        notifications: {
+          emailNotifications: false,
+          pushNotifications: false,
+          campaignUpdates: false,
+          systemAlerts: false,
+          marketingEmails: false,
+        },
+      },
+    };
+    const result = await restoreOk(cookie, JSON.stringify(file));
+    expect(result.contacts).toEqual(counts(1, 1));
+    expect(result.groups).toEqual(counts(1, 1));
+    expect(result.autoReplies).toEqual(counts(1, 0, 1));
+    expect(result.botConfig).toEqual(counts(0, 1));
+    expect(result.settings).toEqual(counts(0, 0, 1));
+    expect(result.message).toBe(
+      'Backup restaurado: 1 contato adicionado e 1 atualizado; 1 grupo adicionado e 1 atualizado; 1 resposta automática adicionada; 1 configuração do chatbot atualizada.',
+    );
+
+    const contacts = (await get(cookie, '/api/contacts')) as Json[];
+    expect(contacts.map((c) => [c.name, c.phone, c.email, c.tags, c.isWhatsAppActive])).toEqual([
+      ['Nome da conta', '+5521998765432', 'do-backup@example.com', ['antiga', 'vip'], true],
+      ['Nova', '+5511912345678', null, [], null],
+    ]);
+    expect(contacts[1].createdAt).toBe('2026-01-02T03:04:05.678Z');
+    const groups = (await get(cookie, '/api/groups')) as Json[];
+    expect(groups.map((g) => [g.name, g.whatsappGroupId, g.membersCount])).toEqual([
+      ['clientes vip', '120363000000000001@g.us', 1],
+      ['Novo grupo', '', 4],
+    ]);
+    const bot = await get(cookie, '/api/bot-config');
+    expect(bot.welcomeMessage).toBe('Olá do backup');
+    // This server has no AI key: the bot settings could not turn it on either.
+    expect(bot.aiEnabled).toBe(false);
+    expect(bot.autoReplies.map((r: Json) => [r.trigger, r.response])).toEqual([
+      ['PRECO', 'Resposta da conta'],
+      ['entrega', 'Entregamos em 2 dias.'],
+    ]);
+    expect((await get(cookie, '/api/settings/whatsapp')).dailyLimit).toBe(50);
+
+    const again = await restoreOk(cookie, JSON.stringify(file));
+    expect(again.message).toBe(backupMsg.nothingNew);
+    expect(again.contacts).toEqual(counts(0, 0, 2));
+    const [{ n }] = rowsOf<{ n: number }>(
+      await ctx.database.db.execute(sql`select count(*)::int as n from contacts where user_id = ${user.id}`),
+    );
+    expect(n).toBe(2);
+  });
+
+  it('never sends a restored campaign again: running ones come back cancelled, scheduled ones as drafts', async () => {
+    const { user, cookie } = await newCustomer(ctx);
+    const file: BackupFileInput = {
+      format: 'disparo-backup',
+      version: 1,
+      exportedAt: '2026-11-22T14:05:00.000Z',
+      contacts: [{ name: 'Ana', phone: '+5521998765432' }],
+      campaigns: [
+        {
+          name: 'Em andamento',
+          message: 'Oi {{nome}}',
+          status: 'in_progress',
+          createdAt: '2026-11-22T10:00:00.000Z',
+          startedAt: '2026-11-22T10:01:00.000Z',
+          recipients: [
+            { recipient: '5521998765432', status: 'read', sentAt: '2026-11-22T10:02:00.000Z' },
+            { recipient: '5521911112222', status: 'queued' },
+            { recipient: '5521933334444', status: 'sending', attempts: 1 },
+          ],
+        },
+        {
+          name: 'Agendada',
+          message: 'Amanhã!',
+          status: 'scheduled',
+          scheduledAt: '2099-01-01T12:00:00.000Z',
+          createdAt: '2026-11-22T11:00:00.000Z',
+        },
+      ],
+    };
+    const result = await restoreOk(cookie, JSON.stringify(file));
+    expect(result.campaigns).toEqual(counts(2));
+    const list = (await get(cookie, '/api/campaigns')) as Json[];
+    const running = list.find((c) => c.name === 'Em andamento');
+    expect(running).toMatchObject({ status: 'cancelled', messagesSent: 1 });
+    expect(running?.finishedAt).toBeTruthy();
+    expect(list.find((c) => c.name === 'Agendada')).toMatchObject({ status: 'draft', scheduledAt: null });
+    const lines = rowsOf<{ recipient: string; status: string; error: string | null; contact_id: string | null }>(
+      await ctx.database.db.execute(
+        sql`select recipient, status, error, contact_id from campaign_recipients where user_id = ${user.id} order by recipient`,
+      ),
+    );
+    expect(lines.map((l) => [l.recipient, l.status, l.error])).toEqual([
+      ['5521911112222', 'skipped', backupMsg.recipientNotSent],
+      ['5521933334444', 'skipped', backupMsg.recipientNotSent],
+      ['5521998765432', 'read', null],
+    ]);
+    // The report line points at the account's own contact with that number.
+    const [ana] = (await get(cookie, '/api/contacts')) as Json[];
+    expect(lines[2].contact_id).toBe(ana.id);
+  });
+
+  it('brings back contacts as the account stored them, control characters from a spreadsheet included', async () => {
+    const source = await newCustomer(ctx);
+    // An import keeps such characters (a form would refuse them); the backup must not lose the contact.
+    await ctx.database.db.execute(sql`insert into contacts (user_id, name, phone, tags) values
+      (${source.user.id}, ${'Con\u0001trole'}, '+5521900000001', ${sql.param(['a\u0002b'])}::text[])`);
+    const { res } = await download(source.cookie);
+    const target = await newCustomer(ctx);
+    expect((await restoreOk(target.cookie, res.body)).contacts).toEqual(counts(1));
+    const [contact] = (await get(target.cookie, '/api/contacts')) as Json[];
+    expect([contact.name, contact.phone, contact.tags]).toEqual(['Con\u0001trole', '+5521900000001', ['a\u0002b']]);
+    // NUL cannot be stored at all: a file holding one is refused, not truncated.
+    const withNul = res.body.replace('Con\\u0001trole', 'Con\\u0000trole');
+    expect(withNul).not.toBe(res.body);
+    const refused = await restore(target.cookie, withNul);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(
+      /^Backup inválido \(contato nº 1, campo "nome"\): O texto contém caracteres inválidos/,
+    );
+  });
+
+  it('applies the plan limit to contacts, in batches, and says what was left out', async () => {
+    const { user, cookie } = await newCustomer(ctx, { planType: 'basic' });
+    await send(cookie, 'POST', '/api/contacts', { name: 'Já existe', phone: '21990000000' });
+    const many = Array.from({ length: 5_003 }, (_, i) => ({
+      name: `Contato ${i}`,
+      phone: `+55219${String(10_000_000 + i)}`,
+    }));
+    const result = await restoreOk(
+      cookie,
+      JSON.stringify({ format: 'disparo-backup', version: 1, exportedAt: new Date().toISOString(), contacts: many }),
+    );
+    expect(result.contacts).toEqual(counts(4_999, 0, 0, 4));
+    expect(result.message).toContain(
+      '4 contatos não foram restaurados porque o Plano Básico permite até 5.000 contatos.',
+    );
+    const [{ n }] = rowsOf<{ n: number }>(
+      await ctx.database.db.execute(sql`select count(*)::int as n from contacts where user_id = ${user.id}`),
+    );
+    expect(n).toBe(5_000);
+  });
+
+  it('refuses an invalid file with a pt-BR message saying what is wrong, and changes nothing', async () => {
+    const { user, cookie } = await newCustomer(ctx);
+    const valid = {
+      format: 'disparo-backup',
+      version: 1,
+      exportedAt: '2026-11-22T14:05:00.000Z',
+      groups: [{ name: 'Grupo bom' }],
+      contacts: [
+        { name: 'Ana', phone: '+5521998765432' },
+        { name: 'Bia', phone: '+5511912345678' },
+        { name: 'Caio', phone: '+5531988887777' },
+      ],
+    };
+    const cases: Array<[string, Buffer | string, RegExp | string]> = [
+      ['empty', '', backupMsg.emptyFile],
+      ['not JSON', 'Nome;Telefone\nAna;21998765432', backupMsg.notJson],
+      ['not UTF-8', Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), backupMsg.notJson],
+      ['another JSON', JSON.stringify([{ name: 'Ana' }]), backupMsg.notBackup],
+      ['another format', JSON.stringify({ ...valid, format: 'outro' }), backupMsg.notBackup],
+      ['a newer version', JSON.stringify({ ...valid, version: 2 }), backupMsg.unsupportedVersion(2)],
+      [
+        'a bad phone',
+        JSON.stringify({ ...valid, contacts: [...valid.contacts.slice(0, 2), { name: 'X', phone: '123' }] }),
+        `Backup inválido (contato nº 3, campo "telefone"): ${contactsMsg.invalidPhone} Nenhum dado foi alterado.`,
+      ],
+      [
+        'a number twice',
+        JSON.stringify({ ...valid, contacts: [...valid.contacts, { name: 'Ana 2', phone: '21 99876-5432' }] }),
+        `Backup inválido (contato nº 4, campo "telefone"): ${backupMsg.duplicatePhone} Nenhum dado foi alterado.`,
+      ],
+      [
+        'a missing field',
+        JSON.stringify({ ...valid, campaigns: [{ name: 'Sem data', message: 'Oi', status: 'draft' }] }),
+        /^Backup inválido \(campanha nº 1, campo "criado em"\): .+ Nenhum dado foi alterado\.$/,
+      ],
+      [
+        'a bad status deep inside',
+        JSON.stringify({
+          ...valid,
+          campaigns: [
+            {
+              name: 'C',
+              message: 'Oi',
+              status: 'completed',
+              createdAt: '2026-11-22T14:05:00.000Z',
+              recipients: [{ recipient: '5521998765432', status: 'entregue' }],
+            },
+          ],
+        }),
+        /^Backup inválido \(campanha nº 1, destinatário nº 1, campo "status"\): /,
+      ],
+      [
+        'a control character',
+        JSON.stringify({ ...valid, groups: [{ name: 'Grupo\u0007' }] }),
+        /^Backup inválido \(grupo nº 1, campo "nome"\): O texto contém caracteres inválidos/,
+      ],
+      [
+        'a keyword twice',
+        JSON.stringify({
+          ...valid,
+          bot: {
+            autoReplies: [
+              { trigger: 'Preço', response: 'A' },
+              { trigger: 'preco', response: 'B' },
+            ],
+          },
+        }),
+        `Backup inválido (chatbot, resposta automática nº 2, campo "palavra-chave"): ${botMsg.keywordDuplicate('preco')} Nenhum dado foi alterado.`,
+      ],
+      [
+        'an unknown variable',
+        JSON.stringify({
+          ...valid,
+          campaigns: [{ name: 'C', message: 'Oi {{apelido}}', status: 'draft', createdAt: '2026-11-22T14:05:00.000Z' }],
+        }),
+        /campanha nº 1, campo "mensagem"\): Variável desconhecida na mensagem: \{\{apelido\}\}\. Use /,
+      ],
+      [
+        'HTML that is nothing once sanitised',
+        JSON.stringify({
+          ...valid,
+          savedMessages: [{ title: 'T', content: '<script>alert(1)</script>', contentType: 'html' }],
+        }),
+        /mensagem salva nº 1, campo "conteúdo"\)/,
+      ],
+    ];
+    for (const [label, file, expected] of cases) {
+      const res = await restore(cookie, file);
+      expect(res.statusCode, label).toBe(400);
+      const body = res.json();
+      expect(body.code, label).toBe('VALIDATION');
+      if (typeof expected === 'string') expect(body.message, label).toBe(expected);
+      else expect(body.message, label).toMatch(expected);
+    }
+    expect(await tableCounts(user.id)).toEqual({
+      contacts: 0,
+      groups: 0,
+      campaigns: 0,
+      recipients: 0,
+      saved_messages: 0,
+      auto_replies: 0,
+      bot_configs: 0,
+      account_settings: 0,
+    });
+    // The same file without the problem goes in whole.
+    expect((await restoreOk(cookie, JSON.stringify(valid))).contacts).toEqual(counts(3));
+  });
+
+  it('asks for the file in the "file" field and refuses one over the size limit with a pt-BR 413', async () => {
+    const { cookie } = await newCustomer(ctx);
+    const json = await apiCall(ctx, 'POST', '/api/backup/restore', { cookie, payload: { format: 'disparo-backup' } });
+    expect(json.statusCode).toBe(400);
+    expect(json.json().message).toBe(backupMsg.noFile);
+    const wrongField = multipart('backup.json', '{}', 'arquivo');
+    const other = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/backup/restore',
+      payload: wrongField.payload,
+      headers: { ...wrongField.headers, cookie },
+    });
+    expect(other.json().message).toBe(backupMsg.noFile);
+    const huge = await restore(cookie, Buffer.alloc(BACKUP_MAX_FILE_MB * 1024 * 1024 + 1, 0x20));
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: backupMsg.fileTooLarge(50) });
+  });
+
+  it('keeps a demo account read-only and another account out', async () => {
+    const demo = await newCustomer(ctx, {
+      accountType: 'demo',
+      planType: 'demo',
+      demoExpiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const res = await restore(demo.cookie, JSON.stringify({ format: 'disparo-backup', version: 1 }));
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('DEMO_READ_ONLY');
+    // A demo may read: its backup holds its own sample data only.
+    await seedDemoWorkspace(ctx.database.db, demo.user.id);
+    const other = await newCustomer(ctx);
+    await send(other.cookie, 'POST', '/api/contacts', { name: 'Só da outra conta', phone: '21977776666' });
+    const { res: mine } = await download(demo.cookie);
+    expect(mine.body).toContain('Exemplo - Ana Souza');
+    expect(mine.body).not.toContain('Só da outra conta');
+  });
+});
+
+describe('large accounts', () => {
+  it('streams 100,000 contacts out page by page and restores them in one transaction', async () => {
+    const source = await newCustomer(ctx, { planType: 'enterprise' });
+    await ctx.database.db.execute(sql`
+      insert into contacts (user_id, name, phone, tags, email)
+      select ${source.user.id}, 'Contato ' || i, '+55219' || (10000000 + i)::text, array['lote', 'tag' || (i % 7)],
+        case when i % 3 = 0 then 'c' || i || '@example.com' end
+      from generate_series(1, 100000) as i`);
+    const started = Date.now();
+    const { res } = await download(source.cookie);
+    const exportMs = Date.now() - started;
+    const b = backupFile.parse(JSON.parse(res.body));
+    expect(b.contacts).toHaveLength(100_000);
+    expect(new Set(b.contacts.map((c) => c.phone)).size).toBe(100_000);
+
+    const target = await newCustomer(ctx, { planType: 'enterprise' });
+    const restoreStarted = Date.now();
+    const result = await restoreOk(target.cookie, res.body);
+    const restoreMs = Date.now() - restoreStarted;
+    expect(result.contacts).toEqual(counts(100_000));
+    const same = rowsOf<{ n: number }>(
+      await ctx.database.db.execute(sql`
+        select count(*)::int as n from contacts a join contacts b
+          on b.user_id = ${target.user.id} and b.phone = a.phone and b.name = a.name and b.tags = a.tags
+          and b.email is not distinct from a.email and b.created_at = date_trunc('milliseconds', a.created_at)
+        where a.user_id = ${source.user.id}`),
+    );
+    expect(same[0].n).toBe(100_000);
+    // Generous bounds for a shared machine; they catch a query per row, not a slow disk.
+    expect(exportMs).toBeLessThan(60_000);
+    expect(restoreMs).toBeLessThan(90_000);
+    const again = await restoreOk(target.cookie, res.body);
+    expect(again.contacts).toEqual(counts(0, 0, 100_000));
+  }, 240_000);
+});
+
+async function tableCounts(userId: string) {
+  const [row] = rowsOf<Record<string, number>>(
+    await ctx.database.db.execute(sql`
+      select
+        (select count(*)::int from contacts where user_id = ${userId}) as contacts,
+        (select count(*)::int from groups where user_id = ${userId}) as groups,
+        (select count(*)::int from campaigns where user_id = ${userId}) as campaigns,
+        (select count(*)::int from campaign_recipients where user_id = ${userId}) as recipients,
+        (select count(*)::int from saved_messages where user_id = ${userId}) as saved_messages,
+        (select count(*)::int from auto_replies where user_id = ${userId}) as auto_replies,
+        (select count(*)::int from bot_configs where user_id = ${userId}) as bot_configs,
+        (select count(*)::int from account_settings where user_id = ${userId}) as account_settings`),
+  );
+  return row;
+}

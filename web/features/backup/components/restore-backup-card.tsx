@@ -1,0 +1,143 @@
+import { Upload } from 'lucide-react';
+import { type FormEvent, useId, useRef, useState } from 'react';
+import {
+  BACKUP_MAX_FILE_MB,
+  backupMsg,
+  type RestoreResult,
+  type RestoreSection,
+  restoreSections,
+} from '../../../../contract/backup';
+import { msg } from '../../../../contract/messages';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Label } from '../../../components/ui/label';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage } from '../../../lib/api';
+import { formatNumber } from '../../../lib/format';
+import { toastSuccess } from '../../../lib/toasts';
+import { LockedState } from '../../auth/components/locked-state';
+import { useRestoreBackup } from '../api/restore-backup';
+import { BackupDownloadButton } from './backup-download-button';
+
+const SECTION_LABELS: Record<RestoreSection, string> = {
+  contacts: 'Contatos',
+  groups: 'Grupos',
+  savedMessages: 'Mensagens salvas',
+  campaigns: 'Campanhas',
+  autoReplies: 'Respostas automáticas',
+  botConfig: 'Configuração do chatbot',
+  settings: 'Configurações da conta',
+};
+
+const isJsonFile = (file: File) => /\.json$/i.test(file.name) || file.type === 'application/json';
+
+const errorToast = (description: string) =>
+  toast({ title: backupMsg.restoreErrorTitle, description, variant: 'destructive' });
+
+/** What the restore did, per kind of data: added, updated, unchanged (and left out by a limit). */
+function RestoreOutcome({ result }: { result: RestoreResult }) {
+  return (
+    <section aria-label="Resultado da restauração" className="grid gap-3 rounded-md border p-4 text-sm">
+      <p className="font-medium">{result.message}</p>
+      <ul className="grid gap-2">
+        {restoreSections.map((section) => {
+          const c = result[section];
+          const parts = [
+            `Adicionados: ${formatNumber(c.added)}`,
+            `Atualizados: ${formatNumber(c.updated)}`,
+            `Sem alteração: ${formatNumber(c.unchanged)}`,
+            ...(c.skipped ? [`Acima do limite: ${formatNumber(c.skipped)}`] : []),
+          ];
+          return (
+            <li key={section} className="flex flex-wrap justify-between gap-x-4 gap-y-1 border-b pb-2 last:border-0">
+              <span className="font-medium">{SECTION_LABELS[section]}</span>
+              <span className="text-muted-foreground tabular-nums">{parts.join(' · ')}</span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * Settings › 'Restaurar backup': a backup file from the dashboard's 'Backup de Dados' is merged
+ * into the account (nothing deleted or duplicated); the outcome shows as a toast and per section.
+ */
+export function RestoreBackupCard({ readOnly, locked }: { readOnly: boolean; locked: boolean }) {
+  const restore = useRestoreBackup();
+  const [file, setFile] = useState<File | null>(null);
+  const [result, setResult] = useState<RestoreResult | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+  const hintId = useId();
+  const busy = restore.isPending;
+
+  const pick = (chosen: File | undefined) => {
+    setResult(null);
+    setFile(null);
+    if (!chosen) return;
+    if (!isJsonFile(chosen)) return errorToast(backupMsg.invalidFileType);
+    if (chosen.size > BACKUP_MAX_FILE_MB * 1024 * 1024) return errorToast(backupMsg.fileTooLarge(BACKUP_MAX_FILE_MB));
+    setFile(chosen);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (readOnly) return;
+    if (!file) return errorToast(backupMsg.chooseFile);
+    restore.mutate(file, {
+      onSuccess: (res) => {
+        setResult(res);
+        setFile(null);
+        if (input.current) input.current.value = '';
+        toastSuccess(res.message);
+      },
+      onError: (error) => errorToast(errorMessage(error, backupMsg.restoreError)),
+    });
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{backupMsg.restoreTitle}</CardTitle>
+        <CardDescription>{backupMsg.restoreDescription}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {locked ? (
+          <LockedState />
+        ) : (
+          <form onSubmit={submit} noValidate className="grid max-w-xl gap-4">
+            <div className="grid gap-2">
+              <Label htmlFor={inputId}>{backupMsg.fileLabel}</Label>
+              <input
+                ref={input}
+                id={inputId}
+                type="file"
+                accept=".json,application/json"
+                disabled={busy || readOnly}
+                aria-describedby={hintId}
+                onChange={(e) => pick(e.target.files?.[0])}
+                className="block w-full min-w-0 rounded-md border border-input bg-card p-2 text-sm file:mr-3 file:rounded file:border-0 file:bg-muted file:px-3 file:py-1.5 file:text-sm file:font-medium disabled:cursor-not-allowed disabled:opacity-50"
+              />
+              <p id={hintId} className="text-xs text-muted-foreground">
+                {readOnly
+                  ? msg.roles.demoReadOnly
+                  : `Até ${BACKUP_MAX_FILE_MB} MB. Para gerar um arquivo, use "Backup de Dados" no painel ou o botão abaixo.`}
+              </p>
+            </div>
+            <div className="flex flex-wrap gap-2">
+              <Button type="submit" disabled={busy || readOnly} aria-busy={busy}>
+                {busy ? <Spinner /> : <Upload aria-hidden />}
+                {busy ? backupMsg.restoring : backupMsg.restoreButton}
+              </Button>
+              <BackupDownloadButton className="w-auto" label="Baixar backup atual" />
+            </div>
+            {result ? <RestoreOutcome result={result} /> : null}
+          </form>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
