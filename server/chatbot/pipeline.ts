@@ -124,6 +124,23 @@ export async function recordBotEvent(
     values (${userId}, ${phone}, ${kind}, ${detail?.slice(0, 200) ?? null}, ${at ? at.toISOString() : sql`now()`})`);
 }
 
+const toIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The database with `execute` taking its turn after pending I/O. */
+function yieldingExecute(db: Db): Db {
+  return new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop === 'execute') {
+        return async (query: Parameters<Db['execute']>[0]) => {
+          await toIo();
+          return target.execute(query);
+        };
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+}
+
 /**
  * The chatbot's subscription to the WhatsApp layer. Each inbound message, from any driver, is
  * recorded once (a repeated webhook is dropped), stored in its conversation, then passes the steps
@@ -133,6 +150,9 @@ export async function recordBotEvent(
 export function chatbotSubscriber(
   deps: ChatbotDeps,
 ): WhatsappSubscriber & { idle(): Promise<void>; configChanged(userId: string): void } {
+  // Each statement of the pipeline first lets waiting I/O run (a webhook to answer): statements
+  // chained in promise callbacks would otherwise hold the thread for a whole burst of replies.
+  const db = yieldingExecute(deps.db);
   const setups = new BotSetupCache(deps.db);
   const queue = new KeyedQueue();
   // A few contacts at a time: on one thread (and the embedded database's one connection) a burst
@@ -144,14 +164,14 @@ export function chatbotSubscriber(
     const receivedAt = new Date();
     // The bot answers people, not groups: a group message is only recorded.
     if (message.groupId) {
-      await recordInbound(deps.db, userId, driver.kind, message);
+      await recordInbound(db, userId, driver.kind, message);
       return;
     }
-    const conversation = await receiveInbound(deps.db, userId, driver.kind, message);
+    const conversation = await receiveInbound(db, userId, driver.kind, message);
     if (!conversation) return; // delivered before
     const setup = await setups.get(userId);
     const ctx: InboundContext = {
-      db: deps.db,
+      db,
       log: deps.log,
       ai: deps.ai,
       contactsChanged: deps.contactsChanged,
@@ -161,13 +181,13 @@ export function chatbotSubscriber(
       setup,
       conversation,
       now: clock(),
-      event: (kind, detail) => recordBotEvent(deps.db, userId, message.from, kind, detail),
+      event: (kind, detail) => recordBotEvent(db, userId, message.from, kind, detail),
       outside: (wait) => slots.outside(wait),
       reply: async (content, kind, detail, source = 'bot') => {
         const outgoing = toOutgoing(content);
         try {
           const sent = await slots.outside(() => driver.send(message.from, outgoing));
-          await recordOutboundMessage(deps.db, userId, {
+          await recordOutboundMessage(db, userId, {
             phone: message.from,
             source,
             text: content.text,
@@ -175,11 +195,11 @@ export function chatbotSubscriber(
             status: 'sent',
             providerMessageId: sent.providerMessageId,
           });
-          await recordBotEvent(deps.db, userId, message.from, kind, detail);
+          await recordBotEvent(db, userId, message.from, kind, detail);
           return true;
         } catch (err) {
           deps.log.warn({ err, kind }, 'the chatbot could not send a reply');
-          await recordOutboundMessage(deps.db, userId, {
+          await recordOutboundMessage(db, userId, {
             phone: message.from,
             source,
             text: content.text,
@@ -187,7 +207,7 @@ export function chatbotSubscriber(
             status: 'failed',
             failureReason: err instanceof Error ? err.message.slice(0, 200) : 'Falha no envio.',
           });
-          await recordBotEvent(deps.db, userId, message.from, 'reply_failed', kind);
+          await recordBotEvent(db, userId, message.from, 'reply_failed', kind);
           return false;
         }
       },
@@ -198,7 +218,7 @@ export function chatbotSubscriber(
       }
     } finally {
       // Off the reply's path, stamped with the arrival so it sorts before what the steps recorded.
-      await storeInbound(deps.db, userId, message, conversation, receivedAt);
+      await storeInbound(db, userId, message, conversation, receivedAt);
     }
   }
 
