@@ -16,6 +16,7 @@ import { agent } from './lib/http';
 import { type BenchResult, summaryTable } from './lib/report';
 import { repoRoot } from './lib/server';
 import * as login from './login.bench';
+import * as metrics from './metrics.bench';
 import * as sessionPoll from './session-poll.bench';
 
 const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
@@ -27,6 +28,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   campaigns,
   chatbot,
   chatbotWebhook,
+  metrics,
 ];
 
 async function main(): Promise<number> {

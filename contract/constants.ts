@@ -7,6 +7,8 @@ export const POLL_INTERVALS_MS = {
   activeUsers: 10_000,
   whatsappSession: 2_000,
   businessHealth: 10_000,
+  /** The header's figures of the day (GET /api/metrics/today). */
+  todayFigures: 60_000,
 } as const;
 
 export const AUTH_CACHE_MS = 5 * 60 * 1000;
@@ -47,6 +49,3 @@ export const DEFAULT_NOTIFICATION_SETTINGS = {
 } as const;
 
 export const BUSINESS_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] as const;
-
-/** Hard-coded dashboard trend badges (SPEC §9). */
-export const DASHBOARD_TRENDS = ['+12%', '+8%', '+15%', '+25%'] as const;

@@ -35,7 +35,12 @@ import { groupsRoutes } from './modules/groups/groups.routes';
 import { messagesRoutes } from './modules/messages/messages.routes';
 import { savedMessageAsContent } from './modules/messages/messages.service';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
+import { ConnectionAlerts } from './modules/notifications/connection-alerts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { plansRoutes } from './modules/plans/plans.routes';
+import { presenceRoutes } from './modules/presence/presence.routes';
+import { PresenceTracker } from './modules/presence/presence-tracker';
+import { reportsRoutes } from './modules/reports/reports.routes';
 import { getAccountSettings } from './modules/settings/account-settings.service';
 import { changePasswordRoutes, settingsRoutes } from './modules/settings/settings.routes';
 import { systemRoutes } from './modules/system/system.routes';
@@ -122,6 +127,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
       app.log,
     );
   const chatbot = chatbotSubscriber({ db, log: app.log, contactsChanged, ai, now: opts.chatbotClock });
+  // Connection lost / back: the account's notifications and activity log.
+  const connectionAlerts = new ConnectionAlerts({ db, log: app.log });
   const connections = new ConnectionManager({
     config,
     db,
@@ -134,7 +141,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     },
     // The engines own what the WhatsApp layer carries: receipts move campaign recipients, inbound
     // messages go through the chatbot's pipeline (opt-out first).
-    subscribers: [receiptsSubscriber({ db, log: app.log }), chatbot],
+    subscribers: [receiptsSubscriber({ db, log: app.log }), chatbot, connectionAlerts.subscriber],
   });
   const drivers = opts.drivers ?? connections;
   const loadImage = (userId: string, id: string) => loadUpload(db, userId, id);
@@ -168,6 +175,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
       savedMessage: (userId, id) => savedMessageAsContent(db, userId, id),
     },
     chatbot: { ai, idle: chatbot.idle, configChanged: chatbot.configChanged },
+    presence: new PresenceTracker({ db, log: app.log }),
     routes: [],
   };
   const headers = securityHeaders({
@@ -181,6 +189,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   // The send loop stops first (what is in flight finishes), then sockets close without logging
   // out, so the next start reconnects without a new QR code.
   app.addHook('onClose', async () => {
+    connectionAlerts.close();
     await dispatcher.stop();
     await connections.shutdown();
   });
@@ -213,13 +222,19 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     transform: jsonSchemaTransform,
   });
 
-  registerAccessControl(app, sessions, crossSiteGuard({ publicUrl: config.PUBLIC_URL, sessionCookie: SESSION_COOKIE }));
+  registerAccessControl(
+    app,
+    sessions,
+    crossSiteGuard({ publicUrl: config.PUBLIC_URL, sessionCookie: SESSION_COOKIE }),
+    (userId) => deps.presence.seen(userId),
+  );
   await registerPublicPlugin(app, swaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(systemRoutes, { prefix: '/api', ...deps });
   await app.register(authRoutes, { prefix: '/api/auth', ...deps });
   await app.register(adminRoutes, { prefix: '/api/admin', ...deps });
   await app.register(metricsRoutes, { prefix: '/api/metrics', ...deps });
+  await app.register(reportsRoutes, { prefix: '/api/reports', ...deps });
   await app.register(campaignsRoutes, { prefix: '/api/campaigns', ...deps });
   await app.register(whatsappSessionRoutes, { prefix: '/api', ...deps });
   await app.register(changePasswordRoutes, { prefix: '/api/auth', ...deps });
@@ -234,6 +249,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(conversationsRoutes, { prefix: '/api/conversations', ...deps });
   await app.register(backupRoutes, { prefix: '/api/backup', ...deps });
   await app.register(verificationRoutes, { prefix: '/api/users', ...deps, verification: opts.verification });
+  await app.register(notificationsRoutes, { prefix: '/api/notifications', ...deps });
+  await app.register(presenceRoutes, { prefix: '/api', ...deps });
 
   const webRoot = join(projectRoot(), 'dist', 'web');
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webRoot, 'index.html'));

@@ -4,6 +4,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { SessionStore } from './modules/auth/sessions.service';
 import type { SavedMessageSource } from './modules/campaigns/campaigns.service';
+import type { PresenceTracker } from './modules/presence/presence-tracker';
 import type { CloudApiAccounts } from './modules/whatsapp/cloud-api.service';
 import type { ImageLoader } from './sending/content';
 import type { Dispatcher } from './sending/dispatcher';
@@ -27,6 +28,8 @@ export interface AppDeps {
   sending: { dispatcher: Dispatcher; loadImage?: ImageLoader; savedMessage?: SavedMessageSource };
   /** The chatbot: its AI (whether this server has one) and, for tests, a wait until inbound messages are handled. */
   chatbot: { ai: AiResponder; idle: () => Promise<void>; configChanged: (userId: string) => void };
+  /** When each account last made a request (online users); fed by the access gate and the session poll. */
+  presence: PresenceTracker;
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string; schema?: FastifySchema }>;
 }

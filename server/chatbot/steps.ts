@@ -1,4 +1,6 @@
+import { notificationLinks, notificationMsg } from '../../contract/notifications';
 import { formatPhone } from '../../contract/phone';
+import { notify } from '../lib/notify';
 import { businessWindow, saoPauloParts } from '../sending/pacing';
 import type { StoredRule } from './bot-setup';
 import { markOutOfHoursSent, recentMessages, setTakenOver } from './conversations';
@@ -125,11 +127,23 @@ const replyStep: InboundStep = async (ctx) => {
   return 'stop';
 };
 
-/** Hands the conversation to a person: the bot is silent with this contact for the configured time. */
+/**
+ * Hands the conversation to a person: the bot is silent with this contact for the configured time,
+ * and the account is notified (the bell) so someone answers.
+ */
 async function handOff(ctx: InboundContext, why: 'contact' | 'ai'): Promise<void> {
   const until = new Date(ctx.now.getTime() + ctx.setup.handoffMinutes * 60_000);
   await setTakenOver(ctx.db, ctx.userId, ctx.message.from, until);
   await ctx.reply({ text: HANDOFF_REPLY }, 'handoff', why);
+  const phone = formatPhone(ctx.message.from);
+  const name = ctx.conversation.name;
+  const who = name && !name.startsWith('+') ? `${name} (${phone})` : phone;
+  await notify(ctx.db, ctx.log, ctx.userId, {
+    kind: 'conversation_handoff',
+    title: notificationMsg.handoff.title,
+    body: why === 'contact' ? notificationMsg.handoff.contact(who) : notificationMsg.handoff.ai(who),
+    link: notificationLinks.conversation(ctx.message.from),
+  });
 }
 
 export const REPLY_STEPS: InboundStep[] = [takenOverStep, disabledStep, outOfHoursStep, replyStep];

@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../db/schema';
-import { users } from '../db/schema';
+import { notifications, users } from '../db/schema';
+import { notify } from '../lib/notify';
 import { listen, type RawResponse, rawRequest } from '../testing/raw-http';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 import { registerAccessControl } from './access';
@@ -141,6 +142,30 @@ describe('the admin routes of the probe', () => {
     const res = await rawRequest(port, 'GET', '/%61pi/admin/users', { cookie: cookies.admin });
     expect(res.status).toBe(200);
     expect(res.body).toContain(victim.username);
+  });
+});
+
+describe('another account’s notifications', () => {
+  it('cannot be read nor marked through any spelling of their paths', async () => {
+    await notify(ctx.database.db, ctx.app.log, victim.id, {
+      kind: 'contacts_imported',
+      title: 'Aviso da vítima',
+      body: 'Importação da vítima',
+    });
+    const [row] = await ctx.database.db.select().from(notifications).where(eq(notifications.userId, victim.id));
+    const headers = { cookie: cookies.customer, origin, 'content-type': 'application/json' };
+    for (const spelled of [...spellings('/api/notifications/read'), '/api/notifications/read']) {
+      const res = await rawRequest(port, 'POST', spelled, headers, JSON.stringify({ ids: [row.id] }));
+      expect(res.status, spelled).toBe(200);
+      expect(res.json().marked, spelled).toBe(0);
+    }
+    for (const spelled of [...spellings('/api/notifications'), '/api/notifications']) {
+      const res = await rawRequest(port, 'GET', spelled, { cookie: cookies.customer });
+      expect(res.status, spelled).toBe(200);
+      expect(res.body, spelled).not.toContain('vítima');
+    }
+    const [after] = await ctx.database.db.select().from(notifications).where(eq(notifications.id, row.id));
+    expect(after.readAt).toBeNull();
   });
 });
 

@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../db/schema';
 import { campaigns, contacts, conversations, groups, mediaUploads, savedMessages } from '../db/schema';
+import { recordActivity } from '../lib/activity';
+import { notify } from '../lib/notify';
 import { seedDemoWorkspace } from '../modules/auth/demo-data';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 
@@ -191,5 +193,48 @@ describe('no customer route shows or touches another account’s data', () => {
         expect(res.body, `${r.url} leaks ${row.name}`).not.toContain(row.name);
       }
     }
+  });
+
+  it('another account never reads nor marks the owner’s notifications, activity or presence', async () => {
+    const db = ctx.database.db;
+    const secret = 'Aviso privado do dono';
+    await notify(db, ctx.app.log, owner.id, { kind: 'contacts_imported', title: secret, body: secret });
+    await recordActivity(db, ctx.app.log, { userId: owner.id, actorId: owner.id, kind: 'bot_changed', detail: secret });
+    await inject('GET', '/api/auth/me', cookies.customer); // the owner is online
+    const ownList = (await inject('GET', '/api/notifications', cookies.customer)).json();
+    const ownerNotice = ownList.notifications.find((n: { title: string }) => n.title === secret);
+    expect(ownerNotice).toBeDefined();
+    const ownerUnread = ownList.unread;
+    expect(ownerUnread).toBeGreaterThan(0);
+
+    for (const url of [
+      '/api/notifications',
+      '/api/notifications/unread-count',
+      '/api/activity',
+      `/api/activity?userId=${owner.id}`,
+      '/api/users/active',
+      '/api/users/online-count',
+    ]) {
+      const res = await inject('GET', url, cookies.other);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).not.toContain(secret);
+      expect(res.body, url).not.toContain(owner.id);
+      expect(res.body, url).not.toContain(ownerNotice.id);
+    }
+    expect((await inject('GET', '/api/users/online-count', cookies.other)).json().totalActive).toBe(1);
+
+    for (const payload of [{ ids: [ownerNotice.id] }, {}]) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/notifications/read',
+        payload,
+        headers: { cookie: cookies.other },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().marked).toBe(0);
+    }
+    const after = (await inject('GET', '/api/notifications', cookies.customer)).json();
+    expect(after.unread).toBe(ownerUnread);
+    expect(after.notifications.find((n: { id: string }) => n.id === ownerNotice.id).read).toBe(false);
   });
 });

@@ -102,12 +102,14 @@ export async function registerPublicPlugin<Options extends object>(
  * The gate runs in onRequest — before the body is even parsed, so a refused caller learns nothing
  * from validation: the cross-site check, the session, the access rule. A session found in the
  * in-memory cache is checked synchronously; this is the path of the 2-second poll, which then
- * allocates no promise and touches no database.
+ * allocates no promise and touches no database. Every request with a live session tells `seen`
+ * (presence: one Map.set, see PresenceTracker).
  */
 export function registerAccessControl(
   app: FastifyInstance,
   sessions: SessionStore,
   csrf: (request: FastifyRequest) => void,
+  seen: (userId: string) => void = () => {},
 ): void {
   app.decorateRequest('session', null);
   app.decorateRequest('sessionToken', null);
@@ -138,6 +140,7 @@ export function registerAccessControl(
       if (cached === undefined) {
         sessions.resolve(token).then((session) => {
           request.session = session;
+          if (session) seen(session.user.id);
           try {
             assertAccess(request);
             done();
@@ -148,6 +151,7 @@ export function registerAccessControl(
         return;
       }
       request.session = cached;
+      if (cached) seen(cached.user.id);
       assertAccess(request);
       done();
     } catch (err) {

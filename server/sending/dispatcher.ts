@@ -3,8 +3,11 @@ import { hostname } from 'node:os';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type CampaignWaitReason, campaignMsg } from '../../contract/campaigns';
+import { notificationLinks, notificationMsg } from '../../contract/notifications';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
+import { recordActivity } from '../lib/activity';
+import { notify } from '../lib/notify';
 import type { Driver, DriverProvider } from '../whatsapp/driver';
 import { buildMessage, type CampaignContent, type ImageLoader, personalText } from './content';
 import { classifyFailure, type FailureAction } from './failures';
@@ -475,11 +478,28 @@ export class Dispatcher {
   }
 
   private async pause(campaignId: string, reason: string): Promise<void> {
-    await this.db.execute(sql`
-      update campaigns set status = 'paused', pause_reason = ${reason}, waiting_reason = null, updated_at = now()
-      where id = ${campaignId} and status in ('sending', 'in_progress')
-    `);
+    const [paused] = rowsOf<{ user_id: string; name: string }>(
+      await this.db.execute(sql`
+        update campaigns set status = 'paused', pause_reason = ${reason}, waiting_reason = null, updated_at = now()
+        where id = ${campaignId} and status in ('sending', 'in_progress')
+        returning user_id, name
+      `),
+    );
     this.opts.log.warn({ campaignId, reason }, 'campaign paused by the dispatcher');
+    if (!paused) return;
+    const { log } = this.opts;
+    await recordActivity(this.db, log, {
+      userId: paused.user_id,
+      actorId: null,
+      kind: 'campaign_paused',
+      detail: `${paused.name}: ${reason}`,
+    });
+    await notify(this.db, log, paused.user_id, {
+      kind: 'campaign_paused',
+      title: notificationMsg.campaignPaused.title,
+      body: notificationMsg.campaignPaused.body(paused.name, reason),
+      link: notificationLinks.campaign(campaignId),
+    });
   }
 
   private async claim(userId: string, n: number, chooseIds: boolean): Promise<ClaimedRow[]> {
@@ -581,7 +601,7 @@ export class Dispatcher {
 
   /** Campaigns with nothing left to send end: completed, or failed when every send failed. */
   private async finish(userId: string): Promise<void> {
-    const ended = rowsOf<{ id: string; status: string }>(
+    const ended = rowsOf<{ id: string; status: string; name: string; sent: number; failed: number }>(
       await this.db.execute(sql`
         update campaigns c set
           status = case
@@ -591,12 +611,30 @@ export class Dispatcher {
           finished_at = now(), waiting_reason = null, updated_at = now()
         where c.user_id = ${userId} and c.status in ('sending', 'in_progress')
           and not exists (select 1 from campaign_recipients r where r.campaign_id = c.id and r.status in ('queued', 'sending'))
-        returning c.id, c.status
+        returning c.id, c.status, c.name,
+          (select count(*)::int from campaign_recipients r where r.campaign_id = c.id and r.status in ('sent', 'delivered', 'read')) as sent,
+          (select count(*)::int from campaign_recipients r where r.campaign_id = c.id and r.status = 'failed') as failed
       `),
     );
     for (const c of ended) {
       this.outcomes.delete(c.id);
       this.opts.log.info({ campaignId: c.id, status: c.status }, 'campaign finished');
+      const completed = c.status === 'completed';
+      const { log } = this.opts;
+      await recordActivity(this.db, log, {
+        userId,
+        actorId: null,
+        kind: completed ? 'campaign_finished' : 'campaign_failed',
+        detail: c.name,
+      });
+      await notify(this.db, log, userId, {
+        kind: completed ? 'campaign_completed' : 'campaign_failed',
+        title: completed ? notificationMsg.campaignCompleted.title : notificationMsg.campaignFailed.title,
+        body: completed
+          ? notificationMsg.campaignCompleted.body(c.name, Number(c.sent), Number(c.failed))
+          : notificationMsg.campaignFailed.body(c.name, Number(c.failed)),
+        link: notificationLinks.campaign(c.id),
+      });
     }
   }
 

@@ -133,7 +133,15 @@ export interface PersonalDriverContext {
 export interface WhatsappEvents {
   inbound(event: { userId: string; message: InboundMessage; driver: Driver }): void | Promise<void>;
   receipt(event: { userId: string; receipt: Receipt }): void | Promise<void>;
-  connection(event: { userId: string; state: WhatsappSession }): void | Promise<void>;
+  /**
+   * `requested` is set when this server asked for the disconnection (the account's own disconnect,
+   * or the server shutting down): a 'disconnected' without it is a connection lost.
+   */
+  connection(event: {
+    userId: string;
+    state: WhatsappSession;
+    requested?: 'disconnect' | 'shutdown';
+  }): void | Promise<void>;
 }
 
 export type WhatsappSubscriber = Partial<WhatsappEvents>;

@@ -54,6 +54,8 @@ export class ConnectionManager implements DriverProvider {
   private cloudSource: CloudDriverSource = async () => null;
   private readonly subscribers: WhatsappSubscriber[];
   private readonly accountChannel: (userId: string) => Promise<AccountChannel>;
+  /** Drivers this server is disconnecting on purpose, and why (their 'disconnected' is no loss). */
+  private readonly leaving = new Map<Driver, 'disconnect' | 'shutdown'>();
   private closed = false;
 
   constructor(private readonly opts: ConnectionManagerOptions) {
@@ -105,7 +107,12 @@ export class ConnectionManager implements DriverProvider {
       .where(eq(whatsappConnections.userId, userId));
     if (driver) {
       this.personal.delete(userId);
-      await driver.disconnect({ logout: true });
+      this.leaving.set(driver, 'disconnect');
+      try {
+        await driver.disconnect({ logout: true });
+      } finally {
+        this.leaving.delete(driver);
+      }
     }
     this.opts.registry.clear(userId);
   }
@@ -133,6 +140,7 @@ export class ConnectionManager implements DriverProvider {
     this.closed = true;
     const drivers = [...this.personal.values()];
     this.personal.clear();
+    for (const d of drivers) this.leaving.set(d, 'shutdown');
     await Promise.allSettled(drivers.map((d) => d.disconnect({ logout: false })));
   }
 
@@ -171,7 +179,8 @@ export class ConnectionManager implements DriverProvider {
     if (opts.personal) {
       driver.on('connection', (state) => {
         this.onConnection(userId, driver, state);
-        this.emit('connection', { userId, state });
+        const requested = this.leaving.get(driver);
+        this.emit('connection', requested ? { userId, state, requested } : { userId, state });
       });
     }
     driver.on('receipt', (receipt) => this.emit('receipt', { userId, receipt }));

@@ -14,7 +14,7 @@ const ChatbotPage = lazy(() => import('../features/chatbot/components/chatbot-pa
 const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page'));
 const ConversationsPage = lazy(() => import('../features/conversations/components/conversations-page'));
 const GroupsPage = lazy(() => import('../features/groups/components/groups-page'));
-const PlaceholderPage = lazy(() => import('../features/placeholder-pages/components/placeholder-page'));
+const ReportsPage = lazy(() => import('../features/reports/components/reports-page'));
 const SettingsPage = lazy(() => import('../features/settings/components/settings-page'));
 const LandingPage = lazy(() => import('../features/landing/components/landing-page'));
 const DemoPage = lazy(() => import('../features/demo/components/demo-page'));
@@ -60,7 +60,7 @@ export const router = createBrowserRouter([
               { path: paths.conversations, element: <ConversationsPage /> },
               { path: paths.contacts, element: <ContactsPage /> },
               { path: paths.groups, element: <GroupsPage /> },
-              { path: paths.reports, element: <PlaceholderPage section="reports" /> },
+              { path: paths.reports, element: <ReportsPage /> },
               { path: paths.settings, element: <SettingsPage /> },
               {
                 path: paths.adminUsers,

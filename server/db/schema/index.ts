@@ -1,4 +1,6 @@
+export * from './activity';
 export * from './settings';
+export * from './stats';
 export * from './users';
 export * from './whatsapp';
 export * from './workspace';

@@ -21,12 +21,15 @@ export const users = pgTable(
     failedLogins: integer('failed_logins').notNull().default(0),
     lastFailedLoginAt: timestamp('last_failed_login_at', { withTimezone: true }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    /** The account's last request, written at most once a minute (server/modules/presence/presence-tracker.ts). */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     // Demo accounts may repeat an e-mail: a visitor can start another demo.
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`).where(sql`${t.accountType} <> 'demo'`),
     index('users_demo_expires_idx').on(t.demoExpiresAt),
+    index('users_last_seen_idx').on(t.lastSeenAt),
   ],
 );
 

@@ -14,6 +14,7 @@ import { msg } from '../../../contract/messages';
 import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
+import { recordActivity } from '../../lib/activity';
 import { authed, SESSION_COOKIE } from '../../plugins/access';
 import { demoSignup, landingSignup, login, register, toPublicUser } from './auth.service';
 
@@ -61,6 +62,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         ip: request.ip,
       });
       setSessionCookie(request, reply, token);
+      await recordActivity(db, request.log, { userId: user.id, actorId: user.id, kind: 'login' });
       return { success: true as const, message: msg.auth.loginSuccess, user: toPublicUser(user) };
     },
   );
@@ -90,7 +92,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      await register(db, request.body);
+      await register(db, request.body, request.log);
       return reply.status(201).send({ success: true, message: msg.auth.registerSuccess });
     },
   );
@@ -130,7 +132,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      const { row, credentials } = await landingSignup(db, request.body);
+      const { row, credentials } = await landingSignup(db, request.body, request.log);
       return reply
         .status(201)
         .send({ success: true as const, message: msg.auth.signupCreated, credentials, user: { email: row.email } });

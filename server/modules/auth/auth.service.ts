@@ -11,11 +11,13 @@ import type {
 } from '../../../contract/auth';
 import { DEMO_DURATION_MS } from '../../../contract/constants';
 import { msg } from '../../../contract/messages';
+import { notificationLinks, notificationMsg } from '../../../contract/notifications';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import type { UserRow } from '../../db/schema';
 import { users } from '../../db/schema';
 import { AppError } from '../../errors';
+import { type ErrorLog, notifyAdmins } from '../../lib/notify';
 import { seedDemoWorkspace } from './demo-data';
 import { burnPasswordCheck, generatePassword, hashPassword, loginDelayMs, verifyPassword } from './password';
 import type { SessionStore } from './sessions.service';
@@ -90,10 +92,21 @@ function conflictMessage(err: unknown): AppError | undefined {
   return undefined;
 }
 
-export async function register(db: Db, input: RegisterInput): Promise<UserRow> {
+/** Every administrator hears of an account awaiting approval (the bell, linking to Usuários). */
+async function notifyPendingAccount(db: Db, log: ErrorLog, row: UserRow): Promise<void> {
+  await notifyAdmins(db, log, {
+    kind: 'account_pending',
+    title: notificationMsg.accountPending.title,
+    body: notificationMsg.accountPending.body(row.name, row.email),
+    link: notificationLinks.adminPending,
+  });
+}
+
+export async function register(db: Db, input: RegisterInput, log: ErrorLog): Promise<UserRow> {
   const passwordHash = await hashPassword(input.password);
+  let row: UserRow;
   try {
-    const [row] = await db
+    [row] = await db
       .insert(users)
       .values({
         name: input.name,
@@ -106,10 +119,11 @@ export async function register(db: Db, input: RegisterInput): Promise<UserRow> {
         isActive: false,
       })
       .returning();
-    return row;
   } catch (err) {
     throw conflictMessage(err) ?? err;
   }
+  await notifyPendingAccount(db, log, row);
+  return row;
 }
 
 function generatedUsername(prefix: string): string {
@@ -163,8 +177,9 @@ export async function demoSignup(db: Db, input: DemoSignupInput): Promise<{ row:
 export async function landingSignup(
   db: Db,
   input: LandingSignupInput,
+  log: ErrorLog,
 ): Promise<{ row: UserRow; credentials: Credentials }> {
-  return insertGenerated(db, input.email.split('@')[0], {
+  const created = await insertGenerated(db, input.email.split('@')[0], {
     name: input.name,
     email: input.email,
     whatsappNumber: input.whatsappNumber,
@@ -172,6 +187,8 @@ export async function landingSignup(
     planType: 'basic',
     isActive: false,
   });
+  await notifyPendingAccount(db, log, created.row);
+  return created;
 }
 
 /** Makes sure the configured administrator exists, with the configured password when one is given. */

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { ActivityKind } from '../../../contract/activity';
 import {
   campaignActionResponse,
   campaignIdParams,
@@ -19,6 +20,7 @@ import { formatPhone } from '../../../contract/phone';
 import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
+import { recordActivity } from '../../lib/activity';
 import { datedName, sendTable } from '../../lib/download';
 import { normalizePhone } from '../../lib/phone';
 import { authed } from '../../plugins/access';
@@ -82,7 +84,17 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
         response: { 200: campaignSchema },
       },
     },
-    async (request) => createCampaign(campaignDeps, authed(request).user.id, request.body),
+    async (request) => {
+      const userId = authed(request).user.id;
+      const campaign = await createCampaign(campaignDeps, userId, request.body);
+      await recordActivity(db, request.log, {
+        userId,
+        actorId: userId,
+        kind: 'campaign_created',
+        detail: campaign.name,
+      });
+      return campaign;
+    },
   );
 
   app.post(
@@ -163,6 +175,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
   const action = (
     path: string,
     summary: string,
+    activity: ActivityKind,
     run: (userId: string, id: string) => Promise<{ id?: string; message: string }>,
   ) =>
     app.post(
@@ -174,29 +187,36 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       async (request) => {
         const userId = authed(request).user.id;
         const done = await run(userId, request.params.id);
-        return actionAnswer(userId, done.id ?? request.params.id, done.message);
+        const answer = await actionAnswer(userId, done.id ?? request.params.id, done.message);
+        await recordActivity(db, request.log, {
+          userId,
+          actorId: userId,
+          kind: activity,
+          detail: answer.campaign.name,
+        });
+        return answer;
       },
     );
 
-  action('send', 'Start sending now (a draft or scheduled campaign)', async (userId, id) => {
+  action('send', 'Start sending now (a draft or scheduled campaign)', 'campaign_started', async (userId, id) => {
     await startCampaign(db, userId, id);
     forgetProgress(id);
     return { message: campaignMsg.sent };
   });
-  action('pause', 'Pause: nothing more goes out until resumed', async (userId, id) => {
+  action('pause', 'Pause: nothing more goes out until resumed', 'campaign_paused', async (userId, id) => {
     await pauseCampaign(db, userId, id);
     return { message: campaignMsg.paused };
   });
-  action('resume', 'Resume a paused campaign', async (userId, id) => {
+  action('resume', 'Resume a paused campaign', 'campaign_resumed', async (userId, id) => {
     const { startNow } = await resumeCampaign(db, userId, id);
     if (startNow) await startCampaign(db, userId, id);
     return { message: campaignMsg.resumed };
   });
-  action('cancel', 'Cancel: recipients not yet sent are skipped', async (userId, id) => {
+  action('cancel', 'Cancel: recipients not yet sent are skipped', 'campaign_cancelled', async (userId, id) => {
     await cancelCampaign(db, userId, id);
     return { message: campaignMsg.cancelled };
   });
-  action('duplicate', 'Copy as a new draft', async (userId, id) => {
+  action('duplicate', 'Copy as a new draft', 'campaign_created', async (userId, id) => {
     const copy = await duplicateCampaign(db, userId, id);
     return { id: copy.id, message: campaignMsg.duplicated };
   });
@@ -271,13 +291,11 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     },
     async (request, reply) => {
       const { format, status } = request.query;
-      const { name, table } = await recipientsTable(db, authed(request).user.id, request.params.id, status);
-      return sendTable(reply, {
-        table,
-        format,
-        filename: datedName(`relatorio-${name}`, format),
-        sheet: 'Destinatários',
-      });
+      const userId = authed(request).user.id;
+      const { name, table } = await recipientsTable(db, userId, request.params.id, status);
+      const filename = datedName(`relatorio-${name}`, format);
+      await recordActivity(db, request.log, { userId, actorId: userId, kind: 'report_exported', detail: filename });
+      return sendTable(reply, { table, format, filename, sheet: 'Destinatários' });
     },
   );
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { botConfigInput, botConfigSavedResponse, botConfigSchema, botMsg } from '../../../contract/bot';
 import type { AppDeps } from '../../deps';
+import { recordActivity } from '../../lib/activity';
 import { authed } from '../../plugins/access';
 import { getBotConfig, saveBotConfig } from './bot-config.service';
 
@@ -35,6 +36,7 @@ export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
       const userId = authed(request).user.id;
       const config = await saveBotConfig(db, userId, request.body, opts());
       chatbot.configChanged(userId);
+      await recordActivity(db, request.log, { userId, actorId: userId, kind: 'bot_changed' });
       return { success: true as const, message: botMsg.saved, config };
     },
   );

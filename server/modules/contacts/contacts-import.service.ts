@@ -1,11 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { contactsMsg, IMPORT_MAX_ROWS, type ImportResult, type ImportRowError } from '../../../contract/contacts';
+import { notificationLinks, notificationMsg } from '../../../contract/notifications';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import { type BulkTable, type BulkValue, bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { AppError } from '../../errors';
+import { recordActivity } from '../../lib/activity';
 import { timeOrderedIds } from '../../lib/ids';
+import { type ErrorLog, notify } from '../../lib/notify';
 import { normalizePhone } from '../../lib/phone';
 import { type Account, contactsChanged, lockRemainingSlots, planLimitMessage } from './contacts.service';
 import { type ColumnMap, detectFileKind, mapHeader, readTextRows } from './import-file';
@@ -160,12 +163,14 @@ const CONTACT_ROWS: BulkTable = {
 /**
  * Imports a CSV, TXT, XLS or XLSX file of contacts in one transaction: every valid new row or none.
  * Duplicates (within the file and against the account's contacts) are counted, invalid rows answered
- * with their row number and reason, and rows past the plan's limit are not imported.
+ * with their row number and reason, and rows past the plan's limit are not imported. A successful
+ * import is written to the activity log and notified ('Importação concluída').
  */
 export async function importContacts(
   db: Db,
   account: Account,
   file: { filename: string; data: Buffer },
+  log: ErrorLog,
 ): Promise<ImportResult> {
   const parsed = await parseFile(account.id, file.filename, file.data);
   if ('failure' in parsed) {
@@ -232,6 +237,20 @@ export async function importContacts(
     if (errors.length) message += `; ${contactsMsg.importRowErrors(errors.length)}`;
   }
   const success = imported > 0 || (overLimit === 0 && (duplicates > 0 || errors.length === 0));
+  if (success) {
+    await recordActivity(db, log, {
+      userId: account.id,
+      actorId: account.id,
+      kind: 'contacts_imported',
+      detail: `${file.filename}: ${message}`,
+    });
+    await notify(db, log, account.id, {
+      kind: 'contacts_imported',
+      title: notificationMsg.contactsImported.title,
+      body: message,
+      link: notificationLinks.contacts,
+    });
+  }
   return { success, message, imported, duplicates, errors };
 }
 

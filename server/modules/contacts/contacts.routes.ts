@@ -10,9 +10,11 @@ import {
   IMPORT_MAX_FILE_MB,
   importResult,
 } from '../../../contract/contacts';
+import { countLabel } from '../../../contract/plural';
 import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
+import { recordActivity } from '../../lib/activity';
 import { datedName, sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
 import { createContact, deleteContact, listAllContacts, listContactsPage, updateContact } from './contacts.service';
@@ -30,13 +32,18 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
         querystring: fileFormatQuery,
       },
     },
-    async (request, reply) =>
-      sendTable(reply, {
-        table: await contactsTable(db, authed(request).user.id),
-        format: request.query.format,
-        filename: datedName('contatos', request.query.format),
-        sheet: 'Contatos',
-      }),
+    async (request, reply) => {
+      const userId = authed(request).user.id;
+      const table = await contactsTable(db, userId);
+      const filename = datedName('contatos', request.query.format);
+      await recordActivity(db, request.log, {
+        userId,
+        actorId: userId,
+        kind: 'contacts_exported',
+        detail: `${filename}: ${countLabel(table.length - 1, 'contato', 'contatos')}`,
+      });
+      return sendTable(reply, { table, format: request.query.format, filename, sheet: 'Contatos' });
+    },
   );
 
   app.get(
@@ -80,7 +87,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(IMPORT_MAX_FILE_MB);
         throw err;
       }
-      return importContacts(db, user, { filename: part.filename, data });
+      return importContacts(db, user, { filename: part.filename, data }, request.log);
     },
   );
 

@@ -1,16 +1,75 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { metricsResponse } from '../../../contract/metrics';
+import {
+  analyticsResponse,
+  metricsResponse,
+  periodQuery,
+  reportResponse,
+  seriesPeriodQuery,
+  todayMetricsResponse,
+} from '../../../contract/metrics';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
-import { getMetrics } from './metrics.service';
+import { getAnalytics, getMetrics, getReport, getTodayMetrics } from './metrics.service';
 
+/**
+ * The figures of the signed-in account (definitions in contract/metrics.ts). Periods are São Paulo
+ * days, `?from=YYYY-MM-DD&to=YYYY-MM-DD`, both included. The report lives here as
+ * `/api/metrics/report` rather than `/api/reports`: it is these figures for a period, computed by
+ * this module.
+ */
 export const metricsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
     '',
     {
       config: { access: 'customer' },
-      schema: { tags: ['metrics'], summary: 'Dashboard figures', response: { 200: metricsResponse } },
+      schema: {
+        tags: ['metrics'],
+        summary: 'Dashboard figures (SPEC §3), for a period when given',
+        querystring: periodQuery,
+        response: { 200: metricsResponse },
+      },
     },
-    async (request) => getMetrics(db, authed(request).user.id),
+    async (request) => getMetrics(db, authed(request).user.id, request.query),
+  );
+
+  app.get(
+    '/today',
+    {
+      config: { access: 'customer' },
+      schema: {
+        tags: ['metrics'],
+        summary: "The header: today's messages sent and delivery rate (São Paulo day)",
+        response: { 200: todayMetricsResponse },
+      },
+    },
+    async (request) => getTodayMetrics(db, authed(request).user.id),
+  );
+
+  app.get(
+    '/analytics',
+    {
+      config: { access: 'customer' },
+      schema: {
+        tags: ['metrics'],
+        summary: 'Daily series and read rate by send hour and weekday (default: the last 30 days)',
+        querystring: seriesPeriodQuery,
+        response: { 200: analyticsResponse },
+      },
+    },
+    async (request) => getAnalytics(db, authed(request).user.id, request.query),
+  );
+
+  app.get(
+    '/report',
+    {
+      config: { access: 'customer' },
+      schema: {
+        tags: ['metrics'],
+        summary: 'The Relatórios page for a period (default: the last 30 days)',
+        querystring: seriesPeriodQuery,
+        response: { 200: reportResponse },
+      },
+    },
+    async (request) => getReport(db, authed(request).user.id, request.query),
   );
 };

@@ -1,34 +1,422 @@
-import { sql } from 'drizzle-orm';
-import { BOT_REPLY_KINDS } from '../../../contract/bot';
-import type { Metrics } from '../../../contract/metrics';
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  type Analytics,
+  addDays,
+  addHours,
+  bestByReadRate,
+  type CampaignPerformance,
+  type DailyFigures,
+  daysInPeriod,
+  eachDay,
+  GROWTH_DAYS,
+  type HourFigures,
+  type MetricsResponse,
+  type Period,
+  type PeriodQuery,
+  percentChange,
+  REPORT_RECENT_CAMPAIGNS,
+  REPORT_TOP_CAMPAIGNS,
+  type Report,
+  rate,
+  saoPauloDay,
+  saoPauloHour,
+  seriesPeriod,
+  type TodayMetrics,
+  TREND_DAYS,
+  type WeekdayFigures,
+} from '../../../contract/metrics';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 
-const pct = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 10 : 0);
+/*
+ * Every figure is read from the rollups of migration 0006_metrics (stats_campaign_hours,
+ * stats_chat_hours, stats_contact_days), which database triggers keep in step with the rows they
+ * count: a 90-day period is a few thousand small rows whatever the number of messages. Their
+ * `hour` is a São Paulo wall-clock hour, so every bound below is a constant São Paulo local time
+ * and no row is converted between time zones. Groups and active chats are counted from their own
+ * (small, indexed) tables. The definitions are in contract/metrics.ts.
+ */
 
-/** All dashboard figures of one account in a single round trip. */
-export async function getMetrics(db: Db, userId: string): Promise<Metrics> {
-  const result = (await db.execute(sql`
-    select
-      (select count(*) from campaign_recipients where user_id = ${userId} and status in ('sent','delivered','read'))::int as sent,
-      (select count(*) from campaign_recipients where user_id = ${userId} and status = 'read')::int as read,
-      (select count(*) from contacts where user_id = ${userId} and is_active and not opted_out)::int as contacts,
-      (select count(*) from groups where user_id = ${userId} and is_active)::int as groups,
-      (select count(*) from bot_events where user_id = ${userId} and kind in (${sql.join(
-        BOT_REPLY_KINDS.map((k) => sql`${k}`),
-        sql`, `,
-      )}))::int as replies,
-      (select count(*) from bot_events where user_id = ${userId} and kind = 'inbound')::int as inbound,
-      (select count(distinct contact_phone) from bot_events
-         where user_id = ${userId} and kind = 'inbound' and created_at > now() - interval '24 hours')::int as chats
-  `)) as unknown as { rows: Array<Record<string, number>> };
-  const r = result.rows[0];
+const SAO_PAULO = sql.raw(`'America/Sao_Paulo'`);
+/** The instant a São Paulo day starts (for the timestamptz columns of the rows themselves). */
+const dayStart = (day: string) => sql`(${day}::date::timestamp at time zone ${SAO_PAULO})`;
+const localTime = (wallClock: string) => sql`${wallClock}::timestamp`;
+
+/** A rollup's `hour` within a period of São Paulo days (either bound may be open). */
+function hourRange(from: string | null, to: string | null): SQL {
+  const parts: SQL[] = [];
+  if (from) parts.push(sql`and hour >= ${localTime(from)}`);
+  if (to) parts.push(sql`and hour < ${localTime(addDays(to, 1))}`);
+  return sql.join(parts, sql` `);
+}
+
+const TREND_HOURS = TREND_DAYS * 24;
+const GROWTH_HOURS = GROWTH_DAYS * 24;
+
+/**
+ * The rolling windows of trends and growth: the last N hours up to now (the current São Paulo hour
+ * and the N − 1 before it) and the N before those, as São Paulo wall-clock hours; the first day of
+ * the contacts' and groups' window; and the start of the last 24 hours (active chats).
+ */
+function windows(now: Date) {
+  const hour = saoPauloHour(now);
+  return {
+    trend: { cur: addHours(hour, -(TREND_HOURS - 1)), prev: addHours(hour, -(2 * TREND_HOURS - 1)) },
+    growth: { cur: addHours(hour, -(GROWTH_HOURS - 1)), prev: addHours(hour, -(2 * GROWTH_HOURS - 1)) },
+    /** Contacts and groups: created in the last TREND_DAYS São Paulo days, today included. */
+    trendFirstDay: addDays(saoPauloDay(now), -(TREND_DAYS - 1)),
+    dayAgo: new Date(now.getTime() - 24 * 3_600_000).toISOString(),
+  };
+}
+
+/** Sums of counters over a period and over two consecutive windows, as `<name>`, `<name>_cur`, `<name>_prev`. */
+function sums(columns: string[], period: SQL | null, win: { cur: string; prev: string }): SQL {
+  return sql.join(
+    columns.map((c) => {
+      const col = sql.identifier(c);
+      return sql`coalesce(sum(${col}) ${period ? sql`filter (where ${period})` : sql``}, 0)::int as ${col},
+        coalesce(sum(${col}) filter (where hour >= ${localTime(win.cur)}), 0)::int as ${sql.identifier(`${c}_cur`)},
+        coalesce(sum(${col}) filter (where hour >= ${localTime(win.prev)} and hour < ${localTime(win.cur)}), 0)::int
+          as ${sql.identifier(`${c}_prev`)}`;
+    }),
+    sql`, `,
+  );
+}
+
+interface AccountRow {
+  sent: number;
+  delivered: number;
+  read: number;
+  failed: number;
+  bot_replies: number;
+  inbound: number;
+  answered: number;
+  sent_cur: number;
+  sent_prev: number;
+  delivered_cur: number;
+  delivered_prev: number;
+  read_cur: number;
+  read_prev: number;
+  month_sent_cur: number;
+  month_sent_prev: number;
+  bot_replies_cur: number;
+  bot_replies_prev: number;
+  inbound_cur: number;
+  inbound_prev: number;
+  answered_cur: number;
+  answered_prev: number;
+  contacts: number;
+  active_contacts: number;
+  new_active_contacts: number;
+  groups: number;
+  active_groups: number;
+  new_active_groups: number;
+  active_chats: number;
+}
+
+/**
+ * Every count behind the metrics of one account, for a period (open bounds allowed), in one round
+ * trip: one pass over each rollup of the account (from the period's start or the windows', the
+ * earlier), the period and the windows told apart by FILTER.
+ */
+async function loadAccountCounts(
+  db: Db,
+  userId: string,
+  from: string | null,
+  to: string | null,
+  /** false: the caller counts the chatbot's period itself (the report, from its daily series). */
+  chatPeriodTotals = true,
+): Promise<AccountRow> {
+  const w = windows(new Date());
+  const bounds: SQL[] = [];
+  if (from) bounds.push(sql`hour >= ${localTime(from)}`);
+  if (to) bounds.push(sql`hour < ${localTime(addDays(to, 1))}`);
+  const period = bounds.length ? sql.join(bounds, sql` and `) : null;
+  // The rows the period or the windows need: from the earlier of their starts.
+  const since = from ? sql`and hour >= ${localTime(from < w.growth.prev ? from : w.growth.prev)}` : sql``;
+  const chatSince = !chatPeriodTotals
+    ? sql`and hour >= ${localTime(w.trend.prev)}`
+    : from
+      ? sql`and hour >= ${localTime(from < w.trend.prev ? from : w.trend.prev)}`
+      : sql``;
+  const [row] = rowsOf<AccountRow>(
+    await db.execute(sql`
+      select * from (
+        select ${sums(['sent', 'delivered', 'read'], period, w.trend)},
+          coalesce(sum(failed) ${period ? sql`filter (where ${period})` : sql``}, 0)::int as failed,
+          coalesce(sum(sent) filter (where hour >= ${localTime(w.growth.cur)}), 0)::int as month_sent_cur,
+          coalesce(sum(sent) filter (where hour >= ${localTime(w.growth.prev)} and hour < ${localTime(w.growth.cur)}), 0)::int
+            as month_sent_prev
+        from stats_campaign_hours where user_id = ${userId} ${since}
+      ) messages, (
+        select ${sums(['bot_replies', 'inbound', 'answered'], chatPeriodTotals ? period : sql`false`, w.trend)}
+        from stats_chat_hours where user_id = ${userId} ${chatSince}
+      ) chat, (
+        select coalesce(sum(total), 0)::int as contacts, coalesce(sum(active), 0)::int as active_contacts,
+               coalesce(sum(active) filter (where day >= ${w.trendFirstDay}::date), 0)::int as new_active_contacts
+        from stats_contact_days where user_id = ${userId}
+      ) contact_counts, (
+        select count(*)::int as groups, (count(*) filter (where is_active))::int as active_groups,
+               (count(*) filter (where is_active and created_at >= (select ${dayStart(w.trendFirstDay)})))::int
+                 as new_active_groups
+        from groups where user_id = ${userId}
+      ) group_counts, (
+        select count(*)::int as active_chats from conversations
+        where user_id = ${userId} and last_message_at >= ${w.dayAgo}::timestamptz
+          and last_inbound_at >= ${w.dayAgo}::timestamptz
+      ) chats
+    `),
+  );
+  return row;
+}
+
+function toMetrics(r: AccountRow, from: string | null, to: string | null): MetricsResponse {
+  /** A rate's change between the two windows, or null when the earlier window had nothing to divide. */
+  const rateChange = (part: [number, number], whole: [number, number]) =>
+    whole[1] > 0 ? percentChange(rate(part[0], whole[0]), rate(part[1], whole[1])) : null;
   return {
     messagesSent: r.sent,
-    activeContacts: r.contacts,
-    activeGroups: r.groups,
-    openRate: pct(r.read, r.sent),
-    autoReplies: r.replies,
-    activeChats: r.chats,
-    responseRate: Math.min(100, pct(r.replies, r.inbound)),
+    activeContacts: r.active_contacts,
+    activeGroups: r.active_groups,
+    openRate: rate(r.read, r.delivered),
+    autoReplies: r.bot_replies,
+    activeChats: r.active_chats,
+    responseRate: rate(r.answered, r.inbound),
+    delivered: r.delivered,
+    read: r.read,
+    deliveryRate: rate(r.delivered, r.sent),
+    inboundMessages: r.inbound,
+    answeredMessages: r.answered,
+    trends: {
+      messagesSent: percentChange(r.sent_cur, r.sent_prev),
+      activeContacts: percentChange(r.active_contacts, r.active_contacts - r.new_active_contacts),
+      activeGroups: percentChange(r.active_groups, r.active_groups - r.new_active_groups),
+      openRate: rateChange([r.read_cur, r.read_prev], [r.delivered_cur, r.delivered_prev]),
+      deliveryRate: rateChange([r.delivered_cur, r.delivered_prev], [r.sent_cur, r.sent_prev]),
+      autoReplies: percentChange(r.bot_replies_cur, r.bot_replies_prev),
+      responseRate: rateChange([r.answered_cur, r.answered_prev], [r.inbound_cur, r.inbound_prev]),
+    },
+    monthlyGrowth: percentChange(r.month_sent_cur, r.month_sent_prev),
+    period: { from, to },
+  };
+}
+
+/** The dashboard figures of one account (SPEC §3), for a period of São Paulo days or everything. */
+export async function getMetrics(db: Db, userId: string, q: PeriodQuery = {}): Promise<MetricsResponse> {
+  const from = q.from ?? null;
+  const to = q.to ?? null;
+  return toMetrics(await loadAccountCounts(db, userId, from, to), from, to);
+}
+
+/** The header: messages sent today (São Paulo day) and how many of them were delivered. */
+export async function getTodayMetrics(db: Db, userId: string): Promise<TodayMetrics> {
+  const day = saoPauloDay(new Date());
+  const [r] = rowsOf<{ sent: number; delivered: number }>(
+    await db.execute(sql`
+      select coalesce(sum(sent), 0)::int as sent, coalesce(sum(delivered), 0)::int as delivered
+      from stats_campaign_hours where user_id = ${userId} ${hourRange(day, day)}
+    `),
+  );
+  return { day, sentToday: r.sent, deliveredToday: r.delivered, deliveryRateToday: rate(r.delivered, r.sent) };
+}
+
+interface SeriesRow {
+  /** 3: a day, 5: an hour of the day, 6: a weekday (GROUPING bits of day, hod, dow); -1: a day of the chatbot. */
+  g: number;
+  day: string | null;
+  hod: number | null;
+  dow: number | null;
+  sent: number;
+  delivered: number;
+  read: number;
+  bot_replies: number;
+  conversations: number;
+  inbound: number;
+  answered: number;
+}
+
+/** Per São Paulo day, hour of day and weekday of a period, in one round trip over the rollups. */
+async function loadSeries(db: Db, userId: string, p: Period): Promise<Omit<Analytics, 'period'>> {
+  const range = hourRange(p.from, p.to);
+  const rows = rowsOf<SeriesRow>(
+    await db.execute(sql`
+      select grouping(day, hod, dow)::int as g, to_char(day, 'YYYY-MM-DD') as day, hod, dow, sum(sent)::int as sent,
+             sum(delivered)::int as delivered, sum(read)::int as read,
+             0 as bot_replies, 0 as conversations, 0 as inbound, 0 as answered
+      from (
+        select hour::date as day, extract(hour from hour)::int as hod, extract(dow from hour)::int as dow,
+               sent, delivered, read
+        from stats_campaign_hours where user_id = ${userId} ${range}
+      ) x
+      group by grouping sets ((day), (hod), (dow))
+      union all
+      select -1, to_char(hour::date, 'YYYY-MM-DD'), null, null, 0, 0, 0,
+             sum(bot_replies)::int, sum(conversations)::int, sum(inbound)::int, sum(answered)::int
+      from stats_chat_hours where user_id = ${userId} ${range}
+      group by hour::date
+    `),
+  );
+  const days = new Map<string, DailyFigures>(
+    eachDay(p.from, p.to).map((day) => [
+      day,
+      { day, sent: 0, delivered: 0, read: 0, botReplies: 0, conversations: 0, inbound: 0, answered: 0 },
+    ]),
+  );
+  const sendTime = () => ({ sent: 0, delivered: 0, read: 0, readRate: 0 });
+  const byHour: HourFigures[] = Array.from({ length: 24 }, (_, hour) => ({ hour, ...sendTime() }));
+  const byWeekday: WeekdayFigures[] = Array.from({ length: 7 }, (_, weekday) => ({ weekday, ...sendTime() }));
+  const fill = (target: { sent: number; delivered: number; read: number; readRate: number }, r: SeriesRow) => {
+    target.sent = r.sent;
+    target.delivered = r.delivered;
+    target.read = r.read;
+    target.readRate = rate(r.read, r.delivered);
+  };
+  for (const r of rows) {
+    if (r.g === 3 || r.g === -1) {
+      const d = r.day ? days.get(r.day) : undefined;
+      if (!d) continue;
+      if (r.g === 3) {
+        d.sent = r.sent;
+        d.delivered = r.delivered;
+        d.read = r.read;
+      } else {
+        d.botReplies = r.bot_replies;
+        d.conversations = r.conversations;
+        d.inbound = r.inbound;
+        d.answered = r.answered;
+      }
+    } else if (r.g === 5 && r.hod !== null) fill(byHour[r.hod], r);
+    else if (r.g === 6 && r.dow !== null) fill(byWeekday[r.dow], r);
+  }
+  return { days: [...days.values()], byHour, byWeekday };
+}
+
+/** The Analytics tab: sent, delivered, read, bot replies and conversations per day; read rate by send hour and weekday. */
+export async function getAnalytics(db: Db, userId: string, q: PeriodQuery = {}): Promise<Analytics> {
+  const period = seriesPeriod(q, saoPauloDay(new Date()));
+  return { period, ...(await loadSeries(db, userId, period)) };
+}
+
+interface CampaignRow {
+  id: string;
+  name: string;
+  status: string;
+  created_at: string;
+  sent: number;
+  delivered: number;
+  read: number;
+  failed: number;
+}
+
+interface CampaignsRow {
+  campaigns: number;
+  completed: number;
+  rules: number;
+  bot_enabled: boolean;
+  recent: CampaignRow[] | string;
+  top: CampaignRow[] | string;
+}
+
+/**
+ * The campaigns created in a period, with their own figures: how many, how many completed, the
+ * newest and the best (by read rate, then delivery rate, then messages sent, then the newest; the
+ * ratios compared unrounded), with the bot's summary, in one row.
+ */
+async function loadCampaigns(db: Db, userId: string, p: Period) {
+  const [row] = rowsOf<CampaignsRow>(
+    await db.execute(sql`
+      with t as (
+        select c.id, c.name, c.status, c.created_at,
+               coalesce(sum(h.sent), 0)::int as sent, coalesce(sum(h.delivered), 0)::int as delivered,
+               coalesce(sum(h.read), 0)::int as read, coalesce(sum(h.failed), 0)::int as failed
+        from campaigns c left join stats_campaign_hours h on h.campaign_id = c.id
+        where c.user_id = ${userId} and c.created_at >= ${dayStart(p.from)} and c.created_at < ${dayStart(addDays(p.to, 1))}
+        group by c.id
+      )
+      select (select count(*)::int from t) as campaigns,
+             (select count(*)::int from t where status = 'completed') as completed,
+             (select count(*)::int from auto_replies where user_id = ${userId} and is_active) as rules,
+             coalesce((select is_enabled from bot_configs where user_id = ${userId}), true) as bot_enabled,
+             (select coalesce(json_agg(r), '[]') from (
+                select * from t order by created_at desc, id limit ${REPORT_RECENT_CAMPAIGNS}) r) as recent,
+             (select coalesce(json_agg(b), '[]') from (
+                select * from t where delivered > 0
+                order by read::float8 / delivered desc, delivered::float8 / greatest(sent, 1) desc, sent desc,
+                         created_at desc, id
+                limit ${REPORT_TOP_CAMPAIGNS}) b) as top
+    `),
+  );
+  const list = (v: CampaignRow[] | string): CampaignPerformance[] =>
+    (typeof v === 'string' ? (JSON.parse(v) as CampaignRow[]) : v).map((r) => ({
+      id: r.id,
+      name: r.name,
+      status: r.status,
+      createdAt: new Date(r.created_at).toISOString(),
+      sent: r.sent,
+      delivered: r.delivered,
+      read: r.read,
+      failed: r.failed,
+      deliveryRate: rate(r.delivered, r.sent),
+      openRate: rate(r.read, r.delivered),
+    }));
+  return { ...row, recent: list(row.recent), top: list(row.top) };
+}
+
+/** The Relatórios page for a period (default the last 30 days): see `reportResponse` in the contract. */
+export async function getReport(db: Db, userId: string, q: PeriodQuery = {}): Promise<Report> {
+  const period = seriesPeriod(q, saoPauloDay(new Date()));
+  const [windowed, series, campaigns] = await Promise.all([
+    loadAccountCounts(db, userId, period.from, period.to, false),
+    loadSeries(db, userId, period),
+    loadCampaigns(db, userId, period),
+  ]);
+  // The chatbot's totals of the period are the sums of its days: its rollup rows read once.
+  const total = (key: 'botReplies' | 'inbound' | 'answered') => series.days.reduce((n, d) => n + d[key], 0);
+  const counts: AccountRow = {
+    ...windowed,
+    bot_replies: total('botReplies'),
+    inbound: total('inbound'),
+    answered: total('answered'),
+  };
+  const metrics = toMetrics(counts, period.from, period.to);
+  const busiest = series.days.reduce<DailyFigures | null>((b, d) => (d.sent > (b?.sent ?? 0) ? d : b), null);
+  const bestHour = bestByReadRate(series.byHour);
+  const bestWeekday = bestByReadRate(series.byWeekday);
+  return {
+    period,
+    metrics,
+    recentCampaigns: campaigns.recent,
+    topCampaigns: campaigns.top,
+    summary: {
+      campaigns: campaigns.campaigns,
+      completedCampaigns: campaigns.completed,
+      contacts: counts.contacts,
+      activeContacts: counts.active_contacts,
+      groups: counts.groups,
+      activeGroups: counts.active_groups,
+      autoReplyRules: campaigns.rules,
+      botEnabled: campaigns.bot_enabled,
+    },
+    analysis: {
+      messagesSent: counts.sent,
+      delivered: counts.delivered,
+      read: counts.read,
+      failed: counts.failed,
+      deliveryRate: metrics.deliveryRate,
+      openRate: metrics.openRate,
+      responseRate: metrics.responseRate,
+      failureRate: rate(counts.failed, counts.sent + counts.failed),
+      averageSentPerDay: Math.round((counts.sent / daysInPeriod(period.from, period.to)) * 10) / 10,
+      botReplies: counts.bot_replies,
+      conversations: series.days.reduce((n, d) => n + d.conversations, 0),
+      bestHour: bestHour && { hour: bestHour.hour, readRate: bestHour.readRate, delivered: bestHour.delivered },
+      bestWeekday: bestWeekday && {
+        weekday: bestWeekday.weekday,
+        readRate: bestWeekday.readRate,
+        delivered: bestWeekday.delivered,
+      },
+      busiestDay: busiest && { day: busiest.day, sent: busiest.sent },
+    },
+    series,
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { settingsSections } from '../../../contract/activity';
 import {
   changePasswordInput,
   notificationSettingsSchema,
@@ -10,6 +11,7 @@ import {
   whatsappSettingsSchema,
 } from '../../../contract/settings';
 import type { AppDeps } from '../../deps';
+import { recordActivity } from '../../lib/activity';
 import { authed } from '../../plugins/access';
 import {
   changePassword,
@@ -45,7 +47,17 @@ export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
         response: { 200: profileSchema },
       },
     },
-    async (request) => updateProfile(db, sessions, authed(request).user.id, request.body),
+    async (request) => {
+      const userId = authed(request).user.id;
+      const saved = await updateProfile(db, sessions, userId, request.body);
+      await recordActivity(db, request.log, {
+        userId,
+        actorId: userId,
+        kind: 'settings_changed',
+        detail: settingsSections.profile,
+      });
+      return saved;
+    },
   );
 
   app.get(
@@ -68,7 +80,17 @@ export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
         response: { 200: notificationSettingsSchema },
       },
     },
-    async (request) => updateNotificationSettings(db, authed(request).user.id, request.body),
+    async (request) => {
+      const userId = authed(request).user.id;
+      const saved = await updateNotificationSettings(db, userId, request.body);
+      await recordActivity(db, request.log, {
+        userId,
+        actorId: userId,
+        kind: 'settings_changed',
+        detail: settingsSections.notifications,
+      });
+      return saved;
+    },
   );
 
   app.get(
@@ -95,7 +117,17 @@ export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
         response: { 200: whatsappSettingsSchema },
       },
     },
-    async (request) => updateWhatsappSettings(db, authed(request).user.id, request.body),
+    async (request) => {
+      const userId = authed(request).user.id;
+      const saved = await updateWhatsappSettings(db, userId, request.body);
+      await recordActivity(db, request.log, {
+        userId,
+        actorId: userId,
+        kind: 'settings_changed',
+        detail: settingsSections.whatsapp,
+      });
+      return saved;
+    },
   );
 };
 
@@ -113,7 +145,14 @@ export const changePasswordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, 
       },
     },
     async (request) => {
-      await changePassword(db, sessions, authed(request).user.id, request.sessionToken, request.body);
+      const userId = authed(request).user.id;
+      await changePassword(db, sessions, userId, request.sessionToken, request.body);
+      await recordActivity(db, request.log, {
+        userId,
+        actorId: userId,
+        kind: 'settings_changed',
+        detail: settingsSections.password,
+      });
       return { success: true as const, message: settingsMsg.passwordChanged };
     },
   );

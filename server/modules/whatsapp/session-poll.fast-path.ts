@@ -22,7 +22,7 @@ function sessionToken(cookieHeader: string | undefined): string | undefined {
  * string — returns false and goes through the regular route, which gives the same answer.
  */
 export function sessionPollFastPath(
-  deps: Pick<AppDeps, 'sessions' | 'registry'>,
+  deps: Pick<AppDeps, 'sessions' | 'registry' | 'presence'>,
   securityHeaders: Record<string, string>,
 ): (request: IncomingMessage, response: ServerResponse) => boolean {
   // Headers as a flat [name, value, …] list: Node writes that form about twice as fast as an object.
@@ -33,6 +33,7 @@ export function sessionPollFastPath(
     if (!token) return false;
     const session = deps.sessions.cached(token);
     if (!session || accessError(session.user, 'customer', 'GET')) return false;
+    deps.presence.seen(session.user.id);
     const body = JSON.stringify(deps.registry.status(session.user));
     response.writeHead(200, [...headers, 'content-length', String(Buffer.byteLength(body))]);
     response.end(body);

@@ -1,23 +1,12 @@
-import { Bell, Menu, Plus } from 'lucide-react';
+import { Menu, Plus } from 'lucide-react';
 import type { User } from '../../../../contract/auth';
 import { planLabel } from '../../../../contract/plans';
 import { Button } from '../../../components/ui/button';
-import { Popover, PopoverContent, PopoverTrigger } from '../../../components/ui/popover';
 import { PermissionGatedButton } from '../../../features/auth/components/permission-gated-button';
 import { useNewCampaign } from '../../../features/campaigns/components/new-campaign-provider';
-import { formatNumber, formatPercent, initials } from '../../../lib/format';
-
-// SPEC §2: the header shows static sample figures.
-const SAMPLE_FIGURES = [
-  { label: 'Enviadas hoje', value: formatNumber(1247) },
-  { label: 'Taxa de entrega', value: formatPercent(98.2) },
-];
-
-const NOTIFICATIONS = [
-  { title: 'Bem-vindo!', text: 'Conecte seu WhatsApp para começar a enviar campanhas.' },
-  { title: 'Dica', text: 'Configure o chatbot para responder seus clientes automaticamente.' },
-  { title: 'Relatórios', text: 'Acompanhe entregas e respostas na página de relatórios.' },
-];
+import { TodayFigures } from '../../../features/metrics/components/today-figures';
+import { NotificationsBell } from '../../../features/notifications/components/notifications-bell';
+import { initials } from '../../../lib/format';
 
 export function AppHeader({ user, title, onOpenMenu }: { user: User; title: string; onOpenMenu: () => void }) {
   const { openNewCampaign } = useNewCampaign();
@@ -29,14 +18,7 @@ export function AppHeader({ user, title, onOpenMenu }: { user: User; title: stri
 
       <h1 className="min-w-0 flex-1 truncate text-lg font-semibold tracking-tight sm:text-xl">{title}</h1>
 
-      <dl className="hidden items-center gap-5 xl:flex">
-        {SAMPLE_FIGURES.map((f) => (
-          <div key={f.label} className="text-right">
-            <dt className="text-xs text-muted-foreground">{f.label}</dt>
-            <dd className="text-sm font-semibold tabular-nums">{f.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <TodayFigures user={user} className="hidden xl:flex" />
 
       <PermissionGatedButton
         kind="campaign"
@@ -50,35 +32,7 @@ export function AppHeader({ user, title, onOpenMenu }: { user: User; title: stri
         Nova Campanha
       </PermissionGatedButton>
 
-      <Popover>
-        <PopoverTrigger asChild>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="relative"
-            aria-label={`Notificações (${NOTIFICATIONS.length} novas)`}
-          >
-            <Bell aria-hidden className="size-5" />
-            <span
-              aria-hidden
-              className="absolute top-1.5 right-1.5 flex size-4 items-center justify-center rounded-full bg-red-600 text-[10px] font-bold text-white"
-            >
-              {NOTIFICATIONS.length}
-            </span>
-          </Button>
-        </PopoverTrigger>
-        <PopoverContent aria-label="Notificações" className="p-0">
-          <p className="border-b px-4 py-3 text-sm font-semibold">Notificações</p>
-          <ul className="divide-y">
-            {NOTIFICATIONS.map((n) => (
-              <li key={n.title} className="grid gap-0.5 px-4 py-3">
-                <span className="text-sm font-medium">{n.title}</span>
-                <span className="text-sm text-muted-foreground">{n.text}</span>
-              </li>
-            ))}
-          </ul>
-        </PopoverContent>
-      </Popover>
+      <NotificationsBell />
 
       <div className="flex items-center gap-3">
         <span

@@ -1,5 +1,6 @@
 import { Megaphone, Plus, Search } from 'lucide-react';
-import { type ReactNode, useDeferredValue, useMemo, useState } from 'react';
+import { type ReactNode, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { type Campaign, campaignMsg } from '../../../../contract/campaigns';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState, ErrorState } from '../../../components/states';
@@ -61,6 +62,21 @@ export default function CampaignsPage() {
   const [deleting, setDeleting] = useState<Campaign | null>(null);
   const [testing, setTesting] = useState<Campaign | null>(null);
   const [reportId, setReportId] = useState<string | null>(null);
+  // A notification links to a campaign as ?report=<id>: its report opens, and the URL is cleaned.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const linkedReport = searchParams.get('report');
+  useEffect(() => {
+    if (!linkedReport) return;
+    setReportId(linkedReport);
+    setSearchParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('report');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [linkedReport, setSearchParams]);
   // Expected finish times read 'em 12min': refresh them between polls.
   const now = useNow(30_000);
 

@@ -48,7 +48,12 @@ function StatCard({ label, icon: Icon, children }: { label: string; icon: Lucide
   );
 }
 
-const METRICS: readonly { key: keyof Metrics; label: string; icon: LucideIcon; format: (n: number) => string }[] = [
+const METRICS: readonly {
+  key: 'autoReplies' | 'activeChats' | 'responseRate';
+  label: string;
+  icon: LucideIcon;
+  format: (n: number) => string;
+}[] = [
   { key: 'autoReplies', label: 'Respostas automáticas', icon: Reply, format: formatCount },
   { key: 'activeChats', label: 'Conversas ativas', icon: MessagesSquare, format: formatCount },
   { key: 'responseRate', label: 'Taxa de resposta', icon: Percent, format: formatPercent },

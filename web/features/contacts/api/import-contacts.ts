@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ImportResult } from '../../../../contract/contacts';
 import { ApiError } from '../../../lib/api';
+import { unreadCountQueryKey } from '../../notifications/api/get-unread-count';
 import { contactsQueryKey } from './get-contacts';
 
 export type ImportPhase = { phase: 'upload'; percent: number } | { phase: 'processing' };
@@ -49,6 +50,8 @@ export function useImportContacts() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: contactsQueryKey }),
         queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
+        // A successful import is notified: the bell shows it now rather than at its next poll.
+        queryClient.invalidateQueries({ queryKey: unreadCountQueryKey }),
       ]),
   });
 }

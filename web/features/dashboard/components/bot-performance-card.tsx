@@ -1,6 +1,7 @@
 import { Bot } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import { countLabel } from '../../../../contract/plural';
 import { paths } from '../../../app/paths';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -8,6 +9,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { formatCount, formatPercent } from '../../../lib/format';
 import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import type { Metrics } from '../../metrics/api/get-metrics';
+import { TrendBadge } from '../../metrics/components/trend-badge';
 
 type MetricsQuery = {
   data: Metrics | null | undefined;
@@ -37,7 +39,7 @@ export function BotPerformanceCard({ query }: { query: MetricsQuery }) {
         retrying={query.isFetching}
       />
     );
-  } else if (query.data.autoReplies === 0 && query.data.activeChats === 0) {
+  } else if (query.data.autoReplies === 0 && query.data.activeChats === 0 && query.data.inboundMessages === 0) {
     body = (
       <EmptyState
         icon={Bot}
@@ -56,22 +58,33 @@ export function BotPerformanceCard({ query }: { query: MetricsQuery }) {
     body = (
       <div className="grid gap-4">
         <dl className="grid gap-4">
-          <div className="flex items-center justify-between gap-2">
+          <div className="flex flex-wrap items-center justify-between gap-2">
             <dt className="text-sm text-muted-foreground">Respostas Automáticas</dt>
-            <dd className="font-semibold tabular-nums">{formatCount(m.autoReplies)}</dd>
+            <dd className="flex items-center gap-2 font-semibold tabular-nums" data-testid="bot-auto-replies">
+              <TrendBadge change={m.trends.autoReplies} />
+              {formatCount(m.autoReplies)}
+            </dd>
           </div>
-          <div className="flex items-center justify-between gap-2">
+          <div className="flex flex-wrap items-center justify-between gap-2">
             <dt className="text-sm text-muted-foreground">Conversas Ativas</dt>
-            <dd className="font-semibold tabular-nums">{formatCount(m.activeChats)}</dd>
+            <dd className="font-semibold tabular-nums" data-testid="bot-active-chats">
+              {formatCount(m.activeChats)}
+            </dd>
           </div>
-          <div className="flex items-center justify-between gap-2">
+          <div className="flex flex-wrap items-center justify-between gap-2">
             <dt className="text-sm text-muted-foreground">Taxa de Resposta</dt>
-            <dd className="font-semibold tabular-nums">{formatPercent(m.responseRate)}</dd>
+            <dd className="flex items-center gap-2 font-semibold tabular-nums" data-testid="bot-response-rate">
+              <TrendBadge change={m.trends.responseRate} />
+              {formatPercent(m.responseRate)}
+            </dd>
           </div>
         </dl>
         <div className="-mt-2 h-2 overflow-hidden rounded-full bg-muted" aria-hidden>
           <div className="h-full rounded-full bg-brand-strong" style={{ width: `${rate}%` }} />
         </div>
+        <p className="text-xs text-muted-foreground">
+          {`${countLabel(m.answeredMessages, 'mensagem respondida', 'mensagens respondidas')} de ${countLabel(m.inboundMessages, 'recebida', 'recebidas')}. Conversas ativas: contatos que escreveram nas últimas 24 horas.`}
+        </p>
       </div>
     );
   }

@@ -1,15 +1,16 @@
 import { BarChart3, Bot, LayoutDashboard, ShieldCheck, Webhook } from 'lucide-react';
-import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
-import { Button } from '../../../components/ui/button';
+import { lazy, Suspense } from 'react';
+import { PageSkeleton } from '../../../components/page-skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { useTabParam } from '../../../lib/use-tab-param';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
 import { ChatbotPanel } from '../../chatbot/components/chatbot-panel';
 import { CloudApiPanel } from '../../cloud-api/components/cloud-api-panel';
 import { VerificationPanel } from '../../verification/components/verification-panel';
-import { ComingSoonCard } from './coming-soon';
 import { OverviewTab } from './overview-tab';
+
+// The charts library loads only when the Analytics tab opens.
+const AnalyticsTab = lazy(() => import('./analytics-tab'));
 
 const TABS = [
   { value: 'overview', label: 'Visão Geral', icon: LayoutDashboard },
@@ -45,16 +46,9 @@ export default function DashboardPage() {
         <CloudApiPanel />
       </TabsContent>
       <TabsContent value="analytics" className="mt-6">
-        <ComingSoonCard
-          icon={BarChart3}
-          title="Analytics em Desenvolvimento"
-          description="Gráficos detalhados de envios, respostas e engajamento estão a caminho."
-          action={
-            <Button asChild variant="outline" size="sm">
-              <Link to={paths.reports}>Ver Relatórios</Link>
-            </Button>
-          }
-        />
+        <Suspense fallback={<PageSkeleton />}>
+          <AnalyticsTab />
+        </Suspense>
       </TabsContent>
       <TabsContent value="verification" className="mt-6">
         <VerificationPanel />

@@ -1,14 +1,14 @@
 import { Download, ExternalLink, FileText, LifeBuoy, MessageCircle, Sparkles } from 'lucide-react';
-import { Link } from 'react-router';
+import { DEFAULT_PERIOD_DAYS } from '../../../../contract/metrics';
 import { paths } from '../../../app/paths';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { useSupportLink } from '../../auth/hooks/use-can-act';
 import { BackupDownloadButton } from '../../backup/components/backup-download-button';
 import { contactsExportUrl } from '../../contacts/api/import-contacts';
+import { presetPeriod, today } from '../../metrics/period';
 import { usePublicConfig } from '../../public-config/api/get-public-config';
-
-const QUICK_LINKS = [{ to: paths.reports, label: 'Gerar Relatório', icon: FileText }];
+import { ReportPdfButton } from '../../reports/components/report-pdf-button';
 
 export function QuickLinksCard() {
   return (
@@ -24,14 +24,14 @@ export function QuickLinksCard() {
             Exportar Contatos
           </a>
         </Button>
-        {QUICK_LINKS.map(({ to, label, icon: Icon }) => (
-          <Button key={label} asChild variant="outline" className="w-full justify-start">
-            <Link to={to}>
-              <Icon aria-hidden className="text-brand-strong" />
-              {label}
-            </Link>
-          </Button>
-        ))}
+        <ReportPdfButton
+          variant="outline"
+          className="w-full justify-start"
+          period={presetPeriod(DEFAULT_PERIOD_DAYS, today())}
+          label="Gerar Relatório"
+          icon={FileText}
+          iconClassName="text-brand-strong"
+        />
         <BackupDownloadButton />
       </CardContent>
     </Card>

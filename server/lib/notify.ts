@@ -1,0 +1,72 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { DEFAULT_NOTIFICATION_SETTINGS } from '../../contract/constants';
+import { NOTIFICATIONS_KEPT, type NotificationKind, notificationSettingOf } from '../../contract/notifications';
+import type { Db } from '../db/client';
+import { accountSettings } from '../db/schema';
+
+/** Where a recording that failed is reported. */
+export type ErrorLog = Pick<FastifyBaseLogger, 'error'>;
+
+export interface NewNotification {
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  /** A path of the browser app (contract/notifications.ts `notificationLinks`). */
+  link?: string | null;
+}
+
+/** Stored text: no NUL (PostgreSQL refuses it in text), bounded length. */
+export const storedText = (s: string, max: number) => s.replaceAll('\0', '').slice(0, max);
+
+/** The recipient's setting for this kind, or true when the kind has none (contract `notificationSettingOf`). */
+function wanted(kind: NotificationKind, userId: SQL): SQL {
+  const setting = notificationSettingOf[kind];
+  if (!setting) return sql`true`;
+  return sql`coalesce((select ${accountSettings[setting]} from account_settings where user_id = ${userId}), ${DEFAULT_NOTIFICATION_SETTINGS[setting]})`;
+}
+
+/**
+ * Keeps the newest NOTIFICATIONS_KEPT of each recipient. The parts of one statement do not see the
+ * rows it inserts, so of the rows already there the newest KEPT - 1 stay.
+ */
+const PRUNE_INSERTED = sql`
+  delete from notifications where id in (
+    select id from (
+      select id, row_number() over (partition by user_id order by created_at desc, id desc) as n
+      from notifications where user_id in (select user_id from ins)
+    ) ranked where n >= ${NOTIFICATIONS_KEPT}
+  )`;
+
+async function insert(db: Db, log: ErrorLog, recipients: SQL, n: NewNotification, where: SQL): Promise<number> {
+  try {
+    const result = await db.execute(sql`
+      with ins as (
+        insert into notifications (user_id, kind, title, body, link)
+        select r.id, ${n.kind}, ${storedText(n.title, 200)}, ${storedText(n.body, 1000)}, ${n.link ?? null}
+        from (${recipients}) as r(id) where ${where}
+        returning user_id
+      ), pruned as (${PRUNE_INSERTED})
+      select count(*)::int as n from ins`);
+    return Number((result as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0);
+  } catch (err) {
+    // The event already happened; a notice that could not be stored must not undo or fail it.
+    log.error({ err, kind: n.kind }, 'could not record a notification');
+    return 0;
+  }
+}
+
+/**
+ * Records a notification for one account, unless the account's notification settings silence its
+ * kind. One statement, which also drops the account's oldest beyond NOTIFICATIONS_KEPT. Never
+ * throws: answers whether one was written. Engines and modules may both call it (it takes a Db).
+ */
+export async function notify(db: Db, log: ErrorLog, userId: string, n: NewNotification): Promise<boolean> {
+  const user = sql`${userId}::uuid`;
+  return (await insert(db, log, sql`select ${user}`, n, wanted(n.kind, sql`r.id`))) > 0;
+}
+
+/** Records the same notification for every administrator; answers how many got it. Never throws. */
+export async function notifyAdmins(db: Db, log: ErrorLog, n: NewNotification): Promise<number> {
+  return insert(db, log, sql`select id from users where account_type = 'admin'`, n, wanted(n.kind, sql`r.id`));
+}

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  markReadInput,
+  markReadResponse,
+  notificationListQuery,
+  notificationListResponse,
+  unreadCountResponse,
+} from '../../../contract/notifications';
+import type { AppDeps } from '../../deps';
+import { authed } from '../../plugins/access';
+import { countUnread, listNotifications, markRead } from './notifications.service';
+
+/**
+ * The header's notifications. Every signed-in account has its own (an account awaiting approval
+ * too): each route reads or changes only the caller's rows.
+ */
+export const notificationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  app.get(
+    '',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags: ['notifications'],
+        summary: 'The newest notifications of the signed-in account, with its unread count',
+        querystring: notificationListQuery,
+        response: { 200: notificationListResponse },
+      },
+    },
+    async (request) => listNotifications(db, authed(request).user.id, request.query.limit),
+  );
+
+  app.get(
+    '/unread-count',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags: ['notifications'],
+        summary: 'How many notifications are unread (the bell polls it every 30 s)',
+        response: { 200: unreadCountResponse },
+      },
+    },
+    async (request) => ({ unread: await countUnread(db, authed(request).user.id) }),
+  );
+
+  app.post(
+    '/read',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags: ['notifications'],
+        summary: 'Mark notifications read: the given ids, or all when none are given',
+        body: markReadInput,
+        response: { 200: markReadResponse },
+      },
+    },
+    async (request) => markRead(db, authed(request).user.id, request.body?.ids),
+  );
+};

@@ -1,0 +1,26 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { Analytics, Period } from '../../../../contract/metrics';
+import { api } from '../../../lib/api';
+import { periodSearch } from '../period';
+import { METRICS_STALE_MS } from './get-metrics';
+
+export type { Analytics };
+
+/** GET /api/metrics/analytics?from&to: every day of the period, and the read rate by send hour and weekday. */
+export function getAnalytics(period: Period, signal?: AbortSignal): Promise<Analytics> {
+  return api.get<Analytics>(`/api/metrics/analytics?${periodSearch(period)}`, { signal });
+}
+
+export const analyticsQueryOptions = (period: Period, enabled = true) =>
+  queryOptions({
+    queryKey: ['/api/metrics/analytics', period.from, period.to] as const,
+    queryFn: ({ signal }) => getAnalytics(period, signal),
+    enabled,
+    staleTime: METRICS_STALE_MS,
+    // Switching the period keeps the charts in place (marked as updating) instead of blanking them.
+    placeholderData: keepPreviousData,
+  });
+
+export function useAnalytics(period: Period, enabled = true) {
+  return useQuery(analyticsQueryOptions(period, enabled));
+}

@@ -1,0 +1,17 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { NOTIFICATIONS_POLL_MS, type UnreadCount } from '../../../../contract/notifications';
+import { api } from '../../../lib/api';
+
+export const unreadCountQueryKey = ['/api/notifications/unread-count'] as const;
+
+export const unreadCountQueryOptions = () =>
+  queryOptions({
+    queryKey: unreadCountQueryKey,
+    queryFn: ({ signal }) => api.get<UnreadCount>('/api/notifications/unread-count', { signal }),
+    refetchInterval: NOTIFICATIONS_POLL_MS,
+  });
+
+/** The bell's badge: how many notifications are unread, polled every 30 s. */
+export function useUnreadCount() {
+  return useQuery(unreadCountQueryOptions());
+}
