@@ -27,6 +27,7 @@ import { envInt, median, summarize } from './lib/stats';
 export const name = 'metrics';
 
 const MAX_P95_MS = 50;
+const MAX_PDF_MS = 2000;
 const CONTACTS = 100_000;
 const CAMPAIGNS = 200;
 const DAYS = 90;
@@ -324,6 +325,18 @@ export async function run(): Promise<BenchResult> {
       checks.push(ceiling(`${e.label} p95 (1M recipient rows)`, s.p95, MAX_P95_MS, 'ms'));
       info[`${e.label} p95 ms`] = Number(s.p95.toFixed(2));
     }
+    // 'Exportar PDF' of that report: the figures, then the document drawn on the server.
+    const pdfMs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      const res = await request(server.url, 'GET', `/api/reports/pdf?${period}`, { cookie });
+      pdfMs.push(performance.now() - t);
+      if (res.status !== 200 || !res.body.startsWith('%PDF-')) errors++;
+    }
+    const pdf = summarize(pdfMs);
+    console.log(`  GET /api/reports/pdf (90 days): median ${fmt(pdf.p50)} ms, max ${fmt(pdf.max)} ms`);
+    checks.push(ceiling('report PDF, 90 days (max of 5)', pdf.max, MAX_PDF_MS, 'ms'));
+    info['report PDF max ms'] = Number(pdf.max.toFixed(1));
     checks.push(ceiling('failed requests or wrong answers', errors + wrong, 1, ''));
     printChecks(checks);
     return { name, checks, info };

@@ -1,6 +1,6 @@
 import './zod-locale';
 import { z } from 'zod';
-import { autoReplyInput, BOT_REPLIES_MAX, botConfigInput, botMsg, normalizeForMatch, weekdays } from './bot';
+import { autoReplyInput, BOT_REPLIES_MAX, botConfigInput, botMsg, refuseRepeatedTriggers, weekdays } from './bot';
 import {
   CAMPAIGN_MESSAGE_MAX,
   CAMPAIGN_NAME_MAX,
@@ -268,19 +268,7 @@ export const backupBot = z
     handoffMinutes: bot.handoffMinutes,
     autoReplies: z.array(autoReplyInput).max(BOT_REPLIES_MAX, botMsg.tooManyReplies).default([]),
   })
-  .superRefine((c, ctx) => {
-    const seen = new Set<string>();
-    for (const [i, r] of c.autoReplies.entries()) {
-      const key = normalizeForMatch(r.trigger);
-      if (seen.has(key))
-        ctx.addIssue({
-          code: 'custom',
-          message: botMsg.keywordDuplicate(r.trigger),
-          path: ['autoReplies', i, 'trigger'],
-        });
-      seen.add(key);
-    }
-  });
+  .superRefine((c, ctx) => refuseRepeatedTriggers(c.autoReplies, ctx));
 export type BackupBot = z.input<typeof backupBot>;
 
 /**

@@ -239,20 +239,23 @@ export const botConfigInput = z
       .max(HANDOFF_MINUTES_MAX, botMsg.handoffRange)
       .optional(),
   })
-  .superRefine((c, ctx) => {
-    const seen = new Set<string>();
-    for (const [i, r] of (c.autoReplies ?? []).entries()) {
-      const key = normalizeForMatch(r.trigger);
-      if (seen.has(key))
-        ctx.addIssue({
-          code: 'custom',
-          message: botMsg.keywordDuplicate(r.trigger),
-          path: ['autoReplies', i, 'trigger'],
-        });
-      seen.add(key);
-    }
-  });
+  .superRefine((c, ctx) => refuseRepeatedTriggers(c.autoReplies ?? [], ctx));
 export type BotConfigInput = z.input<typeof botConfigInput>;
+
+/** Two rules whose triggers match the same words (accents and case aside) are one rule too many. */
+export function refuseRepeatedTriggers(rules: ReadonlyArray<{ trigger: string }>, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  for (const [i, r] of rules.entries()) {
+    const key = normalizeForMatch(r.trigger);
+    if (seen.has(key))
+      ctx.addIssue({
+        code: 'custom',
+        message: botMsg.keywordDuplicate(r.trigger),
+        path: ['autoReplies', i, 'trigger'],
+      });
+    seen.add(key);
+  }
+}
 
 export const botButtonSchema = z.object({
   id: z.string(),

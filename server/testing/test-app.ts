@@ -54,6 +54,19 @@ export async function createTestApp(
 }
 
 /**
+ * The app on the simulator driver with a fast clock: QR, receipts and pacing in milliseconds, for
+ * tests that send campaigns end to end.
+ */
+export function createSimulatorTestApp(
+  timings: Partial<{ qrMs: number; detectMs: number; deliveredMs: number; readMs: number }> = {},
+): Promise<TestContext> {
+  return createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
+    simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 20, readMs: 40, ...timings },
+    dispatcher: { tickMs: 20, timeScale: 0.001 },
+  });
+}
+
+/**
  * A browser marks every request with the page's Origin; injected requests get the same default
  * (inject's Host is localhost:80), so a cookie-carrying write is not taken for a forged one. Tests
  * of the cross-site guard set their own headers.

@@ -6,7 +6,7 @@ import { multipart } from '../../testing/multipart';
 import {
   apiCall,
   connectSimulator,
-  createTestApp,
+  createSimulatorTestApp,
   newCustomer,
   setAccountSettings,
   type TestContext,
@@ -17,10 +17,7 @@ import { type SimulatorDriver, simulatedNumber } from '../../whatsapp/simulator/
 let ctx: TestContext;
 
 beforeAll(async () => {
-  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
-    simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 20, readMs: 40 },
-    dispatcher: { tickMs: 20, timeScale: 0.001 },
-  });
+  ctx = await createSimulatorTestApp();
 });
 afterAll(() => ctx.close());
 

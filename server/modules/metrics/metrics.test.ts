@@ -16,7 +16,7 @@ import { recordReceipt } from '../../sending/receipts';
 import {
   apiCall,
   connectSimulator,
-  createTestApp,
+  createSimulatorTestApp,
   newCustomer,
   setAccountSettings,
   type TestContext,
@@ -27,10 +27,7 @@ import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver'
 let ctx: TestContext;
 
 beforeAll(async () => {
-  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
-    simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 20, readMs: 40 },
-    dispatcher: { tickMs: 20, timeScale: 0.001 },
-  });
+  ctx = await createSimulatorTestApp();
 });
 afterAll(() => ctx.close());
 

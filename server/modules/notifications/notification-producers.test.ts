@@ -10,7 +10,7 @@ import { multipart } from '../../testing/multipart';
 import {
   apiCall,
   connectSimulator,
-  createTestApp,
+  createSimulatorTestApp,
   createUser,
   loginAs,
   newCustomer,
@@ -28,10 +28,7 @@ import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver'
 let ctx: TestContext;
 
 beforeAll(async () => {
-  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
-    simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 30, readMs: 60 },
-    dispatcher: { tickMs: 20, timeScale: 0.001 },
-  });
+  ctx = await createSimulatorTestApp({ deliveredMs: 30, readMs: 60 });
 });
 afterAll(() => ctx.close());
 
