@@ -22,6 +22,7 @@ import type { Config } from './config';
 import { type Db, projectRoot } from './db/client';
 import type { AppDeps } from './deps';
 import { AppError } from './errors';
+import { Foreground } from './lib/foreground';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { SessionStore } from './modules/auth/sessions.service';
@@ -126,7 +127,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
       { apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL, timeoutMs: config.OPENAI_TIMEOUT_MS },
       app.log,
     );
-  const chatbot = chatbotSubscriber({ db, log: app.log, contactsChanged, ai, now: opts.chatbotClock });
+  // Webhooks are answered before the chatbot's replies are worked on (Meta retries slow webhooks).
+  const foreground = new Foreground();
+  const chatbot = chatbotSubscriber({ db, log: app.log, contactsChanged, ai, now: opts.chatbotClock, foreground });
   // Connection lost / back: the account's notifications and activity log.
   const connectionAlerts = new ConnectionAlerts({ db, log: app.log });
   const connections = new ConnectionManager({
@@ -168,7 +171,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     registry,
     drivers,
     connections,
-    cloudApi: new CloudApiAccounts({ config, db, connections, log: app.log }),
+    cloudApi: new CloudApiAccounts({ config, db, connections, log: app.log, foreground }),
     sending: {
       dispatcher,
       loadImage,

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { BotButton, BotEventKind } from '../../contract/bot';
 import type { Db } from '../db/client';
 import { whatsappInboundMessages } from '../db/schema';
+import { Foreground } from '../lib/foreground';
 import { KeyedQueue } from '../lib/keyed-queue';
 import { Semaphore } from '../lib/semaphore';
 import type { Driver, InboundMessage, MessageButton, OutgoingMessage, WhatsappSubscriber } from '../whatsapp/driver';
@@ -27,6 +28,8 @@ export interface ChatbotDeps {
   ai: AiResponder;
   /** The clock; tests move it. */
   now?: () => Date;
+  /** Work that goes first (webhooks being answered); the chatbot's statements wait for it. */
+  foreground?: Foreground;
   /** Contacts worked on at once (waits on the network do not count); default 4. */
   concurrency?: number;
 }
@@ -124,15 +127,13 @@ export async function recordBotEvent(
     values (${userId}, ${phone}, ${kind}, ${detail?.slice(0, 200) ?? null}, ${at ? at.toISOString() : sql`now()`})`);
 }
 
-const toIo = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** The database with `execute` taking its turn after pending I/O. */
-function yieldingExecute(db: Db): Db {
+/** The database with `execute` taking its turn after pending I/O (and webhooks under way). */
+function yieldingExecute(db: Db, foreground: Foreground): Db {
   return new Proxy(db, {
     get(target, prop, receiver) {
       if (prop === 'execute') {
         return async (query: Parameters<Db['execute']>[0]) => {
-          await toIo();
+          await foreground.turn();
           return target.execute(query);
         };
       }
@@ -152,7 +153,7 @@ export function chatbotSubscriber(
 ): WhatsappSubscriber & { idle(): Promise<void>; configChanged(userId: string): void } {
   // Each statement of the pipeline first lets waiting I/O run (a webhook to answer): statements
   // chained in promise callbacks would otherwise hold the thread for a whole burst of replies.
-  const db = yieldingExecute(deps.db);
+  const db = yieldingExecute(deps.db, deps.foreground ?? new Foreground());
   const setups = new BotSetupCache(deps.db);
   const queue = new KeyedQueue();
   // A few contacts at a time: on one thread (and the embedded database's one connection) a burst

@@ -16,6 +16,7 @@ import type { Db } from '../../db/client';
 import { whatsappBusinessAccounts, whatsappWebhookEvents } from '../../db/schema';
 import { AppError } from '../../errors';
 import { decryptSecret, encryptSecret } from '../../lib/crypto';
+import type { Foreground } from '../../lib/foreground';
 import { MicroBatch } from '../../lib/micro-batch';
 import { CloudApiDriver, parseMessagingLimit } from '../../whatsapp/cloud-api/cloud-driver';
 import { GraphApiError, GraphClient } from '../../whatsapp/cloud-api/graph-client';
@@ -54,7 +55,14 @@ export class CloudApiAccounts {
   );
 
   constructor(
-    private readonly opts: { config: Config; db: Db; connections: ConnectionManager; log: FastifyBaseLogger },
+    private readonly opts: {
+      config: Config;
+      db: Db;
+      connections: ConnectionManager;
+      log: FastifyBaseLogger;
+      /** Webhooks run as foreground work: the chatbot's statements wait for them. */
+      foreground?: Foreground;
+    },
   ) {
     opts.connections.setCloudSource(async (userId) => {
       const driver = await this.driverFor(userId);
@@ -298,7 +306,16 @@ export class CloudApiAccounts {
    * secret is checked once more against the stored one, in case it changed in another process)
    * and one shared statement per burst.
    */
-  async receiveWebhook(key: string, rawBody: Buffer, signature: string | undefined): Promise<{ applied: number }> {
+  receiveWebhook(key: string, rawBody: Buffer, signature: string | undefined): Promise<{ applied: number }> {
+    const work = () => this.applyWebhook(key, rawBody, signature);
+    return this.opts.foreground ? this.opts.foreground.run(work) : work();
+  }
+
+  private async applyWebhook(
+    key: string,
+    rawBody: Buffer,
+    signature: string | undefined,
+  ): Promise<{ applied: number }> {
     let row = await this.accountByWebhookKey(key);
     if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
     if (row.appSecret && !verifySignature(rawBody, signature, row.appSecret)) {
