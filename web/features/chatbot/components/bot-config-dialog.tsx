@@ -32,7 +32,7 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
-import { Switch } from '../../../components/ui/switch';
+import { SwitchRow } from '../../../components/ui/switch-row';
 import { Textarea } from '../../../components/ui/textarea';
 import { formatNumber } from '../../../lib/format';
 import { toastError, toastSuccess } from '../../../lib/toasts';
@@ -74,41 +74,6 @@ function FieldError({ id, message }: { id: string; message?: string }) {
     <p id={id} className="text-sm font-medium text-red-700">
       {message}
     </p>
-  );
-}
-
-function ToggleRow({
-  label,
-  description,
-  checked,
-  onCheckedChange,
-  disabled,
-}: {
-  label: string;
-  description: string;
-  checked: boolean;
-  onCheckedChange: (value: boolean) => void;
-  disabled?: boolean;
-}) {
-  const id = useId();
-  return (
-    <div className="flex items-start justify-between gap-4">
-      <div className="grid gap-1">
-        <label htmlFor={id} className="text-sm font-medium">
-          {label}
-        </label>
-        <p id={`${id}-desc`} className="text-sm text-muted-foreground">
-          {description}
-        </p>
-      </div>
-      <Switch
-        id={id}
-        checked={checked}
-        onCheckedChange={onCheckedChange}
-        disabled={disabled}
-        aria-describedby={`${id}-desc`}
-      />
-    </div>
   );
 }
 
@@ -243,7 +208,7 @@ function BotConfigForm({ config, onClose }: { config: BotConfig; onClose: () => 
 
   return (
     <form onSubmit={submit} noValidate className="grid gap-6">
-      <ToggleRow
+      <SwitchRow
         label="Bot ativo"
         description="Desligado, o bot não envia nenhuma resposta automática."
         checked={form.isEnabled}
@@ -311,7 +276,7 @@ function BotConfigForm({ config, onClose }: { config: BotConfig; onClose: () => 
       </section>
 
       <div className="grid gap-4 rounded-lg border p-4">
-        <ToggleRow
+        <SwitchRow
           label="Integração com IA (ChatGPT)"
           description={
             config.aiAvailable

@@ -42,6 +42,33 @@ const countColumn = <Row,>(label: string, get: (row: Row) => number): ChartColum
   numeric: true,
 });
 
+/** Lines of daily figures over the period's days (both per-day charts draw them the same way). */
+function dailyLines(
+  days: readonly DailyFigures[],
+  series: ReadonlyArray<{ key: keyof DailyFigures; label: string; color: string }>,
+) {
+  return (
+    <LineChart {...CHART_PROPS} data={[...days]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+      <CartesianGrid stroke={GRID} vertical={false} />
+      <XAxis dataKey="day" tickFormatter={shortDay} tick={AXIS} minTickGap={16} />
+      <YAxis allowDecimals={false} tickFormatter={formatCount} tick={AXIS} width={44} />
+      <Tooltip {...TOOLTIP} labelFormatter={(day) => formatDay(String(day))} formatter={countTooltip} />
+      {series.map((s) => (
+        <Line
+          key={s.key}
+          type="monotone"
+          dataKey={s.key}
+          name={s.label}
+          stroke={s.color}
+          strokeWidth={2}
+          dot={false}
+          isAnimationActive={false}
+        />
+      ))}
+    </LineChart>
+  );
+}
+
 /** Campaign messages sent, delivered and read per day. */
 export function MessagesPerDayChart({ days, description }: { days: readonly DailyFigures[]; description: string }) {
   const series = [
@@ -61,24 +88,7 @@ export function MessagesPerDayChart({ days, description }: { days: readonly Dail
       empty={hasAny(days, ['sent']) ? undefined : 'Nenhuma mensagem enviada neste período.'}
       testId="chart-messages-per-day"
     >
-      <LineChart {...CHART_PROPS} data={[...days]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke={GRID} vertical={false} />
-        <XAxis dataKey="day" tickFormatter={shortDay} tick={AXIS} minTickGap={16} />
-        <YAxis allowDecimals={false} tickFormatter={formatCount} tick={AXIS} width={44} />
-        <Tooltip {...TOOLTIP} labelFormatter={(day) => formatDay(String(day))} formatter={countTooltip} />
-        {series.map((s) => (
-          <Line
-            key={s.key}
-            type="monotone"
-            dataKey={s.key}
-            name={s.label}
-            stroke={s.color}
-            strokeWidth={2}
-            dot={false}
-            isAnimationActive={false}
-          />
-        ))}
-      </LineChart>
+      {dailyLines(days, series)}
     </ChartCard>
   );
 }
@@ -103,24 +113,7 @@ export function BotPerDayChart({ days, description }: { days: readonly DailyFigu
       }
       testId="chart-bot-per-day"
     >
-      <LineChart {...CHART_PROPS} data={[...days]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke={GRID} vertical={false} />
-        <XAxis dataKey="day" tickFormatter={shortDay} tick={AXIS} minTickGap={16} />
-        <YAxis allowDecimals={false} tickFormatter={formatCount} tick={AXIS} width={44} />
-        <Tooltip {...TOOLTIP} labelFormatter={(day) => formatDay(String(day))} formatter={countTooltip} />
-        {series.map((s) => (
-          <Line
-            key={s.key}
-            type="monotone"
-            dataKey={s.key}
-            name={s.label}
-            stroke={s.color}
-            strokeWidth={2}
-            dot={false}
-            isAnimationActive={false}
-          />
-        ))}
-      </LineChart>
+      {dailyLines(days, series)}
     </ChartCard>
   );
 }

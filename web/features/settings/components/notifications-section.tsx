@@ -47,6 +47,7 @@ function NotificationsForm({ initial, readOnly }: { initial: NotificationSetting
       <div className="divide-y">
         {PREFERENCES.map((p) => (
           <SwitchRow
+            className="py-3"
             key={p.key}
             id={`notify-${p.key}`}
             label={p.label}

@@ -7,7 +7,6 @@ import { ErrorState } from '../../../components/states';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
-import { Switch } from '../../../components/ui/switch';
 
 /** The save button of a settings form; read-only for demo accounts, with the reason. */
 export function SaveButton({
@@ -41,42 +40,7 @@ export function SaveButton({
   );
 }
 
-/** A labelled switch row with a description. */
-export function SwitchRow({
-  id,
-  label,
-  description,
-  checked,
-  onCheckedChange,
-  disabled,
-}: {
-  id: string;
-  label: string;
-  description: string;
-  checked: boolean;
-  onCheckedChange: (value: boolean) => void;
-  disabled?: boolean;
-}) {
-  return (
-    <div className="flex items-start justify-between gap-4 py-3">
-      <div className="grid gap-1">
-        <label htmlFor={id} className="text-sm font-medium">
-          {label}
-        </label>
-        <p id={`${id}-desc`} className="text-sm text-muted-foreground">
-          {description}
-        </p>
-      </div>
-      <Switch
-        id={id}
-        checked={checked}
-        onCheckedChange={onCheckedChange}
-        disabled={disabled}
-        aria-describedby={`${id}-desc`}
-      />
-    </div>
-  );
-}
+export { SwitchRow } from '../../../components/ui/switch-row';
 
 export function FormSkeleton() {
   return (

@@ -93,6 +93,7 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
           name="autoReconnect"
           render={({ field }) => (
             <SwitchRow
+              className="py-3"
               id="wa-reconnect"
               label="Reconectar automaticamente"
               description="Volta a conectar sozinho se a conexão cair."
@@ -107,6 +108,7 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
           name="respectBusinessHours"
           render={({ field }) => (
             <SwitchRow
+              className="py-3"
               id="wa-business"
               label="Respeitar horário comercial"
               description="Campanhas só enviam no expediente, de segunda a sexta."
