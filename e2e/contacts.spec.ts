@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import * as XLSX from '@e965/xlsx';
 import { expect, shot, signInCustomer, test } from './fixtures';
 
 function expectAndForget(errors: string[], pattern: RegExp) {
@@ -143,7 +144,21 @@ test('contacts: import a CSV with its result and rejected rows, templates and ex
   await page.getByRole('button', { name: 'Exportar Contatos' }).click();
   const exported = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Excel (.xlsx)' }).click();
-  expect((await exported).suggestedFilename()).toMatch(/^contatos-\d{4}-\d\d-\d\d\.xlsx$/);
+  const xlsxFile = await exported;
+  expect(xlsxFile.suggestedFilename()).toMatch(/^contatos-\d{4}-\d\d-\d\d\.xlsx$/);
+  // The workbook holds the account's contacts, read back with the same spreadsheet library.
+  const workbook = XLSX.read(Buffer.concat(await (await xlsxFile.createReadStream()).toArray()), { type: 'buffer' });
+  const rows = XLSX.utils.sheet_to_json<string[]>(workbook.Sheets[workbook.SheetNames[0]], { header: 1, raw: false });
+  expect(rows[0]).toEqual(['Nome', 'Telefone', 'Email', 'Tags', 'Ativo', 'Descadastrado', 'WhatsApp']);
+  expect(rows).toContainEqual([
+    'Ana Import',
+    '+5521998765432',
+    'ana@example.com',
+    'vip',
+    'Sim',
+    'Não',
+    'Não verificado',
+  ]);
   await page.keyboard.press('Escape');
 
   await page.goto('/dashboard');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import {
@@ -13,7 +13,8 @@ import { msg } from '../../../contract/messages';
 import { formatPhone } from '../../../contract/phone';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { whatsappBusinessAccounts, whatsappWebhookEvents } from '../../db/schema';
+import { rowsOf } from '../../db/rows';
+import { whatsappBusinessAccounts } from '../../db/schema';
 import { AppError } from '../../errors';
 import { decryptSecret, encryptSecret } from '../../lib/crypto';
 import type { Foreground } from '../../lib/foreground';
@@ -350,20 +351,26 @@ export class CloudApiAccounts {
    */
   private async recordEventKeys(items: Array<{ userId: string; keys: string[] }>): Promise<Array<Set<string>>> {
     const owner = new Map<string, number>();
-    const values: Array<{ userId: string; eventKey: string }> = [];
+    const users: string[] = [];
+    const keys: string[] = [];
     items.forEach((item, i) => {
       for (const eventKey of item.keys) {
         const id = `${item.userId}\n${eventKey}`;
         if (owner.has(id)) continue;
         owner.set(id, i);
-        values.push({ userId: item.userId, eventKey });
+        users.push(item.userId);
+        keys.push(eventKey);
       }
     });
-    const fresh = await this.opts.db
-      .insert(whatsappWebhookEvents)
-      .values(values)
-      .onConflictDoNothing()
-      .returning({ userId: whatsappWebhookEvents.userId, key: whatsappWebhookEvents.eventKey });
+    // Two array parameters whatever the burst's size: the query builder's per-value work was a
+    // measurable share of a webhook's time on the one thread.
+    const fresh = rowsOf<{ userId: string; key: string }>(
+      await this.opts.db.execute(sql`
+        insert into whatsapp_webhook_events (user_id, event_key)
+        select * from unnest(${sql.param(users)}::uuid[], ${sql.param(keys)}::text[])
+        on conflict do nothing
+        returning user_id as "userId", event_key as "key"`),
+    );
     const out = items.map(() => new Set<string>());
     for (const f of fresh) {
       const i = owner.get(`${f.userId}\n${f.key}`);
