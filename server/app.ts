@@ -52,6 +52,7 @@ import type { VerificationOptions } from './modules/verification/verification.se
 import { cloudApiRoutes } from './modules/whatsapp/cloud-api.routes';
 import { CloudApiAccounts } from './modules/whatsapp/cloud-api.service';
 import { sessionPollFastPath } from './modules/whatsapp/session-poll.fast-path';
+import { webhookFastPath } from './modules/whatsapp/webhook.fast-path';
 import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
 import { registerAccessControl, registerPublicPlugin, SESSION_COOKIE } from './plugins/access';
 import { canonicalUrl } from './plugins/canonical-url';
@@ -95,6 +96,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   // The 2-second session poll of a cached session is answered before Fastify (see the fast path);
   // the handler is set once the services it reads exist.
   let fastPoll: (request: IncomingMessage, response: ServerResponse) => boolean = () => false;
+  // Likewise Meta's webhook deliveries of the plain shape (see webhook.fast-path.ts).
+  let fastWebhook: (request: IncomingMessage, response: ServerResponse) => boolean = () => false;
   const app = Fastify({
     logger: opts.logger ?? false,
     trustProxy: config.TRUST_PROXY,
@@ -104,7 +107,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     clientErrorHandler,
     serverFactory: (handler) => {
       const server = createServer((request, response) => {
-        if (!fastPoll(request, response)) handler(request, response);
+        if (!fastPoll(request, response) && !fastWebhook(request, response)) handler(request, response);
       });
       // Fastify applies its keep-alive window only to servers it creates; keep its 72 s default
       // (Node's own 5 s closes sockets that clients are about to reuse).
@@ -187,6 +190,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     extraImageSources: ['https://pps.whatsapp.net'],
   });
   fastPoll = sessionPollFastPath(deps, headers.api);
+  fastWebhook = webhookFastPath({ cloudApi: deps.cloudApi, foreground, log: app.log }, headers.api);
 
   if (opts.dispatcher?.autoStart ?? true) app.addHook('onReady', () => dispatcher.start());
   // The send loop stops first (what is in flight finishes), then sockets close without logging

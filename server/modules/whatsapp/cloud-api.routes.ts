@@ -12,6 +12,7 @@ import {
 import { text } from '../../../contract/text';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
+import { WEBHOOK_BODY_LIMIT } from './webhook.fast-path';
 
 export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { cloudApi }) => {
   app.get(
@@ -107,7 +108,7 @@ export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { clou
       '/webhook/:accountKey',
       {
         config: { access: 'public' },
-        bodyLimit: 1024 * 1024,
+        bodyLimit: WEBHOOK_BODY_LIMIT,
         schema: {
           tags: ['cloud-api'],
           summary: 'Webhook deliveries (X-Hub-Signature-256 over the raw body)',

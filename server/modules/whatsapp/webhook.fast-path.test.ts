@@ -1,0 +1,188 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { whatsappInboundMessages } from '../../db/schema';
+import { Foreground } from '../../lib/foreground';
+import { FakeGraphApi } from '../../testing/fake-graph-api';
+import { listen, type RawResponse, rawRequest } from '../../testing/raw-http';
+import { apiCall, createTestApp, createUser, loginAs, type TestContext, waitFor } from '../../testing/test-app';
+import { signBody } from '../../whatsapp/cloud-api/webhook';
+import { updateAccountSettings } from '../settings/account-settings.service';
+import { webhookFastPath } from './webhook.fast-path';
+
+/**
+ * The webhook's fast path must answer exactly as the regular route does, and take only the plain
+ * deliveries Meta sends. The fast path is mounted alone on a bare HTTP server (a request it declines
+ * answers 599 there), the regular route is reached on the app's own server with a query string,
+ * which the fast path never takes.
+ */
+let ctx: TestContext;
+let graph: FakeGraphApi;
+let bare: Server;
+let barePort: number;
+let appPort: number;
+let webhookPath: string;
+let userId: string;
+const SECRET = 'segredo-do-app-rapido';
+const PHONE_ID = '109000000000555';
+
+beforeAll(async () => {
+  graph = await new FakeGraphApi().start();
+  graph.phones.set(PHONE_ID, {
+    token: 'EAAG-rapido',
+    display_phone_number: '551130005555',
+    verified_name: 'Loja Rápida',
+    quality_rating: 'GREEN',
+    code_verification_status: 'VERIFIED',
+    status: 'CONNECTED',
+    businessAccountId: '209000000000555',
+  });
+  ctx = await createTestApp({ GRAPH_API_URL: graph.url });
+  const user = await createUser(ctx);
+  userId = user.id;
+  const cookie = await loginAs(ctx, user);
+  const res = await apiCall(ctx, 'POST', '/api/whatsapp-business/configure', {
+    cookie,
+    payload: {
+      accessToken: 'EAAG-rapido',
+      phoneNumberId: PHONE_ID,
+      businessAccountId: '209000000000555',
+      appId: '123456',
+      appSecret: SECRET,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  webhookPath = res.json().config.webhookPath;
+  await updateAccountSettings(ctx.database.db, userId, { channel: 'cloud' });
+
+  const fast = webhookFastPath(
+    { cloudApi: ctx.app.deps.cloudApi, foreground: new Foreground(), log: ctx.app.log },
+    { 'x-content-type-options': 'nosniff' },
+  );
+  bare = createServer((request, response) => {
+    if (fast(request, response)) return;
+    request.resume();
+    response.writeHead(599).end();
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  barePort = (bare.address() as AddressInfo).port;
+  appPort = await listen(ctx);
+});
+afterAll(async () => {
+  await new Promise((resolve) => bare.close(resolve));
+  await ctx.close();
+  await graph.stop();
+});
+
+let seq = 0;
+function message(text: string): string {
+  seq++;
+  return JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '209000000000555',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '551130005555', phone_number_id: PHONE_ID },
+              contacts: [{ profile: { name: 'Bia' }, wa_id: '5511987650000' }],
+              messages: [
+                {
+                  from: '5511987650000',
+                  id: `wamid.FAST${seq}`,
+                  timestamp: String(1763800000 + seq),
+                  type: 'text',
+                  text: { body: text },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  });
+}
+
+const json = { 'content-type': 'application/json' };
+const sized = (body: string | Buffer, headers: Record<string, string>) => ({
+  'content-length': String(Buffer.byteLength(body)),
+  ...headers,
+});
+const fastPost = (path: string, body: string | Buffer, headers: Record<string, string>) =>
+  rawRequest(barePort, 'POST', path, sized(body, headers), body);
+const routePost = (path: string, body: string | Buffer, headers: Record<string, string>) =>
+  rawRequest(appPort, 'POST', `${path}?via=rota`, sized(body, headers), body);
+const answerOf = (r: RawResponse) => ({ status: r.status, body: r.json() });
+
+describe('webhook fast path', () => {
+  it('answers every outcome exactly as the regular route', async () => {
+    const cases: Array<[string, string, string | Buffer, Record<string, string>]> = [];
+    const signed = (body: string) => ({ ...json, 'x-hub-signature-256': signBody(body, SECRET) });
+    const a = message('Olá, qual o preço?');
+    cases.push(['a new message', webhookPath, a, signed(a)]);
+    cases.push(['the same delivery again', webhookPath, a, signed(a)]);
+    const b = message('Outra pergunta');
+    cases.push(['a wrong signature', webhookPath, b, { ...json, 'x-hub-signature-256': signBody(b, 'outro') }]);
+    cases.push(['no signature', webhookPath, b, json]);
+    cases.push(['an unknown key', `/api/whatsapp-business/webhook/${'0'.repeat(32)}`, b, signed(b)]);
+    cases.push(['signed bytes that are not JSON', webhookPath, '{"object":', signed('{"object":')]);
+    const empty = JSON.stringify({ object: 'whatsapp_business_account', entry: [] });
+    cases.push(['a delivery with no events', webhookPath, empty, signed(empty)]);
+
+    for (const [label, path, body, headers] of cases) {
+      // Each outcome once through each path; a new message is sent as two different messages.
+      const viaRoute = answerOf(await routePost(path, body, headers));
+      const again = label === 'a new message' ? message('Olá, qual o preço?') : undefined;
+      const viaFast = answerOf(
+        again ? await fastPost(path, again, signed(again)) : await fastPost(path, body, headers),
+      );
+      expect(viaFast, label).toEqual(viaRoute);
+    }
+    expect(answerOf(await fastPost(webhookPath, a, signed(a)))).toEqual({
+      status: 200,
+      body: { success: true, applied: 0 },
+    });
+    // Each message applied once, whichever path carried it.
+    const stored = await waitFor(
+      () =>
+        ctx.database.db
+          .select({ id: whatsappInboundMessages.providerMessageId })
+          .from(whatsappInboundMessages)
+          .where(
+            and(eq(whatsappInboundMessages.userId, userId), eq(whatsappInboundMessages.fromPhone, '5511987650000')),
+          ),
+      (rows) => rows.length >= 2,
+    );
+    expect(stored.map((r) => r.id).sort()).toEqual(['wamid.FAST1', 'wamid.FAST3']);
+  });
+
+  it('takes only the plain shape Meta sends and leaves the rest to the regular route', async () => {
+    const body = message('Oi');
+    const headers = { ...json, 'x-hub-signature-256': signBody(body, SECRET) };
+    const declined: Array<[string, Promise<RawResponse>]> = [
+      ['a query string', fastPost(`${webhookPath}?a=1`, body, headers)],
+      ['a cookie', fastPost(webhookPath, body, { ...headers, cookie: 'sid=x' })],
+      ['another content type', fastPost(webhookPath, body, { ...headers, 'content-type': 'text/plain' })],
+      ['an encoded path', fastPost(webhookPath.replace('webhook', 'web%68ook'), body, headers)],
+      ['upper-case path', fastPost(webhookPath.toUpperCase(), body, headers)],
+      ['a body over the limit', fastPost(webhookPath, Buffer.alloc(1024 * 1024 + 1, 32), headers)],
+      ['a chunked body', chunked(webhookPath, body, headers)],
+    ];
+    for (const [label, res] of declined) expect((await res).status, label).toBe(599);
+    const get = await rawRequest(barePort, 'GET', webhookPath);
+    expect(get.status).toBe(599);
+    // Over the app's own server those still reach the regular route and its answers.
+    const oversized = Buffer.alloc(1024 * 1024 + 1, 32);
+    const big = await rawRequest(appPort, 'POST', webhookPath, sized(oversized, headers), oversized);
+    expect(big.status).toBe(413);
+  });
+});
+
+/** A post without a declared length: Node sends the body with Transfer-Encoding: chunked. */
+function chunked(path: string, body: string, headers: Record<string, string>): Promise<RawResponse> {
+  return rawRequest(barePort, 'POST', path, headers, body);
+}
