@@ -76,6 +76,10 @@ export function openPglite(client: PGlite): Database {
 
 export function openPostgres(url: string, poolSize = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection that breaks (the server restarted, the network dropped it) is reported
+  // here; unheard, the event would end the process. The pool has already discarded that
+  // connection and the next query opens a new one.
+  pool.on('error', () => undefined);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,

@@ -53,20 +53,31 @@ export async function recordReceipt(db: Db, userId: string, receipt: Receipt): P
 
 /** A receipt can overtake the write of its own message id (the Cloud API answers, then the webhook races it): try again shortly. */
 const LATE_RETRY_MS = [1000, 5000];
+/** A receipt that could not be written (the database away for a moment) is tried again for a few minutes. */
+const ERROR_RETRY_MS = [1000, 5000, 15_000, 60_000, 180_000];
 
 /** The sending engine's subscription to the WhatsApp layer: receipts move recipient rows forward. */
 export function receiptsSubscriber(deps: { db: Db; log: FastifyBaseLogger }): WhatsappSubscriber {
-  const attempt = async (userId: string, receipt: Receipt, retry: number): Promise<void> => {
-    const matched = await recordReceipt(deps.db, userId, receipt);
-    if (matched || retry >= LATE_RETRY_MS.length) return;
+  const later = (ms: number, fn: () => Promise<void>) => {
     setTimeout(() => {
-      attempt(userId, receipt, retry + 1).catch((err) =>
-        deps.log.error({ err }, 'could not record a WhatsApp receipt'),
-      );
-    }, LATE_RETRY_MS[retry]).unref();
+      fn().catch((err) => deps.log.error({ err }, 'could not record a WhatsApp receipt'));
+    }, ms).unref();
+  };
+  const attempt = async (userId: string, receipt: Receipt, late: number, failed: number): Promise<void> => {
+    let matched: boolean;
+    try {
+      matched = await recordReceipt(deps.db, userId, receipt);
+    } catch (err) {
+      // The receipt is the only word that the message arrived or was read: it is not dropped on a failed write.
+      if (failed >= ERROR_RETRY_MS.length) throw err;
+      later(ERROR_RETRY_MS[failed], () => attempt(userId, receipt, late, failed + 1));
+      return;
+    }
+    if (matched || late >= LATE_RETRY_MS.length) return;
+    later(LATE_RETRY_MS[late], () => attempt(userId, receipt, late + 1, failed));
   };
   return {
     receipt: ({ userId, receipt }) =>
-      attempt(userId, receipt, 0).catch((err) => deps.log.error({ err }, 'could not record a WhatsApp receipt')),
+      attempt(userId, receipt, 0, 0).catch((err) => deps.log.error({ err }, 'could not record a WhatsApp receipt')),
   };
 }

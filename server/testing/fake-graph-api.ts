@@ -14,6 +14,30 @@ export interface FakePhoneNumber {
   whatsapp_business_manager_messaging_limit?: string;
 }
 
+/**
+ * What a send to the messages edge meets instead of its normal answer (fault injection):
+ * - `status`: an error answer with this HTTP status, an optional Graph error code and Retry-After header;
+ * - `hang`: no answer ever, and nothing sent (the client's timeout ends the request);
+ * - `reset`: the connection is destroyed before the send is processed, so nothing is sent;
+ * - `lose-answer`: the message is sent, then the connection is destroyed before the answer;
+ * - `late-answer`: the message is sent, and its answer waits until `until` settles.
+ */
+export type GraphFault =
+  | { kind: 'status'; status: number; code?: number; message?: string; retryAfter?: string }
+  | { kind: 'hang' }
+  | { kind: 'reset' }
+  | { kind: 'lose-answer' }
+  | { kind: 'late-answer'; until: Promise<void> };
+
+/** One send as the fault chooser sees it; `attempt` counts the sends to `to`, this one included. */
+export interface FakeSend {
+  phoneNumberId: string;
+  to: string;
+  attempt: number;
+}
+
+type Answer = { status: number; body: unknown; headers?: Record<string, string> } | { drop: true } | { hang: true };
+
 export interface FakeRequest {
   method: string;
   path: string;
@@ -22,6 +46,8 @@ export interface FakeRequest {
   json?: Record<string, unknown>;
   contentType?: string;
   rawBody: Buffer;
+  /** When it arrived (ms, performance clock). */
+  at: number;
 }
 
 /**
@@ -45,6 +71,8 @@ export class FakeGraphApi {
   readonly sent: Array<Record<string, unknown>> = [];
   /** When each of `sent` arrived (ms, performance clock). */
   readonly sentTimes: number[] = [];
+  /** The message id (wamid) each of `sent` got. */
+  readonly sentIds: string[] = [];
   readonly media: Array<{ phoneNumberId: string; bytes: number; type: string | null }> = [];
   /** Error code a send to this recipient answers with (130429, 131047, 131026…). */
   readonly recipientErrors = new Map<string, number>();
@@ -54,6 +82,12 @@ export class FakeGraphApi {
   hold: Promise<void> | null = null;
   /** Keep every request (tests read them); a long benchmark turns this off. */
   keepRequests = true;
+  /** Chooses the fault each send meets, or null for a normal answer (see GraphFault). */
+  sendFault: ((send: FakeSend) => GraphFault | null) | null = null;
+  /** Every fault a send met, in order. */
+  readonly faults: Array<FakeSend & { kind: GraphFault['kind'] }> = [];
+  /** Sends that reached the messages edge per recipient, faulted or not. */
+  readonly attempts = new Map<string, number>();
   private seq = 0;
   private server?: Server;
   url = '';
@@ -67,9 +101,14 @@ export class FakeGraphApi {
         return;
       }
       void this.handle(req).then(
-        ({ status, body }) => {
-          res.writeHead(status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(body));
+        (answer) => {
+          if ('hang' in answer) return;
+          if ('drop' in answer) {
+            req.socket.destroy();
+            return;
+          }
+          res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+          res.end(JSON.stringify(answer.body));
         },
         (err) => {
           res.writeHead(500, { 'content-type': 'application/json' });
@@ -83,14 +122,18 @@ export class FakeGraphApi {
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+    await new Promise<void>((resolve) => {
+      this.server?.close(() => resolve());
+      // A request left hanging by a fault would otherwise keep the server open.
+      this.server?.closeAllConnections();
+    });
   }
 
-  private error(status: number, code: number, message: string, type = 'OAuthException') {
+  private error(status: number, code: number | undefined, message: string, type = 'OAuthException') {
     return { status, body: { error: { message, type, code, fbtrace_id: `trace${++this.seq}` } } };
   }
 
-  private async handle(req: IncomingMessage): Promise<{ status: number; body: unknown }> {
+  private async handle(req: IncomingMessage): Promise<Answer> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const rawBody = Buffer.concat(chunks);
@@ -105,6 +148,7 @@ export class FakeGraphApi {
       json,
       contentType,
       rawBody,
+      at: performance.now(),
     };
     if (this.keepRequests) this.requests.push(record);
 
@@ -168,13 +212,27 @@ export class FakeGraphApi {
       if (m?.messaging_product !== 'whatsapp' || typeof m.to !== 'string' || typeof m.type !== 'string') {
         return this.error(400, 100, 'Invalid parameter');
       }
+      const attempt = (this.attempts.get(m.to) ?? 0) + 1;
+      this.attempts.set(m.to, attempt);
+      const send: FakeSend = { phoneNumberId: id, to: m.to, attempt };
+      const fault = this.sendFault?.(send) ?? null;
+      if (fault) this.faults.push({ ...send, kind: fault.kind });
+      if (fault?.kind === 'status') {
+        const answer = this.error(fault.status, fault.code, fault.message ?? `Error ${fault.code ?? fault.status}`);
+        return fault.retryAfter === undefined ? answer : { ...answer, headers: { 'retry-after': fault.retryAfter } };
+      }
+      if (fault?.kind === 'hang') return { hang: true };
+      if (fault?.kind === 'reset') return { drop: true };
       const code = this.recipientErrors.get(m.to);
       if (code !== undefined) return this.error(code === 190 ? 401 : 400, code, `Error ${code}`, 'OAuthException');
       if (this.latencyMs) await new Promise((r) => setTimeout(r, this.latencyMs));
       if (this.hold) await this.hold;
+      const wamid = `wamid.HBgN${m.to}${String(++this.seq).padStart(6, '0')}`;
       this.sent.push(m);
       this.sentTimes.push(performance.now());
-      const wamid = `wamid.HBgN${m.to}${String(++this.seq).padStart(6, '0')}`;
+      this.sentIds.push(wamid);
+      if (fault?.kind === 'lose-answer') return { drop: true };
+      if (fault?.kind === 'late-answer') await fault.until.catch(() => undefined);
       return {
         status: 200,
         body: { messaging_product: 'whatsapp', contacts: [{ input: m.to, wa_id: m.to }], messages: [{ id: wamid }] },

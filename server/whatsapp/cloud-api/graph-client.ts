@@ -7,9 +7,22 @@ export class GraphApiError extends Error {
     readonly code: number | undefined,
     message: string,
     readonly details?: string,
+    /** How long the answer's Retry-After header asks to wait, when it has one. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
+}
+
+/**
+ * A Retry-After header (seconds, or an HTTP date) in milliseconds, at most a day; undefined when
+ * absent or unreadable.
+ */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const value = header.trim();
+  const at = /^\d+$/.test(value) ? now + Number(value) * 1000 : Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.min(86_400_000, Math.max(0, at - now));
 }
 
 export interface GraphClientOptions {
@@ -68,6 +81,7 @@ export class GraphClient {
         e?.code,
         e?.message ?? `Graph API answered ${res.status}`,
         e?.error_data?.details,
+        retryAfterMs(res.headers.get('retry-after')),
       );
     }
     return data as T;
@@ -75,9 +89,10 @@ export class GraphClient {
 }
 
 /**
- * What a Graph API error means for the sender (DESIGN §3): 130429 (throughput) and 131056 (too many
- * messages to one number) back off; 131047 (outside the 24-hour window) needs a template; 131026
- * cannot be delivered; 190 means the token is no longer valid.
+ * What a Graph API error means for the sender (DESIGN §3): 130429 (throughput), 131056 (too many
+ * messages to one number) and any HTTP 429 back off, as long as a Retry-After header asks when it
+ * has one; 131047 (outside the 24-hour window) needs a template; 131026 cannot be delivered; 190
+ * means the token is no longer valid; no answer or a 5xx is tried again later.
  */
 export function toDriverError(err: unknown): DriverError {
   if (err instanceof DriverError) return err;
@@ -85,9 +100,9 @@ export function toDriverError(err: unknown): DriverError {
   const detail = err.details ? `${err.message}: ${err.details}` : err.message;
   switch (err.code) {
     case 130429:
-      return new DriverError('transient', detail, 60_000, err.code);
+      return new DriverError('transient', detail, err.retryAfterMs ?? 60_000, err.code);
     case 131056:
-      return new DriverError('transient', detail, 5 * 60_000, err.code);
+      return new DriverError('transient', detail, err.retryAfterMs ?? 5 * 60_000, err.code);
     case 131047:
       return new DriverError('template_required', detail, undefined, err.code);
     case 131026:
@@ -95,7 +110,9 @@ export function toDriverError(err: unknown): DriverError {
     case 190:
       return new DriverError('auth', detail, undefined, err.code);
     default:
-      if (err.status === 0 || err.status >= 500) return new DriverError('transient', detail, 30_000, err.code);
+      if (err.status === 429) return new DriverError('transient', detail, err.retryAfterMs ?? 60_000, err.code);
+      if (err.status === 0 || err.status >= 500)
+        return new DriverError('transient', detail, err.retryAfterMs ?? 30_000, err.code);
       return new DriverError('permanent', detail, undefined, err.code);
   }
 }

@@ -8,6 +8,7 @@ import {
   type GroupParticipant,
   type NumberCheck,
   type OutgoingMessage,
+  type Receipt,
   type SendOptions,
 } from '../driver';
 import { DriverEmitter } from '../driver-emitter';
@@ -34,6 +35,23 @@ const SAMPLE_GROUPS = [
   { id: '120363000000000002@g.us', name: 'Promoções (simulado)', membersCount: 6 },
   { id: '120363000000000003@g.us', name: 'Equipe (simulado)', membersCount: 3 },
 ];
+
+/**
+ * What a send meets instead of going out normally (fault injection for tests and demos):
+ * `fail`: it fails with the error and nothing goes out; `lose-answer`: the message goes out (and
+ * its receipts follow) but the send still fails with the error, as when the answer is lost.
+ */
+export type SimulatorSendFault = { kind: 'fail' | 'lose-answer'; error: Error };
+
+/** Faults the simulated number injects; all off by default. */
+export interface SimulatorFaults {
+  /** The fault of each send, or null; `attempt` counts the sends to `to` while this is set, this one included. */
+  send?: (to: string, attempt: number) => SimulatorSendFault | null;
+  /** How many times each receipt arrives (WhatsApp repeats receipts). */
+  receiptCopies?: number;
+  /** Receipts of a message arrive read first, then delivered, then sent. */
+  reverseReceipts?: boolean;
+}
 
 /** The simulator keeps its most recent sends (a long demo campaign must not grow memory without end). */
 const OUTBOX_MAX = 20_000;
@@ -93,6 +111,23 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
     this.setState({ phoneNumber: null, isConnected: false, state: 'disconnected', qr: null });
   }
 
+  /** Faults to inject; set them on a connected driver (tests and demos). */
+  faults: SimulatorFaults = {};
+  /** Sends per recipient, counted only while a send fault is set. */
+  private readonly sendAttempts = new Map<string, number>();
+
+  /**
+   * The connection drops, as a phone losing signal: 'connecting' (sends fail as disconnected) and
+   * back to connected after `forMs`. Receipts of messages already sent still arrive.
+   */
+  dropConnection(forMs: number): void {
+    if (!this.state.isConnected) return;
+    this.setState({ phoneNumber: null, isConnected: false, state: 'connecting', qr: null });
+    this.later(forMs, () =>
+      this.setState({ phoneNumber: this.phoneNumber, isConnected: true, state: 'connected', qr: null }),
+    );
+  }
+
   readonly choosesMessageIds = true;
   /** Every message this simulated number sent, in order (tests and demos read it). */
   readonly outbox: Array<{ to: string; message: OutgoingMessage; providerMessageId: string; at: Date }> = [];
@@ -105,6 +140,13 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
 
   async send(to: string, message: OutgoingMessage, opts: SendOptions = {}): Promise<{ providerMessageId: string }> {
     if (!this.state.isConnected) throw new DriverError('transient', 'WhatsApp desconectado', 30_000);
+    let fault: SimulatorSendFault | null = null;
+    if (this.faults.send) {
+      const attempt = (this.sendAttempts.get(to) ?? 0) + 1;
+      this.sendAttempts.set(to, attempt);
+      fault = this.faults.send(to, attempt);
+    }
+    if (fault?.kind === 'fail') throw fault.error;
     const digits = phoneDigits(to);
     if (!to.endsWith('@g.us') && digits.endsWith('0')) {
       throw new DriverError('permanent', 'Número sem WhatsApp');
@@ -114,12 +156,24 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
       opts.messageId ?? `SIM${Date.now().toString(36).toUpperCase()}${(++this.seq).toString().padStart(4, '0')}`;
     this.outbox.push({ to, message, providerMessageId, at: new Date() });
     if (this.outbox.length > OUTBOX_MAX) this.outbox.splice(0, this.outbox.length - OUTBOX_MAX);
-    queueMicrotask(() => this.emit('receipt', { providerMessageId, status: 'sent', at: new Date() }));
-    this.later(this.timings.deliveredMs, () =>
-      this.emit('receipt', { providerMessageId, status: 'delivered', at: new Date() }),
-    );
-    this.later(this.timings.readMs, () => this.emit('receipt', { providerMessageId, status: 'read', at: new Date() }));
+    this.scheduleReceipts(providerMessageId);
+    if (fault?.kind === 'lose-answer') throw fault.error;
     return { providerMessageId };
+  }
+
+  /** Sent at once, delivered and read after their delays (or the other way round, and repeated, as faults say). */
+  private scheduleReceipts(providerMessageId: string): void {
+    const copies = Math.max(1, this.faults.receiptCopies ?? 1);
+    const steps: Array<Receipt['status']> = ['sent', 'delivered', 'read'];
+    if (this.faults.reverseReceipts) steps.reverse();
+    const delays = [0, this.timings.deliveredMs, this.timings.readMs];
+    steps.forEach((status, i) => {
+      const emit = () => {
+        for (let c = 0; c < copies; c++) this.emit('receipt', { providerMessageId, status, at: new Date() });
+      };
+      if (delays[i] === 0) queueMicrotask(emit);
+      else this.later(delays[i], emit);
+    });
   }
 
   async checkNumbers(numbers: string[]): Promise<NumberCheck[]> {
