@@ -67,6 +67,7 @@ export const msg = {
   generic: {
     notFound: 'Recurso não encontrado.',
     internal: 'Erro interno. Tente novamente mais tarde.',
+    unavailable: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
     internalTitle: 'Erro interno',
     payloadTooLarge: 'Arquivo ou requisição grande demais.',
     headersTooLarge: 'Endereço ou cabeçalhos da requisição grandes demais.',

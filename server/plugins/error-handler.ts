@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../../contract/errors';
 import { msg } from '../../contract/messages';
-import { isBadInputError } from '../db/errors';
+import { isBadInputError, isDatabaseUnavailable } from '../db/errors';
 import { AppError } from '../errors';
 import { DriverError } from '../whatsapp/driver';
 
@@ -32,6 +32,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isBadInputError(error)) {
       request.log.info({ err: error }, 'input refused by the database');
       return reply.status(400).send(body('VALIDATION', msg.validation.invalidRequest));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(503).send(body('UNAVAILABLE', msg.generic.unavailable));
     }
     const status = error.statusCode ?? 500;
     if (status === 429) return reply.status(429).send(body('RATE_LIMITED', msg.auth.tooManyRequests));
