@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../db/schema';
 import { notifications, users } from '../db/schema';
 import { notify } from '../lib/notify';
+import { pathSpellings } from '../testing/path-spellings';
 import { listen, type RawResponse, rawRequest } from '../testing/raw-http';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 import { registerAccessControl } from './access';
@@ -34,27 +35,7 @@ const sampleId = '00000000-0000-4000-8000-000000000000';
 const plain = (url: string) => url.replace(/:(\w+)/g, sampleId);
 
 /** The same path as the plain one, spelled as clients, proxies and attackers may spell it. */
-function spellings(path: string): string[] {
-  const rest = path.slice('/api'.length);
-  return [
-    `/%61pi${rest}`,
-    `/ap%69${rest}`,
-    `/%61%70%69${rest}`,
-    `/%2561pi${rest}`,
-    `//api${rest}`,
-    `/api/.${rest}`,
-    `/api/./.${rest}`,
-    `/x/../api${rest}`,
-    `/api/x/..${rest}`,
-    `/API${rest}`,
-    `/Api${rest.toUpperCase()}`.replace(sampleId.toUpperCase(), sampleId),
-    `${path}/`,
-    `/api;v=1${rest}`,
-    `${path};jsessionid=1`,
-    `/api%2F${rest.slice(1).replaceAll('/', '%2F')}`,
-    `/api\\${rest.slice(1)}`,
-  ];
-}
+const spellings = (path: string) => pathSpellings(path, [sampleId]);
 
 const summary = (res: RawResponse) => {
   let code: unknown;

@@ -1,14 +1,21 @@
+import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ZodType } from 'zod';
 import { DEFAULT_WHATSAPP_SETTINGS } from '../../contract/constants';
+import { rowsOf } from '../db/rows';
+import { notify } from '../lib/notify';
 import { listen } from '../testing/raw-http';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
+
+// Hundreds of real HTTP calls per test: on a loaded two-core machine one can pass the default 30 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 /**
  * Every route's body, query and path fields, driven from its contract schema with hostile values:
  * control characters, lone surrogates, 1 MB strings, wrong types, prototype-pollution keys. The
- * answer is a 2xx or a 4xx with a Portuguese message a person can act on — never a 5xx.
+ * answer is a 2xx or a 4xx with a Portuguese message a person can act on — never a 5xx — and
+ * another customer's data stays exactly as it was.
  */
 let ctx: TestContext;
 let base: string;
@@ -27,6 +34,47 @@ beforeAll(async () => {
   ids.group = JSON.parse(group.text).group?.id ?? JSON.parse(group.text).id;
   const campaign = await send('POST', '/api/campaigns', cookies.customer, { name: 'Promo', message: 'Olá {{nome}}' });
   ids.campaign = JSON.parse(campaign.text).id;
+
+  // Another customer with data of its own, which no hostile request may touch.
+  const other = await createUser(ctx);
+  ids.other = other.id;
+  const otherCookie = await loginAs(ctx, other);
+  for (const [url, body] of [
+    ['/api/contacts', { name: 'Vizinha', phone: '21998760000', tags: ['vip'] }],
+    ['/api/groups', { name: 'Clientes' }],
+    ['/api/campaigns', { name: 'Promo', message: 'Olá {{nome}}' }],
+    ['/api/messages', { title: 'Modelo', content: 'Oi' }],
+    ['/api/bot-config', { welcomeMessage: 'Olá!', autoReplies: [{ keyword: 'preço', response: 'Tabela' }] }],
+  ] as const) {
+    expect((await send('POST', url, otherCookie, body)).status, url).toBe(200);
+  }
+  await notify(ctx.database.db, ctx.app.log, other.id, { kind: 'contacts_imported', title: 'Aviso', body: 'Aviso' });
+  otherBefore = await accountRows(other.id);
+  expect(otherBefore.length).toBeGreaterThan(7);
+});
+
+let otherBefore: string[] = [];
+/** Every row of an account in every table with a `user_id`, and its `users` row (clock-driven columns left out). */
+async function accountRows(userId: string): Promise<string[]> {
+  const db = ctx.database.db;
+  const tables = rowsOf<{ table_name: string }>(
+    await db.execute(
+      sql`select distinct table_name from information_schema.columns where column_name = 'user_id' and table_schema = current_schema()`,
+    ),
+  ).map((r) => r.table_name);
+  const rows: string[] = [];
+  for (const table of [...tables, 'users']) {
+    const owner = sql.raw(table === 'users' ? 'x.id' : 'x.user_id');
+    const found = await db.execute(
+      sql`select ${table}::text || ' ' || (to_jsonb(x) - 'last_seen_at' - 'expires_at')::text as row from ${sql.identifier(table)} x where ${owner} = ${userId}`,
+    );
+    rows.push(...rowsOf<{ row: string }>(found).map((r) => r.row));
+  }
+  return rows.sort();
+}
+
+afterEach(async () => {
+  expect(await accountRows(ids.other), 'another customer’s data').toEqual(otherBefore);
 });
 
 let seq = 0;
