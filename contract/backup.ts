@@ -46,6 +46,8 @@ export const backupMsg = {
   emptyFile: 'O arquivo de backup está vazio.',
   fileTooLarge: (mb: number) => `Arquivo muito grande. O limite do backup é ${mb} MB.`,
   notJson: 'O arquivo não é um backup do Disparo: o conteúdo não é um JSON válido.',
+  tooComplex:
+    'O arquivo não é um backup do Disparo: tem níveis ou itens demais para um backup. Nenhum dado foi alterado.',
   notBackup: 'O arquivo não é um backup do Disparo (formato "disparo-backup" não encontrado).',
   unsupportedVersion: (version: unknown) =>
     `Versão de backup não suportada (${String(version).slice(0, 20)}). Este servidor restaura backups da versão ${BACKUP_VERSION}.`,

@@ -10,6 +10,12 @@ function body(code: ErrorBody['code'], message: string, fieldErrors?: Record<str
   return fieldErrors ? { success: false, code, message, fieldErrors } : { success: false, code, message };
 }
 
+/**
+ * What the multipart reader throws, without a status, for a body it cannot read: no boundary in
+ * the Content-Type, a body cut short, or one sent compressed.
+ */
+const MALFORMED_MULTIPART = /^Multipart: |unexpected end of multipart data/i;
+
 /** One error handler: codes map to statuses, 5xx text is never shown, validation becomes 400 in pt-BR. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -36,6 +42,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       return reply.status(503).send(body('UNAVAILABLE', msg.generic.unavailable));
+    }
+    if (error.statusCode === undefined && MALFORMED_MULTIPART.test(error.message)) {
+      request.log.info({ err: error }, 'unreadable multipart body');
+      return reply.status(400).send(body('VALIDATION', msg.validation.invalidRequest));
     }
     const status = error.statusCode ?? 500;
     if (status === 429) return reply.status(429).send(body('RATE_LIMITED', msg.auth.tooManyRequests));

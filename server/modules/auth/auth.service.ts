@@ -15,7 +15,7 @@ import { notificationLinks, notificationMsg } from '../../../contract/notificati
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import type { UserRow } from '../../db/schema';
-import { users } from '../../db/schema';
+import { sessions, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { type ErrorLog, notifyAdmins } from '../../lib/notify';
 import { seedDemoWorkspace } from './demo-data';
@@ -70,9 +70,13 @@ export async function login(
   if (delay) await sleep(delay);
 
   if (!(await verifyPassword(user.passwordHash, input.password))) {
+    // Counted in the database, so attempts sent at once each count (none overwrites another).
     await db
       .update(users)
-      .set({ failedLogins: recentFailures + 1, lastFailedLoginAt: new Date() })
+      .set({
+        failedLogins: sql`case when ${users.lastFailedLoginAt} > now() - interval '15 minutes' then ${users.failedLogins} + 1 else 1 end`,
+        lastFailedLoginAt: sql`now()`,
+      })
       .where(eq(users.id, user.id));
     throw new AppError('UNAUTHENTICATED', msg.auth.loginFailed);
   }
@@ -205,10 +209,11 @@ export async function ensureAdmin(
   const adminFields = { accountType: 'admin', planType: 'admin', isActive: true } as const;
   if (existing) {
     const patch: Partial<typeof users.$inferInsert> = { ...adminFields };
-    if (opts.password && !(await verifyPassword(existing.passwordHash, opts.password))) {
-      patch.passwordHash = await hashPassword(opts.password);
-    }
+    const newPassword = opts.password && !(await verifyPassword(existing.passwordHash, opts.password));
+    if (newPassword) patch.passwordHash = await hashPassword(opts.password as string);
     await db.update(users).set(patch).where(eq(users.id, existing.id));
+    // A new ADMIN_PASSWORD is a password change: sessions opened with the old one end.
+    if (newPassword) await db.delete(sessions).where(eq(sessions.userId, existing.id));
     return;
   }
   const password = opts.password ?? generatePassword();

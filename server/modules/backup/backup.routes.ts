@@ -55,6 +55,8 @@ export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ch
         }
         throw err;
       }
+      // The reader cuts a file at the limit without an error when a chunk ends exactly on it.
+      if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', backupMsg.fileTooLarge(BACKUP_MAX_FILE_MB));
       const result = await restoreBackup(db, user, data, { aiAvailable: chatbot.ai.available });
       chatbot.configChanged(user.id);
       return result;

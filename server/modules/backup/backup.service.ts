@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,
@@ -11,8 +11,13 @@ import {
   type BackupRecipient,
   type BackupSavedMessage,
   type BackupSettings,
+  backupCampaign,
+  backupContact,
   backupFile,
+  backupGroup,
   backupMsg,
+  backupRecipient,
+  backupSavedMessage,
   describeBackupPath,
   type RestoreCounts,
   type RestoreResult,
@@ -298,16 +303,93 @@ const E164 = /^\+\d{7,15}$/;
 const UPLOAD_REF = /^upload:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 /**
- * The whole file read and checked before anything is written: JSON in UTF-8, our format and
- * version, every section against its schema, then what a schema cannot say (numbers that are not
- * phone numbers, a number or a group twice, unknown message variables, HTML that sanitises to
- * nothing). The first problem is answered as a 400 naming where it is.
+ * Bounds on a backup's JSON, checked on its text before it is parsed. JSON.parse builds every value
+ * at once on the thread that answers everybody: 50 MB of `{},{},…` are sixteen million objects
+ * (over a gigabyte and many seconds), and `[[[[…` millions deep costs as much. A backup this server
+ * writes is a few levels deep, spends more than 60 bytes on each object or array (a contact is
+ * two, a recipient line one) and has a few dozen keys per object.
+ */
+const JSON_MAX_DEPTH = 32;
+const JSON_MAX_CONTAINERS = 1_000_000;
+const JSON_MAX_ITEMS = 5_000_000;
+const JSON_MAX_KEYS = 1_000;
+
+function checkJsonShape(text: string): void {
+  const tooComplex = () => new AppError('VALIDATION', backupMsg.tooComplex);
+  // Per open level: the keys of an object so far, or -1 for an array.
+  const keys: number[] = [];
+  let depth = 0;
+  let containers = 0;
+  let items = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: nothing inside it counts.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > JSON_MAX_DEPTH || ++containers > JSON_MAX_CONTAINERS) throw tooComplex();
+      keys[depth] = c === 0x7b ? 1 : -1;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    } else if (c === 0x2c) {
+      if (++items > JSON_MAX_ITEMS) throw tooComplex();
+      if (depth > 0 && keys[depth] >= 0 && ++keys[depth] > JSON_MAX_KEYS) throw tooComplex();
+    }
+  }
+}
+
+/** The first issue of a refused part of the file, where it is in the whole file. */
+function refuseIssue(path: ReadonlyArray<PropertyKey>, error: z.ZodError): AppError {
+  const issue = error.issues[0];
+  return refuse([...path, ...issue.path], issue.message);
+}
+
+/**
+ * A section's items checked one at a time, stopping at the first bad one: checked whole, a section
+ * of a million broken items makes zod collect an issue for every one (gigabytes, minutes).
+ */
+function parseItems<T extends z.ZodType>(items: unknown, item: T, path: PropertyKey[]): z.output<T>[] {
+  if (items === undefined) return [];
+  if (!Array.isArray(items)) {
+    const whole = z.array(item).safeParse(items);
+    if (!whole.success) throw refuseIssue(path, whole.error);
+    return whole.data;
+  }
+  return items.map((value, i) => parseItem(value, item, [...path, i]));
+}
+
+function parseItem<T extends z.ZodType>(value: unknown, item: T, path: PropertyKey[]): z.output<T> {
+  const parsed = item.safeParse(value);
+  if (!parsed.success) throw refuseIssue(path, parsed.error);
+  return parsed.data;
+}
+
+/** A campaign without its recipient lines, which are checked one at a time after it. */
+const campaignWithoutLines = backupCampaign.extend({ recipients: z.unknown().optional() });
+
+/**
+ * The whole file read and checked before anything is written: JSON in UTF-8 within the bounds
+ * above, our format and version, every section against its schema (item by item, in the file's
+ * order), then what a schema cannot say (numbers that are not phone numbers, a number or a group
+ * twice, unknown message variables, HTML that sanitises to nothing). The first problem is answered
+ * as a 400 naming where it is.
  */
 export function parseBackup(data: Buffer): BackupFile {
   if (!data.length) throw new AppError('VALIDATION', backupMsg.emptyFile);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(data).replace(/^\uFEFF/, '');
+  } catch {
+    throw new AppError('VALIDATION', backupMsg.notJson);
+  }
+  checkJsonShape(text);
   let raw: unknown;
   try {
-    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data).replace(/^\uFEFF/, ''));
+    raw = JSON.parse(text);
   } catch {
     throw new AppError('VALIDATION', backupMsg.notJson);
   }
@@ -321,12 +403,20 @@ export function parseBackup(data: Buffer): BackupFile {
   }
   const version = (raw as { version?: unknown }).version;
   if (version !== BACKUP_VERSION) throw new AppError('VALIDATION', backupMsg.unsupportedVersion(version));
-  const parsed = backupFile.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw refuse(issue.path, issue.message);
-  }
+  const { groups, savedMessages, contacts, campaigns, ...head } = raw as Record<string, unknown>;
+  const parsed = backupFile.safeParse(head);
+  if (!parsed.success) throw refuseIssue([], parsed.error);
   const backup = parsed.data;
+  backup.groups = parseItems(groups, backupGroup, ['groups']);
+  backup.savedMessages = parseItems(savedMessages, backupSavedMessage, ['savedMessages']);
+  backup.contacts = parseItems(contacts, backupContact, ['contacts']);
+  backup.campaigns = parseItems(campaigns, z.unknown(), ['campaigns']).map((value, i) => {
+    const campaign = parseItem(value, campaignWithoutLines, ['campaigns', i]);
+    return {
+      ...campaign,
+      recipients: parseItems(campaign.recipients, backupRecipient, ['campaigns', i, 'recipients']),
+    };
+  });
 
   const phones = new Set<string>();
   for (const [i, c] of backup.contacts.entries()) {

@@ -87,6 +87,8 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(IMPORT_MAX_FILE_MB);
         throw err;
       }
+      // The reader cuts a file at the limit without an error when a chunk ends exactly on it.
+      if (part.file.truncated) throw fileTooLarge(IMPORT_MAX_FILE_MB);
       return importContacts(db, user, { filename: part.filename, data }, request.log);
     },
   );

@@ -30,6 +30,8 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         }
         throw err;
       }
+      // The reader cuts a file at the limit without an error when a chunk ends exactly on it.
+      if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.tooLarge);
       return saveUpload(db, user.id, { fileName: part.filename, data }, { quotaMb: config.UPLOADS_QUOTA_MB });
     },
   );

@@ -1,0 +1,673 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { msg } from '../../contract/messages';
+import { settingsMsg } from '../../contract/settings';
+import { buildApp } from '../app';
+import { loadConfig } from '../config';
+import { rowsOf } from '../db/rows';
+import { users, whatsappBusinessAccounts } from '../db/schema';
+import { loggerOptions } from '../logger';
+import { ensureAdmin } from '../modules/auth/auth.service';
+import { FakeGraphApi } from '../testing/fake-graph-api';
+import { FakeOpenAi } from '../testing/fake-openai';
+import { pdfText } from '../testing/pdf-text';
+import { listen } from '../testing/raw-http';
+import { createTestApp, createUser, TEST_PASSWORD, type TestApp, type TestContext } from '../testing/test-app';
+import { createTestDatabase } from '../testing/test-db';
+import { signBody } from '../whatsapp/cloud-api/webhook';
+
+/**
+ * Secrets and sessions over the wire. (a) No API answer, to anybody, holds a secret: the Cloud API
+ * access token and app secret, the OpenAI key, passwords and their hashes, session tokens, the
+ * server's own keys; and the log of all of it, at its most verbose level, holds none either.
+ * (b) The session cookie's flags, a new token at every login, revocation at logout and at a
+ * password change, the login rate limit per IP and the growing delay per account.
+ */
+const ACCESS_TOKEN = 'EAAG-token-de-acesso-secreto-7f3a9c';
+const APP_SECRET = 'segredo-do-app-meta-91b2';
+const OPENAI_KEY = 'sk-disparo-chave-openai-secreta-5d8e';
+const SESSION_SECRET = 'segredo-de-sessao-do-servidor-com-mais-de-32-caracteres';
+const ENCRYPTION_KEY = 'a1'.repeat(32);
+const REGISTERED_PASSWORD = 'senha-do-cadastro-4821';
+const NEW_PASSWORD = 'senha-nova-trocada-9377';
+const PHONE_NUMBER_ID = '109000000077';
+const WABA_ID = '209077';
+const CUSTOMER_PHONE = '5511987650077';
+
+let graph: FakeGraphApi;
+let openai: FakeOpenAi;
+let ctx: TestContext;
+let base: string;
+let port: number;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  graph = await new FakeGraphApi().start();
+  openai = await new FakeOpenAi().start();
+  openai.respond = () => 'Olá! Nossos planos começam em R$ 10.';
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'disparo-secrets-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOGIN_RATE_LIMIT: '1000',
+    GRAPH_API_URL: graph.url,
+    GRAPH_API_VERSION: 'v26.0',
+    OPENAI_API_KEY: OPENAI_KEY,
+    OPENAI_BASE_URL: openai.baseUrl,
+    SESSION_SECRET,
+    ENCRYPTION_KEY,
+  });
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(chunk.toString());
+      done();
+    },
+  });
+  // The most verbose level: whatever any part of the server would ever write.
+  const app = (await buildApp({
+    config,
+    db: database.db,
+    serveWeb: false,
+    logger: { ...loggerOptions('trace'), stream },
+  })) as TestApp;
+  await app.ready();
+  ctx = {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  port = await listen(ctx);
+  base = `http://127.0.0.1:${port}`;
+}, 60_000);
+afterAll(async () => {
+  await ctx.close();
+  await graph.stop();
+  await openai.stop();
+});
+
+interface Answer {
+  label: string;
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+/** Every answer of this file, searched for secrets at the end of (a). */
+const answers: Answer[] = [];
+
+async function call(
+  method: string,
+  path: string,
+  opts: { cookie?: string; json?: unknown; raw?: string; headers?: Record<string, string>; to?: string } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { origin: opts.to ?? base, ...opts.headers };
+  if (opts.cookie) headers.cookie = opts.cookie;
+  if (opts.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${opts.to ?? base}${path}`, {
+    method,
+    headers,
+    body: opts.json === undefined ? opts.raw : JSON.stringify(opts.json),
+    redirect: 'manual',
+  });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  // A PDF's words are in compressed streams: searched as text, and as bytes.
+  const body = res.headers.get('content-type')?.startsWith('application/pdf')
+    ? `${pdfText(bytes).text}\n${bytes.toString('latin1')}`
+    : bytes.toString('utf8');
+  const answer = { label: `${method} ${path}`, status: res.status, headers: res.headers, body };
+  answers.push(answer);
+  return answer;
+}
+
+const json = (a: Answer) => JSON.parse(a.body);
+
+interface SessionCookie {
+  value: string;
+  attributes: string[];
+}
+
+function sessionCookieOf(a: Answer): SessionCookie | undefined {
+  const line = a.headers.getSetCookie().find((c) => c.startsWith('disparo_session='));
+  if (!line) return undefined;
+  const [pair, ...attributes] = line.split(';').map((s) => s.trim());
+  return { value: pair.slice('disparo_session='.length), attributes: attributes.map((s) => s.toLowerCase()) };
+}
+
+async function login(username: string, password: string, opts: { cookie?: string; to?: string } = {}) {
+  const answer = await call('POST', '/api/auth/login', { json: { username, password }, ...opts });
+  const cookie = sessionCookieOf(answer);
+  return { answer, cookie: cookie ? `disparo_session=${cookie.value}` : undefined, set: cookie };
+}
+
+async function signedIn(username: string, password = TEST_PASSWORD): Promise<string> {
+  const { answer, cookie } = await login(username, password);
+  expect(answer.status, answer.body).toBe(200);
+  return cookie as string;
+}
+
+const me = (cookie: string) => call('GET', '/api/auth/me', { cookie });
+
+describe('(a) no secret in any answer', () => {
+  it('answers every GET route to visitors, customers and administrators without a token, key, password or hash', async () => {
+    const admin = await createUser(ctx, { accountType: 'admin', planType: 'admin' });
+    const adminCookie = await signedIn(admin.username);
+
+    // A customer who signs up with a password of their own, is approved, and changes it.
+    const username = `cliente_seg_${Date.now().toString(36)}`;
+    const registered = await call('POST', '/api/auth/register', {
+      json: {
+        name: 'Cliente Segredo',
+        email: `${username}@example.com`,
+        username,
+        password: REGISTERED_PASSWORD,
+        whatsappNumber: '(11) 98765-4321',
+      },
+    });
+    expect(registered.status, registered.body).toBe(201);
+    const [row] = await ctx.database.db.select().from(users).where(eq(users.username, username));
+    const approved = await call('PATCH', `/api/admin/users/${row.id}`, {
+      cookie: adminCookie,
+      json: { isActive: true, accountType: 'active', planType: 'professional' },
+    });
+    expect(approved.status, approved.body).toBe(200);
+    let cookie = await signedIn(username, REGISTERED_PASSWORD);
+    const changed = await call('POST', '/api/auth/change-password', {
+      cookie,
+      json: { currentPassword: REGISTERED_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+    });
+    expect(changed.status, changed.body).toBe(200);
+    cookie = await signedIn(username, NEW_PASSWORD);
+    const other = await signedIn((await createUser(ctx)).username);
+
+    // Its Cloud API credentials, its chatbot on OpenAI, and some of everything.
+    graph.phones.set(PHONE_NUMBER_ID, {
+      token: ACCESS_TOKEN,
+      display_phone_number: '551130000077',
+      verified_name: 'Loja Segura',
+      quality_rating: 'GREEN',
+      code_verification_status: 'VERIFIED',
+      status: 'CONNECTED',
+      about: 'Atendimento',
+      profile_picture_url: 'https://pps.whatsapp.net/v/foto.jpg',
+      businessAccountId: WABA_ID,
+    });
+    const configured = await call('POST', '/api/whatsapp-business/configure', {
+      cookie,
+      json: {
+        accessToken: ACCESS_TOKEN,
+        phoneNumberId: PHONE_NUMBER_ID,
+        businessAccountId: WABA_ID,
+        appId: '123456',
+        appSecret: APP_SECRET,
+      },
+    });
+    expect(configured.status, configured.body).toBe(200);
+    const { webhookPath, verifyToken } = json(configured).config as { webhookPath: string; verifyToken: string };
+    const channel = await call('PUT', '/api/settings/whatsapp', {
+      cookie,
+      json: {
+        autoReconnect: true,
+        messageDelay: 2,
+        dailyLimit: 1000,
+        respectBusinessHours: false,
+        businessStart: '09:00',
+        businessEnd: '18:00',
+        channel: 'cloud',
+      },
+    });
+    expect(channel.status, channel.body).toBe(200);
+    expect((await call('POST', '/api/bot-config', { cookie, json: { isEnabled: true, aiEnabled: true } })).status).toBe(
+      200,
+    );
+    const contact = await call('POST', '/api/contacts', {
+      cookie,
+      json: { name: 'Ana', phone: '21998765432', tags: ['vip'] },
+    });
+    expect(contact.status, contact.body).toBe(200);
+    const group = json(await call('POST', '/api/groups', { cookie, json: { name: 'Clientes VIP' } }));
+    const saved = json(
+      await call('POST', '/api/messages', { cookie, json: { title: 'Boas-vindas', content: 'Olá, {{nome}}!' } }),
+    );
+    const campaign = json(
+      await call('POST', '/api/campaigns', {
+        cookie,
+        json: { name: 'Promoção', message: 'Olá! Aproveite.', targetType: 'all', status: 'draft' },
+      }),
+    );
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+      'hex',
+    );
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)]), 'foto.png');
+    const uploaded = await fetch(`${base}/api/uploads`, {
+      method: 'POST',
+      body: form,
+      headers: { cookie, origin: base },
+    });
+    expect(uploaded.status).toBe(200);
+    const upload = (await uploaded.json()) as { id: string };
+
+    // A customer writes in through the signed webhook; the bot answers through OpenAI.
+    const delivery = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: WABA_ID,
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '551130000077', phone_number_id: PHONE_NUMBER_ID },
+                contacts: [{ profile: { name: 'Bruno Cliente' }, wa_id: CUSTOMER_PHONE }],
+                messages: [
+                  {
+                    from: CUSTOMER_PHONE,
+                    id: `wamid.SEG${Date.now()}`,
+                    timestamp: String(Math.floor(Date.now() / 1000)),
+                    type: 'text',
+                    text: { body: 'Quanto custa o plano?' },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const signed = (secret: string) => ({
+      raw: delivery,
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(delivery, secret) },
+    });
+    const delivered = await call('POST', webhookPath, signed(APP_SECRET));
+    expect(delivered.status, delivered.body).toBe(200);
+    const forged = await call('POST', webhookPath, signed('outro-segredo'));
+    expect(forged.status).toBeGreaterThanOrEqual(400);
+    expect(forged.status).toBeLessThan(500);
+    await ctx.app.deps.chatbot.idle();
+    // The key was in use: the check below is about a secret the server really holds.
+    expect(openai.requests.map((r) => r.authorization)).toContain(`Bearer ${OPENAI_KEY}`);
+    expect(graph.sent.filter((m) => m.to === CUSTOMER_PHONE).length).toBeGreaterThan(0);
+
+    // Every GET route of the table, with real ids, as each kind of caller.
+    const ids: Record<string, string> = {
+      '/api/campaigns/': campaign.id,
+      '/api/groups/': group.group.id,
+      '/api/messages/': saved.savedMessage.id,
+      '/api/uploads/': upload.id,
+    };
+    const pathOf = (url: string) =>
+      url
+        .replace(':accountKey', webhookPath.split('/').pop() as string)
+        .replace(':phone', CUSTOMER_PHONE)
+        .replace(':id', Object.entries(ids).find(([prefix]) => url.startsWith(prefix))?.[1] ?? ':id');
+    const queries: Record<string, string> = {
+      '/api/whatsapp-business/webhook/:accountKey': `?hub.mode=subscribe&hub.verify_token=${verifyToken}&hub.challenge=4242`,
+    };
+    const callers: Record<string, string | undefined> = {
+      anonymous: undefined,
+      customer: cookie,
+      other,
+      admin: adminCookie,
+    };
+    const gets = ctx.app.deps.routes.filter((r) => r.method === 'GET');
+    expect(gets.length).toBeGreaterThan(40);
+    const answered = new Set<string>();
+    for (const route of gets) {
+      const path = pathOf(route.url) + (queries[route.url] ?? '');
+      expect(path, route.url).not.toContain(':');
+      for (const [who, as] of Object.entries(callers)) {
+        const answer = await call('GET', path, { cookie: as });
+        answer.label = `${who} GET ${path}`;
+        expect(answer.status, `${answer.label}: ${answer.body.slice(0, 200)}`).toBeLessThan(500);
+        if (answer.status === 200) answered.add(route.url);
+        // No GET sets or refreshes a cookie.
+        expect(answer.headers.getSetCookie(), answer.label).toEqual([]);
+      }
+    }
+    // Each route was read with real content by somebody, so the search below saw what it serves;
+    // the members of a WhatsApp group need a connected WhatsApp Web number (answered 409 here).
+    expect(gets.map((r) => r.url).filter((url) => !answered.has(url))).toEqual(['/api/groups/:id/members']);
+
+    // What the server holds that nobody may read back, in clear or as stored.
+    const stored = rowsOf<{ password_hash: string }>(
+      await ctx.database.db.execute(sql`select password_hash from users`),
+    );
+    const tokenHashes = rowsOf<{ token_hash: string }>(
+      await ctx.database.db.execute(sql`select token_hash from sessions`),
+    );
+    const [waba] = await ctx.database.db.select().from(whatsappBusinessAccounts);
+    expect(waba.accessToken).not.toBe(ACCESS_TOKEN);
+    const sessionTokens = answers.flatMap((a) => {
+      const c = sessionCookieOf(a);
+      return c?.value ? [c.value] : [];
+    });
+    expect(sessionTokens.length).toBeGreaterThanOrEqual(4);
+    const secrets = [
+      ACCESS_TOKEN,
+      APP_SECRET,
+      OPENAI_KEY,
+      SESSION_SECRET,
+      ENCRYPTION_KEY,
+      REGISTERED_PASSWORD,
+      NEW_PASSWORD,
+      TEST_PASSWORD,
+      '$argon2',
+      waba.accessToken,
+      waba.appSecret as string,
+      ...stored.map((r) => r.password_hash),
+      ...tokenHashes.map((r) => r.token_hash),
+      ...sessionTokens,
+    ];
+    expect(answers.length).toBeGreaterThan(gets.length * 4);
+    for (const answer of answers) {
+      const headers = [...answer.headers.entries()]
+        .filter(([name]) => name !== 'set-cookie')
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\n');
+      for (const secret of secrets) {
+        expect(answer.body.includes(secret), `${answer.label} holds ${secret.slice(0, 12)}…`).toBe(false);
+        expect(headers.includes(secret), `${answer.label} headers hold ${secret.slice(0, 12)}…`).toBe(false);
+      }
+    }
+    // The one answer that carries a session token is the login's own cookie, and only its own.
+    for (const answer of answers) {
+      const own = sessionCookieOf(answer)?.value;
+      const setCookies = answer.headers.getSetCookie().join('\n');
+      for (const token of sessionTokens) {
+        if (token !== own) expect(setCookies.includes(token), answer.label).toBe(false);
+      }
+    }
+  }, 120_000);
+});
+
+describe('(b) the session cookie', () => {
+  it('is HttpOnly, SameSite=Lax, Path=/, with a lifetime, over plain HTTP without Secure', async () => {
+    const user = await createUser(ctx);
+    const { answer, set } = await login(user.username, TEST_PASSWORD);
+    expect(answer.status).toBe(200);
+    expect(set?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(set?.attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', 'path=/']));
+    expect(set?.attributes.some((a) => /^max-age=\d+$/.test(a))).toBe(true);
+    expect(set?.attributes).not.toContain('secure');
+    expect(json(answer).user.passwordHash).toBeUndefined();
+  });
+
+  it('is Secure behind an HTTPS proxy the server trusts, and with an https PUBLIC_URL', async () => {
+    const proxied = await createTestApp({ TRUST_PROXY: 'true' });
+    const published = await createTestApp({ PUBLIC_URL: 'https://disparo.example.com' });
+    try {
+      const proxiedAt = `http://127.0.0.1:${await listen(proxied)}`;
+      const publishedAt = `http://127.0.0.1:${await listen(published)}`;
+      for (const [app, to, headers, secure] of [
+        [proxied, proxiedAt, { 'x-forwarded-proto': 'https' }, true],
+        [proxied, proxiedAt, {}, false],
+        [published, publishedAt, {}, true],
+      ] as const) {
+        const user = await createUser(app);
+        const answer = await call('POST', '/api/auth/login', {
+          to,
+          headers,
+          json: { username: user.username, password: TEST_PASSWORD },
+        });
+        expect(answer.status, answer.body).toBe(200);
+        expect(sessionCookieOf(answer)?.attributes.includes('secure'), JSON.stringify(headers)).toBe(secure);
+      }
+    } finally {
+      await proxied.close();
+      await published.close();
+    }
+  }, 60_000);
+
+  it('is clearing at logout with the same Path', async () => {
+    const user = await createUser(ctx);
+    const cookie = await signedIn(user.username);
+    const out = await call('POST', '/api/auth/logout', { cookie });
+    expect(out.status).toBe(200);
+    const cleared = sessionCookieOf(out);
+    expect(cleared?.value).toBe('');
+    expect(cleared?.attributes).toContain('path=/');
+    expect(cleared?.attributes.some((a) => a === 'max-age=0' || a.startsWith('expires=thu, 01 jan 1970'))).toBe(true);
+  });
+});
+
+describe('(b) session lifecycle', () => {
+  it('issues a new token at login and ends the one the browser had, whether real or planted', async () => {
+    const user = await createUser(ctx);
+    const first = await signedIn(user.username);
+    expect((await me(first)).status).toBe(200);
+    const again = await login(user.username, TEST_PASSWORD, { cookie: first });
+    expect(again.cookie).toBeDefined();
+    expect(again.cookie).not.toBe(first);
+    expect((await me(first)).status).toBe(401);
+    expect((await me(again.cookie as string)).status).toBe(200);
+
+    // A token chosen by someone else and planted in the browser is never the one the login issues.
+    const planted = 'disparo_session=token-escolhido-por-um-atacante-0123456789abcdef';
+    const fixed = await login(user.username, TEST_PASSWORD, { cookie: planted });
+    expect(fixed.cookie).toBeDefined();
+    expect(fixed.cookie).not.toBe(planted);
+    expect((await me(planted)).status).toBe(401);
+    expect((await me(fixed.cookie as string)).status).toBe(200);
+  });
+
+  it('ends the session at logout, for every route, while the user’s other sessions go on', async () => {
+    const user = await createUser(ctx);
+    const laptop = await signedIn(user.username);
+    const phone = await signedIn(user.username);
+    // Read once so the session sits in the server's cache.
+    expect((await call('GET', '/api/contacts', { cookie: laptop })).status).toBe(200);
+    expect((await call('POST', '/api/auth/logout', { cookie: laptop })).status).toBe(200);
+    for (const path of ['/api/auth/me', '/api/contacts', '/api/settings/profile']) {
+      const answer = await call('GET', path, { cookie: laptop });
+      expect(answer.status, path).toBe(401);
+      expect(json(answer).success).toBe(false);
+    }
+    expect((await me(phone)).status).toBe(200);
+  });
+
+  it('ends every other session of the account at a password change, and keeps the one that changed it', async () => {
+    const user = await createUser(ctx);
+    const here = await signedIn(user.username);
+    const elsewhere = [await signedIn(user.username), await signedIn(user.username)];
+    const bystander = await signedIn((await createUser(ctx)).username);
+    for (const c of elsewhere) expect((await call('GET', '/api/contacts', { cookie: c })).status).toBe(200);
+
+    const wrong = await call('POST', '/api/auth/change-password', {
+      cookie: here,
+      json: { currentPassword: 'nao-e-esta', newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+    });
+    expect(wrong.status).toBe(400);
+    expect(json(wrong).message).toBe(settingsMsg.currentPasswordWrong);
+    for (const c of elsewhere) expect((await me(c)).status).toBe(200);
+
+    const changed = await call('POST', '/api/auth/change-password', {
+      cookie: here,
+      json: { currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+    });
+    expect(changed.status, changed.body).toBe(200);
+    for (const c of elsewhere) {
+      expect((await me(c)).status).toBe(401);
+      expect((await call('GET', '/api/contacts', { cookie: c })).status).toBe(401);
+    }
+    expect((await me(here)).status).toBe(200);
+    expect((await me(bystander)).status).toBe(200);
+    expect((await login(user.username, TEST_PASSWORD)).answer.status).toBe(401);
+    expect((await login(user.username, NEW_PASSWORD)).answer.status).toBe(200);
+  });
+
+  it('ends the administrator’s sessions when a restart sets a new ADMIN_PASSWORD', async () => {
+    const log = { info: () => undefined, warn: () => undefined };
+    const username = `admin_${Date.now().toString(36)}`;
+    await ensureAdmin(ctx.database.db, { username, password: 'senha-admin-antiga-1' }, log);
+    const cookie = await signedIn(username, 'senha-admin-antiga-1');
+    expect((await call('GET', '/api/admin/users', { cookie })).status).toBe(200);
+
+    // The next start with another ADMIN_PASSWORD (a restart starts with an empty session cache).
+    await ensureAdmin(ctx.database.db, { username, password: 'senha-admin-nova-2' }, log);
+    ctx.app.deps.sessions.clearCache();
+    expect((await call('GET', '/api/admin/users', { cookie })).status).toBe(401);
+    expect((await login(username, 'senha-admin-antiga-1')).answer.status).toBe(401);
+    const fresh = await signedIn(username, 'senha-admin-nova-2');
+
+    // The same password again changes nothing.
+    await ensureAdmin(ctx.database.db, { username, password: 'senha-admin-nova-2' }, log);
+    ctx.app.deps.sessions.clearCache();
+    expect((await call('GET', '/api/admin/users', { cookie: fresh })).status).toBe(200);
+  });
+});
+
+/** A login sent from a given loopback address (all of 127.0.0.0/8 is this machine), over a real socket. */
+function loginFrom(
+  to: number,
+  localAddress: string,
+  body: object,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; message: string }> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: to,
+        method: 'POST',
+        path: '/api/auth/login',
+        localAddress,
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, message: JSON.parse(text).message }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+describe('(b) login throttling', () => {
+  it('limits logins per IP with a pt-BR 429, a right password included, and a forged X-Forwarded-For changes nothing', async () => {
+    const limited = await createTestApp({ LOGIN_RATE_LIMIT: '3' });
+    try {
+      const to = await listen(limited);
+      const user = await createUser(limited);
+      const wrong = { username: user.username, password: 'errada-123' };
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await loginFrom(to, '127.0.0.1', wrong)).status);
+      expect(statuses).toEqual([401, 401, 401]);
+      for (const [body, headers] of [
+        [wrong, {}],
+        [{ username: user.username, password: TEST_PASSWORD }, {}],
+        [wrong, { 'x-forwarded-for': '203.0.113.9' }],
+      ] as const) {
+        const answer = await loginFrom(to, '127.0.0.1', body, headers);
+        expect(answer.status).toBe(429);
+        expect(answer.message).toBe(msg.auth.rateLimited);
+      }
+      // Another address has its own count.
+      expect((await loginFrom(to, '127.0.0.2', { username: user.username, password: TEST_PASSWORD })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  }, 60_000);
+
+  it('counts the client address a trusted proxy reports', async () => {
+    const proxied = await createTestApp({ LOGIN_RATE_LIMIT: '2', TRUST_PROXY: 'true' });
+    try {
+      const to = await listen(proxied);
+      const wrong = { username: 'ninguem_aqui', password: 'errada-123' };
+      const from = (ip: string) => loginFrom(to, '127.0.0.1', wrong, { 'x-forwarded-for': ip });
+      expect((await from('198.51.100.1')).status).toBe(401);
+      expect((await from('198.51.100.1')).status).toBe(401);
+      expect((await from('198.51.100.1')).status).toBe(429);
+      expect((await from('198.51.100.2')).status).toBe(401);
+    } finally {
+      await proxied.close();
+    }
+  }, 60_000);
+
+  it('slows an account down after three failures, counting every failure even when sent at once', async () => {
+    const user = await createUser(ctx);
+    const bystander = await createUser(ctx);
+    const failures = async () =>
+      (await ctx.database.db.select().from(users).where(eq(users.id, user.id)))[0].failedLogins;
+    for (let i = 0; i < 3; i++) {
+      const answer = await login(user.username, 'errada-123');
+      expect(answer.answer.status).toBe(401);
+      expect(json(answer.answer).message).toBe(msg.auth.loginFailed);
+    }
+    expect(await failures()).toBe(3);
+
+    // The fourth attempt waits (a lower bound: the delay is the product's, not the machine's speed).
+    const started = performance.now();
+    expect((await login(user.username, 'errada-123')).answer.status).toBe(401);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(await failures()).toBe(4);
+
+    // A burst in parallel: each failure counts, so the next delay grows by all of them.
+    const burst = await Promise.all(Array.from({ length: 6 }, () => login(user.username, 'errada-123')));
+    expect(burst.map((b) => b.answer.status)).toEqual([401, 401, 401, 401, 401, 401]);
+    expect(await failures()).toBe(10);
+
+    // Other accounts are not slowed; a success resets the count.
+    expect((await login(bystander.username, TEST_PASSWORD)).answer.status).toBe(200);
+    expect((await ctx.database.db.select().from(users).where(eq(users.id, bystander.id)))[0].failedLogins).toBe(0);
+    await ctx.database.db.update(users).set({ failedLogins: 3 }).where(eq(users.id, user.id));
+    expect((await login(user.username, TEST_PASSWORD)).answer.status).toBe(200);
+    expect(await failures()).toBe(0);
+  }, 60_000);
+});
+
+describe('(a) the log', () => {
+  it('of everything above, at trace level, holds no secret', async () => {
+    const text = logLines.join('');
+    // The log did record those requests.
+    expect(text).toContain('/api/auth/login');
+    expect(text).toContain('/api/whatsapp-business/configure');
+    expect(text).toContain('/api/auth/change-password');
+    expect(text).toContain('/api/whatsapp-business/webhook/');
+    const stored = rowsOf<{ password_hash: string }>(
+      await ctx.database.db.execute(sql`select password_hash from users`),
+    );
+    const sessionTokens = answers.flatMap((a) => {
+      const c = sessionCookieOf(a);
+      return c?.value ? [c.value] : [];
+    });
+    const [waba] = await ctx.database.db.select().from(whatsappBusinessAccounts);
+    for (const secret of [
+      ACCESS_TOKEN,
+      APP_SECRET,
+      OPENAI_KEY,
+      SESSION_SECRET,
+      ENCRYPTION_KEY,
+      REGISTERED_PASSWORD,
+      NEW_PASSWORD,
+      TEST_PASSWORD,
+      'errada-123',
+      'senha-admin-antiga-1',
+      'senha-admin-nova-2',
+      '$argon2',
+      waba.accessToken,
+      ...stored.map((r) => r.password_hash),
+      ...sessionTokens,
+    ]) {
+      expect(text.includes(secret), `the log holds ${secret.slice(0, 12)}…`).toBe(false);
+    }
+  });
+});
