@@ -18,6 +18,7 @@ import { repoRoot } from './lib/server';
 import * as login from './login.bench';
 import * as metrics from './metrics.bench';
 import * as sessionPoll from './session-poll.bench';
+import * as usersPolling from './users-polling.bench';
 
 const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   sessionPoll,
@@ -29,6 +30,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   chatbot,
   chatbotWebhook,
   metrics,
+  usersPolling,
 ];
 
 async function main(): Promise<number> {
