@@ -30,6 +30,13 @@ const TOUCH_EVERY_MS = 60_000;
 export class SessionStore {
   // Keyed by the token itself (memory only; the database keeps just its hash), so a cache hit costs no hashing.
   private readonly cache = new Map<string, { session: ResolvedSession; until: number }>();
+  /**
+   * Lookups under way, by token: a page's polls that miss the cache together share one read (after
+   * the cache lapses, every poll of a signed-in browser would otherwise read and touch the session).
+   */
+  private readonly loading = new Map<string, Promise<ResolvedSession | null>>();
+  /** Moves on at every revocation, so a lookup that started before one does not cache its result. */
+  private generation = 0;
 
   constructor(
     private readonly db: Db,
@@ -73,6 +80,15 @@ export class SessionStore {
     if (hit && hit.until > now) {
       return this.isLive(hit.session, now) ? hit.session : null;
     }
+    const pending = this.loading.get(token);
+    if (pending) return pending;
+    const load = this.load(token, tokenHash, now).finally(() => this.loading.delete(token));
+    this.loading.set(token, load);
+    return load;
+  }
+
+  private async load(token: string, tokenHash: string, now: number): Promise<ResolvedSession | null> {
+    const generation = this.generation;
     const rows = await this.db
       .select({ session: sessions, user: users })
       .from(sessions)
@@ -102,6 +118,7 @@ export class SessionStore {
         .set({ lastSeenAt: new Date(now) })
         .where(eq(sessions.tokenHash, tokenHash));
     }
+    if (generation !== this.generation) return session;
     this.cache.set(token, { session, until: now + this.policy.cacheMs });
     if (this.cache.size > 50_000) this.evictExpired(now);
     return session;
@@ -116,6 +133,7 @@ export class SessionStore {
   }
 
   async revoke(token: string): Promise<void> {
+    this.generation++;
     this.cache.delete(token);
     await this.db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
   }
@@ -131,10 +149,12 @@ export class SessionStore {
 
   /** Drops cached sessions of a user so the next request reads the changed account. */
   forgetUser(userId: string): void {
+    this.generation++;
     for (const [key, entry] of this.cache) if (entry.session.user.id === userId) this.cache.delete(key);
   }
 
   clearCache(): void {
+    this.generation++;
     this.cache.clear();
   }
 }
