@@ -11,6 +11,7 @@ import { loadConfig } from '../config';
 import { type Database, openPglite, openPostgres } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, contacts } from '../db/schema';
+import { type ApiAnswer, apiFetch } from '../testing/raw-http';
 import {
   createUser,
   setAccountSettings,
@@ -178,28 +179,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface Answer {
-  status: number;
-  text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: JSON answers of the API
-  body: any;
-}
-
-async function http(cookie: string, method: string, path: string, body?: unknown): Promise<Answer> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { cookie, origin: base, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = null;
-  }
-  return { status: res.status, text, body: parsed };
-}
+const http = (cookie: string, method: string, path: string, body?: unknown) =>
+  apiFetch(base, cookie, method, path, body);
 
 describe('the database going away for a moment', () => {
   it('the server keeps answering in Portuguese, recovers by itself, and the campaign finishes: none lost, none twice', async () => {
@@ -238,7 +219,7 @@ describe('the database going away for a moment', () => {
 
     // The outage, with the app busy: pages read and written, the campaign sending.
     flaky.down();
-    const answers: Array<{ path: string } & Answer> = [];
+    const answers: Array<{ path: string } & ApiAnswer> = [];
     const end = Date.now() + OUTAGE_MS;
     let round = 0;
     while (Date.now() < end) {

@@ -6,7 +6,7 @@ import { rowsOf } from '../db/rows';
 import { campaignRecipients, contacts, conversationMessages, whatsappInboundMessages } from '../db/schema';
 import { BURST_FAILURES, BURST_WINDOW, MAX_ATTEMPTS } from '../sending/dispatcher';
 import { FakeGraphApi, type FakeSend, type GraphFault } from '../testing/fake-graph-api';
-import { listen } from '../testing/raw-http';
+import { type ApiAnswer, apiFetch, listen } from '../testing/raw-http';
 import { createTestApp, newCustomer, setAccountSettings, type TestContext, waitFor } from '../testing/test-app';
 import { signBody } from '../whatsapp/cloud-api/webhook';
 
@@ -38,21 +38,8 @@ afterAll(async () => {
   await graph.stop();
 });
 
-interface Answer {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: JSON answers of the API
-  body: any;
-}
-
-async function http(cookie: string, method: string, path: string, body?: unknown): Promise<Answer> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { cookie, origin: base, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const http = (cookie: string, method: string, path: string, body?: unknown) =>
+  apiFetch(base, cookie, method, path, body);
 
 let numbers = 0;
 
@@ -373,14 +360,14 @@ describe('webhooks repeated, out of order, and early', () => {
     });
   }
 
-  async function deliver(a: Account, body: string): Promise<Answer> {
+  async function deliver(a: Account, body: string): Promise<ApiAnswer> {
     const res = await fetch(`${base}${a.webhookPath}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, APP_SECRET) },
       body,
     });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
+    return { status: res.status, text, body: text ? JSON.parse(text) : null };
   }
 
   it('statuses repeated 3×, out of order and split over deliveries: each row ends at its furthest status, counted once', async () => {

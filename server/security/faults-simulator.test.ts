@@ -5,7 +5,7 @@ import { campaignMsg } from '../../contract/campaigns';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, contacts } from '../db/schema';
 import { BURST_FAILURES } from '../sending/dispatcher';
-import { listen } from '../testing/raw-http';
+import { apiFetch, listen } from '../testing/raw-http';
 import {
   connectSimulator,
   createTestApp,
@@ -35,21 +35,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-interface Answer {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: JSON answers of the API
-  body: any;
-}
-
-async function http(cookie: string, method: string, path: string, body?: unknown): Promise<Answer> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { cookie, origin: base, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const http = (cookie: string, method: string, path: string, body?: unknown) =>
+  apiFetch(base, cookie, method, path, body);
 
 let accounts = 0;
 

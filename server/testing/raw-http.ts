@@ -47,3 +47,34 @@ export async function listen(ctx: TestContext): Promise<number> {
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   return (ctx.app.server.address() as AddressInfo).port;
 }
+
+export interface ApiAnswer {
+  status: number;
+  text: string;
+  /** The parsed JSON answer, or null when the body is empty or not JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers of the API
+  body: any;
+}
+
+/** A same-origin API call over a real socket with a session cookie, as the browser app makes it. */
+export async function apiFetch(
+  base: string,
+  cookie: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ApiAnswer> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { cookie, origin: base, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  return { status: res.status, text, body: parsed };
+}
