@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BotButton, BotEventKind } from '../../contract/bot';
 import type { Db } from '../db/client';
+import { isDatabaseUnavailable } from '../db/errors';
 import { whatsappInboundMessages } from '../db/schema';
 import { Foreground } from '../lib/foreground';
 import { KeyedQueue } from '../lib/keyed-queue';
@@ -127,6 +128,9 @@ export async function recordBotEvent(
     values (${userId}, ${phone}, ${kind}, ${detail?.slice(0, 200) ?? null}, ${at ? at.toISOString() : sql`now()`})`);
 }
 
+/** How long an inbound message waits for the database to come back, try after try (about 5 minutes). */
+const STORE_RETRY_MS = [500, 1000, 2000, 5000, 15_000, 30_000, 60_000, 60_000, 60_000, 60_000];
+
 /** The database with `execute` taking its turn after pending I/O (and webhooks under way). */
 function yieldingExecute(db: Db, foreground: Foreground): Db {
   return new Proxy(db, {
@@ -161,6 +165,23 @@ export function chatbotSubscriber(
   const slots = new Semaphore(deps.concurrency ?? 4);
   const clock = deps.now ?? (() => new Date());
 
+  /**
+   * A personal number's message exists nowhere else (unlike a webhook, which Meta delivers again):
+   * while the database is out of reach it waits, the contact's later messages behind it, and is
+   * stored when the database is back. The semaphore's slot is free while it waits.
+   */
+  async function untilStored<T>(write: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (err) {
+        if (!isDatabaseUnavailable(err) || attempt >= STORE_RETRY_MS.length) throw err;
+        deps.log.warn({ err }, 'database unavailable: an inbound message waits to be stored');
+        await slots.outside(() => new Promise((resolve) => setTimeout(resolve, STORE_RETRY_MS[attempt])));
+      }
+    }
+  }
+
   async function handle(userId: string, message: InboundMessage, driver: Driver): Promise<void> {
     const receivedAt = new Date();
     // The bot answers people, not groups: a group message is only recorded.
@@ -168,7 +189,7 @@ export function chatbotSubscriber(
       await recordInbound(db, userId, driver.kind, message);
       return;
     }
-    const conversation = await receiveInbound(db, userId, driver.kind, message);
+    const conversation = await untilStored(() => receiveInbound(db, userId, driver.kind, message));
     if (!conversation) return; // delivered before
     const setup = await setups.get(userId);
     const ctx: InboundContext = {

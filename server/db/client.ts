@@ -75,7 +75,8 @@ export function openPglite(client: PGlite): Database {
 }
 
 export function openPostgres(url: string, poolSize = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A server that does not answer (a network dropping packets) fails a request after 10 s instead of holding it.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
   // An idle connection that breaks (the server restarted, the network dropped it) is reported
   // here; unheard, the event would end the process. The pool has already discarded that
   // connection and the next query opens a new one.

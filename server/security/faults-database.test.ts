@@ -10,7 +10,7 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { type Database, openPglite, openPostgres } from '../db/client';
 import { rowsOf } from '../db/rows';
-import { campaignRecipients, contacts } from '../db/schema';
+import { campaignRecipients, contacts, whatsappInboundMessages } from '../db/schema';
 import { type ApiAnswer, apiFetch } from '../testing/raw-http';
 import {
   createUser,
@@ -219,6 +219,8 @@ describe('the database going away for a moment', () => {
 
     // The outage, with the app busy: pages read and written, the campaign sending.
     flaky.down();
+    // A customer writes meanwhile: on a personal number nobody would deliver it again.
+    const inbound = driver.injectInbound('5521977770001', 'Oi, vocês estão abertos?');
     const answers: Array<{ path: string } & ApiAnswer> = [];
     const end = Date.now() + OUTAGE_MS;
     let round = 0;
@@ -239,6 +241,17 @@ describe('the database going away for a moment', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     flaky.up();
+    // It is stored once the database is back, once.
+    const stored = await waitFor(
+      () =>
+        ctx.database.db
+          .select({ id: whatsappInboundMessages.id })
+          .from(whatsappInboundMessages)
+          .where(eq(whatsappInboundMessages.providerMessageId, inbound.providerMessageId)),
+      (rows) => rows.length > 0,
+      15_000,
+    );
+    expect(stored).toHaveLength(1);
 
     // The process lived through it: liveness answered throughout, and what needed the database
     // was refused with the Portuguese message, nothing of the database's own error in it.
