@@ -165,7 +165,11 @@ export async function storeInbound(
       unread = conversations.unread + 1`);
 }
 
-/** Stores a message the bot or a person sent (or tried to) and makes it the conversation's last. */
+/**
+ * Stores a message the bot or a person sent (or tried to), makes it the conversation's last and,
+ * for the bot, records its event — one statement: a burst of replies costs the embedded database
+ * one commit each instead of three.
+ */
 export async function recordOutboundMessage(
   db: Db,
   userId: string,
@@ -178,19 +182,28 @@ export async function recordOutboundMessage(
     providerMessageId?: string | null;
     failureReason?: string | null;
   },
+  event?: { kind: string; detail?: string },
 ): Promise<string> {
+  const eventCte = event
+    ? sql`, event as (
+        insert into bot_events (user_id, contact_phone, kind, detail)
+        values (${userId}, ${input.phone}, ${event.kind}, ${event.detail?.slice(0, 200) ?? null}))`
+    : sql``;
   const inserted = rowsOf<{ id: string }>(
     await db.execute(sql`
-      insert into conversation_messages (user_id, phone, direction, source, text, image_url, status, failure_reason, provider_message_id)
-      values (${userId}, ${input.phone}, 'out', ${input.source}, ${input.text}, ${input.imageUrl ?? null}, ${input.status},
-              ${input.failureReason ?? null}, ${input.providerMessageId ?? null})
-      returning id`),
+      with stored as (
+        insert into conversation_messages (user_id, phone, direction, source, text, image_url, status, failure_reason, provider_message_id)
+        values (${userId}, ${input.phone}, 'out', ${input.source}, ${input.text}, ${input.imageUrl ?? null}, ${input.status},
+                ${input.failureReason ?? null}, ${input.providerMessageId ?? null})
+        returning id
+      ), conversation as (
+        insert into conversations (user_id, phone, last_message_at, last_message_text, last_direction)
+        values (${userId}, ${input.phone}, now(), ${preview(input.text)}, 'out')
+        on conflict (user_id, phone) do update set
+          last_message_at = now(), last_message_text = excluded.last_message_text, last_direction = 'out'
+      )${eventCte}
+      select id from stored`),
   );
-  await db.execute(sql`
-    insert into conversations (user_id, phone, last_message_at, last_message_text, last_direction)
-    values (${userId}, ${input.phone}, now(), ${preview(input.text)}, 'out')
-    on conflict (user_id, phone) do update set
-      last_message_at = now(), last_message_text = excluded.last_message_text, last_direction = 'out'`);
   return inserted[0]?.id ?? '';
 }
 

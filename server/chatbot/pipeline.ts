@@ -136,10 +136,7 @@ function yieldingExecute(db: Db, foreground: Foreground): Db {
   return new Proxy(db, {
     get(target, prop, receiver) {
       if (prop === 'execute') {
-        return async (query: Parameters<Db['execute']>[0]) => {
-          await foreground.turn();
-          return target.execute(query);
-        };
+        return (query: Parameters<Db['execute']>[0]) => foreground.background(() => target.execute(query));
       }
       return Reflect.get(target, prop, receiver);
     },
@@ -206,30 +203,25 @@ export function chatbotSubscriber(
       event: (kind, detail) => recordBotEvent(db, userId, message.from, kind, detail),
       outside: (wait) => slots.outside(wait),
       reply: async (content, kind, detail, source = 'bot') => {
-        const outgoing = toOutgoing(content);
+        const stored = { phone: message.from, source, text: content.text, imageUrl: content.imageUrl || null };
         try {
-          const sent = await slots.outside(() => driver.send(message.from, outgoing));
-          await recordOutboundMessage(db, userId, {
-            phone: message.from,
-            source,
-            text: content.text,
-            imageUrl: content.imageUrl || null,
-            status: 'sent',
-            providerMessageId: sent.providerMessageId,
-          });
-          await recordBotEvent(db, userId, message.from, kind, detail);
+          const sent = await slots.outside(() => driver.send(message.from, toOutgoing(content)));
+          await recordOutboundMessage(
+            db,
+            userId,
+            { ...stored, status: 'sent', providerMessageId: sent.providerMessageId },
+            { kind, detail },
+          );
           return true;
         } catch (err) {
           deps.log.warn({ err, kind }, 'the chatbot could not send a reply');
-          await recordOutboundMessage(db, userId, {
-            phone: message.from,
-            source,
-            text: content.text,
-            imageUrl: content.imageUrl || null,
-            status: 'failed',
-            failureReason: err instanceof Error ? err.message.slice(0, 200) : 'Falha no envio.',
-          });
-          await recordBotEvent(db, userId, message.from, 'reply_failed', kind);
+          const failureReason = err instanceof Error ? err.message.slice(0, 200) : 'Falha no envio.';
+          await recordOutboundMessage(
+            db,
+            userId,
+            { ...stored, status: 'failed', failureReason },
+            { kind: 'reply_failed', detail: kind },
+          );
           return false;
         }
       },

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Foreground } from './foreground';
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 describe('Foreground', () => {
-  it('lets background work wait while foreground work is under way, but never longer than its limit', async () => {
-    const fg = new Foreground();
+  it('lets background work wait while foreground work is under way, and go as soon as it ends', async () => {
+    const fg = new Foreground(0.01);
     let release = () => {};
     const held = fg.run(
       () =>
@@ -12,19 +14,47 @@ describe('Foreground', () => {
         }),
     );
     const events: string[] = [];
-    const background = fg.turn(1_000).then(() => events.push('background'));
+    // The first background statement goes; taking 20 ms at a 1 % share, it is followed by ~2 s of pause.
+    await fg.background(() => sleep(20));
+    const started = Date.now();
+    const background = Promise.all([fg.background(async () => {}), fg.background(async () => {})]).then(() =>
+      events.push('background'),
+    );
     setTimeout(() => {
       events.push('foreground done');
       release();
     }, 30);
     await Promise.all([held, background]);
     expect(events).toEqual(['foreground done', 'background']);
+    // Released by the end of the foreground work, not by the pause.
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
 
-    // A foreground job that never ends holds background work back only for the limit.
+  it('keeps background statements to their share of the time while foreground work never ends', async () => {
+    const fg = new Foreground(0.25);
     void fg.run(() => new Promise<void>(() => {}));
     const started = Date.now();
-    await fg.turn(40);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(38);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    const spans: Array<[number, number]> = [];
+    await Promise.all(
+      Array.from({ length: 4 }, () =>
+        fg.background(async () => {
+          const from = Date.now() - started;
+          await sleep(20);
+          spans.push([from, Date.now() - started]);
+        }),
+      ),
+    );
+    spans.sort((a, b) => a[0] - b[0]);
+    // One at a time, each 20 ms statement followed by at least 60 ms of pause (25 % share); never stopped.
+    for (let i = 1; i < spans.length; i++) expect(spans[i][0] - spans[i - 1][1]).toBeGreaterThanOrEqual(55);
+    expect(spans.at(-1)?.[1]).toBeLessThan(2_000);
+  });
+
+  it('costs nothing without foreground work: background goes after pending I/O only', async () => {
+    const fg = new Foreground(0.01);
+    const started = Date.now();
+    for (let i = 0; i < 20; i++) await fg.background(() => sleep(5));
+    // 20 statements of 5 ms with no pause between them.
+    expect(Date.now() - started).toBeLessThan(600);
   });
 });
