@@ -90,6 +90,12 @@ async function cloudAccount() {
   return { user, call, deliver };
 }
 
+/** The webhook answers first: waits for the deliveries to reach the chatbot, then for its replies. */
+const settle = async () => {
+  await ctx.app.deps.cloudApi.settled();
+  await ctx.app.deps.chatbot.idle();
+};
+
 const sentTo = (to: string) => graph.sent.filter((m) => m.to === to);
 
 describe('chatbot on the Cloud API', () => {
@@ -116,7 +122,7 @@ describe('chatbot on the Cloud API', () => {
       const res = await deliver(from, { type: 'text', text: { body: 'Qual o PREÇO?' } }, id);
       expect(res.statusCode).toBe(200);
     }
-    await ctx.app.deps.chatbot.idle();
+    await settle();
     expect(sentTo(from)).toHaveLength(1);
     expect(sentTo(from)[0]).toMatchObject({
       type: 'interactive',
@@ -132,7 +138,7 @@ describe('chatbot on the Cloud API', () => {
       type: 'interactive',
       interactive: { type: 'button_reply', button_reply: { id: 'kw:planos', title: 'Ver planos' } },
     });
-    await ctx.app.deps.chatbot.idle();
+    await settle();
     expect(sentTo(from).at(-1)).toMatchObject({ type: 'text', text: { body: 'Básico, Pro e Premium.' } });
 
     // The contact was created with its WhatsApp profile name.
@@ -156,7 +162,7 @@ describe('chatbot on the Cloud API', () => {
       release();
       graph.hold = null;
     }
-    await ctx.app.deps.chatbot.idle();
+    await settle();
     expect(sentTo('5511987650043')).toEqual([
       expect.objectContaining({ type: 'text', text: expect.objectContaining({ body: 'Olá!' }) }),
     ]);

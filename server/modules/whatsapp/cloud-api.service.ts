@@ -13,6 +13,7 @@ import { msg } from '../../../contract/messages';
 import { formatPhone } from '../../../contract/phone';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import { isDatabaseUnavailable } from '../../db/errors';
 import { rowsOf } from '../../db/rows';
 import { whatsappBusinessAccounts } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -21,7 +22,12 @@ import type { Foreground } from '../../lib/foreground';
 import { MicroBatch } from '../../lib/micro-batch';
 import { CloudApiDriver, parseMessagingLimit } from '../../whatsapp/cloud-api/cloud-driver';
 import { GraphApiError, GraphClient } from '../../whatsapp/cloud-api/graph-client';
-import { verifySignature, type WebhookPayload, webhookEvents } from '../../whatsapp/cloud-api/webhook';
+import {
+  verifySignature,
+  type WebhookEvent,
+  type WebhookPayload,
+  webhookEvents,
+} from '../../whatsapp/cloud-api/webhook';
 import { DriverError } from '../../whatsapp/driver';
 import type { ConnectionManager } from '../../whatsapp/manager';
 
@@ -39,6 +45,10 @@ interface WebhookAccount {
   at: number;
 }
 const WEBHOOK_PREFIX = '/api/whatsapp-business/webhook/';
+/** Event keys this process remembers, to answer a repeated delivery at once (about 15 MB at most). */
+const RECENT_EVENT_KEYS = 100_000;
+/** How long a delivery already answered waits for the database to record it, try after try (about 5 minutes). */
+const RECORD_RETRY_MS = [500, 1000, 2000, 5000, 15_000, 30_000, 60_000, 60_000, 60_000, 60_000];
 
 /**
  * The accounts' official Cloud API connections: credentials (encrypted at rest), one driver per
@@ -54,6 +64,12 @@ export class CloudApiAccounts {
   private readonly eventKeys = new MicroBatch<{ userId: string; keys: string[] }, Set<string>>((items) =>
     this.recordEventKeys(items),
   );
+  /** The event keys taken lately (`userId`, newline, key), oldest first. */
+  private readonly recentEventKeys = new Set<string>();
+  /** Set while recording event keys fails: deliveries then wait for their record (503 when it fails). */
+  private recordingFails = false;
+  /** Deliveries answered and still being recorded. */
+  private readonly recording = new Set<Promise<void>>();
 
   constructor(
     private readonly opts: {
@@ -335,14 +351,76 @@ export class CloudApiAccounts {
     }
     const events = webhookEvents(payload, row.phoneNumberId);
     if (!events.length) return { applied: 0 };
-    const freshKeys = await this.eventKeys.add({ userId: row.userId, keys: events.map((e) => e.key) });
+    // While the database refuses the records, a delivery is answered only once recorded, so Meta
+    // delivers again what could not be (503).
+    if (this.recordingFails) return this.recordAndDeliver(row.userId, events);
+    // Otherwise Meta gets its answer at once, whatever the database is busy with (an import, a
+    // burst of replies): repeats are recognised here, and the events are recorded (the lasting
+    // check against repeats, across restarts) and handed to the driver in the background. A message
+    // was only ever in this process's memory between the answer and its storage by the chatbot;
+    // that is unchanged.
+    const fresh = events.filter((e) => this.rememberEventKey(row.userId, e.key));
+    if (fresh.length) {
+      const recorded = this.recordInBackground(row.userId, fresh);
+      this.recording.add(recorded);
+      void recorded.finally(() => this.recording.delete(recorded));
+    }
+    return { applied: fresh.length };
+  }
+
+  /** Resolves once the deliveries answered so far are recorded and handed to their drivers. */
+  async settled(): Promise<void> {
+    while (this.recording.size) await Promise.all([...this.recording]);
+  }
+
+  /** False when this process has taken the event lately. */
+  private rememberEventKey(userId: string, key: string): boolean {
+    const id = `${userId}\n${key}`;
+    if (this.recentEventKeys.has(id)) return false;
+    this.recentEventKeys.add(id);
+    if (this.recentEventKeys.size > RECENT_EVENT_KEYS) {
+      const oldest = this.recentEventKeys.values().next().value;
+      if (oldest !== undefined) this.recentEventKeys.delete(oldest);
+    }
+    return true;
+  }
+
+  /** Records the events' keys and hands the new ones to the account's driver, in order. */
+  private async recordAndDeliver(userId: string, events: WebhookEvent[]): Promise<{ applied: number }> {
+    let freshKeys: Set<string>;
+    try {
+      freshKeys = await this.eventKeys.add({ userId, keys: events.map((e) => e.key) });
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) this.recordingFails = true;
+      throw err;
+    }
+    this.recordingFails = false;
     const applied = freshKeys.size;
-    const driver = await this.driverFor(row.userId);
+    const driver = await this.driverFor(userId);
     for (const event of events) {
+      this.rememberEventKey(userId, event.key);
       if (!freshKeys.delete(event.key)) continue;
       driver?.receive(event);
     }
     return { applied };
+  }
+
+  /** A delivery already answered waits for the database to come back (about 5 minutes) before it is given up. */
+  private async recordInBackground(userId: string, events: WebhookEvent[]): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.recordAndDeliver(userId, events);
+        return;
+      } catch (err) {
+        if (!isDatabaseUnavailable(err) || attempt >= RECORD_RETRY_MS.length) {
+          this.opts.log.error({ err }, 'webhook events could not be recorded');
+          for (const e of events) this.recentEventKeys.delete(`${userId}\n${e.key}`);
+          return;
+        }
+        this.opts.log.warn({ err }, 'database unavailable: answered webhook events wait to be recorded');
+        await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MS[attempt]));
+      }
+    }
   }
 
   /**
@@ -364,12 +442,15 @@ export class CloudApiAccounts {
     });
     // Two array parameters whatever the burst's size: the query builder's per-value work was a
     // measurable share of a webhook's time on the one thread.
-    const fresh = rowsOf<{ userId: string; key: string }>(
-      await this.opts.db.execute(sql`
+    const record = () =>
+      this.opts.db.execute(sql`
         insert into whatsapp_webhook_events (user_id, event_key)
         select * from unnest(${sql.param(users)}::uuid[], ${sql.param(keys)}::text[])
         on conflict do nothing
-        returning user_id as "userId", event_key as "key"`),
+        returning user_id as "userId", event_key as "key"`);
+    // Behind webhooks still being answered, like the chatbot's statements: the batch only grows.
+    const fresh = rowsOf<{ userId: string; key: string }>(
+      await (this.opts.foreground ? this.opts.foreground.background(record) : record()),
     );
     const out = items.map(() => new Set<string>());
     for (const f of fresh) {

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   campaignRecipients,
   campaigns,
@@ -566,6 +566,7 @@ describe('webhook', () => {
     const replay = await post(signBody(body, 'segredo-app'));
     expect(replay.json()).toEqual({ success: true, applied: 0 });
 
+    await ctx.app.deps.cloudApi.settled();
     expect(inbound).toEqual([{ text: 'Quero saber o preço' }, { text: 'Sim', buttonId: 'a' }]);
     const rows = () => db.select().from(whatsappInboundMessages).where(eq(whatsappInboundMessages.userId, s.user.id));
     await waitFor(rows, (r) => r.length === 2);
@@ -599,6 +600,7 @@ describe('webhook', () => {
     const burst = await Promise.all(Array.from({ length: 5 }, () => post('segredo-app')));
     expect(burst.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
     expect(burst.reduce((sum, r) => sum + r.json().applied, 0)).toBe(3);
+    await ctx.app.deps.cloudApi.settled();
     expect(inbound).toHaveLength(2);
 
     // Another server process saves a new app secret: the next delivery signed with it is taken.
@@ -616,5 +618,57 @@ describe('webhook', () => {
       });
     expect((await signed('segredo-novo')).json()).toEqual({ success: true, applied: 3 });
     expect((await signed('segredo-app')).statusCode).toBe(403);
+  });
+
+  it('answers before recording; while records fail, answers 503 until they work again, and loses nothing', async () => {
+    const s = await configured('segredo-app');
+    const driver = await cloudDriver(s.user.id);
+    const inbound: string[] = [];
+    driver.on('inbound', (m) => inbound.push(m.providerMessageId));
+    const post = (body: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: s.config.webhookPath,
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, 'segredo-app') },
+        payload: body,
+      });
+    const first = delivery(s.phoneNumberId, 'wamid.QUEDA-1');
+    const second = delivery(s.phoneNumberId, 'wamid.QUEDA-2');
+    // The database stops taking the records (as a dropped connection does).
+    const service = ctx.app.deps.cloudApi as unknown as { recordEventKeys: (items: unknown[]) => Promise<unknown> };
+    const failing = vi
+      .spyOn(service, 'recordEventKeys')
+      .mockRejectedValue(new Error('Connection terminated unexpectedly'));
+    try {
+      // Answered at once, before its record: Meta will not deliver it again, so it waits in memory.
+      expect((await post(first)).json()).toEqual({ success: true, applied: 3 });
+      await waitFor(
+        async () => failing.mock.calls.length,
+        (n) => n >= 1,
+      );
+      await new Promise((r) => setImmediate(r));
+      // Now known: the next delivery is answered only once recorded, 503 here, so Meta delivers it again.
+      const refused = await post(second);
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json()).toMatchObject({ success: false, code: 'UNAVAILABLE' });
+      expect(inbound).toEqual([]);
+    } finally {
+      failing.mockRestore();
+    }
+    // The database is back: the first delivery is recorded and handed over by itself (retried after
+    // 500 ms), Meta's new delivery of the second is taken, and a repeat of either applies nothing.
+    await waitFor(
+      async () => inbound.length,
+      (n) => n === 2,
+    );
+    expect((await post(second)).json()).toEqual({ success: true, applied: 3 });
+    expect((await post(first)).json()).toEqual({ success: true, applied: 0 });
+    await ctx.app.deps.cloudApi.settled();
+    expect(inbound).toEqual([
+      'wamid.INwamid.QUEDA-1',
+      'wamid.BTNwamid.QUEDA-1',
+      'wamid.INwamid.QUEDA-2',
+      'wamid.BTNwamid.QUEDA-2',
+    ]);
   });
 });

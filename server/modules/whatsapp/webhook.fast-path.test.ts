@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { msg } from '../../../contract/messages';
 import { whatsappInboundMessages } from '../../db/schema';
 import { Foreground } from '../../lib/foreground';
 import { FakeGraphApi } from '../../testing/fake-graph-api';
@@ -146,6 +147,28 @@ describe('webhook fast path', () => {
       status: 200,
       body: { success: true, applied: 0 },
     });
+
+    // The database known to be out of reach: both paths answer 503, so Meta delivers it again.
+    const service = ctx.app.deps.cloudApi as unknown as {
+      recordingFails: boolean;
+      recordEventKeys: (items: unknown[]) => Promise<unknown>;
+    };
+    const failing = vi
+      .spyOn(service, 'recordEventKeys')
+      .mockRejectedValue(new Error('Connection terminated unexpectedly'));
+    service.recordingFails = true;
+    try {
+      const c = message('Durante a queda');
+      const viaRoute = answerOf(await routePost(webhookPath, c, signed(c)));
+      expect(viaRoute).toEqual({
+        status: 503,
+        body: { success: false, code: 'UNAVAILABLE', message: msg.generic.unavailable },
+      });
+      expect(answerOf(await fastPost(webhookPath, c, signed(c)))).toEqual(viaRoute);
+    } finally {
+      failing.mockRestore();
+      service.recordingFails = false;
+    }
     // Each message applied once, whichever path carried it.
     const stored = await waitFor(
       () =>

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ErrorBody } from '../../../contract/errors';
 import { msg } from '../../../contract/messages';
+import { isDatabaseUnavailable } from '../../db/errors';
 import { AppError } from '../../errors';
 import type { Foreground } from '../../lib/foreground';
 import type { CloudApiAccounts } from './cloud-api.service';
@@ -34,6 +35,12 @@ export function webhookFastPath(
     if (err instanceof AppError) {
       const body: ErrorBody = { success: false, code: err.code, message: err.message };
       return answer(response, err.statusCode, body);
+    }
+    if (isDatabaseUnavailable(err)) {
+      // As the regular route answers it: Meta delivers it again once the database is back.
+      deps.log.warn({ err }, 'database unavailable');
+      const body: ErrorBody = { success: false, code: 'UNAVAILABLE', message: msg.generic.unavailable };
+      return answer(response, 503, body);
     }
     deps.log.error({ err }, 'webhook delivery failed');
     const body: ErrorBody = { success: false, code: 'INTERNAL', message: msg.generic.internal };
