@@ -217,78 +217,96 @@ export async function run(): Promise<BenchResult> {
         const text = (c: number, seq: number) =>
           `Olá, boa tarde! Queria saber sobre ${KEYWORDS[keywordOf(c, seq)].toUpperCase()}, pode me ajudar?`;
 
-        // Warm-up: other contacts, one message each, answered before the burst (a server that has been running).
-        const warm = Array.from({ length: 50 }, (_, c) =>
-          delivery(phone(c, true), `Aquecimento ${c}`, `wamid.WARM${c}`, text(c, 0), c, 0),
-        );
-        await Promise.all(warm.map((d) => post(agent, url, d)));
-        await repliesSettled(graph, warm.length);
-        if (graph.sent.length !== warm.length)
-          throw new Error(`warm-up: ${graph.sent.length} of ${warm.length} replies`);
+        /** The deliveries of a burst from `contacts` contacts (`warm`: the warm-up's own numbers and ids). */
+        const deliveries = (warm: boolean) =>
+          Array.from({ length: contacts }, (_, c) =>
+            Array.from({ length: perContact }, (_, seq) =>
+              delivery(
+                phone(c, warm),
+                `${warm ? 'Aquecimento' : 'Cliente'} ${c}`,
+                `wamid.${warm ? 'WARM' : 'HBgM'}${phone(c, warm)}${seq}`,
+                text(c, seq),
+                c,
+                seq,
+              ),
+            ),
+          );
+
+        /**
+         * Posts a burst with `concurrency` senders. Senders take the next ready delivery; a contact's
+         * next message becomes ready when its previous webhook was answered, and joins the back of the
+         * line, so contacts interleave.
+         */
+        const postBurst = async (byContact: Delivery[][], repeated: Map<Delivery, 'overlapping' | 'later'>) => {
+          const repeatOf = (d: Delivery): Delivery => ({ ...d, duplicate: true });
+          const ready: Delivery[] = byContact.map((list) => list[0]);
+          const answers: Array<Answer & { duplicate: boolean }> = [];
+          const failures: string[] = [];
+          let pending = ready.length;
+          let waiting: Array<() => void> = [];
+          const enqueue = (d: Delivery, front = false) => {
+            if (front) ready.unshift(d);
+            else ready.push(d);
+            pending++;
+            const wake = waiting;
+            waiting = [];
+            for (const w of wake) w();
+          };
+          const t0 = performance.now();
+          const sender = async () => {
+            for (;;) {
+              const d = ready.shift();
+              if (!d) {
+                if (pending === 0) return;
+                await new Promise<void>((r) => waiting.push(r));
+                continue;
+              }
+              if (!d.duplicate && repeated.get(d) === 'overlapping') enqueue(repeatOf(d), true);
+              let answer: Answer;
+              try {
+                answer = await post(agent, url, d);
+              } catch (err) {
+                answer = { status: 0, ms: Number.NaN, applied: 0 };
+                failures.push((err as Error).message);
+              }
+              answers.push({ ...answer, duplicate: d.duplicate });
+              if (answer.status && answer.status !== 200) failures.push(`HTTP ${answer.status}`);
+              if (!d.duplicate) {
+                const next = byContact[d.contact][d.seq + 1];
+                if (next) enqueue(next);
+                if (repeated.get(d) === 'later') enqueue(repeatOf(d));
+              }
+              pending--;
+              if (pending === 0) {
+                const wake = waiting;
+                waiting = [];
+                for (const w of wake) w();
+              }
+            }
+          };
+          await Promise.all(Array.from({ length: concurrency }, sender));
+          return { t0, postedMs: performance.now() - t0, answers, failures };
+        };
+
+        // Warm-up: a server that has been running. The same burst from other contacts, answered
+        // before the measured one, so that both this load generator's code and the server's are
+        // compiled (a burst of 1,000 requests alone is over before V8 has optimised either).
+        const warm = await postBurst(deliveries(true), new Map());
+        await repliesSettled(graph, messages);
+        if (warm.failures.length || graph.sent.length !== messages)
+          throw new Error(
+            `warm-up: ${graph.sent.length} of ${messages} replies; ${warm.failures.slice(0, 3).join('; ')}`,
+          );
         const first = graph.sent.length;
 
         // The burst's deliveries, signed beforehand so the senders only send.
-        const byContact = Array.from({ length: contacts }, (_, c) =>
-          Array.from({ length: perContact }, (_, seq) =>
-            delivery(phone(c), `Cliente ${c}`, `wamid.HBgM${phone(c)}${seq}`, text(c, seq), c, seq),
-          ),
-        );
+        const byContact = deliveries(false);
         // Every 20th message is delivered twice: every other repeat while the first delivery is still
         // in flight (Meta gave up waiting), the others after it was answered (a later retry).
         const repeated = new Map<Delivery, 'overlapping' | 'later'>();
         for (let i = 7, n = 0; i < messages; i += 20, n++)
           repeated.set(byContact[Math.floor(i / perContact)][i % perContact], n % 2 ? 'later' : 'overlapping');
-        const repeatOf = (d: Delivery): Delivery => ({ ...d, duplicate: true });
-
-        // Senders take the next ready delivery; a contact's next message becomes ready when its
-        // previous webhook was answered, and joins the back of the line, so contacts interleave.
-        const ready: Delivery[] = byContact.map((list) => list[0]);
-        const answers: Array<Answer & { duplicate: boolean }> = [];
-        const failures: string[] = [];
-        let pending = ready.length;
-        let waiting: Array<() => void> = [];
-        const enqueue = (d: Delivery, front = false) => {
-          if (front) ready.unshift(d);
-          else ready.push(d);
-          pending++;
-          const wake = waiting;
-          waiting = [];
-          for (const w of wake) w();
-        };
-        const t0 = performance.now();
-        const sender = async () => {
-          for (;;) {
-            const d = ready.shift();
-            if (!d) {
-              if (pending === 0) return;
-              await new Promise<void>((r) => waiting.push(r));
-              continue;
-            }
-            if (!d.duplicate && repeated.get(d) === 'overlapping') enqueue(repeatOf(d), true);
-            let answer: Answer;
-            try {
-              answer = await post(agent, url, d);
-            } catch (err) {
-              answer = { status: 0, ms: Number.NaN, applied: 0 };
-              failures.push((err as Error).message);
-            }
-            answers.push({ ...answer, duplicate: d.duplicate });
-            if (answer.status && answer.status !== 200) failures.push(`HTTP ${answer.status}`);
-            if (!d.duplicate) {
-              const next = byContact[d.contact][d.seq + 1];
-              if (next) enqueue(next);
-              if (repeated.get(d) === 'later') enqueue(repeatOf(d));
-            }
-            pending--;
-            if (pending === 0) {
-              const wake = waiting;
-              waiting = [];
-              for (const w of wake) w();
-            }
-          }
-        };
-        await Promise.all(Array.from({ length: concurrency }, sender));
-        const postedMs = performance.now() - t0;
+        const { t0, postedMs, answers, failures } = await postBurst(byContact, repeated);
         await repliesSettled(graph, first + messages);
 
         const replies = graph.sent.slice(first);
