@@ -50,6 +50,36 @@ describe('Foreground', () => {
     expect(spans.at(-1)?.[1]).toBeLessThan(2_000);
   });
 
+  it('takes a stream of short foreground works (a burst of webhooks) as one, and lets go when it stops', async () => {
+    const fg = new Foreground(0.25, 10);
+    // Each webhook is answered within a turn; the next one arrives a millisecond later.
+    let streaming = true;
+    const stream = (async () => {
+      while (streaming) {
+        await fg.run(async () => {});
+        await sleep(1);
+      }
+    })();
+    const started = Date.now();
+    const spans: Array<[number, number]> = [];
+    const statement = async () => {
+      const from = Date.now() - started;
+      await sleep(20);
+      spans.push([from, Date.now() - started]);
+    };
+    await Promise.all(Array.from({ length: 3 }, () => fg.background(statement)));
+    streaming = false;
+    await stream;
+    spans.sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < spans.length; i++) expect(spans[i][0] - spans[i - 1][1]).toBeGreaterThanOrEqual(55);
+
+    // The stream has stopped: once the linger is over, statements follow one another at once.
+    await sleep(15);
+    const after = Date.now();
+    for (let i = 0; i < 5; i++) await fg.background(() => sleep(5));
+    expect(Date.now() - after).toBeLessThan(300);
+  });
+
   it('costs nothing without foreground work: background goes after pending I/O only', async () => {
     const fg = new Foreground(0.01);
     const started = Date.now();

@@ -5,30 +5,47 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * Work someone is waiting on (Meta waiting for a webhook's 200) goes before background work (the
  * chatbot's replies, the webhooks' records) on the one thread. Background statements always take
- * their turn after pending I/O; while foreground work is under way they go one at a time and
- * together use at most `share` of the thread's time (a statement that took 3 ms is followed by
- * 27 ms of foreground-only time at 10 %), so a burst of webhooks keeps nearly the whole thread and
- * the embedded database's one connection, and the background catches up when it ends. A steady
- * stream of webhooks slows the background down but cannot stop it. Waiting costs nothing: a timer,
- * or the moment the foreground work ends.
+ * their turn after pending I/O; while foreground work is under way — or ended less than `lingerMs`
+ * ago, since a burst's webhooks each take a fraction of a millisecond and arrive between event-loop
+ * turns — they go one at a time and together use at most `share` of the thread's time (a statement
+ * that took 3 ms is followed by 27 ms of foreground-only time at 10 %). A burst of webhooks so keeps
+ * nearly the whole thread and the embedded database's one connection, and the background catches
+ * up as soon as it ends. A steady stream of webhooks slows the background down but cannot stop it.
+ * Waiting costs nothing: a timer, or the moment a statement ends.
  */
 export class Foreground {
   private active = 0;
+  /** When the last foreground work ended. */
+  private endedAt = Number.NEGATIVE_INFINITY;
   /** When the next background statement may start while foreground work is under way. */
   private nextBackgroundAt = 0;
   /** Background statements under way. */
   private running = 0;
   private waiters = new Set<() => void>();
+  private lingerTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly share = 0.1) {}
+  constructor(
+    private readonly share = 0.1,
+    private readonly lingerMs = 10,
+  ) {}
 
   async run<T>(work: () => Promise<T>): Promise<T> {
     this.active++;
     try {
       return await work();
     } finally {
-      if (--this.active === 0) this.wakeAll();
+      if (--this.active === 0) {
+        this.endedAt = performance.now();
+        // Statements held only by the foreground go when the linger is over.
+        clearTimeout(this.lingerTimer);
+        if (this.waiters.size) this.lingerTimer = setTimeout(() => this.wakeAll(), this.lingerMs).unref();
+      }
     }
+  }
+
+  /** Foreground work under way, or ended too recently for the burst to be over. */
+  private busy(now = performance.now()): boolean {
+    return this.active > 0 || now - this.endedAt < this.lingerMs;
   }
 
   /**
@@ -37,8 +54,15 @@ export class Foreground {
    */
   async background<T>(statement: () => Promise<T>): Promise<T> {
     await nextTurn();
-    while (this.active > 0 && (this.running > 0 || Date.now() < this.nextBackgroundAt)) {
-      await this.wait(this.running > 0 ? undefined : this.nextBackgroundAt - Date.now());
+    for (;;) {
+      const now = performance.now();
+      if (!this.busy(now)) break;
+      if (this.running > 0) {
+        await this.wait(undefined);
+        continue;
+      }
+      if (now >= this.nextBackgroundAt) break;
+      await this.wait(this.nextBackgroundAt - now);
     }
     this.running++;
     const started = performance.now();
@@ -46,15 +70,16 @@ export class Foreground {
       return await statement();
     } finally {
       this.running--;
-      if (this.active > 0) {
-        const pause = (performance.now() - started) * (1 / this.share - 1);
-        this.nextBackgroundAt = Math.max(this.nextBackgroundAt, Date.now() + pause);
+      const ended = performance.now();
+      if (this.busy(ended)) {
+        const pause = (ended - started) * (1 / this.share - 1);
+        this.nextBackgroundAt = Math.max(this.nextBackgroundAt, ended + pause);
       }
       this.wakeAll();
     }
   }
 
-  /** Until woken (foreground done, a background statement done) or `ms` passed. */
+  /** Until woken (a background statement done, the foreground's linger over) or `ms` passed. */
   private wait(ms: number | undefined): Promise<void> {
     return new Promise<void>((resolve) => {
       const timer = ms === undefined ? undefined : setTimeout(() => wake(), ms);
