@@ -23,6 +23,8 @@ export const name = 'chatbot-webhook';
 
 /** Meta retries a webhook that does not answer quickly. */
 const WEBHOOK_P99_MAX_MS = 50;
+/** A steady stream's replies keep up: a person waits at most about a second for the bot. */
+const STEADY_LAG_P99_MAX_MS = 1_000;
 const PHONE_ID = '109000000000777';
 const BUSINESS_ID = '209000000000777';
 const TOKEN = 'EAAG-bench-webhook-token';
@@ -44,6 +46,8 @@ const replyText = (k: number) => `Sobre ${KEYWORDS[k]}: já te explico tudo, um 
 /** After the last expected reply, how long to keep listening for a late extra one. */
 const SETTLE_MS = 1500;
 const REPLY_TIMEOUT_MS = 120_000;
+/** How long the steady stream after the burst lasts. */
+const STEADY_SECONDS = 4;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -194,6 +198,7 @@ export async function run(): Promise<BenchResult> {
   const perContact = envInt('BENCH_WEBHOOK_PER_CONTACT', 5, 1, KEYWORDS.length);
   const concurrency = envInt('BENCH_WEBHOOK_CONCURRENCY', 50, 1, 500);
   const messages = contacts * perContact;
+  const steadyRate = envInt('BENCH_WEBHOOK_STEADY_RATE', 150, 1, 2_000);
 
   const graph = await new FakeGraphApi().start();
   graph.keepRequests = false;
@@ -213,6 +218,7 @@ export async function run(): Promise<BenchResult> {
       async (server) => {
         const url = await setUp(server);
         const phone = (c: number, warm = false) => `5511${warm ? '97' : '98'}${String(1_000_000 + c).slice(1)}0`;
+        const steadyPhone = (i: number) => `551196${String(1_000_000 + i).slice(1)}0`;
         const keywordOf = (c: number, seq: number) => (c * 3 + seq) % KEYWORDS.length;
         const text = (c: number, seq: number) =>
           `Olá, boa tarde! Queria saber sobre ${KEYWORDS[keywordOf(c, seq)].toUpperCase()}, pode me ajudar?`;
@@ -373,6 +379,50 @@ export async function run(): Promise<BenchResult> {
           ceiling('repeated deliveries answered again', repeatsAnsweredTwice, 1, ''),
           ceiling('replies out of order within a contact', outOfOrder, 1, ''),
         ];
+        // A steady stream after the burst: one new contact's message every 1/rate s (open loop, as
+        // Meta delivers them as they happen), for several seconds. The thread is far from full, so
+        // the replies must keep up however the webhooks are favoured during a burst.
+        const steadyCount = steadyRate * STEADY_SECONDS;
+        const firstSteady = graph.sent.length;
+        const steady = Array.from({ length: steadyCount }, (_, i) =>
+          delivery(steadyPhone(i), `Constante ${i}`, `wamid.STDY${steadyPhone(i)}`, text(i, 0), i, 0),
+        );
+        const postedAt: number[] = [];
+        const steadyAnswers: Array<Promise<Answer>> = [];
+        const s0 = performance.now();
+        for (let i = 0; i < steadyCount; i++) {
+          const due = s0 + (i * 1000) / steadyRate;
+          const wait = due - performance.now();
+          if (wait > 1) await sleep(wait);
+          postedAt[i] = performance.now();
+          steadyAnswers.push(post(agent, url, steady[i]).catch(() => ({ status: 0, ms: Number.NaN, applied: 0 })));
+        }
+        const steadyWebhooks = await Promise.all(steadyAnswers);
+        await repliesSettled(graph, firstSteady + steadyCount);
+        const steadyIndex = new Map(steady.map((_, i) => [steadyPhone(i), i]));
+        const lags: number[] = [];
+        const answeredSteady = new Set<number>();
+        let steadyExtra = 0;
+        graph.sent.slice(firstSteady).forEach((r, n) => {
+          const i = steadyIndex.get(String(r.to));
+          if (i === undefined || answeredSteady.has(i)) {
+            steadyExtra++;
+            return;
+          }
+          answeredSteady.add(i);
+          lags.push(graph.sentTimes[firstSteady + n] - postedAt[i]);
+        });
+        const lag = summarize(lags);
+        const steadyAnswer = summarize(steadyWebhooks.map((a) => a.ms).filter(Number.isFinite));
+        const steadyMissing = steadyCount - answeredSteady.size;
+        console.log(
+          `  steady stream: ${fmt(steadyCount)} messages at ${fmt(steadyRate)}/s; webhook answer p99 ${fmt(steadyAnswer.p99)} ms; reply lag p50 ${fmt(lag.p50)} ms, p99 ${fmt(lag.p99)} ms, max ${fmt(lag.max)} ms; missing ${fmt(steadyMissing)}, extra ${fmt(steadyExtra)}`,
+        );
+        checks.push(
+          ceiling(`steady ${steadyRate}/s: reply lag p99`, lag.p99, STEADY_LAG_P99_MAX_MS, 'ms'),
+          ceiling(`steady ${steadyRate}/s: messages not answered exactly once`, steadyMissing + steadyExtra, 1, ''),
+        );
+
         printChecks(checks);
         return {
           name,
@@ -386,6 +436,7 @@ export async function run(): Promise<BenchResult> {
             'messages/s': Number((messages / seconds).toFixed(0)),
             'webhooks/s': Number(webhooksPerSecond.toFixed(0)),
             replies: replies.length,
+            'steady reply lag p99 ms': Number(lag.p99.toFixed(2)),
           },
         };
       },

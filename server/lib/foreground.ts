@@ -1,5 +1,9 @@
 import { performance } from 'node:perf_hooks';
 
+/** A burst: BURST_RUNS foreground works started within BURST_WINDOW_MS (500 a second or more). */
+const BURST_RUNS = 10;
+const BURST_WINDOW_MS = 20;
+
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -23,6 +27,9 @@ export class Foreground {
   private running = 0;
   private waiters = new Set<() => void>();
   private lingerTimer: NodeJS.Timeout | undefined;
+  /** When the last BURST_RUNS foreground works started (a ring). */
+  private readonly starts = new Float64Array(BURST_RUNS).fill(Number.NEGATIVE_INFINITY);
+  private started = 0;
 
   constructor(
     private readonly share = 0.1,
@@ -30,6 +37,7 @@ export class Foreground {
   ) {}
 
   async run<T>(work: () => Promise<T>): Promise<T> {
+    this.starts[this.started++ % BURST_RUNS] = performance.now();
     this.active++;
     try {
       return await work();
@@ -43,9 +51,16 @@ export class Foreground {
     }
   }
 
-  /** Foreground work under way, or ended too recently for the burst to be over. */
+  /**
+   * Foreground work under way, or a burst of it not over yet: the last one ended less than
+   * `lingerMs` ago, and the last BURST_RUNS started within BURST_WINDOW_MS. A steady stream (150
+   * webhooks/s) is no burst: its replies go at full speed between the webhooks, or they would fall
+   * further behind with every second of it.
+   */
   private busy(now = performance.now()): boolean {
-    return this.active > 0 || now - this.endedAt < this.lingerMs;
+    if (this.active > 0) return true;
+    if (now - this.endedAt >= this.lingerMs) return false;
+    return now - this.starts[this.started % BURST_RUNS] < BURST_WINDOW_MS;
   }
 
   /**
