@@ -3,6 +3,21 @@ import { Foreground } from './foreground';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Webhooks answered at once, one after another with `between` in between; resolves the stop. */
+function webhooks(fg: Foreground, between: () => Promise<unknown>): () => Promise<void> {
+  let streaming = true;
+  const stream = (async () => {
+    while (streaming) {
+      await fg.run(async () => {});
+      await between();
+    }
+  })();
+  return () => {
+    streaming = false;
+    return stream;
+  };
+}
+
 describe('Foreground', () => {
   it('lets background work wait while foreground work is under way, and go as soon as it ends', async () => {
     const fg = new Foreground(0.01);
@@ -53,13 +68,7 @@ describe('Foreground', () => {
   it('takes a burst of short foreground works (webhooks) as one, and lets go when it stops', async () => {
     const fg = new Foreground(0.25, 10);
     // Each webhook is answered within a turn; the next one is already waiting (thousands a second).
-    let streaming = true;
-    const stream = (async () => {
-      while (streaming) {
-        await fg.run(async () => {});
-        await new Promise((r) => setImmediate(r));
-      }
-    })();
+    const stop = webhooks(fg, () => new Promise((r) => setImmediate(r)));
     // The burst is under way (its first webhooks alone are no burst yet).
     await sleep(5);
     const started = Date.now();
@@ -70,8 +79,7 @@ describe('Foreground', () => {
       spans.push([from, Date.now() - started]);
     };
     await Promise.all(Array.from({ length: 3 }, () => fg.background(statement)));
-    streaming = false;
-    await stream;
+    await stop();
     spans.sort((a, b) => a[0] - b[0]);
     for (let i = 1; i < spans.length; i++) expect(spans[i][0] - spans[i - 1][1]).toBeGreaterThanOrEqual(55);
 
@@ -85,18 +93,11 @@ describe('Foreground', () => {
   it('does not hold background statements back between the webhooks of a steady stream', async () => {
     const fg = new Foreground(0.01, 10);
     // One webhook every 5 ms (200 a second), each answered at once: no burst.
-    let streaming = true;
-    const stream = (async () => {
-      while (streaming) {
-        await fg.run(async () => {});
-        await sleep(5);
-      }
-    })();
+    const stop = webhooks(fg, () => sleep(5));
     const started = Date.now();
     // At a 1 % share, a burst would put about 2 s between these 20 ms statements.
     for (let i = 0; i < 5; i++) await fg.background(() => sleep(20));
-    streaming = false;
-    await stream;
+    await stop();
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
