@@ -1,5 +1,5 @@
 import type { APIRequestContext, APIResponse, Page, Response } from '@playwright/test';
-import { botMsg } from '../contract/bot';
+import { botMsg, weekdays } from '../contract/bot';
 import { savedMessagesMsg } from '../contract/saved-messages';
 import { ADMIN, expect, login, postJson, shot, test, unique } from './fixtures';
 
@@ -210,6 +210,9 @@ async function storePayloads(page: Page): Promise<{ settle: () => Promise<void> 
       isEnabled: true,
       welcomeMessage: T.welcome,
       outOfHoursMessage: T.outOfHours,
+      // Open around the clock: the conversation below must get the welcome and the rule's reply
+      // whenever the test runs (the out-of-hours text is checked in the editor).
+      businessHours: { start: '00:00', end: '23:59', days: [...weekdays] },
       aiInstructions: T.aiInstructions,
       autoReplies: [
         {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { weekdays } from '../../contract/bot';
 import {
   backoffMs,
   businessWindow,
@@ -95,6 +96,15 @@ describe('business hours', () => {
   it('the end is exclusive and the weekend closed', () => {
     expect(businessWindow(hours, new Date('2026-03-16T21:00:00Z')).open).toBe(false);
     expect(businessWindow(hours, new Date('2026-03-21T13:00:00Z')).open).toBe(false);
+  });
+
+  it('an end of 23:59 runs to midnight: 00:00–23:59 every day is open around the clock', () => {
+    const allDay = { ...hours, businessStart: '00:00', businessEnd: '23:59', businessDays: [...weekdays] };
+    // Saturday 2026-03-21 23:59:30 in São Paulo, then Sunday 00:00.
+    expect(businessWindow(allDay, new Date('2026-03-22T02:59:30Z')).open).toBe(true);
+    expect(businessWindow(allDay, new Date('2026-03-22T03:00:00Z')).open).toBe(true);
+    // Any other end stays exclusive: Monday 23:58:30 with hours until 23:58.
+    expect(businessWindow({ ...hours, businessEnd: '23:58' }, new Date('2026-03-17T02:58:30Z')).open).toBe(false);
   });
 
   it('are always open when not respected', () => {

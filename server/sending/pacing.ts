@@ -112,12 +112,13 @@ const minutesOf = (hhmm: string) => {
 
 /**
  * Whether messages may go out now, and if not, when the next business period opens (São Paulo
- * time). With business hours not respected, always open.
+ * time). With business hours not respected, always open. An end of 23:59, the latest the field
+ * takes, runs to midnight: 00:00–23:59 every day is open around the clock.
  */
 export function businessWindow(hours: BusinessHours, at: Date): { open: boolean; opensAt: Date | null } {
   if (!hours.respectBusinessHours) return { open: true, opensAt: null };
   const start = minutesOf(hours.businessStart);
-  const end = minutesOf(hours.businessEnd);
+  const end = hours.businessEnd === '23:59' ? 24 * 60 : minutesOf(hours.businessEnd);
   if (end <= start || hours.businessDays.length === 0) return { open: false, opensAt: null };
   const now = saoPauloParts(at);
   const nowMinutes = now.hour * 60 + now.minute;
