@@ -353,6 +353,45 @@ describe('crash safety and receipts', () => {
     expect(a.driver.outbox[0].providerMessageId).toBe('3EB0CRASHED000002');
   });
 
+  it('a receipt whose message id is written between its update and its check still moves the row', async () => {
+    const a = await account();
+    const [c] = await addContacts(a.userId, 1);
+    const [row] = await ctx.database.db
+      .insert(campaigns)
+      .values({ userId: a.userId, name: 'Corrida', message: 'Oi', status: 'sending' })
+      .returning();
+    const [recipient] = await ctx.database.db
+      .insert(campaignRecipients)
+      .values({ campaignId: row.id, userId: a.userId, recipient: c.phone.slice(1), status: 'sending' })
+      .returning();
+    // The send's answer is written (on another connection) right after the receipt's update found no row.
+    const db = ctx.database.db;
+    let raced = false;
+    const racing = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop !== 'execute') return Reflect.get(target, prop, receiver);
+        return async (query: Parameters<typeof db.execute>[0]) => {
+          const result = await target.execute(query);
+          if (!raced) {
+            raced = true;
+            await target
+              .update(campaignRecipients)
+              .set({ status: 'sent', providerMessageId: 'wamid.RACE' })
+              .where(eq(campaignRecipients.id, recipient.id));
+          }
+          return result;
+        };
+      },
+    });
+    expect(
+      await recordReceipt(racing, a.userId, { providerMessageId: 'wamid.RACE', status: 'delivered', at: new Date() }),
+    ).toBe(true);
+    expect(raced).toBe(true);
+    const [after] = await rowsOfCampaign(row.id);
+    expect(after.status).toBe('delivered');
+    expect(after.deliveredAt).not.toBeNull();
+  });
+
   it('receipts move rows forward only, whatever their order', async () => {
     const a = await account();
     const [c] = await addContacts(a.userId, 1);

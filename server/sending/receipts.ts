@@ -30,25 +30,32 @@ export async function recordReceipt(db: Db, userId: string, receipt: Receipt): P
   const at = receipt.at.toISOString();
   const s = receipt.status;
   const reached = (step: Receipt['status'][]) => step.includes(s);
-  const result = await db.execute(sql`
-    update campaign_recipients set
-      status = ${s},
-      sent_at = coalesce(sent_at, ${at}::timestamptz),
-      delivered_at = ${reached(['delivered', 'read']) ? sql`coalesce(delivered_at, ${at}::timestamptz)` : sql`delivered_at`},
-      read_at = ${s === 'read' ? sql`coalesce(read_at, ${at}::timestamptz)` : sql`read_at`},
-      failed_at = ${s === 'failed' ? sql`coalesce(failed_at, ${at}::timestamptz)` : sql`failed_at`},
-      error = ${s === 'failed' ? sql`coalesce(${receipt.error ?? null}, 'Falha na entrega.')` : reached(['delivered', 'read']) ? sql`null` : sql`error`},
-      updated_at = now()
-    where user_id = ${userId} and provider_message_id = ${receipt.providerMessageId}
-      and status in (${list(RECEIPT_FROM[s])})
-    returning id
-  `);
-  if (rowsOf(result).length > 0) return true;
-  // Already further on (an older receipt arriving late) or not a campaign message at all.
-  const known = await db.execute(
-    sql`select 1 from campaign_recipients where user_id = ${userId} and provider_message_id = ${receipt.providerMessageId} limit 1`,
-  );
-  return rowsOf(known).length > 0;
+  for (let tries = 1; ; tries++) {
+    const result = await db.execute(sql`
+      update campaign_recipients set
+        status = ${s},
+        sent_at = coalesce(sent_at, ${at}::timestamptz),
+        delivered_at = ${reached(['delivered', 'read']) ? sql`coalesce(delivered_at, ${at}::timestamptz)` : sql`delivered_at`},
+        read_at = ${s === 'read' ? sql`coalesce(read_at, ${at}::timestamptz)` : sql`read_at`},
+        failed_at = ${s === 'failed' ? sql`coalesce(failed_at, ${at}::timestamptz)` : sql`failed_at`},
+        error = ${s === 'failed' ? sql`coalesce(${receipt.error ?? null}, 'Falha na entrega.')` : reached(['delivered', 'read']) ? sql`null` : sql`error`},
+        updated_at = now()
+      where user_id = ${userId} and provider_message_id = ${receipt.providerMessageId}
+        and status in (${list(RECEIPT_FROM[s])})
+      returning id
+    `);
+    if (rowsOf(result).length > 0) return true;
+    // Already further on (an older receipt arriving late), not a campaign message at all — or its
+    // message id was written between the two statements (the send's answer racing its own receipt
+    // on another connection): then the row can still move, and the update runs again.
+    const known = rowsOf<{ status: string }>(
+      await db.execute(
+        sql`select status from campaign_recipients where user_id = ${userId} and provider_message_id = ${receipt.providerMessageId} limit 1`,
+      ),
+    );
+    if (!known.length) return false;
+    if (!RECEIPT_FROM[s].includes(known[0].status) || tries >= 3) return true;
+  }
 }
 
 /** A receipt can overtake the write of its own message id (the Cloud API answers, then the webhook races it): try again shortly. */
