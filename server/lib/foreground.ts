@@ -9,13 +9,13 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * Work someone is waiting on (Meta waiting for a webhook's 200) goes before background work (the
  * chatbot's replies, the webhooks' records) on the one thread. Background statements always take
- * their turn after pending I/O; while foreground work is under way — or ended less than `lingerMs`
- * ago, since a burst's webhooks each take a fraction of a millisecond and arrive between event-loop
- * turns — they go one at a time and together use at most `share` of the thread's time (a statement
- * that took 3 ms is followed by 27 ms of foreground-only time at 10 %). A burst of webhooks so keeps
- * nearly the whole thread and the embedded database's one connection, and the background catches
- * up as soon as it ends. A steady stream of webhooks slows the background down but cannot stop it.
- * Waiting costs nothing: a timer, or the moment a statement ends.
+ * their turn after pending I/O; while foreground work is under way — or, in a burst, ended less
+ * than `lingerMs` ago, since a burst's webhooks each take a fraction of a millisecond and arrive
+ * between event-loop turns — they go one at a time and together use at most `share` of the thread's
+ * time (a statement that took 3 ms is followed by 27 ms of foreground-only time at 10 %). A burst
+ * of webhooks so keeps nearly the whole thread and the embedded database's one connection, and the
+ * background catches up as soon as it ends. A steady stream of webhooks slows the background down
+ * but cannot stop it. Waiting costs nothing: a timer, or the moment a statement ends.
  */
 export class Foreground {
   private active = 0;
