@@ -198,7 +198,7 @@ export async function run(): Promise<BenchResult> {
   const perContact = envInt('BENCH_WEBHOOK_PER_CONTACT', 5, 1, KEYWORDS.length);
   const concurrency = envInt('BENCH_WEBHOOK_CONCURRENCY', 50, 1, 500);
   const messages = contacts * perContact;
-  const steadyRate = envInt('BENCH_WEBHOOK_STEADY_RATE', 150, 1, 2_000);
+  const steadyRate = envInt('BENCH_WEBHOOK_STEADY_RATE', 100, 1, 2_000);
 
   const graph = await new FakeGraphApi().start();
   graph.keepRequests = false;
