@@ -1,9 +1,9 @@
-import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { FakeGraphApi } from '../server/testing/fake-graph-api';
 import { signBody } from '../server/whatsapp/cloud-api/webhook';
 import { unlimitedCustomer } from './lib/contacts';
 import { request } from './lib/http';
+import { KeepAlivePoster } from './lib/keep-alive-poster';
 import { type BenchResult, ceiling, fmt, printChecks } from './lib/report';
 import { type DisparoServer, startDisparo, withServer } from './lib/server';
 import { envInt, summarize } from './lib/stats';
@@ -55,8 +55,8 @@ interface Delivery {
   contact: number;
   /** The message's place in its contact's sequence. */
   seq: number;
-  body: Buffer;
-  signature: string;
+  /** The whole signed request, built before the clock starts. */
+  request: Buffer;
   /** A repeat of an earlier delivery (same message id, same body). */
   duplicate: boolean;
 }
@@ -68,7 +68,15 @@ interface Answer {
 }
 
 /** One signed webhook delivery carrying one text message, as Meta sends it. */
-function delivery(phone: string, profileName: string, messageId: string, text: string, contact: number, seq: number) {
+function delivery(
+  poster: KeepAlivePoster,
+  phone: string,
+  profileName: string,
+  messageId: string,
+  text: string,
+  contact: number,
+  seq: number,
+) {
   const body = Buffer.from(
     JSON.stringify({
       object: 'whatsapp_business_account',
@@ -98,46 +106,24 @@ function delivery(phone: string, profileName: string, messageId: string, text: s
       ],
     }),
   );
-  return { contact, seq, body, signature: signBody(body, APP_SECRET), duplicate: false } satisfies Delivery;
+  const request = poster.request(body, {
+    'content-type': 'application/json',
+    'x-hub-signature-256': signBody(body, APP_SECRET),
+    'user-agent': 'facebookexternalua',
+  });
+  return { contact, seq, request, duplicate: false } satisfies Delivery;
 }
 
 /** POSTs one delivery; answers its status, the time to its whole answer, and what the server applied. */
-function post(agent: http.Agent, url: URL, d: Delivery): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        timeout: 30_000,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': d.body.length,
-          'x-hub-signature-256': d.signature,
-          'user-agent': 'facebookexternalua',
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const ms = performance.now() - t0;
-          let applied = 0;
-          try {
-            applied = Number((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { applied?: number }).applied ?? 0);
-          } catch {
-            applied = 0;
-          }
-          resolve({ status: res.statusCode ?? 0, ms, applied });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('webhook timed out')));
-    req.on('error', reject);
-    req.end(d.body);
-  });
+async function post(poster: KeepAlivePoster, d: Delivery): Promise<Answer> {
+  const { status, ms, body } = await poster.post(d.request);
+  let applied = 0;
+  try {
+    applied = Number((JSON.parse(body) as { applied?: number }).applied ?? 0);
+  } catch {
+    applied = 0;
+  }
+  return { status, ms, applied };
 }
 
 /** Waits until the fake has received `count` sends, then until none arrives for SETTLE_MS. */
@@ -211,12 +197,13 @@ export async function run(): Promise<BenchResult> {
     status: 'CONNECTED',
     businessAccountId: BUSINESS_ID,
   });
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  let poster: KeepAlivePoster | undefined;
   try {
     return await withServer(
       () => startDisparo(undefined, { GRAPH_API_URL: graph.url }),
       async (server) => {
-        const url = await setUp(server);
+        poster = new KeepAlivePoster(await setUp(server));
+        const client = poster;
         const phone = (c: number, warm = false) => `5511${warm ? '97' : '98'}${String(1_000_000 + c).slice(1)}0`;
         const steadyPhone = (i: number) => `551196${String(1_000_000 + i).slice(1)}0`;
         const keywordOf = (c: number, seq: number) => (c * 3 + seq) % KEYWORDS.length;
@@ -228,6 +215,7 @@ export async function run(): Promise<BenchResult> {
           Array.from({ length: contacts }, (_, c) =>
             Array.from({ length: perContact }, (_, seq) =>
               delivery(
+                client,
                 phone(c, warm),
                 `${warm ? 'Aquecimento' : 'Cliente'} ${c}`,
                 `wamid.${warm ? 'WARM' : 'HBgM'}${phone(c, warm)}${seq}`,
@@ -270,7 +258,7 @@ export async function run(): Promise<BenchResult> {
               if (!d.duplicate && repeated.get(d) === 'overlapping') enqueue(repeatOf(d), true);
               let answer: Answer;
               try {
-                answer = await post(agent, url, d);
+                answer = await post(client, d);
               } catch (err) {
                 answer = { status: 0, ms: Number.NaN, applied: 0 };
                 failures.push((err as Error).message);
@@ -385,7 +373,7 @@ export async function run(): Promise<BenchResult> {
         const steadyCount = steadyRate * STEADY_SECONDS;
         const firstSteady = graph.sent.length;
         const steady = Array.from({ length: steadyCount }, (_, i) =>
-          delivery(steadyPhone(i), `Constante ${i}`, `wamid.STDY${steadyPhone(i)}`, text(i, 0), i, 0),
+          delivery(client, steadyPhone(i), `Constante ${i}`, `wamid.STDY${steadyPhone(i)}`, text(i, 0), i, 0),
         );
         const postedAt: number[] = [];
         const steadyAnswers: Array<Promise<Answer>> = [];
@@ -395,7 +383,7 @@ export async function run(): Promise<BenchResult> {
           const wait = due - performance.now();
           if (wait > 1) await sleep(wait);
           postedAt[i] = performance.now();
-          steadyAnswers.push(post(agent, url, steady[i]).catch(() => ({ status: 0, ms: Number.NaN, applied: 0 })));
+          steadyAnswers.push(post(client, steady[i]).catch(() => ({ status: 0, ms: Number.NaN, applied: 0 })));
         }
         const steadyWebhooks = await Promise.all(steadyAnswers);
         await repliesSettled(graph, firstSteady + steadyCount);
@@ -442,7 +430,7 @@ export async function run(): Promise<BenchResult> {
       },
     );
   } finally {
-    agent.destroy();
+    poster?.close();
     await graph.stop();
   }
 }
