@@ -3,12 +3,12 @@ import { Foreground } from './foreground';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Webhooks answered at once, one after another with `between` in between; resolves the stop. */
+/** Signed webhooks answered at once, one after another with `between` in between; resolves the stop. */
 function webhooks(fg: Foreground, between: () => Promise<unknown>): () => Promise<void> {
   let streaming = true;
   const stream = (async () => {
     while (streaming) {
-      await fg.run(async () => {});
+      await fg.run(async () => fg.arrived());
       await between();
     }
   })();
@@ -98,6 +98,25 @@ describe('Foreground', () => {
     // At a 1 % share, a burst would put about 2 s between these 20 ms statements.
     for (let i = 0; i < 5; i++) await fg.background(() => sleep(20));
     await stop();
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('makes no burst of foreground works that prove nothing (a flood of forged webhooks)', async () => {
+    const fg = new Foreground(0.01, 10);
+    // Requests answered at once, thousands a second, none of them a delivery that arrived.
+    let flooding = true;
+    const flood = (async () => {
+      while (flooding) {
+        await fg.run(async () => {});
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    await sleep(5);
+    const started = Date.now();
+    // Held as a burst, these 20 ms statements would be about 2 s apart at a 1 % share.
+    for (let i = 0; i < 5; i++) await fg.background(() => sleep(20));
+    flooding = false;
+    await flood;
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 
-/** A burst: BURST_RUNS foreground works started within BURST_WINDOW_MS (500 a second or more). */
+/** A burst: BURST_RUNS deliveries arrived within BURST_WINDOW_MS (500 a second or more). */
 const BURST_RUNS = 10;
 const BURST_WINDOW_MS = 20;
 
@@ -27,17 +27,26 @@ export class Foreground {
   private running = 0;
   private waiters = new Set<() => void>();
   private lingerTimer: NodeJS.Timeout | undefined;
-  /** When the last BURST_RUNS foreground works started (a ring). */
-  private readonly starts = new Float64Array(BURST_RUNS).fill(Number.NEGATIVE_INFINITY);
-  private started = 0;
+  /** When the last BURST_RUNS deliveries arrived (a ring). */
+  private readonly arrivals = new Float64Array(BURST_RUNS).fill(Number.NEGATIVE_INFINITY);
+  private arrivalCount = 0;
 
   constructor(
     private readonly share = 0.1,
     private readonly lingerMs = 10,
   ) {}
 
+  /**
+   * A delivery someone is waiting on has proved itself (a webhook whose signature checked out): it
+   * counts towards a burst. Requests that prove nothing (a forged signature, a wrong key) still run
+   * as foreground work while they are under way, but a flood of them cannot make a burst and so
+   * hold the background to its share after they end.
+   */
+  arrived(): void {
+    this.arrivals[this.arrivalCount++ % BURST_RUNS] = performance.now();
+  }
+
   async run<T>(work: () => Promise<T>): Promise<T> {
-    this.starts[this.started++ % BURST_RUNS] = performance.now();
     this.active++;
     try {
       return await work();
@@ -53,14 +62,14 @@ export class Foreground {
 
   /**
    * Foreground work under way, or a burst of it not over yet: the last one ended less than
-   * `lingerMs` ago, and the last BURST_RUNS started within BURST_WINDOW_MS. A steady stream (150
+   * `lingerMs` ago, and the last BURST_RUNS deliveries arrived within BURST_WINDOW_MS. A steady stream (150
    * webhooks/s) is no burst: its replies go at full speed between the webhooks, or they would fall
    * further behind with every second of it.
    */
   private busy(now = performance.now()): boolean {
     if (this.active > 0) return true;
     if (now - this.endedAt >= this.lingerMs) return false;
-    return now - this.starts[this.started % BURST_RUNS] < BURST_WINDOW_MS;
+    return now - this.arrivals[this.arrivalCount % BURST_RUNS] < BURST_WINDOW_MS;
   }
 
   /**

@@ -343,6 +343,7 @@ export class CloudApiAccounts {
       }
     }
     if (!row.appSecret) throw new AppError('FORBIDDEN', cloudApiMsg.webhookNeedsSecret);
+    this.opts.foreground?.arrived();
     let payload: WebhookPayload;
     try {
       payload = JSON.parse(rawBody.toString('utf8'));

@@ -203,6 +203,25 @@ describe('webhook fast path', () => {
     const big = await rawRequest(appPort, 'POST', webhookPath, sized(oversized, headers), oversized);
     expect(big.status).toBe(413);
   });
+
+  it('counts only deliveries whose signature checks out towards a burst of webhooks', async () => {
+    const arrived = vi.spyOn(Foreground.prototype, 'arrived');
+    try {
+      const body = message('Só conta a assinada');
+      const forged = { ...json, 'x-hub-signature-256': signBody(body, 'falsa') };
+      for (let i = 0; i < 20; i++) {
+        expect((await fastPost(webhookPath, body, forged)).status).toBe(403);
+        expect((await routePost(webhookPath, body, forged)).status).toBe(403);
+      }
+      expect(arrived).not.toHaveBeenCalled();
+      expect(
+        (await fastPost(webhookPath, body, { ...json, 'x-hub-signature-256': signBody(body, SECRET) })).status,
+      ).toBe(200);
+      expect(arrived).toHaveBeenCalledTimes(1);
+    } finally {
+      arrived.mockRestore();
+    }
+  });
 });
 
 /** A post without a declared length: Node sends the body with Transfer-Encoding: chunked. */
