@@ -117,6 +117,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  if (config.OUTBOUND_ALLOW_PRIVATE !== false) {
+    app.log.warn(
+      { allowed: config.OUTBOUND_ALLOW_PRIVATE },
+      'OUTBOUND_ALLOW_PRIVATE is on: image links may reach this machine and its private network (tests and local demos only)',
+    );
+  }
 
   const sessions = new SessionStore(db, {
     idleMs: config.SESSION_IDLE_HOURS * 3_600_000,

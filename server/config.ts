@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -68,6 +69,27 @@ const envSchema = z.object({
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   TRUST_PROXY: bool.default(false),
+  /**
+   * Image links on this machine or its network that the server may download all the same: `true`
+   * for any, or a comma-separated list of addresses. Off by default: for tests and local demos only.
+   */
+  OUTBOUND_ALLOW_PRIVATE: z
+    .string()
+    .default('false')
+    .transform((v, ctx): boolean | string[] => {
+      const s = v.trim().toLowerCase();
+      if (['true', '1', 'yes'].includes(s)) return true;
+      if (['false', '0', 'no'].includes(s)) return false;
+      const list = s
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
+      if (!list.length || !list.every((a) => isIP(a))) {
+        ctx.addIssue({ code: 'custom', message: 'must be true, false or a comma-separated list of IP addresses' });
+        return z.NEVER;
+      }
+      return list;
+    }),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -49,7 +49,11 @@ const tags = ['campaigns'];
 
 export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db, drivers, config } = deps;
-  const campaignDeps = { db, savedMessage: deps.sending.savedMessage };
+  const campaignDeps = {
+    db,
+    savedMessage: deps.sending.savedMessage,
+    outbound: { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE },
+  };
 
   const pacing = async (userId: string): Promise<PacingView> => {
     const s = await getAccountSettings(db, userId);

@@ -13,6 +13,7 @@ import {
   type RecipientsPage,
   type UpdateCampaignBody,
 } from '../../../contract/campaigns';
+import { mediaMsg } from '../../../contract/media';
 import { unknownVariable } from '../../../contract/personalize';
 import { UPLOAD_REF_PREFIX } from '../../../contract/uploads';
 import type { Db } from '../../db/client';
@@ -20,6 +21,7 @@ import { rowsOf } from '../../db/rows';
 import { campaignRecipients, campaigns, groups, mediaUploads } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Table } from '../../lib/download';
+import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { meanGapMs } from '../../sending/pacing';
 
 type CampaignRow = typeof campaigns.$inferSelect;
@@ -169,12 +171,19 @@ export type SavedMessageSource = (
 export interface CampaignDeps {
   db: Db;
   savedMessage?: SavedMessageSource;
+  /** Which image links may be saved: public addresses only unless the server allows private ones. */
+  outbound?: OutboundPolicy;
 }
 
 const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
 
 /** An image is an http(s) URL or one of the account's uploads (as `upload:<id>` or its `/api/uploads/<id>` URL). */
-async function resolveImage(db: Db, userId: string, value: string | null | undefined): Promise<string | null> {
+async function resolveImage(
+  db: Db,
+  userId: string,
+  value: string | null | undefined,
+  outbound: OutboundPolicy = { allowPrivate: false },
+): Promise<string | null> {
   if (!value) return null;
   const uploadId = value.startsWith(UPLOAD_REF_PREFIX)
     ? value.slice(UPLOAD_REF_PREFIX.length)
@@ -198,6 +207,7 @@ async function resolveImage(db: Db, userId: string, value: string | null | undef
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new AppError('VALIDATION', 'Link da imagem inválido. Use um endereço que comece com http:// ou https://.');
   }
+  if (linkProblem(url.href, outbound)) throw new AppError('VALIDATION', mediaMsg.imageUrlNotPublic);
   return url.toString();
 }
 
@@ -256,7 +266,7 @@ async function fieldsFrom(
     checkMessage(message);
     f.message = message;
   }
-  if (imageUrl !== undefined) f.imageUrl = await resolveImage(db, userId, imageUrl);
+  if (imageUrl !== undefined) f.imageUrl = await resolveImage(db, userId, imageUrl, deps.outbound);
   const targetType = body.targetType ?? current?.targetType ?? 'all';
   if (body.targetType !== undefined) f.targetType = body.targetType;
   if (body.targetGroups !== undefined || body.targetType !== undefined) {

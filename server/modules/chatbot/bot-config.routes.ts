@@ -6,7 +6,11 @@ import { authed } from '../../plugins/access';
 import { getBotConfig, saveBotConfig } from './bot-config.service';
 
 export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, chatbot, config }) => {
-  const opts = () => ({ aiAvailable: chatbot.ai.available, defaultModel: config.OPENAI_MODEL_DEFAULT });
+  const opts = () => ({
+    aiAvailable: chatbot.ai.available,
+    defaultModel: config.OPENAI_MODEL_DEFAULT,
+    outbound: { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE },
+  });
 
   app.get(
     '',

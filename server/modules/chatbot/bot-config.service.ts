@@ -11,9 +11,11 @@ import {
   type Weekday,
   weekdays,
 } from '../../../contract/bot';
+import { mediaMsg } from '../../../contract/media';
 import type { Db } from '../../db/client';
 import { autoReplies, botConfigs } from '../../db/schema';
 import { AppError } from '../../errors';
+import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { getAccountSettings } from '../settings/account-settings.service';
 import { updateBusinessHours } from '../settings/business-hours.service';
 
@@ -71,8 +73,15 @@ export async function saveBotConfig(
   db: Db,
   userId: string,
   input: ParsedInput,
-  opts: { aiAvailable: boolean; defaultModel?: string },
+  opts: { aiAvailable: boolean; defaultModel?: string; outbound?: OutboundPolicy },
 ): Promise<BotConfig> {
+  const outbound = opts.outbound ?? { allowPrivate: false };
+  const badImage = input.autoReplies?.findIndex((r) => r.imageUrl && linkProblem(r.imageUrl, outbound)) ?? -1;
+  if (badImage >= 0) {
+    throw new AppError('VALIDATION', mediaMsg.imageUrlNotPublic, {
+      [`autoReplies.${badImage}.imageUrl`]: mediaMsg.imageUrlNotPublic,
+    });
+  }
   if (input.aiEnabled && !opts.aiAvailable) {
     // Turning AI on needs a key on this server; a config saved whole with AI already on is kept as is.
     const [stored] = await db

@@ -18,7 +18,8 @@ import {
   updateSavedMessage,
 } from './messages.service';
 
-export const messagesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+export const messagesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
+  const outbound = { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE };
   app.get(
     '',
     {
@@ -56,7 +57,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
     async (request) => ({
       success: true as const,
       message: savedMessagesMsg.saved,
-      savedMessage: await createSavedMessage(db, authed(request).user.id, request.body),
+      savedMessage: await createSavedMessage(db, authed(request).user.id, request.body, outbound),
     }),
   );
 
@@ -75,7 +76,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
     async (request) => ({
       success: true as const,
       message: savedMessagesMsg.saved,
-      savedMessage: await updateSavedMessage(db, authed(request).user.id, request.params.id, request.body),
+      savedMessage: await updateSavedMessage(db, authed(request).user.id, request.params.id, request.body, outbound),
     }),
   );
 

@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import { mediaMsg } from '../../../contract/media';
 import {
   isHttpUrl,
   SAVED_MESSAGE_TEXT_MAX,
@@ -11,6 +12,7 @@ import { uploadUrl } from '../../../contract/uploads';
 import type { Db } from '../../db/client';
 import { savedMessages } from '../../db/schema';
 import { AppError } from '../../errors';
+import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
 import { findUpload } from '../uploads/uploads.service';
 
@@ -46,7 +48,7 @@ function invalid(field: string, message: string): AppError {
  * text is too long for WhatsApp), the image as a link or as one of the account's uploads, and no
  * image fields at all when the message has no image.
  */
-async function rowFields(db: Db, userId: string, input: SavedMessageFields) {
+async function rowFields(db: Db, userId: string, input: SavedMessageFields, outbound: OutboundPolicy) {
   const content = input.contentType === 'html' ? sanitizeMessageHtml(input.content) : input.content;
   const text = savedMessageText({ content, contentType: input.contentType });
   if (!text.trim()) throw invalid('content', savedMessagesMsg.contentRequired);
@@ -57,6 +59,7 @@ async function rowFields(db: Db, userId: string, input: SavedMessageFields) {
   let uploadId: string | null = null;
   if (input.hasImage) {
     if (input.imageUrl && !isHttpUrl(input.imageUrl)) throw invalid('imageUrl', savedMessagesMsg.imageUrlInvalid);
+    if (input.imageUrl && linkProblem(input.imageUrl, outbound)) throw invalid('imageUrl', mediaMsg.imageUrlNotPublic);
     imageUrl = input.imageUrl;
     imageFile = input.imageFile;
     if (input.uploadId) {
@@ -103,10 +106,15 @@ export async function getSavedMessage(db: Db, userId: string, id: string): Promi
   return toSavedMessage(row);
 }
 
-export async function createSavedMessage(db: Db, userId: string, input: SavedMessageFields): Promise<SavedMessage> {
+export async function createSavedMessage(
+  db: Db,
+  userId: string,
+  input: SavedMessageFields,
+  outbound: OutboundPolicy = { allowPrivate: false },
+): Promise<SavedMessage> {
   const [row] = await db
     .insert(savedMessages)
-    .values({ ...(await rowFields(db, userId, input)), userId })
+    .values({ ...(await rowFields(db, userId, input, outbound)), userId })
     .returning();
   return toSavedMessage(row);
 }
@@ -116,8 +124,9 @@ export async function updateSavedMessage(
   userId: string,
   id: string,
   input: SavedMessageFields,
+  outbound: OutboundPolicy = { allowPrivate: false },
 ): Promise<SavedMessage> {
-  const fields = await rowFields(db, userId, input);
+  const fields = await rowFields(db, userId, input, outbound);
   const [row] = await db
     .update(savedMessages)
     .set({ ...fields, updatedAt: new Date() })

@@ -20,6 +20,7 @@ import { AppError } from '../../errors';
 import { decryptSecret, encryptSecret } from '../../lib/crypto';
 import type { Foreground } from '../../lib/foreground';
 import { MicroBatch } from '../../lib/micro-batch';
+import { fetchLinkedImage } from '../../lib/outbound-fetch';
 import { CloudApiDriver, parseMessagingLimit } from '../../whatsapp/cloud-api/cloud-driver';
 import { GraphApiError, GraphClient } from '../../whatsapp/cloud-api/graph-client';
 import {
@@ -87,6 +88,9 @@ export class CloudApiAccounts {
     });
   }
 
+  private readonly fetchImage = (url: string) =>
+    fetchLinkedImage(url, { allowPrivate: this.opts.config.OUTBOUND_ALLOW_PRIVATE });
+
   private graph(accessToken: string): GraphClient {
     return new GraphClient({
       baseUrl: this.opts.config.GRAPH_API_URL,
@@ -110,6 +114,7 @@ export class CloudApiAccounts {
       row.phoneNumberId,
       row.businessAccountId,
       row.displayPhoneNumber,
+      this.fetchImage,
     );
     this.opts.connections.attach(row.userId, driver, { personal: false });
     driver.on('connection', () => this.health.delete(row.userId));
@@ -167,7 +172,7 @@ export class CloudApiAccounts {
 
   /** Checks the credentials against the Graph API (phone number lookup) before saving them. */
   async configure(userId: string, input: z.output<typeof configureCloudApiInput>) {
-    const probe = new CloudApiDriver(this.graph(input.accessToken), input.phoneNumberId, null, null);
+    const probe = new CloudApiDriver(this.graph(input.accessToken), input.phoneNumberId, null, null, this.fetchImage);
     let display: string | null;
     try {
       display = (await probe.phoneInfo()).display_phone_number ?? null;

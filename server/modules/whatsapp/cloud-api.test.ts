@@ -32,6 +32,8 @@ beforeAll(async () => {
     GRAPH_API_URL: graph.url,
     GRAPH_API_VERSION: 'v26.0',
     PUBLIC_URL: 'https://app.example.com',
+    // The fake's image files are on loopback, which only this setting lets the server download.
+    OUTBOUND_ALLOW_PRIVATE: '127.0.0.1',
   });
 });
 afterAll(async () => {

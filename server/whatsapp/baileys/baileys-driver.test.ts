@@ -113,6 +113,7 @@ async function harness(opts: { autoReconnect?: boolean } = {}) {
     autoReconnect: opts.autoReconnect ?? true,
     log: ctx.app.log,
     backoffMs: 5,
+    fetchImage: async (url) => ({ data: Buffer.from(`bytes of ${url}`), mimeType: 'image/jpeg' }),
     auth: () => useDatabaseAuthState(ctx.database.db, ctx.app.deps.config.ENCRYPTION_KEY, user.id, runtime),
     makeSocket: () => {
       const s = new FakeSocket();
@@ -269,14 +270,21 @@ describe('Baileys driver against a fake socket', () => {
     await online(h);
     const { providerMessageId } = await h.driver.send('+55 11 91111-2222', { kind: 'text', text: 'Olá!' });
     expect(providerMessageId).toMatch(/^3EB0/);
-    expect(h.sock().sent[0]).toEqual({ jid: '5511911112222@s.whatsapp.net', content: { text: 'Olá!' } });
+    expect(h.sock().sent[0]).toEqual({
+      jid: '5511911112222@s.whatsapp.net',
+      content: { text: 'Olá!', linkPreview: null },
+    });
 
     await h.driver.send('5511911112222', {
       kind: 'image',
       image: { url: 'https://example.com/a.jpg' },
       caption: 'Promo',
     });
-    expect(h.sock().sent[1].content).toEqual({ image: { url: 'https://example.com/a.jpg' }, caption: 'Promo' });
+    // The server downloads the image under its outbound rules; Baileys never gets a URL to fetch itself.
+    expect(h.sock().sent[1].content).toEqual({
+      image: Buffer.from('bytes of https://example.com/a.jpg'),
+      caption: 'Promo',
+    });
 
     await h.driver.send('5511911112222', {
       kind: 'interactive',
@@ -288,6 +296,7 @@ describe('Baileys driver against a fake socket', () => {
     });
     expect(h.sock().sent[2].content).toEqual({
       text: 'Como posso ajudar?\n\n1. Preços\n2. Falar com atendente\n\nResponda com o número da opção.',
+      linkPreview: null,
     });
     await expect(
       h.driver.send('5511911112222', { kind: 'template', name: 'x', language: 'pt_BR' }),
@@ -402,6 +411,9 @@ describe('the connection manager with the Baileys driver', () => {
           userId: c.userId,
           autoReconnect: c.autoReconnect,
           log: c.log,
+          fetchImage: async () => {
+            throw new Error('no image in this test');
+          },
           auth: () => useDatabaseAuthState(c.db, c.config.ENCRYPTION_KEY, c.userId, runtime),
           makeSocket: () => {
             const s = new FakeSocket();

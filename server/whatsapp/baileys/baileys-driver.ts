@@ -6,8 +6,10 @@ import type {
   WAMessage,
   WAMessageUpdate,
 } from '@whiskeysockets/baileys';
+import { mediaMsg } from '../../../contract/media';
 import { formatPhone, phoneDigits } from '../../../contract/phone';
 import type { WhatsappSession } from '../../../contract/whatsapp';
+import { type FetchedImage, fetchLinkedImage } from '../../lib/outbound-fetch';
 import type { PersonalDriverContext } from '../driver';
 import {
   type Driver,
@@ -64,6 +66,8 @@ export interface BaileysDriverOptions {
   /** First reconnect delay; doubles up to a minute (tests shorten it). */
   backoffMs?: number;
   pairingTimeoutMs?: number;
+  /** Downloads a linked image under the outbound-fetch rules; Baileys is never handed a URL to fetch itself. */
+  fetchImage: (url: string) => Promise<FetchedImage>;
 }
 
 const JID_SUFFIX = '@s.whatsapp.net';
@@ -308,6 +312,14 @@ export class BaileysDriver extends DriverEmitter implements Driver {
 
   readonly choosesMessageIds = true;
 
+  private async linkedImage(url: string): Promise<Buffer> {
+    try {
+      return (await this.opts.fetchImage(url)).data;
+    } catch {
+      throw new DriverError('permanent', mediaMsg.imageUnavailable);
+    }
+  }
+
   async typing(to: string, on: boolean): Promise<void> {
     const sock = this.requireSocket();
     const jid = to.includes('@') ? to : `${phoneDigits(to)}${JID_SUFFIX}`;
@@ -320,17 +332,21 @@ export class BaileysDriver extends DriverEmitter implements Driver {
     let content: AnyMessageContent;
     switch (message.kind) {
       case 'text':
-        content = { text: message.text };
+        // No link preview: Baileys would fetch any link in the text from this server.
+        content = { text: message.text, linkPreview: null };
         break;
       case 'image':
         if (message.image.data) content = { image: message.image.data, caption: message.caption };
-        else if (message.image.url) content = { image: { url: message.image.url }, caption: message.caption };
+        else if (message.image.url)
+          content = { image: await this.linkedImage(message.image.url), caption: message.caption };
         else throw new DriverError('permanent', 'Imagem vazia');
         break;
       case 'interactive': {
         const menu = renderNumberedMenu(message.text, message.buttons);
         this.menus.remember(userOf(jid), message.buttons);
-        content = message.imageUrl ? { image: { url: message.imageUrl }, caption: menu } : { text: menu };
+        content = message.imageUrl
+          ? { image: await this.linkedImage(message.imageUrl), caption: menu }
+          : { text: menu, linkPreview: null };
         break;
       }
       case 'template':
@@ -406,6 +422,7 @@ export async function createBaileysDriver(ctx: PersonalDriverContext): Promise<D
     userId: ctx.userId,
     autoReconnect: ctx.autoReconnect,
     log: ctx.log,
+    fetchImage: (url) => fetchLinkedImage(url, { allowPrivate: ctx.config.OUTBOUND_ALLOW_PRIVATE }),
     auth: () => useDatabaseAuthState(ctx.db, ctx.config.ENCRYPTION_KEY, ctx.userId, runtime),
     makeSocket: (auth) =>
       baileys.makeWASocket({

@@ -1,5 +1,7 @@
+import { mediaMsg } from '../../../contract/media';
 import { formatPhone, phoneDigits } from '../../../contract/phone';
 import type { WhatsappSession } from '../../../contract/whatsapp';
+import type { FetchedImage } from '../../lib/outbound-fetch';
 import {
   type Driver,
   DriverError,
@@ -100,6 +102,8 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
     readonly phoneNumberId: string,
     readonly businessAccountId: string | null,
     displayPhoneNumber: string | null,
+    /** Downloads a linked image under the outbound-fetch rules (public addresses, 10 s, 5 MB). */
+    private readonly fetchImage: (url: string) => Promise<FetchedImage>,
   ) {
     super();
     this.displayPhoneNumber = displayPhoneNumber;
@@ -268,10 +272,11 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
     let data = image.data;
     let mimeType = image.mimeType;
     if (!data && image.url) {
-      const res = await fetch(image.url, { signal: AbortSignal.timeout(15_000) }).catch(() => null);
-      if (!res?.ok) throw new DriverError('permanent', 'Não foi possível ler a imagem');
-      data = Buffer.from(await res.arrayBuffer());
-      mimeType ??= res.headers.get('content-type') ?? undefined;
+      const fetched = await this.fetchImage(image.url).catch(() => {
+        throw new DriverError('permanent', mediaMsg.imageUnavailable);
+      });
+      data = fetched.data;
+      mimeType = fetched.mimeType;
     }
     if (!data) throw new DriverError('permanent', 'Imagem vazia');
     mimeType ??= 'image/jpeg';
