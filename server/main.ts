@@ -40,7 +40,10 @@ async function main(): Promise<void> {
     // The embedded database has one process: what a previous run left mid-send is reconciled at once.
     dispatcher: { exclusive: database.kind === 'pglite' },
   });
-  await ensureAdmin(database.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD }, app.log);
+  // Processes started together on PostgreSQL take turns: one creates the administrator, the others find it.
+  await database.exclusive(() =>
+    ensureAdmin(database.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD }, app.log),
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -15,8 +15,18 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Runs the committed migrations; the same files on PGlite and PostgreSQL. */
+  /**
+   * Runs the committed migrations; the same files on PGlite and PostgreSQL. On PostgreSQL it holds
+   * the start-up lock, so processes started together on an empty database migrate one at a time.
+   */
   migrate(): Promise<void>;
+  /**
+   * Runs `fn` holding the start-up lock (the administrator's bootstrap): on PostgreSQL a session
+   * advisory lock, which every process takes in turn; on PGlite the data-directory lock already
+   * keeps the database to one process, and `fn` simply runs. Not reentrant: `fn` must not call
+   * `migrate()` or `exclusive()`.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -70,8 +80,42 @@ export function openPglite(client: PGlite): Database {
     db,
     kind: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: migrationsFolder() }),
+    exclusive: (fn) => fn(),
     close: () => client.close(),
   };
+}
+
+/**
+ * The key of the start-up advisory lock. Advisory locks live per database, so servers on other
+ * databases of the same PostgreSQL never wait for each other.
+ */
+const STARTUP_LOCK_KEY = 724_113_905_881;
+
+/**
+ * Runs `fn` on one connection of the pool while that connection's session holds the start-up
+ * lock. Without it, processes started together on an empty database each run the migrations and
+ * one of them fails (`duplicate key value violates unique constraint "pg_type_typname_nsp_index"`
+ * as both create the migrations table), or both insert the administrator. The lock is a session
+ * lock, not a transaction one, because drizzle's migrator opens and commits its own transaction;
+ * it is released before the connection goes back to the pool, and a connection that broke is
+ * discarded instead (its session, and so the lock, ends with it).
+ */
+async function withStartupLock<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+  } catch (err) {
+    client.release(err as Error);
+    throw err;
+  }
+  try {
+    return await fn(client);
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]).then(
+      () => client.release(),
+      (err: Error) => client.release(err),
+    );
+  }
 }
 
 export function openPostgres(url: string, poolSize = 10): Database {
@@ -85,7 +129,10 @@ export function openPostgres(url: string, poolSize = 10): Database {
   return {
     db,
     kind: 'postgres',
-    migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: migrationsFolder() }),
+    // The migrations run on the very connection that holds the lock.
+    migrate: () =>
+      withStartupLock(pool, (client) => migratePg(drizzlePg(client), { migrationsFolder: migrationsFolder() })),
+    exclusive: (fn) => withStartupLock(pool, () => fn()),
     close: () => pool.end(),
   };
 }

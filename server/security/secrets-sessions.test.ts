@@ -3,14 +3,14 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '../../contract/messages';
 import { settingsMsg } from '../../contract/settings';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { rowsOf } from '../db/rows';
-import { users, whatsappBusinessAccounts } from '../db/schema';
+import { loginFailures, users, whatsappBusinessAccounts } from '../db/schema';
 import { loggerOptions } from '../logger';
 import { ensureAdmin } from '../modules/auth/auth.service';
 import { FakeGraphApi } from '../testing/fake-graph-api';
@@ -26,7 +26,9 @@ import { signBody } from '../whatsapp/cloud-api/webhook';
  * access token and app secret, the OpenAI key, passwords and their hashes, session tokens, the
  * server's own keys; and the log of all of it, at its most verbose level, holds none either.
  * (b) The session cookie's flags, a new token at every login, revocation at logout and at a
- * password change, the login rate limit per IP and the growing delay per account.
+ * password change, the login rate limit per IP and the growing delay per (address, login), which
+ * slows unknown usernames like known ones and spares the owner at another address; and a sign-up
+ * that does not tell whether a username or an e-mail is taken.
  */
 const ACCESS_TOKEN = 'EAAG-token-de-acesso-secreto-7f3a9c';
 const APP_SECRET = 'segredo-do-app-meta-91b2';
@@ -567,6 +569,15 @@ function loginFrom(
   });
 }
 
+/** The failures counted for one login from one client address in the last 15 minutes (0 when none). */
+async function failuresOf(ip: string, loginKey: string): Promise<number> {
+  const [row] = await ctx.database.db
+    .select()
+    .from(loginFailures)
+    .where(and(eq(loginFailures.ip, ip), eq(loginFailures.loginKey, loginKey)));
+  return row?.failures ?? 0;
+}
+
 describe('(b) login throttling', () => {
   it('limits logins per IP with a pt-BR 429, a right password included, and a forged X-Forwarded-For changes nothing', async () => {
     const limited = await createTestApp({ LOGIN_RATE_LIMIT: '3' });
@@ -608,11 +619,10 @@ describe('(b) login throttling', () => {
     }
   }, 60_000);
 
-  it('slows an account down after three failures, counting every failure even when sent at once', async () => {
+  it('slows a login from one address after three failures, counting every failure even when sent at once', async () => {
     const user = await createUser(ctx);
     const bystander = await createUser(ctx);
-    const failures = async () =>
-      (await ctx.database.db.select().from(users).where(eq(users.id, user.id)))[0].failedLogins;
+    const failures = (u = user, ip = '127.0.0.1') => failuresOf(ip, `user:${u.id}`);
     for (let i = 0; i < 3; i++) {
       const answer = await login(user.username, 'errada-123');
       expect(answer.answer.status).toBe(401);
@@ -632,12 +642,96 @@ describe('(b) login throttling', () => {
     expect(await failures()).toBe(10);
 
     // Other accounts are not slowed; a success resets the count.
+    const quick = performance.now();
     expect((await login(bystander.username, TEST_PASSWORD)).answer.status).toBe(200);
-    expect((await ctx.database.db.select().from(users).where(eq(users.id, bystander.id)))[0].failedLogins).toBe(0);
-    await ctx.database.db.update(users).set({ failedLogins: 3 }).where(eq(users.id, user.id));
+    expect(performance.now() - quick).toBeLessThan(900);
+    expect(await failures(bystander)).toBe(0);
+    await ctx.database.db
+      .update(loginFailures)
+      .set({ failures: 3 })
+      .where(and(eq(loginFailures.ip, '127.0.0.1'), eq(loginFailures.loginKey, `user:${user.id}`)));
     expect((await login(user.username, TEST_PASSWORD)).answer.status).toBe(200);
     expect(await failures()).toBe(0);
   }, 60_000);
+
+  it('answers an unknown username as slowly as a known one, failure for failure, so timing tells no username', async () => {
+    const known = await createUser(ctx);
+    const unknown = `ninguem_${Date.now().toString(36)}`;
+    const timed = async (username: string) => {
+      const started = performance.now();
+      const { answer } = await login(username, 'errada-123');
+      expect(answer.status).toBe(401);
+      expect(json(answer).message).toBe(msg.auth.loginFailed);
+      return performance.now() - started;
+    };
+    // The first three cost one password check each, known or not.
+    for (let i = 0; i < 3; i++) {
+      const [k, u] = [await timed(known.username), await timed(unknown)];
+      expect(k, `known, failure ${i + 1}`).toBeLessThan(900);
+      expect(u, `unknown, failure ${i + 1}`).toBeLessThan(900);
+    }
+    // The fourth waits a second either way (bounds generous for a busy machine).
+    const [k4, u4] = [await timed(known.username), await timed(unknown)];
+    expect(k4).toBeGreaterThanOrEqual(950);
+    expect(u4).toBeGreaterThanOrEqual(950);
+    expect(k4).toBeLessThan(1900);
+    expect(u4).toBeLessThan(1900);
+    expect(await failuresOf('127.0.0.1', `name:${unknown}`)).toBe(4);
+  }, 60_000);
+
+  it('does not slow the owner signing in from another address while an attacker’s attempts are held back', async () => {
+    const user = await createUser(ctx);
+    const wrong = { username: user.username, password: 'errada-123' };
+    // Six failures from the attacker's address, sent at once: all counted.
+    const burst = await Promise.all(Array.from({ length: 6 }, () => loginFrom(port, '127.0.0.2', wrong)));
+    expect(burst.map((b) => b.status)).toEqual([401, 401, 401, 401, 401, 401]);
+    expect(await failuresOf('127.0.0.2', `user:${user.id}`)).toBe(6);
+
+    // The attacker's next attempt waits its 8 s; meanwhile the owner signs in from elsewhere at once.
+    const attackStarted = performance.now();
+    const attack = loginFrom(port, '127.0.0.2', wrong);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = performance.now();
+    const owner = await loginFrom(port, '127.0.0.1', { username: user.username, password: TEST_PASSWORD });
+    expect(owner.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect((await attack).status).toBe(401);
+    expect(performance.now() - attackStarted).toBeGreaterThanOrEqual(7500);
+    // The owner's success does not clear the attacker's count.
+    expect(await failuresOf('127.0.0.2', `user:${user.id}`)).toBe(7);
+  }, 60_000);
+});
+
+describe('(b) registration', () => {
+  it('answers a taken username and a taken e-mail alike, naming neither', async () => {
+    const username = `cadastro_${Date.now().toString(36)}`;
+    const fields = (over: Record<string, string>) => ({
+      name: 'Cliente Cadastro',
+      email: `${username}@example.com`,
+      username,
+      password: REGISTERED_PASSWORD,
+      whatsappNumber: '(11) 98765-4321',
+      ...over,
+    });
+    const first = await call('POST', '/api/auth/register', { json: fields({}) });
+    expect(first.status, first.body).toBe(201);
+    const sameUsername = await call('POST', '/api/auth/register', {
+      json: fields({ email: `outro_${username}@example.com`, username: username.toUpperCase() }),
+    });
+    const sameEmail = await call('POST', '/api/auth/register', {
+      json: fields({ email: `${username.toUpperCase()}@EXAMPLE.COM`, username: `outro_${username}` }),
+    });
+    expect(sameUsername.status).toBe(409);
+    expect(sameEmail.status).toBe(409);
+    expect(json(sameUsername)).toMatchObject({ success: false, message: msg.auth.registrationUnavailable });
+    expect(sameEmail.body).toBe(sameUsername.body);
+    // Nothing was created by the refused attempts.
+    const rows = await ctx.database.db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.username}) in (${username}, ${`outro_${username}`})`);
+    expect(rows.map((r) => r.username)).toEqual([username]);
+  });
 });
 
 describe('(a) the log', () => {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -48,6 +48,23 @@ export const sessions = pgTable(
     ip: text('ip').notNull().default(''),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/**
+ * Recent failed sign-ins per client address and login (server/modules/auth), driving the growing
+ * delay. `loginKey` is `user:<id>` when the name typed matched an account, otherwise
+ * `name:<the name in lower case>`, so unknown names are counted, and slowed, like accounts. Rows
+ * older than the 15-minute window count for nothing and are deleted as failures come in.
+ */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    ip: text('ip').notNull(),
+    loginKey: text('login_key').notNull(),
+    failures: integer('failures').notNull(),
+    lastFailedAt: timestamp('last_failed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.ip, t.loginKey] }), index('login_failures_last_failed_idx').on(t.lastFailedAt)],
 );
 
 /** Each time an account gets a paid plan (approval or plan change). Feeds the demo purchase notice. */

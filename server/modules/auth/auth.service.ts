@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type {
   Credentials,
@@ -15,7 +15,7 @@ import { notificationLinks, notificationMsg } from '../../../contract/notificati
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import type { UserRow } from '../../db/schema';
-import { sessions, users } from '../../db/schema';
+import { loginFailures, sessions, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { type ErrorLog, notifyAdmins } from '../../lib/notify';
 import { seedDemoWorkspace } from './demo-data';
@@ -53,6 +53,52 @@ async function findByLogin(db: Db, login: string): Promise<UserRow | undefined> 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The growing delay after failed sign-ins is counted per (client address, login) in the database:
+ * - per address, so an attacker's failures never slow the owner signing in from elsewhere; and
+ *   there is deliberately no per-account component on top. A delay only holds back a client that
+ *   waits for its answers: an attacker spread over many addresses sends in parallel and loses
+ *   nothing, while the owner would wait the whole of it — the very attack it would enable. Each
+ *   address is also held to LOGIN_RATE_LIMIT attempts a minute, and argon2id makes each guess cost;
+ * - per login, whether or not an account has that name, and an unknown name costs the same
+ *   password-hash work, queries and delay as a wrong password: the answer's timing does not tell
+ *   which usernames exist;
+ * - in the database, so attempts sent at once each count (an upsert, none overwrites another),
+ *   and several server processes on one PostgreSQL share the count.
+ * A known account is keyed by its id, so its username and its e-mail share one count; an unknown
+ * name by itself, in lower case.
+ */
+const FAILURE_WINDOW = sql`interval '15 minutes'`;
+
+async function recentFailures(db: Db, ip: string, loginKey: string): Promise<number> {
+  const [row] = await db
+    .select({ failures: loginFailures.failures })
+    .from(loginFailures)
+    .where(
+      and(
+        eq(loginFailures.ip, ip),
+        eq(loginFailures.loginKey, loginKey),
+        sql`${loginFailures.lastFailedAt} > now() - ${FAILURE_WINDOW}`,
+      ),
+    );
+  return row?.failures ?? 0;
+}
+
+async function recordFailure(db: Db, ip: string, loginKey: string): Promise<void> {
+  await db
+    .insert(loginFailures)
+    .values({ ip, loginKey, failures: 1 })
+    .onConflictDoUpdate({
+      target: [loginFailures.ip, loginFailures.loginKey],
+      set: {
+        failures: sql`case when ${loginFailures.lastFailedAt} > now() - ${FAILURE_WINDOW} then ${loginFailures.failures} + 1 else 1 end`,
+        lastFailedAt: sql`now()`,
+      },
+    });
+  // Expired counts go as failures come in: the table holds at most 15 minutes of them.
+  await db.delete(loginFailures).where(sql`${loginFailures.lastFailedAt} < now() - ${FAILURE_WINDOW}`);
+}
+
 export async function login(
   db: Db,
   store: SessionStore,
@@ -60,39 +106,34 @@ export async function login(
   meta: { userAgent?: string; ip?: string },
 ): Promise<{ user: UserRow; token: string }> {
   const user = await findByLogin(db, input.username);
-  if (!user) {
-    await burnPasswordCheck(input.password);
-    throw new AppError('UNAUTHENTICATED', msg.auth.loginFailed);
-  }
-  const recentFailures =
-    user.lastFailedLoginAt && Date.now() - user.lastFailedLoginAt.getTime() < 15 * 60_000 ? user.failedLogins : 0;
-  const delay = loginDelayMs(recentFailures);
+  const ip = meta.ip ?? '';
+  const loginKey = user ? `user:${user.id}` : `name:${input.username.toLowerCase()}`;
+  const failures = await recentFailures(db, ip, loginKey);
+  const delay = loginDelayMs(failures);
   if (delay) await sleep(delay);
 
-  if (!(await verifyPassword(user.passwordHash, input.password))) {
-    // Counted in the database, so attempts sent at once each count (none overwrites another).
-    await db
-      .update(users)
-      .set({
-        failedLogins: sql`case when ${users.lastFailedLoginAt} > now() - interval '15 minutes' then ${users.failedLogins} + 1 else 1 end`,
-        lastFailedLoginAt: sql`now()`,
-      })
-      .where(eq(users.id, user.id));
+  const passwordOk = user
+    ? await verifyPassword(user.passwordHash, input.password)
+    : await burnPasswordCheck(input.password);
+  if (!user || !passwordOk) {
+    await recordFailure(db, ip, loginKey);
     throw new AppError('UNAUTHENTICATED', msg.auth.loginFailed);
   }
   if (user.accountType === 'demo' && (!user.demoExpiresAt || user.demoExpiresAt.getTime() <= Date.now())) {
     throw new AppError('DEMO_EXPIRED', msg.auth.demoExpired);
   }
-  if (user.failedLogins) {
-    await db.update(users).set({ failedLogins: 0, lastFailedLoginAt: null }).where(eq(users.id, user.id));
+  if (failures) {
+    await db.delete(loginFailures).where(and(eq(loginFailures.ip, ip), eq(loginFailures.loginKey, loginKey)));
   }
   const token = await store.create(user.id, meta);
   return { user, token };
 }
 
 function conflictMessage(err: unknown): AppError | undefined {
-  if (isUniqueViolation(err, 'users_username_lower_idx')) return new AppError('CONFLICT', msg.auth.usernameTaken);
-  if (isUniqueViolation(err, 'users_email_lower_idx')) return new AppError('CONFLICT', msg.auth.emailTaken);
+  // One answer whichever of the two is taken, so a sign-up does not tell who has an account.
+  if (isUniqueViolation(err, 'users_username_lower_idx') || isUniqueViolation(err, 'users_email_lower_idx')) {
+    return new AppError('CONFLICT', msg.auth.registrationUnavailable);
+  }
   return undefined;
 }
 

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '../../../contract/messages';
-import { autoReplies, campaigns, contacts, groups, sessions, users } from '../../db/schema';
+import { autoReplies, campaigns, contacts, groups, loginFailures, sessions, users } from '../../db/schema';
 import {
   apiCall,
   createTestApp,
@@ -114,17 +114,51 @@ describe('login', () => {
     expect((await get('/api/auth/me', second)).statusCode).toBe(200);
   });
 
-  it('adds a growing delay after repeated failures on one account and resets it on success', async () => {
+  it('adds a growing delay after repeated failures of one login from one address and resets it on success', async () => {
     const user = await createUser(ctx);
+    const count = async () =>
+      (
+        await ctx.database.db
+          .select()
+          .from(loginFailures)
+          .where(and(eq(loginFailures.ip, '127.0.0.1'), eq(loginFailures.loginKey, `user:${user.id}`)))
+      )[0]?.failures ?? 0;
     for (let i = 0; i < 3; i++) await post('/api/auth/login', { username: user.username, password: 'errada123' });
-    const [row] = await ctx.database.db.select().from(users).where(eq(users.id, user.id));
-    expect(row.failedLogins).toBe(3);
+    expect(await count()).toBe(3);
     const started = Date.now();
     const res = await post('/api/auth/login', { username: user.username, password: TEST_PASSWORD });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(res.statusCode).toBe(200);
-    const [after] = await ctx.database.db.select().from(users).where(eq(users.id, user.id));
-    expect(after.failedLogins).toBe(0);
+    expect(await count()).toBe(0);
+  });
+
+  it('counts an unknown name like an account, and lets expired counts go', async () => {
+    const name = `ninguem_${Date.now()}`;
+    for (let i = 0; i < 2; i++) await post('/api/auth/login', { username: name.toUpperCase(), password: 'errada123' });
+    const rows = await ctx.database.db
+      .select()
+      .from(loginFailures)
+      .where(eq(loginFailures.loginKey, `name:${name}`));
+    expect(rows.map((r) => [r.ip, r.failures])).toEqual([['127.0.0.1', 2]]);
+
+    // A count older than the 15-minute window restarts at one, and other stale rows are deleted.
+    const stale = new Date(Date.now() - 16 * 60_000);
+    await ctx.database.db
+      .update(loginFailures)
+      .set({ lastFailedAt: stale })
+      .where(eq(loginFailures.loginKey, `name:${name}`));
+    await ctx.database.db
+      .insert(loginFailures)
+      .values({ ip: '10.9.9.9', loginKey: 'name:velho', failures: 9, lastFailedAt: stale });
+    await post('/api/auth/login', { username: name, password: 'errada123' });
+    const after = await ctx.database.db
+      .select()
+      .from(loginFailures)
+      .where(eq(loginFailures.loginKey, `name:${name}`));
+    expect(after.map((r) => r.failures)).toEqual([1]);
+    expect(await ctx.database.db.select().from(loginFailures).where(eq(loginFailures.loginKey, 'name:velho'))).toEqual(
+      [],
+    );
   });
 
   it('is rate-limited per IP with a pt-BR 429', async () => {
@@ -221,15 +255,15 @@ describe('register', () => {
     expect(blocked.json()).toMatchObject({ code: 'ACCOUNT_PENDING', message: msg.roles.pendingRestricted });
   });
 
-  it('refuses a duplicate username or e-mail with a clear message, case-insensitively', async () => {
+  it('refuses a duplicate username or e-mail, case-insensitively, with one answer that does not say which', async () => {
     const input = newRegistration();
     expect((await post('/api/auth/register', input)).statusCode).toBe(201);
     const sameUser = await post('/api/auth/register', { ...newRegistration(), username: input.username.toUpperCase() });
     expect(sameUser.statusCode).toBe(409);
-    expect(sameUser.json().message).toBe(msg.auth.usernameTaken);
+    expect(sameUser.json()).toMatchObject({ success: false, message: msg.auth.registrationUnavailable });
     const sameEmail = await post('/api/auth/register', { ...newRegistration(), email: input.email.toUpperCase() });
     expect(sameEmail.statusCode).toBe(409);
-    expect(sameEmail.json().message).toBe(msg.auth.emailTaken);
+    expect(sameEmail.json()).toEqual(sameUser.json());
   });
 
   it('answers every §5 message for bad fields', async () => {
@@ -350,6 +384,14 @@ describe('landing signup', () => {
     expect(body.credentials.username).toMatch(/^lead\d+/);
     const cookie = await loginAs(ctx, body.credentials, body.credentials.password);
     expect((await get('/api/auth/me', cookie)).json()).toMatchObject({ accountType: 'pending', isActive: false });
+  });
+
+  it('answers a taken e-mail with the same neutral message as the registration', async () => {
+    const input = newRegistration();
+    expect((await post('/api/auth/register', input)).statusCode).toBe(201);
+    const res = await post('/api/auth/signup', { name: 'Lead', email: input.email, whatsappNumber: '(21) 98765-4321' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(msg.auth.registrationUnavailable);
   });
 
   it('answers the landing form message when a field is missing', async () => {

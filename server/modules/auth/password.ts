@@ -16,10 +16,14 @@ export function verifyPassword(passwordHash: string, password: string): Promise<
 }
 
 let dummyHash: Promise<string> | undefined;
-/** Spends the same time as a real check, so an unknown username answers as slowly as a wrong password. */
-export async function burnPasswordCheck(password: string): Promise<void> {
+/**
+ * Spends the same time as a real check, so an unknown username answers as slowly as a wrong
+ * password; always false (nobody knows the random password behind the dummy hash).
+ */
+export async function burnPasswordCheck(password: string): Promise<false> {
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
   await verifyPassword(await dummyHash, password);
+  return false;
 }
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
@@ -37,7 +41,10 @@ export function generatePassword(length = 16): string {
   return chars.join('');
 }
 
-/** Growing delay after repeated failures on one account: none for the first 3, then 1 s, 2 s, 4 s… up to 8 s. */
+/**
+ * Growing delay after repeated failures of one login from one address (see login() in
+ * auth.service.ts): none for the first 3, then 1 s, 2 s, 4 s… up to 8 s.
+ */
 export function loginDelayMs(failedLogins: number): number {
   if (failedLogins < 3) return 0;
   return Math.min(1000 * 2 ** (failedLogins - 3), 8000);
