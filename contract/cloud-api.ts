@@ -18,6 +18,7 @@ export const cloudApiMsg = {
   profileFailed: 'Não foi possível carregar o perfil comercial.',
   tokenInvalid: 'O Access Token foi recusado pela Graph API. Configure a API novamente.',
   webhookNeedsSecret: 'Informe o App Secret para ativar o webhook: sem ele as notificações da Meta são recusadas.',
+  webhookTooManyEvents: 'Entrega do webhook com eventos demais: no máximo 1.000 mensagens e status por entrega.',
 } as const;
 
 const optionalText = text()

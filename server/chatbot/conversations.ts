@@ -245,17 +245,25 @@ const RECEIPT_FROM: Record<Receipt['status'], string[]> = {
   failed: ['queued', 'sent'],
 };
 
-/** Moves a bot or person's message forward on a receipt (never back); answers whether one matched. */
-export async function recordConversationReceipt(db: Db, userId: string, receipt: Receipt): Promise<boolean> {
-  const from = sql.join(
-    RECEIPT_FROM[receipt.status].map((s) => sql`${s}`),
-    sql`, `,
-  );
-  const result = await db.execute(sql`
-    update conversation_messages set status = ${receipt.status},
-      failure_reason = ${receipt.status === 'failed' ? sql`coalesce(${receipt.error ?? null}, 'Falha na entrega.')` : sql`null`}
-    where provider_message_id = ${receipt.providerMessageId} and user_id = ${userId} and direction = 'out'
-      and status in (${from})
-    returning id`);
-  return rowsOf(result).length > 0;
+/**
+ * Moves bot and people's messages forward on receipts (never back), one statement per status,
+ * in the order that gives the same end state as any arrival order.
+ */
+export async function recordConversationReceipts(db: Db, userId: string, receipts: Receipt[]): Promise<void> {
+  for (const status of ['sent', 'failed', 'delivered', 'read'] as const) {
+    const group = receipts.filter((r) => r.status === status);
+    if (!group.length) continue;
+    const from = sql.join(
+      RECEIPT_FROM[status].map((s) => sql`${s}`),
+      sql`, `,
+    );
+    const ids = group.map((r) => r.providerMessageId);
+    const errors = group.map((r) => r.error ?? null);
+    await db.execute(sql`
+      update conversation_messages m set status = ${status},
+        failure_reason = ${status === 'failed' ? sql`coalesce(v.error, 'Falha na entrega.')` : sql`null`}
+      from unnest(${sql.param(ids)}::text[], ${sql.param(errors)}::text[]) as v(id, error)
+      where m.provider_message_id = v.id and m.user_id = ${userId} and m.direction = 'out'
+        and m.status in (${from})`);
+  }
 }

@@ -14,7 +14,7 @@ import {
   type ConversationState,
   type OutboundSource,
   receiveInbound,
-  recordConversationReceipt,
+  recordConversationReceipts,
   recordOutboundMessage,
   storeInbound,
 } from './conversations';
@@ -247,8 +247,8 @@ export function chatbotSubscriber(
         })
         .catch((err) => deps.log.error({ err }, 'an inbound message could not be handled'));
     },
-    receipt: async ({ userId, receipt }) => {
-      await recordConversationReceipt(deps.db, userId, receipt);
+    receipts: async ({ userId, receipts }) => {
+      await recordConversationReceipts(deps.db, userId, receipts);
     },
     idle: () => queue.idle(),
     configChanged: (userId) => setups.invalidate(userId),

@@ -132,7 +132,11 @@ export interface PersonalDriverContext {
  */
 export interface WhatsappEvents {
   inbound(event: { userId: string; message: InboundMessage; driver: Driver }): void | Promise<void>;
-  receipt(event: { userId: string; receipt: Receipt }): void | Promise<void>;
+  /**
+   * An account's receipts in arrival order, in batches of at most 500, one batch at a time per
+   * account: the next batch waits for every subscriber to finish this one.
+   */
+  receipts(event: { userId: string; receipts: Receipt[] }): void | Promise<void>;
   /**
    * `requested` is set when this server asked for the disconnection (the account's own disconnect,
    * or the server shutting down): a 'disconnected' without it is a connection lost.

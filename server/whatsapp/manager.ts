@@ -4,11 +4,13 @@ import type { WhatsappSession } from '../../contract/whatsapp';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { whatsappConnections } from '../db/schema';
+import { KeyedBatches } from '../lib/keyed-batches';
 import type {
   Driver,
   DriverProvider,
   PersonalDriverContext,
   PersonalDriverKind,
+  Receipt,
   WhatsappEvents,
   WhatsappSubscriber,
 } from './driver';
@@ -57,6 +59,13 @@ export class ConnectionManager implements DriverProvider {
   /** Drivers this server is disconnecting on purpose, and why (their 'disconnected' is no loss). */
   private readonly leaving = new Map<Driver, 'disconnect' | 'shutdown'>();
   private closed = false;
+  /**
+   * Receipts go to the subscribers in batches per account, one batch at a time: a webhook of
+   * thousands of statuses is a few statements at a time, not thousands at once.
+   */
+  private readonly receipts = new KeyedBatches<Receipt>(async (userId, receipts) => {
+    await this.emit('receipts', { userId, receipts });
+  });
 
   constructor(private readonly opts: ConnectionManagerOptions) {
     this.subscribers = opts.subscribers ?? [];
@@ -180,24 +189,33 @@ export class ConnectionManager implements DriverProvider {
       driver.on('connection', (state) => {
         this.onConnection(userId, driver, state);
         const requested = this.leaving.get(driver);
-        this.emit('connection', requested ? { userId, state, requested } : { userId, state });
+        void this.emit('connection', requested ? { userId, state, requested } : { userId, state });
       });
     }
-    driver.on('receipt', (receipt) => this.emit('receipt', { userId, receipt }));
-    driver.on('inbound', (message) => this.emit('inbound', { userId, message, driver }));
+    driver.on('receipt', (receipt) => this.receipts.add(userId, receipt));
+    driver.on('inbound', (message) => void this.emit('inbound', { userId, message, driver }));
   }
 
-  private emit<E extends keyof WhatsappEvents>(event: E, payload: Parameters<WhatsappEvents[E]>[0]): void {
+  private emit<E extends keyof WhatsappEvents>(event: E, payload: Parameters<WhatsappEvents[E]>[0]): Promise<unknown> {
+    const running: Array<Promise<void>> = [];
     for (const subscriber of this.subscribers) {
       const handler = subscriber[event] as ((p: typeof payload) => void | Promise<void>) | undefined;
       if (!handler) continue;
       try {
         const done = handler(payload);
-        if (done) done.catch((err) => this.opts.log.error({ err, event }, 'a WhatsApp event subscriber failed'));
+        if (done) {
+          running.push(done.catch((err) => this.opts.log.error({ err, event }, 'a WhatsApp event subscriber failed')));
+        }
       } catch (err) {
         this.opts.log.error({ err, event }, 'a WhatsApp event subscriber failed');
       }
     }
+    return Promise.all(running);
+  }
+
+  /** Resolves once the receipts received so far have been handed to every subscriber and dealt with. */
+  receiptsSettled(): Promise<void> {
+    return this.receipts.idle();
   }
 
   private onConnection(userId: string, driver: Driver, state: WhatsappSession): void {

@@ -24,6 +24,7 @@ import { fetchLinkedImage } from '../../lib/outbound-fetch';
 import { CloudApiDriver, parseMessagingLimit } from '../../whatsapp/cloud-api/cloud-driver';
 import { GraphApiError, GraphClient } from '../../whatsapp/cloud-api/graph-client';
 import {
+  TooManyWebhookEvents,
   verifySignature,
   type WebhookEvent,
   type WebhookPayload,
@@ -46,8 +47,11 @@ interface WebhookAccount {
   at: number;
 }
 const WEBHOOK_PREFIX = '/api/whatsapp-business/webhook/';
-/** Event keys this process remembers, to answer a repeated delivery at once (about 15 MB at most). */
+/** Event keys this process remembers, to answer a repeated delivery at once: so many, and so many bytes, at most. */
 const RECENT_EVENT_KEYS = 100_000;
+const RECENT_EVENT_KEY_BYTES = 16 * 1024 * 1024;
+/** What one remembered key costs besides its characters (the Set's entry and the string's header). */
+const KEY_OVERHEAD_BYTES = 80;
 /** How long a delivery already answered waits for the database to record it, try after try (about 5 minutes). */
 const RECORD_RETRY_MS = [500, 1000, 2000, 5000, 15_000, 30_000, 60_000, 60_000, 60_000, 60_000];
 
@@ -67,6 +71,7 @@ export class CloudApiAccounts {
   );
   /** The event keys taken lately (`userId`, newline, key), oldest first. */
   private readonly recentEventKeys = new Set<string>();
+  private recentEventKeyBytes = 0;
   /** Set while recording event keys fails: deliveries then wait for their record (503 when it fails). */
   private recordingFails = false;
   /** Deliveries answered and still being recorded. */
@@ -355,7 +360,13 @@ export class CloudApiAccounts {
     } catch {
       throw new AppError('VALIDATION', msg.validation.invalidRequest);
     }
-    const events = webhookEvents(payload, row.phoneNumberId);
+    let events: WebhookEvent[];
+    try {
+      events = webhookEvents(payload, row.phoneNumberId);
+    } catch (err) {
+      if (err instanceof TooManyWebhookEvents) throw new AppError('VALIDATION', cloudApiMsg.webhookTooManyEvents);
+      throw err;
+    }
     if (!events.length) return { applied: 0 };
     // While the database refuses the records, a delivery is answered only once recorded, so Meta
     // delivers again what could not be (503).
@@ -384,11 +395,22 @@ export class CloudApiAccounts {
     const id = `${userId}\n${key}`;
     if (this.recentEventKeys.has(id)) return false;
     this.recentEventKeys.add(id);
-    if (this.recentEventKeys.size > RECENT_EVENT_KEYS) {
+    this.recentEventKeyBytes += keyBytes(id);
+    while (this.recentEventKeys.size > RECENT_EVENT_KEYS || this.recentEventKeyBytes > RECENT_EVENT_KEY_BYTES) {
       const oldest = this.recentEventKeys.values().next().value;
-      if (oldest !== undefined) this.recentEventKeys.delete(oldest);
+      if (oldest === undefined) break;
+      this.forgetEventKey(oldest);
     }
     return true;
+  }
+
+  private forgetEventKey(id: string): void {
+    if (this.recentEventKeys.delete(id)) this.recentEventKeyBytes -= keyBytes(id);
+  }
+
+  /** The memory of recent event keys, for tests and the bench. */
+  get recentEventKeyMemory(): { keys: number; bytes: number } {
+    return { keys: this.recentEventKeys.size, bytes: this.recentEventKeyBytes };
   }
 
   /** Records the events' keys and hands the new ones to the account's driver, in order. */
@@ -420,7 +442,7 @@ export class CloudApiAccounts {
       } catch (err) {
         if (!isDatabaseUnavailable(err) || attempt >= RECORD_RETRY_MS.length) {
           this.opts.log.error({ err }, 'webhook events could not be recorded');
-          for (const e of events) this.recentEventKeys.delete(`${userId}\n${e.key}`);
+          for (const e of events) this.forgetEventKey(`${userId}\n${e.key}`);
           return;
         }
         this.opts.log.warn({ err }, 'database unavailable: answered webhook events wait to be recorded');
@@ -466,6 +488,9 @@ export class CloudApiAccounts {
     return out;
   }
 }
+
+/** Two bytes a character (UTF-16) and the entry's own cost. */
+const keyBytes = (id: string) => id.length * 2 + KEY_OVERHEAD_BYTES;
 
 function credentialsError(err: unknown): AppError {
   if (err instanceof DriverError && err.kind === 'transient' && err.providerCode === undefined) {

@@ -56,9 +56,34 @@ export type WebhookEvent = { key: string; inbound: InboundMessage } | { key: str
 
 const at = (ts?: string) => (ts && /^\d+$/.test(ts) ? new Date(Number(ts) * 1000) : new Date());
 
-/** The messages and statuses of a webhook delivery for one phone number, each with an idempotency key. */
+/**
+ * Meta's own ids are well under 100 characters (`wamid.` and base64); a phone number, under 20. A
+ * longer one is no delivery of Meta's: it is skipped, so a sender cannot grow the memory of recent
+ * event keys with its size.
+ */
+export const WEBHOOK_ID_MAX = 256;
+const FROM_MAX = 32;
+/**
+ * Meta sends a few entries per delivery (up to a few hundred in a burst of statuses); an account
+ * signs with its own app secret, so this bounds what one delivery can ask of the server.
+ */
+export const WEBHOOK_EVENTS_MAX = 1000;
+
+export class TooManyWebhookEvents extends Error {}
+
+const validId = (id: unknown, max = WEBHOOK_ID_MAX): id is string =>
+  typeof id === 'string' && id.length > 0 && id.length <= max;
+
+/**
+ * The messages and statuses of a webhook delivery for one phone number, each with an idempotency
+ * key; throws TooManyWebhookEvents past WEBHOOK_EVENTS_MAX (before any further work).
+ */
 export function webhookEvents(payload: WebhookPayload, phoneNumberId: string): WebhookEvent[] {
   const events: WebhookEvent[] = [];
+  const push = (event: WebhookEvent) => {
+    if (events.length >= WEBHOOK_EVENTS_MAX) throw new TooManyWebhookEvents();
+    events.push(event);
+  };
   for (const entry of payload.entry ?? []) {
     for (const change of entry.changes ?? []) {
       const value = change.value;
@@ -66,11 +91,11 @@ export function webhookEvents(payload: WebhookPayload, phoneNumberId: string): W
       if (value.metadata?.phone_number_id && value.metadata.phone_number_id !== phoneNumberId) continue;
       const names = new Map((value.contacts ?? []).map((c) => [c.wa_id, c.profile?.name]));
       for (const m of value.messages ?? []) {
-        if (!m?.id || !m.from) continue;
+        if (!validId(m?.id) || !validId(m.from, FROM_MAX)) continue;
         const reply = m.interactive?.button_reply ?? m.interactive?.list_reply;
         const text = m.text?.body ?? reply?.title ?? m.button?.text ?? m.image?.caption ?? '';
         const buttonId = reply?.id ?? m.button?.payload;
-        events.push({
+        push({
           key: `msg:${m.id}`,
           inbound: {
             from: m.from.replace(/\D/g, ''),
@@ -83,9 +108,9 @@ export function webhookEvents(payload: WebhookPayload, phoneNumberId: string): W
         });
       }
       for (const s of value.statuses ?? []) {
-        if (!s?.id || !['sent', 'delivered', 'read', 'failed'].includes(s.status)) continue;
+        if (!validId(s?.id) || !['sent', 'delivered', 'read', 'failed'].includes(s.status)) continue;
         const error = s.errors?.[0];
-        events.push({
+        push({
           key: `status:${s.id}:${s.status}`,
           receipt: {
             providerMessageId: s.id,
