@@ -151,8 +151,11 @@ export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
 
 // Requests
 
+/** As many group names as a backup keeps for a campaign; a longer list is refused before its items are read (DESIGN §3). */
+const TARGET_GROUPS_MAX = 1000;
+
 const groupNames = z
-  .union([text().trim(), z.array(text().trim())])
+  .union([text().trim(), z.array(text().trim()).max(TARGET_GROUPS_MAX)])
   .transform((v) => (Array.isArray(v) ? v : [v]).filter((n) => n !== ''));
 
 const optionalTags = z.array(text().trim().max(50)).max(50).optional();

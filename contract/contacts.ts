@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countLabel } from './plural';
-import { text } from './text';
+import { isStorableText, text } from './text';
 
 /** pt-BR texts of contacts, import, export and groups (SPEC §5, §8). */
 export const contactsMsg = {
@@ -67,19 +67,57 @@ export const groupsMsg = {
 
 const trimmed = (max: number, tooLong: string) => text().trim().max(max, tooLong);
 
+const TAGS_MAX = 30;
+const TAG_MAX_LENGTH = 50;
+
+/** The items of a comma-separated text, one at a time, so that reading stops where the caller stops. */
+function* commaItems(s: string): Generator<string> {
+  let start = 0;
+  for (let end = s.indexOf(','); end >= 0; end = s.indexOf(',', start)) {
+    yield s.slice(start, end);
+    start = end + 1;
+  }
+  yield s.slice(start);
+}
+
+const tagOf = (item: string) => item.trim().slice(0, TAG_MAX_LENGTH);
+
+/**
+ * The items of a tags field worth validating: each distinct one once, up to the one that completes
+ * TAGS_MAX tags or the first one that will be refused. A request may carry any number of items
+ * (110,000 blocked the server for seconds), and the others cannot change the answer (DESIGN §3).
+ */
+function tagItemsToValidate(items: Iterable<unknown>): unknown[] {
+  const read = new Set<unknown>();
+  const tags = new Set<string>();
+  for (const item of items) {
+    if (read.has(item)) continue;
+    read.add(item);
+    if (typeof item !== 'string' || !isStorableText(item)) break;
+    const tag = tagOf(item);
+    if (tag) tags.add(tag);
+    if (tags.size === TAGS_MAX) break;
+  }
+  return [...read];
+}
+
 /** Tags as the form sends them: a list, or a comma-separated text; trimmed, empties dropped. */
 export const tagsInput = z
-  .preprocess((v) => (typeof v === 'string' ? v.split(',') : v), z.array(text()).optional())
+  .preprocess(
+    (v) => (typeof v === 'string' ? tagItemsToValidate(commaItems(v)) : Array.isArray(v) ? tagItemsToValidate(v) : v),
+    z.array(text()).optional(),
+  )
   .transform((v) => parseTags(v ?? []));
 
-export function parseTags(v: string | string[]): string[] {
-  const list = Array.isArray(v) ? v : v.split(',');
-  const out: string[] = [];
-  for (const t of list) {
-    const tag = t.trim().slice(0, 50);
-    if (tag && !out.includes(tag)) out.push(tag);
+/** The first 30 distinct tags, in order, each trimmed and cut to 50 characters; it reads no further. */
+export function parseTags(v: string | readonly string[]): string[] {
+  const tags = new Set<string>();
+  for (const item of typeof v === 'string' ? commaItems(v) : v) {
+    const tag = tagOf(item);
+    if (tag) tags.add(tag);
+    if (tags.size === TAGS_MAX) break;
   }
-  return out.slice(0, 30);
+  return [...tags];
 }
 
 export const contactInput = z.object({
@@ -213,19 +251,36 @@ export const groupSyncResponse = z.object({
 const PLAIN_NUMBER = /^[+-]?\d[\d.,]*$/;
 
 /**
- * A cell a spreadsheet would run as a formula (=, +, -, @, or a tab / carriage return before one)
- * gets a leading apostrophe, so it is shown as text (OWASP CSV injection); the importer drops it.
- * A plain number is left alone: it cannot call anything, and an apostrophe would spoil it.
+ * The start of a cell, or of a part of it after a tab, carriage return or line feed, that a
+ * spreadsheet would run as a formula: =, +, - or @, with any blanks or double quotes before it
+ * (some programs drop them first).
+ */
+const FORMULA_START = /(^|[\t\r\n])((?:[^\S\t\r\n]|")*[=+\-@][^\t\r\n]*)/g;
+
+/**
+ * A cell no spreadsheet runs as a formula (OWASP CSV injection): the cell, and each part of it after
+ * a tab or a line break, gets an apostrophe where a formula would start, so it is shown as text.
+ * The parts count because not every reader honours the quotes: a paste into a sheet, a file opened
+ * as .tsv or a line-by-line tool makes each part a cell of its own. An apostrophe rather than
+ * dropping the tab or the line break: the text stays as written, a spreadsheet hides the apostrophe,
+ * and the importer drops the leading one, so ordinary values come back unchanged.
+ * A cell that is a plain number is left alone: it cannot call anything, and an apostrophe would
+ * spoil it.
  */
 export function neutralizeCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+  return value.replace(FORMULA_START, (part, before: string, rest: string) =>
+    before === '' && PLAIN_NUMBER.test(rest) ? part : `${before}'${rest}`,
+  );
 }
 
-/** CSV for Brazilian Excel: UTF-8 with BOM, semicolon-separated, every cell neutralised. */
+/**
+ * CSV for Brazilian Excel: UTF-8 with BOM, semicolon-separated, every cell neutralised. A cell with a
+ * tab is quoted like one with a separator: programs that guess the delimiter may pick the tab.
+ */
 export function toCsv(table: string[][]): string {
   const quote = (v: string) => {
     const s = neutralizeCell(v);
-    return /[;"\r\n,]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+    return /[;"\r\n,\t]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
   };
   return `\uFEFF${table.map((row) => row.map(quote).join(';')).join('\r\n')}\r\n`;
 }

@@ -1,5 +1,15 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderMessage, seededRandom, unknownVariable } from './personalize';
+import { CAMPAIGN_MESSAGE_MAX } from './campaigns';
+import {
+  type ParseMeter,
+  parseMessage,
+  renderMessage,
+  SPINTAX_MAX_DEPTH,
+  SPINTAX_MAX_OPTIONS,
+  seededRandom,
+  unknownVariable,
+} from './personalize';
 
 const ana = { name: 'Ana Maria Souza', phone: '+55 21 99876-5432', email: 'ana@example.com' };
 
@@ -41,5 +51,135 @@ describe('personalised messages', () => {
     expect(unknownVariable('Oi {{cidade}}')).toBe('cidade');
     expect(unknownVariable('{Oi|Olá {{sobrenome}}}')).toBe('sobrenome');
     expect(unknownVariable('sem variáveis { | }')).toBeNull();
+  });
+
+  it('pairs braces: a group without | inside spintax stays as written in its option', () => {
+    const options = new Set(Array.from({ length: 200 }, () => renderMessage('{a|{b}|c} fim', ana)));
+    expect(options).toEqual(new Set(['a fim', '{b} fim', 'c fim']));
+    // An unclosed group is text; a completed group inside it still varies.
+    expect(renderMessage('{a|{b|c}', ana, () => 0)).toBe('{a|b');
+    expect(renderMessage('{Oi {{primeiro_nome}}|{x|y}', ana, () => 0.99)).toBe('{Oi Ana|y');
+  });
+
+  it('treats braces deeper than the nesting limit as text', () => {
+    const nested = (depth: number): string => (depth === 0 ? 'x' : `{${depth}|${nested(depth - 1)}}`);
+    const msg = nested(SPINTAX_MAX_DEPTH + 1);
+    // Always the last option: down to the deepest group, whose last option is the text of one more.
+    expect(renderMessage(msg, ana, () => 0.999)).toBe('{1|x}');
+    expect(renderMessage(msg, ana, () => 0)).toBe(String(SPINTAX_MAX_DEPTH + 1));
+    expect(renderMessage(nested(SPINTAX_MAX_DEPTH), ana, () => 0.999)).toBe('x');
+  });
+
+  it('keeps a | beyond the options limit as text in the last option', () => {
+    const words = Array.from({ length: SPINTAX_MAX_OPTIONS + 20 }, (_, i) => `o${i}`);
+    const msg = `{${words.join('|')}}`;
+    expect(renderMessage(msg, ana, () => 0)).toBe('o0');
+    expect(renderMessage(msg, ana, () => 0.99999)).toBe(words.slice(SPINTAX_MAX_OPTIONS - 1).join('|'));
+  });
+});
+
+/**
+ * The parser's steps per character of text: a constant, whatever the arrangement of braces. Each
+ * character is read once by the loop and at most once more by a variable match, and each node is
+ * moved at most SPINTAX_MAX_DEPTH times when an open group turns back into text.
+ */
+const STEPS_PER_CHAR = 12;
+const stepsOf = (message: string) => {
+  const meter: ParseMeter = { steps: 0 };
+  parseMessage(message, meter);
+  // The meter sees every character: a parser that skipped counting would not pass for linear.
+  expect(meter.steps).toBeGreaterThanOrEqual(message.length);
+  return meter.steps;
+};
+const fill = (unit: string, length = CAMPAIGN_MESSAGE_MAX) =>
+  unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+
+/** Texts that cost the old recursive parser exponential time, or that push a stack parser to its limits. */
+const adversarial = [
+  '{'.repeat(26),
+  '{'.repeat(30),
+  fill('{'),
+  fill('}'),
+  fill('|'),
+  fill('{|'),
+  fill('{a|'),
+  fill('{{'),
+  fill('}}'),
+  fill('{}'),
+  fill('{{nome}'),
+  fill('{{ '),
+  `{{${' '.repeat(37)}`.repeat(100),
+  `${'{a|'.repeat(SPINTAX_MAX_DEPTH)}${fill('{{nome}}', 4000)}`,
+  `${'{'.repeat(SPINTAX_MAX_DEPTH)}${fill('{{nome}}|a', 4000)}`,
+  `${'{'.repeat(SPINTAX_MAX_DEPTH)}${fill('{a|b}', 4000)}`,
+  `${'{'.repeat(SPINTAX_MAX_DEPTH)}${fill('{{a}}x', 4000)}`,
+  `${'{'.repeat(SPINTAX_MAX_DEPTH)}${fill('{|}', 4000)}`,
+  `{${fill('|', 4094)}}`,
+  fill('{a|{b|{c|'),
+  fill('{x}|{'),
+  fill('{Olá|Oi {{primeiro_nome}}|{Bom dia|Boa tarde}} '),
+];
+
+describe('the cost of parsing a message', () => {
+  it('is the literal text for runs of opening braces, at once (it took 10 s for 26 before)', () => {
+    for (const n of [26, 30, CAMPAIGN_MESSAGE_MAX]) {
+      const msg = '{'.repeat(n);
+      const started = performance.now();
+      expect(renderMessage(msg, ana)).toBe(msg);
+      expect(unknownVariable(msg)).toBeNull();
+      expect(performance.now() - started).toBeLessThan(200);
+      expect(stepsOf(msg)).toBeLessThanOrEqual(STEPS_PER_CHAR * n);
+    }
+  });
+
+  it('takes steps in proportion to the length of adversarial texts', () => {
+    for (const msg of adversarial) {
+      expect(msg.length).toBeLessThanOrEqual(CAMPAIGN_MESSAGE_MAX);
+      expect(stepsOf(msg), JSON.stringify(msg.slice(0, 40))).toBeLessThanOrEqual(STEPS_PER_CHAR * msg.length);
+      renderMessage(msg, ana);
+    }
+  });
+
+  const token = fc.constantFrom(
+    '{',
+    '}',
+    '|',
+    '{{',
+    '}}',
+    '{|',
+    '{a|',
+    '|}',
+    '{{nome}}',
+    '{{ Primeiro_Nome }}',
+    '{{cidade}}',
+    '{{nome}',
+    'a',
+    'Olá ',
+    ' ',
+    '\n',
+  );
+  const message = fc.oneof(
+    fc.array(token, { maxLength: 2000 }).map((parts) => parts.join('').slice(0, CAMPAIGN_MESSAGE_MAX)),
+    fc.tuple(token, fc.integer({ min: 1, max: CAMPAIGN_MESSAGE_MAX })).map(([t, n]) => fill(t, n)),
+    fc.string({ maxLength: CAMPAIGN_MESSAGE_MAX }),
+  );
+
+  it('holds random and adversarial texts to the linear bound', () => {
+    fc.assert(
+      fc.property(message, (msg) => {
+        expect(stepsOf(msg)).toBeLessThanOrEqual(STEPS_PER_CHAR * Math.max(1, msg.length));
+        expect(typeof renderMessage(msg, ana)).toBe('string');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('parses each of them in well under 5 ms', () => {
+    const texts = [...fc.sample(message, { numRuns: 300, seed: 42 }), ...adversarial];
+    for (const msg of texts) parseMessage(msg);
+    // One total over many parses, not a limit per parse: a loaded machine may pause any single one.
+    const started = performance.now();
+    for (const msg of texts) parseMessage(msg);
+    expect(performance.now() - started).toBeLessThan(texts.length * 5);
   });
 });

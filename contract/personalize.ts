@@ -3,74 +3,137 @@ import { CAMPAIGN_VARIABLES, type CampaignVariable } from './campaigns';
 /**
  * Personalised campaign text: `{{nome}}`, `{{primeiro_nome}}`, `{{telefone}}`, `{{email}}` and
  * spintax `{Olá|Oi|Bom dia}` (nested allowed). A brace group without `|` and a brace never closed
- * stay as written, so ordinary text with braces is not mangled.
+ * stay as written, so ordinary text with braces is not mangled; groups and variables inside them
+ * still work.
+ *
+ * The parser reads the text once, left to right, with its own stack: it runs on every preview and
+ * save and for every recipient at send time, in the browser too, so its cost must not depend on how
+ * the braces are arranged (DESIGN §3). Nesting deeper than SPINTAX_MAX_DEPTH is plain text, and so
+ * is a `|` beyond SPINTAX_MAX_OPTIONS options: that keeps the stack, the rendering recursion and
+ * the work of turning an unclosed group back into text bounded.
  */
 type Node = { t: 'text'; v: string } | { t: 'var'; name: string } | { t: 'alt'; options: Node[][] };
 
-const VARIABLE = /^\{\{\s*([A-Za-z_]+)\s*\}\}/;
+export const SPINTAX_MAX_DEPTH = 8;
+export const SPINTAX_MAX_OPTIONS = 100;
 
-interface Parsed {
-  nodes: Node[];
-  end: number;
-  /** The character that stopped the sequence: '|', '}' or '' at the end of the text. */
-  stop: string;
+/** Counts the parser's unit steps (characters read, nodes moved), so tests can hold it to linear time. */
+export interface ParseMeter {
+  steps: number;
 }
 
-function parseSequence(s: string, start: number, nested: boolean): Parsed {
-  const nodes: Node[] = [];
-  let buf = '';
-  let i = start;
-  const flush = () => {
-    if (buf) nodes.push({ t: 'text', v: buf });
-    buf = '';
+const OPEN = 123; // {
+const CLOSE = 125; // }
+const BAR = 124; // |
+
+/** As far as `{{ nome }}` may reach from its first brace (as the variable pattern always has). */
+const VARIABLE_SPAN = 40;
+const SPACE = /\s/;
+
+const isNameChar = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
+/** `{{ name }}` starting at `open`: letters and `_`, spaces allowed inside, within VARIABLE_SPAN characters. */
+function variableAt(s: string, open: number, meter: ParseMeter): { name: string; end: number } | null {
+  if (s.charCodeAt(open + 1) !== OPEN) return null;
+  const limit = Math.min(s.length, open + VARIABLE_SPAN);
+  let j = open + 2;
+  while (j < limit && SPACE.test(s[j])) j++;
+  const nameStart = j;
+  while (j < limit && isNameChar(s.charCodeAt(j))) j++;
+  const nameEnd = j;
+  while (j < limit && SPACE.test(s[j])) j++;
+  meter.steps += j + 2 - open;
+  if (nameEnd === nameStart || j + 1 >= limit || s.charCodeAt(j) !== CLOSE || s.charCodeAt(j + 1) !== CLOSE)
+    return null;
+  return { name: s.slice(nameStart, nameEnd).toLowerCase(), end: j + 2 };
+}
+
+function appendText(nodes: Node[], v: string): void {
+  if (!v) return;
+  const last = nodes[nodes.length - 1];
+  if (last?.t === 'text') last.v += v;
+  else nodes.push({ t: 'text', v });
+}
+
+/** An open group that turned out not to be spintax goes back into its parent as the text it was. */
+function restoreGroup(parent: Node[], options: Node[][], closed: boolean, meter: ParseMeter): void {
+  appendText(parent, '{');
+  options.forEach((option, k) => {
+    if (k > 0) appendText(parent, '|');
+    for (const node of option) {
+      meter.steps++;
+      if (node.t === 'text') appendText(parent, node.v);
+      else parent.push(node);
+    }
+  });
+  if (closed) appendText(parent, '}');
+}
+
+export function parseMessage(message: string, meter: ParseMeter = { steps: 0 }): Node[] {
+  const s = message;
+  const root: Node[] = [];
+  /** The open groups, innermost last. */
+  const stack: Node[][][] = [];
+  /** Braces opened beyond the depth limit and not yet closed: until they are, `|` and `}` are text. */
+  let overflow = 0;
+  let out = root;
+  let textStart = 0;
+  const flush = (end: number) => {
+    if (end > textStart) appendText(out, s.slice(textStart, end));
   };
-  while (i < s.length) {
-    const c = s[i];
-    if (nested && (c === '|' || c === '}')) {
-      flush();
-      return { nodes, end: i, stop: c };
-    }
-    if (c === '{') {
-      const variable = VARIABLE.exec(s.slice(i, i + 40));
-      if (variable) {
-        flush();
-        nodes.push({ t: 'var', name: variable[1].toLowerCase() });
-        i += variable[0].length;
-        continue;
-      }
-      const group = parseGroup(s, i);
-      if (group) {
-        flush();
-        nodes.push(group.node);
-        i = group.end;
-        continue;
-      }
-    }
-    buf += c;
-    i++;
-  }
-  flush();
-  return { nodes, end: i, stop: '' };
-}
+  const current = () => {
+    const top = stack[stack.length - 1];
+    return top ? top[top.length - 1] : root;
+  };
 
-/** A spintax group starting at `{`, or null when the brace is plain text. */
-function parseGroup(s: string, open: number): { node: Node; end: number } | null {
-  const options: Node[][] = [];
-  let i = open + 1;
-  for (;;) {
-    const part = parseSequence(s, i, true);
-    options.push(part.nodes);
-    if (part.stop === '|') {
-      i = part.end + 1;
+  let i = 0;
+  while (i < s.length) {
+    meter.steps++;
+    const c = s.charCodeAt(i);
+    if (c === OPEN) {
+      const variable = variableAt(s, i, meter);
+      if (variable) {
+        flush(i);
+        out.push({ t: 'var', name: variable.name });
+        i = textStart = variable.end;
+        continue;
+      }
+      if (overflow === 0 && stack.length < SPINTAX_MAX_DEPTH) {
+        flush(i);
+        out = [];
+        stack.push([out]);
+        i = textStart = i + 1;
+        continue;
+      }
+      overflow++;
+    } else if (c === CLOSE && overflow > 0) {
+      overflow--;
+    } else if (c === BAR && overflow === 0 && stack.length > 0) {
+      const options = stack[stack.length - 1];
+      if (options.length < SPINTAX_MAX_OPTIONS) {
+        flush(i);
+        out = [];
+        options.push(out);
+        i = textStart = i + 1;
+        continue;
+      }
+    } else if (c === CLOSE && stack.length > 0) {
+      flush(i);
+      const options = stack.pop() as Node[][];
+      out = current();
+      if (options.length > 1) out.push({ t: 'alt', options });
+      else restoreGroup(out, options, true, meter);
+      i = textStart = i + 1;
       continue;
     }
-    if (part.stop === '}' && options.length > 1) return { node: { t: 'alt', options }, end: part.end + 1 };
-    return null;
+    i++;
   }
-}
-
-export function parseMessage(message: string): Node[] {
-  return parseSequence(message, 0, false).nodes;
+  flush(s.length);
+  while (stack.length > 0) {
+    const options = stack.pop() as Node[][];
+    restoreGroup(current(), options, false, meter);
+  }
+  return root;
 }
 
 /** The first unknown `{{variable}}` of a message, or null when every one is known. */

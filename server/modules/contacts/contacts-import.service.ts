@@ -1,5 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { contactsMsg, IMPORT_MAX_ROWS, type ImportResult, type ImportRowError } from '../../../contract/contacts';
+import {
+  contactsMsg,
+  IMPORT_MAX_ROWS,
+  type ImportResult,
+  type ImportRowError,
+  parseTags,
+} from '../../../contract/contacts';
 import { notificationLinks, notificationMsg } from '../../../contract/notifications';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import { type BulkTable, type BulkValue, bulkInsert } from '../../db/bulk-insert';
@@ -39,12 +45,7 @@ const clean = (s: string | undefined) => {
 };
 
 function splitTags(cell: string): string[] {
-  const out: string[] = [];
-  for (const t of cell.split(/[,;|]/)) {
-    const tag = t.trim().slice(0, 50);
-    if (tag && !out.includes(tag)) out.push(tag);
-  }
-  return out.slice(0, 30);
+  return parseTags(cell.split(/[,;|]/));
 }
 
 /** Columns of a file without a header row: one column is the phone; otherwise Nome, Telefone, Email, Tags. */

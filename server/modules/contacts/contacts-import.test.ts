@@ -349,10 +349,43 @@ describe('contacts export and template', () => {
   });
 
   it('neutralises each dangerous first character', () => {
-    for (const v of ['=1+1', '+55+cmd|x', '-2+3', '@SUM(A1)', '\t=1', '+55 (11)'])
-      expect(neutralizeCell(v)).toBe(`'${v}`);
+    for (const v of ['=1+1', '+55+cmd|x', '-2+3', '@SUM(A1)', '+55 (11)']) expect(neutralizeCell(v)).toBe(`'${v}`);
+    // After a tab the formula is a cell of its own for a reader that splits on tabs.
+    expect(neutralizeCell('\t=1')).toBe("\t'=1");
     // Plain numbers cannot run anything; an apostrophe would only spoil them.
     for (const v of ['Ana', '+5521998765432', '-2', '3,5']) expect(neutralizeCell(v)).toBe(v);
+  });
+
+  it('exports tabs and line breaks inside cells quoted and neutralised, and imports ordinary ones back as they were', async () => {
+    const { cookie } = await account();
+    const people = [
+      { name: 'Ana\tMaria', phone: '21998765432', tags: ['vip'] },
+      { name: 'Bia\t=1+1', phone: '21998765433', tags: ['a\t@x'] },
+      { name: '+55 (11)', phone: '21998765434', tags: ['-1'] },
+    ];
+    for (const payload of people)
+      expect(
+        (await ctx.app.inject({ method: 'POST', url: '/api/contacts', payload, headers: { cookie } })).statusCode,
+      ).toBe(200);
+    const csv = await ctx.app.inject({ method: 'GET', url: '/api/contacts/export?format=csv', headers: { cookie } });
+    const text = csv.body.replace(/^\uFEFF/, '');
+    expect(text).toContain('"Ana\tMaria";+5521998765432;;vip;');
+    expect(text).toContain(`"Bia\t'=1+1";+5521998765433;;"a\t'@x";`);
+    expect(text).toContain("'+55 (11);+5521998765434;;-1;");
+    // Whoever splits the file on tabs and line breaks, ignoring the quotes, finds no formula.
+    for (const part of text.split(/[\t\r\n]/)) expect(part, part).not.toMatch(/^"?[=+\-@]/);
+
+    const other = await account();
+    expect((await upload(other.cookie, 'contatos.csv', csv.rawPayload)).json()).toMatchObject({
+      imported: 3,
+      errors: [],
+    });
+    expect(await phonesOf(other.user.id)).toEqual([
+      { phone: '+5521998765432', name: 'Ana\tMaria', email: null, tags: ['vip'] },
+      // The apostrophe after a tab stays: only a leading one is how a cell is neutralised.
+      { phone: '+5521998765433', name: "Bia\t'=1+1", email: null, tags: ["a\t'@x"] },
+      { phone: '+5521998765434', name: '+55 (11)', email: null, tags: ['-1'] },
+    ]);
   });
 
   it('serves the import template as CSV and XLSX', async () => {
