@@ -164,6 +164,8 @@ export function seriesPeriod(q: PeriodQuery, today: string): Period {
 }
 
 export const seriesPeriodQuery = periodQuery.superRefine((q, ctx) => {
+  // Refinements run on a value whose fields already failed: a day that is no day has its own message.
+  if ((q.from && !isDay(q.from)) || (q.to && !isDay(q.to))) return;
   if (q.from && q.to && q.from > q.to) return;
   const p = seriesPeriod(q, saoPauloDay(new Date()));
   if (daysInPeriod(p.from, p.to) > MAX_PERIOD_DAYS)

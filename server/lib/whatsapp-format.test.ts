@@ -74,3 +74,13 @@ describe('savedMessageText', () => {
     expect(savedMessageText({ contentType: 'text', content: '<b>Oi</b>\n  tudo bem?' })).toBe('<b>Oi</b>\n  tudo bem?');
   });
 });
+
+describe('deeply nested HTML', () => {
+  it('keeps at most 16 levels of tags, so walking the stored HTML never exhausts the stack', () => {
+    const deep = `${'<b>'.repeat(20_000)}Oferta`;
+    const stored = sanitizeMessageHtml(deep);
+    expect(stored.match(/<b>/g)?.length).toBeLessThanOrEqual(16);
+    expect(savedMessageText({ contentType: 'html', content: stored })).toBe('*Oferta*');
+    expect(() => htmlToWhatsapp(sanitizeMessageHtml('<ul><li>'.repeat(5000)))).not.toThrow();
+  });
+});

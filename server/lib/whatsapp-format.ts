@@ -34,6 +34,9 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
     'math',
   ],
   disallowedTagsMode: 'discard',
+  // Formatting nests a few levels in practice; deeper tags are dropped (their text kept), so the
+  // stored HTML can never be deep enough to exhaust the stack of the code that walks it.
+  nestingLimit: 16,
 };
 
 /** Only harmless formatting survives (SAVED_MESSAGE_HTML_TAGS, without attributes). */

@@ -1,0 +1,118 @@
+import { DEFAULT_WHATSAPP_SETTINGS } from '../../contract/constants';
+
+let seq = 0;
+const unique = () => `${Date.now().toString(36)}${seq++}`;
+/**
+ * A valid body for each route that takes one: the property replaces one field at a time, so the
+ * hostile value is the only thing wrong and reaches as deep as validation lets it. A route with a
+ * body and no example fails the suite.
+ */
+export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
+  // A new username each time: repeated failures on one would be slowed down on purpose.
+  'POST /api/auth/login': () => ({ username: `ninguem${unique()}`, password: 'errada123' }),
+  'POST /api/auth/register': () => {
+    const n = unique();
+    return {
+      name: 'Nova Conta',
+      email: `n${n}@example.com`,
+      username: `n${n}`,
+      password: 'senha-123',
+      whatsappNumber: '+55 11 98888-7777',
+    };
+  },
+  'POST /api/auth/demo-signup': () => ({
+    name: 'Demo',
+    whatsappNumber: '+55 11 98888-7777',
+    email: `d${unique()}@example.com`,
+  }),
+  'POST /api/auth/signup': () => ({
+    name: 'Cliente',
+    email: `s${unique()}@example.com`,
+    whatsappNumber: '+55 11 98888-7777',
+  }),
+  'PATCH /api/admin/users/:id': () => ({ isActive: true, planType: 'basic', accountType: 'active' }),
+  'POST /api/auth/change-password': () => ({
+    currentPassword: 'errada-123',
+    newPassword: 'nova-senha-1',
+    confirmPassword: 'nova-senha-1',
+  }),
+  'PUT /api/settings/profile': () => ({
+    name: 'Cliente',
+    email: `p${unique()}@example.com`,
+    phone: '+55 11 98888-7777',
+    company: 'Empresa',
+  }),
+  'PUT /api/settings/notifications': () => ({
+    emailNotifications: true,
+    pushNotifications: true,
+    campaignUpdates: true,
+    systemAlerts: false,
+    marketingEmails: true,
+  }),
+  'PUT /api/settings/whatsapp': () => ({ ...DEFAULT_WHATSAPP_SETTINGS }),
+  'POST /api/whatsapp-business/configure': () => ({
+    accessToken: 'EAAB'.padEnd(40, 'x'),
+    phoneNumberId: '123456789012345',
+    businessAccountId: '987654321098765',
+    appId: '1234567890',
+    appSecret: 'abcdef0123456789abcdef0123456789',
+  }),
+  'POST /api/contacts': () => ({
+    name: 'Contato',
+    phone: `219${String(10_000_000 + seq++).slice(-8)}`,
+    email: 'c@example.com',
+    tags: ['vip'],
+  }),
+  'PUT /api/contacts/:id': () => ({ name: 'Contato', phone: '21998765432', email: 'c@example.com', tags: ['vip'] }),
+  'POST /api/groups': () => ({ name: `Grupo ${unique()}`, whatsappGroupId: '120363000000000000@g.us' }),
+  'PUT /api/groups/:id': () => ({ name: `Grupo ${unique()}`, whatsappGroupId: '120363000000000001@g.us' }),
+  'POST /api/campaigns': () => ({
+    name: `Campanha ${unique()}`,
+    message: '{Olá|Oi} {{primeiro_nome}}!',
+    targetType: 'contacts',
+    targetGroups: [],
+    status: 'draft',
+    targetTags: ['vip'],
+  }),
+  'PUT /api/campaigns/:id': () => ({ name: `Campanha ${unique()}`, message: 'Oi {{nome}}', targetType: 'all' }),
+  'POST /api/campaigns/preview': () => ({ message: 'Oi {{nome}}' }),
+  'POST /api/campaigns/:id/test': () => ({ phone: '21998765432' }),
+  'POST /api/bot-config': () => ({
+    isEnabled: true,
+    welcomeMessage: 'Olá!',
+    autoReplies: [
+      { keyword: `k${unique()}`, response: 'Resposta' },
+      {
+        trigger: `t${unique()}`,
+        response: 'Escolha',
+        type: 'interactive',
+        imageUrl: '',
+        isActive: true,
+        buttons: [{ id: 'b1', text: 'Site', type: 'url', value: 'https://exemplo.com.br' }],
+      },
+    ],
+    aiEnabled: false,
+    aiModel: 'gpt-3.5-turbo',
+    businessHours: { start: '09:00', end: '18:00', days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] },
+    outOfHoursMessage: '',
+    aiInstructions: '',
+    handoffMinutes: 120,
+  }),
+  'POST /api/conversations/:phone/messages': () => ({ text: 'Olá, aqui é a Maria.' }),
+  'POST /api/messages': () => ({
+    title: `Mensagem ${unique()}`,
+    type: 'contacts',
+    enableMessage: true,
+    hasImage: true,
+    imageUrl: 'https://exemplo.com.br/oferta.png',
+    imageFile: '',
+    content: '<b>Olá</b> {{nome}}<br>até logo',
+    contentType: 'html',
+  }),
+  'PUT /api/messages/:id': () => ({
+    title: `Mensagem ${unique()}`,
+    type: 'groups',
+    content: 'Oi',
+    contentType: 'text',
+  }),
+};
