@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaMsg } from '../../contract/media';
-import { campaigns, savedMessages } from '../db/schema';
+import { rowsOf } from '../db/rows';
+import { autoReplies, botConfigs, campaigns, savedMessages } from '../db/schema';
 import {
   fetchLinkedImage,
   guardedLookup,
@@ -14,6 +16,7 @@ import { updateAccountSettings } from '../modules/settings/account-settings.serv
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { apiFetch, listen } from '../testing/raw-http';
 import { createTestApp, newCustomer, type TestContext } from '../testing/test-app';
+import { signBody } from '../whatsapp/cloud-api/webhook';
 
 /**
  * Server-side request forgery: an image link is the one URL a customer makes the server fetch.
@@ -233,6 +236,7 @@ describe('over HTTP', () => {
   let graph: FakeGraphApi;
   let base: string;
   let owner: { id: string; cookie: string };
+  let webhookPath: string;
 
   beforeAll(async () => {
     graph = await new FakeGraphApi().start();
@@ -253,8 +257,10 @@ describe('over HTTP', () => {
       accessToken: 'EAAG-outbound-token',
       phoneNumberId: '1099000000001',
       businessAccountId: '2099',
+      appSecret: 'segredo-do-app',
     });
     expect(configured.status, configured.text).toBe(200);
+    webhookPath = configured.body.config.webhookPath;
     await updateAccountSettings(ctx.database.db, owner.id, { channel: 'cloud' });
   });
   afterAll(async () => {
@@ -321,6 +327,55 @@ describe('over HTTP', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(mediaMsg.imageUrlNotPublic);
+  });
+
+  it('never fetches the image of a bot rule stored before, when an inbound message fires it', async () => {
+    const db = ctx.database.db;
+    await db.insert(botConfigs).values({ userId: owner.id, isEnabled: true, welcomeMessage: '' });
+    await db.insert(autoReplies).values({
+      userId: owner.id,
+      trigger: 'foto',
+      response: 'Veja nossa vitrine',
+      type: 'image',
+      imageUrl: `http://0177.0.0.1:${canary.port}/img.png`,
+      position: 0,
+    });
+    const before = canary.connections;
+    const uploads = graph.media.length;
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: '2099',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                metadata: { phone_number_id: '1099000000001' },
+                messages: [{ from: '5511987650001', id: 'wamid.ssrf-bot', type: 'text', text: { body: 'foto' } }],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const res = await fetch(`${base}${webhookPath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, 'segredo-do-app') },
+      body,
+    });
+    expect(res.status).toBe(200);
+    await ctx.app.deps.cloudApi.settled();
+    await ctx.app.deps.chatbot.idle();
+    // The rule fired (its message was stored) and its image was never fetched nor uploaded.
+    const [stored] = rowsOf<{ n: number }>(
+      await db.execute(
+        sql`select count(*)::int as n from conversation_messages where user_id = ${owner.id} and direction = 'out'`,
+      ),
+    );
+    expect(stored.n).toBeGreaterThan(0);
+    expect(canary.connections).toBe(before);
+    expect(graph.media.length).toBe(uploads);
   });
 
   it('never fetches an internal link stored before, and answers an open and a closed port alike', async () => {
