@@ -5,7 +5,7 @@ import type { ZodType } from 'zod';
 import { rowsOf } from '../db/rows';
 import { notify } from '../lib/notify';
 import { listen } from '../testing/raw-http';
-import { EXAMPLES } from '../testing/route-examples';
+import { EXAMPLES, withPathIds } from '../testing/route-examples';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 
 // Hundreds of real HTTP calls per test: on a loaded two-core machine one can pass the default 30 s.
@@ -77,14 +77,7 @@ afterEach(async () => {
   expect(await accountRows(ids.other), 'another customer’s data').toEqual(otherBefore);
 });
 
-/** Real ids where a route edits a resource, so a hostile body reaches past the lookup. */
-const pathIds = (url: string) =>
-  url
-    .replace('/users/:id', `/users/${ids.user}`)
-    .replace('/contacts/:id', `/contacts/${ids.contact}`)
-    .replace('/groups/:id', `/groups/${ids.group}`)
-    .replace('/campaigns/:id', `/campaigns/${ids.campaign}`)
-    .replace(/:(\w+)/g, SAMPLE_ID);
+const pathIds = (url: string) => withPathIds(url, ids);
 afterAll(() => ctx.close());
 
 const MEGABYTE = 'a'.repeat(1024 * 1024);
@@ -176,7 +169,6 @@ function expectHandled(res: { status: number; text: string }, label: string): vo
   }
 }
 
-const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 /** Signing out would end the session the rest of the suite uses. */
 const SKIP = new Set(['POST /api/auth/logout']);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listen } from '../testing/raw-http';
-import { EXAMPLES } from '../testing/route-examples';
+import { EXAMPLES, withPathIds } from '../testing/route-examples';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 
 // Thousands of large requests, one at a time.
@@ -31,7 +31,6 @@ const SLOW_BY_DESIGN: Record<string, { ms: number; why: string }> = {
 const ONLY = process.env.COST_ROUTE;
 /** Signing out would end the session the suite uses. */
 const SKIP = new Set(['POST /api/auth/logout']);
-const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 /** Room for JSON around a value within the 1 MB body limit. */
 const BODY_ROOM = 900 * 1024;
 
@@ -71,13 +70,7 @@ afterAll(() => ctx.close());
 const cookieFor = (access: string) =>
   access === 'admin' ? cookies.admin : access === 'public' ? '' : cookies.customer;
 
-const pathIds = (url: string) =>
-  url
-    .replace('/users/:id', `/users/${ids.user}`)
-    .replace('/contacts/:id', `/contacts/${ids.contact}`)
-    .replace('/groups/:id', `/groups/${ids.group}`)
-    .replace('/campaigns/:id', `/campaigns/${ids.campaign}`)
-    .replace(/:(\w+)/g, SAMPLE_ID);
+const pathIds = (url: string) => withPathIds(url, ids);
 
 // biome-ignore lint/suspicious/noExplicitAny: zod's internals, read to find each field's limits
 type AnySchema = any;

@@ -116,3 +116,15 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
     contentType: 'text',
   }),
 };
+
+/** Stands for an id of nothing in a path the suites have no real id for. */
+export const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
+
+/** Real ids where a route edits a resource, so a hostile body reaches past the lookup. */
+export const withPathIds = (url: string, ids: Record<string, string>) =>
+  url
+    .replace('/users/:id', `/users/${ids.user}`)
+    .replace('/contacts/:id', `/contacts/${ids.contact}`)
+    .replace('/groups/:id', `/groups/${ids.group}`)
+    .replace('/campaigns/:id', `/campaigns/${ids.campaign}`)
+    .replace(/:(\w+)/g, SAMPLE_ID);
