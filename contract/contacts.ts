@@ -268,8 +268,9 @@ const FORMULA_START = /(^|[\t\r\n])((?:[^\S\t\r\n]|")*[=+\-@][^\t\r\n]*)/g;
  * spoil it.
  */
 export function neutralizeCell(value: string): string {
+  const plainNumber = PLAIN_NUMBER.test(value);
   return value.replace(FORMULA_START, (part, before: string, rest: string) =>
-    before === '' && PLAIN_NUMBER.test(rest) ? part : `${before}'${rest}`,
+    before === '' && plainNumber ? part : `${before}'${rest}`,
   );
 }
 
