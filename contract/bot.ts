@@ -1,5 +1,6 @@
 import './zod-locale';
 import { z } from 'zod';
+import type { Role } from './auth';
 import { BUSINESS_DAYS } from './constants';
 import { phoneDigits } from './phone';
 import { isHttpUrl } from './saved-messages';
@@ -39,9 +40,21 @@ export const botMsg = {
   daysInvalid: 'Dias do expediente inválidos.',
   handoffRange: 'O tempo de atendimento humano deve ser de 5 minutos a 7 dias.',
   booleanInvalid: 'Valor inválido: use ativado ou desativado',
-  aiUnavailable:
-    'A integração com IA não está disponível neste servidor: falta a chave da OpenAI (OPENAI_API_KEY). Fale com o administrador.',
+  /** What a customer reads when the server has no AI key: nothing they can act on but asking. */
+  aiUnavailable: 'IA indisponível neste servidor — fale com o suporte.',
+  /** What an administrator reads instead: the setting that makes it work. */
+  aiUnavailableAdmin:
+    'IA indisponível neste servidor: defina a chave da OpenAI na variável de ambiente OPENAI_API_KEY e reinicie o servidor.',
 } as const;
+
+/**
+ * The 'AI unavailable' text for who reads it: only an administrator, who runs the server, is told
+ * the setting's name; a customer is sent to support. The server answers a refused save with it and
+ * the web app shows it by the signed-in user's role.
+ */
+export function aiUnavailableFor(role: Role): string {
+  return role === 'admin' ? botMsg.aiUnavailableAdmin : botMsg.aiUnavailable;
+}
 
 export const autoReplyTypes = ['text', 'interactive', 'image'] as const;
 export type AutoReplyType = (typeof autoReplyTypes)[number];

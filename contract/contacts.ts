@@ -181,6 +181,18 @@ export const contactMutationResponse = z.object({
   contact: contactSchema,
 });
 
+/** The columns of an import file, as a refused row names the one it was refused for. */
+export const importColumns = ['name', 'phone', 'email', 'tags'] as const;
+export type ImportColumn = (typeof importColumns)[number];
+
+/** The longest offending value an import error quotes; a longer one is cut and ends with '…'. */
+export const IMPORT_ERROR_VALUE_MAX = 60;
+
+/**
+ * A refused row of an import: its line in the file, the reason, the row's cells (for the 'linhas
+ * rejeitadas' file), and — added after SPEC's `errors`, so a client that does not know them still
+ * works — the column the row was refused for and that column's value as written ('' when missing).
+ */
 export const importRowError = z.object({
   row: z.number().int(),
   reason: z.string(),
@@ -188,8 +200,15 @@ export const importRowError = z.object({
   phone: z.string(),
   email: z.string(),
   tags: z.string(),
+  column: z.enum(importColumns),
+  value: z.string(),
 });
 export type ImportRowError = z.infer<typeof importRowError>;
+
+/** 'Linha 56: Email inválido (email-ruim)': a refused row as the import result lists it. */
+export function importErrorLine(e: Pick<ImportRowError, 'row' | 'reason' | 'value'>): string {
+  return `Linha ${e.row}: ${e.reason}${e.value ? ` (${e.value})` : ''}`;
+}
 
 export const importResult = z.object({
   success: z.boolean(),

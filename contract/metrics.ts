@@ -94,6 +94,35 @@ export function saoPauloHour(at: Date): string {
   return `${p.year}-${p.month}-${p.day}T${p.hour}:00:00`;
 }
 
+const spTimestampFormat = new Intl.DateTimeFormat('en-CA', {
+  timeZone: SAO_PAULO_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+  timeZoneName: 'longOffset',
+});
+
+/**
+ * An instant as São Paulo wall-clock time with its offset, '2026-11-25 16:22:14 -03:00': how every
+ * exported table (CSV and XLSX) writes a time, so a file shows the hour the screen showed.
+ * The offset comes from the time-zone database (it was -02:00 in the summers before 2019), never a
+ * fixed -03:00. Written with a space rather than ISO's 'T': Brazilian Excel turns neither form
+ * into a date once an offset is attached, so the cell stays text either way (XLSX cells are text
+ * anyway) — and as text the spaced form reads like a date and a time, still sorts in time order,
+ * and PostgreSQL, JavaScript and Python read it back as the same instant.
+ */
+export function saoPauloTimestamp(at: Date): string {
+  const p: Record<string, string> = {};
+  for (const part of spTimestampFormat.formatToParts(at)) p[part.type] = part.value;
+  // 'GMT-03:00'; a zero offset is written plain 'GMT'.
+  const offset = p.timeZoneName.replace('GMT', '') || '+00:00';
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${offset}`;
+}
+
 /** A wall-clock hour ('YYYY-MM-DDTHH:00:00') moved by `n` hours of the clock face. */
 export function addHours(hour: string, n: number): string {
   return new Date(Date.parse(`${hour}Z`) + n * 3_600_000).toISOString().slice(0, 19);

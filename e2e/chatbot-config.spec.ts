@@ -3,9 +3,8 @@ import { expect, postJson, shot, signInCustomer, test } from './fixtures';
 
 /** SPEC §8, bot config toasts. */
 const SAVED = 'Configuração do bot salva com sucesso.';
-/** contract/bot.ts botMsg.aiUnavailable: the server's refusal to switch AI on without OPENAI_API_KEY. */
-const AI_UNAVAILABLE =
-  'A integração com IA não está disponível neste servidor: falta a chave da OpenAI (OPENAI_API_KEY). Fale com o administrador.';
+/** contract/bot.ts botMsg.aiUnavailable: the server's refusal to switch AI on without its key, as a customer reads it. */
+const AI_UNAVAILABLE = 'IA indisponível neste servidor — fale com o suporte.';
 
 interface StoredReply {
   id: string;

@@ -1,6 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import type { FastifyReply } from 'fastify';
 import { toCsv } from '../../contract/contacts';
+import { saoPauloDay, saoPauloTimestamp } from '../../contract/metrics';
 
 /** Rows of text cells, header first. */
 export type Table = string[][];
@@ -50,8 +51,16 @@ export function attachmentHeader(filename: string): string {
   return `attachment; filename="${asciiFilename(filename)}"; filename*=UTF-8''${encoded}`;
 }
 
-/** 'contatos-2026-11-22.csv' */
-export const datedName = (base: string, ext: string) => `${base}-${new Date().toISOString().slice(0, 10)}.${ext}`;
+/** 'contatos-2026-11-22.csv', dated by the São Paulo day (at 22:00 there, UTC is already tomorrow). */
+export const datedName = (base: string, ext: string, now = new Date()) => `${base}-${saoPauloDay(now)}.${ext}`;
+
+/**
+ * A time cell of an exported table: São Paulo time with its offset, as the screen shows it
+ * ('2026-11-25 16:22:14 -03:00', see saoPauloTimestamp); '' when there is none.
+ */
+export function tableTime(at: Date | string | null | undefined): string {
+  return at ? saoPauloTimestamp(at instanceof Date ? at : new Date(at)) : '';
+}
 
 /** Answers a table as a CSV (Brazilian Excel: BOM, ';', formula cells neutralised) or XLSX download. */
 export function sendTable(

@@ -20,7 +20,7 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { campaignRecipients, campaigns, groups, mediaUploads } from '../../db/schema';
 import { AppError } from '../../errors';
-import type { Table } from '../../lib/download';
+import { type Table, tableTime } from '../../lib/download';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { meanGapMs } from '../../sending/pacing';
 
@@ -494,7 +494,6 @@ export async function recipientsTable(
     .where(and(eq(campaignRecipients.campaignId, id), status ? eq(campaignRecipients.status, status) : undefined))
     .orderBy(campaignRecipients.name, campaignRecipients.recipient)
     .limit(EXPORT_MAX_ROWS);
-  const time = (d: Date | null) => (d ? d.toISOString() : '');
   const table: Table = [
     [
       'Destinatário',
@@ -516,11 +515,11 @@ export async function recipientsTable(
         r.name,
         r.kind === 'group' ? 'Grupo' : 'Contato',
         RECIPIENT_STATUS_LABELS[r.status],
-        time(r.createdAt),
-        time(r.sentAt),
-        time(r.deliveredAt),
-        time(r.readAt),
-        time(r.failedAt),
+        tableTime(r.createdAt),
+        tableTime(r.sentAt),
+        tableTime(r.deliveredAt),
+        tableTime(r.readAt),
+        tableTime(r.failedAt),
         String(r.attempts),
         r.error ?? '',
       ];

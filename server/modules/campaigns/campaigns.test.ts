@@ -1,7 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../../contract/campaigns';
-import { contacts, groups } from '../../db/schema';
+import { campaignRecipients, contacts, groups } from '../../db/schema';
 import { multipart } from '../../testing/multipart';
 import {
   apiCall,
@@ -223,6 +223,63 @@ describe('campaigns API', () => {
     const rows = XLSX.utils.sheet_to_json<string[]>(sheet.Sheets[sheet.SheetNames[0]], { header: 1 });
     expect(rows).toHaveLength(4);
     expect(rows.flat()).toContain('=HYPERLINK("http://x")');
+  });
+
+  it('exports the report’s times in São Paulo time with its offset, as the screen shows them, in CSV and XLSX', async () => {
+    const { user, cookie, call } = await customer();
+    const created = (
+      await call('POST', '/api/campaigns', { name: 'Horários', message: 'Oi', targetType: 'all' })
+    ).json();
+    const at = (iso: string) => new Date(iso);
+    await ctx.database.db.insert(campaignRecipients).values([
+      {
+        campaignId: created.id,
+        userId: user.id,
+        recipient: '+5521998765431',
+        name: 'Ana',
+        status: 'read',
+        createdAt: at('2026-11-25T19:20:00.000Z'),
+        sentAt: at('2026-11-25T19:22:14.459Z'),
+        deliveredAt: at('2026-11-26T02:30:00.000Z'),
+        readAt: at('2026-11-26T03:05:09.000Z'),
+      },
+      {
+        // Before 2019 São Paulo had summer time: the offset comes from the time-zone database.
+        campaignId: created.id,
+        userId: user.id,
+        recipient: '+5521998765432',
+        name: 'Bia',
+        status: 'failed',
+        createdAt: at('2018-01-25T19:22:14.000Z'),
+        failedAt: at('2018-01-25T19:23:00.000Z'),
+      },
+    ]);
+    const ana = [
+      '2026-11-25 16:20:00 -03:00',
+      '2026-11-25 16:22:14 -03:00',
+      '2026-11-25 23:30:00 -03:00',
+      '2026-11-26 00:05:09 -03:00',
+      '',
+    ];
+    const bia = ['2018-01-25 17:22:14 -02:00', '', '', '', '2018-01-25 17:23:00 -02:00'];
+
+    const csv = await call('GET', `/api/campaigns/${created.id}/recipients/export?format=csv`);
+    expect(csv.statusCode).toBe(200);
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines.map((l) => l.split(';').slice(4, 9))).toEqual([
+      ['Na fila em', 'Enviada em', 'Entregue em', 'Lida em', 'Falhou em'],
+      ana,
+      bia,
+    ]);
+    expect(csv.body).not.toMatch(/\d{2}:\d{2}:\d{2}(\.\d+)?Z/);
+
+    const xlsx = await apiCall(ctx, 'GET', `/api/campaigns/${created.id}/recipients/export?format=xlsx`, { cookie });
+    const sheet = XLSX.read(xlsx.rawPayload, { type: 'buffer' });
+    const rows = XLSX.utils.sheet_to_json<string[]>(sheet.Sheets[sheet.SheetNames[0]], { header: 1, defval: '' });
+    expect(rows.slice(1).map((r) => r.slice(4, 9))).toEqual([ana, bia]);
   });
 
   it('uses a saved message as content, its HTML as WhatsApp formatting, and sends an uploaded image with the text as caption', async () => {

@@ -37,8 +37,9 @@ export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
       },
     },
     async (request) => {
-      const userId = authed(request).user.id;
-      const config = await saveBotConfig(db, userId, request.body, opts());
+      const { user, role } = authed(request);
+      const userId = user.id;
+      const config = await saveBotConfig(db, userId, request.body, { ...opts(), role });
       chatbot.configChanged(userId);
       await recordActivity(db, request.log, { userId, actorId: userId, kind: 'bot_changed' });
       return { success: true as const, message: botMsg.saved, config };

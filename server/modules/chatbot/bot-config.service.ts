@@ -1,12 +1,13 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { Role } from '../../../contract/auth';
 import {
   type AutoReply,
+  aiUnavailableFor,
   type BotButton,
   type BotConfig,
   type BotConfigInput,
   type botConfigInput,
-  botMsg,
   DEFAULT_BOT_CONFIG,
   type Weekday,
   weekdays,
@@ -73,7 +74,7 @@ export async function saveBotConfig(
   db: Db,
   userId: string,
   input: ParsedInput,
-  opts: { aiAvailable: boolean; defaultModel?: string; outbound?: OutboundPolicy },
+  opts: { aiAvailable: boolean; defaultModel?: string; outbound?: OutboundPolicy; role: Role },
 ): Promise<BotConfig> {
   const outbound = opts.outbound ?? { allowPrivate: false };
   const badImage = input.autoReplies?.findIndex((r) => r.imageUrl && linkProblem(r.imageUrl, outbound)) ?? -1;
@@ -88,7 +89,10 @@ export async function saveBotConfig(
       .select({ aiEnabled: botConfigs.aiEnabled })
       .from(botConfigs)
       .where(eq(botConfigs.userId, userId));
-    if (!stored?.aiEnabled) throw new AppError('VALIDATION', botMsg.aiUnavailable, { aiEnabled: botMsg.aiUnavailable });
+    if (!stored?.aiEnabled) {
+      const message = aiUnavailableFor(opts.role);
+      throw new AppError('VALIDATION', message, { aiEnabled: message });
+    }
   }
   await db.transaction(async (tx) => {
     const t = tx as unknown as Db;

@@ -219,7 +219,20 @@ describe('bot config API', () => {
       expect(get.json().aiAvailable).toBe(false);
       const res = await apiCall(bare, 'POST', '/api/bot-config', { cookie, payload: { aiEnabled: true } });
       expect(res.statusCode).toBe(400);
+      // A customer is sent to support, and reads no setting's name anywhere in the answer.
       expect(res.json().message).toBe(botMsg.aiUnavailable);
+      expect(res.json().message).toContain('fale com o suporte');
+      expect(res.body).not.toMatch(/OPENAI/i);
+      expect(get.body).not.toMatch(/OPENAI/i);
+      // An administrator, who runs the server, is told which setting is missing.
+      const { cookie: adminCookie } = await newCustomer(bare, { accountType: 'admin', planType: 'admin' });
+      const asAdmin = await apiCall(bare, 'POST', '/api/bot-config', {
+        cookie: adminCookie,
+        payload: { aiEnabled: true },
+      });
+      expect(asAdmin.statusCode).toBe(400);
+      expect(asAdmin.json().message).toBe(botMsg.aiUnavailableAdmin);
+      expect(asAdmin.json().message).toContain('OPENAI_API_KEY');
       // AI switched on while the server had a key: the config saved whole still saves.
       const { user: had, cookie: hadCookie } = await newCustomer(bare);
       await bare.database.db.execute(sql`insert into bot_configs (user_id, ai_enabled) values (${had.id}, true)`);

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
   contactsMsg,
+  IMPORT_ERROR_VALUE_MAX,
   IMPORT_MAX_ROWS,
+  type ImportColumn,
   type ImportResult,
   type ImportRowError,
   parseTags,
@@ -48,6 +50,16 @@ function splitTags(cell: string): string[] {
   return parseTags(cell.split(/[,;|]/));
 }
 
+/** A cell as an error quotes it: at most IMPORT_ERROR_VALUE_MAX characters, a cut one ending with '…'. */
+function quoted(value: string): string {
+  if (value.length <= IMPORT_ERROR_VALUE_MAX) return value;
+  let cut = value.slice(0, IMPORT_ERROR_VALUE_MAX - 1);
+  // Never half of an emoji (a lone surrogate).
+  const last = cut.charCodeAt(cut.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
 /** Columns of a file without a header row: one column is the phone; otherwise Nome, Telefone, Email, Tags. */
 function positional(width: number): ColumnMap {
   return width <= 1 ? { name: -1, phone: 0, email: -1, tags: -1 } : { name: 0, phone: 1, email: 2, tags: 3 };
@@ -73,8 +85,9 @@ async function parseFile(accountId: string, filename: string, data: Buffer) {
   const seen = new Set<string>();
   let duplicates = 0;
   const cell = (r: string[], i: number) => (i >= 0 ? clean(r[i]) : '');
-  // The row as an error line shows it; made only for rows that are refused.
-  const rowError = (i: number, reason: string): ImportRowError => {
+  // The row as an error line shows it, quoting the value of the column it was refused for; made
+  // only for rows that are refused.
+  const rowError = (i: number, reason: string, column: ImportColumn): ImportRowError => {
     const r = rows[i];
     return {
       row: i + 1,
@@ -83,6 +96,8 @@ async function parseFile(accountId: string, filename: string, data: Buffer) {
       phone: cell(r, columns.phone).slice(0, 60),
       email: cell(r, columns.email).slice(0, 200),
       tags: cell(r, columns.tags).slice(0, 500),
+      column,
+      value: quoted(cell(r, columns[column])),
     };
   };
   for (let i = start; i < rows.length; i++) {
@@ -93,17 +108,17 @@ async function parseFile(accountId: string, filename: string, data: Buffer) {
     const rawTags = cell(r, columns.tags);
     if (!rawName && !rawPhone && !rawEmail && !rawTags) continue;
     if (!rawPhone) {
-      errors.push(rowError(i, contactsMsg.rowMissingPhone));
+      errors.push(rowError(i, contactsMsg.rowMissingPhone, 'phone'));
       continue;
     }
     const phone = normalizePhone(rawPhone.slice(0, 60));
     if (!phone) {
-      errors.push(rowError(i, contactsMsg.rowInvalidPhone));
+      errors.push(rowError(i, contactsMsg.rowInvalidPhone, 'phone'));
       continue;
     }
     const email = rawEmail.slice(0, 200);
     if (email && (rawEmail.length > 200 || !EMAIL.test(email))) {
-      errors.push(rowError(i, contactsMsg.rowInvalidEmail));
+      errors.push(rowError(i, contactsMsg.rowInvalidEmail, 'email'));
       continue;
     }
     if (seen.has(phone)) {
@@ -119,7 +134,8 @@ async function parseFile(accountId: string, filename: string, data: Buffer) {
       tags: splitTags(rawTags.slice(0, 500)),
     });
   }
-  const overLimitError = (c: Candidate) => rowError(c.index, contactsMsg.rowOverLimit);
+  // A row past the plan's limit was refused for no cell of its own: it is known by its number.
+  const overLimitError = (c: Candidate) => rowError(c.index, contactsMsg.rowOverLimit, 'phone');
   return { candidates, errors, duplicates, overLimitError } as const;
 }
 

@@ -2,7 +2,7 @@ import { deflateRawSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactsMsg, IMPORT_MAX_FILE_MB, neutralizeCell } from '../../../contract/contacts';
+import { contactsMsg, IMPORT_MAX_FILE_MB, importErrorLine, neutralizeCell } from '../../../contract/contacts';
 import { contacts } from '../../db/schema';
 import { multipart } from '../../testing/multipart';
 import { createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
@@ -65,8 +65,26 @@ describe('contacts import', () => {
     expect(body).toMatchObject({ success: true, imported: 2, duplicates: 2 });
     expect(body.message).toBe('2 contatos importados com sucesso; 2 duplicados ignorados; 3 linhas com erro');
     expect(body.errors).toEqual([
-      { row: 5, reason: contactsMsg.rowInvalidPhone, name: 'Caio', phone: '123', email: '', tags: '' },
-      { row: 6, reason: contactsMsg.rowMissingPhone, name: 'Duda', phone: '', email: '', tags: '' },
+      {
+        row: 5,
+        reason: contactsMsg.rowInvalidPhone,
+        name: 'Caio',
+        phone: '123',
+        email: '',
+        tags: '',
+        column: 'phone',
+        value: '123',
+      },
+      {
+        row: 6,
+        reason: contactsMsg.rowMissingPhone,
+        name: 'Duda',
+        phone: '',
+        email: '',
+        tags: '',
+        column: 'phone',
+        value: '',
+      },
       {
         row: 7,
         reason: contactsMsg.rowInvalidEmail,
@@ -74,6 +92,8 @@ describe('contacts import', () => {
         phone: '31 98888-7777',
         email: 'nao-e-email',
         tags: '',
+        column: 'email',
+        value: 'nao-e-email',
       },
     ]);
     expect(await phonesOf(user.id)).toEqual([
@@ -81,6 +101,55 @@ describe('contacts import', () => {
       { phone: '+5521998765432', name: 'Ana', email: 'ana@example.com', tags: ['vip', 'cliente'] },
       { phone: '+5541987776666', name: 'Fabi', email: null, tags: ['lead'] },
     ]);
+  });
+
+  it('quotes in each error line the value of the column the row was refused for, cut when long', async () => {
+    const { cookie } = await account({ planType: 'basic' });
+    const longEmail = `${'a'.repeat(70)}@exemplo`;
+    const longPhone = `11 9${'8'.repeat(80)}`;
+    const lines = ['Nome;Telefone;Email;Tags'];
+    // Fillers up to line 55, so the bad e-mail is on line 56 as in the report.
+    for (let n = 2; n <= 55; n++) lines.push(`Cliente ${n};119876500${String(n).padStart(2, '0')};;`);
+    lines.push(
+      'Zé;11987650099;email-ruim;vip', // 56
+      'Ana;abc;ana@exemplo.com.br;', // 57
+      'Bia;;bia@exemplo.com.br;', // 58
+      `Caio;11987650100;${longEmail};`, // 59
+      `Duda;${longPhone};;`, // 60
+      `Edu;11987650101;${'b'.repeat(58)}😀@x;`, // 61: the cut would split the emoji
+    );
+    const body = (await upload(cookie, 'erros.csv', lines.join('\r\n'))).json();
+    expect(body).toMatchObject({ success: true, imported: 54 });
+    const cut = (s: string) => `${s.slice(0, 59)}…`;
+    expect(body.errors.map((e: { column: string; value: string }) => [e.column, e.value])).toEqual([
+      ['email', 'email-ruim'],
+      ['phone', 'abc'],
+      ['phone', ''],
+      ['email', cut(longEmail)],
+      ['phone', cut(longPhone)],
+      ['email', `${'b'.repeat(58)}…`],
+    ]);
+    expect(body.errors.map(importErrorLine)).toEqual([
+      'Linha 56: Email inválido (email-ruim)',
+      'Linha 57: Telefone inválido (abc)',
+      'Linha 58: Telefone ausente',
+      `Linha 59: Email inválido (${cut(longEmail)})`,
+      `Linha 60: Telefone inválido (${cut(longPhone)})`,
+      `Linha 61: Email inválido (${'b'.repeat(58)}…)`,
+    ]);
+    // The rows' own cells are still all there, for the file of rejected rows.
+    expect(body.errors[0]).toMatchObject({ name: 'Zé', phone: '11987650099', email: 'email-ruim', tags: 'vip' });
+  });
+
+  it('quotes the number of a row refused for the plan’s limit', async () => {
+    const { user, cookie } = await account({ planType: 'basic' });
+    await ctx.database.db.execute(
+      sql`insert into contacts (user_id, name, phone) select ${user.id}, 'C' || i, '+55119' || lpad(i::text, 8, '0') from generate_series(1, 4999) as i`,
+    );
+    const res = (
+      await upload(cookie, 'c.csv', 'Nome,Telefone,Email\nA,21998760001,a@x.com\nB,(21) 99876-0002,b@x.com\n')
+    ).json();
+    expect(res.errors.map(importErrorLine)).toEqual([`Linha 3: ${contactsMsg.rowOverLimit} ((21) 99876-0002)`]);
   });
 
   it('writes the counts of its message in the singular when there is one of each', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AutoReply, type BotConfig, botMsg } from '../../../contract/bot';
 import {
+  aiUnavailableText,
   botConfigBodyFromForm,
   checkBotConfigForm,
   emptyReplyRow,
@@ -155,5 +156,17 @@ describe('toggleDay', () => {
   it('switches a day and keeps week order', () => {
     expect(toggleDay(['friday', 'monday'], 'wednesday')).toEqual(['monday', 'wednesday', 'friday']);
     expect(toggleDay(['monday', 'wednesday'], 'monday')).toEqual(['wednesday']);
+  });
+});
+
+describe('aiUnavailableText', () => {
+  it('sends customers to support without naming a setting, and names it for administrators', () => {
+    for (const accountType of ['active', 'demo', 'pending', 'regular'] as const) {
+      const text = aiUnavailableText({ accountType, isActive: true });
+      expect(text, accountType).toContain('fale com o suporte');
+      expect(text, accountType).not.toMatch(/OPENAI|API_KEY/i);
+    }
+    expect(aiUnavailableText({ accountType: 'active', isActive: false })).not.toMatch(/OPENAI/i);
+    expect(aiUnavailableText({ accountType: 'admin', isActive: true })).toContain('OPENAI_API_KEY');
   });
 });

@@ -1,6 +1,8 @@
+import { roleOf, type User } from '../../../contract/auth';
 import {
   type AutoReply,
   type AutoReplyInput,
+  aiUnavailableFor,
   type BotConfig,
   type BotConfigInput,
   botConfigInput,
@@ -174,4 +176,12 @@ export function checkBotConfigForm(form: BotConfigFormState, stored: StoredBotCo
     }
   }
   return { body, toast: parsed.error.issues[0]?.message ?? null, rowErrors, fieldErrors };
+}
+
+/**
+ * Why AI is off on this server, for the signed-in user: an administrator is told the setting to
+ * fill in, a customer to ask support (no setting names on a customer's screen).
+ */
+export function aiUnavailableText(user: Pick<User, 'accountType' | 'isActive'>): string {
+  return aiUnavailableFor(roleOf(user));
 }

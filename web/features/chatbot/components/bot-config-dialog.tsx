@@ -43,6 +43,7 @@ import { canReadWorkspace } from '../../auth/permissions';
 import { useBotConfig } from '../api/get-bot-config';
 import { useSaveBotConfig } from '../api/save-bot-config';
 import {
+  aiUnavailableText,
   type BotConfigField,
   type BotConfigFormState,
   checkBotConfigForm,
@@ -150,6 +151,7 @@ function ReplyRowFields({
 }
 
 function BotConfigForm({ config, onClose }: { config: BotConfig; onClose: () => void }) {
+  const user = useAuthenticatedUser();
   const save = useSaveBotConfig();
   const [form, setForm] = useState<BotConfigFormState>(() => formFromConfig(config));
   const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
@@ -281,7 +283,7 @@ function BotConfigForm({ config, onClose }: { config: BotConfig; onClose: () => 
           description={
             config.aiAvailable
               ? 'Quando nenhuma palavra-chave combina, a IA responde com base na descrição do seu negócio.'
-              : botMsg.aiUnavailable
+              : aiUnavailableText(user)
           }
           checked={form.aiEnabled}
           disabled={aiLocked}

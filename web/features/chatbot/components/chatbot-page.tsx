@@ -9,7 +9,6 @@ import {
   Settings,
 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import { botMsg } from '../../../../contract/bot';
 import { ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -22,6 +21,7 @@ import { canReadWorkspace } from '../../auth/permissions';
 import { type Metrics, useMetrics } from '../../metrics/api/get-metrics';
 import { type BotConfig, useBotConfig } from '../api/get-bot-config';
 import { BOT_REPLIES_PREVIEW, moreRepliesText } from '../auto-messages';
+import { aiUnavailableText } from '../bot-config-form';
 import { AutoMessagesManager } from './auto-messages-manager';
 import { BotConfigDialog } from './bot-config-dialog';
 
@@ -192,6 +192,7 @@ function RepliesCard({ config }: { config: BotConfig | undefined }) {
 }
 
 function AiCard({ config }: { config: BotConfig | undefined }) {
+  const user = useAuthenticatedUser();
   return (
     <Card>
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3">
@@ -221,7 +222,7 @@ function AiCard({ config }: { config: BotConfig | undefined }) {
                 ) : (
                   <span className={config.aiEnabled ? 'font-medium text-amber-900' : 'font-medium text-foreground'}>
                     {config.aiEnabled ? 'A IA está ligada, mas não responde. ' : ''}
-                    {botMsg.aiUnavailable}
+                    {aiUnavailableText(user)}
                   </span>
                 )}
               </dd>

@@ -1,6 +1,6 @@
 import { Download, FileSpreadsheet, Upload } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { contactsMsg, type ImportResult, toCsv } from '../../../../contract/contacts';
+import { contactsMsg, type ImportResult, importErrorLine, toCsv } from '../../../../contract/contacts';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -183,10 +183,7 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
                 <>
                   <ul className="grid max-h-32 gap-1 overflow-y-auto text-xs text-muted-foreground">
                     {result.errors.slice(0, 20).map((e) => (
-                      <li key={e.row}>
-                        Linha {e.row}: {e.reason}
-                        {e.phone ? ` (${e.phone})` : ''}
-                      </li>
+                      <li key={e.row}>{importErrorLine(e)}</li>
                     ))}
                   </ul>
                   {rejectedUrl ? (
