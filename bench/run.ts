@@ -17,6 +17,7 @@ import { type BenchResult, summaryTable } from './lib/report';
 import { repoRoot } from './lib/server';
 import * as login from './login.bench';
 import * as metrics from './metrics.bench';
+import * as restore from './restore.bench';
 import * as sessionPoll from './session-poll.bench';
 import * as usersPolling from './users-polling.bench';
 import * as webhookStatuses from './webhook-statuses.bench';
@@ -31,6 +32,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   chatbot,
   chatbotWebhook,
   metrics,
+  restore,
   usersPolling,
   webhookStatuses,
 ];

@@ -8,7 +8,7 @@ let database: Database;
 beforeAll(async () => {
   database = await createTestDatabase();
   await database.db.execute(
-    sql`create table bulk_probe (id uuid primary key, owner uuid not null, label text, tags text[] not null default '{}', n integer, unique (owner, label))`,
+    sql`create table bulk_probe (id uuid primary key, owner uuid not null, label text, tags text[] not null default '{}', n integer, at timestamptz, yes boolean, unique (owner, label))`,
   );
 });
 afterAll(() => database.close());
@@ -85,5 +85,29 @@ describe('bulkInsert', () => {
       ).rows.map((r) => r.id);
       expect(stored.sort()).toEqual([id(7000001), id(7000003)]);
     } else await expect(load).rejects.toThrow();
+  });
+
+  it('reads timestamps with their offset as the instants they name, and booleans', async () => {
+    const timed: BulkTable = {
+      ...spec,
+      columns: [...spec.columns, { name: 'at', type: 'timestamptz' }, { name: 'yes', type: 'boolean' }],
+    };
+    const rows: BulkValue[][] = [
+      [id(8000001), 'utc', [], 1, '2026-03-10T15:04:05.123Z', true],
+      [id(8000002), 'são paulo', [], 2, '2026-03-10T12:04:05.123-03:00', false],
+      [id(8000003), 'sem data', [], 3, null, null],
+    ];
+    expect(await database.db.transaction((tx) => bulkInsert(tx, timed, rows, { keysExcluded: true }))).toBe(3);
+    const stored = (
+      (await database.db.execute(
+        sql`select label, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as at, yes from bulk_probe
+            where id in (${id(8000001)}, ${id(8000002)}, ${id(8000003)}) order by id`,
+      )) as unknown as { rows: Array<{ label: string; at: string | null; yes: boolean | null }> }
+    ).rows;
+    expect(stored).toEqual([
+      { label: 'utc', at: '2026-03-10T15:04:05.123', yes: true },
+      { label: 'são paulo', at: '2026-03-10T15:04:05.123', yes: false },
+      { label: 'sem data', at: null, yes: null },
+    ]);
   });
 });

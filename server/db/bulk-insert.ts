@@ -16,14 +16,15 @@ import { from as copyFrom } from 'pg-copy-streams';
  * embedded database has one connection and COPY has no ON CONFLICT: callers exclude known keys
  * beforehand inside the same transaction, so COPY meets none.
  */
-export type BulkType = 'uuid' | 'text' | 'text[]' | 'integer';
-export type BulkValue = string | number | string[] | null;
+/** A column's type; a `timestamptz` value is text the database reads as one (ISO 8601 with its offset). */
+export type BulkType = 'uuid' | 'text' | 'text[]' | 'integer' | 'boolean' | 'timestamptz';
+export type BulkValue = string | number | boolean | string[] | null;
 
 export interface BulkTable {
   table: string;
   columns: Array<{ name: string; type: BulkType }>;
   /** The same value in every row (the account, the campaign): sent once, not once per row. */
-  fixed?: Array<{ name: string; type: BulkType; value: string | number }>;
+  fixed?: Array<{ name: string; type: BulkType; value: string | number | boolean }>;
 }
 
 const COPY_BATCH = 25_000;
@@ -58,6 +59,7 @@ const arrayLiteral = (items: string[]) =>
 function copyCell(value: BulkValue | undefined): string {
   if (value === null || value === undefined) return '\\N';
   if (Array.isArray(value)) return copyText(arrayLiteral(value));
+  if (typeof value === 'boolean') return value ? 't' : 'f';
   return typeof value === 'number' ? String(value) : copyText(value);
 }
 

@@ -14,6 +14,7 @@ import {
 } from '../lib/outbound-fetch';
 import { updateAccountSettings } from '../modules/settings/account-settings.service';
 import { FakeGraphApi } from '../testing/fake-graph-api';
+import { multipart } from '../testing/multipart';
 import { apiFetch, listen } from '../testing/raw-http';
 import { createTestApp, newCustomer, type TestContext } from '../testing/test-app';
 import { signBody } from '../whatsapp/cloud-api/webhook';
@@ -306,6 +307,55 @@ describe('over HTTP', () => {
       imageUrl: 'https://exemplo.com.br/oferta.png',
     });
     expect(ok.status, ok.text).toBe(200);
+  });
+
+  it('refuses a backup whose campaign, saved message or bot rule links an internal image', async () => {
+    const exported = await fetch(`${base}/api/backup`, { headers: { cookie: owner.cookie } });
+    expect(exported.status).toBe(200);
+    const backup = (await exported.json()) as Record<string, unknown>;
+    const link = `http://[::ffff:127.0.0.1]:${canary.port}/img.png`;
+    const campaigns = backup.campaigns as Array<Record<string, unknown>>;
+    expect(campaigns.length).toBeGreaterThan(0);
+    const variants: Array<[string, Record<string, unknown>]> = [
+      ['campaigns.0.imageUrl', { campaigns: [{ ...campaigns[0], imageUrl: link }] }],
+      [
+        'savedMessages.0.imageUrl',
+        {
+          savedMessages: [
+            {
+              title: 'Velha',
+              type: 'contacts',
+              enableMessage: true,
+              content: 'Oi',
+              contentType: 'text',
+              hasImage: true,
+              imageUrl: link,
+              imageFile: null,
+            },
+          ],
+        },
+      ],
+      [
+        'bot.autoReplies.0.imageUrl',
+        {
+          bot: {
+            ...(backup.bot as Record<string, unknown>),
+            autoReplies: [{ trigger: 'vitrine', response: 'Veja', type: 'image', imageUrl: link }],
+          },
+        },
+      ],
+    ];
+    for (const [field, change] of variants) {
+      const body = multipart('backup.json', JSON.stringify({ ...backup, ...change }));
+      const res = await fetch(`${base}/api/backup/restore`, {
+        method: 'POST',
+        headers: { ...body.headers, cookie: owner.cookie, origin: base },
+        body: new Uint8Array(body.payload),
+      });
+      const answer = (await res.json()) as { message: string; fieldErrors?: Record<string, string> };
+      expect(res.status, `${field}: ${JSON.stringify(answer)}`).toBe(400);
+      expect(JSON.stringify(answer), field).toContain(mediaMsg.imageUrlNotPublic);
+    }
   });
 
   it('refuses a campaign built from a saved message whose stored image link is internal', async () => {

@@ -32,10 +32,12 @@ import {
 } from '../../../contract/bot';
 import { campaignMsg } from '../../../contract/campaigns';
 import { contactsMsg } from '../../../contract/contacts';
+import { mediaMsg } from '../../../contract/media';
 import { unknownVariable } from '../../../contract/personalize';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import { isHttpUrl, SAVED_MESSAGE_TEXT_MAX, savedMessagesMsg } from '../../../contract/saved-messages';
 import { UPLOAD_REF_PREFIX } from '../../../contract/uploads';
+import { type BulkTable, type BulkValue, bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import {
@@ -50,17 +52,25 @@ import {
 } from '../../db/schema';
 import { AppError } from '../../errors';
 import { timeOrderedIds } from '../../lib/ids';
+import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { normalizePhone } from '../../lib/phone';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
 import { getBotConfig } from '../chatbot/bot-config.service';
 import { type Account, contactsChanged, lockRemainingSlots } from '../contacts/contacts.service';
 import { getAccountSettings } from '../settings/account-settings.service';
+import { decodeUtf8InTurns, JsonRefused, parseJsonInTurns, Turns } from './backup-json';
 
-/** Rows read per query while the file streams out, and written per statement on restore. */
+/** Rows read per query while the file streams out. */
 const CONTACTS_PAGE = 2_000;
 const RECIPIENTS_PAGE = 5_000;
-const WRITE_BATCH = 5_000;
+/** Rows written per statement on restore (groups, saved messages, rules). */
 const ROW_BATCH = 500;
+/**
+ * Contacts and report lines per statement on restore: on the embedded database a statement holds
+ * the server's thread, and a batch this size takes 15–30 ms there (1,000: 30–80 ms; 5,000: 200–350).
+ */
+const CONTACT_BATCH = 500;
+const RECIPIENT_BATCH = 500;
 /** A restore this large is followed by a vacuum (as a large import is; PGlite has no autovacuum). */
 const VACUUM_AFTER_ROWS = 5_000;
 
@@ -291,6 +301,7 @@ async function* streamBackup(
 // Restore: reading and checking the file
 
 type ParsedContact = z.output<typeof backupFile>['contacts'][number];
+type ParsedRecipient = BackupFile['campaigns'][number]['recipients'][number];
 
 function refuse(path: ReadonlyArray<PropertyKey>, problem: string): AppError {
   const where = describeBackupPath(path);
@@ -302,46 +313,6 @@ function refuse(path: ReadonlyArray<PropertyKey>, problem: string): AppError {
 const E164 = /^\+\d{7,15}$/;
 const UPLOAD_REF = /^upload:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
-/**
- * Bounds on a backup's JSON, checked on its text before it is parsed. JSON.parse builds every value
- * at once on the thread that answers everybody: 50 MB of `{},{},…` are sixteen million objects
- * (over a gigabyte and many seconds), and `[[[[…` millions deep costs as much. A backup this server
- * writes is a few levels deep, spends more than 60 bytes on each object or array (a contact is
- * two, a recipient line one) and has a few dozen keys per object.
- */
-const JSON_MAX_DEPTH = 32;
-const JSON_MAX_CONTAINERS = 1_000_000;
-const JSON_MAX_ITEMS = 5_000_000;
-const JSON_MAX_KEYS = 1_000;
-
-function checkJsonShape(text: string): void {
-  const tooComplex = () => new AppError('VALIDATION', backupMsg.tooComplex);
-  // Per open level: the keys of an object so far, or -1 for an array.
-  const keys: number[] = [];
-  let depth = 0;
-  let containers = 0;
-  let items = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // A string: nothing inside it counts.
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
-    } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > JSON_MAX_DEPTH || ++containers > JSON_MAX_CONTAINERS) throw tooComplex();
-      keys[depth] = c === 0x7b ? 1 : -1;
-    } else if (c === 0x7d || c === 0x5d) {
-      depth--;
-    } else if (c === 0x2c) {
-      if (++items > JSON_MAX_ITEMS) throw tooComplex();
-      if (depth > 0 && keys[depth] >= 0 && ++keys[depth] > JSON_MAX_KEYS) throw tooComplex();
-    }
-  }
-}
-
 /** The first issue of a refused part of the file, where it is in the whole file. */
 function refuseIssue(path: ReadonlyArray<PropertyKey>, error: z.ZodError): AppError {
   const issue = error.issues[0];
@@ -352,14 +323,24 @@ function refuseIssue(path: ReadonlyArray<PropertyKey>, error: z.ZodError): AppEr
  * A section's items checked one at a time, stopping at the first bad one: checked whole, a section
  * of a million broken items makes zod collect an issue for every one (gigabytes, minutes).
  */
-function parseItems<T extends z.ZodType>(items: unknown, item: T, path: PropertyKey[]): z.output<T>[] {
+async function parseItems<T extends z.ZodType>(
+  items: unknown,
+  item: T,
+  path: PropertyKey[],
+  turns: Turns,
+): Promise<z.output<T>[]> {
   if (items === undefined) return [];
   if (!Array.isArray(items)) {
     const whole = z.array(item).safeParse(items);
     if (!whole.success) throw refuseIssue(path, whole.error);
     return whole.data;
   }
-  return items.map((value, i) => parseItem(value, item, [...path, i]));
+  const out: z.output<T>[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    out[i] = parseItem(items[i], item, [...path, i]);
+    if ((i & 0xff) === 0xff) await turns.next();
+  }
+  return out;
 }
 
 function parseItem<T extends z.ZodType>(value: unknown, item: T, path: PropertyKey[]): z.output<T> {
@@ -372,26 +353,32 @@ function parseItem<T extends z.ZodType>(value: unknown, item: T, path: PropertyK
 const campaignWithoutLines = backupCampaign.extend({ recipients: z.unknown().optional() });
 
 /**
- * The whole file read and checked before anything is written: JSON in UTF-8 within the bounds
- * above, our format and version, every section against its schema (item by item, in the file's
- * order), then what a schema cannot say (numbers that are not phone numbers, a number or a group
- * twice, unknown message variables, HTML that sanitises to nothing). The first problem is answered
- * as a 400 naming where it is.
+ * The whole file read and checked before anything is written: JSON in UTF-8 within the bounds of
+ * JSON_LIMITS, our format and version, every section against its schema (item by item, in the
+ * file's order), then what a schema cannot say (numbers that are not phone numbers, a number or a
+ * group twice, unknown message variables, HTML that sanitises to nothing). The first problem is
+ * answered as a 400 naming where it is. A 50 MB file is seconds of work: it goes in turns of a few
+ * milliseconds, so the server keeps answering everybody else meanwhile.
  */
-export function parseBackup(data: Buffer): BackupFile {
+export async function parseBackup(
+  data: Buffer,
+  turns = new Turns(),
+  outbound: OutboundPolicy = { allowPrivate: false },
+): Promise<BackupFile> {
   if (!data.length) throw new AppError('VALIDATION', backupMsg.emptyFile);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(data).replace(/^\uFEFF/, '');
+    text = (await decodeUtf8InTurns(data, turns)).replace(/^\uFEFF/, '');
   } catch {
     throw new AppError('VALIDATION', backupMsg.notJson);
   }
-  checkJsonShape(text);
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new AppError('VALIDATION', backupMsg.notJson);
+    raw = await parseJsonInTurns(text, turns);
+  } catch (err) {
+    if (err instanceof JsonRefused) throw new AppError('VALIDATION', backupMsg.tooComplex);
+    if (err instanceof SyntaxError) throw new AppError('VALIDATION', backupMsg.notJson);
+    throw err;
   }
   if (
     typeof raw !== 'object' ||
@@ -407,16 +394,18 @@ export function parseBackup(data: Buffer): BackupFile {
   const parsed = backupFile.safeParse(head);
   if (!parsed.success) throw refuseIssue([], parsed.error);
   const backup = parsed.data;
-  backup.groups = parseItems(groups, backupGroup, ['groups']);
-  backup.savedMessages = parseItems(savedMessages, backupSavedMessage, ['savedMessages']);
-  backup.contacts = parseItems(contacts, backupContact, ['contacts']);
-  backup.campaigns = parseItems(campaigns, z.unknown(), ['campaigns']).map((value, i) => {
+  backup.groups = await parseItems(groups, backupGroup, ['groups'], turns);
+  backup.savedMessages = await parseItems(savedMessages, backupSavedMessage, ['savedMessages'], turns);
+  backup.contacts = await parseItems(contacts, backupContact, ['contacts'], turns);
+  const campaignList = await parseItems(campaigns, z.unknown(), ['campaigns'], turns);
+  backup.campaigns = [];
+  for (const [i, value] of campaignList.entries()) {
     const campaign = parseItem(value, campaignWithoutLines, ['campaigns', i]);
-    return {
+    backup.campaigns.push({
       ...campaign,
-      recipients: parseItems(campaign.recipients, backupRecipient, ['campaigns', i, 'recipients']),
-    };
-  });
+      recipients: await parseItems(campaign.recipients, backupRecipient, ['campaigns', i, 'recipients'], turns),
+    });
+  }
 
   const phones = new Set<string>();
   for (const [i, c] of backup.contacts.entries()) {
@@ -426,6 +415,7 @@ export function parseBackup(data: Buffer): BackupFile {
     phones.add(phone);
     c.phone = phone;
     c.name ||= phone;
+    if ((i & 0xff) === 0xff) await turns.next();
   }
   const groupNames = new Set<string>();
   for (const [i, g] of backup.groups.entries()) {
@@ -442,12 +432,22 @@ export function parseBackup(data: Buffer): BackupFile {
       throw refuse(['savedMessages', i, 'content'], savedMessagesMsg.contentTooLong);
     if (m.hasImage && m.imageUrl && !isHttpUrl(m.imageUrl))
       throw refuse(['savedMessages', i, 'imageUrl'], savedMessagesMsg.imageUrlInvalid);
+    if (m.hasImage && m.imageUrl && linkProblem(m.imageUrl, outbound))
+      throw refuse(['savedMessages', i, 'imageUrl'], mediaMsg.imageUrlNotPublic);
+    await turns.next();
   }
   for (const [i, c] of backup.campaigns.entries()) {
     const unknown = unknownVariable(c.message);
     if (unknown) throw refuse(['campaigns', i, 'message'], campaignMsg.unknownVariable(unknown));
     if (c.imageUrl && !UPLOAD_REF.test(c.imageUrl) && !isHttpUrl(c.imageUrl))
       throw refuse(['campaigns', i, 'imageUrl'], backupMsg.imageInvalid);
+    if (c.imageUrl && !UPLOAD_REF.test(c.imageUrl) && linkProblem(c.imageUrl, outbound))
+      throw refuse(['campaigns', i, 'imageUrl'], mediaMsg.imageUrlNotPublic);
+  }
+  // The same rule as in the app: an image link that points inside the server's network is not kept.
+  for (const [i, r] of (backup.bot?.autoReplies ?? []).entries()) {
+    if (r.imageUrl && linkProblem(r.imageUrl, outbound))
+      throw refuse(['bot', 'autoReplies', i, 'imageUrl'], mediaMsg.imageUrlNotPublic);
   }
   return backup;
 }
@@ -460,29 +460,60 @@ const zero = (): RestoreCounts => ({ added: 0, updated: 0, unchanged: 0, skipped
 /** One JSON parameter a statement reads as rows (jsonb_to_recordset): a batch in one round trip. */
 const json = (rows: unknown[]) => sql`${JSON.stringify(rows)}::jsonb`;
 
+/** New contacts as the bulk loader writes them (COPY), the account once per batch. */
+const contactTable = (userId: string): BulkTable => ({
+  table: 'contacts',
+  fixed: [{ name: 'user_id', type: 'uuid', value: userId }],
+  columns: [
+    { name: 'id', type: 'uuid' },
+    { name: 'name', type: 'text' },
+    { name: 'phone', type: 'text' },
+    { name: 'email', type: 'text' },
+    { name: 'tags', type: 'text[]' },
+    { name: 'is_active', type: 'boolean' },
+    { name: 'opted_out', type: 'boolean' },
+    { name: 'is_whatsapp_active', type: 'boolean' },
+    { name: 'whatsapp_checked_at', type: 'timestamptz' },
+    { name: 'created_at', type: 'timestamptz' },
+  ],
+});
+
+/** The account's contact of each number a restore has met (null: the account has none). */
+type ContactIds = Map<string, string | null>;
+
 /**
  * Contacts by phone. A number the account has is kept as it is; only what it lacks is filled in
  * (an empty e-mail, a WhatsApp check never made) and the backup's tags are added to its own. A new
- * number is added with everything the backup knows, while the plan has room (`slots`).
+ * number is added with everything the backup knows, while the plan has room (`slots`). A batch of
+ * numbers per statement, a pause between batches. Answers the counts and each number's contact.
  */
-async function restoreContacts(t: Db, userId: string, list: ParsedContact[], slots: number): Promise<RestoreCounts> {
+async function restoreContacts(
+  t: Db,
+  userId: string,
+  list: ParsedContact[],
+  slots: number,
+  now: string,
+  turns: Turns,
+): Promise<{ counts: RestoreCounts; ids: ContactIds }> {
   const counts = zero();
-  type Own = { phone: string; email: string | null; tags: string[]; wa: boolean | null };
-  const lookup = (where: ReturnType<typeof sql>) =>
-    t
-      .execute(
-        sql`select phone, email, tags, is_whatsapp_active as wa from contacts where user_id = ${userId} ${where}`,
-      )
-      .then((r) => new Map(rowsOf<Own>(r).map((c) => [c.phone, c])));
-  // As the import does: an account no larger than the file is read whole once (nothing at all when
-  // it is new); a larger one is asked about each batch's numbers.
+  const ids: ContactIds = new Map();
+  type Own = { id: string; phone: string; email: string | null; tags: string[]; wa: boolean | null };
+  const lookup = async (phones: string[]) =>
+    new Map(
+      rowsOf<Own>(
+        await t.execute(sql`
+          select id, phone, email, tags, is_whatsapp_active as wa from contacts
+          where user_id = ${userId} and phone = any(${sql.param(phones)}::text[])`),
+      ).map((c) => [c.phone, c]),
+    );
+  // A new account has nothing to look up; another is asked about each batch's numbers.
   const [{ n }] = rowsOf<{ n: number }>(
     await t.execute(sql`select count(*)::int as n from contacts where user_id = ${userId}`),
   );
-  const whole = n === 0 ? new Map<string, Own>() : n <= list.length ? await lookup(sql``) : null;
-  for (let i = 0; i < list.length; i += WRITE_BATCH) {
-    const batch = list.slice(i, i + WRITE_BATCH);
-    const existing = whole ?? (await lookup(sql`and phone = any(${sql.param(batch.map((c) => c.phone))}::text[])`));
+  const spec = contactTable(userId);
+  for (let i = 0; i < list.length; i += CONTACT_BATCH) {
+    const batch = list.slice(i, i + CONTACT_BATCH);
+    const existing = n === 0 ? new Map<string, Own>() : await lookup(batch.map((c) => c.phone));
     const updates: unknown[] = [];
     const fresh: ParsedContact[] = [];
     for (const c of batch) {
@@ -492,6 +523,7 @@ async function restoreContacts(t: Db, userId: string, list: ParsedContact[], slo
         else counts.skipped++;
         continue;
       }
+      ids.set(c.phone, own.id);
       const email = own.email || c.email;
       const tags = [...own.tags, ...c.tags.filter((tag) => !own.tags.includes(tag))];
       const fillCheck = own.wa === null && c.isWhatsAppActive !== null;
@@ -519,36 +551,33 @@ async function restoreContacts(t: Db, userId: string, list: ParsedContact[], slo
           returning c.id`),
       );
       counts.updated += done.length;
+      await turns.next();
     }
     if (fresh.length) {
-      const ids = timeOrderedIds(fresh.length);
-      const rows = fresh.map((c, n) => ({
-        id: ids[n],
-        name: c.name,
-        phone: c.phone,
-        email: c.email,
-        tags: c.tags,
-        is_active: c.isActive,
-        opted_out: c.optedOut,
-        wa: c.isWhatsAppActive,
-        checked: c.whatsappCheckedAt,
-        created_at: c.createdAt ?? null,
-      }));
-      const inserted = rowsOf(
-        await t.execute(sql`
-          insert into contacts (id, user_id, name, phone, email, tags, is_active, opted_out, is_whatsapp_active, whatsapp_checked_at, created_at)
-          select x.id, ${userId}, x.name, x.phone, x.email, x.tags, x.is_active, x.opted_out, x.wa, x.checked, coalesce(x.created_at, now())
-          from jsonb_to_recordset(${json(rows)}) as x(id uuid, name text, phone text, email text, tags text[],
-            is_active boolean, opted_out boolean, wa boolean, checked timestamptz, created_at timestamptz)
-          on conflict (user_id, phone) do nothing
-          returning id`),
-      ).length;
-      // A number the chatbot added meanwhile (it does not wait for the account lock) is the account's own now.
+      const freshIds = timeOrderedIds(fresh.length);
+      const rows: BulkValue[][] = fresh.map((c, k) => [
+        freshIds[k],
+        c.name,
+        c.phone,
+        c.email,
+        c.tags,
+        c.isActive,
+        c.optedOut,
+        c.isWhatsAppActive,
+        c.whatsappCheckedAt,
+        c.createdAt ?? now,
+      ]);
+      // Known numbers were left out above under the account lock; a number the chatbot added
+      // meanwhile (it does not wait for that lock) is the account's own now, and the loader skips it.
+      const inserted = await bulkInsert(t, spec, rows, { keysExcluded: true });
       counts.added += inserted;
       counts.unchanged += fresh.length - inserted;
+      if (inserted === fresh.length) for (const [k, c] of fresh.entries()) ids.set(c.phone, freshIds[k]);
+      else for (const own of (await lookup(fresh.map((c) => c.phone))).values()) ids.set(own.phone, own.id);
     }
+    await turns.pause();
   }
-  return counts;
+  return { counts, ids };
 }
 
 /** Groups by name (case ignored, as the app keeps them unique): a known one only gets a missing WhatsApp link. */
@@ -768,6 +797,98 @@ function restoredStatus(status: BackupCampaign['status']): BackupCampaign['statu
   return status;
 }
 
+/** Report lines as the bulk loader writes them (COPY): the campaign and the account once per batch. */
+const recipientTable = (campaignId: string, userId: string): BulkTable => ({
+  table: 'campaign_recipients',
+  fixed: [
+    { name: 'campaign_id', type: 'uuid', value: campaignId },
+    { name: 'user_id', type: 'uuid', value: userId },
+  ],
+  columns: [
+    { name: 'id', type: 'uuid' },
+    { name: 'contact_id', type: 'uuid' },
+    { name: 'recipient', type: 'text' },
+    { name: 'kind', type: 'text' },
+    { name: 'name', type: 'text' },
+    { name: 'email', type: 'text' },
+    { name: 'status', type: 'text' },
+    { name: 'error', type: 'text' },
+    { name: 'attempts', type: 'integer' },
+    { name: 'created_at', type: 'timestamptz' },
+    { name: 'due_at', type: 'timestamptz' },
+    { name: 'sent_at', type: 'timestamptz' },
+    { name: 'delivered_at', type: 'timestamptz' },
+    { name: 'read_at', type: 'timestamptz' },
+    { name: 'failed_at', type: 'timestamptz' },
+  ],
+});
+
+/** A contact's number as recipient lines write it (digits, or with the +) and as contacts store it. */
+const contactPhone = (recipient: string) => (recipient.startsWith('+') ? recipient : `+${recipient}`);
+
+/** Adds to `ids` the account's contact of each of these numbers it has not met yet. */
+async function lookUpContacts(t: Db, userId: string, phones: string[], ids: ContactIds): Promise<void> {
+  const unknown = [...new Set(phones.filter((p) => !ids.has(p)))];
+  if (!unknown.length) return;
+  for (const p of unknown) ids.set(p, null);
+  const rows = rowsOf<{ id: string; phone: string }>(
+    await t.execute(
+      sql`select id, phone from contacts where user_id = ${userId} and phone = any(${sql.param(unknown)}::text[])`,
+    ),
+  );
+  for (const c of rows) ids.set(c.phone, c.id);
+}
+
+/**
+ * A campaign's report lines, a batch per statement through the bulk loader, with a pause between
+ * batches for whatever else waits on the thread. The campaign is new in this transaction, so no
+ * other writer can hold one of its lines: only a line the file repeats is left out (the first one
+ * is kept). Each statement's rollups are computed once for all its rows (migration 0009).
+ */
+async function restoreRecipients(
+  t: Db,
+  userId: string,
+  campaignId: string,
+  lines: ParsedRecipient[],
+  contactIds: ContactIds,
+  now: string,
+  turns: Turns,
+): Promise<number> {
+  const spec = recipientTable(campaignId, userId);
+  const seen = new Set<string>();
+  let inserted = 0;
+  for (let i = 0; i < lines.length; i += RECIPIENT_BATCH) {
+    const batch = lines.slice(i, i + RECIPIENT_BATCH).filter((r) => !seen.has(r.recipient) && seen.add(r.recipient));
+    const phones = batch.filter((r) => r.kind === 'contact').map((r) => contactPhone(r.recipient));
+    await lookUpContacts(t, userId, phones, contactIds);
+    const ids = timeOrderedIds(batch.length);
+    const rows: BulkValue[][] = batch.map((r, k) => {
+      const done = SENT_OR_AFTER.has(r.status);
+      const queuedAt = r.queuedAt ?? now;
+      return [
+        ids[k],
+        r.kind === 'contact' ? (contactIds.get(contactPhone(r.recipient)) ?? null) : null,
+        r.recipient,
+        r.kind,
+        r.name,
+        r.email,
+        done ? r.status : 'skipped',
+        done ? r.error : backupMsg.recipientNotSent,
+        r.attempts,
+        queuedAt,
+        queuedAt,
+        r.sentAt,
+        r.deliveredAt,
+        r.readAt,
+        r.failedAt,
+      ];
+    });
+    inserted += await bulkInsert(t, spec, rows, { keysExcluded: true });
+    await turns.pause();
+  }
+  return inserted;
+}
+
 /**
  * Campaigns by name and creation date (ids are not carried: another account may hold the same id),
  * each with its recipient lines, which point at the account's contact with the same number.
@@ -777,6 +898,9 @@ async function restoreCampaigns(
   userId: string,
   list: BackupFile['campaigns'],
   uploads: Set<string>,
+  contactIds: ContactIds,
+  now: string,
+  turns: Turns,
 ): Promise<{ counts: RestoreCounts; recipients: number }> {
   const counts = zero();
   const key = (name: string, createdAt: Date) => JSON.stringify([name, createdAt.toISOString()]);
@@ -819,41 +943,29 @@ async function restoreCampaigns(
       })
       .returning({ id: campaigns.id });
     counts.added++;
-    for (let i = 0; i < c.recipients.length; i += WRITE_BATCH) {
-      const rows = c.recipients.slice(i, i + WRITE_BATCH).map((r) => {
-        const done = SENT_OR_AFTER.has(r.status);
-        return {
-          recipient: r.recipient,
-          kind: r.kind,
-          name: r.name,
-          email: r.email,
-          status: done ? r.status : 'skipped',
-          error: done ? r.error : backupMsg.recipientNotSent,
-          attempts: r.attempts,
-          queued_at: r.queuedAt ?? null,
-          sent_at: r.sentAt,
-          delivered_at: r.deliveredAt,
-          read_at: r.readAt,
-          failed_at: r.failedAt,
-        };
-      });
-      recipients += rowsOf(
-        await t.execute(sql`
-          insert into campaign_recipients (campaign_id, user_id, contact_id, recipient, kind, name, email, status, error,
-            attempts, created_at, due_at, sent_at, delivered_at, read_at, failed_at)
-          select ${row.id}, ${userId}, c.id, x.recipient, x.kind, x.name, x.email, x.status, x.error, x.attempts,
-            coalesce(x.queued_at, now()), coalesce(x.queued_at, now()), x.sent_at, x.delivered_at, x.read_at, x.failed_at
-          from jsonb_to_recordset(${json(rows)}) as x(recipient text, kind text, name text, email text, status text,
-            error text, attempts int, queued_at timestamptz, sent_at timestamptz, delivered_at timestamptz,
-            read_at timestamptz, failed_at timestamptz)
-          left join contacts c on x.kind = 'contact' and c.user_id = ${userId}
-            and c.phone = case when x.recipient like '+%' then x.recipient else '+' || x.recipient end
-          on conflict on constraint campaign_recipients_campaign_recipient_key do nothing
-          returning 1`),
-      ).length;
-    }
+    recipients += await restoreRecipients(t, userId, row.id, c.recipients, contactIds, now, turns);
   }
   return { counts, recipients };
+}
+
+/**
+ * After answering: freshly written rows make every read visit the heap until the table is vacuumed
+ * (visibility map, hint bits), and the planner has no statistics for them; PGlite has no
+ * autovacuum. On the embedded database each of these statements holds the thread (an analyze reads
+ * a sample of 30,000 rows: 200–300 ms there), so they go one at a time with a pause between, never
+ * two in a row.
+ */
+async function vacuumAfterRestore(db: Db, contactsAdded: number, recipients: number, turns: Turns): Promise<void> {
+  const tables = [
+    ...(contactsAdded >= VACUUM_AFTER_ROWS ? [sql`contacts`] : []),
+    ...(recipients >= VACUUM_AFTER_ROWS ? [sql`campaign_recipients`] : []),
+  ];
+  for (const table of tables) {
+    await turns.pause();
+    await db.execute(sql`vacuum ${table}`);
+    await turns.pause();
+    await db.execute(sql`analyze ${table}`);
+  }
 }
 
 /**
@@ -865,9 +977,10 @@ export async function restoreBackup(
   db: Db,
   account: Account,
   data: Buffer,
-  opts: { aiAvailable: boolean },
+  opts: { aiAvailable: boolean; outbound?: OutboundPolicy },
 ): Promise<RestoreResult> {
-  const backup = parseBackup(data);
+  const turns = new Turns();
+  const backup = await parseBackup(data, turns, opts.outbound);
   const userId = account.id;
   const result = await db.transaction(async (tx: Tx) => {
     // The account lock of contact writes: concurrent restores, imports and creates take turns.
@@ -884,12 +997,14 @@ export async function restoreBackup(
       : { config: zero(), rules: zero() };
     const groupCounts = await restoreGroups(t, userId, backup.groups);
     const messageCounts = await restoreSavedMessages(t, userId, backup.savedMessages, uploads);
-    const contactCounts = await restoreContacts(t, userId, backup.contacts, slots);
+    // Rows without a creation or queue time take the transaction's, as the column's default would.
+    const [{ now }] = rowsOf<{ now: string }>(await t.execute(sql`select now()::text as now`));
+    const contactResult = await restoreContacts(t, userId, backup.contacts, slots, now, turns);
     // After the contacts: recipient lines point at the account's contact with their number.
-    const campaignResult = await restoreCampaigns(t, userId, backup.campaigns, uploads);
+    const campaignResult = await restoreCampaigns(t, userId, backup.campaigns, uploads, contactResult.ids, now, turns);
     return {
       counts: {
-        contacts: contactCounts,
+        contacts: contactResult.counts,
         groups: groupCounts,
         savedMessages: messageCounts,
         campaigns: campaignResult.counts,
@@ -902,9 +1017,7 @@ export async function restoreBackup(
   });
   contactsChanged(userId);
   const { counts } = result;
-  if (counts.contacts.added >= VACUUM_AFTER_ROWS) void db.execute(sql`vacuum analyze contacts`).catch(() => undefined);
-  if (result.recipients >= VACUUM_AFTER_ROWS)
-    void db.execute(sql`vacuum analyze campaign_recipients`).catch(() => undefined);
+  void vacuumAfterRestore(db, counts.contacts.added, result.recipients, turns).catch(() => undefined);
 
   const notes: string[] = [];
   const limit = contactLimitFor(account.planType);
