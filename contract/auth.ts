@@ -18,7 +18,28 @@ export const usernameField = trimmed()
 export const passwordField = text({ error: v.passwordMin }).min(6, v.passwordMin).max(128, v.passwordMax);
 export const nameField = trimmed().min(2, v.nameMin).max(100, v.nameMax);
 export const emailField = trimmed().max(254, v.email).pipe(z.email(v.email));
+
 const phoneChars = /^[\d+\-\s()]+$/;
+const digitCount = (s: string) => s.replace(/\D/g, '').length;
+
+/**
+ * The WhatsApp number in every form that takes one (register, demo, landing, profile, pairing by
+ * code), written as people write it: '(11) 99999-9999', '+55 11 99999-9999'. The first rule broken
+ * is the one reported, so '1234' reads 'pelo menos 10 dígitos', never 'obrigatório'.
+ */
+export const whatsappNumberField = trimmed()
+  .min(1, { error: v.whatsappRequired, abort: true })
+  .max(20, { error: v.whatsappMax, abort: true })
+  .regex(phoneChars, { error: v.whatsappFormat, abort: true })
+  .refine((s) => digitCount(s) >= 10, { error: v.whatsappMin, abort: true })
+  .refine((s) => digitCount(s) <= 15, v.whatsappMaxDigits);
+
+/** The same number where it may be left empty (the profile of an account created without one). */
+export const optionalWhatsappNumberField = trimmed().check((ctx) => {
+  if (ctx.value === '') return;
+  const result = whatsappNumberField.safeParse(ctx.value);
+  if (!result.success) ctx.issues.push({ code: 'custom', message: result.error.issues[0].message, input: ctx.value });
+});
 
 export const loginInput = z.object({
   username: trimmed().min(3, v.usernameMin).max(254, v.usernameMax),
@@ -31,26 +52,22 @@ export const registerInput = z.object({
   email: emailField,
   username: usernameField,
   password: passwordField,
-  whatsappNumber: trimmed().min(10, v.whatsappRequired).max(20, v.whatsappMax).regex(phoneChars, v.whatsappFormat),
+  whatsappNumber: whatsappNumberField,
 });
 export type RegisterInput = z.infer<typeof registerInput>;
 
 export const demoSignupInput = z.object({
   name: nameField,
-  whatsappNumber: trimmed().min(10, v.whatsappMin).max(20, v.whatsappMax).regex(phoneChars, v.whatsappFormat),
+  whatsappNumber: whatsappNumberField,
   email: emailField,
 });
 export type DemoSignupInput = z.infer<typeof demoSignupInput>;
 
-/** Landing page form: every field required, one message for any missing field (SPEC §5). */
+/** Landing page form: every field required, one message for a missing name or e-mail (SPEC §5). */
 export const landingSignupInput = z.object({
   name: trimmed().min(1, v.landingRequired).max(100, v.nameMax),
   email: trimmed().min(1, v.landingRequired).max(254, v.email).pipe(z.email(v.email)),
-  whatsappNumber: trimmed()
-    .min(1, v.landingRequired)
-    .max(20, v.whatsappMax)
-    .regex(phoneChars, v.whatsappFormat)
-    .refine((s) => s.replace(/\D/g, '').length >= 10, v.whatsappMin),
+  whatsappNumber: whatsappNumberField,
 });
 export type LandingSignupInput = z.infer<typeof landingSignupInput>;
 

@@ -13,6 +13,7 @@ export const msg = {
     whatsappMin: 'Número deve ter pelo menos 10 dígitos',
     whatsappFormat: 'Formato de número inválido',
     whatsappMax: 'Número deve ter no máximo 20 caracteres',
+    whatsappMaxDigits: 'Número deve ter no máximo 15 dígitos',
     landingRequired: 'Por favor, preencha todos os campos para continuar.',
     landingRequiredTitle: 'Campos obrigatórios',
     invalidRequest: 'Requisição inválida. Verifique os dados enviados.',

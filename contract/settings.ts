@@ -1,6 +1,6 @@
 import './zod-locale';
 import { z } from 'zod';
-import { emailField, nameField, passwordField } from './auth';
+import { emailField, nameField, optionalWhatsappNumberField, passwordField } from './auth';
 import { text } from './text';
 
 /** pt-BR texts of the settings screens and their API (SPEC §5, §8). */
@@ -14,8 +14,6 @@ export const settingsMsg = {
   currentPasswordWrong: 'Senha atual incorreta.',
   passwordMismatch: 'As senhas não coincidem',
   passwordSame: 'A nova senha deve ser diferente da atual',
-  phoneInvalid: 'Telefone deve ter pelo menos 10 dígitos',
-  phoneFormat: 'Formato de número inválido',
   companyMax: 'Empresa deve ter no máximo 100 caracteres',
   messageDelayRange: 'O intervalo entre mensagens deve ser de 1 a 60 segundos',
   dailyLimitMin: 'O limite diário deve ser de pelo menos 1 mensagem',
@@ -39,11 +37,8 @@ export type Profile = z.infer<typeof profileSchema>;
 export const updateProfileInput = z.object({
   name: nameField,
   email: emailField,
-  phone: text({ error: settingsMsg.phoneInvalid })
-    .trim()
-    .max(20, settingsMsg.phoneFormat)
-    .regex(/^[\d+\-\s()]*$/, settingsMsg.phoneFormat)
-    .refine((s) => s === '' || s.replace(/\D/g, '').length >= 10, settingsMsg.phoneInvalid),
+  /** The account's WhatsApp number (the one given at sign-up). */
+  phone: optionalWhatsappNumberField,
   company: text({ error: settingsMsg.companyMax }).trim().max(100, settingsMsg.companyMax).default(''),
 });
 export type UpdateProfileInput = z.input<typeof updateProfileInput>;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { whatsappNumberField } from './auth';
+import { phoneDigits } from './phone';
 import { text } from './text';
 
 /** pt-BR texts of the WhatsApp connection (personal number) and channel choice. */
@@ -7,7 +9,6 @@ export const whatsappMsg = {
   pairingStarted: 'Digite o código de pareamento no WhatsApp do celular.',
   disconnected: 'WhatsApp desconectado com sucesso.',
   notConnected: 'O WhatsApp não está conectado.',
-  phoneInvalid: 'Informe o número com DDI e DDD, apenas dígitos (ex.: 5511987654321).',
   simulatorOnly: 'Disponível apenas com o simulador.',
   connectFailed: 'Não foi possível iniciar a conexão. Tente novamente.',
 } as const;
@@ -15,11 +16,7 @@ export const whatsappMsg = {
 /** `POST /api/whatsapp/connect`: no body starts a QR pairing; a phone number asks for a pairing code instead. */
 export const connectWhatsappInput = z
   .object({
-    phoneNumber: text()
-      .trim()
-      .transform((v) => v.replace(/\D/g, ''))
-      .pipe(z.string().regex(/^\d{10,15}$/, whatsappMsg.phoneInvalid))
-      .optional(),
+    phoneNumber: whatsappNumberField.transform(phoneDigits).optional(),
   })
   .nullish();
 export type ConnectWhatsappInput = z.infer<typeof connectWhatsappInput>;

@@ -77,6 +77,11 @@ test('the login form shows the spec’s validation messages and the generic fail
   await expect(page.getByText('Nome deve ter pelo menos 2 caracteres')).toBeVisible();
   await expect(page.getByText('Email inválido')).toBeVisible();
   await expect(page.getByText('Número do WhatsApp é obrigatório')).toBeVisible();
+  // A short number is too short, not missing: the same message as the demo and landing forms.
+  await page.getByLabel('WhatsApp').fill('1234');
+  await page.getByRole('button', { name: 'Criar Conta' }).click();
+  await expect(page.getByText('Número deve ter pelo menos 10 dígitos', { exact: true })).toBeVisible();
+  await expect(page.getByText('Número do WhatsApp é obrigatório')).toHaveCount(0);
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
 });

@@ -39,6 +39,9 @@ test('a conversation answered by the bot, then by hand from "Conversas"', async 
   ).toBe(true);
   await page.goto(`/conversations?phone=${from}`);
   await expect(page.getByText('Abrimos às 9h.').first()).toBeVisible({ timeout: 10_000 });
+  // The contact the first message created has no name (its number stands in): a person icon, not '+5'.
+  await expect(page.getByTestId('avatar-icon')).toBeVisible();
+  await expect(page.getByText('+5', { exact: true })).toHaveCount(0);
   await page.getByPlaceholder('Escreva uma mensagem...').fill('Olá! Aqui é o Caio, posso ajudar?');
   await page.getByRole('button', { name: 'Enviar' }).click();
   await expect

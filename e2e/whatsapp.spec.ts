@@ -33,18 +33,25 @@ test('connect a number by QR code through the simulator, watch the three states,
   await expect(status).toContainText('Online', { timeout: 10_000 });
   await expect(status).toContainText('Pronto para enviar mensagens');
   await expect(status).toContainText(/\+55 11 9\d{4}-\d{4}/);
+  // The dashboard's quick action now shows the number and 'Desconectar' instead of 'Conectar WhatsApp'.
+  const quick = page.getByTestId('whatsapp-quick-action');
+  await expect(quick).toContainText(/\+55 11 9\d{4}-\d{4}/);
+  await expect(page.getByRole('button', { name: 'Conectar WhatsApp', includeHidden: true })).toHaveCount(0);
   await page.screenshot(shot('whatsapp-dialog-connected-1366'));
   await dialog.getByRole('button', { name: 'Concluir' }).click();
   await expect(dialog).toHaveCount(0);
   await page.screenshot(shot('whatsapp-online-1366'));
 
-  // Disconnect asks for confirmation; on success the card is back to Offline.
-  await card.getByRole('button', { name: 'Desconectar' }).click();
+  // Disconnect (here from the quick action: the same button and confirmation as the card's) asks for
+  // confirmation; on success the card is back to Offline and the quick action to 'Conectar WhatsApp'.
+  await quick.getByRole('button', { name: 'Desconectar' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Desconectar WhatsApp?' });
   await confirm.getByRole('button', { name: 'Desconectar' }).click();
   await expect(confirm).toHaveCount(0);
   await expect(status).toContainText('Offline');
   await expect(card.getByRole('button', { name: 'Conectar agora' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Conectar WhatsApp' })).toBeVisible();
+  await expect(quick).toHaveCount(0);
 });
 
 test('pairing by phone-number code instead of the QR, on a phone-sized screen', async ({ page }) => {
@@ -139,7 +146,9 @@ test('a demo account shows its connected simulated number and cannot connect or 
   await expect(card.getByTestId('whatsapp-status')).toContainText('Online');
   await expect(card.getByTestId('whatsapp-status')).toContainText('+55 11 90000-0000');
   await expect(card.getByRole('button', { name: 'Desconectar' })).toBeDisabled();
-  await expect(page.getByRole('button', { name: 'Conectar WhatsApp' })).toBeDisabled();
+  await expect(page.getByTestId('whatsapp-quick-action')).toContainText('+55 11 90000-0000');
+  await expect(page.getByTestId('whatsapp-quick-action').getByRole('button', { name: 'Desconectar' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Conectar WhatsApp' })).toHaveCount(0);
 
   await page.getByRole('tab', { name: 'API WhatsApp' }).click();
   await expect(page.getByTestId('business-status')).toContainText('API Não Configurada');

@@ -38,14 +38,19 @@ describe('format', () => {
     expect(formatDate('not a date')).toBe('');
   });
 
-  it('writes relative time in minutes, hours or days', () => {
+  it("writes relative time in minutes, hours or days, and 'agora' under a minute", () => {
     const now = Date.UTC(2026, 10, 22, 12, 0);
+    expect(formatRelativeTime(now, now)).toBe('agora');
+    expect(formatRelativeTime(now - 59_999, now)).toBe('agora');
+    expect(formatRelativeTime(now - 60_000, now)).toBe('1m atrás');
     expect(formatRelativeTime(now - 5 * 60_000, now)).toBe('5m atrás');
     expect(formatRelativeTime(now - 59 * 60_000, now)).toBe('59m atrás');
     expect(formatRelativeTime(now - 60 * 60_000, now)).toBe('1h atrás');
     expect(formatRelativeTime(now - 23 * 3_600_000, now)).toBe('23h atrás');
     expect(formatRelativeTime(now - 50 * 3_600_000, now)).toBe('2d atrás');
-    expect(formatRelativeTime(now + 60_000, now)).toBe('0m atrás');
+    // A clock a little ahead of the server's is 'agora' too, never '0m atrás'.
+    expect(formatRelativeTime(now + 60_000, now)).toBe('agora');
+    expect(formatRelativeTime('not a date', now)).toBe('');
   });
 
   it('writes the remaining demo time in hours and minutes', () => {
@@ -57,6 +62,15 @@ describe('format', () => {
   it('derives initials and first names', () => {
     expect(initials('Maria da Silva')).toBe('MS');
     expect(initials('Ana')).toBe('AN');
+    expect(initials('Élcio')).toBe('ÉL');
     expect(firstName('  João Pedro ')).toBe('João');
+  });
+
+  it('gives no initials for a contact without a name (the number in its place), so avatars show an icon', () => {
+    expect(initials('+5521998765431')).toBeNull();
+    expect(initials('+55 21 99876-5431')).toBeNull();
+    expect(initials('')).toBeNull();
+    expect(initials('   ')).toBeNull();
+    expect(initials(null)).toBeNull();
   });
 });

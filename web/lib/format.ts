@@ -29,11 +29,15 @@ export function formatDateTime(value: Date | string | number): string {
   return `${formatDate(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** 'Nm atrás' under an hour, 'Nh atrás' under a day, else 'Nd atrás' (SPEC §9). */
+/**
+ * The one relative-time text of the app: 'agora' under a minute (and for a clock a little ahead),
+ * 'Nm atrás' under an hour, 'Nh atrás' under a day, else 'Nd atrás' (SPEC §9).
+ */
 export function formatRelativeTime(value: Date | string | number, now: number = Date.now()): string {
   const d = toDate(value);
   if (Number.isNaN(d.getTime())) return '';
-  const minutes = Math.max(0, Math.floor((now - d.getTime()) / 60_000));
+  const minutes = Math.floor((now - d.getTime()) / 60_000);
+  if (minutes < 1) return 'agora';
   if (minutes < 60) return `${minutes}m atrás`;
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return `${hours}h atrás`;
@@ -49,10 +53,14 @@ export function formatRemaining(ms: number): string | null {
   return hours > 0 ? `${hours}h ${minutes}min` : `${minutes}min`;
 }
 
-/** 'Maria da Silva' → 'MS'; one name → its first two letters. */
-export function initials(name: string): string {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  if (parts.length === 0) return '?';
+/**
+ * 'Maria da Silva' → 'MS'; one name → its first two letters. Null when the name has no letter
+ * (empty, or a phone number standing in for a missing name: '+55 11 …' gave '+5'): avatars then
+ * show a person icon.
+ */
+export function initials(name: string | null | undefined): string | null {
+  if (!name || !/\p{L}/u.test(name)) return null;
+  const parts = name.trim().split(/\s+/);
   if (parts.length === 1) return parts[0].slice(0, 2).toUpperCase();
   return `${parts[0][0]}${parts[parts.length - 1][0]}`.toUpperCase();
 }

@@ -280,8 +280,13 @@ describe('register', () => {
       email: msg.validation.email,
       username: msg.validation.usernameMin,
       password: msg.validation.passwordMin,
-      whatsappNumber: msg.validation.whatsappRequired,
+      whatsappNumber: msg.validation.whatsappMin,
     });
+    // One rule for the number in every form: empty is 'obrigatório', short is 'pelo menos 10 dígitos'.
+    const empty = await post('/api/auth/register', { ...newRegistration(), whatsappNumber: ' ' });
+    expect(empty.json().fieldErrors).toEqual({ whatsappNumber: msg.validation.whatsappRequired });
+    const landing = await post('/api/auth/signup', { name: 'Lia', email: 'lia@example.com', whatsappNumber: '1234' });
+    expect(landing.json().fieldErrors).toEqual({ whatsappNumber: msg.validation.whatsappMin });
   });
 });
 

@@ -84,7 +84,7 @@ describe('profile', () => {
     expect(res.json().fieldErrors).toEqual({
       name: msg.validation.nameMin,
       email: msg.validation.email,
-      phone: settingsMsg.phoneInvalid,
+      phone: msg.validation.whatsappMin,
       company: settingsMsg.companyMax,
     });
     const letters = await call('PUT', '/api/settings/profile', cookie, {
@@ -93,7 +93,7 @@ describe('profile', () => {
       phone: 'abc1234567890',
       company: '',
     });
-    expect(letters.json().fieldErrors.phone).toBe(settingsMsg.phoneFormat);
+    expect(letters.json().fieldErrors.phone).toBe(msg.validation.whatsappFormat);
     // An account without a phone (the configured admin) can still save its profile.
     const noPhone = await call('PUT', '/api/settings/profile', cookie, {
       name: 'Joana',

@@ -1,12 +1,12 @@
 import { Menu, Plus } from 'lucide-react';
 import type { User } from '../../../../contract/auth';
 import { planLabel } from '../../../../contract/plans';
+import { Avatar } from '../../../components/ui/avatar';
 import { Button } from '../../../components/ui/button';
 import { PermissionGatedButton } from '../../../features/auth/components/permission-gated-button';
 import { useNewCampaign } from '../../../features/campaigns/components/new-campaign-provider';
 import { TodayFigures } from '../../../features/metrics/components/today-figures';
 import { NotificationsBell } from '../../../features/notifications/components/notifications-bell';
-import { initials } from '../../../lib/format';
 
 export function AppHeader({ user, title, onOpenMenu }: { user: User; title: string; onOpenMenu: () => void }) {
   const { openNewCampaign } = useNewCampaign();
@@ -35,12 +35,7 @@ export function AppHeader({ user, title, onOpenMenu }: { user: User; title: stri
       <NotificationsBell />
 
       <div className="flex items-center gap-3">
-        <span
-          aria-hidden
-          className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-deep text-sm font-semibold text-white"
-        >
-          {initials(user.name)}
-        </span>
+        <Avatar name={user.name} className="size-9 bg-brand-deep text-white" />
         <div className="hidden min-w-0 leading-tight md:grid" data-testid="header-user">
           <span className="max-w-40 truncate text-sm font-medium">{user.name}</span>
           <span className="text-xs text-muted-foreground">{planLabel(user.planType)}</span>

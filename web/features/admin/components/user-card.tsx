@@ -15,6 +15,7 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '../../../components/ui/alert-dialog';
+import { Avatar } from '../../../components/ui/avatar';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -23,7 +24,8 @@ import { NativeSelect } from '../../../components/ui/select';
 import { Spinner } from '../../../components/ui/spinner';
 import { Switch } from '../../../components/ui/switch';
 import { toast } from '../../../components/ui/use-toast';
-import { formatDate, formatDateTime, initials } from '../../../lib/format';
+import { formatDate, formatDateTime } from '../../../lib/format';
+import { cn } from '../../../lib/utils';
 import { useDeleteUser } from '../api/delete-user';
 import { useUpdateUser } from '../api/update-user';
 
@@ -65,16 +67,7 @@ export function UserCard({ user }: { user: User }) {
   return (
     <Card className="flex h-full flex-col" aria-labelledby={`${id}-name`} role="article">
       <div className="flex items-start gap-3 p-5 pb-4">
-        <span
-          aria-hidden
-          className={
-            isAdmin
-              ? 'flex size-10 shrink-0 items-center justify-center rounded-full bg-violet-700 text-sm font-semibold text-white'
-              : 'flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-deep text-sm font-semibold text-white'
-          }
-        >
-          {initials(user.name)}
-        </span>
+        <Avatar name={user.name} className={cn('text-white', isAdmin ? 'bg-violet-700' : 'bg-brand-deep')} />
         <div className="grid min-w-0 flex-1 gap-1">
           <h3 id={`${id}-name`} className="truncate font-semibold">
             {user.name}

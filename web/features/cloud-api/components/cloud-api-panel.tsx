@@ -16,6 +16,7 @@ import { msg } from '../../../../contract/messages';
 import { countLabel } from '../../../../contract/plural';
 import { FormField } from '../../../components/form-field';
 import { ErrorState } from '../../../components/states';
+import { Avatar } from '../../../components/ui/avatar';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -212,11 +213,6 @@ function ProfileSection() {
 }
 
 function ProfileCard({ profile }: { profile: BusinessProfile }) {
-  const initials = profile.name
-    .split(/\s+/)
-    .slice(0, 2)
-    .map((w) => w[0]?.toUpperCase() ?? '')
-    .join('');
   return (
     <Card data-testid="business-profile">
       <CardHeader>
@@ -231,9 +227,7 @@ function ProfileCard({ profile }: { profile: BusinessProfile }) {
             className="size-16 rounded-full border object-cover"
           />
         ) : (
-          <span className="flex size-16 items-center justify-center rounded-full bg-brand-soft text-lg font-semibold text-brand-ink">
-            {initials || 'WA'}
-          </span>
+          <Avatar name={profile.name} className="size-16 text-lg" />
         )}
         <div className="grid min-w-0 gap-1">
           <p className="flex items-center gap-1.5 font-semibold">

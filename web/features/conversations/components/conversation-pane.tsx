@@ -5,11 +5,11 @@ import { type Conversation, type ConversationMessage, conversationsMsg } from '.
 import { formatPhone } from '../../../../contract/phone';
 import { paths } from '../../../app/paths';
 import { EmptyState, ErrorState } from '../../../components/states';
+import { Avatar } from '../../../components/ui/avatar';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api';
-import { initials } from '../../../lib/format';
 import { toastError, toastSuccess } from '../../../lib/toasts';
 import { useNow } from '../../../lib/use-now';
 import { cn } from '../../../lib/utils';
@@ -104,12 +104,7 @@ function PaneHeader({
       <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Voltar para a lista" onClick={onBack}>
         <ArrowLeft aria-hidden />
       </Button>
-      <span
-        aria-hidden
-        className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-soft text-sm font-semibold text-brand-ink"
-      >
-        {conversation?.name?.trim() ? initials(conversation.name) : <UserRound className="size-5" />}
-      </span>
+      <Avatar name={conversation?.name} />
       <div className="grid min-w-0 flex-1">
         <h3 className="truncate font-semibold" data-testid="conversation-title">
           {title}

@@ -9,6 +9,7 @@ import { useMetrics } from '../../metrics/api/get-metrics';
 import { connectionView, useWhatsappSession } from '../../whatsapp/api/get-whatsapp-session';
 import { ConnectWhatsappDialog } from '../../whatsapp/components/connect-whatsapp-dialog';
 import { ConnectionStatusCard, WHATSAPP_CARD_ID } from '../../whatsapp/components/connection-status-card';
+import { whatsappQuickAction } from '../whatsapp-quick-action';
 import { BotPerformanceCard } from './bot-performance-card';
 import { MetricCards } from './metric-cards';
 import { RecentCampaignsCard } from './recent-campaigns-card';
@@ -25,7 +26,8 @@ export function OverviewTab({ user }: { user: User }) {
   const session = useWhatsappSession();
   const [connectOpen, setConnectOpen] = useState(false);
 
-  // 'Conectar WhatsApp' opens the pairing dialog; once connected it leads to the connection card.
+  // 'Conectar WhatsApp' (shown while disconnected; once connected the number and 'Desconectar' take
+  // its place) opens the pairing dialog; an account that may not connect is led to the card.
   const goToWhatsappCard = () => {
     if (readable && connectionView(session.data) === 'offline') {
       setConnectOpen(true);
@@ -36,7 +38,12 @@ export function OverviewTab({ user }: { user: User }) {
   };
 
   const banner = (
-    <WelcomeBanner user={user} onConnectWhatsapp={goToWhatsappCard} onComposeMessage={() => setComposeOpen(true)} />
+    <WelcomeBanner
+      user={user}
+      whatsapp={whatsappQuickAction(session.data)}
+      onConnectWhatsapp={goToWhatsappCard}
+      onComposeMessage={() => setComposeOpen(true)}
+    />
   );
 
   if (!readable) {

@@ -1,4 +1,4 @@
-import { Bot, Megaphone, MessageSquare, Smartphone } from 'lucide-react';
+import { Bot, Megaphone, MessageSquare, Smartphone, Unplug } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { roleOf, type User } from '../../../../contract/auth';
 import { planLabel } from '../../../../contract/plans';
@@ -8,13 +8,17 @@ import { firstName } from '../../../lib/format';
 import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { useNewCampaign } from '../../campaigns/components/new-campaign-provider';
 import { useProductName } from '../../public-config/api/get-public-config';
+import { DisconnectWhatsappButton } from '../../whatsapp/components/disconnect-dialog';
+import type { WhatsappQuickAction } from '../whatsapp-quick-action';
 
 export function WelcomeBanner({
   user,
+  whatsapp,
   onConnectWhatsapp,
   onComposeMessage,
 }: {
   user: User;
+  whatsapp: WhatsappQuickAction;
   onConnectWhatsapp: () => void;
   onComposeMessage: () => void;
 }) {
@@ -45,14 +49,35 @@ export function WelcomeBanner({
       </div>
 
       <div className="mt-5 grid grid-cols-1 gap-2 min-[420px]:grid-cols-2 lg:grid-cols-4">
-        <PermissionGatedButton
-          variant="outline"
-          className="w-full justify-start"
-          icon={<Smartphone aria-hidden />}
-          onClick={onConnectWhatsapp}
-        >
-          Conectar WhatsApp
-        </PermissionGatedButton>
+        {whatsapp.kind === 'connect' ? (
+          <PermissionGatedButton
+            variant="outline"
+            className="w-full justify-start"
+            icon={<Smartphone aria-hidden />}
+            onClick={onConnectWhatsapp}
+          >
+            Conectar WhatsApp
+          </PermissionGatedButton>
+        ) : (
+          <div
+            data-testid="whatsapp-quick-action"
+            className="flex h-10 min-w-0 items-center gap-2 rounded-md border border-brand-strong/40 bg-card pr-1 pl-3 shadow-sm"
+          >
+            <Smartphone aria-hidden className="size-4 shrink-0 text-brand-strong" />
+            <span className="min-w-0 flex-1 truncate text-sm font-medium tabular-nums">
+              <span className="sr-only">WhatsApp conectado: </span>
+              {whatsapp.label}
+            </span>
+            {/* Icon only where four actions share a narrow row; always named 'Desconectar'. */}
+            <DisconnectWhatsappButton
+              variant="ghost"
+              size="sm"
+              className="h-8 px-2"
+              icon={<Unplug aria-hidden />}
+              labelClassName="min-[420px]:max-2xl:sr-only"
+            />
+          </div>
+        )}
         <PermissionGatedButton
           kind="message"
           variant="outline"

@@ -1,17 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { TOAST } from '../../../../contract/constants';
-import { countLabel } from '../../../../contract/plural';
 import { toast } from '../../../components/ui/use-toast';
+import { formatRelativeTime } from '../../../lib/format';
 import { useRecentActivations } from '../api/get-recent-activations';
 
-/** 'há 12 min', 'há 3 h', 'há 2 dias'. */
-export function timeAgo(iso: string, now: number): string {
-  const minutes = Math.max(1, Math.floor((now - Date.parse(iso)) / 60_000));
-  if (minutes < 60) return `há ${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `há ${hours} h`;
-  const days = Math.floor(hours / 24);
-  return `há ${countLabel(days, 'dia', 'dias')}`;
+/** 'Um cliente assinou o Plano Profissional 12m atrás', with the app's one relative-time text. */
+export function purchaseNoticeText(a: { planLabel: string; activatedAt: string }, now: number): string {
+  return `Um cliente assinou o ${a.planLabel} ${formatRelativeTime(a.activatedAt, now)}`;
 }
 
 /** Seconds to wait before the n-th notice (0-based): 3, 10, 15, 25, 40, 60, 90, then 90 again. */
@@ -42,7 +37,7 @@ export function usePurchaseNotice(enabled: boolean): void {
           const a = list[shown % list.length];
           toast({
             title: 'Nova assinatura',
-            description: `Um cliente assinou o ${a.planLabel} ${timeAgo(a.activatedAt, Date.now())}`,
+            description: purchaseNoticeText(a, Date.now()),
             durationMs: TOAST.purchaseToastMs,
           });
         }

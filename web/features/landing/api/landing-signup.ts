@@ -1,21 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
-import type { Credentials } from '../../../../contract/auth';
+import type { z } from 'zod';
+import type { LandingSignupInput, landingSignupResponse } from '../../../../contract/auth';
 import { api } from '../../../lib/api';
 
-export interface LandingSignupValues {
-  name: string;
-  email: string;
-  whatsappNumber: string;
-}
+export type LandingSignupResponse = z.infer<typeof landingSignupResponse>;
 
-export interface LandingSignupResponse {
-  success: true;
-  message: string;
-  credentials: Credentials;
-  user: { email: string };
-}
-
-export function landingSignup(input: LandingSignupValues): Promise<LandingSignupResponse> {
+export function landingSignup(input: LandingSignupInput): Promise<LandingSignupResponse> {
   return api.post<LandingSignupResponse>('/api/auth/signup', input);
 }
 

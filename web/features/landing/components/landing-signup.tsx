@@ -1,6 +1,6 @@
 import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { Credentials } from '../../../../contract/auth';
+import { type Credentials, landingSignupInput } from '../../../../contract/auth';
 import { TOAST } from '../../../../contract/constants';
 import { msg } from '../../../../contract/messages';
 import { paths } from '../../../app/paths';
@@ -22,6 +22,7 @@ export function LandingSignupForm() {
   const signup = useLandingSignup();
   const navigate = useNavigate();
   const [values, setValues] = useState({ name: '', email: '', whatsappNumber: '' });
+  const [errors, setErrors] = useState<Partial<Record<keyof typeof values, string>>>({});
   const [created, setCreated] = useState<Credentials | null>(null);
   const [popupOpen, setPopupOpen] = useState(false);
 
@@ -50,7 +51,19 @@ export function LandingSignupForm() {
       });
       return;
     }
-    signup.mutate(trimmed, {
+    // The contract's schema, as the server checks it: a short number is told under its field at once.
+    const parsed = landingSignupInput.safeParse(trimmed);
+    if (!parsed.success) {
+      const found: typeof errors = {};
+      for (const issue of parsed.error.issues) {
+        const name = issue.path[0] as keyof typeof values;
+        found[name] ??= issue.message;
+      }
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    signup.mutate(parsed.data, {
       onSuccess: (res) => {
         setCreated(res.credentials);
         setPopupOpen(true);
@@ -75,7 +88,11 @@ export function LandingSignupForm() {
 
   const field = (name: keyof typeof values) => ({
     value: values[name],
-    onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: e.target.value })),
+    error: errors[name],
+    onChange: (e: { target: { value: string } }) => {
+      setValues((v) => ({ ...v, [name]: e.target.value }));
+      setErrors((current) => ({ ...current, [name]: undefined }));
+    },
   });
 
   return (

@@ -1,5 +1,6 @@
 import { CheckCircle2, KeyRound, QrCode, Smartphone } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { whatsappNumberField } from '../../../../contract/auth';
 import { whatsappMsg } from '../../../../contract/whatsapp-connection';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
@@ -55,6 +56,11 @@ export function ConnectWhatsappDialog({
 
   const requestCode = (event: FormEvent) => {
     event.preventDefault();
+    const checked = whatsappNumberField.safeParse(phone);
+    if (!checked.success) {
+      setError(checked.error.issues[0].message);
+      return;
+    }
     setError(null);
     connect.mutate(
       { phoneNumber: phone },

@@ -10,7 +10,7 @@ import {
   AlertDialogTitle,
 } from '../../../components/ui/alert-dialog';
 import { Spinner } from '../../../components/ui/spinner';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
+import { PermissionGatedButton, type PermissionGatedButtonProps } from '../../auth/components/permission-gated-button';
 import { useDisconnectWhatsapp } from '../api/disconnect-whatsapp';
 
 /**
@@ -18,13 +18,13 @@ import { useDisconnectWhatsapp } from '../api/disconnect-whatsapp';
  * buttons give way to 'Desconectando...'; on success the session is refetched
  * and the dialog closes; on failure it stays open (logged to the console only).
  */
-export function DisconnectWhatsappButton() {
+export function DisconnectWhatsappButton(trigger: Omit<PermissionGatedButtonProps, 'children' | 'onClick'>) {
   const [open, setOpen] = useState(false);
   const disconnect = useDisconnectWhatsapp();
 
   return (
     <AlertDialog open={open} onOpenChange={(next) => !disconnect.isPending && setOpen(next)}>
-      <PermissionGatedButton variant="outline" onClick={() => setOpen(true)} className="w-full sm:w-auto">
+      <PermissionGatedButton variant="outline" className="w-full sm:w-auto" {...trigger} onClick={() => setOpen(true)}>
         Desconectar
       </PermissionGatedButton>
       <AlertDialogContent>
