@@ -7,7 +7,14 @@ import { campaignRecipients, contacts, conversationMessages, whatsappInboundMess
 import { BURST_FAILURES, BURST_WINDOW, MAX_ATTEMPTS } from '../sending/dispatcher';
 import { FakeGraphApi, type FakeSend, type GraphFault } from '../testing/fake-graph-api';
 import { type ApiAnswer, apiFetch, listen } from '../testing/raw-http';
-import { createTestApp, newCustomer, setAccountSettings, type TestContext, waitFor } from '../testing/test-app';
+import {
+  createTestApp,
+  newCustomer,
+  setAccountSettings,
+  type TestContext,
+  waitFor,
+  whenStatusesSettle,
+} from '../testing/test-app';
 import { signBody } from '../whatsapp/cloud-api/webhook';
 
 /**
@@ -119,7 +126,7 @@ async function rollupsMatchRows(userId: string) {
 
 /** The campaign's figures, the account's dashboard and the rollups all say what the rows say. */
 async function countersMatchRows(a: Account, id: string) {
-  const rows = await rowsOfCampaign(id);
+  const rows = await whenStatusesSettle(ctx, () => rowsOfCampaign(id));
   const count = (...statuses: string[]) => rows.filter((r) => statuses.includes(r.status)).length;
   const c = await campaign(a, id);
   expect(c.progress).toMatchObject({

@@ -13,6 +13,7 @@ import {
   setAccountSettings,
   type TestContext,
   waitFor,
+  whenStatusesSettle,
 } from '../testing/test-app';
 import { DriverError } from '../whatsapp/driver';
 import type { SimulatorDriver, SimulatorSendFault } from '../whatsapp/simulator/simulator-driver';
@@ -82,7 +83,7 @@ function idsByRecipient(outbox: SimulatorDriver['outbox']): Map<string, Set<stri
 
 /** The campaign's figures, the dashboard and the rollups (decision 016) all say what the rows say. */
 async function countersMatchRows(a: Account, id: string) {
-  const rows = await rowsOfCampaign(id);
+  const rows = await whenStatusesSettle(ctx, () => rowsOfCampaign(id));
   const count = (...statuses: string[]) => rows.filter((r) => statuses.includes(r.status)).length;
   const c = await campaign(a, id);
   expect(c.progress).toMatchObject({ total: rows.length, queued: 0, sending: 0, read: count('read') });

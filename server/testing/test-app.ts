@@ -168,6 +168,32 @@ export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms
   }
 }
 
+/**
+ * Rows read again until their statuses stop moving: receipts of the last messages may still arrive
+ * after a campaign completes (in batches per account), so figures are compared once they settle.
+ */
+export async function whenStatusesSettle<T extends { status: string }>(
+  ctx: TestContext,
+  read: () => Promise<T[]>,
+  ms = 5000,
+): Promise<T[]> {
+  const statuses = (rows: T[]) =>
+    rows
+      .map((r) => r.status)
+      .sort()
+      .join();
+  let rows = await read();
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    await new Promise((r) => setTimeout(r, 150));
+    await ctx.app.deps.connections.receiptsSettled();
+    const again = await read();
+    const settled = statuses(again) === statuses(rows);
+    rows = again;
+    if (settled) break;
+  }
+  return rows;
+}
+
 /** Connects the account's simulated number (the app runs with WHATSAPP_DRIVER=simulator) and answers its driver once connected. */
 export async function connectSimulator(ctx: TestContext, userId: string, cookie: string): Promise<Driver> {
   await apiCall(ctx, 'POST', '/api/whatsapp/connect', { cookie });
