@@ -207,3 +207,28 @@ export async function fetchLinkedImage(
     throw new OutboundFetchError((err as Error).message || 'network error');
   }
 }
+
+/**
+ * The fetch a driver is given: the server's policy, and each refusal's reason written to the log
+ * (the customer reads only `mediaMsg.imageUnavailable`; an operator needs to know why).
+ */
+export function linkedImageFetcher(
+  policy: OutboundPolicy,
+  log: { warn(obj: object, msg: string): void },
+): (url: string) => Promise<FetchedImage> {
+  return (url) =>
+    fetchLinkedImage(url, policy).catch((err: unknown) => {
+      const reason = err instanceof OutboundFetchError ? err.reason : String(err);
+      log.warn({ reason, host: hostOf(url) }, 'image link refused');
+      throw err;
+    });
+}
+
+/** The host of a link, for the log (never its path or query, which may carry a token). */
+function hostOf(link: string): string {
+  try {
+    return new URL(link).host;
+  } catch {
+    return '';
+  }
+}

@@ -9,6 +9,7 @@ import {
   fetchLinkedImage,
   guardedLookup,
   isPublicAddress,
+  linkedImageFetcher,
   linkProblem,
   OutboundFetchError,
 } from '../lib/outbound-fetch';
@@ -192,6 +193,17 @@ describe('fetchLinkedImage', () => {
       await expect(fetchLinkedImage(link, { allowPrivate: false }), link).rejects.toThrow(mediaMsg.imageUnavailable);
     }
     expect(canary.connections).toBe(before);
+  });
+
+  it('tells the log why a link was refused, never the customer', async () => {
+    const logged: Array<{ obj: object; msg: string }> = [];
+    const fetchImage = linkedImageFetcher({ allowPrivate: false }, { warn: (obj, msg) => logged.push({ obj, msg }) });
+    await expect(fetchImage(`http://127.1:${canary.port}/img.png?token=segredo`)).rejects.toThrow(
+      mediaMsg.imageUnavailable,
+    );
+    expect(logged).toEqual([
+      { obj: { reason: 'private address', host: `127.0.0.1:${canary.port}` }, msg: 'image link refused' },
+    ]);
   });
 
   it('downloads an allowed image, and checks every redirect hop against the same rules', async () => {

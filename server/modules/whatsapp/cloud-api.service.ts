@@ -20,7 +20,7 @@ import { AppError } from '../../errors';
 import { decryptSecret, encryptSecret } from '../../lib/crypto';
 import type { Foreground } from '../../lib/foreground';
 import { MicroBatch } from '../../lib/micro-batch';
-import { fetchLinkedImage } from '../../lib/outbound-fetch';
+import { linkedImageFetcher } from '../../lib/outbound-fetch';
 import { CloudApiDriver, parseMessagingLimit } from '../../whatsapp/cloud-api/cloud-driver';
 import { GraphApiError, GraphClient } from '../../whatsapp/cloud-api/graph-client';
 import {
@@ -87,14 +87,15 @@ export class CloudApiAccounts {
       foreground?: Foreground;
     },
   ) {
+    this.fetchImage = linkedImageFetcher({ allowPrivate: opts.config.OUTBOUND_ALLOW_PRIVATE }, opts.log);
     opts.connections.setCloudSource(async (userId) => {
       const driver = await this.driverFor(userId);
       return driver && !driver.tokenInvalid ? driver : null;
     });
   }
 
-  private readonly fetchImage = (url: string) =>
-    fetchLinkedImage(url, { allowPrivate: this.opts.config.OUTBOUND_ALLOW_PRIVATE });
+  /** Downloads a linked image for a driver (set in the constructor, once the options are there). */
+  private readonly fetchImage: ReturnType<typeof linkedImageFetcher>;
 
   private graph(accessToken: string): GraphClient {
     return new GraphClient({

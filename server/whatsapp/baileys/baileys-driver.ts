@@ -9,7 +9,7 @@ import type {
 import { mediaMsg } from '../../../contract/media';
 import { formatPhone, phoneDigits } from '../../../contract/phone';
 import type { WhatsappSession } from '../../../contract/whatsapp';
-import { type FetchedImage, fetchLinkedImage } from '../../lib/outbound-fetch';
+import { type FetchedImage, linkedImageFetcher } from '../../lib/outbound-fetch';
 import type { PersonalDriverContext } from '../driver';
 import {
   type Driver,
@@ -422,7 +422,7 @@ export async function createBaileysDriver(ctx: PersonalDriverContext): Promise<D
     userId: ctx.userId,
     autoReconnect: ctx.autoReconnect,
     log: ctx.log,
-    fetchImage: (url) => fetchLinkedImage(url, { allowPrivate: ctx.config.OUTBOUND_ALLOW_PRIVATE }),
+    fetchImage: linkedImageFetcher({ allowPrivate: ctx.config.OUTBOUND_ALLOW_PRIVATE }, ctx.log),
     auth: () => useDatabaseAuthState(ctx.db, ctx.config.ENCRYPTION_KEY, ctx.userId, runtime),
     makeSocket: (auth) =>
       baileys.makeWASocket({
