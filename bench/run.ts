@@ -16,6 +16,7 @@ import { agent } from './lib/http';
 import { type BenchResult, summaryTable } from './lib/report';
 import { repoRoot } from './lib/server';
 import * as login from './login.bench';
+import * as memory from './memory.bench';
 import * as metrics from './metrics.bench';
 import * as restore from './restore.bench';
 import * as sessionPoll from './session-poll.bench';
@@ -35,6 +36,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   restore,
   usersPolling,
   webhookStatuses,
+  memory,
 ];
 
 async function main(): Promise<number> {

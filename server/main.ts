@@ -30,7 +30,11 @@ async function main(): Promise<void> {
     }
   }
 
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
+  });
   await database.migrate();
 
   const app = await buildApp({

@@ -69,7 +69,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Watches a started child until its health route answers (or it fails to), so that any exit of the
  * bench takes it down; stops it and throws with its output when it never becomes ready.
  */
-async function whenReady<S extends NodeServer>(server: S, dataDir?: string): Promise<S> {
+export async function whenReady<S extends NodeServer>(server: S, dataDir?: string): Promise<S> {
   liveChildren.add(server.child);
   void server.exited.then(() => liveChildren.delete(server.child));
   if (dataDir) liveDirs.add(dataDir);

@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { createPgliteDataDir, pgliteStartParams } from './pglite-data-dir';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -137,9 +138,20 @@ export function openPostgres(url: string, poolSize = 10): Database {
   };
 }
 
-/** PostgreSQL when a URL is given, otherwise PGlite with its files under `dataDir/pgdata`. */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+/**
+ * PostgreSQL when a URL is given, otherwise PGlite with its files under `dataDir/pgdata`, created
+ * on the first start in a child process (see pglite-data-dir.ts) and opened with
+ * `sharedBuffersMb` of shared buffers.
+ */
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  sharedBuffersMb?: number;
+}): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
-  const client = await PGlite.create(join(opts.dataDir, 'pgdata'));
+  const pgdata = join(opts.dataDir, 'pgdata');
+  const startParams = pgliteStartParams(opts.sharedBuffersMb);
+  await createPgliteDataDir(pgdata, startParams);
+  const client = await PGlite.create(pgdata, { startParams });
   return openPglite(client);
 }
