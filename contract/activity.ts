@@ -48,6 +48,7 @@ export const settingsSections = {
   notifications: 'Notificações',
   whatsapp: 'WhatsApp',
   password: 'Senha alterada',
+  passwordReset: 'Senha redefinida pelo link enviado por email',
 } as const;
 
 export const activityMsg = {

@@ -14,6 +14,7 @@ import { contactsMsg, groupInput } from './contacts';
 import { savedMessageInput } from './saved-messages';
 import { notificationSettingsSchema, updateWhatsappSettingsInput } from './settings';
 import { INVALID_CHARACTERS, text } from './text';
+import { UPLOAD_MAX_BYTES, UPLOAD_MAX_MB } from './uploads';
 
 /**
  * The account backup (`GET /api/backup`, `POST /api/backup/restore`): one JSON file with a format
@@ -23,8 +24,24 @@ import { INVALID_CHARACTERS, text } from './text';
  */
 export const BACKUP_FORMAT = 'disparo-backup';
 export const BACKUP_VERSION = 1;
-/** Largest backup file a restore accepts (about 200,000 contacts, or contacts plus recipient lines). */
+/**
+ * Largest backup a restore accepts without its images (about 200,000 contacts, or contacts plus
+ * recipient lines): what is parsed as JSON.
+ */
 export const BACKUP_MAX_FILE_MB = 50;
+/**
+ * Room in a backup file for the account's uploaded images, as the file carries them (base64, so
+ * about 30 MB of images), and how many it carries at most. Images beyond either are named in
+ * `mediaLeftOut`, and a restore says which ones it could not bring back.
+ */
+export const BACKUP_MEDIA_MAX_MB = 40;
+export const BACKUP_MEDIA_MAX_COUNT = 100;
+/** The whole file a restore reads: the data and its images. */
+export const BACKUP_MAX_UPLOAD_MB = BACKUP_MAX_FILE_MB + BACKUP_MEDIA_MAX_MB;
+/** Base64 characters of the largest image an account may upload. */
+export const BACKUP_MEDIA_BASE64_MAX = Math.ceil(UPLOAD_MAX_BYTES / 3) * 4;
+/** How a campaign or an image of the backup names an upload: `upload:<id>`. */
+export const BACKUP_UPLOAD_REF = /^upload:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 /** pt-BR texts of the backup download and restore. */
 export const backupMsg = {
@@ -34,7 +51,7 @@ export const backupMsg = {
   downloadError: 'Erro ao gerar o backup. Tente novamente.',
   restoreTitle: 'Restaurar backup',
   restoreDescription:
-    'Envie um arquivo de backup do Disparo (.json). Os dados são somados aos da conta: contatos pelo telefone, grupos pelo nome e respostas automáticas pela palavra-chave. Nada é apagado nem duplicado, e campanhas restauradas não são reenviadas.',
+    'Envie um arquivo de backup do Disparo (.json). Os dados são somados aos da conta: contatos pelo telefone, grupos pelo nome e respostas automáticas pela palavra-chave. Nada é apagado nem duplicado, e campanhas restauradas não são reenviadas. As imagens enviadas voltam como imagens desta conta; o que não puder voltar é avisado.',
   fileLabel: 'Arquivo de backup (.json)',
   restoreButton: 'Restaurar backup',
   restoring: 'Restaurando...',
@@ -44,7 +61,10 @@ export const backupMsg = {
   invalidFileType: 'Selecione um arquivo de backup .json gerado pelo Disparo.',
   noFile: 'Nenhum arquivo enviado. Envie o backup no campo "file".',
   emptyFile: 'O arquivo de backup está vazio.',
-  fileTooLarge: (mb: number) => `Arquivo muito grande. O limite do backup é ${mb} MB.`,
+  fileTooLarge: (mb: number) =>
+    `Arquivo muito grande. O limite do backup é ${mb} MB, mais até ${BACKUP_MEDIA_MAX_MB} MB de imagens.`,
+  /** The hint under the file picker. */
+  sizeHint: `Até ${BACKUP_MAX_FILE_MB} MB de dados, mais até ${BACKUP_MEDIA_MAX_MB} MB de imagens.`,
   notJson: 'O arquivo não é um backup do Disparo: o conteúdo não é um JSON válido.',
   tooComplex:
     'O arquivo não é um backup do Disparo: tem níveis ou itens demais para um backup. Nenhum dado foi alterado.',
@@ -65,7 +85,32 @@ export const backupMsg = {
     `${skipped.toLocaleString('pt-BR')} contatos não foram restaurados porque o ${label} permite até ${limit.toLocaleString('pt-BR')} contatos.`,
   repliesOverLimit: (skipped: number) =>
     `${skipped.toLocaleString('pt-BR')} respostas automáticas não foram restauradas: o limite é de ${BOT_REPLIES_MAX.toLocaleString('pt-BR')} por conta.`,
+  /** The images section of a file (`media`): shape problems refuse the file, as any other section's. */
+  mediaNotList: 'A seção de imagens deve ser uma lista.',
+  mediaNotObject: 'Cada imagem deve ser um objeto com "url" e "data".',
+  mediaTooMany: `O backup traz mais de ${BACKUP_MEDIA_MAX_COUNT} imagens; um backup do Disparo leva até ${BACKUP_MEDIA_MAX_COUNT}.`,
+  mediaUrlInvalid: 'Referência de imagem inválida: use "upload:" seguido do identificador da imagem.',
+  mediaFieldInvalid: 'Valor inválido para este campo da imagem.',
+  mediaDataNotText: 'O conteúdo da imagem deve ser um texto em base64.',
+  /** Why one image of a restored row did not come back (the row itself is restored without it). */
+  mediaMissing:
+    'o arquivo não traz a imagem (backups feitos antes de as imagens irem junto levam só a referência). Anexe a imagem novamente.',
+  mediaLeftOut: `a imagem ficou fora do arquivo: um backup leva até ${BACKUP_MEDIA_MAX_COUNT} imagens e ${BACKUP_MEDIA_MAX_MB} MB de imagens. Anexe a imagem novamente.`,
+  mediaCorrupted: 'o conteúdo da imagem no arquivo está corrompido (não é base64 válido).',
+  campaignImageNotRestored: (name: string, reason: string) =>
+    `Imagem da campanha “${name}” não pôde ser restaurada: ${lowerFirst(reason)}`,
+  messageImageNotRestored: (title: string, reason: string) =>
+    `Imagem da mensagem salva “${title}” não pôde ser restaurada: ${lowerFirst(reason)}`,
+  moreWarnings: (n: number) =>
+    `E mais ${n.toLocaleString('pt-BR')} ${n === 1 ? 'imagem não pôde ser restaurada' : 'imagens não puderam ser restauradas'}.`,
+  imagesNotRestored: (n: number) =>
+    n === 1 ? '1 imagem não pôde ser restaurada.' : `${n.toLocaleString('pt-BR')} imagens não puderam ser restauradas.`,
 } as const;
+
+/** A reason as the rest of a sentence: 'Imagem muito grande.' → 'imagem muito grande.' (an acronym stays). */
+function lowerFirst(reason: string): string {
+  return /^[A-ZÀ-Ý][a-zà-ÿ]/.test(reason) ? reason.charAt(0).toLowerCase() + reason.slice(1) : reason;
+}
 
 const SECTION_LABELS: Record<string, string> = {
   contacts: 'contato',
@@ -84,6 +129,7 @@ const SECTION_LABELS: Record<string, string> = {
   whatsapp: 'WhatsApp',
   notifications: 'notificações',
   businessDays: 'dia do expediente',
+  media: 'imagem',
 };
 
 const FIELD_LABELS: Record<string, string> = {
@@ -139,6 +185,11 @@ const FIELD_LABELS: Record<string, string> = {
   dailyLimit: 'limite diário',
   businessStart: 'início do expediente',
   businessEnd: 'fim do expediente',
+  media: 'imagens',
+  url: 'referência',
+  fileName: 'nome do arquivo',
+  data: 'conteúdo',
+  mediaLeftOut: 'imagens fora do backup',
 };
 
 /**
@@ -284,7 +335,25 @@ export const backupSettings = z.object({
 });
 export type BackupSettings = z.input<typeof backupSettings>;
 
-/** The whole file. Sections left out count as empty. */
+/**
+ * One uploaded image the account's campaigns or saved messages use, carried in the file: `url` is
+ * the reference those rows hold (`upload:<id>`), `data` the image's bytes in base64. A restore
+ * stores it as a new upload of the restoring account, checked as an upload is (its type by its
+ * first bytes, its size), and points the restored rows at it.
+ */
+export const backupMediaItem = z.object({
+  url: z.string().regex(BACKUP_UPLOAD_REF, backupMsg.mediaUrlInvalid),
+  fileName: z.string().max(255).optional(),
+  contentType: z.string().max(100).optional(),
+  data: z.string().max(BACKUP_MEDIA_BASE64_MAX, `Imagem muito grande. O limite é ${UPLOAD_MAX_MB} MB.`),
+});
+export type BackupMediaItem = z.input<typeof backupMediaItem>;
+
+/**
+ * The whole file. Sections left out count as empty. `media` and `mediaLeftOut` came after version
+ * 1's first files: optional, so older files restore (their uploaded images are reported missing)
+ * and older servers ignore them.
+ */
 export const backupFile = z.object({
   format: z.literal(BACKUP_FORMAT, { error: backupMsg.notBackup }),
   version: z.literal(BACKUP_VERSION, { error: (issue) => backupMsg.unsupportedVersion(issue.input) }),
@@ -295,6 +364,9 @@ export const backupFile = z.object({
   savedMessages: z.array(backupSavedMessage).default([]),
   contacts: z.array(backupContact).default([]),
   campaigns: z.array(backupCampaign).default([]),
+  media: z.array(backupMediaItem).max(BACKUP_MEDIA_MAX_COUNT, backupMsg.mediaTooMany).optional(),
+  /** Images the rows refer to that did not fit in the file (`upload:<id>`). */
+  mediaLeftOut: z.array(z.string().max(100)).max(10_000).optional(),
 });
 export type BackupFileInput = z.input<typeof backupFile>;
 export type BackupFile = z.output<typeof backupFile>;
@@ -329,6 +401,12 @@ export const restoreResult = z.object({
   autoReplies: restoreCounts,
   botConfig: restoreCounts,
   settings: restoreCounts,
+  /**
+   * What could not be brought back, one sentence each ('Imagem da campanha “Black Friday” não pôde
+   * ser restaurada: …'). Beside the spec's answer: a client that does not know it reads `message`,
+   * which counts them.
+   */
+  warnings: z.array(z.string()).optional(),
 });
 export type RestoreResult = z.infer<typeof restoreResult>;
 

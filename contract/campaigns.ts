@@ -73,6 +73,11 @@ export const campaignMsg = {
     names.length === 1 ? `Grupo não encontrado: ${names[0]}.` : `Grupos não encontrados: ${names.join(', ')}.`,
   unknownVariable: (name: string) =>
     `Variável desconhecida na mensagem: {{${name}}}. Use {{nome}}, {{primeiro_nome}}, {{telefone}} ou {{email}}.`,
+  /** The preview's note on the recipients without a name, for a message with {{nome}} or {{primeiro_nome}}. */
+  namelessFallback: (n: number, fallbacks: readonly string[]) =>
+    `${countLabel(n, 'destinatário sem nome receberá', 'destinatários sem nome receberão')} ${fallbacks.map((f) => `“${f}”`).join(' ou ')}.`,
+  namelessEmpty: (n: number, example: string) =>
+    `${countLabel(n, 'destinatário sem nome ficará', 'destinatários sem nome ficarão')} sem o nome — defina um valor padrão: ${example}`,
   scheduledInPast: 'A data de agendamento precisa estar no futuro.',
   scheduleRequired: 'Informe a data e a hora do agendamento.',
   noRecipients: 'A campanha não tem destinatários: nenhum contato ou grupo ativo corresponde ao público escolhido.',
@@ -227,7 +232,15 @@ export const recipientsExportQuery = z.object({
   status: z.enum(recipientStatuses).optional(),
 });
 
-export const previewBody = z.object({ message: text().max(CAMPAIGN_MESSAGE_MAX) });
+/**
+ * POST /api/campaigns/preview: the message, and (ours, optional) the audience the form has chosen,
+ * for the count of its contacts without a name; without one, all the account's contacts.
+ */
+export const previewBody = z.object({
+  message: text().max(CAMPAIGN_MESSAGE_MAX),
+  targetType: z.enum(campaignTargetTypes).optional(),
+  targetTags: optionalTags,
+});
 
 // Answers
 
@@ -306,4 +319,44 @@ export const campaignActionResponse = z.object({
 
 export const previewResponse = z.object({
   previews: z.array(z.object({ name: z.string(), phone: z.string(), text: z.string() })),
+  /**
+   * Ours, added after `previews`: when the message writes the name ({{nome}}, {{primeiro_nome}}),
+   * how many of the audience's contacts have none (they get the variable's fallback, or nothing),
+   * and the numbers of a few of them; 0 and none otherwise.
+   */
+  fallbackCount: z.number().int(),
+  fallbackExamples: z.array(z.string()),
 });
+
+// Audience
+
+/** A query value given once or repeated (`?tags=a&tags=b`): always a list. */
+const repeated = (item: z.ZodType<string>, max: number) =>
+  z.preprocess(
+    (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
+    z.array(item).max(max, `Informe no máximo ${countLabel(max, 'item', 'itens')}.`),
+  );
+
+/**
+ * GET /api/campaigns/audience (ours): who a campaign with this audience would go to now, counted
+ * before it is saved. The fields of the campaign form: `groups` are names, `tags` narrow `contacts`.
+ */
+export const audienceQuery = z.object({
+  targetType: z.enum(campaignTargetTypes).default('all'),
+  groups: repeated(text().trim().max(CAMPAIGN_NAME_MAX), TARGET_GROUPS_MAX),
+  tags: repeated(text().trim().max(50), 50),
+});
+export type AudienceQuery = z.input<typeof audienceQuery>;
+
+export const audienceSummary = z.object({
+  /** Recipient rows a start would write now. */
+  total: z.number().int(),
+  /** Of those, the ones that would be sent, and how many are contacts and groups. */
+  recipients: z.number().int(),
+  contacts: z.number().int(),
+  groups: z.number().int(),
+  /** The ones that would be skipped, with each reason (pt-BR) and its count. */
+  skipped: z.number().int(),
+  skippedReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+});
+export type AudienceSummary = z.infer<typeof audienceSummary>;

@@ -43,6 +43,19 @@ export const contactsMsg = {
   rowDuplicateInFile: 'Telefone repetido no arquivo',
   rowOverLimit: 'Limite de contatos do plano atingido',
   exportError: 'Erro ao exportar contatos. Tente novamente.',
+  tagsLoadError: 'Não foi possível carregar as tags.',
+  bulkIdsRequired: 'Selecione ao menos um contato.',
+  bulkTooMany: (max: number) => `Selecione no máximo ${countLabel(max, 'contato', 'contatos')} por vez.`,
+  bulkActionInvalid: 'Ação inválida. Use adicionar tag, remover tag ou excluir.',
+  bulkTagRequired: 'Informe a tag.',
+  bulkTagComma: 'A tag não pode conter vírgula: informe uma tag por vez.',
+  bulkTagTooLong: 'A tag deve ter no máximo 50 caracteres.',
+  bulkTagged: (tag: string, n: number) => `Tag "${tag}" adicionada a ${countLabel(n, 'contato', 'contatos')}.`,
+  bulkUntagged: (tag: string, n: number) => `Tag "${tag}" removida de ${countLabel(n, 'contato', 'contatos')}.`,
+  bulkTagsFull: (n: number) =>
+    `${countLabel(n, 'contato já tem', 'contatos já têm')} 30 tags e não ${n === 1 ? 'recebeu' : 'receberam'} a nova.`,
+  bulkDeleted: (n: number) => `${countLabel(n, 'contato excluído', 'contatos excluídos')} com sucesso.`,
+  bulkError: 'Erro ao aplicar a ação aos contatos selecionados. Tente novamente.',
 } as const;
 
 export const groupsMsg = {
@@ -63,12 +76,21 @@ export const groupsMsg = {
   noWhatsappId: 'Este grupo não está vinculado a um grupo do WhatsApp. Sincronize os grupos primeiro.',
   connectToSync: 'Conecte seu WhatsApp para sincronizar os grupos.',
   connectToExport: 'Conecte seu WhatsApp para exportar os membros do grupo.',
+  /** Why a campaign may not target groups that are not linked to a WhatsApp group (named, at most five). */
+  notLinkedTarget: (names: readonly string[]) => {
+    const shown = names.slice(0, 5).map((n) => `"${n}"`);
+    const more = names.length > shown.length ? ` e mais ${names.length - shown.length}` : '';
+    return names.length === 1
+      ? `O grupo ${shown[0]} não está vinculado a um grupo do WhatsApp e não pode receber campanhas. Sincronize os grupos na página Grupos ou informe o ID do grupo no WhatsApp.`
+      : `Os grupos ${shown.join(', ')}${more} não estão vinculados a grupos do WhatsApp e não podem receber campanhas. Sincronize os grupos na página Grupos ou informe o ID de cada grupo no WhatsApp.`;
+  },
+  notLinked: 'Sem vínculo com o WhatsApp: não recebe campanhas',
 } as const;
 
 const trimmed = (max: number, tooLong: string) => text().trim().max(max, tooLong);
 
-const TAGS_MAX = 30;
-const TAG_MAX_LENGTH = 50;
+export const TAGS_MAX = 30;
+export const TAG_MAX_LENGTH = 50;
 
 /** The items of a comma-separated text, one at a time, so that reading stops where the caller stops. */
 function* commaItems(s: string): Generator<string> {
@@ -157,7 +179,51 @@ export const contactListQuery = z.object({
   q: z.string().max(100).optional(),
   page: z.coerce.number().int().min(1).max(100_000).optional(),
   limit: z.coerce.number().int().min(1).max(CONTACTS_PAGE_MAX).optional(),
+  /** Ours, additive: only contacts carrying this tag (exactly as stored). Like q, answers a page. */
+  tag: z.string().max(TAG_MAX_LENGTH).optional(),
 });
+
+/** One of the account's tags and how many contacts carry it. */
+export const contactTagCount = z.object({ tag: z.string(), count: z.number().int() });
+export type ContactTagCount = z.infer<typeof contactTagCount>;
+/** The most used tags an answer lists (an account may have any number of distinct tags). */
+export const CONTACT_TAGS_LIST_MAX = 500;
+/** `GET /api/contacts/tags`: the account's tags, most used first (then by name), at most CONTACT_TAGS_LIST_MAX. */
+export const contactTagsResponse = z.array(contactTagCount);
+
+/** How many contacts one bulk action may name. */
+export const CONTACTS_BULK_MAX = 1000;
+export const contactBulkActions = ['tag', 'untag', 'delete'] as const;
+export type ContactBulkAction = (typeof contactBulkActions)[number];
+
+/** `POST /api/contacts/bulk`: add or remove one tag, or delete, for the caller's contacts among `ids`. */
+export const contactBulkInput = z
+  .object({
+    action: z.enum(contactBulkActions, { error: contactsMsg.bulkActionInvalid }),
+    ids: z
+      .array(z.uuid({ error: 'Identificador inválido.' }), { error: contactsMsg.bulkIdsRequired })
+      .min(1, contactsMsg.bulkIdsRequired)
+      .max(CONTACTS_BULK_MAX, contactsMsg.bulkTooMany(CONTACTS_BULK_MAX)),
+    tag: text({ error: contactsMsg.bulkTagRequired })
+      .trim()
+      .max(TAG_MAX_LENGTH, contactsMsg.bulkTagTooLong)
+      .refine((t) => !t.includes(','), contactsMsg.bulkTagComma)
+      .optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.action !== 'delete' && !body.tag) {
+      ctx.addIssue({ code: 'custom', path: ['tag'], message: contactsMsg.bulkTagRequired });
+    }
+  });
+export type ContactBulkInput = z.input<typeof contactBulkInput>;
+
+export const contactBulkResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  /** How many of the caller's contacts the action changed (ids of nothing, or of another account, are not counted). */
+  affected: z.number().int(),
+});
+export type ContactBulkResponse = z.infer<typeof contactBulkResponse>;
 
 export const contactPage = z.object({
   items: z.array(contactSchema),

@@ -52,6 +52,14 @@ export const conversationListQuery = z.object({
 });
 export const conversationListResponse = z.object({ conversations: z.array(conversationSchema) });
 
+/** One button of an outbound message as the customer got it (SPEC §3 Button, without its id). */
+export const conversationButtonSchema = z.object({
+  text: z.string(),
+  type: z.enum(['url', 'phone', 'quick_reply']),
+  value: z.string(),
+});
+export type ConversationButton = z.infer<typeof conversationButtonSchema>;
+
 export const conversationMessageSchema = z.object({
   id: z.string(),
   direction: z.enum(messageDirections),
@@ -61,6 +69,16 @@ export const conversationMessageSchema = z.object({
   status: z.enum(conversationMessageStatuses),
   failureReason: z.string().nullable(),
   createdAt: z.string(),
+  /**
+   * The buttons an outbound message carried, in order. `numbered`: they went as a numbered text menu
+   * ('1. …', answered with the number), as on a personal number; otherwise as WhatsApp buttons.
+   */
+  buttons: z.object({ numbered: z.boolean(), options: z.array(conversationButtonSchema) }).optional(),
+  /**
+   * An inbound answer to buttons: the option's label and, for a numbered menu, the number the
+   * contact sent (`text` keeps what they sent: '2', the option's words, or a button's title).
+   */
+  choice: z.object({ option: z.string(), number: z.number().int().optional() }).optional(),
 });
 export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
 

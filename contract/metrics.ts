@@ -1,20 +1,28 @@
 import './zod-locale';
 import { z } from 'zod';
+import { CAMPAIGN_PROGRESS_POLL_MS } from './campaigns';
+import { deliveryRateTone } from './format';
 
 /*
  * The dashboard and report figures: one definition each, used by every screen (the server computes
  * them, the browser shows them). All of them are counts of stored rows:
  *
- * Campaign messages (`campaign_recipients`, one row per recipient of a campaign):
- * - messagesSent: rows whose status is sent, delivered or read (sent or later; failed and skipped
- *   rows are not). Its time is when the message was sent (`sent_at`; a row written without it, like
- *   the demo's sample campaign, counts when it was written).
- * - delivered: of those, the ones delivered or read. read: the ones read. Both are counted in the
- *   hour the message was *sent*, so delivered ≤ sent and read ≤ delivered in any period, and a
- *   period's rates describe the messages sent in it, whenever their receipts came.
- * - failed: rows that failed, in the hour they failed (`failed_at`). A message that failed after it
- *   was sent is a failure, not a sent message.
- * - deliveryRate = delivered ÷ messagesSent; openRate = read ÷ delivered.
+ * Campaign messages (`campaign_recipients`, one row per recipient of a campaign; `MessageCounts`
+ * and `messageCounts` below, and the same rule in SQL in the rollup functions of migration 0006,
+ * which triggers apply in the same statement that changes the rows):
+ * - sent (messagesSent, 'Enviadas'): rows whose status is sent, delivered or read — the message
+ *   left. Failed and skipped rows are not; a message that failed after it was sent is a failure,
+ *   not a sent message. Its time is when the message was sent (`sent_at`; a row written without
+ *   it, like the demo's sample campaign, counts when it was written).
+ * - delivered ('Entregues'): of those, the ones delivered or read. read ('Lidas'): the ones read.
+ *   Both are counted in the hour the message was *sent*, so delivered ≤ sent and read ≤ delivered
+ *   in any period, and a period's rates describe the messages sent in it, whenever their receipts came.
+ * - failed ('Falhas'): rows that failed, in the hour they failed (`failed_at`).
+ * - queued, sending and skipped rows count in none of them.
+ * - deliveryRate ('Taxa de entrega') = delivered ÷ (sent + failed): of the messages the engine
+ *   tried, how many arrived — six failures lower it, they never leave it at 100 %.
+ *   failureRate = failed ÷ (sent + failed), over the same messages. openRate = read ÷ delivered.
+ *   With nothing tried (sent + failed = 0) the rate is 0 and shown without the SPEC §9 colour.
  *
  * Chatbot and conversations (`bot_events`, `conversation_messages`):
  * - autoReplies: replies the bot sent (the reply events of BOT_REPLY_KINDS in contract/bot.ts: the
@@ -31,6 +39,11 @@ import { z } from 'zod';
  *
  * Rates are percentages from 0 to 100 with one decimal (`rate`), 0 when there is nothing to divide.
  * Days are São Paulo calendar days (America/Sao_Paulo); hours and weekdays too.
+ *
+ * Freshness: every screen showing these figures (header, campaign cards, dashboard, Relatórios)
+ * reads them again at least every FIGURES_LIVE_POLL_MS while a campaign of the account is live
+ * (`isLiveCampaign`), the campaign cards' own pace, and every POLL_INTERVALS_MS.todayFigures
+ * otherwise; the server keeps no cache of them longer than that.
  */
 
 export const SAO_PAULO_TIME_ZONE = 'America/Sao_Paulo';
@@ -64,6 +77,90 @@ export function rate(part: number, whole: number): number {
 /** Percentage change from `previous` to `current`, one decimal; null when there is no earlier figure to compare with. */
 export function percentChange(current: number, previous: number): number | null {
   return previous > 0 ? Math.round(((current - previous) / previous) * 1000) / 10 : null;
+}
+
+/** A campaign message's figures (see the definitions at the top): counts of recipient rows. */
+export interface MessageCounts {
+  /** Sent, delivered or read: the message left. */
+  sent: number;
+  /** Delivered or read. */
+  delivered: number;
+  read: number;
+  failed: number;
+}
+
+/** Recipient rows by their current status (a campaign's `progress`): each row in exactly one. */
+export interface StatusCounts {
+  sent: number;
+  delivered: number;
+  read: number;
+  failed: number;
+}
+
+/** The figures of rows counted by status: a delivered row was sent too, a read one delivered and sent. */
+export function messageCounts(rows: StatusCounts): MessageCounts {
+  return {
+    sent: rows.sent + rows.delivered + rows.read,
+    delivered: rows.delivered + rows.read,
+    read: rows.read,
+    failed: rows.failed,
+  };
+}
+
+/** Messages the engine tried: sent or failed (the denominator of the delivery and failure rates). */
+export function attempted(c: Pick<MessageCounts, 'sent' | 'failed'>): number {
+  return c.sent + c.failed;
+}
+
+/** 'Taxa de entrega': delivered ÷ (sent + failed), one decimal; 0 when nothing was tried. */
+export function deliveryRate(c: Pick<MessageCounts, 'sent' | 'delivered' | 'failed'>): number {
+  return rate(c.delivered, attempted(c));
+}
+
+/** 'Taxa de falha': failed ÷ (sent + failed), one decimal; 0 when nothing was tried. */
+export function failureRate(c: Pick<MessageCounts, 'sent' | 'failed'>): number {
+  return rate(c.failed, attempted(c));
+}
+
+/** 'Taxa de abertura': read ÷ delivered, one decimal; 0 when nothing was delivered. */
+export function openRate(c: Pick<MessageCounts, 'delivered' | 'read'>): number {
+  return rate(c.read, c.delivered);
+}
+
+/**
+ * The colour of a delivery rate (SPEC §9: 90 % or more green, 70 % or more yellow, else red), or
+ * neutral when nothing was tried: a 0 % there is no failure. Six failures and nothing sent is red.
+ */
+export function deliveryTone(
+  c: Pick<MessageCounts, 'sent' | 'delivered' | 'failed'>,
+): 'green' | 'yellow' | 'red' | 'neutral' {
+  return attempted(c) > 0 ? deliveryRateTone(deliveryRate(c)) : 'neutral';
+}
+
+/** While a campaign is live, every screen's figures refresh this often: the campaign cards' own pace. */
+export const FIGURES_LIVE_POLL_MS = CAMPAIGN_PROGRESS_POLL_MS;
+/** Delivered and read receipts keep arriving for a while after a campaign's last message goes out. */
+export const RECEIPTS_GRACE_MS = 2 * 60_000;
+/** A scheduled campaign due within this long counts as live already (the idle poll would miss its start). */
+export const SCHEDULED_LIVE_AHEAD_MS = 60_000;
+
+/**
+ * Whether a campaign's figures may be moving: it is sending or waiting to go on (in_progress), it is
+ * scheduled to start within SCHEDULED_LIVE_AHEAD_MS, or it finished (completed, failed, cancelled)
+ * less than RECEIPTS_GRACE_MS ago, while receipts of its last messages may still arrive. The server
+ * answers the same rule as `live` in GET /api/metrics/today.
+ */
+export function isLiveCampaign(
+  c: { status: string; scheduledAt?: string | null; finishedAt?: string | null },
+  now: number = Date.now(),
+): boolean {
+  if (c.status === 'sending' || c.status === 'in_progress') return true;
+  if (c.status === 'scheduled') return !c.scheduledAt || Date.parse(c.scheduledAt) - now <= SCHEDULED_LIVE_AHEAD_MS;
+  if (c.finishedAt && (c.status === 'completed' || c.status === 'failed' || c.status === 'cancelled')) {
+    const age = now - Date.parse(c.finishedAt);
+    return age >= 0 && age < RECEIPTS_GRACE_MS;
+  }
+  return false;
 }
 
 const spDayFormat = new Intl.DateTimeFormat('en-CA', {
@@ -250,6 +347,8 @@ export type Metrics = z.infer<typeof specMetrics>;
 export const metricsResponse = specMetrics.extend({
   delivered: count(),
   read: count(),
+  failed: count(),
+  /** delivered ÷ (messagesSent + failed): `deliveryRate`. */
   deliveryRate: percent(),
   inboundMessages: count(),
   answeredMessages: count(),
@@ -263,18 +362,24 @@ export type MetricsResponse = z.infer<typeof metricsResponse>;
 /** GET /api/metrics/today: the header's figures for the current São Paulo day. */
 export const todayMetricsResponse = z.object({
   day: dayString(),
+  /** Messages sent today (and of those, delivered), and messages that failed today. */
   sentToday: count(),
   deliveredToday: count(),
+  failedToday: count(),
+  /** deliveredToday ÷ (sentToday + failedToday): `deliveryRate`. */
   deliveryRateToday: percent(),
+  /** Some campaign of the account is live (`isLiveCampaign`): figures refresh every FIGURES_LIVE_POLL_MS. */
+  live: z.boolean(),
 });
 export type TodayMetrics = z.infer<typeof todayMetricsResponse>;
 
-/** One São Paulo day: campaign messages sent that day (and how many of them were delivered and read), the chatbot. */
+/** One São Paulo day: campaign messages sent that day (and how many of them were delivered and read), failed that day, the chatbot. */
 export const dailyFigures = z.object({
   day: dayString(),
   sent: count(),
   delivered: count(),
   read: count(),
+  failed: count(),
   botReplies: count(),
   conversations: count(),
   inbound: count(),
@@ -317,6 +422,7 @@ export const campaignPerformance = z.object({
   delivered: count(),
   read: count(),
   failed: count(),
+  /** `deliveryRate`: delivered ÷ (sent + failed). */
   deliveryRate: percent(),
   openRate: percent(),
 });
@@ -359,7 +465,7 @@ export const reportResponse = z.object({
     deliveryRate: percent(),
     openRate: percent(),
     responseRate: percent(),
-    /** failed ÷ (sent + failed). */
+    /** `failureRate`: failed ÷ (sent + failed), the same messages the delivery rate counts. */
     failureRate: percent(),
     /** Messages sent per day of the period, one decimal. */
     averageSentPerDay: z.number().min(0),

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CAMPAIGN_MESSAGE_MAX } from './campaigns';
 import {
+  nameVariables,
   type ParseMeter,
   parseMessage,
   renderMessage,
@@ -9,6 +10,7 @@ import {
   SPINTAX_MAX_OPTIONS,
   seededRandom,
   unknownVariable,
+  VARIABLE_FALLBACK_MAX,
 } from './personalize';
 
 const ana = { name: 'Ana Maria Souza', phone: '+55 21 99876-5432', email: 'ana@example.com' };
@@ -78,6 +80,66 @@ describe('personalised messages', () => {
   });
 });
 
+describe('a variable with a fallback', () => {
+  const nameless = { name: '', phone: '+55 11 98765-0098' };
+
+  it('gives the fallback to a recipient without the value, and nothing (never the phone) without one', () => {
+    expect(renderMessage('E aí {{primeiro_nome|cliente}}!', nameless)).toBe('E aí cliente!');
+    expect(renderMessage('E aí {{nome|cliente}}!', nameless)).toBe('E aí cliente!');
+    expect(renderMessage('E aí {{primeiro_nome}}!', nameless)).toBe('E aí !');
+    expect(renderMessage('E aí {{nome}}!', nameless)).toBe('E aí !');
+    expect(renderMessage('E aí {{primeiro_nome}}!', { name: '   ', phone: '1' })).toBe('E aí !');
+    expect(renderMessage('{{primeiro_nome|cliente}}', { name: '  \t ', phone: '1' })).toBe('cliente');
+    expect(renderMessage('{{email|sem e-mail}} {{telefone|grupo}}', { name: 'Ana', phone: '' })).toBe(
+      'sem e-mail grupo',
+    );
+  });
+
+  it('leaves the value of a recipient who has it as it was, with or without a fallback', () => {
+    expect(renderMessage('Oi {{nome}}, {{primeiro_nome}}!', ana)).toBe('Oi Ana Maria Souza, Ana!');
+    expect(renderMessage('Oi {{nome|cliente}}, {{primeiro_nome|cliente}}!', ana)).toBe('Oi Ana Maria Souza, Ana!');
+    expect(renderMessage('{{telefone|x}} {{email|x}}', ana)).toBe('+55 21 99876-5432 ana@example.com');
+  });
+
+  it('tolerates spaces around the name and the |, and keeps spaces inside the fallback', () => {
+    expect(renderMessage('{{ primeiro_nome | querido cliente }}', nameless)).toBe('querido cliente');
+    expect(renderMessage('{{Primeiro_Nome|Cliente}}', nameless)).toBe('Cliente');
+    expect(renderMessage('[{{nome|}}]', nameless)).toBe('[]');
+  });
+
+  it('works inside spintax, and a fallback is not spintax', () => {
+    expect(renderMessage('{Olá|Oi} {{primeiro_nome|cliente}}', nameless, () => 0)).toBe('Olá cliente');
+    expect(renderMessage('{Olá {{primeiro_nome|cliente}}|Oi}', nameless, () => 0)).toBe('Olá cliente');
+    const seen = new Set(Array.from({ length: 100 }, () => renderMessage('{{primeiro_nome|cliente}}', nameless)));
+    expect(seen).toEqual(new Set(['cliente']));
+  });
+
+  it('takes at most VARIABLE_FALLBACK_MAX characters after |, on one line, without braces or a second |', () => {
+    const longest = 'x'.repeat(VARIABLE_FALLBACK_MAX);
+    expect(renderMessage(`{{nome|${longest}}}`, nameless)).toBe(longest);
+    // One more character and it is no variable: the braces are read as before (here, spintax).
+    const tooLong = `{{nome|${longest}y}}`;
+    expect(unknownVariable(tooLong)).toBeNull();
+    expect(renderMessage(tooLong, nameless, () => 0)).toBe('{nome}');
+    expect(renderMessage('{{nome|linha\noutra}}', nameless, () => 0)).toBe('{nome}');
+    expect(renderMessage('{{nome|a|b}}', nameless, () => 0)).toBe('{nome}');
+    expect(renderMessage('{{nome|a{b}}}', nameless, () => 0.99)).toBe('{a{b}}');
+  });
+
+  it('is checked like any variable: an unknown one is still unknown', () => {
+    expect(unknownVariable('Oi {{cidade|SP}}')).toBe('cidade');
+    expect(unknownVariable('Oi {{primeiro_nome|cliente}} {{email|-}}')).toBeNull();
+  });
+
+  it('lists the name variables of a message with their fallbacks', () => {
+    expect(nameVariables('Oi {{primeiro_nome|cliente}}, {{telefone}} {Olá {{nome}}|Oi}')).toEqual([
+      { name: 'primeiro_nome', fallback: 'cliente' },
+      { name: 'nome', fallback: null },
+    ]);
+    expect(nameVariables('Sem nome: {{email}} {{telefone|x}}')).toEqual([]);
+  });
+});
+
 /**
  * The parser's steps per character of text: a constant, whatever the arrangement of braces. Each
  * character is read once by the loop and at most once more by a variable match, and each node is
@@ -118,6 +180,16 @@ const adversarial = [
   fill('{a|{b|{c|'),
   fill('{x}|{'),
   fill('{Olá|Oi {{primeiro_nome}}|{Bom dia|Boa tarde}} '),
+  // Fallbacks: each look-ahead ends at the next brace, | or line break, or after VARIABLE_FALLBACK_MAX.
+  fill('{{nome|'),
+  fill('{{a|'),
+  fill(`{{nome|${'x'.repeat(VARIABLE_FALLBACK_MAX + 5)}`),
+  fill(`{{ nome | ${' '.repeat(VARIABLE_FALLBACK_MAX - 2)}`),
+  fill('{{nome|cliente}}'),
+  fill('{{nome|cliente}'),
+  fill('{{{{nome|{{nome|}}'),
+  fill(`{{nome|${'|'.repeat(30)}`),
+  `${'{a|'.repeat(SPINTAX_MAX_DEPTH)}${fill('{{primeiro_nome|cliente}}', 4000)}`,
 ];
 
 describe('the cost of parsing a message', () => {
@@ -153,6 +225,9 @@ describe('the cost of parsing a message', () => {
     '{{ Primeiro_Nome }}',
     '{{cidade}}',
     '{{nome}',
+    '{{nome|',
+    '{{ primeiro_nome | cliente }}',
+    '|cliente}}',
     'a',
     'Olá ',
     ' ',

@@ -1,7 +1,8 @@
 import { CAMPAIGN_VARIABLES, type CampaignVariable } from './campaigns';
 
 /**
- * Personalised campaign text: `{{nome}}`, `{{primeiro_nome}}`, `{{telefone}}`, `{{email}}` and
+ * Personalised campaign text: `{{nome}}`, `{{primeiro_nome}}`, `{{telefone}}`, `{{email}}`, each
+ * with an optional fallback for a recipient without that value (`{{primeiro_nome|cliente}}`), and
  * spintax `{Olá|Oi|Bom dia}` (nested allowed). A brace group without `|` and a brace never closed
  * stay as written, so ordinary text with braces is not mangled; groups and variables inside them
  * still work.
@@ -12,7 +13,11 @@ import { CAMPAIGN_VARIABLES, type CampaignVariable } from './campaigns';
  * is a `|` beyond SPINTAX_MAX_OPTIONS options: that keeps the stack, the rendering recursion and
  * the work of turning an unclosed group back into text bounded.
  */
-type Node = { t: 'text'; v: string } | { t: 'var'; name: string } | { t: 'alt'; options: Node[][] };
+type Node =
+  | { t: 'text'; v: string }
+  /** `fallback` is null without `|`: an empty value is then written as nothing. */
+  | { t: 'var'; name: string; fallback: string | null }
+  | { t: 'alt'; options: Node[][] };
 
 export const SPINTAX_MAX_DEPTH = 8;
 export const SPINTAX_MAX_OPTIONS = 100;
@@ -28,24 +33,50 @@ const BAR = 124; // |
 
 /** As far as `{{ nome }}` may reach from its first brace (as the variable pattern always has). */
 const VARIABLE_SPAN = 40;
+/**
+ * The most characters between a variable's `|` and its `}}`, spaces included: a fallback is a word
+ * or two ('cliente', 'querido cliente'), and the bound keeps the look-ahead of each `{{` constant.
+ */
+export const VARIABLE_FALLBACK_MAX = 40;
+/** How the forms that list the variables explain a fallback (pt-BR). */
+export const VARIABLE_FALLBACK_HINT = `Quem não tiver o dado recebe a variável vazia; defina um valor padrão com {{primeiro_nome|cliente}} (até ${VARIABLE_FALLBACK_MAX} caracteres).`;
 const SPACE = /\s/;
+const LF = 10;
+const CR = 13;
 
 const isNameChar = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+/** A fallback is one line of text without braces or `|`, so it never swallows spintax or another variable. */
+const isFallbackChar = (c: number) => c !== OPEN && c !== CLOSE && c !== BAR && c !== LF && c !== CR;
 
-/** `{{ name }}` starting at `open`: letters and `_`, spaces allowed inside, within VARIABLE_SPAN characters. */
-function variableAt(s: string, open: number, meter: ParseMeter): { name: string; end: number } | null {
+/**
+ * `{{ name }}` or `{{ name | fallback }}` starting at `open`: the name in letters and `_` within
+ * VARIABLE_SPAN characters, spaces allowed around it and around `|`, the fallback (trimmed) within
+ * VARIABLE_FALLBACK_MAX more. Each look-ahead stops at the first character that cannot belong.
+ */
+function variableAt(
+  s: string,
+  open: number,
+  meter: ParseMeter,
+): { name: string; fallback: string | null; end: number } | null {
   if (s.charCodeAt(open + 1) !== OPEN) return null;
-  const limit = Math.min(s.length, open + VARIABLE_SPAN);
+  let limit = Math.min(s.length, open + VARIABLE_SPAN);
   let j = open + 2;
   while (j < limit && SPACE.test(s[j])) j++;
   const nameStart = j;
   while (j < limit && isNameChar(s.charCodeAt(j))) j++;
   const nameEnd = j;
   while (j < limit && SPACE.test(s[j])) j++;
+  let fallback: string | null = null;
+  if (nameEnd > nameStart && j < limit && s.charCodeAt(j) === BAR) {
+    const fallbackStart = ++j;
+    limit = Math.min(s.length, fallbackStart + VARIABLE_FALLBACK_MAX + 2);
+    while (j < limit && isFallbackChar(s.charCodeAt(j))) j++;
+    fallback = s.slice(fallbackStart, j).trim();
+  }
   meter.steps += j + 2 - open;
   if (nameEnd === nameStart || j + 1 >= limit || s.charCodeAt(j) !== CLOSE || s.charCodeAt(j + 1) !== CLOSE)
     return null;
-  return { name: s.slice(nameStart, nameEnd).toLowerCase(), end: j + 2 };
+  return { name: s.slice(nameStart, nameEnd).toLowerCase(), fallback, end: j + 2 };
 }
 
 function appendText(nodes: Node[], v: string): void {
@@ -94,7 +125,7 @@ export function parseMessage(message: string, meter: ParseMeter = { steps: 0 }):
       const variable = variableAt(s, i, meter);
       if (variable) {
         flush(i);
-        out.push({ t: 'var', name: variable.name });
+        out.push({ t: 'var', name: variable.name, fallback: variable.fallback });
         i = textStart = variable.end;
         continue;
       }
@@ -136,21 +167,38 @@ export function parseMessage(message: string, meter: ParseMeter = { steps: 0 }):
   return root;
 }
 
+/** Every `{{variable}}` of a parsed message, in order, inside spintax options too. */
+function variablesOf(nodes: Node[]): Array<Extract<Node, { t: 'var' }>> {
+  const found: Array<Extract<Node, { t: 'var' }>> = [];
+  const walk = (list: Node[]) => {
+    for (const n of list) {
+      if (n.t === 'var') found.push(n);
+      else if (n.t === 'alt') for (const option of n.options) walk(option);
+    }
+  };
+  walk(nodes);
+  return found;
+}
+
 /** The first unknown `{{variable}}` of a message, or null when every one is known. */
 export function unknownVariable(message: string): string | null {
-  const walk = (nodes: Node[]): string | null => {
-    for (const n of nodes) {
-      if (n.t === 'var' && !(CAMPAIGN_VARIABLES as readonly string[]).includes(n.name)) return n.name;
-      if (n.t === 'alt') {
-        for (const option of n.options) {
-          const found = walk(option);
-          if (found) return found;
-        }
-      }
-    }
-    return null;
-  };
-  return walk(parseMessage(message));
+  const unknown = variablesOf(parseMessage(message)).find(
+    (v) => !(CAMPAIGN_VARIABLES as readonly string[]).includes(v.name),
+  );
+  return unknown?.name ?? null;
+}
+
+/** The variables that write the recipient's name, the ones a contact without a name leaves empty. */
+export const NAME_VARIABLES = ['nome', 'primeiro_nome'] as const satisfies readonly CampaignVariable[];
+
+/**
+ * Each `{{nome}}` and `{{primeiro_nome}}` of a message with its fallback (null when it has none):
+ * what a recipient without a name gets in their place.
+ */
+export function nameVariables(message: string): Array<{ name: string; fallback: string | null }> {
+  return variablesOf(parseMessage(message))
+    .filter((v) => (NAME_VARIABLES as readonly string[]).includes(v.name))
+    .map((v) => ({ name: v.name, fallback: v.fallback }));
 }
 
 export interface RecipientFields {
@@ -185,14 +233,21 @@ export function seededRandom(seed: string): () => number {
   };
 }
 
-/** The message as this recipient gets it: variables filled, one option of each spintax group chosen. */
+/**
+ * The message as this recipient gets it: variables filled, one option of each spintax group chosen.
+ * An empty value (a contact without a name or e-mail, a group's phone) gives the variable's
+ * fallback, or nothing when it has none.
+ */
 export function renderMessage(message: string, recipient: RecipientFields, random: () => number = Math.random): string {
   const values = variableValues(recipient);
   const render = (nodes: Node[]): string =>
     nodes
       .map((n) => {
         if (n.t === 'text') return n.v;
-        if (n.t === 'var') return Object.hasOwn(values, n.name) ? values[n.name as CampaignVariable] : '';
+        if (n.t === 'var') {
+          const value = Object.hasOwn(values, n.name) ? values[n.name as CampaignVariable] : '';
+          return value || (n.fallback ?? '');
+        }
         const pick = Math.min(n.options.length - 1, Math.floor(random() * n.options.length));
         return render(n.options[pick]);
       })

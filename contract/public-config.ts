@@ -12,6 +12,8 @@ export const publicConfigResponse = z.object({
     premium: z.string(),
   }),
   whatsappDriver: z.enum(['baileys', 'simulator']),
+  /** Whether this server sends e-mail ('Esqueci minha senha', e-mail notices); false in production without SMTP_URL. */
+  emailAvailable: z.boolean(),
 });
 export type PublicConfig = z.infer<typeof publicConfigResponse>;
 

@@ -36,6 +36,11 @@ export const simulateInboundInput = z.object({
 });
 export const simulateInboundResponse = z.object({ success: z.boolean(), providerMessageId: z.string() });
 
+/** Simulator only: what the simulated number sent, oldest first (browser tests count it). */
+export const simulatorOutboxResponse = z.object({
+  messages: z.array(z.object({ to: z.string(), at: z.string(), providerMessageId: z.string() })),
+});
+
 export const whatsappChannels = ['personal', 'cloud'] as const;
 export type WhatsappChannel = (typeof whatsappChannels)[number];
 

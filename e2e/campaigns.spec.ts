@@ -102,8 +102,10 @@ test('campaigns: create with a live preview, send, follow the progress, report a
   await expect(page.getByText('Mensagem de teste enviada para +55 11 91234-5678.').first()).toBeVisible();
   await expect(testDialog).toBeHidden();
 
-  // Send: the card follows the campaign until it completes.
+  // Send, confirmed (e2e/campaign-pause.spec.ts covers the question): the card follows the campaign until it completes.
   await card.getByRole('button', { name: /Enviar Campanha/ }).click();
+  await expect(page.getByRole('alertdialog')).toContainText('2 destinatários');
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmar' }).click();
   await expect(page.getByText('Campanha enviada com sucesso.').first()).toBeVisible();
   await expect(card.getByRole('button', { name: /Enviar Campanha/ })).toHaveCount(0);
   await expect(card.getByText('Concluída')).toBeVisible({ timeout: 30_000 });
@@ -250,7 +252,9 @@ test('a message composed in HTML is saved, listed under the campaigns, and used 
   const dialog = page.getByRole('dialog', { name: 'Nova Campanha' });
   await dialog.getByLabel('Usar uma mensagem salva (opcional)').selectOption({ label: 'Oferta da semana' });
   await expect(dialog.getByLabel('Mensagem', { exact: true })).toHaveValue('*Oferta* para {{primeiro_nome}}');
-  // The preview shows it as the contact gets it.
-  await expect(dialog.getByText('*Oferta* para Ana')).toBeVisible();
+  // The preview shows it as the contact sees it: WhatsApp's bold, without the asterisks.
+  const bubble = dialog.getByTestId('campaign-preview-item').first().getByTestId('whatsapp-text');
+  await expect(bubble).toHaveText('Oferta para Ana');
+  await expect(bubble.locator('strong')).toHaveText('Oferta');
   await page.screenshot(shot('campaigns-saved-message-1366'));
 });

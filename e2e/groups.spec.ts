@@ -44,7 +44,7 @@ test('groups: create, validate, edit, search, delete; sync and members export ne
   await page.screenshot(shot('groups-1366'));
 
   // Without a connected WhatsApp the driver-backed actions say what to do.
-  await page.getByRole('button', { name: 'Sincronizar do WhatsApp' }).click();
+  await page.getByRole('button', { name: 'Sincronizar grupos' }).click();
   await expect(page.getByText('Conecte seu WhatsApp para sincronizar os grupos.').first()).toBeVisible();
   await row.getByRole('button', { name: /Exportar membros/ }).click();
   await expect(page.getByText('Conecte seu WhatsApp para exportar os membros do grupo.').first()).toBeVisible();

@@ -232,8 +232,9 @@ test("the dashboard, the header, Analytics and Relatórios show the account's ow
   );
   const deliveryRate = page.getByTestId('report-deliveryRate').getByTestId('stat-value');
   await expect(deliveryRate).toHaveText(formatPercent(report.metrics.deliveryRate));
-  // 2 of 2 sent were delivered: green (SPEC §9).
-  await expect(deliveryRate).toHaveClass(/text-green-700/);
+  // 2 delivered of the 3 tried (2 sent, 1 failed): 66,7 %, red (SPEC §9; the rate is over sent or failed).
+  expect(report.metrics.deliveryRate).toBe(66.7);
+  await expect(deliveryRate).toHaveClass(/text-red-700/);
   await expect(page.getByTestId('report-campaign')).toHaveCount(report.recentCampaigns.length);
   await expect(page.getByTestId('report-campaign').first()).toContainText(CAMPAIGN);
   await expect(page.getByTestId('report-campaign').first()).toContainText(/ · (agora|\d+m atrás)/);

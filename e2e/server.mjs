@@ -1,7 +1,9 @@
 // Starts the built server for the browser tests on a fresh PostgreSQL database, which the tests
 // may also reach (to expire a demo, for instance) through the URL written to e2e/.state.json.
 // The database is dropped when the server stops.
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { launchDisparo } from '../scripts/launch-server.mjs';
 
 // A local fake of the Graph API (WhatsApp Cloud API) with one phone number the tests configure.
@@ -19,6 +21,21 @@ graph.phones.set('109000000000001', {
   businessAccountId: '209000000000001',
 });
 
+// A real SMTP server on loopback receives the app's e-mails; each one is written as JSON to a
+// folder the specs read (e2e/password-reset.spec.ts).
+const { SmtpSink } = await import('../server/testing/smtp-sink.ts');
+const mailDir = mkdtempSync(join(tmpdir(), 'disparo-e2e-mail-'));
+const smtp = await new SmtpSink().start();
+let mailCount = 0;
+smtp.onMail = (mail) => {
+  const { raw: _raw, ...parsed } = mail;
+  writeFileSync(join(mailDir, `${Date.now()}-${mailCount++}.json`), JSON.stringify(parsed));
+};
+const stopMail = async () => {
+  await smtp.stop();
+  rmSync(mailDir, { recursive: true, force: true });
+};
+
 const server = await launchDisparo({
   name: 'disparo e2e',
   port: Number(process.env.E2E_PORT || 5180),
@@ -35,14 +52,16 @@ const server = await launchDisparo({
     LOGIN_RATE_LIMIT: '1000',
     WHATSAPP_DRIVER: 'simulator',
     GRAPH_API_URL: graph.url,
+    SMTP_URL: smtp.url,
     LOG_LEVEL: 'warn',
     SUPPORT_WHATSAPP: '+55 11 97777-6666',
   },
 }).catch(async (err) => {
   await graph.stop();
+  await stopMail();
   throw err;
 });
-writeFileSync(new URL('./.state.json', import.meta.url), JSON.stringify({ databaseUrl: server.databaseUrl }));
+writeFileSync(new URL('./.state.json', import.meta.url), JSON.stringify({ databaseUrl: server.databaseUrl, mailDir }));
 
 let stopping = false;
 async function stop(code) {
@@ -54,6 +73,7 @@ async function stop(code) {
     console.error('could not drop the e2e database', err);
   }
   await graph.stop();
+  await stopMail();
   process.exit(code);
 }
 server.exited.then(({ code }) => stop(code ?? 1));

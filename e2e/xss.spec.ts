@@ -281,7 +281,8 @@ async function storePayloads(page: Page): Promise<{ settle: () => Promise<void> 
   );
 
   // Groups.
-  await ok(postJson(req, '/api/groups', { name: T.groupA }), 'group A');
+  // Group A is linked to a WhatsApp group (a campaign may aim only at such a group); B is not.
+  await ok(postJson(req, '/api/groups', { name: T.groupA, whatsappGroupId: '120363000000000077@g.us' }), 'group A');
   await ok(postJson(req, '/api/groups', { name: T.groupB }), 'group B');
 
   // Saved messages: HTML mode (sanitised on the way in) and plain text; a javascript: image link is refused.

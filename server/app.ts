@@ -23,8 +23,11 @@ import { type Db, projectRoot } from './db/client';
 import type { AppDeps } from './deps';
 import { AppError } from './errors';
 import { Foreground } from './lib/foreground';
+import { onNotification } from './lib/notify';
+import { createMailer } from './mail/mailer';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { passwordResetRoutes } from './modules/auth/password-reset.routes';
 import { SessionStore } from './modules/auth/sessions.service';
 import { backupRoutes } from './modules/backup/backup.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
@@ -37,6 +40,7 @@ import { messagesRoutes } from './modules/messages/messages.routes';
 import { savedMessageAsContent } from './modules/messages/messages.service';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { ConnectionAlerts } from './modules/notifications/connection-alerts';
+import { EmailNotices } from './modules/notifications/email-notices';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { plansRoutes } from './modules/plans/plans.routes';
 import { presenceRoutes } from './modules/presence/presence.routes';
@@ -139,8 +143,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   // Webhooks are answered before the chatbot's replies are worked on (Meta retries slow webhooks).
   const foreground = new Foreground();
   const chatbot = chatbotSubscriber({ db, log: app.log, contactsChanged, ai, now: opts.chatbotClock, foreground });
-  // Connection lost / back: the account's notifications and activity log.
-  const connectionAlerts = new ConnectionAlerts({ db, log: app.log });
+  // E-mail (SMTP_URL, else the log in development): notices of campaigns the engine ends or pauses
+  // come from its notifications, so the engine needs no mailer.
+  const mailer = createMailer(config, app.log);
+  const emailNotices = new EmailNotices({ db, mailer, config });
+  const stopEmailNotices = onNotification(db, emailNotices.onNotification);
+  // Connection lost / back: the account's notifications and activity log (an e-mail after 10 minutes).
+  const connectionAlerts = new ConnectionAlerts({ db, log: app.log, emailNotices });
   const connections = new ConnectionManager({
     config,
     db,
@@ -187,6 +196,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
       savedMessage: (userId, id) => savedMessageAsContent(db, userId, id),
     },
     chatbot: { ai, idle: chatbot.idle, configChanged: chatbot.configChanged },
+    mail: { mailer, notices: emailNotices },
     presence: new PresenceTracker({ db, log: app.log }),
     routes: [],
   };
@@ -205,6 +215,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     connectionAlerts.close();
     await dispatcher.stop();
     await connections.shutdown();
+    stopEmailNotices();
+    await mailer.close();
   });
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
@@ -251,6 +263,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(campaignsRoutes, { prefix: '/api/campaigns', ...deps });
   await app.register(whatsappSessionRoutes, { prefix: '/api', ...deps });
   await app.register(changePasswordRoutes, { prefix: '/api/auth', ...deps });
+  await app.register(passwordResetRoutes, { prefix: '/api/auth', ...deps });
   await app.register(settingsRoutes, { prefix: '/api/settings', ...deps });
   await app.register(plansRoutes, { prefix: '/api/plan-activations', ...deps });
   await app.register(cloudApiRoutes, { prefix: '/api/whatsapp-business', ...deps });

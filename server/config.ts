@@ -16,6 +16,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** Shared buffers of the embedded database (ignored with DATABASE_URL); see server/db/pglite-data-dir.ts. */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(16).max(1024).default(64),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
@@ -73,6 +75,22 @@ const envSchema = z.object({
    * Image links on this machine or its network that the server may download all the same: `true`
    * for any, or a comma-separated list of addresses. Off by default: for tests and local demos only.
    */
+  /**
+   * The SMTP server that sends e-mail (password reset, account approved, campaign and connection
+   * notices): `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465`. Unset: in
+   * development e-mails are written to the log; in production none is sent.
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/?#\s]+/i, 'must be an smtp:// or smtps:// URL with a host')
+    .refine((s) => URL.canParse(s), 'must be an smtp:// or smtps:// URL with a host')
+    .optional(),
+  /** Sender of the e-mails, `Name <address>` or an address; by default PRODUCT_NAME <no-reply@PUBLIC_URL's host>. */
+  MAIL_FROM: z
+    .string()
+    .max(320)
+    .refine((s) => parseMailbox(s) !== null, 'must be an e-mail address or Name <address>')
+    .optional(),
   OUTBOUND_ALLOW_PRIVATE: z
     .string()
     .default('false')
@@ -94,10 +112,29 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'SESSION_SECRET' | 'ENCRYPTION_KEY' | 'DATA_DIR'> {
+/** An e-mail sender or recipient: display name (may be empty) and address. */
+export interface Mailbox {
+  name: string;
+  address: string;
+}
+
+/** `Name <address>`, `"Name" <address>` or a bare address; null when it is neither. */
+export function parseMailbox(value: string): Mailbox | null {
+  const s = value.trim();
+  const angled = /^(.*?)\s*<([^<>\s]+)>$/.exec(s);
+  const name = angled ? angled[1].trim().replace(/^"(.*)"$/, '$1') : '';
+  const address = angled ? angled[2] : s;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a header value must not hold control characters.
+  if (/[\u0000-\u001f\u007f"<>]/.test(name)) return null;
+  return z.email().safeParse(address).success ? { name, address } : null;
+}
+
+export interface Config extends Omit<Env, 'SESSION_SECRET' | 'ENCRYPTION_KEY' | 'DATA_DIR' | 'MAIL_FROM'> {
   DATA_DIR: string;
   SESSION_SECRET: string;
   ENCRYPTION_KEY: Buffer;
+  /** MAIL_FROM, or PRODUCT_NAME <no-reply@…> with PUBLIC_URL's host (localhost without one). */
+  MAIL_FROM: Mailbox;
   isProduction: boolean;
 }
 
@@ -138,6 +175,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && e.ADMIN_PASSWORD !== undefined && ['admin123', 'password', '123456'].includes(e.ADMIN_PASSWORD)) {
     problems.push('ADMIN_PASSWORD: in production a default password is refused');
   }
+  if (isProduction && e.SMTP_URL !== undefined && e.PUBLIC_URL === undefined) {
+    problems.push('PUBLIC_URL: required with SMTP_URL in production (the links in the e-mails point to it)');
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(e.DATA_DIR);
@@ -152,6 +192,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     DATA_DIR: dataDir,
     SESSION_SECRET: sessionSecret,
     ENCRYPTION_KEY: Buffer.from(encryptionKeyHex, 'hex'),
+    MAIL_FROM: (e.MAIL_FROM && parseMailbox(e.MAIL_FROM)) || {
+      name: e.PRODUCT_NAME,
+      address: `no-reply@${e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : 'localhost'}`,
+    },
     isProduction,
   };
 }

@@ -2,8 +2,10 @@ import type { FastifySchema } from 'fastify';
 import type { AiResponder } from './chatbot/ai';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import type { Mailer } from './mail/mailer';
 import type { SessionStore } from './modules/auth/sessions.service';
 import type { SavedMessageSource } from './modules/campaigns/campaigns.service';
+import type { EmailNotices } from './modules/notifications/email-notices';
 import type { PresenceTracker } from './modules/presence/presence-tracker';
 import type { CloudApiAccounts } from './modules/whatsapp/cloud-api.service';
 import type { ImageLoader } from './sending/content';
@@ -28,6 +30,8 @@ export interface AppDeps {
   sending: { dispatcher: Dispatcher; loadImage?: ImageLoader; savedMessage?: SavedMessageSource };
   /** The chatbot: its AI (whether this server has one) and, for tests, a wait until inbound messages are handled. */
   chatbot: { ai: AiResponder; idle: () => Promise<void>; configChanged: (userId: string) => void };
+  /** E-mail: the transport (SMTP, the log in development, or none) and the notices users get by e-mail. */
+  mail: { mailer: Mailer; notices: EmailNotices };
   /** When each account last made a request (online users); fed by the access gate and the session poll. */
   presence: PresenceTracker;
   /** Every API route with its declared access, collected as routes register (tests check each one). */

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
+import type { ConversationMessage } from '../../contract/conversations';
 import { contactLimitFor } from '../../contract/plans';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { normalizePhone } from '../lib/phone';
-import type { Receipt } from '../whatsapp/driver';
+import type { InboundChoice, Receipt } from '../whatsapp/driver';
 
 export type OutboundSource = 'bot' | 'manual';
 export type OutboundStatus = 'queued' | 'sent' | 'failed';
@@ -20,6 +21,14 @@ export interface ConversationState {
 }
 
 const preview = (text: string) => (text.length > 200 ? `${text.slice(0, 199)}…` : text);
+
+/** The buttons an outbound message carried, as stored with it (contract/conversations.ts). */
+export type StoredButtons = NonNullable<ConversationMessage['buttons']>;
+
+/** An answer to buttons in one line: '2 — Falar com atendente', or what was sent. */
+export function choiceLine(said: string, choice: InboundChoice | undefined): string {
+  return choice?.number ? `${choice.number} — ${choice.option}` : said;
+}
 
 /**
  * Finds the account's contact for a number, creating it when the number writes for the first time
@@ -44,7 +53,8 @@ export async function ensureContact(
   if (!account) return null;
   const limit = contactLimitFor(account.plan_type);
   if (limit !== null && account.total >= limit) return null;
-  const name = cleanName(pushName) || `+${phoneDigits}`;
+  // Without a profile name the contact has none: screens show its number, {{nome}} its fallback.
+  const name = cleanName(pushName);
   const created = rowsOf<{ id: string; name: string; opted_out: boolean }>(
     await db.execute(sql`
       insert into contacts (user_id, name, phone, tags) values (${userId}, ${name}, ${e164}, '{}')
@@ -138,21 +148,28 @@ export async function receiveInbound(
 export async function storeInbound(
   db: Db,
   userId: string,
-  message: { from: string; text: string; providerMessageId: string; timestamp: Date },
+  message: { from: string; text: string; providerMessageId: string; timestamp: Date; choice?: InboundChoice },
   conversation: ConversationState,
   receivedAt: Date,
 ): Promise<void> {
   const at = message.timestamp.toISOString();
+  // An answer to buttons keeps what the contact sent ('2'), with the option it chose; `text` is
+  // what the chatbot acted on (the button's value).
+  const { choice } = message;
+  const said = choice?.said || message.text;
+  const chosen = choice
+    ? JSON.stringify({ option: choice.option, ...(choice.number ? { number: choice.number } : {}) })
+    : null;
   await db.execute(sql`
     with stored as (
-      insert into conversation_messages (user_id, phone, direction, source, text, status, provider_message_id, created_at)
-      values (${userId}, ${message.from}, 'in', 'contact', ${message.text}, 'received', ${message.providerMessageId}, ${at})
+      insert into conversation_messages (user_id, phone, direction, source, text, choice, status, provider_message_id, created_at)
+      values (${userId}, ${message.from}, 'in', 'contact', ${said}, ${chosen}::jsonb, 'received', ${message.providerMessageId}, ${at})
     ), event as (
       insert into bot_events (user_id, contact_phone, kind, created_at)
       values (${userId}, ${message.from}, 'inbound', ${receivedAt.toISOString()})
     )
     insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread)
-    values (${userId}, ${message.from}, ${conversation.contactId}, ${conversation.name}, ${at}, ${preview(message.text)}, 'in', ${at}, 1)
+    values (${userId}, ${message.from}, ${conversation.contactId}, ${conversation.name}, ${at}, ${preview(choiceLine(said, choice))}, 'in', ${at}, 1)
     on conflict (user_id, phone) do update set
       contact_id = coalesce(excluded.contact_id, conversations.contact_id),
       name = coalesce(excluded.name, conversations.name),
@@ -178,6 +195,8 @@ export async function recordOutboundMessage(
     source: OutboundSource;
     text: string;
     imageUrl?: string | null;
+    /** The buttons sent with the text (a bot rule's). */
+    buttons?: StoredButtons | null;
     status: OutboundStatus;
     providerMessageId?: string | null;
     failureReason?: string | null;
@@ -192,8 +211,9 @@ export async function recordOutboundMessage(
   const inserted = rowsOf<{ id: string }>(
     await db.execute(sql`
       with stored as (
-        insert into conversation_messages (user_id, phone, direction, source, text, image_url, status, failure_reason, provider_message_id)
-        values (${userId}, ${input.phone}, 'out', ${input.source}, ${input.text}, ${input.imageUrl ?? null}, ${input.status},
+        insert into conversation_messages (user_id, phone, direction, source, text, image_url, buttons, status, failure_reason, provider_message_id)
+        values (${userId}, ${input.phone}, 'out', ${input.source}, ${input.text}, ${input.imageUrl ?? null},
+                ${input.buttons?.options.length ? JSON.stringify(input.buttons) : null}::jsonb, ${input.status},
                 ${input.failureReason ?? null}, ${input.providerMessageId ?? null})
         returning id
       ), conversation as (
@@ -223,7 +243,7 @@ export async function markOutOfHoursSent(db: Db, userId: string, phone: string, 
     on conflict (user_id, phone) do update set out_of_hours_day = excluded.out_of_hours_day`);
 }
 
-/** The last messages of a conversation, oldest first, for the AI's context. */
+/** The last messages of a conversation, oldest first, for the AI's context (an answer to buttons as the option chosen). */
 export async function recentMessages(
   db: Db,
   userId: string,
@@ -232,7 +252,8 @@ export async function recentMessages(
 ): Promise<Array<{ direction: 'in' | 'out'; text: string }>> {
   const rows = rowsOf<{ direction: 'in' | 'out'; text: string }>(
     await db.execute(sql`
-      select direction, text from conversation_messages where user_id = ${userId} and phone = ${phone}
+      select direction, coalesce(choice->>'option', text) as text from conversation_messages
+      where user_id = ${userId} and phone = ${phone}
       order by created_at desc limit ${limit}`),
   );
   return rows.reverse();

@@ -8,6 +8,7 @@ import { Foreground } from '../lib/foreground';
 import { KeyedQueue } from '../lib/keyed-queue';
 import { Semaphore } from '../lib/semaphore';
 import type { Driver, InboundMessage, MessageButton, OutgoingMessage, WhatsappSubscriber } from '../whatsapp/driver';
+import { sendsNumberedMenu } from '../whatsapp/numbered-menu';
 import type { AiResponder } from './ai';
 import { type BotSetup, BotSetupCache } from './bot-setup';
 import {
@@ -16,6 +17,7 @@ import {
   receiveInbound,
   recordConversationReceipts,
   recordOutboundMessage,
+  type StoredButtons,
   storeInbound,
 } from './conversations';
 import { optOutStep } from './opt-out';
@@ -115,6 +117,15 @@ export function toOutgoing(content: ReplyContent): OutgoingMessage {
   return { kind: 'text', text: content.text };
 }
 
+/** The buttons a reply carries, as the conversation keeps them: in order, and how the contact got them. */
+export function storedButtons(kind: Driver['kind'], buttons: readonly BotButton[] | undefined): StoredButtons | null {
+  if (!buttons?.length) return null;
+  return {
+    numbered: sendsNumberedMenu(kind, buttons),
+    options: buttons.map((b) => ({ text: b.text, type: b.type, value: b.value })),
+  };
+}
+
 export async function recordBotEvent(
   db: Db,
   userId: string,
@@ -203,7 +214,13 @@ export function chatbotSubscriber(
       event: (kind, detail) => recordBotEvent(db, userId, message.from, kind, detail),
       outside: (wait) => slots.outside(wait),
       reply: async (content, kind, detail, source = 'bot') => {
-        const stored = { phone: message.from, source, text: content.text, imageUrl: content.imageUrl || null };
+        const stored = {
+          phone: message.from,
+          source,
+          text: content.text,
+          imageUrl: content.imageUrl || null,
+          buttons: storedButtons(driver.kind, content.buttons),
+        };
         try {
           const sent = await slots.outside(() => driver.send(message.from, toOutgoing(content)));
           await recordOutboundMessage(

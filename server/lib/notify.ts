@@ -56,14 +56,42 @@ async function insert(db: Db, log: ErrorLog, recipients: SQL, n: NewNotification
   }
 }
 
+/** Told of each notification stored for one account; must not block (it is called, never awaited). */
+export type NotificationListener = (userId: string, n: NewNotification) => void;
+
+const listeners = new WeakMap<Db, Set<NotificationListener>>();
+
+/**
+ * Calls `listener` after each notification notify() stores through this Db (app.ts subscribes the
+ * e-mail notices: the engines, which call notify() with the app's Db, need no new dependency).
+ * Answers the unsubscribe.
+ */
+export function onNotification(db: Db, listener: NotificationListener): () => void {
+  const set = listeners.get(db) ?? new Set<NotificationListener>();
+  listeners.set(db, set);
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
 /**
  * Records a notification for one account, unless the account's notification settings silence its
  * kind. One statement, which also drops the account's oldest beyond NOTIFICATIONS_KEPT. Never
  * throws: answers whether one was written. Engines and modules may both call it (it takes a Db).
+ * Once written, the Db's listeners (onNotification) hear of it.
  */
 export async function notify(db: Db, log: ErrorLog, userId: string, n: NewNotification): Promise<boolean> {
   const user = sql`${userId}::uuid`;
-  return (await insert(db, log, sql`select ${user}`, n, wanted(n.kind, sql`r.id`))) > 0;
+  const stored = (await insert(db, log, sql`select ${user}`, n, wanted(n.kind, sql`r.id`))) > 0;
+  if (stored) {
+    for (const listener of listeners.get(db) ?? []) {
+      try {
+        listener(userId, n);
+      } catch (err) {
+        log.error({ err, kind: n.kind }, 'a notification listener failed');
+      }
+    }
+  }
+  return stored;
 }
 
 /** Records the same notification for every administrator; answers how many got it. Never throws. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tokenizeWhatsapp } from '../../contract/whatsapp-text';
 import { htmlToWhatsapp, sanitizeMessageHtml, savedMessageText } from './whatsapp-format';
 
 describe('sanitizeMessageHtml', () => {
@@ -82,5 +83,65 @@ describe('deeply nested HTML', () => {
     expect(stored.match(/<b>/g)?.length).toBeLessThanOrEqual(16);
     expect(savedMessageText({ contentType: 'html', content: stored })).toBe('*Oferta*');
     expect(() => htmlToWhatsapp(sanitizeMessageHtml('<ul><li>'.repeat(5000)))).not.toThrow();
+  });
+});
+
+describe('the WhatsApp text it writes', () => {
+  // The previews read WhatsApp's formatting with contract/whatsapp-text.ts: what this conversion
+  // writes must come out there (and on the phone) with the HTML's styles, markers gone.
+  const styled = (html: string) =>
+    tokenizeWhatsapp(htmlToWhatsapp(html)).map(({ text, ...styles }) => [text, Object.keys(styles).sort().join('+')]);
+
+  it.each<[string, Array<[string, string]>]>([
+    [
+      '<b>Olá</b> <i>mundo</i>',
+      [
+        ['Olá', 'bold'],
+        [' ', ''],
+        ['mundo', 'italic'],
+      ],
+    ],
+    [
+      '<b><i>x</i></b> e <s>velho</s>',
+      [
+        ['x', 'bold+italic'],
+        [' e ', ''],
+        ['velho', 'strike'],
+      ],
+    ],
+    [
+      'Oi<b> você </b>!',
+      [
+        ['Oi ', ''],
+        ['você', 'bold'],
+        [' !', ''],
+      ],
+    ],
+    [
+      '<b>linha 1<br>linha 2</b>',
+      [
+        ['linha 1', 'bold'],
+        ['\n', ''],
+        ['linha 2', 'bold'],
+      ],
+    ],
+    [
+      '<p><b>50% OFF</b></p><p>só hoje</p>',
+      [
+        ['50% OFF', 'bold'],
+        ['\n\nsó hoje', ''],
+      ],
+    ],
+    [
+      'rode <code>npm i</code> agora',
+      [
+        ['rode ', ''],
+        ['npm i', 'mono'],
+        [' agora', ''],
+      ],
+    ],
+    ['<pre>a *b*\n_c_</pre>', [['a *b*\n_c_', 'mono']]],
+  ])('%j reads back with its styles', (html, expected) => {
+    expect(styled(html)).toEqual(expected);
   });
 });

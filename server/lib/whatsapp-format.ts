@@ -2,10 +2,12 @@ import type { ChildNode, Element, Text } from 'domhandler';
 import { ElementType, parseDocument } from 'htmlparser2';
 import sanitizeHtml from 'sanitize-html';
 import { SAVED_MESSAGE_HTML_TAGS } from '../../contract/saved-messages';
+import { WHATSAPP_MARKERS } from '../../contract/whatsapp-text';
 
 /**
  * HTML messages: sanitised before they are stored, and turned into WhatsApp's own formatting
- * (`*bold*`, `_italic_`, `~strike~`, ``` monospace) when they are sent or previewed.
+ * (`*bold*`, `_italic_`, `~strike~`, ``` monospace) when they are sent or previewed. The markers,
+ * and the rules the browser's previews read them by, are contract/whatsapp-text.ts.
  */
 
 const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
@@ -69,14 +71,14 @@ type Piece =
   | { kind: 'block'; blank: boolean };
 
 const MARKERS: Record<string, string> = {
-  b: '*',
-  strong: '*',
-  i: '_',
-  em: '_',
-  s: '~',
-  strike: '~',
-  del: '~',
-  code: '```',
+  b: WHATSAPP_MARKERS.bold,
+  strong: WHATSAPP_MARKERS.bold,
+  i: WHATSAPP_MARKERS.italic,
+  em: WHATSAPP_MARKERS.italic,
+  s: WHATSAPP_MARKERS.strike,
+  strike: WHATSAPP_MARKERS.strike,
+  del: WHATSAPP_MARKERS.strike,
+  code: WHATSAPP_MARKERS.mono,
 };
 
 interface Context {
@@ -194,7 +196,7 @@ function render(nodes: Node[], ctx: Context): Piece[] {
         if (code.trim()) {
           out.push(
             { kind: 'block', blank: false },
-            { kind: 'raw', value: `\`\`\`${code}\`\`\`` },
+            { kind: 'raw', value: `${WHATSAPP_MARKERS.mono}${code}${WHATSAPP_MARKERS.mono}` },
             {
               kind: 'block',
               blank: false,

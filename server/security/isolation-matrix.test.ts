@@ -211,6 +211,9 @@ const OUTSIDE: Record<string, string> = {
   'POST /api/auth/register': 'public: creates a new account, no id',
   'POST /api/auth/demo-signup': 'public: creates a new demo account, no id',
   'POST /api/auth/signup': 'public: creates a new pending account, no id',
+  'POST /api/auth/forgot-password':
+    'public: takes an e-mail address, answers the same whether or not an account has it, e-mails only that account',
+  'POST /api/auth/reset-password': 'public: acts only on the account whose e-mailed link it is given, no id',
   'GET /api/whatsapp-business/webhook/:accountKey':
     'public: Meta’s subscription check, answered only for the account’s verify token (forged below)',
   'POST /api/whatsapp-business/webhook/:accountKey':
@@ -294,6 +297,11 @@ const ID_FIELDS: Record<string, IdUse> = {
     expect: 'external',
     reason: 'a button’s id is the editor’s label for it inside the rule, not a stored resource',
   },
+  'POST /api/contacts/bulk body ids': {
+    expect: 'ignored',
+    values: () => [[a.contact]],
+    reason: 'tags, untags or deletes those of the ids that are the caller’s own contacts',
+  },
   'POST /api/notifications/read body ids': {
     expect: 'ignored',
     values: () => [[a.notification]],
@@ -330,6 +338,8 @@ const EXAMPLES: Record<string, () => unknown> = {
     email: `s${unique()}@example.com`,
     whatsappNumber: '+55 11 98888-7777',
   }),
+  'POST /api/auth/forgot-password': () => ({ email: `f${unique()}@example.com` }),
+  'POST /api/auth/reset-password': () => ({ token: `link-${unique()}`, password: 'nova-senha-1' }),
   'PATCH /api/admin/users/:id': () => ({ isActive: false, planType: 'enterprise', accountType: 'active' }),
   'POST /api/auth/change-password': () => ({
     currentPassword: 'errada-123',
@@ -344,6 +354,7 @@ const EXAMPLES: Record<string, () => unknown> = {
   'POST /api/whatsapp-business/configure': () => ({ accessToken: b.graphToken, phoneNumberId: b.graphPhone }),
   'POST /api/contacts': () => ({ name: 'Contato', phone: `2198${String(1_000_000 + seq++).slice(-7)}` }),
   'PUT /api/contacts/:id': () => ({ name: 'Contato', phone: '21980000001' }),
+  'POST /api/contacts/bulk': () => ({ action: 'tag', ids: [b.contact], tag: 'lote' }),
   'POST /api/groups': () => ({ name: `Grupo ${unique()}` }),
   'PUT /api/groups/:id': () => ({ name: 'Equipe B' }),
   'POST /api/campaigns': () => ({ name: `Campanha ${unique()}`, message: 'Oi {{nome}}', targetType: 'all' }),
@@ -381,6 +392,7 @@ const EXAMPLES: Record<string, () => unknown> = {
 /** Query strings for B's own calls: searches for A's names and numbers, exports as text. */
 const QUERIES: Record<string, () => string> = {
   'GET /api/contacts': () => `q=${MARK}`,
+  'GET /api/campaigns/audience': () => `targetType=groups&groups=${encodeURIComponent(`Grupo ${MARK}`)}`,
   'GET /api/conversations': () => `search=${A_PHONES[0]}`,
   'GET /api/contacts/export': () => 'format=csv',
   'GET /api/contacts/import-template': () => 'format=csv',
@@ -573,7 +585,11 @@ beforeAll(async () => {
     tags: [MARK],
   });
   await json(cookieA, 'POST', '/api/contacts', { name: `Bruno ${MARK}`, phone: A_PHONES[1].slice(2) });
-  const group = await json<{ group: { id: string } }>(cookieA, 'POST', '/api/groups', { name: `Grupo ${MARK}` });
+  // Linked to a WhatsApp group: a campaign may only aim at such a group.
+  const group = await json<{ group: { id: string } }>(cookieA, 'POST', '/api/groups', {
+    name: `Grupo ${MARK}`,
+    whatsappGroupId: '120363000000000101@g.us',
+  });
   const upload = JSON.parse(
     (await call(cookieA, 'POST', '/api/uploads', { multipart: { filename: `${MARK}.png`, data: PNG } })).body,
   ) as { id: string };

@@ -7,6 +7,7 @@ import { notificationLinks, notificationMsg } from '../../contract/notifications
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { recordActivity } from '../lib/activity';
+import { MicroBatch } from '../lib/micro-batch';
 import { notify } from '../lib/notify';
 import type { Driver, DriverProvider } from '../whatsapp/driver';
 import { buildMessage, type CampaignContent, type ImageLoader, personalText } from './content';
@@ -78,6 +79,20 @@ type Outcome =
   | { row: ClaimedRow; ok: true; providerMessageId: string }
   | { row: ClaimedRow; ok: false; failure: FailureAction };
 
+/** A send that did not happen: its campaign was paused, cancelled or deleted after the claim (see handOver). */
+type Stopped = { row: ClaimedRow; stopped: true };
+
+interface HandOverItem {
+  id: string;
+  chooseIds: boolean;
+}
+
+/** A row handed over: its attempt counted and its message id, as now written. */
+interface HandedOver {
+  attempts: number;
+  providerMessageId: string | null;
+}
+
 /** After this many attempts a transient failure fails the recipient. */
 export const MAX_ATTEMPTS = 5;
 /** A burst of failures pauses the campaign: this many of the last window… */
@@ -104,6 +119,10 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * warm-up and business hours; on the Cloud API at the number's throughput with many requests in
  * flight. Work that may not go out now waits (`in_progress`, with the reason) and resumes by
  * itself.
+ *
+ * A claim only reserves a row (it stays `queued`, leased to this process): each row becomes
+ * `sending` right before its own send, in one statement that also reads its campaign's status
+ * (handOver), so a pause or cancel that lands between the claim and the send stops that send.
  */
 export class Dispatcher {
   readonly owner: string;
@@ -119,6 +138,10 @@ export class Dispatcher {
   private readonly random: () => number;
   private readonly laneLeaseMs: number;
   private readonly rowLeaseMs: number;
+  /** Rows this process claimed and has not handed over yet (released at stop). */
+  private readonly held = new Set<string>();
+  /** Hand-overs asked for while the last one was being written go together in the next statement. */
+  private readonly handOvers = new MicroBatch<HandOverItem, HandedOver | null>((items) => this.handOverRows(items));
 
   constructor(private readonly opts: DispatcherOptions) {
     this.owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -146,6 +169,19 @@ export class Dispatcher {
     clearTimeout(this.timer);
     await this.ticking;
     await Promise.allSettled([...this.lanes.values()]);
+    if (this.held.size) {
+      // Claimed, never sent: free for the next process at once rather than when the claim lapses.
+      const ids = [...this.held];
+      this.held.clear();
+      await this.db
+        .execute(sql`
+          update campaign_recipients set claimed_by = null, lease_until = null
+          where id in (${sql.join(
+            ids.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )}) and claimed_by = ${this.owner} and status = 'queued'`)
+        .catch(() => undefined);
+    }
     await this.db
       .execute(sql`update sending_lanes set lease_until = null where owner = ${this.owner}`)
       .catch(() => undefined);
@@ -265,7 +301,7 @@ export class Dispatcher {
     const claimAhead = CLAIM_AHEAD_MS * this.scale;
     const untilTurn = lane.nextSendAt.getTime() - Date.now();
     if (untilTurn > claimAhead && !(await this.sleepHoldingLane(userId, untilTurn - claimAhead))) return true;
-    const [row] = await this.claim(userId, 1, driver.choosesMessageIds ?? false);
+    const [row] = await this.claim(userId, 1);
     if (!row) return false;
     await this.markSending(userId);
     if ((await this.checkBeforeSend(driver, row)) === 'absent') {
@@ -283,7 +319,12 @@ export class Dispatcher {
     if (left > typeFor) await sleep(left - typeFor);
     if (driver.typing) await driver.typing(row.recipient, true).catch(() => undefined);
     await sleep(left > 0 ? Math.min(left, typeFor) : typeFor);
-    const outcome = await this.sendOne(userId, driver, row, false, text);
+    const outcome = await this.sendOne(userId, driver, row, false, driver.choosesMessageIds ?? false, text);
+    if ('stopped' in outcome) {
+      // Paused or cancelled while this turn waited: nothing went out, and the turn is still unused.
+      if (driver.typing) await driver.typing(row.recipient, false).catch(() => undefined);
+      return true;
+    }
     const gap = nextGapMs(settings.messageDelay, this.random) * this.scale;
     await this.db.execute(sql`
       update sending_lanes set
@@ -321,7 +362,8 @@ export class Dispatcher {
     await this.db.execute(sql`
       update campaign_recipients set status = 'skipped', error = ${campaignMsg.reason.noWhatsapp},
         claimed_by = null, lease_until = null, updated_at = now()
-      where id = ${row.id} and status = 'sending'`);
+      where id = ${row.id} and status = 'queued' and claimed_by = ${this.owner}`);
+    this.held.delete(row.id);
     return 'absent';
   }
 
@@ -336,7 +378,7 @@ export class Dispatcher {
     const interval = 1000 / rate;
     const burstMs = 250;
     const inFlight = new Set<Promise<void>>();
-    let results: Outcome[] = [];
+    let results: Array<Outcome | Stopped> = [];
     let budget = remaining;
     let nextStart = Date.now();
     let lastFlush = Date.now();
@@ -348,7 +390,7 @@ export class Dispatcher {
       lastFlush = Date.now();
     };
     while (!this.stopped && budget > 0) {
-      const rows = await this.claim(userId, Math.min(budget, Math.max(5, Math.ceil(rate / 2))), false);
+      const rows = await this.claim(userId, Math.min(budget, Math.max(5, Math.ceil(rate / 2))));
       if (!rows.length) break;
       if (!sentAny) await this.markSending(userId);
       sentAny = true;
@@ -360,7 +402,7 @@ export class Dispatcher {
         const wait = nextStart - Date.now();
         if (wait > 0) await sleep(wait);
         nextStart = Math.max(nextStart, Date.now() - burstMs) + interval;
-        const p: Promise<void> = this.sendOne(userId, driver, row, true).then((o) => {
+        const p: Promise<void> = this.sendOne(userId, driver, row, true, false).then((o) => {
           results.push(o);
           inFlight.delete(p);
         });
@@ -377,15 +419,29 @@ export class Dispatcher {
     return sentAny && budget > 0;
   }
 
+  /**
+   * Builds the message, hands the row over (the last word of its campaign's status), then sends.
+   * Whatever is built before the hand-over (an image download may take a while) is done before it,
+   * so nothing but the driver's own call separates it from the send.
+   */
   private async sendOne(
     userId: string,
     driver: Driver,
     row: ClaimedRow,
     cloud: boolean,
+    chooseIds: boolean,
     text?: string,
-  ): Promise<Outcome> {
+  ): Promise<Outcome | Stopped> {
+    let message: Awaited<ReturnType<typeof buildMessage>>;
     try {
-      const message = await buildMessage(row, row, { userId, cloud, loadImage: this.opts.loadImage, text });
+      message = await buildMessage(row, row, { userId, cloud, loadImage: this.opts.loadImage, text });
+    } catch (err) {
+      // Not sent, and never to be: a row that is no longer ours or whose campaign stopped is left as it is.
+      if (!(await this.handOver(row, chooseIds))) return { row, stopped: true };
+      return { row, ok: false, failure: classifyFailure(err) };
+    }
+    if (!(await this.handOver(row, chooseIds))) return { row, stopped: true };
+    try {
       const { providerMessageId } = await driver.send(
         row.recipient,
         message,
@@ -397,8 +453,71 @@ export class Dispatcher {
     }
   }
 
+  /**
+   * The moment a claimed row is given to the network: the row becomes `sending` (its attempt
+   * counted, its message id chosen where the driver takes one) only if it is still queued, still
+   * claimed by this process and its campaign is still sending; the check and the mark are one
+   * statement. Otherwise the claim is let go and the row left as the pause (`queued`), the cancel
+   * (`skipped`) or another process made it; a deleted campaign's row is gone. A pause or cancel
+   * committed before that statement stops the send; one committed after it finds the row
+   * `sending`, and the message, already handed to the driver, counts as sent. When the statement
+   * cannot be written the row is not sent (its claim lapses and it is sent later).
+   */
+  private async handOver(row: ClaimedRow, chooseIds: boolean): Promise<boolean> {
+    this.held.delete(row.id);
+    let handed: HandedOver | null;
+    try {
+      handed = await this.handOvers.add({ id: row.id, chooseIds });
+    } catch (err) {
+      this.held.add(row.id);
+      this.opts.log.warn({ err }, 'a campaign recipient could not be handed over; it will be sent later');
+      return false;
+    }
+    if (!handed) return false;
+    row.attempts = handed.attempts;
+    row.providerMessageId = handed.providerMessageId;
+    return true;
+  }
+
+  /**
+   * The statement behind handOver, for every row asked for while the last one ran (on the Cloud API
+   * many sends start each second; a personal number has one at a time): an update by primary key,
+   * each row joined to its campaign by primary key.
+   */
+  private async handOverRows(items: HandOverItem[]): Promise<Array<HandedOver | null>> {
+    const go = sql`(r.status = 'queued' and c.status in ('sending', 'in_progress'))`;
+    const values = sql.join(
+      items.map((i) => sql`(${i.id}::uuid, ${i.chooseIds}::boolean)`),
+      sql`, `,
+    );
+    const rows = rowsOf<{ id: string; status: string; attempts: number; provider_message_id: string | null }>(
+      await this.db.execute(sql`
+        update campaign_recipients r set
+          status = case when ${go} then 'sending' else r.status end,
+          attempts = case when ${go} then r.attempts + 1 else r.attempts end,
+          provider_message_id = case when ${go} and v.choose
+            then coalesce(r.provider_message_id, '3EB0' || upper(substr(md5(random()::text || r.id::text), 1, 18)))
+            else r.provider_message_id end,
+          claimed_by = case when ${go} then r.claimed_by end,
+          lease_until = case when ${go} then now() + ${`${this.rowLeaseMs} milliseconds`}::interval end,
+          updated_at = case when ${go} then now() else r.updated_at end
+        from (values ${values}) as v(id, choose), campaigns c
+        where r.id = v.id and r.claimed_by = ${this.owner} and c.id = r.campaign_id
+        returning r.id, r.status, r.attempts, r.provider_message_id
+      `),
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return items.map((i) => {
+      const r = byId.get(i.id);
+      if (r?.status !== 'sending') return null;
+      return { attempts: Number(r.attempts), providerMessageId: r.provider_message_id ?? null };
+    });
+  }
+
   /** Writes what happened to each send; pauses a campaign on a failure that calls for it or on a burst of failures. */
-  private async apply(userId: string, outcomes: Outcome[]): Promise<void> {
+  private async apply(userId: string, done: Array<Outcome | Stopped>): Promise<void> {
+    const outcomes = done.filter((o): o is Outcome => !('stopped' in o));
+    if (!outcomes.length) return;
     const sent = outcomes.filter((o): o is Extract<Outcome, { ok: true }> => o.ok);
     if (sent.length) {
       const values = sql.join(
@@ -502,22 +621,25 @@ export class Dispatcher {
     });
   }
 
-  private async claim(userId: string, n: number, chooseIds: boolean): Promise<ClaimedRow[]> {
+  /**
+   * Reserves the next due rows: they stay `queued` (a pause leaves them there, a cancel skips them)
+   * and are leased to this process; each becomes `sending` only when handed over (handOver). A
+   * row another process claimed is passed over until its claim lapses; on the embedded database,
+   * where this process is the only one, so is only a claim of its own (what a previous run held is
+   * free at once).
+   */
+  private async claim(userId: string, n: number): Promise<ClaimedRow[]> {
+    const free = this.opts.exclusive
+      ? sql`(r2.claimed_by is distinct from ${this.owner} or r2.lease_until < now())`
+      : sql`(r2.lease_until is null or r2.lease_until < now())`;
     const rows = rowsOf<Record<string, unknown>>(
       await this.db.execute(sql`
         update campaign_recipients r set
-          status = 'sending', claimed_by = ${this.owner},
-          lease_until = now() + ${`${this.rowLeaseMs} milliseconds`}::interval,
-          attempts = r.attempts + 1, updated_at = now(),
-          provider_message_id = ${
-            chooseIds
-              ? sql`coalesce(r.provider_message_id, '3EB0' || upper(substr(md5(random()::text || r.id::text), 1, 18)))`
-              : sql`r.provider_message_id`
-          }
+          claimed_by = ${this.owner}, lease_until = now() + ${`${this.rowLeaseMs} milliseconds`}::interval
         from campaigns c
         where c.id = r.campaign_id and r.id in (
           select r2.id from campaign_recipients r2 join campaigns c2 on c2.id = r2.campaign_id
-          where r2.user_id = ${userId} and r2.status = 'queued' and r2.due_at <= now()
+          where r2.user_id = ${userId} and r2.status = 'queued' and r2.due_at <= now() and ${free}
             and c2.status in ('sending', 'in_progress')
           order by r2.due_at
           limit ${n}
@@ -528,6 +650,7 @@ export class Dispatcher {
           c.message, c.image_url, c.template_name, c.template_language, c.template_variables
       `),
     );
+    for (const r of rows) this.held.add(r.id as string);
     return rows.map((r) => ({
       id: r.id as string,
       campaignId: r.campaign_id as string,

@@ -30,6 +30,9 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
     email: `s${unique()}@example.com`,
     whatsappNumber: '+55 11 98888-7777',
   }),
+  // Addresses nobody has: no e-mail leaves, the answer is the same.
+  'POST /api/auth/forgot-password': () => ({ email: `f${unique()}@example.com` }),
+  'POST /api/auth/reset-password': () => ({ token: `link-${unique()}`, password: 'nova-senha-1' }),
   'PATCH /api/admin/users/:id': () => ({ isActive: true, planType: 'basic', accountType: 'active' }),
   'POST /api/auth/change-password': () => ({
     currentPassword: 'errada-123',
@@ -64,6 +67,8 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
     tags: ['vip'],
   }),
   'PUT /api/contacts/:id': () => ({ name: 'Contato', phone: '21998765432', email: 'c@example.com', tags: ['vip'] }),
+  // Tags no contact (the id is of nothing): a hostile value is the only thing that can go wrong.
+  'POST /api/contacts/bulk': () => ({ action: 'tag', ids: [SAMPLE_ID], tag: 'vip' }),
   'POST /api/groups': () => ({ name: `Grupo ${unique()}`, whatsappGroupId: '120363000000000000@g.us' }),
   'PUT /api/groups/:id': () => ({ name: `Grupo ${unique()}`, whatsappGroupId: '120363000000000001@g.us' }),
   'POST /api/campaigns': () => ({

@@ -27,7 +27,22 @@ export interface InboundMessage {
   pushName?: string;
   /** Set when the message answers a button (a Cloud API reply or a "1", "2"… to a numbered menu). */
   buttonId?: string;
+  /**
+   * With `buttonId`, the answer as the contact gave it, for the conversation: `text` is what the
+   * chatbot acts on (a numbered-menu answer becomes its button's value), this is what was sent.
+   */
+  choice?: InboundChoice;
   groupId?: string;
+}
+
+/** What a button answer chose, as the contact saw and sent it. */
+export interface InboundChoice {
+  /** What the contact sent: '2', the option's words, or a Cloud API button's title. */
+  said: string;
+  /** The option's label: 'Falar com atendente'. */
+  option: string;
+  /** Its number on a numbered menu; absent for a real button. */
+  number?: number;
 }
 
 export interface Receipt {

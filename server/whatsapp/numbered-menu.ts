@@ -1,4 +1,21 @@
-import type { MessageButton } from './driver';
+import type { Driver, InboundMessage, MessageButton } from './driver';
+
+/**
+ * How the Cloud API carries buttons: one to three quick replies as reply buttons (links and phone
+ * numbers written in the text), a lone link as a CTA URL button, anything else as a numbered menu.
+ */
+export function cloudButtonLayout(buttons: readonly Pick<MessageButton, 'type'>[]): 'reply' | 'cta_url' | 'menu' {
+  const replies = buttons.filter((b) => b.type === 'quick_reply').length;
+  if (replies > 0 && replies <= 3) return 'reply';
+  if (buttons.length > 0 && buttons.filter((b) => b.type === 'url').length === 1) return 'cta_url';
+  return 'menu';
+}
+
+/** Whether a driver of this kind sends these buttons as a numbered text menu. */
+export function sendsNumberedMenu(kind: Driver['kind'], buttons: readonly Pick<MessageButton, 'type'>[]): boolean {
+  if (!buttons.length) return false;
+  return kind !== 'cloud' || cloudButtonLayout(buttons) === 'menu';
+}
 
 /**
  * Interactive buttons do not arrive reliably on WhatsApp Web, so personal-number drivers send them
@@ -27,12 +44,36 @@ export class MenuMemory {
 
   /** The button a reply chooses ("2", " 2 ", "2." … or the button's text), or undefined. */
   match(chat: string, reply: string): MessageButton | undefined {
+    return this.choose(chat, reply)?.button;
+  }
+
+  /**
+   * A reply read as a menu answer, as the inbound message carries it: the button's value for the
+   * chatbot to act on, its id, and what the contact sent with the option it chose.
+   */
+  answer(chat: string, reply: string): Required<Pick<InboundMessage, 'text' | 'buttonId' | 'choice'>> | undefined {
+    const chosen = this.choose(chat, reply);
+    if (!chosen) return undefined;
+    const { button, number } = chosen;
+    return {
+      text: button.value,
+      buttonId: button.id,
+      choice: { said: reply.trim(), option: button.text, ...(number ? { number } : {}) },
+    };
+  }
+
+  private choose(chat: string, reply: string): { button: MessageButton; number?: number } | undefined {
     const menu = this.menus.get(chat);
     if (!menu || Date.now() - menu.at > this.ttlMs) return undefined;
     const m = /^\s*(\d{1,2})\s*[.)]?\s*$/.exec(reply);
-    if (m) return menu.buttons[Number(m[1]) - 1];
+    if (m) {
+      const number = Number(m[1]);
+      const button = menu.buttons[number - 1];
+      return button ? { button, number } : undefined;
+    }
     const said = comparable(reply);
-    return said ? menu.buttons.find((b) => comparable(b.text) === said) : undefined;
+    const button = said ? menu.buttons.find((b) => comparable(b.text) === said) : undefined;
+    return button ? { button } : undefined;
   }
 }
 

@@ -4,6 +4,10 @@ export const paths = {
   login: '/login',
   loginExpired: '/login?expired=1',
   register: '/login?tab=register',
+  /** 'Esqueci minha senha'; the e-mailed link opens `resetPassword?token=…` (names fixed by the API). */
+  forgotPassword: '/esqueci-senha',
+  resetPassword: '/redefinir-senha',
+  loginAfterReset: '/login?reset=1',
   demo: '/demo',
   landingPlans: '/#precos',
   dashboard: '/dashboard',

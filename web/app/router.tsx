@@ -18,6 +18,8 @@ const ReportsPage = lazy(() => import('../features/reports/components/reports-pa
 const SettingsPage = lazy(() => import('../features/settings/components/settings-page'));
 const LandingPage = lazy(() => import('../features/landing/components/landing-page'));
 const DemoPage = lazy(() => import('../features/demo/components/demo-page'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/components/forgot-password-page'));
+const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
 // The signed-in shell loads on demand too, so the landing page ships none of it.
 const DashboardLayout = lazy(() => import('./layouts/dashboard-layout').then((m) => ({ default: m.DashboardLayout })));
 const NotFoundPage = lazy(() => import('./pages/not-found-page'));
@@ -76,7 +78,12 @@ export const router = createBrowserRouter([
       },
       {
         element: <PublicLayout />,
-        children: [{ path: paths.demo, element: <DemoPage /> }],
+        children: [
+          { path: paths.demo, element: <DemoPage /> },
+          // Signed in or not: a link opened from the e-mail works in any browser.
+          { path: paths.forgotPassword, element: <ForgotPasswordPage /> },
+          { path: paths.resetPassword, element: <ResetPasswordPage /> },
+        ],
       },
       {
         path: paths.home,

@@ -67,6 +67,28 @@ export const loginFailures = pgTable(
   (t) => [primaryKey({ columns: [t.ip, t.loginKey] }), index('login_failures_last_failed_idx').on(t.lastFailedAt)],
 );
 
+/**
+ * Links of 'Esqueci minha senha' (server/modules/auth/password-reset.service.ts): only a SHA-256 of
+ * the random token is stored. A link works once, until `expiresAt`; a new request or a reset spends
+ * every earlier one (`spentAt`). Rows stay a day so the requests of the last hour can be counted.
+ */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    spentAt: timestamp('spent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('password_reset_tokens_user_idx').on(t.userId, t.createdAt),
+    index('password_reset_tokens_created_idx').on(t.createdAt),
+  ],
+);
+
 /** Each time an account gets a paid plan (approval or plan change). Feeds the demo purchase notice. */
 export const planActivations = pgTable(
   'plan_activations',

@@ -326,6 +326,10 @@ export const conversationMessages = pgTable(
     failureReason: text('failure_reason'),
     providerMessageId: text('provider_message_id'),
     createdAt: createdAt(),
+    /** Outbound: the buttons sent, `{ numbered, options: [{ text, type, value }] }` (contract/conversations.ts). */
+    buttons: jsonb('buttons'),
+    /** Inbound answer to buttons: `{ option, number? }`. */
+    choice: jsonb('choice'),
   },
   (t) => [
     index('conversation_messages_thread_idx').on(t.userId, t.phone, t.createdAt),

@@ -13,7 +13,7 @@ import { authed } from '../../plugins/access';
 import { toPublicUser } from '../auth/auth.service';
 import { cleanupExpiredDemos, deleteUser, listUsers, updateUser } from './admin.service';
 
-export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions }) => {
+export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, mail }) => {
   const admin = { access: 'admin' } as const;
 
   app.get(
@@ -35,8 +35,10 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ses
       },
     },
     async (request) => {
-      const row = await updateUser(db, sessions, authed(request).user, request.params.id, request.body);
-      return { success: true as const, message: msg.admin.updated, user: toPublicUser(row) };
+      const { user, approved } = await updateUser(db, sessions, authed(request).user, request.params.id, request.body);
+      // The account's owner hears of the approval by e-mail, with the login link.
+      if (approved) mail.notices.accountApproved(user.id);
+      return { success: true as const, message: msg.admin.updated, user: toPublicUser(user) };
     },
   );
 

@@ -33,7 +33,7 @@ const isPaidPlan = (plan: string) => (sellablePlanTypes as readonly string[]).in
 /**
  * Applies an admin's change. Approving a pending account (isActive true) makes it active; every
  * activation or change to a paid plan is recorded as a plan activation. Admin accounts are never
- * changed here.
+ * changed here. Answers the account as changed and whether this was its approval.
  */
 export async function updateUser(
   db: Db,
@@ -41,9 +41,9 @@ export async function updateUser(
   actor: UserRow,
   id: string,
   input: AdminUpdateUserInput,
-): Promise<UserRow> {
+): Promise<{ user: UserRow; approved: boolean }> {
   assertAdmin(actor);
-  const updated = await db.transaction(async (tx) => {
+  const { row: updated, approved } = await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     const current = await findUser(t, id);
     if (current.accountType === 'admin') throw new AppError('FORBIDDEN', msg.admin.adminProtected);
@@ -73,12 +73,12 @@ export async function updateUser(
     if (row.isActive && row.accountType !== 'demo' && isPaidPlan(row.planType) && (becameActive || planChanged)) {
       await t.insert(planActivations).values({ userId: row.id, planType: row.planType });
     }
-    return row;
+    return { row, approved: current.accountType === 'pending' && row.isActive && row.accountType !== 'pending' };
   });
   // The account's role may have changed: its sessions must read it again at once.
   sessions.forgetUser(id);
   if (!updated.isActive) await sessions.revokeUser(id);
-  return updated;
+  return { user: updated, approved };
 }
 
 export async function deleteUser(db: Db, sessions: SessionStore, actor: UserRow, id: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BACKUP_MAX_FILE_MB, backupMsg, restoreResult } from '../../../contract/backup';
+import { BACKUP_MAX_FILE_MB, BACKUP_MAX_UPLOAD_MB, backupMsg, restoreResult } from '../../../contract/backup';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { attachmentHeader, datedName } from '../../lib/download';
@@ -15,7 +15,7 @@ export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ch
       schema: {
         tags: ['backup'],
         summary:
-          "The account's data as one JSON file (format disparo-backup, version 1): contacts, groups, saved messages, campaigns with recipients, bot, settings; never a secret",
+          "The account's data as one JSON file (format disparo-backup, version 1): contacts, groups, saved messages, campaigns with recipients, bot, settings, and the uploaded images they use (media, base64); never a secret",
       },
     },
     async (request, reply) => {
@@ -35,7 +35,7 @@ export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ch
       schema: {
         tags: ['backup'],
         summary:
-          'Merge a backup file (multipart field "file") into the account in one transaction: contacts by phone, groups by name, rules by keyword; an invalid file changes nothing',
+          'Merge a backup file (multipart field "file") into the account in one transaction: contacts by phone, groups by name, rules by keyword, images as new uploads; an invalid file changes nothing; warnings lists what could not be brought back',
         consumes: ['multipart/form-data'],
         response: { 200: restoreResult },
       },
@@ -43,7 +43,8 @@ export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ch
     async (request) => {
       const { user } = authed(request);
       const part = request.isMultipart()
-        ? await request.file({ limits: { fileSize: BACKUP_MAX_FILE_MB * 1024 * 1024 } })
+        ? // The data and its images; the data alone is held to BACKUP_MAX_FILE_MB once they are apart.
+          await request.file({ limits: { fileSize: BACKUP_MAX_UPLOAD_MB * 1024 * 1024 } })
         : undefined;
       if (part?.fieldname !== 'file') throw new AppError('VALIDATION', backupMsg.noFile);
       let data: Buffer;
@@ -59,6 +60,7 @@ export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ch
       if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', backupMsg.fileTooLarge(BACKUP_MAX_FILE_MB));
       const result = await restoreBackup(db, user, data, {
         aiAvailable: chatbot.ai.available,
+        uploadsQuotaMb: config.UPLOADS_QUOTA_MB,
         outbound: { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE },
       });
       chatbot.configChanged(user.id);

@@ -2,6 +2,10 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   BACKUP_FORMAT,
+  BACKUP_MAX_FILE_MB,
+  BACKUP_MEDIA_MAX_COUNT,
+  BACKUP_MEDIA_MAX_MB,
+  BACKUP_UPLOAD_REF,
   BACKUP_VERSION,
   type BackupBot,
   type BackupCampaign,
@@ -48,6 +52,7 @@ import {
   campaigns,
   contacts,
   groups,
+  mediaUploads,
   savedMessages,
 } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -58,7 +63,9 @@ import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format
 import { getBotConfig } from '../chatbot/bot-config.service';
 import { type Account, contactsChanged, lockRemainingSlots } from '../contacts/contacts.service';
 import { getAccountSettings } from '../settings/account-settings.service';
+import { bytesOut, makeUploadRoom, saveUpload } from '../uploads/uploads.service';
 import { decodeUtf8InTurns, JsonRefused, parseJsonInTurns, Turns } from './backup-json';
+import { decodeMedia, type MediaEntry, splitMedia } from './backup-media';
 
 /** Rows read per query while the file streams out. */
 const CONTACTS_PAGE = 2_000;
@@ -228,6 +235,47 @@ function toBackupRecipient(r: typeof campaignRecipients.$inferSelect): BackupRec
   });
 }
 
+/** Bytes of the file an image takes beside its base64: its reference, name and type. */
+const MEDIA_ENTRY_OVERHEAD = 1024;
+/** References a file lists as left out at most (the format's bound). */
+const LEFT_OUT_MAX = 10_000;
+
+/**
+ * The account's own uploads that its campaigns and saved messages use (never another account's,
+ * whatever a row says), the most recently used first; those that fit in BACKUP_MEDIA_MAX_MB of
+ * base64 and BACKUP_MEDIA_MAX_COUNT go in the file, the others are listed as left out.
+ */
+async function mediaPlan(db: Db, userId: string): Promise<{ carried: string[]; leftOut: string[] }> {
+  const used = rowsOf<{ id: string; size: number }>(
+    await db.execute(sql`
+      select u.id::text as id, u.size from media_uploads u
+      join (
+        select lower(substr(image_url, ${UPLOAD_REF_PREFIX.length + 1})) as ref, created_at from campaigns
+          where user_id = ${userId} and image_url like ${`${UPLOAD_REF_PREFIX}%`}
+        union all
+        select upload_id::text, created_at from saved_messages
+          where user_id = ${userId} and has_image and upload_id is not null
+      ) r on r.ref = u.id::text
+      where u.user_id = ${userId}
+      group by u.id, u.size
+      order by max(r.created_at) desc, u.id`),
+  );
+  const budget = BACKUP_MEDIA_MAX_MB * 1024 * 1024;
+  let bytes = 0;
+  const carried: string[] = [];
+  const leftOut: string[] = [];
+  for (const u of used) {
+    const cost = Math.ceil(Number(u.size) / 3) * 4 + MEDIA_ENTRY_OVERHEAD;
+    if (carried.length < BACKUP_MEDIA_MAX_COUNT && bytes + cost <= budget) {
+      carried.push(u.id);
+      bytes += cost;
+    } else {
+      leftOut.push(u.id);
+    }
+  }
+  return { carried, leftOut: leftOut.slice(0, LEFT_OUT_MAX) };
+}
+
 /**
  * The account's backup as JSON text, a piece at a time. The small sections are read before the
  * first byte goes out (a failure there is an ordinary error answer); contacts and recipient lines
@@ -250,7 +298,8 @@ export async function exportBackup(db: Db, userId: string): Promise<AsyncGenerat
     .from(campaigns)
     .where(eq(campaigns.userId, userId))
     .orderBy(asc(campaigns.createdAt), asc(campaigns.id));
-  return streamBackup(db, userId, JSON.stringify(head).slice(0, -1), campaignRows);
+  const media = await mediaPlan(db, userId);
+  return streamBackup(db, userId, JSON.stringify(head).slice(0, -1), campaignRows, media);
 }
 
 async function* streamBackup(
@@ -258,6 +307,7 @@ async function* streamBackup(
   userId: string,
   head: string,
   campaignRows: Array<typeof campaigns.$inferSelect>,
+  media: { carried: string[]; leftOut: string[] },
 ): AsyncGenerator<string> {
   yield `${head},"contacts":[`;
   let after = '';
@@ -295,7 +345,31 @@ async function* streamBackup(
     }
     yield ']}';
   }
-  yield ']}';
+  // Last, so that everything above is written before the largest pieces: one image at a time.
+  yield '],"media":[';
+  let firstImage = true;
+  for (const id of media.carried) {
+    const [image] = await db
+      .select({ fileName: mediaUploads.fileName, mimeType: mediaUploads.mimeType, data: bytesOut() })
+      .from(mediaUploads)
+      .where(and(eq(mediaUploads.id, id), eq(mediaUploads.userId, userId)));
+    // Removed since the plan was made: the restore reports it as missing.
+    if (!image) continue;
+    const entry = {
+      url: `${UPLOAD_REF_PREFIX}${id}`,
+      fileName: image.fileName,
+      contentType: image.mimeType,
+      // The database's base64 breaks lines every 76 characters; the file's has none.
+      data: image.data.replace(/\n/g, ''),
+    };
+    yield `${firstImage ? '' : ','}${JSON.stringify(entry)}`;
+    firstImage = false;
+  }
+  yield ']';
+  if (media.leftOut.length) {
+    yield `,"mediaLeftOut":${JSON.stringify(media.leftOut.map((id) => `${UPLOAD_REF_PREFIX}${id}`))}`;
+  }
+  yield '}';
 }
 
 // Restore: reading and checking the file
@@ -311,7 +385,7 @@ function refuse(path: ReadonlyArray<PropertyKey>, problem: string): AppError {
 }
 
 const E164 = /^\+\d{7,15}$/;
-const UPLOAD_REF = /^upload:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const UPLOAD_REF = BACKUP_UPLOAD_REF;
 
 /** The first issue of a refused part of the file, where it is in the whole file. */
 function refuseIssue(path: ReadonlyArray<PropertyKey>, error: z.ZodError): AppError {
@@ -352,23 +426,43 @@ function parseItem<T extends z.ZodType>(value: unknown, item: T, path: PropertyK
 /** A campaign without its recipient lines, which are checked one at a time after it. */
 const campaignWithoutLines = backupCampaign.extend({ recipients: z.unknown().optional() });
 
+/** The images a file carries (by upload id, lower case), and those it says it left out. */
+export interface BackupImages {
+  file: Buffer;
+  entries: Map<string, MediaEntry>;
+  leftOut: Set<string>;
+}
+
 /**
- * The whole file read and checked before anything is written: JSON in UTF-8 within the bounds of
+ * The whole file read and checked before anything is written: its images cut out of the bytes
+ * (backup-media.ts), the rest JSON in UTF-8 within BACKUP_MAX_FILE_MB and the bounds of
  * JSON_LIMITS, our format and version, every section against its schema (item by item, in the
  * file's order), then what a schema cannot say (numbers that are not phone numbers, a number or a
  * group twice, unknown message variables, HTML that sanitises to nothing). The first problem is
  * answered as a 400 naming where it is. A 50 MB file is seconds of work: it goes in turns of a few
- * milliseconds, so the server keeps answering everybody else meanwhile.
+ * milliseconds, so the server keeps answering everybody else meanwhile. Each image is judged only
+ * when a restored row needs it (imageRestorer).
  */
 export async function parseBackup(
   data: Buffer,
   turns = new Turns(),
   outbound: OutboundPolicy = { allowPrivate: false },
-): Promise<BackupFile> {
+): Promise<{ backup: BackupFile; images: BackupImages }> {
   if (!data.length) throw new AppError('VALIDATION', backupMsg.emptyFile);
+  let split: Awaited<ReturnType<typeof splitMedia>>;
+  try {
+    split = await splitMedia(data, turns);
+  } catch (err) {
+    if (err instanceof SyntaxError) throw new AppError('VALIDATION', backupMsg.notJson);
+    throw err;
+  }
+  // The data's own limit, as before images were carried: the images have room of their own.
+  if (split.rest.length > BACKUP_MAX_FILE_MB * 1024 * 1024) {
+    throw new AppError('PAYLOAD_TOO_LARGE', backupMsg.fileTooLarge(BACKUP_MAX_FILE_MB));
+  }
   let text: string;
   try {
-    text = (await decodeUtf8InTurns(data, turns)).replace(/^\uFEFF/, '');
+    text = (await decodeUtf8InTurns(split.rest, turns)).replace(/^\uFEFF/, '');
   } catch {
     throw new AppError('VALIDATION', backupMsg.notJson);
   }
@@ -390,9 +484,11 @@ export async function parseBackup(
   }
   const version = (raw as { version?: unknown }).version;
   if (version !== BACKUP_VERSION) throw new AppError('VALIDATION', backupMsg.unsupportedVersion(version));
-  const { groups, savedMessages, contacts, campaigns, ...head } = raw as Record<string, unknown>;
+  // `media` was cut out above (what is left here is null, or a key spelt with escapes: ignored).
+  const { groups, savedMessages, contacts, campaigns, media: _media, ...head } = raw as Record<string, unknown>;
   const parsed = backupFile.safeParse(head);
   if (!parsed.success) throw refuseIssue([], parsed.error);
+  if (split.refused) throw refuse(split.refused.path, split.refused.problem);
   const backup = parsed.data;
   backup.groups = await parseItems(groups, backupGroup, ['groups'], turns);
   backup.savedMessages = await parseItems(savedMessages, backupSavedMessage, ['savedMessages'], turns);
@@ -414,7 +510,6 @@ export async function parseBackup(
     if (phones.has(phone)) throw refuse(['contacts', i, 'phone'], backupMsg.duplicatePhone);
     phones.add(phone);
     c.phone = phone;
-    c.name ||= phone;
     if ((i & 0xff) === 0xff) await turns.next();
   }
   const groupNames = new Set<string>();
@@ -449,7 +544,12 @@ export async function parseBackup(
     if (r.imageUrl && linkProblem(r.imageUrl, outbound))
       throw refuse(['bot', 'autoReplies', i, 'imageUrl'], mediaMsg.imageUrlNotPublic);
   }
-  return backup;
+  const leftOut = new Set<string>();
+  for (const ref of backup.mediaLeftOut ?? []) {
+    const id = UPLOAD_REF.exec(ref)?.[1];
+    if (id) leftOut.add(id.toLowerCase());
+  }
+  return { backup, images: { file: data, entries: split.media, leftOut } };
 }
 
 // Restore: writing
@@ -627,12 +727,65 @@ function takeFrom(m: Map<string, number>, key: string): boolean {
   return n > 0;
 }
 
+/** What became of an uploaded image a restored row refers to: its upload in the account, or why not. */
+type RestoredImage = { id: string; fileName: string | null } | { problem: string };
+type RestoreImage = (id: string) => Promise<RestoredImage>;
+
+/**
+ * The uploaded images of restored rows. One the account already has (a backup restored where it
+ * was made) is used as it is. One the file carries becomes a new upload of the account, checked
+ * exactly as an upload is (saveUpload: its type by its first bytes, its size, the account's room
+ * for images). One it does not carry is reported and left out, never pointed at: an upload is
+ * served to its owner only, so another account's reference would show 'Com imagem' and send
+ * nothing. Each image is judged and stored once, however many rows use it, and only when a row
+ * that is restored needs it: a second restore of the same file stores nothing.
+ */
+function imageRestorer(
+  t: Db,
+  userId: string,
+  own: Set<string>,
+  images: BackupImages,
+  quotaMb: number,
+  turns: Turns,
+): RestoreImage {
+  const done = new Map<string, RestoredImage>();
+  return async (ref: string) => {
+    const id = ref.toLowerCase();
+    if (own.has(id)) return { id, fileName: null };
+    const known = done.get(id);
+    if (known) return known;
+    let result: RestoredImage;
+    const entry = images.entries.get(id);
+    if (!entry) {
+      result = { problem: images.leftOut.has(id) ? backupMsg.mediaLeftOut : backupMsg.mediaMissing };
+    } else {
+      const decoded = decodeMedia(images.file, entry);
+      if ('problem' in decoded) {
+        result = decoded;
+      } else {
+        try {
+          const upload = await saveUpload(t, userId, { fileName: entry.fileName, data: decoded.data }, { quotaMb });
+          result = { id: upload.id, fileName: upload.fileName };
+        } catch (err) {
+          // A refusal of the upload's own checks (type, size, room): reported, the row restored without it.
+          if (!(err instanceof AppError)) throw err;
+          result = { problem: err.message };
+        }
+      }
+      await turns.pause();
+    }
+    done.set(id, result);
+    return result;
+  };
+}
+
 /** Saved messages by title, content type and content: one the account has is not added again. */
 async function restoreSavedMessages(
   t: Db,
   userId: string,
   list: BackupFile['savedMessages'],
-  uploads: Set<string>,
+  restoreImage: RestoreImage,
+  warn: (warning: string) => void,
 ): Promise<RestoreCounts> {
   const counts = zero();
   const key = (m: { title: string; contentType: string; content: string }) =>
@@ -651,8 +804,17 @@ async function restoreSavedMessages(
       counts.unchanged++;
       continue;
     }
-    // An uploaded image travels as a reference only: it is kept where the upload is the account's own.
-    const uploadId = m.uploadId && uploads.has(m.uploadId.toLowerCase()) ? m.uploadId : null;
+    let uploadId: string | null = null;
+    let imageFile = m.imageFile;
+    if (m.hasImage && m.uploadId) {
+      const image = await restoreImage(m.uploadId);
+      if ('problem' in image) {
+        warn(backupMsg.messageImageNotRestored(m.title, image.problem));
+      } else {
+        uploadId = image.id;
+        imageFile = image.fileName ?? imageFile;
+      }
+    }
     const hasImage = m.hasImage && (!!uploadId || isHttpUrl(m.imageUrl));
     fresh.push({
       userId,
@@ -661,7 +823,7 @@ async function restoreSavedMessages(
       enableMessage: m.enableMessage,
       hasImage,
       imageUrl: hasImage ? m.imageUrl : '',
-      imageFile: hasImage ? m.imageFile : '',
+      imageFile: hasImage ? imageFile : '',
       uploadId: hasImage ? uploadId : null,
       content: m.content,
       contentType: m.contentType,
@@ -897,7 +1059,8 @@ async function restoreCampaigns(
   t: Db,
   userId: string,
   list: BackupFile['campaigns'],
-  uploads: Set<string>,
+  restoreImage: RestoreImage,
+  warn: (warning: string) => void,
   contactIds: ContactIds,
   now: string,
   turns: Turns,
@@ -919,8 +1082,18 @@ async function restoreCampaigns(
       continue;
     }
     const status = restoredStatus(c.status);
-    const upload = c.imageUrl ? UPLOAD_REF.exec(c.imageUrl)?.[1]?.toLowerCase() : undefined;
-    const imageUrl = upload ? (uploads.has(upload) ? `${UPLOAD_REF_PREFIX}${upload}` : null) : c.imageUrl;
+    // An http(s) link stays a link; an upload is the account's own, a new one from the file, or none.
+    let imageUrl = c.imageUrl;
+    const upload = c.imageUrl ? UPLOAD_REF.exec(c.imageUrl)?.[1] : undefined;
+    if (upload) {
+      const image = await restoreImage(upload);
+      if ('problem' in image) {
+        imageUrl = null;
+        warn(backupMsg.campaignImageNotRestored(c.name, image.problem));
+      } else {
+        imageUrl = `${UPLOAD_REF_PREFIX}${image.id}`;
+      }
+    }
     const [row] = await t
       .insert(campaigns)
       .values({
@@ -968,40 +1141,64 @@ async function vacuumAfterRestore(db: Db, contactsAdded: number, recipients: num
   }
 }
 
+/** Warnings an answer lists one by one; the rest are counted in a last line. */
+const WARNINGS_LISTED = 50;
+
 /**
  * Merges a backup into the account in one transaction: nothing is deleted, nothing duplicated,
  * and what the account already has wins over the backup (only what it lacks is filled in). The
- * plan's contact limit applies as it does to an import. Restoring the same file again changes nothing.
+ * plan's contact limit applies as it does to an import. Restoring the same file again changes
+ * nothing. Uploaded images come back as uploads of this account (imageRestorer); what could not
+ * come back is listed in `warnings` and counted in `message`.
  */
 export async function restoreBackup(
   db: Db,
   account: Account,
   data: Buffer,
-  opts: { aiAvailable: boolean; outbound?: OutboundPolicy },
+  opts: { aiAvailable: boolean; uploadsQuotaMb: number; outbound?: OutboundPolicy },
 ): Promise<RestoreResult> {
   const turns = new Turns();
-  const backup = await parseBackup(data, turns, opts.outbound);
+  const { backup, images } = await parseBackup(data, turns, opts.outbound);
   const userId = account.id;
+  const warnings: string[] = [];
+  const warn = (warning: string) => warnings.push(warning);
   const result = await db.transaction(async (tx: Tx) => {
     // The account lock of contact writes: concurrent restores, imports and creates take turns.
     const slots = await lockRemainingSlots(tx, account);
     const t = tx as unknown as Db;
-    const uploads = new Set(
+    if (images.entries.size) {
+      // Room for every image the file carries, made (as an upload makes it) before the account's
+      // own uploads are listed; each image's own check still refuses it when it does not fit.
+      let bytes = 0;
+      for (const e of images.entries.values()) bytes += Math.floor(((e.end - e.start) * 3) / 4);
+      await makeUploadRoom(t, userId, bytes, opts.uploadsQuotaMb);
+    }
+    const own = new Set(
       rowsOf<{ id: string }>(await t.execute(sql`select id from media_uploads where user_id = ${userId}`)).map((r) =>
         r.id.toLowerCase(),
       ),
     );
+    const restoreImage = imageRestorer(t, userId, own, images, opts.uploadsQuotaMb, turns);
     const settings = backup.settings ? await restoreSettings(t, userId, backup.settings) : zero();
     const bot = backup.bot
       ? await restoreBot(t, userId, backup.bot, opts.aiAvailable)
       : { config: zero(), rules: zero() };
     const groupCounts = await restoreGroups(t, userId, backup.groups);
-    const messageCounts = await restoreSavedMessages(t, userId, backup.savedMessages, uploads);
+    const messageCounts = await restoreSavedMessages(t, userId, backup.savedMessages, restoreImage, warn);
     // Rows without a creation or queue time take the transaction's, as the column's default would.
     const [{ now }] = rowsOf<{ now: string }>(await t.execute(sql`select now()::text as now`));
     const contactResult = await restoreContacts(t, userId, backup.contacts, slots, now, turns);
     // After the contacts: recipient lines point at the account's contact with their number.
-    const campaignResult = await restoreCampaigns(t, userId, backup.campaigns, uploads, contactResult.ids, now, turns);
+    const campaignResult = await restoreCampaigns(
+      t,
+      userId,
+      backup.campaigns,
+      restoreImage,
+      warn,
+      contactResult.ids,
+      now,
+      turns,
+    );
     return {
       counts: {
         contacts: contactResult.counts,
@@ -1024,5 +1221,8 @@ export async function restoreBackup(
   if (counts.contacts.skipped && limit !== null)
     notes.push(backupMsg.contactsOverLimit(counts.contacts.skipped, limit, planLabel(account.planType)));
   if (counts.autoReplies.skipped) notes.push(backupMsg.repliesOverLimit(counts.autoReplies.skipped));
-  return { success: true, message: restoreSummary(counts, notes), ...counts };
+  if (warnings.length) notes.push(backupMsg.imagesNotRestored(warnings.length));
+  const listed = warnings.slice(0, WARNINGS_LISTED);
+  if (warnings.length > listed.length) listed.push(backupMsg.moreWarnings(warnings.length - listed.length));
+  return { success: true, message: restoreSummary(counts, notes), ...counts, warnings: listed };
 }

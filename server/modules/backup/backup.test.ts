@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,12 +10,14 @@ import {
 } from '../../../contract/backup';
 import { botMsg } from '../../../contract/bot';
 import { contactsMsg } from '../../../contract/contacts';
+import { UPLOAD_MAX_BYTES, uploadsMsg } from '../../../contract/uploads';
 import { rowsOf } from '../../db/rows';
 import type { UserRow } from '../../db/schema';
-import { sessions, whatsappAuthKeys, whatsappBusinessAccounts } from '../../db/schema';
+import { campaigns, mediaUploads, sessions, whatsappAuthKeys, whatsappBusinessAccounts } from '../../db/schema';
 import { multipart } from '../../testing/multipart';
 import { apiCall, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
 import { seedDemoWorkspace } from '../auth/demo-data';
+import { restoreBackup } from './backup.service';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -24,6 +27,37 @@ afterAll(() => ctx.close());
 
 type Json = Record<string, unknown>;
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
+const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), Buffer.alloc(80, 9)]);
+
+/** Uploads an image as the dialogs do; answers its id. */
+async function upload(cookie: string, name: string, data: Buffer): Promise<string> {
+  const body = multipart(name, data);
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/uploads',
+    payload: body.payload,
+    headers: { ...body.headers, cookie },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().id as string;
+}
+
+/** An upload as its URL serves it to `cookie`'s account: status, type and bytes. */
+async function served(cookie: string, ref: string | null | undefined) {
+  const id = String(ref).replace(/^upload:/, '');
+  const res = await apiCall(ctx, 'GET', `/api/uploads/${id}`, { cookie });
+  return {
+    status: res.statusCode,
+    type: res.headers['content-type'],
+    bytes: res.rawPayload,
+    disposition: res.headers['content-disposition'],
+  };
+}
+
+const uploadCount = async (userId: string) =>
+  rowsOf<{ n: number }>(
+    await ctx.database.db.execute(sql`select count(*)::int as n from media_uploads where user_id = ${userId}`),
+  )[0].n;
 
 async function download(cookie: string) {
   const res = await apiCall(ctx, 'GET', '/api/backup', { cookie });
@@ -174,7 +208,8 @@ async function seededAccount(): Promise<{ user: UserRow; cookie: string }> {
     name: 'Rascunho de dezembro',
     message: 'Olá {{primeiro_nome}}, novidades!',
     targetType: 'groups',
-    targetGroups: ['Sem link'],
+    // A campaign may only aim at groups linked to WhatsApp ('Sem link' is kept as a group of its own).
+    targetGroups: ['Exemplo - Clientes VIP'],
     imageUrl: `upload:${uploadId}`,
   });
   // Secrets this account holds: none may leave in a backup.
@@ -229,6 +264,14 @@ describe('GET /api/backup', () => {
     expect(finished?.recipients.map((r) => r.status).sort()).toEqual(
       ['delivered', 'delivered', 'failed', 'read', 'read', 'read'].sort(),
     );
+    // The uploaded image that the draft and a saved message use travels once, by its bytes.
+    const draft = b.campaigns.find((c) => c.name === 'Rascunho de dezembro');
+    const withImage = b.savedMessages.find((m) => m.title === 'Com imagem enviada');
+    expect(draft?.imageUrl).toBe(`upload:${withImage?.uploadId}`);
+    expect(b.media).toEqual([
+      { url: draft?.imageUrl, fileName: 'foto.png', contentType: 'image/png', data: PNG.toString('base64') },
+    ]);
+    expect(b.mediaLeftOut).toBeUndefined();
     expect(b.bot?.welcomeMessage).toBe('Bem-vindo à Loja Backup!');
     expect(b.bot?.autoReplies.map((r) => r.trigger)).toEqual(['preço', 'Horário']);
     expect(b.settings).toEqual({
@@ -304,26 +347,24 @@ describe('POST /api/backup/restore', () => {
     const got = await figures(target.cookie);
     expect(got.metrics.messagesSent).toBe(5);
     expect(got.metrics.activeContacts).toBe(7);
-    expect(got).toEqual({
-      ...expected,
-      // An uploaded image stays with the account that uploaded it: the copy has none.
-      messages: expected.messages.map((m) =>
-        m.title === 'Com imagem enviada' ? { ...m, hasImage: false, imageFile: '' } : m,
-      ),
-    });
+    // The uploaded image came along, as the restoring account's own upload (ids aside, all the same).
+    expect(got).toEqual(expected);
+    expect(first.warnings).toEqual([]);
 
-    // The restored account's own backup is the same file (but for its date and the image it lacks).
+    // The restored account's own backup is the same file (but for its date and the images' ids).
     const again = backupFile.parse((await download(target.cookie)).backup);
     const original = backupFile.parse(JSON.parse(res.body));
     const sorted = <T>(list: T[]) => [...list].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
-    const withoutImages = (b: typeof original) => ({
+    const withoutIds = (b: typeof original) => ({
       ...b,
       exportedAt: '',
       groups: sorted(b.groups),
-      savedMessages: sorted(b.savedMessages.map((m) => ({ ...m, hasImage: false, imageFile: '', uploadId: null }))),
-      campaigns: sorted(b.campaigns.map((c) => ({ ...c, imageUrl: null }))),
+      savedMessages: sorted(b.savedMessages.map((m) => ({ ...m, uploadId: m.uploadId ? 'id' : m.uploadId }))),
+      campaigns: sorted(b.campaigns.map((c) => ({ ...c, imageUrl: c.imageUrl?.replace(/^upload:.*/, 'upload:id') }))),
+      media: b.media?.map((m) => ({ ...m, url: 'upload:id' })),
     });
-    expect(withoutImages(again)).toEqual(withoutImages(original));
+    expect(original.media).toHaveLength(1);
+    expect(withoutIds(again)).toEqual(withoutIds(original));
 
     const rowsBefore = await tableCounts(target.user.id);
     const second = await restoreOk(target.cookie, res.body);
@@ -683,6 +724,310 @@ describe('POST /api/backup/restore', () => {
     expect(mine.body).toContain('Exemplo - Ana Souza');
     expect(mine.body).not.toContain('Só da outra conta');
   });
+});
+
+describe('uploaded images', () => {
+  const base = { format: 'disparo-backup', version: 1, exportedAt: '2026-11-22T14:05:00.000Z' } as const;
+  const draft = (name: string, imageUrl: string) => ({
+    name,
+    message: 'Oferta!',
+    status: 'draft',
+    imageUrl,
+    createdAt: '2026-11-20T10:00:00.000Z',
+  });
+  const image = (id: string, data: Buffer | string, fileName = 'foto.png') => ({
+    url: `upload:${id}`,
+    fileName,
+    contentType: 'image/png',
+    data: typeof data === 'string' ? data : data.toString('base64'),
+  });
+
+  it("carries the account's own images, and another account gets them back as its own uploads", async () => {
+    const source = await newCustomer(ctx, { planType: 'enterprise' });
+    const campaignImage = await upload(source.cookie, 'black-friday.png', PNG);
+    const messageImage = await upload(source.cookie, 'vitrine.jpg', JPEG);
+    await send(source.cookie, 'POST', '/api/campaigns', {
+      name: 'Black Friday',
+      message: 'Descontos de até 50%!',
+      imageUrl: `upload:${campaignImage}`,
+    });
+    await send(source.cookie, 'POST', '/api/campaigns', {
+      name: 'Link externo',
+      message: 'Veja a vitrine',
+      imageUrl: 'https://exemplo.com.br/vitrine.png',
+    });
+    await send(source.cookie, 'POST', '/api/messages', {
+      title: 'Promoção com foto',
+      content: 'Chegou a coleção nova',
+      hasImage: true,
+      uploadId: messageImage,
+    });
+    // A row pointing at another account's upload (no screen writes one): its bytes never travel.
+    const stranger = await newCustomer(ctx);
+    const strangers = Buffer.concat([PNG, Buffer.from('imagem de outra conta')]);
+    const strangerImage = await upload(stranger.cookie, 'alheia.png', strangers);
+    await ctx.database.db.insert(campaigns).values({
+      userId: source.user.id,
+      name: 'Imagem alheia',
+      message: 'Oi',
+      imageUrl: `upload:${strangerImage}`,
+    });
+
+    const { res, backup } = await download(source.cookie);
+    const b = backupFile.parse(backup);
+    expect(b.media?.map((m) => [m.url, m.fileName, m.contentType, m.data]).sort()).toEqual(
+      [
+        [`upload:${campaignImage}`, 'black-friday.png', 'image/png', PNG.toString('base64')],
+        [`upload:${messageImage}`, 'vitrine.jpg', 'image/jpeg', JPEG.toString('base64')],
+      ].sort(),
+    );
+    expect(res.body).not.toContain(strangers.toString('base64'));
+
+    const target = await newCustomer(ctx, { planType: 'enterprise' });
+    const result = await restoreOk(target.cookie, res.body);
+    expect(result.campaigns).toEqual(counts(3));
+    expect(result.savedMessages).toEqual(counts(1));
+    expect(result.warnings).toEqual([backupMsg.campaignImageNotRestored('Imagem alheia', backupMsg.mediaMissing)]);
+    expect(result.message).toContain('1 imagem não pôde ser restaurada.');
+
+    const list = (await get(target.cookie, '/api/campaigns')) as Json[];
+    const byName = (name: string) => list.find((c) => c.name === name);
+    // 'Com imagem': a new upload of this account, serving the same bytes, to it only.
+    const restored = byName('Black Friday')?.imageUrl as string;
+    expect(restored).toMatch(/^upload:[0-9a-f-]{36}$/);
+    expect(restored).not.toBe(`upload:${campaignImage}`);
+    expect(await served(target.cookie, restored)).toMatchObject({ status: 200, type: 'image/png', bytes: PNG });
+    expect((await served(source.cookie, restored)).status).toBe(404);
+    expect(byName('Link externo')?.imageUrl).toBe('https://exemplo.com.br/vitrine.png');
+    expect(byName('Imagem alheia')?.imageUrl).toBeNull();
+
+    const [message] = (await get(target.cookie, '/api/messages')) as Json[];
+    expect(message).toMatchObject({ title: 'Promoção com foto', hasImage: true, imageFile: 'vitrine.jpg' });
+    expect(message.uploadId).not.toBe(messageImage);
+    expect(message.uploadUrl).toBe(`/api/uploads/${message.uploadId}`);
+    expect(await served(target.cookie, String(message.uploadId))).toMatchObject({
+      status: 200,
+      type: 'image/jpeg',
+      bytes: JPEG,
+    });
+    expect(await uploadCount(target.user.id)).toBe(2);
+
+    // Again: nothing is added, no image stored twice, nothing to warn about.
+    const again = await restoreOk(target.cookie, res.body);
+    expect(again.message).toBe(backupMsg.nothingNew);
+    expect(again.warnings).toEqual([]);
+    expect(await uploadCount(target.user.id)).toBe(2);
+  });
+
+  it('reports a tampered image with its pt-BR reason and restores everything else', async () => {
+    const { user, cookie } = await newCustomer(ctx);
+    const [html, big, broken, good, named] = Array.from({ length: 5 }, () => randomUUID());
+    const tooBig = Buffer.concat([PNG, Buffer.alloc(UPLOAD_MAX_BYTES + 1 - PNG.length, 1)]);
+    const file = {
+      ...base,
+      campaigns: [
+        draft('HTML disfarçado', `upload:${html}`),
+        draft('Grande demais', `upload:${big}`),
+        draft('Base64 quebrado', `upload:${broken}`),
+        draft('Imagem boa', `upload:${good}`),
+      ],
+      savedMessages: [{ title: 'Nome perigoso', content: 'Oi', hasImage: true, uploadId: named, imageFile: 'x' }],
+      media: [
+        image(html, Buffer.from('<!doctype html><script>fetch("/api/backup")</script>'), 'pagina.png'),
+        image(big, tooBig),
+        image(broken, 'não é base64!!'),
+        image(good, PNG, '../../../etc/passwd.png'),
+        image(named, JPEG, '..\\..\\windows\\foto.jpg'),
+      ],
+    };
+    const result = await restoreOk(cookie, JSON.stringify(file));
+    expect(result.campaigns).toEqual(counts(4));
+    expect(result.savedMessages).toEqual(counts(1));
+    expect(result.warnings).toEqual([
+      backupMsg.campaignImageNotRestored('HTML disfarçado', uploadsMsg.invalidType),
+      backupMsg.campaignImageNotRestored('Grande demais', uploadsMsg.tooLarge),
+      backupMsg.campaignImageNotRestored('Base64 quebrado', backupMsg.mediaCorrupted),
+    ]);
+    expect(result.warnings?.[0]).toBe(
+      'Imagem da campanha “HTML disfarçado” não pôde ser restaurada: formato de imagem não suportado. Envie uma imagem JPEG, PNG ou WebP.',
+    );
+    expect(result.message).toContain('3 imagens não puderam ser restauradas.');
+
+    const list = (await get(cookie, '/api/campaigns')) as Json[];
+    const imageOf = (name: string) => list.find((c) => c.name === name)?.imageUrl;
+    for (const name of ['HTML disfarçado', 'Grande demais', 'Base64 quebrado']) expect(imageOf(name), name).toBeNull();
+    // A name from the file is a name, never a path.
+    const kept = await served(cookie, String(imageOf('Imagem boa')));
+    expect(kept).toMatchObject({ status: 200, type: 'image/png', bytes: PNG });
+    expect(kept.disposition).toMatch(/^inline; filename="passwd\.png"/);
+    const [message] = (await get(cookie, '/api/messages')) as Json[];
+    expect(message).toMatchObject({ hasImage: true, imageFile: 'foto.jpg' });
+    expect(await uploadCount(user.id)).toBe(2);
+  });
+
+  it('refuses an images section of the wrong shape, changing nothing', async () => {
+    const { user, cookie } = await newCustomer(ctx);
+    const id = randomUUID();
+    const file = (media: string) =>
+      `${JSON.stringify({ ...base, campaigns: [draft('C', `upload:${id}`)] }).slice(0, -1)},"media":${media}}`;
+    const cases: Array<[string, string, RegExp | string]> = [
+      [
+        'not a list',
+        file('"imagens"'),
+        `Backup inválido (campo "imagens"): ${backupMsg.mediaNotList} Nenhum dado foi alterado.`,
+      ],
+      ['not an object', file('[1]'), /^Backup inválido \(imagem nº 1\): Cada imagem deve ser um objeto/],
+      [
+        'a path for a reference',
+        file(JSON.stringify([{ url: '../../etc/passwd', data: 'AAAA' }])),
+        `Backup inválido (imagem nº 1, campo "referência"): ${backupMsg.mediaUrlInvalid} Nenhum dado foi alterado.`,
+      ],
+      [
+        'data that is not text',
+        file(JSON.stringify([{ url: `upload:${id}`, data: 5 }])),
+        /^Backup inválido \(imagem nº 1, campo "conteúdo"\): O conteúdo da imagem deve ser um texto em base64\./,
+      ],
+      [
+        'too many images',
+        file(JSON.stringify(Array.from({ length: 101 }, () => ({ url: `upload:${randomUUID()}`, data: 'AAAA' })))),
+        `Backup inválido (campo "imagens"): ${backupMsg.mediaTooMany} Nenhum dado foi alterado.`,
+      ],
+      ['broken JSON inside it', file(`[{"url" "upload:${id}"}]`), backupMsg.notJson],
+    ];
+    for (const [label, body, expected] of cases) {
+      const res = await restore(cookie, body);
+      expect(res.statusCode, `${label}: ${res.body}`).toBe(400);
+      if (typeof expected === 'string') expect(res.json().message, label).toBe(expected);
+      else expect(res.json().message, label).toMatch(expected);
+    }
+    expect((await tableCounts(user.id)).campaigns).toBe(0);
+    expect(await uploadCount(user.id)).toBe(0);
+  });
+
+  it('restores a backup from before images were carried, saying which images did not come back', async () => {
+    const source = await seededAccount();
+    const { backup } = await download(source.cookie);
+    const { media: _media, ...old } = backup;
+    const target = await newCustomer(ctx, { planType: 'enterprise' });
+    const result = await restoreOk(target.cookie, JSON.stringify(old));
+    expect(result.contacts).toEqual(counts(9));
+    expect(result.campaigns).toEqual(counts(2));
+    expect(result.savedMessages).toEqual(counts(2));
+    expect(result.warnings).toEqual([
+      backupMsg.messageImageNotRestored('Com imagem enviada', backupMsg.mediaMissing),
+      backupMsg.campaignImageNotRestored('Rascunho de dezembro', backupMsg.mediaMissing),
+    ]);
+    expect(result.message).toMatch(
+      /^Backup restaurado: 9 contatos adicionados;.* 2 imagens não puderam ser restauradas\.$/,
+    );
+    // Never left pointing at the other account's upload, which this one could not read.
+    const list = (await get(target.cookie, '/api/campaigns')) as Json[];
+    expect(list.find((c) => c.name === 'Rascunho de dezembro')?.imageUrl).toBeNull();
+    const messages = (await get(target.cookie, '/api/messages')) as Json[];
+    expect(messages.find((m) => m.title === 'Com imagem enviada')).toMatchObject({
+      hasImage: false,
+      uploadId: null,
+      imageFile: '',
+    });
+    expect(await uploadCount(target.user.id)).toBe(0);
+
+    // Images the export had no room for are named as such; a link beside a lost upload still sends.
+    const [a, b] = [randomUUID(), randomUUID()];
+    const other = await newCustomer(ctx);
+    const leftOut = await restoreOk(
+      other.cookie,
+      JSON.stringify({
+        ...base,
+        savedMessages: [
+          { title: 'Sem espaço', content: 'Oi', hasImage: true, uploadId: a },
+          { title: 'Com link', content: 'Oi', hasImage: true, uploadId: b, imageUrl: 'https://exemplo.com.br/a.png' },
+        ],
+        mediaLeftOut: [`upload:${a}`],
+      }),
+    );
+    expect(leftOut.warnings).toEqual([
+      backupMsg.messageImageNotRestored('Sem espaço', backupMsg.mediaLeftOut),
+      backupMsg.messageImageNotRestored('Com link', backupMsg.mediaMissing),
+    ]);
+    const kept = (await get(other.cookie, '/api/messages')) as Json[];
+    expect(kept.find((m) => m.title === 'Com link')).toMatchObject({
+      hasImage: true,
+      imageUrl: 'https://exemplo.com.br/a.png',
+      uploadId: null,
+    });
+  });
+
+  it("keeps to the account's room for images, pruning unused old uploads first as an upload does", async () => {
+    const { user } = await newCustomer(ctx);
+    const MB = 1024 * 1024;
+    const sized = (mb: number, fill: number) => Buffer.concat([PNG, Buffer.alloc(mb * MB - PNG.length, fill)]);
+    // An upload no row uses any more, two days old: the backup made here still carries it.
+    const old = sized(1, 1);
+    const [stale] = await ctx.database.db
+      .insert(mediaUploads)
+      .values({
+        userId: user.id,
+        fileName: 'antiga.png',
+        mimeType: 'image/png',
+        size: old.length,
+        data: old,
+        createdAt: new Date(Date.now() - 2 * 86_400_000),
+      })
+      .returning({ id: mediaUploads.id });
+    const [n1, n2, n3] = [randomUUID(), randomUUID(), randomUUID()];
+    const restoreWithRoom = (file: unknown) =>
+      restoreBackup(ctx.database.db, user, Buffer.from(JSON.stringify(file)), {
+        aiAvailable: false,
+        uploadsQuotaMb: 5,
+      });
+    // 1 + 2 + 2 MB: room only once the stale upload is pruned; it comes back from the file.
+    const first = await restoreWithRoom({
+      ...base,
+      campaigns: [
+        draft('Antiga', `upload:${stale.id}`),
+        draft('Nova 1', `upload:${n1}`),
+        draft('Nova 2', `upload:${n2}`),
+      ],
+      media: [image(stale.id, old), image(n1, sized(2, 2)), image(n2, sized(2, 3))],
+    });
+    expect(first.warnings).toEqual([]);
+    const rows = await ctx.database.db
+      .select({ name: campaigns.name, imageUrl: campaigns.imageUrl })
+      .from(campaigns)
+      .where(eq(campaigns.userId, user.id));
+    const antiga = rows.find((r) => r.name === 'Antiga')?.imageUrl;
+    expect(antiga).toMatch(/^upload:/);
+    expect(antiga).not.toBe(`upload:${stale.id}`);
+    expect(await uploadCount(user.id)).toBe(3);
+    // The room is full: the next image is refused as an upload would be, and said so.
+    const second = await restoreWithRoom({
+      ...base,
+      campaigns: [draft('Nova 3', `upload:${n3}`)],
+      media: [image(n3, sized(2, 4))],
+    });
+    expect(second.warnings).toEqual([backupMsg.campaignImageNotRestored('Nova 3', uploadsMsg.quotaExceeded(5))]);
+    expect(await uploadCount(user.id)).toBe(3);
+  });
+
+  it('takes images beyond the data limit: a file of 50 MB of data plus its images', async () => {
+    const { user, cookie } = await newCustomer(ctx);
+    // Eight images of the largest size an upload takes: 40 MB, 53 MB of base64.
+    const ids = Array.from({ length: 8 }, () => randomUUID());
+    const largest = (k: number) => Buffer.concat([PNG, Buffer.alloc(UPLOAD_MAX_BYTES - PNG.length, k)]);
+    const file = JSON.stringify({
+      ...base,
+      campaigns: ids.map((id, k) => draft(`Campanha ${k + 1}`, `upload:${id}`)),
+      media: ids.map((id, k) => image(id, largest(k))),
+    });
+    expect(file.length).toBeGreaterThan(BACKUP_MAX_FILE_MB * 1024 * 1024);
+    const result = await restoreOk(cookie, file);
+    expect(result.campaigns).toEqual(counts(8));
+    expect(result.warnings).toEqual([]);
+    expect(await uploadCount(user.id)).toBe(8);
+    const list = (await get(cookie, '/api/campaigns')) as Json[];
+    const fifth = await served(cookie, String(list.find((c) => c.name === 'Campanha 5')?.imageUrl));
+    expect(fifth.bytes.equals(largest(4))).toBe(true);
+  }, 120_000);
 });
 
 describe('large accounts', () => {

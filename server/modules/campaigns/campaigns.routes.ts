@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ActivityKind } from '../../../contract/activity';
 import {
+  audienceQuery,
+  audienceSummary as audienceSummarySchema,
   campaignActionResponse,
   campaignIdParams,
   campaignList,
@@ -15,7 +17,7 @@ import {
   testCampaignBody,
   updateCampaignBody,
 } from '../../../contract/campaigns';
-import { unknownVariable } from '../../../contract/personalize';
+import { nameVariables, unknownVariable } from '../../../contract/personalize';
 import { formatPhone } from '../../../contract/phone';
 import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
@@ -27,6 +29,7 @@ import { authed } from '../../plugins/access';
 import { buildMessage, personalText } from '../../sending/content';
 import { startCampaign } from '../../sending/planner';
 import { getAccountSettings } from '../settings/account-settings.service';
+import { audienceSummary } from './campaign-audience';
 import {
   cancelCampaign,
   createCampaign,
@@ -36,6 +39,7 @@ import {
   getCampaign,
   listCampaigns,
   listRecipients,
+  namelessRecipients,
   type PacingView,
   pauseCampaign,
   recipientsTable,
@@ -107,7 +111,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       config: customer,
       schema: {
         tags,
-        summary: 'The message as three of the account’s contacts would get it',
+        summary: 'The message as three of the account’s contacts would get it, and who of the audience has no name',
         body: previewBody,
         response: { 200: previewResponse },
       },
@@ -116,7 +120,13 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       const { message } = request.body;
       const unknown = unknownVariable(message);
       if (unknown) throw new AppError('VALIDATION', campaignMsg.unknownVariable(unknown));
-      const sample = await sampleRecipients(db, authed(request).user.id, 3);
+      const userId = authed(request).user.id;
+      const sample = await sampleRecipients(db, userId, 3);
+      // Only a message that writes the name needs to know who has none.
+      const nameless =
+        nameVariables(message).length > 0
+          ? await namelessRecipients(db, userId, request.body, 3)
+          : { count: 0, phones: [] };
       return {
         previews: sample.map((c) => ({
           name: c.name,
@@ -128,6 +138,8 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
             email: c.email,
           }),
         })),
+        fallbackCount: nameless.count,
+        fallbackExamples: nameless.phones.map(formatPhone),
       };
     },
   );
@@ -300,6 +312,24 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       const filename = datedName(`relatorio-${name}`, format);
       await recordActivity(db, request.log, { userId, actorId: userId, kind: 'report_exported', detail: filename });
       return sendTable(reply, { table, format, filename, sheet: 'Destinatários' });
+    },
+  );
+
+  app.get(
+    '/audience',
+    {
+      config: customer,
+      schema: {
+        tags,
+        summary:
+          'How many recipients a campaign with this audience would have if it started now, and who would be skipped',
+        querystring: audienceQuery,
+        response: { 200: audienceSummarySchema },
+      },
+    },
+    async (request) => {
+      const { targetType, groups, tags: targetTags } = request.query;
+      return audienceSummary(db, authed(request).user, { targetType, targetGroups: groups, targetTags });
     },
   );
 };

@@ -14,6 +14,7 @@ import {
   type UpdateCampaignBody,
 } from '../../../contract/campaigns';
 import { mediaMsg } from '../../../contract/media';
+import { messageCounts } from '../../../contract/metrics';
 import { unknownVariable } from '../../../contract/personalize';
 import { UPLOAD_REF_PREFIX } from '../../../contract/uploads';
 import type { Db } from '../../db/client';
@@ -23,6 +24,7 @@ import { AppError } from '../../errors';
 import { type Table, tableTime } from '../../lib/download';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { meanGapMs } from '../../sending/pacing';
+import { assertGroupTargetsLinked } from '../groups/group-targets';
 
 type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -104,7 +106,8 @@ async function countProgress(db: Db, ids: string[]): Promise<Map<string, Campaig
 }
 
 function toCampaign(row: CampaignRow, p: CampaignProgress, pacing?: PacingView): Campaign {
-  const sent = p.sent + p.delivered + p.read;
+  // Sent, delivered and read as every screen counts them (contract/metrics.ts).
+  const figures = messageCounts(p);
   const left = p.queued + p.sending;
   let expectedFinishAt: string | null = null;
   if (pacing && RUNNING.has(row.status) && left > 0) {
@@ -117,9 +120,9 @@ function toCampaign(row: CampaignRow, p: CampaignProgress, pacing?: PacingView):
     name: row.name,
     message: row.message,
     status: row.status,
-    messagesSent: sent,
-    messagesDelivered: p.delivered + p.read,
-    messagesRead: p.read,
+    messagesSent: figures.sent,
+    messagesDelivered: figures.delivered,
+    messagesRead: figures.read,
     targetType: row.targetType,
     targetGroups: row.targetGroups,
     targetTags: row.targetTags,
@@ -272,6 +275,7 @@ async function fieldsFrom(
   if (body.targetGroups !== undefined || body.targetType !== undefined) {
     const names = (body.targetGroups as string[] | undefined) ?? current?.targetGroups ?? [];
     f.targetGroups = targetType === 'groups' ? await resolveGroups(db, userId, names) : [];
+    await assertGroupTargetsLinked(db, userId, f.targetGroups);
   }
   if (body.targetTags !== undefined) f.targetTags = [...new Set(body.targetTags.filter(Boolean))];
   if (body.templateName !== undefined) f.templateName = body.templateName || null;
@@ -435,6 +439,30 @@ export async function sampleRecipients(
       order by search_text limit ${n}
     `),
   );
+}
+
+/**
+ * The contacts of an audience without a name, whose {{nome}} a campaign fills with the variable's
+ * fallback (or nothing): how many, and the first few numbers. A groups audience has none.
+ */
+export async function namelessRecipients(
+  db: Db,
+  userId: string,
+  audience: { targetType?: 'all' | 'groups' | 'contacts'; targetTags?: string[] },
+  n: number,
+): Promise<{ count: number; phones: string[] }> {
+  if (audience.targetType === 'groups') return { count: 0, phones: [] };
+  const tags = audience.targetType === 'contacts' && audience.targetTags?.length ? audience.targetTags : null;
+  const audienceContacts = sql`from contacts where user_id = ${userId} and is_active and not opted_out
+    and is_whatsapp_active is not false and btrim(name) = ''
+    ${tags ? sql`and tags && ${sql.param(tags)}::text[]` : sql``}`;
+  const [row] = rowsOf<{ count: number; phones: string[] | null }>(
+    await db.execute(sql`
+      select (select count(*)::int ${audienceContacts}) as count,
+             array(select phone ${audienceContacts} order by phone limit ${n}) as phones
+    `),
+  );
+  return { count: row?.count ?? 0, phones: row?.phones ?? [] };
 }
 
 const ISO = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());

@@ -149,6 +149,54 @@ describe('campaigns API', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('counts the audience’s contacts without a name in the preview, and sends them the fallback (never the phone)', async () => {
+    const { user, cookie, call } = await customer();
+    const driver = (await connectSimulator(ctx, user.id, cookie)) as SimulatorDriver;
+    await ctx.database.db.insert(contacts).values([
+      { userId: user.id, name: 'Ana Souza', phone: '+5521998765431', tags: ['vip'] },
+      { userId: user.id, name: '', phone: '+5511987650097', tags: ['vip'] },
+      { userId: user.id, name: '', phone: '+5511987650099', tags: [] },
+      // Not sent to, so not counted: opted out, inactive.
+      { userId: user.id, name: '', phone: '+5511987650091', optedOut: true },
+      { userId: user.id, name: '', phone: '+5511987650093', isActive: false },
+    ]);
+    const preview = (body: Record<string, unknown>) => call('POST', '/api/campaigns/preview', body);
+
+    const all = (await preview({ message: 'E aí {{primeiro_nome|cliente}}!' })).json();
+    expect(all.fallbackCount).toBe(2);
+    expect(all.fallbackExamples).toEqual(['+55 11 98765-0097', '+55 11 98765-0099']);
+    const nameless = all.previews.find((p: { phone: string }) => p.phone === '+55 11 98765-0097');
+    expect(nameless).toEqual({ name: '', phone: '+55 11 98765-0097', text: 'E aí cliente!' });
+    expect(all.previews.find((p: { name: string }) => p.name === 'Ana Souza').text).toBe('E aí Ana!');
+
+    const tagged = (await preview({ message: 'Oi {{nome}}', targetType: 'contacts', targetTags: ['vip'] })).json();
+    expect([tagged.fallbackCount, tagged.fallbackExamples]).toEqual([1, ['+55 11 98765-0097']]);
+    const groupsOnly = (await preview({ message: 'Oi {{nome}}', targetType: 'groups' })).json();
+    expect(groupsOnly.fallbackCount).toBe(0);
+    // A message that does not write the name has nothing to say about it.
+    const noName = (await preview({ message: 'Oi {{telefone}}' })).json();
+    expect([noName.fallbackCount, noName.fallbackExamples]).toEqual([0, []]);
+
+    const created = (
+      await call('POST', '/api/campaigns', {
+        name: 'Sem nome',
+        message: 'E aí {{primeiro_nome|cliente}}! {{nome}}.',
+        targetType: 'contacts',
+        targetTags: ['vip'],
+      })
+    ).json();
+    await call('POST', `/api/campaigns/${created.id}/send`);
+    await waitFor(
+      async () => driver.outbox.length,
+      (n) => n === 2,
+      8000,
+    );
+    const texts = Object.fromEntries(
+      driver.outbox.map((m) => [m.to, m.message.kind === 'text' ? m.message.text : m.message.kind]),
+    );
+    expect(texts).toEqual({ '5521998765431': 'E aí Ana! Ana Souza.', '5511987650097': 'E aí cliente! .' });
+  });
+
   it('sends a test message to the account’s own number, or to a number given', async () => {
     // The simulator refuses numbers ending in 0: take an account whose simulated number does not.
     let account = await customer();

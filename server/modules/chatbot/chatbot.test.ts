@@ -290,6 +290,8 @@ describe('reply pipeline (simulator)', () => {
     expect(await say(n, 'apreçoado')).toEqual([]);
     const contacts = (await call('GET', `/api/contacts?search=${n}`)).json();
     expect(JSON.stringify(contacts)).toContain(n);
+    // Without a WhatsApp profile name the contact has none: its number is not written as its name.
+    expect(contacts.find((c: { phone: string }) => c.phone === `+${n}`)?.name).toBe('');
     const conv = (await call('GET', `/api/conversations/${n}`)).json();
     expect(conv.messages.map((m: { direction: string; source: string }) => `${m.direction}:${m.source}`)).toEqual([
       'in:contact',

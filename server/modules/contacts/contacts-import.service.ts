@@ -128,7 +128,8 @@ async function parseFile(accountId: string, filename: string, data: Buffer) {
     seen.add(phone);
     candidates.push({
       index: i,
-      name: (rawName.slice(0, 200) || phone).slice(0, 120),
+      // A row without a name keeps none: screens show the number, {{nome}} gets its fallback.
+      name: rawName.slice(0, 120),
       phone,
       email,
       tags: splitTags(rawTags.slice(0, 500)),

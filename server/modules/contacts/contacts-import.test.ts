@@ -103,6 +103,20 @@ describe('contacts import', () => {
     ]);
   });
 
+  it('keeps a row without a name nameless (never its number as the name), with a header or a phone-only file', async () => {
+    const { user, cookie } = await account();
+    const csv = 'Nome;Telefone;Email\n;11987650098;\n   ;11987650097;sem@nome.com\nZé;11987650096;\n';
+    expect((await upload(cookie, 'sem-nome.csv', csv)).json()).toMatchObject({ success: true, imported: 3 });
+    expect((await upload(cookie, 'numeros.txt', '11987650095\n11987650094\n')).json()).toMatchObject({ imported: 2 });
+    expect((await phonesOf(user.id)).map((c) => [c.phone, c.name])).toEqual([
+      ['+5511987650094', ''],
+      ['+5511987650095', ''],
+      ['+5511987650096', 'Zé'],
+      ['+5511987650097', ''],
+      ['+5511987650098', ''],
+    ]);
+  });
+
   it('quotes in each error line the value of the column the row was refused for, cut when long', async () => {
     const { cookie } = await account({ planType: 'basic' });
     const longEmail = `${'a'.repeat(70)}@exemplo`;

@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  contactBulkInput,
+  contactBulkResponse,
   contactIdParams,
   contactInput,
   contactListQuery,
   contactListResponse,
   contactMutationResponse,
   contactsMsg,
+  contactTagsResponse,
   fileFormatQuery,
   IMPORT_MAX_FILE_MB,
   importResult,
@@ -17,7 +20,15 @@ import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity';
 import { datedName, sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
-import { createContact, deleteContact, listAllContacts, listContactsPage, updateContact } from './contacts.service';
+import {
+  bulkContacts,
+  createContact,
+  deleteContact,
+  listAllContacts,
+  listContactsPage,
+  listContactTags,
+  updateContact,
+} from './contacts.service';
 import { contactsTable, TEMPLATE_TABLE } from './contacts-export';
 import { fileTooLarge, importContacts } from './contacts-import.service';
 
@@ -99,17 +110,51 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
       config: { access: 'customer' },
       schema: {
         tags: ['contacts'],
-        summary: 'Contacts: the whole list, or with q, page or limit one page of a server-side search',
+        summary:
+          'Contacts: the whole list, or with q (name, phone or tag), tag (exact), page or limit one page of a server-side search',
         querystring: contactListQuery,
         response: { 200: contactListResponse },
       },
     },
     async (request) => {
       const { user } = authed(request);
-      const { q, page, limit } = request.query;
-      if (q === undefined && page === undefined && limit === undefined) return listAllContacts(db, user.id);
-      return listContactsPage(db, user, { q, page, limit });
+      const { q, page, limit, tag } = request.query;
+      if (q === undefined && page === undefined && limit === undefined && tag === undefined) {
+        return listAllContacts(db, user.id);
+      }
+      return listContactsPage(db, user, { q, page, limit, tag });
     },
+  );
+
+  app.get(
+    '/tags',
+    {
+      config: { access: 'customer' },
+      schema: {
+        tags: ['contacts'],
+        summary: 'The account’s tags with how many contacts carry each, most used first',
+        response: { 200: contactTagsResponse },
+      },
+    },
+    async (request) => listContactTags(db, authed(request).user.id),
+  );
+
+  app.post(
+    '/bulk',
+    {
+      config: { access: 'customer' },
+      schema: {
+        tags: ['contacts'],
+        summary:
+          'Add a tag to, remove a tag from, or delete up to 1,000 of the account’s contacts by id (other ids are left alone)',
+        body: contactBulkInput,
+        response: { 200: contactBulkResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await bulkContacts(db, authed(request).user.id, request.body)),
+    }),
   );
 
   app.post(

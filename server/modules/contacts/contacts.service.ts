@@ -1,15 +1,20 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
+  CONTACT_TAGS_LIST_MAX,
   type Contact,
   type ContactPage,
   type ContactStats,
+  type ContactTagCount,
+  type contactBulkInput,
   type contactInput,
   contactsMsg,
+  TAGS_MAX,
 } from '../../../contract/contacts';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
+import { rowsOf } from '../../db/rows';
 import type { UserRow } from '../../db/schema';
 import { contacts, users } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -54,17 +59,37 @@ export function toContact(r: ListedRow): Contact {
  * What a search looks for in `search_text`: the name (case- and accent-insensitive) or, for input that
  * is only a phone number, its digits. Undefined for an empty search.
  */
-function searchNeedle(q: string | undefined): string | undefined {
+function searchNeedle(q: string | undefined): { needle: string; phoneLike: boolean } | undefined {
   const text = q?.trim();
   if (!text) return undefined;
-  const isPhoneLike = /^[\d\s()+\-.]+$/.test(text) && /\d/.test(text);
-  return isPhoneLike ? text.replace(/\D/g, '') : searchKey(text);
+  const phoneLike = /^[\d\s()+\-.]+$/.test(text) && /\d/.test(text);
+  return { needle: phoneLike ? text.replace(/\D/g, '') : searchKey(text), phoneLike };
 }
 
-function searchCondition(needle: string | undefined) {
+/**
+ * A search matches the name or phone (`search_text`) or, for words, one of the account's tags that
+ * contains them (case- and accent-insensitive). The words are compared once with the account's tag
+ * list (kept like the stat cards) and the rows only by array overlap: reading every row's tags as
+ * text made a search ten times slower (docs/decisions/020).
+ */
+function searchCondition(needle: string | undefined, tags: readonly string[] = []) {
   if (needle === undefined) return undefined;
   const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql`${contacts.searchText} like ${pattern}`;
+  const byText = sql`${contacts.searchText} like ${pattern}`;
+  if (tags.length === 0) return byText;
+  return or(
+    byText,
+    sql`${contacts.tags} && array[${sql.join(
+      tags.map((t) => sql`${t}`),
+      sql`, `,
+    )}]::text[]`,
+  );
+}
+
+/** The account's tags (of its listed ones) whose accent-free lower case contains the needle. */
+async function tagsMatching(db: Db, userId: string, needle: string): Promise<string[]> {
+  const tags = await listContactTags(db, userId);
+  return tags.filter((t) => searchKey(t.tag).includes(needle)).map((t) => t.tag);
 }
 
 /** The whole list, as SPEC §7 answers `GET /api/contacts` (name order). */
@@ -87,10 +112,36 @@ const STATS_TTL_MS = 15_000;
 const SEARCH_COUNT_CAP = 1_000;
 const statsCache = new Map<string, { stats: ContactStats; at: number }>();
 
-/** Drops what this process keeps about the account's contacts (stat cards, search index): they changed. */
+const tagsCache = new Map<string, { tags: ContactTagCount[]; at: number }>();
+
+/** Drops what this process keeps about the account's contacts (stat cards, tags, search index): they changed. */
 export function contactsChanged(userId: string): void {
   statsCache.delete(userId);
+  tagsCache.delete(userId);
   forgetSearchIndex(userId);
+}
+
+/**
+ * The account's tags with how many contacts carry each, most used first, then by name; at most
+ * CONTACT_TAGS_LIST_MAX. One grouped count over the account's rows (no index answers it better: each
+ * contact is read once whatever the tag), kept like the stat cards' totals.
+ */
+export async function listContactTags(db: Db, userId: string): Promise<ContactTagCount[]> {
+  const cached = tagsCache.get(userId);
+  if (cached && Date.now() - cached.at < STATS_TTL_MS) return cached.tags;
+  const rows = rowsOf<{ tag: string; count: number }>(
+    await db.execute(sql`
+      select t.tag, count(*)::int as count
+      from contacts c cross join lateral unnest(c.tags) as t(tag)
+      where c.user_id = ${userId}
+      group by t.tag
+      order by count(*) desc, t.tag
+      limit ${CONTACT_TAGS_LIST_MAX}`),
+  );
+  const tags = rows.map((r) => ({ tag: r.tag, count: r.count }));
+  if (tagsCache.size > 10_000) tagsCache.clear();
+  tagsCache.set(userId, { tags, at: Date.now() });
+  return tags;
 }
 
 export async function contactStats(db: Db, userId: string): Promise<ContactStats> {
@@ -118,22 +169,34 @@ async function countContacts(db: Db, userId: string): Promise<ContactStats> {
 export async function listContactsPage(
   db: Db,
   account: Account,
-  opts: { q?: string; page?: number; limit?: number },
+  opts: { q?: string; page?: number; limit?: number; tag?: string },
 ): Promise<ContactPage> {
   const page = opts.page ?? 1;
   const limit = opts.limit ?? 50;
-  const needle = searchNeedle(opts.q);
-  const search = searchCondition(needle);
-  const where = and(eq(contacts.userId, account.id), search);
+  const searched = searchNeedle(opts.q);
+  const needle = searched?.needle;
+  // A tag is matched exactly as stored, as a campaign's tags are (server/sending/planner.ts).
+  const tag = opts.tag || undefined;
   const offset = (page - 1) * limit;
   const stats = await contactStats(db, account.id);
   const contactLimit = contactLimitFor(account.planType);
-  if (needle?.includes('\0')) {
+  if (needle?.includes('\0') || tag?.includes('\0')) {
     // No stored text holds a NUL (PostgreSQL refuses it, even as a query parameter): nothing matches.
     return { items: [], total: 0, totalIsLowerBound: false, page, limit, stats, contactLimit };
   }
+  // Words may name tags; numbers are looked for in phones only.
+  const matchedTags = searched && !searched.phoneLike ? await tagsMatching(db, account.id, searched.needle) : [];
+  const filter = and(
+    searchCondition(needle, matchedTags),
+    tag === undefined ? undefined : sql`${contacts.tags} @> array[${tag}]::text[]`,
+  );
+  const where = and(eq(contacts.userId, account.id), filter);
+  // The index holds names and phones only: a search within a tag, or one that names a tag, is the database's.
   const found =
-    needle !== undefined && stats.total >= searchIndexSettings.minContacts
+    needle !== undefined &&
+    tag === undefined &&
+    matchedTags.length === 0 &&
+    stats.total >= searchIndexSettings.minContacts
       ? await searchContactIds(db, account.id, needle, offset, limit)
       : null;
   if (found) {
@@ -166,8 +229,8 @@ export async function listContactsPage(
     .orderBy(asc(contacts.searchText), asc(contacts.id));
   let total: number;
   let totalIsLowerBound = false;
-  if (search === undefined) {
-    // Without a search the total is the account's, already counted for the stat cards.
+  if (filter === undefined) {
+    // Without a search or a tag the total is the account's, already counted for the stat cards.
     total = stats.total;
   } else if (rows.length < limit && (rows.length > 0 || offset === 0)) {
     total = offset + rows.length;
@@ -273,4 +336,50 @@ export async function deleteContact(db: Db, userId: string, id: string): Promise
     .returning({ id: contacts.id });
   if (deleted.length === 0) throw new AppError('NOT_FOUND', contactsMsg.notFound);
   contactsChanged(userId);
+}
+
+export type ContactBulkFields = z.output<typeof contactBulkInput>;
+
+/**
+ * Adds or removes one tag, or deletes, for the caller's contacts among `ids`. Every statement is
+ * bounded by the account: an id of another account's contact, or of nothing, changes nothing and is
+ * not counted. Adding leaves alone a contact that already has the tag or has TAGS_MAX tags (the
+ * form's limit); the message says how many were left out for that.
+ */
+export async function bulkContacts(
+  db: Db,
+  userId: string,
+  input: ContactBulkFields,
+): Promise<{ affected: number; message: string }> {
+  const ids = [...new Set(input.ids)];
+  const mine = and(eq(contacts.userId, userId), inArray(contacts.id, ids));
+  const tag = input.tag ?? '';
+  const hasTag = sql`${contacts.tags} @> array[${tag}]::text[]`;
+  try {
+    if (input.action === 'delete') {
+      const deleted = await db.delete(contacts).where(mine).returning({ id: contacts.id });
+      return { affected: deleted.length, message: contactsMsg.bulkDeleted(deleted.length) };
+    }
+    if (input.action === 'untag') {
+      const changed = await db
+        .update(contacts)
+        .set({ tags: sql`array_remove(${contacts.tags}, ${tag}::text)` })
+        .where(and(mine, hasTag))
+        .returning({ id: contacts.id });
+      return { affected: changed.length, message: contactsMsg.bulkUntagged(tag, changed.length) };
+    }
+    const changed = await db
+      .update(contacts)
+      .set({ tags: sql`array_append(${contacts.tags}, ${tag}::text)` })
+      .where(and(mine, sql`not ${hasTag}`, sql`cardinality(${contacts.tags}) < ${TAGS_MAX}`))
+      .returning({ id: contacts.id });
+    const [{ full }] = await db
+      .select({ full: count() })
+      .from(contacts)
+      .where(and(mine, sql`not ${hasTag}`));
+    const message = contactsMsg.bulkTagged(tag, changed.length);
+    return { affected: changed.length, message: full ? `${message} ${contactsMsg.bulkTagsFull(full)}` : message };
+  } finally {
+    contactsChanged(userId);
+  }
 }

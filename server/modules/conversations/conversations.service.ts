@@ -111,9 +111,12 @@ export async function getConversation(
     status: ConversationMessage['status'];
     failure_reason: string | null;
     created_at: Date | string;
+    buttons: ConversationMessage['buttons'] | null;
+    choice: ConversationMessage['choice'] | null;
   }>(
     await db.execute(sql`
-      select m.id, m.direction, m.source, m.text, m.image_url, m.status, m.failure_reason, m.created_at
+      select m.id, m.direction, m.source, m.text, m.image_url, m.status, m.failure_reason, m.created_at,
+             m.buttons, m.choice
       from conversation_messages m
       where m.user_id = ${userId} and m.phone = ${phone} ${before}
       order by m.created_at desc limit ${q.limit}`),
@@ -146,6 +149,9 @@ export async function getConversation(
       status: m.status,
       failureReason: m.failure_reason,
       createdAt: iso(m.created_at),
+      // What the contact saw (the buttons of a bot reply) and answered (the option of a button answer).
+      ...(m.buttons?.options?.length ? { buttons: m.buttons } : {}),
+      ...(m.choice?.option ? { choice: m.choice } : {}),
     })),
     ...sent.map(
       (r): ConversationMessage => ({

@@ -7,17 +7,23 @@ import {
   type CampaignPerformance,
   type DailyFigures,
   daysInPeriod,
+  deliveryRate,
   eachDay,
+  failureRate,
   GROWTH_DAYS,
   type HourFigures,
+  type MessageCounts,
   type MetricsResponse,
+  openRate,
   type Period,
   type PeriodQuery,
   percentChange,
+  RECEIPTS_GRACE_MS,
   REPORT_RECENT_CAMPAIGNS,
   REPORT_TOP_CAMPAIGNS,
   type Report,
   rate,
+  SCHEDULED_LIVE_AHEAD_MS,
   saoPauloDay,
   saoPauloHour,
   seriesPeriod,
@@ -34,7 +40,10 @@ import { rowsOf } from '../../db/rows';
  * count: a 90-day period is a few thousand small rows whatever the number of messages. Their
  * `hour` is a São Paulo wall-clock hour, so every bound below is a constant São Paulo local time
  * and no row is converted between time zones. Groups and active chats are counted from their own
- * (small, indexed) tables. The definitions are in contract/metrics.ts.
+ * (small, indexed) tables. The definitions are in contract/metrics.ts, and every rate below is made
+ * by its functions there (deliveryRate, openRate, failureRate) from the counts: none is written here.
+ * Nothing is cached: each answer reads the rollups as the last committed statement left them, the
+ * same moment the campaign cards (which count the rows) would see.
  */
 
 const SAO_PAULO = sql.raw(`'America/Sao_Paulo'`);
@@ -97,6 +106,8 @@ interface AccountRow {
   delivered_prev: number;
   read_cur: number;
   read_prev: number;
+  failed_cur: number;
+  failed_prev: number;
   month_sent_cur: number;
   month_sent_prev: number;
   bot_replies_cur: number;
@@ -142,8 +153,7 @@ async function loadAccountCounts(
   const [row] = rowsOf<AccountRow>(
     await db.execute(sql`
       select * from (
-        select ${sums(['sent', 'delivered', 'read'], period, w.trend)},
-          coalesce(sum(failed) ${period ? sql`filter (where ${period})` : sql``}, 0)::int as failed,
+        select ${sums(['sent', 'delivered', 'read', 'failed'], period, w.trend)},
           coalesce(sum(sent) filter (where hour >= ${localTime(w.growth.cur)}), 0)::int as month_sent_cur,
           coalesce(sum(sent) filter (where hour >= ${localTime(w.growth.prev)} and hour < ${localTime(w.growth.cur)}), 0)::int
             as month_sent_prev
@@ -170,31 +180,49 @@ async function loadAccountCounts(
   return row;
 }
 
+/** The campaign-message counts of the period, or of one of the trend windows. */
+function messages(r: AccountRow, window: '' | '_cur' | '_prev' = ''): MessageCounts {
+  return {
+    sent: r[`sent${window}`],
+    delivered: r[`delivered${window}`],
+    read: r[`read${window}`],
+    failed: r[`failed${window}`],
+  };
+}
+
 function toMetrics(r: AccountRow, from: string | null, to: string | null): MetricsResponse {
   /** A rate's change between the two windows, or null when the earlier window had nothing to divide. */
-  const rateChange = (part: [number, number], whole: [number, number]) =>
-    whole[1] > 0 ? percentChange(rate(part[0], whole[0]), rate(part[1], whole[1])) : null;
+  const rateChange = (cur: number, prev: number, prevWhole: number) =>
+    prevWhole > 0 ? percentChange(cur, prev) : null;
+  const counts = messages(r);
+  const cur = messages(r, '_cur');
+  const prev = messages(r, '_prev');
   return {
-    messagesSent: r.sent,
+    messagesSent: counts.sent,
     activeContacts: r.active_contacts,
     activeGroups: r.active_groups,
-    openRate: rate(r.read, r.delivered),
+    openRate: openRate(counts),
     autoReplies: r.bot_replies,
     activeChats: r.active_chats,
     responseRate: rate(r.answered, r.inbound),
-    delivered: r.delivered,
-    read: r.read,
-    deliveryRate: rate(r.delivered, r.sent),
+    delivered: counts.delivered,
+    read: counts.read,
+    failed: counts.failed,
+    deliveryRate: deliveryRate(counts),
     inboundMessages: r.inbound,
     answeredMessages: r.answered,
     trends: {
       messagesSent: percentChange(r.sent_cur, r.sent_prev),
       activeContacts: percentChange(r.active_contacts, r.active_contacts - r.new_active_contacts),
       activeGroups: percentChange(r.active_groups, r.active_groups - r.new_active_groups),
-      openRate: rateChange([r.read_cur, r.read_prev], [r.delivered_cur, r.delivered_prev]),
-      deliveryRate: rateChange([r.delivered_cur, r.delivered_prev], [r.sent_cur, r.sent_prev]),
+      openRate: rateChange(openRate(cur), openRate(prev), prev.delivered),
+      deliveryRate: rateChange(deliveryRate(cur), deliveryRate(prev), prev.sent + prev.failed),
       autoReplies: percentChange(r.bot_replies_cur, r.bot_replies_prev),
-      responseRate: rateChange([r.answered_cur, r.answered_prev], [r.inbound_cur, r.inbound_prev]),
+      responseRate: rateChange(
+        rate(r.answered_cur, r.inbound_cur),
+        rate(r.answered_prev, r.inbound_prev),
+        r.inbound_prev,
+      ),
     },
     monthlyGrowth: percentChange(r.month_sent_cur, r.month_sent_prev),
     period: { from, to },
@@ -208,16 +236,38 @@ export async function getMetrics(db: Db, userId: string, q: PeriodQuery = {}): P
   return toMetrics(await loadAccountCounts(db, userId, from, to), from, to);
 }
 
-/** The header: messages sent today (São Paulo day) and how many of them were delivered. */
+/**
+ * The header: messages sent today (São Paulo day), how many of them were delivered, the messages
+ * that failed today, and whether a campaign is live (`isLiveCampaign`, the same rule in SQL), so
+ * every screen's figures follow it at the campaign cards' pace.
+ */
 export async function getTodayMetrics(db: Db, userId: string): Promise<TodayMetrics> {
   const day = saoPauloDay(new Date());
-  const [r] = rowsOf<{ sent: number; delivered: number }>(
+  const [r] = rowsOf<{ sent: number; delivered: number; failed: number; live: boolean }>(
     await db.execute(sql`
-      select coalesce(sum(sent), 0)::int as sent, coalesce(sum(delivered), 0)::int as delivered
+      select coalesce(sum(sent), 0)::int as sent, coalesce(sum(delivered), 0)::int as delivered,
+             coalesce(sum(failed), 0)::int as failed,
+             exists (
+               select 1 from campaigns c where c.user_id = ${userId} and (
+                 c.status in ('sending', 'in_progress')
+                 or (c.status = 'scheduled'
+                     and (c.scheduled_at is null
+                          or c.scheduled_at <= now() + ${`${SCHEDULED_LIVE_AHEAD_MS} milliseconds`}::interval))
+                 or (c.status in ('completed', 'failed', 'cancelled')
+                     and c.finished_at > now() - ${`${RECEIPTS_GRACE_MS} milliseconds`}::interval
+                     and c.finished_at <= now()))
+             ) as live
       from stats_campaign_hours where user_id = ${userId} ${hourRange(day, day)}
     `),
   );
-  return { day, sentToday: r.sent, deliveredToday: r.delivered, deliveryRateToday: rate(r.delivered, r.sent) };
+  return {
+    day,
+    sentToday: r.sent,
+    deliveredToday: r.delivered,
+    failedToday: r.failed,
+    deliveryRateToday: deliveryRate(r),
+    live: r.live,
+  };
 }
 
 interface SeriesRow {
@@ -229,6 +279,7 @@ interface SeriesRow {
   sent: number;
   delivered: number;
   read: number;
+  failed: number;
   bot_replies: number;
   conversations: number;
   inbound: number;
@@ -241,16 +292,16 @@ async function loadSeries(db: Db, userId: string, p: Period): Promise<Omit<Analy
   const rows = rowsOf<SeriesRow>(
     await db.execute(sql`
       select grouping(day, hod, dow)::int as g, to_char(day, 'YYYY-MM-DD') as day, hod, dow, sum(sent)::int as sent,
-             sum(delivered)::int as delivered, sum(read)::int as read,
+             sum(delivered)::int as delivered, sum(read)::int as read, sum(failed)::int as failed,
              0 as bot_replies, 0 as conversations, 0 as inbound, 0 as answered
       from (
         select hour::date as day, extract(hour from hour)::int as hod, extract(dow from hour)::int as dow,
-               sent, delivered, read
+               sent, delivered, read, failed
         from stats_campaign_hours where user_id = ${userId} ${range}
       ) x
       group by grouping sets ((day), (hod), (dow))
       union all
-      select -1, to_char(hour::date, 'YYYY-MM-DD'), null, null, 0, 0, 0,
+      select -1, to_char(hour::date, 'YYYY-MM-DD'), null, null, 0, 0, 0, 0,
              sum(bot_replies)::int, sum(conversations)::int, sum(inbound)::int, sum(answered)::int
       from stats_chat_hours where user_id = ${userId} ${range}
       group by hour::date
@@ -259,7 +310,7 @@ async function loadSeries(db: Db, userId: string, p: Period): Promise<Omit<Analy
   const days = new Map<string, DailyFigures>(
     eachDay(p.from, p.to).map((day) => [
       day,
-      { day, sent: 0, delivered: 0, read: 0, botReplies: 0, conversations: 0, inbound: 0, answered: 0 },
+      { day, sent: 0, delivered: 0, read: 0, failed: 0, botReplies: 0, conversations: 0, inbound: 0, answered: 0 },
     ]),
   );
   const sendTime = () => ({ sent: 0, delivered: 0, read: 0, readRate: 0 });
@@ -269,7 +320,7 @@ async function loadSeries(db: Db, userId: string, p: Period): Promise<Omit<Analy
     target.sent = r.sent;
     target.delivered = r.delivered;
     target.read = r.read;
-    target.readRate = rate(r.read, r.delivered);
+    target.readRate = openRate(r);
   };
   for (const r of rows) {
     if (r.g === 3 || r.g === -1) {
@@ -279,6 +330,7 @@ async function loadSeries(db: Db, userId: string, p: Period): Promise<Omit<Analy
         d.sent = r.sent;
         d.delivered = r.delivered;
         d.read = r.read;
+        d.failed = r.failed;
       } else {
         d.botReplies = r.bot_replies;
         d.conversations = r.conversations;
@@ -341,7 +393,7 @@ async function loadCampaigns(db: Db, userId: string, p: Period) {
                 select * from t order by created_at desc, id limit ${REPORT_RECENT_CAMPAIGNS}) r) as recent,
              (select coalesce(json_agg(b), '[]') from (
                 select * from t where delivered > 0
-                order by read::float8 / delivered desc, delivered::float8 / greatest(sent, 1) desc, sent desc,
+                order by read::float8 / delivered desc, delivered::float8 / greatest(sent + failed, 1) desc, sent desc,
                          created_at desc, id
                 limit ${REPORT_TOP_CAMPAIGNS}) b) as top
     `),
@@ -356,8 +408,8 @@ async function loadCampaigns(db: Db, userId: string, p: Period) {
       delivered: r.delivered,
       read: r.read,
       failed: r.failed,
-      deliveryRate: rate(r.delivered, r.sent),
-      openRate: rate(r.read, r.delivered),
+      deliveryRate: deliveryRate(r),
+      openRate: openRate(r),
     }));
   return { ...row, recent: list(row.recent), top: list(row.top) };
 }
@@ -405,7 +457,7 @@ export async function getReport(db: Db, userId: string, q: PeriodQuery = {}): Pr
       deliveryRate: metrics.deliveryRate,
       openRate: metrics.openRate,
       responseRate: metrics.responseRate,
-      failureRate: rate(counts.failed, counts.sent + counts.failed),
+      failureRate: failureRate(counts),
       averageSentPerDay: Math.round((counts.sent / daysInPeriod(period.from, period.to)) * 10) / 10,
       botReplies: counts.bot_replies,
       conversations: series.days.reduce((n, d) => n + d.conversations, 0),

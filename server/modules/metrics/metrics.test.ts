@@ -266,7 +266,8 @@ describe('figures of a seeded account', () => {
       responseRate: 83.3, // answered 5 ÷ inbound 6
       delivered: 8, // r0, r1, r2, m1, m2, m4, m3, m7
       read: 4,
-      deliveryRate: 66.7, // 8 ÷ 12
+      failed: 2, // r4, m6
+      deliveryRate: 57.1, // 8 ÷ (12 sent + 2 failed)
       inboundMessages: 6,
       answeredMessages: 5,
       period: { from: null, to: null },
@@ -281,7 +282,7 @@ describe('figures of a seeded account', () => {
       activeContacts: 100, // 4 now against the 2 there were before k5 and k6
       activeGroups: 100, // 2 against 1
       openRate: -33.4, // 1 ÷ 3 = 33.3 % against 1 ÷ 2 = 50 %
-      deliveryRate: 12.4, // 3 ÷ 4 = 75 % against 2 ÷ 3 = 66.7 %
+      deliveryRate: -10, // 3 ÷ (4 + m6 failed) = 60 % against 2 ÷ 3 = 66.7 %
       autoReplies: 100, // 2 against 1
       responseRate: -25, // P2, P3: 3 ÷ 4 = 75 % against P1: 2 ÷ 2 = 100 %
     });
@@ -332,7 +333,9 @@ describe('figures of a seeded account', () => {
       day: today,
       sentToday: 3,
       deliveredToday: 2,
-      deliveryRateToday: 66.7,
+      failedToday: 1,
+      deliveryRateToday: 50, // 2 ÷ (3 + 1)
+      live: true, // C3 is in progress
     });
   });
 
@@ -340,8 +343,8 @@ describe('figures of a seeded account', () => {
     const a = await get(`/api/metrics/analytics?from=${dC}&to=${dC1}`);
     expect(a.period).toEqual({ from: dC, to: dC1 });
     expect(a.days).toEqual([
-      { day: dC, sent: 1, delivered: 1, read: 1, botReplies: 1, conversations: 1, inbound: 1, answered: 1 },
-      { day: dC1, sent: 2, delivered: 1, read: 0, botReplies: 0, conversations: 1, inbound: 1, answered: 1 },
+      { day: dC, sent: 1, delivered: 1, read: 1, failed: 0, botReplies: 1, conversations: 1, inbound: 1, answered: 1 },
+      { day: dC1, sent: 2, delivered: 1, read: 0, failed: 0, botReplies: 0, conversations: 1, inbound: 1, answered: 1 },
     ]);
     expect(a.byHour).toHaveLength(24);
     expect(a.byHour[23]).toEqual({ hour: 23, sent: 1, delivered: 1, read: 1, readRate: 100 });
@@ -360,6 +363,7 @@ describe('figures of a seeded account', () => {
       sent: 3,
       delivered: 2,
       read: 1,
+      failed: 1, // m6
       botReplies: 1,
       conversations: 2, // P2 and P3
       inbound: 2,
@@ -376,7 +380,14 @@ describe('figures of a seeded account', () => {
   it('answers the report of a period', async () => {
     const r = await get(`/api/metrics/report?from=${dB}&to=${today}`);
     expect(r.period).toEqual({ from: dB, to: today });
-    expect(r.metrics).toMatchObject({ messagesSent: 11, delivered: 7, read: 3, period: { from: dB, to: today } });
+    expect(r.metrics).toMatchObject({
+      messagesSent: 11,
+      delivered: 7,
+      read: 3,
+      failed: 2,
+      deliveryRate: 53.8,
+      period: { from: dB, to: today },
+    });
     const figures = (c: { name: string; sent: number; delivered: number; read: number; failed: number }) => [
       c.name,
       c.sent,
@@ -391,8 +402,9 @@ describe('figures of a seeded account', () => {
       ['C2', 3, 2, 1, 0],
       ['C1', 4, 2, 1, 1],
     ]);
-    expect(r.recentCampaigns[1]).toMatchObject({ id: ids.c3, status: 'in_progress', deliveryRate: 75, openRate: 33.3 });
-    // C1 and C2 both read 50 %: C2 delivered more (66.7 % against 50 %). C4 delivered nothing.
+    // C3: 3 delivered of 4 sent and 1 failed.
+    expect(r.recentCampaigns[1]).toMatchObject({ id: ids.c3, status: 'in_progress', deliveryRate: 60, openRate: 33.3 });
+    // C1 and C2 both read 50 %: C2 delivered more (66.7 % against 2 ÷ 5 = 40 %). C4 delivered nothing.
     expect(r.topCampaigns.map((c: { name: string }) => c.name)).toEqual(['C2', 'C1', 'C3']);
     expect(r.summary).toEqual({
       campaigns: 4,
@@ -409,7 +421,7 @@ describe('figures of a seeded account', () => {
       delivered: 7,
       read: 3,
       failed: 2,
-      deliveryRate: 63.6,
+      deliveryRate: 53.8, // 7 ÷ (11 + 2)
       openRate: 42.9,
       responseRate: 83.3,
       failureRate: 15.4, // 2 ÷ 13
@@ -467,7 +479,11 @@ describe('live engines', () => {
     const m = (await call('GET', '/api/metrics')).json();
     expect(m).toMatchObject({ messagesSent: done.messagesSent, delivered: done.messagesDelivered, read: 3 });
     expect(m.messagesSent).toBe(3);
-    expect((await call('GET', '/api/metrics/today')).json()).toMatchObject({ sentToday: 3, deliveryRateToday: 100 });
+    expect((await call('GET', '/api/metrics/today')).json()).toMatchObject({
+      sentToday: 3,
+      failedToday: 1,
+      deliveryRateToday: 75, // 3 delivered ÷ (3 sent + 1 failed)
+    });
     const report = (await call('GET', '/api/metrics/report')).json();
     expect(report.recentCampaigns[0]).toMatchObject({ name: 'Ao vivo', sent: 3, delivered: 3, read: 3, failed: 1 });
     await rollupsMatchRows(user.id);

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { recordActivity } from '../../lib/activity';
 import { type ErrorLog, notify } from '../../lib/notify';
 import type { WhatsappEvents, WhatsappSubscriber } from '../../whatsapp/driver';
+import { DISCONNECTED_EMAIL_AFTER_MS, type EmailNotices } from './email-notices';
 
 /** A personal number still reconnecting this long after it dropped counts as lost. */
 export const CONNECTION_LOST_AFTER_MS = 2 * 60_000;
@@ -15,12 +16,17 @@ interface AccountState {
   lost: boolean;
   /** Running while a dropped connection reconnects by itself. */
   grace?: NodeJS.Timeout;
+  /** Running from the drop until the e-mail is due; stopped when the connection is back. */
+  mailDue?: NodeJS.Timeout;
 }
 
 export interface ConnectionAlertsOptions {
   db: Db;
   log: ErrorLog;
   lostAfterMs?: number;
+  /** Who e-mails a connection down for `emailAfterMs` (DISCONNECTED_EMAIL_AFTER_MS). */
+  emailNotices?: Pick<EmailNotices, 'whatsappDisconnected'>;
+  emailAfterMs?: number;
 }
 
 /**
@@ -29,10 +35,13 @@ export interface ConnectionAlertsOptions {
  * ('WhatsApp reconectado'). A connection that drops and reconnects by itself within
  * CONNECTION_LOST_AFTER_MS is not a loss; the account's own disconnect is logged, not notified; a
  * server shutting down is neither. Notifications obey the account's 'Alertas do sistema' setting.
+ * A connection still down DISCONNECTED_EMAIL_AFTER_MS after it dropped is also e-mailed, once per
+ * drop (email-notices.ts: 'Notificações por email' and 'Alertas do sistema').
  */
 export class ConnectionAlerts {
   private readonly accounts = new Map<string, AccountState>();
   private readonly lostAfterMs: number;
+  private readonly emailAfterMs: number;
   private closed = false;
 
   readonly subscriber: WhatsappSubscriber = {
@@ -41,11 +50,15 @@ export class ConnectionAlerts {
 
   constructor(private readonly opts: ConnectionAlertsOptions) {
     this.lostAfterMs = opts.lostAfterMs ?? CONNECTION_LOST_AFTER_MS;
+    this.emailAfterMs = opts.emailAfterMs ?? DISCONNECTED_EMAIL_AFTER_MS;
   }
 
   close(): void {
     this.closed = true;
-    for (const a of this.accounts.values()) if (a.grace) clearTimeout(a.grace);
+    for (const a of this.accounts.values()) {
+      this.stopGrace(a);
+      this.stopMailDue(a);
+    }
     this.accounts.clear();
   }
 
@@ -58,6 +71,7 @@ export class ConnectionAlerts {
     }
     if (state.isConnected) {
       this.stopGrace(a);
+      this.stopMailDue(a);
       if (a.up) return;
       a.up = true;
       await this.log(userId, 'whatsapp_connected', null, state.phoneNumber ?? '');
@@ -74,6 +88,7 @@ export class ConnectionAlerts {
     }
     if (requested === 'disconnect') {
       this.stopGrace(a);
+      this.stopMailDue(a);
       const was = a.up;
       a.up = false;
       a.lost = false;
@@ -81,6 +96,7 @@ export class ConnectionAlerts {
       return;
     }
     if (!a.up) return;
+    this.startMailDue(userId, a);
     if (state.state === 'disconnected') {
       this.stopGrace(a);
       await this.declareLost(userId, a);
@@ -100,6 +116,21 @@ export class ConnectionAlerts {
   private stopGrace(a: AccountState): void {
     if (a.grace) clearTimeout(a.grace);
     a.grace = undefined;
+  }
+
+  /** From the drop of a connection that was up: the e-mail goes if it is not back in time. */
+  private startMailDue(userId: string, a: AccountState): void {
+    const notices = this.opts.emailNotices;
+    if (!notices || a.mailDue) return;
+    a.mailDue = setTimeout(() => {
+      if (!this.closed) notices.whatsappDisconnected(userId);
+    }, this.emailAfterMs);
+    a.mailDue.unref();
+  }
+
+  private stopMailDue(a: AccountState): void {
+    if (a.mailDue) clearTimeout(a.mailDue);
+    a.mailDue = undefined;
   }
 
   private async declareLost(userId: string, a: AccountState): Promise<void> {

@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
-import { deliveryRateTone, formatCount, formatDay, formatNumber, formatPercent } from '../../../contract/format';
-import type { CampaignPerformance, Report } from '../../../contract/metrics';
+import { formatCount, formatDay, formatNumber, formatPercent } from '../../../contract/format';
+import { type CampaignPerformance, deliveryTone, type Report } from '../../../contract/metrics';
+import { countTicks, labelledSlots } from './chart-axes';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -9,7 +10,13 @@ const ACCENT = '#25D366';
 const GREY = '#6b7280';
 const LIGHT = '#e5e7eb';
 const TEXT = '#111827';
-const TONE: Record<'green' | 'yellow' | 'red', string> = { green: '#15803d', yellow: '#a16207', red: '#b91c1c' };
+/** SPEC §9's delivery-rate colours; a rate over nothing tried is plain text (`deliveryTone`). */
+const TONE: Record<'green' | 'yellow' | 'red' | 'neutral', string> = {
+  green: '#15803d',
+  yellow: '#a16207',
+  red: '#b91c1c',
+  neutral: TEXT,
+};
 const SERIES = { sent: '#128C7E', delivered: '#25D366', read: '#2563eb', bot: '#7c3aed' };
 const WEEKDAYS = ['domingo', 'segunda-feira', 'terça-feira', 'quarta-feira', 'quinta-feira', 'sexta-feira', 'sábado'];
 const STATUS: Record<string, string> = {
@@ -157,7 +164,11 @@ function metricsGrid(doc: Doc, report: Report): void {
   const m = report.metrics;
   const tiles: Array<{ label: string; value: string; tone?: string }> = [
     { label: 'Mensagens enviadas', value: formatCount(m.messagesSent) },
-    { label: 'Taxa de entrega', value: formatPercent(m.deliveryRate), tone: TONE[deliveryRateTone(m.deliveryRate)] },
+    {
+      label: 'Taxa de entrega',
+      value: formatPercent(m.deliveryRate),
+      tone: TONE[deliveryTone({ sent: m.messagesSent, delivered: m.delivered, failed: m.failed })],
+    },
     { label: 'Taxa de abertura', value: formatPercent(m.openRate) },
     { label: 'Taxa de resposta', value: formatPercent(m.responseRate) },
     { label: 'Contatos ativos', value: formatCount(m.activeContacts) },
@@ -189,15 +200,15 @@ function metricsGrid(doc: Doc, report: Report): void {
   doc.y = top + 2 * height + gap + 6;
 }
 
-/** A nice round top for an axis holding `max`. */
-function axisTop(max: number): number {
-  if (max <= 4) return 4;
-  const magnitude = 10 ** Math.floor(Math.log10(max));
-  for (const step of [1, 2, 2.5, 5, 10]) if (step * magnitude >= max) return step * magnitude;
-  return 10 * magnitude;
-}
+/** The chart's day labels: 'dd/mm'. */
+const dayLabel = (day: string) => formatDay(day).slice(0, 5);
+const AXIS_FONT_SIZE = 7;
 
-/** Lines (or bars) over the period's days, with axes, grid and legend, as vector paths. */
+/**
+ * Lines (or bars) over the period's days, with axes, grid and legend, as vector paths. The vertical
+ * axis counts in whole, evenly spaced ticks (`countTicks`); the days labelled are those whose labels,
+ * measured in the axis font, fit apart from each other (`labelledSlots`).
+ */
 function dailyChart(
   doc: Doc,
   days: string[],
@@ -210,23 +221,24 @@ function dailyChart(
   const width = contentWidth(doc) - 40;
   const y0 = doc.y;
   const max = Math.max(0, ...series.flatMap((s) => s.values));
-  const top = axisTop(max);
+  const ticks = countTicks(max);
+  const top = ticks[ticks.length - 1];
   // Grid and the vertical axis's labels.
-  doc.font('Helvetica').fontSize(7);
-  for (let i = 0; i <= 4; i++) {
-    const y = y0 + height - (height * i) / 4;
+  doc.font('Helvetica').fontSize(AXIS_FONT_SIZE);
+  for (const tick of ticks) {
+    const y = y0 + height - (height * tick) / top;
     doc
       .moveTo(x0, y)
       .lineTo(x0 + width, y)
       .lineWidth(0.4)
       .strokeColor(LIGHT)
       .stroke();
-    doc.fillColor(GREY).text(formatCount((top * i) / 4), left(doc), y - 4, { width: 34, align: 'right' });
+    doc.fillColor(GREY).text(formatNumber(tick), left(doc), y - 4, { width: 34, align: 'right', lineBreak: false });
   }
   const n = Math.max(1, days.length);
   const step = width / n;
   const xOf = (i: number) => x0 + step * i + step / 2;
-  const yOf = (v: number) => y0 + height - (top ? (height * v) / top : 0);
+  const yOf = (v: number) => y0 + height - (height * v) / top;
   for (const s of series) {
     if (kind === 'bars') {
       const barWidth = Math.max(1, step * 0.7);
@@ -243,14 +255,14 @@ function dailyChart(
       doc.lineWidth(1.4).strokeColor(s.color).stroke();
     }
   }
-  // Day labels: at most about eight, evenly spread.
-  const every = Math.max(1, Math.ceil(n / 8));
-  doc.fillColor(GREY).fontSize(7);
-  days.forEach((day, i) => {
-    if (i % every === 0 || i === n - 1) {
-      doc.text(formatDay(day).slice(0, 5), xOf(i) - 15, y0 + height + 4, { width: 30, align: 'center' });
-    }
-  });
+  // Day labels: as many as fit, measured in the font they are drawn in.
+  doc.font('Helvetica').fillColor(GREY).fontSize(AXIS_FONT_SIZE);
+  const labels = days.map(dayLabel);
+  const labelWidth = Math.max(0, ...labels.map((l) => doc.widthOfString(l)));
+  for (const i of labelledSlots(days.length, step, labelWidth)) {
+    const w = doc.widthOfString(labels[i]);
+    doc.text(labels[i], xOf(i) - w / 2, y0 + height + 4, { lineBreak: false });
+  }
   // Legend.
   let lx = x0;
   const ly = y0 + height + 18;
@@ -274,14 +286,15 @@ function campaignTable(doc: Doc, rows: CampaignPerformance[], empty: string): vo
     return;
   }
   const columns = [
-    { title: 'Campanha', width: 150, align: 'left' as const },
+    { title: 'Campanha', width: 116, align: 'left' as const },
     { title: 'Status', width: 64, align: 'left' as const },
-    { title: 'Criada em', width: 58, align: 'left' as const },
-    { title: 'Enviadas', width: 50, align: 'right' as const },
-    { title: 'Entregues', width: 54, align: 'right' as const },
-    { title: 'Lidas', width: 44, align: 'right' as const },
-    { title: 'Entrega', width: 40, align: 'right' as const },
-    { title: 'Abertura', width: 39, align: 'right' as const },
+    { title: 'Criada em', width: 50, align: 'left' as const },
+    { title: 'Enviadas', width: 46, align: 'right' as const },
+    { title: 'Entregues', width: 50, align: 'right' as const },
+    { title: 'Lidas', width: 38, align: 'right' as const },
+    { title: 'Falhas', width: 38, align: 'right' as const },
+    { title: 'Entrega', width: 48, align: 'right' as const },
+    { title: 'Abertura', width: 49, align: 'right' as const },
   ];
   const line = (cells: Array<{ text: string; color?: string; bold?: boolean }>, y: number) => {
     let x = left(doc);
@@ -291,7 +304,7 @@ function campaignTable(doc: Doc, rows: CampaignPerformance[], empty: string): vo
         .font(cell.bold ? 'Helvetica-Bold' : 'Helvetica')
         .fontSize(8)
         .fillColor(cell.color ?? TEXT)
-        .text(cell.text, x, y, { width: c.width - 4, align: c.align, lineBreak: false, ellipsis: true });
+        .text(cell.text, x, y, { width: c.width - 4, height: 10, align: c.align, lineBreak: false, ellipsis: true });
       x += c.width;
     });
   };
@@ -317,7 +330,8 @@ function campaignTable(doc: Doc, rows: CampaignPerformance[], empty: string): vo
         { text: formatNumber(r.sent) },
         { text: formatNumber(r.delivered) },
         { text: formatNumber(r.read) },
-        { text: formatPercent(r.deliveryRate), color: TONE[deliveryRateTone(r.deliveryRate)] },
+        { text: formatNumber(r.failed) },
+        { text: formatPercent(r.deliveryRate), color: TONE[deliveryTone(r)] },
         { text: formatPercent(r.openRate) },
       ],
       y,

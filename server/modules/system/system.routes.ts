@@ -3,7 +3,7 @@ import { healthResponse } from '../../../contract/health';
 import { maskEmail, publicConfigResponse } from '../../../contract/public-config';
 import type { AppDeps } from '../../deps';
 
-export const systemRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config }) => {
+export const systemRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, mail }) => {
   app.get(
     '/health',
     {
@@ -24,6 +24,7 @@ export const systemRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config
       premium: config.PAYMENT_URL_PREMIUM,
     },
     whatsappDriver: config.WHATSAPP_DRIVER,
+    emailAvailable: mail.mailer.available,
   };
   app.get(
     '/public-config',

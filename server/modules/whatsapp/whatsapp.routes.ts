@@ -6,11 +6,18 @@ import {
   connectWhatsappResponse,
   simulateInboundInput,
   simulateInboundResponse,
+  simulatorOutboxResponse,
   whatsappChannelResponse,
 } from '../../../contract/whatsapp-connection';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
-import { connectWhatsapp, disconnectWhatsapp, getWhatsappChannel, simulateInbound } from './whatsapp.service';
+import {
+  connectWhatsapp,
+  disconnectWhatsapp,
+  getWhatsappChannel,
+  simulateInbound,
+  simulatorOutbox,
+} from './whatsapp.service';
 
 const plainJson = () => (data: unknown) => JSON.stringify(data);
 
@@ -87,6 +94,18 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
         },
       },
       async (request) => simulateInbound(connections, authed(request).user.id, request.body.from, request.body.text),
+    );
+    app.get(
+      '/whatsapp/simulator/outbox',
+      {
+        config: { access: 'customer' },
+        schema: {
+          tags: ['whatsapp'],
+          summary: 'Simulator only: the messages the simulated number sent, oldest first',
+          response: { 200: simulatorOutboxResponse },
+        },
+      },
+      async (request) => simulatorOutbox(connections, authed(request).user.id),
     );
   }
 };

@@ -47,6 +47,15 @@ export function simulateInbound(connections: ConnectionManager, userId: string, 
   return { success: true, ...driver.injectInbound(from, text) };
 }
 
+/** Simulator only: what the account's simulated number sent, oldest first (for browser tests). */
+export function simulatorOutbox(connections: ConnectionManager, userId: string) {
+  const driver = connections.personalDriver(userId);
+  if (!(driver instanceof SimulatorDriver)) return { messages: [] };
+  return {
+    messages: driver.outbox.map((m) => ({ to: m.to, at: m.at.toISOString(), providerMessageId: m.providerMessageId })),
+  };
+}
+
 /** Which channel sends for the account (its setting) and whether that channel is ready. */
 export async function getWhatsappChannel(
   db: Db,

@@ -180,7 +180,7 @@ describe('personal number through the simulator', () => {
       Object.fromEntries(
         (await ctx.app.inject({ method: 'GET', url: '/api/contacts', headers: { cookie } }))
           .json()
-          .map((c: { name: string; optedOut: boolean }) => [c.name, c.optedOut]),
+          .map((c: { name: string; phone: string; optedOut: boolean }) => [c.name || c.phone, c.optedOut]),
       );
 
     await post('/api/whatsapp/simulator/inbound', cookie, { from: '5511911114444', text: 'não quero sair' });
@@ -188,7 +188,7 @@ describe('personal number through the simulator', () => {
     await post('/api/whatsapp/simulator/inbound', cookie, { from: '5511911113333', text: 'Sair.' });
     await waitFor(optedOut, (o) => o['Quer sair'] === true);
     await ctx.app.deps.chatbot.idle();
-    // A number that writes for the first time becomes a contact (named by its number without a
+    // A number that writes for the first time becomes a contact (without a name when it has no
     // profile name), so its SAIR is kept too.
     expect(await optedOut()).toEqual({ 'Quer sair': true, Fica: false, '+5511900009999': true });
     expect(sent.filter((s) => s.text === OPT_OUT_CONFIRMATION).sort((a, b) => a.to.localeCompare(b.to))).toEqual([

@@ -284,16 +284,15 @@ export class BaileysDriver extends DriverEmitter implements Driver {
       ? await this.phoneOf(sock, key.participant, key.participantAlt)
       : await this.phoneOf(sock, key.remoteJid, key.remoteJidAlt);
     if (!from) return;
-    const button = isGroup ? undefined : this.menus.match(from, text);
     const ts = Number(m.messageTimestamp ?? 0);
     this.emit('inbound', {
       from,
-      text: button ? button.value : text,
+      text,
       providerMessageId: key.id,
       timestamp: ts ? new Date(ts * 1000) : new Date(),
       ...(m.pushName ? { pushName: m.pushName } : {}),
-      ...(button ? { buttonId: button.id } : {}),
-      ...(isGroup ? { groupId: key.remoteJid } : {}),
+      // A numbered-menu answer: the button's value and id, and what the contact sent.
+      ...(isGroup ? { groupId: key.remoteJid } : this.menus.answer(from, text)),
     });
   }
 

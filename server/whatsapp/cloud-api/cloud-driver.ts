@@ -14,7 +14,7 @@ import {
   type Receipt,
 } from '../driver';
 import { DriverEmitter } from '../driver-emitter';
-import { MenuMemory, renderNumberedMenu } from '../numbered-menu';
+import { cloudButtonLayout, MenuMemory, renderNumberedMenu } from '../numbered-menu';
 import { type GraphClient, toDriverError } from './graph-client';
 
 export interface CloudPhoneInfo {
@@ -235,7 +235,8 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
       items.length
         ? `${text}\n\n${items.map((b) => `${b.type === 'url' ? '🔗' : '📞'} ${b.text}: ${b.value}`).join('\n')}`
         : text;
-    if (replies.length > 0 && replies.length <= 3) {
+    const layout = cloudButtonLayout(buttons);
+    if (layout === 'reply') {
       return {
         type: 'interactive',
         interactive: {
@@ -247,7 +248,7 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
       };
     }
     const links = buttons.filter((b) => b.type === 'url');
-    if (buttons.length > 0 && links.length === 1) {
+    if (layout === 'cta_url') {
       return {
         type: 'interactive',
         interactive: {
@@ -306,8 +307,8 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
   /** Applies one webhook event (already deduplicated by the caller). */
   receive(event: { inbound?: InboundMessage; receipt?: Receipt }): void {
     if (event.inbound) {
-      const button = event.inbound.buttonId ? undefined : this.menus.match(event.inbound.from, event.inbound.text);
-      this.emit('inbound', button ? { ...event.inbound, text: button.value, buttonId: button.id } : event.inbound);
+      const answer = event.inbound.buttonId ? undefined : this.menus.answer(event.inbound.from, event.inbound.text);
+      this.emit('inbound', answer ? { ...event.inbound, ...answer } : event.inbound);
     }
     if (event.receipt) this.emit('receipt', event.receipt);
   }

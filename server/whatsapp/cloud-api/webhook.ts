@@ -95,6 +95,8 @@ export function webhookEvents(payload: WebhookPayload, phoneNumberId: string): W
         const reply = m.interactive?.button_reply ?? m.interactive?.list_reply;
         const text = m.text?.body ?? reply?.title ?? m.button?.text ?? m.image?.caption ?? '';
         const buttonId = reply?.id ?? m.button?.payload;
+        // A button pressed: its title is both what the contact sent and the option chosen.
+        const title = reply?.title ?? m.button?.text;
         push({
           key: `msg:${m.id}`,
           inbound: {
@@ -104,6 +106,7 @@ export function webhookEvents(payload: WebhookPayload, phoneNumberId: string): W
             timestamp: at(m.timestamp),
             ...(names.get(m.from) ? { pushName: names.get(m.from) } : {}),
             ...(buttonId ? { buttonId } : {}),
+            ...(buttonId && title ? { choice: { said: title, option: title } } : {}),
           },
         });
       }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type Campaign, campaignMsg } from '../../../contract/campaigns';
-import { campaignsRefetchInterval, deliveryRate } from './api/get-campaigns';
+import { campaignsRefetchInterval } from './api/get-campaigns';
 import {
   audienceText,
+  campaignFigures,
   createdText,
   expectedFinishText,
   filterCampaigns,
@@ -32,8 +33,37 @@ describe('campaign status', () => {
     expect(deliveryRateTone(89.9)).toBe('yellow');
     expect(deliveryRateTone(70)).toBe('yellow');
     expect(deliveryRateTone(69.9)).toBe('red');
-    expect(deliveryRate({ messagesSent: 0, messagesDelivered: 0 })).toBe(0);
-    expect(deliveryRate({ messagesSent: 8, messagesDelivered: 6 })).toBe(75);
+  });
+
+  it("counts a card's figures by the contract: the delivery rate is over sent or failed", () => {
+    const card = (messagesSent: number, messagesDelivered: number, read: number, failed: number) => ({
+      messagesSent,
+      messagesDelivered,
+      messagesRead: read,
+      progress: {
+        ...progress,
+        sent: messagesSent - messagesDelivered,
+        delivered: messagesDelivered - read,
+        read,
+        failed,
+      },
+    });
+    // The user's campaign: 51 sent, 50 delivered, 6 failed is 50 ÷ 57, not 98 % (50 ÷ 51) nor 100 %.
+    expect(campaignFigures(card(51, 50, 20, 6))).toEqual({
+      sent: 51,
+      delivered: 50,
+      read: 20,
+      failed: 6,
+      attempted: 57,
+      deliveryRate: 87.7,
+      tone: 'yellow',
+    });
+    expect(campaignFigures(card(8, 6, 0, 0))).toMatchObject({ deliveryRate: 75, tone: 'yellow' });
+    // Nothing tried: 0 %, shown neutral; only failures: 0 %, red.
+    expect(campaignFigures(card(0, 0, 0, 0))).toMatchObject({ attempted: 0, deliveryRate: 0, tone: 'neutral' });
+    expect(campaignFigures(card(0, 0, 0, 3))).toMatchObject({ attempted: 3, deliveryRate: 0, tone: 'red' });
+    // A list answer without progress (a draft) has no failures to count.
+    expect(campaignFigures({ messagesSent: 0, messagesDelivered: 0 })).toMatchObject({ failed: 0, read: 0 });
   });
 
   it('offers each action only from the statuses the contract allows', () => {
@@ -127,10 +157,12 @@ describe('progressSummary', () => {
       ['pending', 3, 30],
     ]);
     expect(s.segments.reduce((sum, x) => sum + x.percent, 0)).toBe(100);
+    // Where each recipient is now: never the card's own names ('Enviadas', 'Entregues'), which count
+    // every message that reached the step, so a legend 'Enviadas 0' cannot sit beside 'Enviadas 51'.
     expect(s.segments.map((x) => x.label)).toEqual([
       'Lidas',
-      'Entregues',
-      'Enviadas',
+      'Entregues, não lidas',
+      'Aguardando entrega',
       'Falharam',
       'Ignoradas',
       'Na fila',

@@ -5,6 +5,7 @@ import {
   campaignMsg,
   campaignWaitReasons,
 } from '../../../contract/campaigns';
+import { attempted, deliveryRate, deliveryTone, type MessageCounts } from '../../../contract/metrics';
 import { formatDate, formatDateTime, formatRemaining } from '../../lib/format';
 
 /** Case-insensitive substring search on name or message (SPEC §5). */
@@ -38,6 +39,34 @@ export function audienceText(c: Pick<Campaign, 'targetType' | 'targetGroups' | '
   return TARGET_TYPE_LABELS.all;
 }
 
+/** A campaign's figures as every screen shows them (definitions in contract/metrics.ts). */
+export interface CampaignFigures extends MessageCounts {
+  /** sent + failed: what the delivery rate is over. */
+  attempted: number;
+  /** delivered ÷ (sent + failed). */
+  deliveryRate: number;
+  /** The delivery rate's SPEC §9 colour, neutral when nothing was tried. */
+  tone: ReturnType<typeof deliveryTone>;
+}
+
+/**
+ * The figures of a campaign's card (and of its line on the dashboard), from the API's counts of its
+ * rows: sent, delivered and read as the list answers them, failed from its progress, and the
+ * delivery rate by the contract's one definition — the same the header, the dashboard, Relatórios
+ * and the PDF use.
+ */
+export function campaignFigures(
+  c: Pick<Campaign, 'messagesSent' | 'messagesDelivered' | 'messagesRead' | 'progress'>,
+): CampaignFigures {
+  const counts: MessageCounts = {
+    sent: c.messagesSent,
+    delivered: c.messagesDelivered,
+    read: c.messagesRead ?? c.progress?.read ?? 0,
+    failed: c.progress?.failed ?? 0,
+  };
+  return { ...counts, attempted: attempted(counts), deliveryRate: deliveryRate(counts), tone: deliveryTone(counts) };
+}
+
 export type ProgressBucket = 'read' | 'delivered' | 'sent' | 'failed' | 'skipped' | 'pending';
 
 export interface ProgressSegment {
@@ -58,10 +87,15 @@ export interface ProgressSummary {
   segments: ProgressSegment[];
 }
 
+/**
+ * The legend names where each recipient *is now*, one bucket each, so the names differ from the
+ * card's counters, which count every message that reached a step ('Enviadas' = sent, delivered or
+ * read): a legend 'Enviadas 0' beside a counter 'Enviadas 51' read as a contradiction.
+ */
 const SEGMENT_LABELS: Record<ProgressBucket, string> = {
   read: 'Lidas',
-  delivered: 'Entregues',
-  sent: 'Enviadas',
+  delivered: 'Entregues, não lidas',
+  sent: 'Aguardando entrega',
   failed: 'Falharam',
   skipped: 'Ignoradas',
   pending: 'Na fila',

@@ -19,13 +19,18 @@ import { newRowKey, sendsAiEnabled } from './bot-config-form';
 
 /**
  * Texts of 'Mensagens Automáticas WhatsApp' (SPEC §8) that the contract's `botMsg` does not carry.
+ * Adds, removals and pauses stay in the browser until 'Salvar Configurações' (SPEC §4), so their
+ * toasts say so instead of SPEC §8's 'Mensagem adicionada com sucesso.', which read as kept.
  */
 export const autoMessagesMsg = {
   saved: 'Mensagens do bot atualizadas com sucesso.',
   saveError: 'Erro ao atualizar configurações. Tente novamente.',
-  added: 'Mensagem adicionada com sucesso.',
-  removed: 'Mensagem removida com sucesso.',
-  samplesAdded: 'Mensagens de exemplo adicionadas. Revise e clique em Salvar Configurações.',
+  /** Title of the toasts of a local change (neutral, not 'Sucesso!'). */
+  unsavedTitle: 'Alteração não salva',
+  added: 'Mensagem adicionada — clique em Salvar Configurações para manter.',
+  removed: 'Mensagem removida — clique em Salvar Configurações para confirmar.',
+  samplesAdded: 'Mensagens de exemplo adicionadas — revise e clique em Salvar Configurações para manter.',
+  discarded: 'Alterações descartadas.',
 } as const;
 
 /** How many rules the Chatbot page lists before '+N respostas adicionais' (SPEC §9). */

@@ -3,6 +3,7 @@ import { type AutoReply, type BotConfig, botMsg } from '../../../contract/bot';
 import {
   aiUnavailableText,
   botConfigBodyFromForm,
+  botConfigFormDirty,
   checkBotConfigForm,
   emptyReplyRow,
   formFromConfig,
@@ -168,5 +169,28 @@ describe('aiUnavailableText', () => {
     }
     expect(aiUnavailableText({ accountType: 'active', isActive: false })).not.toMatch(/OPENAI/i);
     expect(aiUnavailableText({ accountType: 'admin', isActive: true })).toContain('OPENAI_API_KEY');
+  });
+});
+
+describe('botConfigFormDirty', () => {
+  it('is clean as loaded, and after a blank row or a field typed back', () => {
+    const form = formFromConfig(config);
+    expect(botConfigFormDirty(form, config)).toBe(false);
+    expect(botConfigFormDirty({ ...form, replies: [...form.replies, emptyReplyRow()] }, config)).toBe(false);
+    expect(botConfigFormDirty({ ...form, welcomeMessage: `${config.welcomeMessage}` }, config)).toBe(false);
+    // An emptied minutes field keeps the stored value.
+    expect(botConfigFormDirty({ ...form, handoffMinutes: '' }, config)).toBe(false);
+  });
+
+  it('is dirty after any edit that saving would store', () => {
+    const form = formFromConfig(config);
+    expect(botConfigFormDirty({ ...form, isEnabled: !form.isEnabled }, config)).toBe(true);
+    expect(botConfigFormDirty({ ...form, welcomeMessage: 'Oi!' }, config)).toBe(true);
+    expect(botConfigFormDirty({ ...form, replies: form.replies.slice(1) }, config)).toBe(true);
+    const row = { ...emptyReplyRow(), keyword: 'preço', response: 'R$ 10' };
+    expect(botConfigFormDirty({ ...form, replies: [...form.replies, row] }, config)).toBe(true);
+    expect(botConfigFormDirty({ ...form, businessDays: toggleDay(form.businessDays, 'sunday') }, config)).toBe(true);
+    expect(botConfigFormDirty({ ...form, outOfHoursMessage: 'Fechados.' }, config)).toBe(true);
+    expect(botConfigFormDirty({ ...form, handoffMinutes: '30' }, config)).toBe(true);
   });
 });

@@ -140,6 +140,20 @@ export function botConfigBodyFromForm(
   return { body, keys };
 }
 
+/**
+ * Whether the dialog holds edits that 'Salvar Configuração' would store: the form and the stored
+ * config give different bodies. A blank row just added, or a field typed and typed back, is no change.
+ */
+export function botConfigFormDirty(form: BotConfigFormState, stored: BotConfig): boolean {
+  // An emptied minutes field keeps the stored value.
+  const now = { handoffMinutes: stored.handoffMinutes, ...botConfigBodyFromForm(form, stored).body };
+  const before = {
+    handoffMinutes: stored.handoffMinutes,
+    ...botConfigBodyFromForm(formFromConfig(stored), stored).body,
+  };
+  return JSON.stringify(now) !== JSON.stringify(before);
+}
+
 /** Fields outside the reply rows that can carry a message. */
 export type BotConfigField =
   | 'welcomeMessage'

@@ -13,7 +13,9 @@ import {
   isTakenOver,
   mayHaveOlder,
   mergeMessages,
+  messageOptionsView,
   messageStatusView,
+  messageTextView,
   messageTimeText,
   olderCursor,
   parsePhoneParam,
@@ -204,5 +206,69 @@ describe('cached lists', () => {
     expect(client.getQueryState(listKey)?.isInvalidated).toBe(true);
     expect(client.getQueryState(searchKey)?.isInvalidated).toBe(true);
     expect(client.getQueryState(conversationQueryKey('111111'))?.isInvalidated).toBe(false);
+  });
+});
+
+describe('messageOptionsView', () => {
+  const options: NonNullable<ConversationMessage['buttons']>['options'] = [
+    { text: 'Ligar para suporte', type: 'phone', value: '5511999999999' },
+    { text: 'Central de ajuda', type: 'url', value: 'https://www.exemplo.com.br/ajuda' },
+    { text: 'Falar com atendente', type: 'quick_reply', value: 'atendente' },
+  ];
+
+  it('numbers the options of a menu, with where links and phones lead', () => {
+    expect(messageOptionsView({ direction: 'out', buttons: { numbered: true, options } })).toEqual({
+      label: 'Menu enviado (o cliente responde com o número)',
+      items: [
+        { marker: '1.', text: 'Ligar para suporte', type: 'phone', detail: '+55 11 99999-9999' },
+        { marker: '2.', text: 'Central de ajuda', type: 'url', detail: 'https://www.exemplo.com.br/ajuda' },
+        { marker: '3.', text: 'Falar com atendente', type: 'quick_reply', detail: null },
+      ],
+    });
+  });
+
+  it('lists WhatsApp buttons without numbers', () => {
+    const view = messageOptionsView({ direction: 'out', buttons: { numbered: false, options: options.slice(2) } });
+    expect(view).toEqual({
+      label: 'Botões enviados',
+      items: [{ marker: null, text: 'Falar com atendente', type: 'quick_reply', detail: null }],
+    });
+  });
+
+  it('is null without buttons, or on an inbound message', () => {
+    expect(messageOptionsView({ direction: 'out' })).toBeNull();
+    expect(messageOptionsView({ direction: 'out', buttons: { numbered: true, options: [] } })).toBeNull();
+    expect(messageOptionsView({ direction: 'in', buttons: { numbered: true, options } })).toBeNull();
+  });
+});
+
+describe('messageTextView', () => {
+  it('reads a numbered-menu answer as the number and the option it chose', () => {
+    expect(
+      messageTextView({ direction: 'in', text: '2', choice: { option: 'Falar com atendente', number: 2 } }),
+    ).toEqual({ text: '2 — Falar com atendente', caption: null });
+  });
+
+  it("keeps other answers as sent, with 'escolheu: …' when the words are not the option's", () => {
+    expect(messageTextView({ direction: 'in', text: 'ligar', choice: { option: 'Ligar para suporte' } })).toEqual({
+      text: 'ligar',
+      caption: 'escolheu: Ligar para suporte',
+    });
+    // A WhatsApp button's title (or the option typed back): the text says it, the caption says it was a button.
+    expect(messageTextView({ direction: 'in', text: 'Ver planos', choice: { option: 'Ver planos' } })).toEqual({
+      text: 'Ver planos',
+      caption: 'Botão escolhido',
+    });
+    expect(messageTextView({ direction: 'in', text: 'ver PLANOS!', choice: { option: 'Ver planos' } }).caption).toBe(
+      'Botão escolhido',
+    );
+  });
+
+  it('shows any other message as it is', () => {
+    expect(messageTextView({ direction: 'in', text: 'atendente' })).toEqual({ text: 'atendente', caption: null });
+    expect(messageTextView({ direction: 'out', text: 'Olá', choice: { option: 'x', number: 1 } })).toEqual({
+      text: 'Olá',
+      caption: null,
+    });
   });
 });

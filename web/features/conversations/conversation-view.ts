@@ -1,5 +1,6 @@
 import type {
   Conversation,
+  ConversationButton,
   ConversationMessage,
   ConversationMessageStatus,
   MessageSource,
@@ -88,6 +89,71 @@ export function messageStatusView(status: string): MessageStatusView {
 export function sourceLabel(m: Pick<ConversationMessage, 'direction' | 'source'>): string | null {
   if (m.direction === 'in' || !Object.hasOwn(messageSourceLabels, m.source)) return null;
   return messageSourceLabels[m.source as MessageSource];
+}
+
+export interface MessageOptionView {
+  /** '1.' on a numbered menu; null for a WhatsApp button. */
+  marker: string | null;
+  text: string;
+  type: ConversationButton['type'];
+  /** Where a link or phone button leads (the menu writes it after the text): null for a quick reply. */
+  detail: string | null;
+}
+
+export interface MessageOptionsView {
+  /** The list's name for screen readers, and the caption above it. */
+  label: string;
+  items: MessageOptionView[];
+}
+
+/**
+ * The buttons under an outbound message, as the contact got them: a numbered menu ('1. Preços',
+ * '2. Site: https://…', answered with the number) or WhatsApp buttons. Null without buttons.
+ */
+export function messageOptionsView(m: Pick<ConversationMessage, 'direction' | 'buttons'>): MessageOptionsView | null {
+  const buttons = m.direction === 'out' ? m.buttons : undefined;
+  if (!buttons?.options.length) return null;
+  return {
+    label: buttons.numbered ? 'Menu enviado (o cliente responde com o número)' : 'Botões enviados',
+    items: buttons.options.map((b, i) => ({
+      marker: buttons.numbered ? `${i + 1}.` : null,
+      text: b.text,
+      type: b.type,
+      detail: b.type === 'quick_reply' ? null : b.type === 'phone' ? formatPhone(b.value) : b.value,
+    })),
+  };
+}
+
+/** Case, accents and punctuation aside (a button's title typed back). */
+const sameWords = (a: string, b: string) => {
+  const flat = (v: string) =>
+    v
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
+  return flat(a) === flat(b);
+};
+
+export interface MessageTextView {
+  /** The bubble's text. */
+  text: string;
+  /** A small line under it ('escolheu: …'); null when the text says it all. */
+  caption: string | null;
+}
+
+/**
+ * What a bubble says. An answer to a numbered menu reads '2 — Falar com atendente' (the number the
+ * contact sent and the option it chose); another answer to buttons keeps what the contact sent,
+ * with 'escolheu: …' when the words differ from the option, or 'Botão escolhido' when they are the
+ * option (a WhatsApp button's title).
+ */
+export function messageTextView(m: Pick<ConversationMessage, 'direction' | 'text' | 'choice'>): MessageTextView {
+  const choice = m.direction === 'in' ? m.choice : undefined;
+  if (!choice?.option) return { text: m.text, caption: null };
+  if (choice.number) return { text: `${choice.number} — ${choice.option}`, caption: null };
+  return { text: m.text, caption: sameWords(m.text, choice.option) ? 'Botão escolhido' : `escolheu: ${choice.option}` };
 }
 
 /** A bubble's time: 'HH:MM' today, else 'dd/mm/aaaa HH:MM'. */

@@ -16,6 +16,7 @@ const day = (d: string, f: Partial<DailyFigures> = {}): DailyFigures => ({
   sent: 0,
   delivered: 0,
   read: 0,
+  failed: 0,
   botReplies: 0,
   conversations: 0,
   inbound: 0,

@@ -8,13 +8,22 @@ import { hourRangeLabel, weekdayName } from './time-labels';
  * shows (totals, the peak, the best time), and the table beside it holds every number.
  */
 
-export type DailyKey = 'sent' | 'delivered' | 'read' | 'botReplies' | 'conversations' | 'inbound' | 'answered';
+export type DailyKey =
+  | 'sent'
+  | 'delivered'
+  | 'read'
+  | 'failed'
+  | 'botReplies'
+  | 'conversations'
+  | 'inbound'
+  | 'answered';
 
 export function totals(days: readonly DailyFigures[]): Record<DailyKey, number> {
   const sum: Record<DailyKey, number> = {
     sent: 0,
     delivered: 0,
     read: 0,
+    failed: 0,
     botReplies: 0,
     conversations: 0,
     inbound: 0,

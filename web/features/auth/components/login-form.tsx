@@ -1,7 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import { loginInput } from '../../../../contract/auth';
 import { msg } from '../../../../contract/messages';
+import { passwordResetMsg } from '../../../../contract/password-reset';
+import { paths } from '../../../app/paths';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -32,6 +35,11 @@ export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
 
   // After success the page is being replaced by /dashboard: keep the button busy.
   const busy = loginMutation.isPending || loginMutation.isSuccess;
+  // An e-mail typed as the login comes along to 'Esqueci minha senha'.
+  const typed = form.watch('username').trim();
+  const forgotLink = typed.includes('@')
+    ? `${paths.forgotPassword}?email=${encodeURIComponent(typed)}`
+    : paths.forgotPassword;
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
@@ -54,6 +62,12 @@ export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
         error={errors.password?.message}
         {...form.register('password')}
       />
+      <Link
+        to={forgotLink}
+        className="justify-self-end text-sm font-medium text-brand-ink underline-offset-4 hover:underline"
+      >
+        {passwordResetMsg.forgotLink}
+      </Link>
       <Button type="submit" size="lg" className="mt-2 w-full" disabled={busy}>
         {busy ? <Spinner /> : null}
         {busy ? 'Entrando...' : 'Entrar'}

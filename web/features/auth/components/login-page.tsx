@@ -1,7 +1,8 @@
-import { BarChart3, Bot, CircleAlert, Megaphone, MessageCircle } from 'lucide-react';
+import { BarChart3, Bot, CircleAlert, CircleCheck, Megaphone, MessageCircle } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { msg } from '../../../../contract/messages';
+import { passwordResetMsg } from '../../../../contract/password-reset';
 import { paths } from '../../../app/paths';
 import { usePageTitle } from '../../../app/use-page-title';
 import { Card, CardContent, CardHeader } from '../../../components/ui/card';
@@ -27,6 +28,7 @@ export default function LoginPage() {
   const [demoExpired, setDemoExpired] = useState(false);
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
   const showExpired = demoExpired || searchParams.get('expired') === '1';
+  const passwordReset = tab === 'login' && searchParams.get('reset') === '1';
 
   const selectTab = (next: string) => {
     setRegisteredEmail(null);
@@ -89,6 +91,16 @@ export default function LoginPage() {
                   Seu período de teste terminou. Crie uma conta ou assine um plano para continuar.
                 </p>
               </div>
+            </div>
+          ) : null}
+
+          {passwordReset ? (
+            <div
+              role="status"
+              className="flex items-start gap-3 rounded-lg border border-green-200 bg-green-50 p-4 text-green-900"
+            >
+              <CircleCheck aria-hidden className="mt-0.5 size-5 shrink-0" />
+              <p className="text-sm font-medium">{passwordResetMsg.resetDone}</p>
             </div>
           ) : null}
 

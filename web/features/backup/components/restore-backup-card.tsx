@@ -1,7 +1,8 @@
-import { Upload } from 'lucide-react';
+import { TriangleAlert, Upload } from 'lucide-react';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import {
   BACKUP_MAX_FILE_MB,
+  BACKUP_MAX_UPLOAD_MB,
   backupMsg,
   type RestoreResult,
   type RestoreSection,
@@ -35,11 +36,35 @@ const isJsonFile = (file: File) => /\.json$/i.test(file.name) || file.type === '
 const errorToast = (description: string) =>
   toast({ title: backupMsg.restoreErrorTitle, description, variant: 'destructive' });
 
-/** What the restore did, per kind of data: added, updated, unchanged (and left out by a limit). */
+/**
+ * What the restore did, per kind of data: added, updated, unchanged (and left out by a limit), then
+ * what it could not bring back (an image of a campaign or a saved message), one line each.
+ */
 function RestoreOutcome({ result }: { result: RestoreResult }) {
+  const warnings = result.warnings ?? [];
+  const warningsId = useId();
   return (
     <section aria-label="Resultado da restauração" className="grid gap-3 rounded-md border p-4 text-sm">
       <p className="font-medium">{result.message}</p>
+      {warnings.length ? (
+        <section
+          aria-labelledby={warningsId}
+          className="grid gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-amber-900"
+        >
+          <p id={warningsId} className="flex items-center gap-2 font-medium">
+            <TriangleAlert aria-hidden className="size-4 shrink-0" />
+            Não restaurado
+          </p>
+          <ul className="grid list-disc gap-1 pl-5">
+            {warnings.map((warning, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the list is fixed once shown; two lines may read the same.
+              <li key={i} className="break-words">
+                {warning}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <ul className="grid gap-2">
         {restoreSections.map((section) => {
           const c = result[section];
@@ -79,7 +104,8 @@ export function RestoreBackupCard({ readOnly, locked }: { readOnly: boolean; loc
     setFile(null);
     if (!chosen) return;
     if (!isJsonFile(chosen)) return errorToast(backupMsg.invalidFileType);
-    if (chosen.size > BACKUP_MAX_FILE_MB * 1024 * 1024) return errorToast(backupMsg.fileTooLarge(BACKUP_MAX_FILE_MB));
+    // The data and its images; the server holds the data alone to its own limit.
+    if (chosen.size > BACKUP_MAX_UPLOAD_MB * 1024 * 1024) return errorToast(backupMsg.fileTooLarge(BACKUP_MAX_FILE_MB));
     setFile(chosen);
   };
 
@@ -124,7 +150,7 @@ export function RestoreBackupCard({ readOnly, locked }: { readOnly: boolean; loc
               <p id={hintId} className="text-xs text-muted-foreground">
                 {readOnly
                   ? msg.roles.demoReadOnly
-                  : `Até ${BACKUP_MAX_FILE_MB} MB. Para gerar um arquivo, use "Backup de Dados" no painel ou o botão abaixo.`}
+                  : `${backupMsg.sizeHint} Para gerar um arquivo, use "Backup de Dados" no painel ou o botão abaixo.`}
               </p>
             </div>
             <div className="flex flex-wrap gap-2">

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { CAMPAIGN_PROGRESS_POLL_MS, type Campaign } from '../../../../contract/campaigns';
+import { RECEIPTS_GRACE_MS } from '../../../../contract/metrics';
 import { keyPathQueryFn } from '../../../lib/query-client';
 import { isRunningStatus } from '../status';
 
@@ -7,9 +8,6 @@ export type { Campaign };
 
 /** Prefix of every campaigns query (list, recipients); mutations invalidate it. */
 export const campaignsQueryKey = ['/api/campaigns'] as const;
-
-/** Delivered and read receipts keep arriving for a while after the last message of a campaign goes out. */
-export const RECEIPTS_GRACE_MS = 2 * 60_000;
 
 function justFinished(c: Campaign, now: number): boolean {
   if (c.status !== 'completed' || !c.finishedAt) return false;
@@ -44,9 +42,4 @@ export function useCampaigns(enabled = true) {
 /** Newest first. */
 export function recentCampaigns(campaigns: readonly Campaign[], count: number): Campaign[] {
   return [...campaigns].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt)).slice(0, count);
-}
-
-/** Delivered over sent, as a percentage; 0 when nothing was sent. */
-export function deliveryRate(c: Pick<Campaign, 'messagesSent' | 'messagesDelivered'>): number {
-  return c.messagesSent > 0 ? (c.messagesDelivered / c.messagesSent) * 100 : 0;
 }

@@ -1,21 +1,33 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { previewResponse } from '../../../../contract/campaigns';
+import type { CampaignTargetType, previewResponse } from '../../../../contract/campaigns';
 import { api } from '../../../lib/api';
 
-export type CampaignPreview = z.infer<typeof previewResponse>['previews'][number];
+export type CampaignPreviewData = z.infer<typeof previewResponse>;
+export type CampaignPreview = CampaignPreviewData['previews'][number];
 
-/** The message as three real recipients of the account would get it (400 for an unknown variable). */
-export function previewCampaign(message: string, signal?: AbortSignal): Promise<CampaignPreview[]> {
-  return api
-    .post<z.infer<typeof previewResponse>>('/api/campaigns/preview', { message }, { signal })
-    .then((r) => r.previews);
+/** The audience the form has chosen: the preview counts its contacts without a name. */
+export interface PreviewAudience {
+  targetType: CampaignTargetType;
+  targetTags: string[];
 }
 
-export const campaignPreviewQueryOptions = (message: string, enabled: boolean) =>
+/**
+ * The message as three real recipients of the account would get it, and who of the audience has no
+ * name (400 for an unknown variable).
+ */
+export function previewCampaign(
+  message: string,
+  audience: PreviewAudience,
+  signal?: AbortSignal,
+): Promise<CampaignPreviewData> {
+  return api.post<CampaignPreviewData>('/api/campaigns/preview', { message, ...audience }, { signal });
+}
+
+export const campaignPreviewQueryOptions = (message: string, audience: PreviewAudience, enabled: boolean) =>
   queryOptions({
-    queryKey: ['/api/campaigns/preview', { message }],
-    queryFn: ({ signal }) => previewCampaign(message, signal),
+    queryKey: ['/api/campaigns/preview', { message, ...audience }],
+    queryFn: ({ signal }) => previewCampaign(message, audience, signal),
     enabled,
     placeholderData: keepPreviousData,
     // The recipients behind it change as contacts do; a short cache is enough while typing.
@@ -23,6 +35,6 @@ export const campaignPreviewQueryOptions = (message: string, enabled: boolean) =
     gcTime: 60_000,
   });
 
-export function useCampaignPreview(message: string, enabled: boolean) {
-  return useQuery(campaignPreviewQueryOptions(message, enabled));
+export function useCampaignPreview(message: string, audience: PreviewAudience, enabled: boolean) {
+  return useQuery(campaignPreviewQueryOptions(message, audience, enabled));
 }

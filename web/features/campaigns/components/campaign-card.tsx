@@ -14,7 +14,7 @@ import {
   Users,
   XCircle,
 } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { Campaign } from '../../../../contract/campaigns';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -22,12 +22,12 @@ import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatDateTime, formatNumber, formatPercent } from '../../../lib/format';
 import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
-import { deliveryRate } from '../api/get-campaigns';
 import type { CampaignCommand } from '../api/run-campaign-action';
-import { audienceText, createdText, expectedFinishText, waitingText } from '../campaign-view';
-import { canRunAction, deliveryRateTone, isRunningStatus } from '../status';
+import { audienceText, campaignFigures, createdText, expectedFinishText, waitingText } from '../campaign-view';
+import { canRunAction, isRunningStatus } from '../status';
 import { CampaignProgress } from './campaign-progress';
 import { CampaignStatusBadge } from './campaign-status-badge';
+import { StartCampaignConfirm } from './start-campaign-confirm';
 
 const FINISHED: ReadonlySet<string> = new Set(['completed', 'cancelled', 'failed']);
 
@@ -88,8 +88,8 @@ export function CampaignCard({
   handlers: CampaignCardHandlers;
 }) {
   const running = isRunningStatus(c.status);
-  const rate = deliveryRate(c);
-  const read = c.messagesRead ?? c.progress?.read ?? 0;
+  // Sent, delivered, read and the delivery rate (over sent + failed), as every screen counts them.
+  const figures = campaignFigures(c);
   const showProgress = c.status !== 'draft' && c.progress !== undefined && c.progress.total > 0;
   const finish = running && c.status !== 'scheduled' ? expectedFinishText(c.expectedFinishAt, now) : null;
   const waiting = c.status === 'in_progress' ? waitingText(c.waitingReason) : null;
@@ -98,6 +98,8 @@ export function CampaignCard({
 
   // Every card has the same buttons: the hidden name tells them apart for screen readers.
   const forName = <span className="sr-only"> {c.name}</span>;
+  // Sending to everyone asks first (recipients, number, forecast): start-campaign-confirm.tsx.
+  const [confirmingSend, setConfirmingSend] = useState(false);
   const command = (
     cmd: CampaignCommand,
     label: string,
@@ -110,7 +112,7 @@ export function CampaignCard({
       variant={variant}
       icon={busy === cmd ? <Spinner /> : icon}
       disabled={busy !== null}
-      onClick={() => handlers.onCommand(c, cmd)}
+      onClick={() => (cmd === 'send' ? setConfirmingSend(true) : handlers.onCommand(c, cmd))}
     >
       {label}
       {forName}
@@ -139,11 +141,11 @@ export function CampaignCard({
             <span>{createdText(c.createdAt)}</span>
           </p>
         </div>
-        {c.messagesSent > 0 ? (
+        {figures.attempted > 0 ? (
           <div className="flex items-center gap-2 text-sm sm:justify-end">
             <span className="text-muted-foreground">Taxa de entrega</span>
-            <Badge tone={deliveryRateTone(rate)} className="tabular-nums" data-testid="delivery-rate">
-              {formatPercent(rate)}
+            <Badge tone={figures.tone} className="tabular-nums" data-testid="delivery-rate">
+              {formatPercent(figures.deliveryRate)}
             </Badge>
           </div>
         ) : null}
@@ -152,9 +154,9 @@ export function CampaignCard({
       <p className="line-clamp-3 text-sm break-words whitespace-pre-line text-foreground/90">{c.message}</p>
 
       <dl className="grid grid-cols-3 gap-3 rounded-md bg-muted/60 px-4 py-3 sm:max-w-md">
-        <Counter label="Enviadas" value={c.messagesSent} testId="counter-sent" />
-        <Counter label="Entregues" value={c.messagesDelivered} testId="counter-delivered" />
-        <Counter label="Lidas" value={read} testId="counter-read" />
+        <Counter label="Enviadas" value={figures.sent} testId="counter-sent" />
+        <Counter label="Entregues" value={figures.delivered} testId="counter-delivered" />
+        <Counter label="Lidas" value={figures.read} testId="counter-read" />
       </dl>
 
       {scheduledAt ? <Note icon={<CalendarClock aria-hidden />}>Envio agendado para {scheduledAt}</Note> : null}
@@ -177,6 +179,12 @@ export function CampaignCard({
       <div className="flex flex-wrap items-center gap-2 border-t pt-4">
         {c.status === 'draft' ? command('send', 'Enviar Campanha', <Send aria-hidden />, 'default') : null}
         {c.status === 'scheduled' ? command('send', 'Enviar agora', <Send aria-hidden />, 'default') : null}
+        <StartCampaignConfirm
+          campaign={c}
+          open={confirmingSend}
+          onOpenChange={setConfirmingSend}
+          onConfirm={() => handlers.onCommand(c, 'send')}
+        />
         {canRunAction('pause', c.status) ? command('pause', 'Pausar', <Pause aria-hidden />) : null}
         {canRunAction('resume', c.status) ? command('resume', 'Retomar', <Play aria-hidden />, 'default') : null}
         {canRunAction('edit', c.status) ? (

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import {
   CAMPAIGN_MESSAGE_MAX,
@@ -9,7 +8,7 @@ import {
   campaignMsg,
   campaignTargetTypes,
 } from '../../../../contract/campaigns';
-import { countLabel } from '../../../../contract/plural';
+import { VARIABLE_FALLBACK_HINT } from '../../../../contract/personalize';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import {
@@ -26,7 +25,6 @@ import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api';
 import { formatNumber } from '../../../lib/format';
 import { toastError, toastSuccess } from '../../../lib/toasts';
-import { groupsQueryOptions } from '../../groups/api/get-groups';
 import { useCreateCampaign } from '../api/create-campaign';
 import { useUpdateCampaign } from '../api/update-campaign';
 import {
@@ -38,6 +36,7 @@ import {
   validateCampaignForm,
 } from '../campaign-form';
 import { TARGET_TYPE_LABELS, toDateTimeLocal } from '../campaign-view';
+import { CampaignAudienceFields } from './campaign-audience-fields';
 import { CampaignContentFields } from './campaign-content-fields';
 import { CampaignPreview } from './campaign-preview';
 import { CampaignTemplateFields } from './campaign-template-fields';
@@ -51,77 +50,6 @@ function FieldError({ id, message }: { id: string; message?: string }) {
     <p id={id} className="text-sm font-medium text-red-700">
       {message}
     </p>
-  );
-}
-
-/** The group picker: only once the account's groups have loaded (SPEC §2); several may be chosen. */
-function GroupPicker({
-  open,
-  selected,
-  onChange,
-  error,
-}: {
-  open: boolean;
-  selected: string[];
-  onChange: (names: string[]) => void;
-  error?: string;
-}) {
-  // SPEC §7: the dialog asks for the groups only while it is open.
-  const groups = useQuery({ ...groupsQueryOptions(), enabled: open });
-  const errorId = useId();
-
-  if (groups.isPending) {
-    return (
-      <p role="status" className="text-sm text-muted-foreground">
-        Carregando grupos...
-      </p>
-    );
-  }
-  if (groups.isError || !groups.data) {
-    return (
-      <p role="alert" className="text-sm font-medium text-red-700">
-        Não foi possível carregar os grupos. Feche e abra a janela para tentar novamente.
-      </p>
-    );
-  }
-  if (groups.data.length === 0) {
-    return (
-      <div className="grid gap-1">
-        <p className="text-sm text-muted-foreground">
-          Nenhum grupo cadastrado. Crie ou sincronize seus grupos na página Grupos.
-        </p>
-        <FieldError id={errorId} message={error} />
-      </div>
-    );
-  }
-
-  const toggle = (name: string, checked: boolean) =>
-    onChange(checked ? [...selected.filter((n) => n !== name), name] : selected.filter((n) => n !== name));
-
-  return (
-    <fieldset className="grid gap-2" aria-describedby={error ? errorId : undefined}>
-      <legend className="mb-2 text-sm font-medium">Grupos</legend>
-      <ul className="grid max-h-48 gap-1 overflow-y-auto rounded-md border p-2">
-        {groups.data.map((g) => (
-          <li key={g.id}>
-            <label className="flex cursor-pointer items-center gap-3 rounded-md px-2 py-1.5 text-sm hover:bg-muted">
-              <input
-                type="checkbox"
-                className="size-4 shrink-0 accent-brand-strong"
-                checked={selected.includes(g.name)}
-                onChange={(e) => toggle(g.name, e.target.checked)}
-              />
-              <span className="min-w-0 flex-1 truncate">{g.name}</span>
-              <span className="shrink-0 text-xs text-muted-foreground">
-                {countLabel(g.membersCount, 'membro', 'membros')}
-                {g.isActive ? '' : ' · inativo'}
-              </span>
-            </label>
-          </li>
-        ))}
-      </ul>
-      <FieldError id={errorId} message={error} />
-    </fieldset>
   );
 }
 
@@ -266,7 +194,8 @@ export function CampaignDialog({
                 />
                 <p id={ids.messageHint} className="text-xs text-muted-foreground">
                   Personalize com {CAMPAIGN_VARIABLES.map((v) => `{{${v}}}`).join(', ')} e varie o texto com{' '}
-                  {'{Olá|Oi}'}: cada contato recebe uma das opções.
+                  {'{Olá|Oi}'}: cada contato recebe uma das opções. {VARIABLE_FALLBACK_HINT} Formate com *negrito*,
+                  _itálico_ e ~tachado~.
                 </p>
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <fieldset className="flex flex-wrap gap-1">
@@ -305,24 +234,15 @@ export function CampaignDialog({
                 </NativeSelect>
               </div>
 
-              {form.targetType === 'contacts' ? (
-                <FormField
-                  label="Tags (opcional)"
-                  value={form.tags}
-                  onChange={(e) => set('tags', e.target.value)}
-                  hint="Somente contatos com alguma destas tags. Separe por vírgula, por exemplo: cliente, vip"
-                  autoComplete="off"
-                />
-              ) : null}
-
-              {form.targetType === 'groups' ? (
-                <GroupPicker
-                  open={open}
-                  selected={form.groups}
-                  onChange={(names) => set('groups', names)}
-                  error={errors.groups}
-                />
-              ) : null}
+              <CampaignAudienceFields
+                open={open}
+                targetType={form.targetType}
+                tags={form.tags}
+                groups={form.groups}
+                groupsError={errors.groups}
+                onTagsChange={(tags) => set('tags', tags)}
+                onGroupsChange={(names) => set('groups', names)}
+              />
 
               <div className="grid gap-4 sm:grid-cols-2">
                 <FormField
@@ -351,7 +271,13 @@ export function CampaignDialog({
               />
             </div>
 
-            <CampaignPreview message={form.message} active={open} />
+            <CampaignPreview
+              message={form.message}
+              imageUrl={form.imageUrl}
+              targetType={form.targetType}
+              tags={form.tags}
+              active={open}
+            />
           </div>
 
           <DialogFooter>

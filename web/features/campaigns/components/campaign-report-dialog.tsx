@@ -81,7 +81,7 @@ function RecipientsTable({ items }: { items: CampaignRecipient[] }) {
           {items.map((r) => (
             <tr key={r.id} className="border-t align-top" data-testid="recipient-row">
               <td className="px-3 py-2">
-                <span className="block font-medium">{r.name}</span>
+                <span className="block font-medium">{r.name || recipientLabel(r)}</span>
                 <span className="block text-xs text-muted-foreground tabular-nums">{recipientLabel(r)}</span>
               </td>
               <td className="px-3 py-2">
@@ -107,7 +107,7 @@ function RecipientsCards({ items }: { items: CampaignRecipient[] }) {
         <li key={r.id} className="grid gap-2 rounded-md border p-3 text-sm" data-testid="recipient-row">
           <div className="flex items-start justify-between gap-2">
             <div className="grid min-w-0">
-              <span className="truncate font-medium">{r.name}</span>
+              <span className="truncate font-medium">{r.name || recipientLabel(r)}</span>
               <span className="text-xs text-muted-foreground tabular-nums">{recipientLabel(r)}</span>
             </div>
             <RecipientStatusBadge status={r.status} />

@@ -1,12 +1,14 @@
 import { MessageSquareText, Plus, Save, Sparkles, Undo2 } from 'lucide-react';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { sampleAutoReplies } from '../../../../contract/bot';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
 import { toastError, toastSuccess } from '../../../lib/toasts';
+import { UnsavedChangesGuard } from '../../../lib/use-unsaved-changes-guard';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
 import { LockedState } from '../../auth/components/locked-state';
 import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
@@ -62,29 +64,24 @@ export function AutoMessagesManager() {
   // Without local changes the list follows the server, so a save from 'Configurar Chatbot' shows here too.
   const list = dirty && draft ? draft : serverList;
 
-  // Leaving the page would lose the local changes: let the browser ask first.
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  // A local change is not kept yet: the toast says what keeps it (no 'Sucesso!').
+  const toastUnsaved = (description: string) => toast({ title: autoMessagesMsg.unsavedTitle, description });
 
   const create = (reply: ManagedReply) => {
     setDraft([...list, reply]);
     setNewOpen(false);
-    toastSuccess(autoMessagesMsg.added);
+    toastUnsaved(autoMessagesMsg.added);
   };
 
   const remove = (reply: ManagedReply) => {
     setDraft(removeReply(list, reply.key));
-    toastSuccess(autoMessagesMsg.removed);
+    toastUnsaved(autoMessagesMsg.removed);
   };
 
   const addSamples = () => {
     const samples = sampleAutoReplies({ phone: publicConfig.data?.supportWhatsapp ?? '', email: user.email });
     setDraft([...list, ...sampleRepliesToAdd(samples, list)]);
-    toastSuccess(autoMessagesMsg.samplesAdded);
+    toastUnsaved(autoMessagesMsg.samplesAdded);
   };
 
   const submit = () => {
@@ -221,6 +218,8 @@ export function AutoMessagesManager() {
         {body}
       </CardContent>
       <NewAutoMessageDialog open={newOpen} onOpenChange={setNewOpen} replies={list} onCreate={create} />
+      {/* Leaving the page (menu, back button, another tab of the dashboard, reload) would lose the draft. */}
+      <UnsavedChangesGuard when={ready && dirty} />
     </Card>
   );
 }

@@ -1,5 +1,5 @@
 import { ChevronRight, Plus, Trash2 } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import {
   autoReplyTypeLabels,
   BOT_AI_INSTRUCTIONS_MAX,
@@ -36,6 +36,7 @@ import { SwitchRow } from '../../../components/ui/switch-row';
 import { Textarea } from '../../../components/ui/textarea';
 import { formatNumber } from '../../../lib/format';
 import { toastError, toastSuccess } from '../../../lib/toasts';
+import { UnsavedChangesDialog, UnsavedChangesGuard } from '../../../lib/use-unsaved-changes-guard';
 import { cn } from '../../../lib/utils';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
 import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
@@ -46,6 +47,7 @@ import {
   aiUnavailableText,
   type BotConfigField,
   type BotConfigFormState,
+  botConfigFormDirty,
   checkBotConfigForm,
   emptyReplyRow,
   formFromConfig,
@@ -150,10 +152,22 @@ function ReplyRowFields({
   );
 }
 
-function BotConfigForm({ config, onClose }: { config: BotConfig; onClose: () => void }) {
+function BotConfigForm({
+  config,
+  onClose,
+  onDirtyChange,
+}: {
+  config: BotConfig;
+  onClose: () => void;
+  /** Told whether the form holds edits not saved yet (false again when it closes). */
+  onDirtyChange: (dirty: boolean) => void;
+}) {
   const user = useAuthenticatedUser();
   const save = useSaveBotConfig();
   const [form, setForm] = useState<BotConfigFormState>(() => formFromConfig(config));
+  const dirty = botConfigFormDirty(form, config);
+  useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
+  useEffect(() => () => onDirtyChange(false), [onDirtyChange]);
   const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<BotConfigField, string>>>({});
   const [moreOpen, setMoreOpen] = useState(false);
@@ -433,6 +447,9 @@ function BotConfigForm({ config, onClose }: { config: BotConfig; onClose: () => 
         </div>
       </details>
 
+      {/* The edits live only here until saved: leaving the page asks first. */}
+      <UnsavedChangesGuard when={dirty} />
+
       <DialogFooter>
         <Button variant="outline" onClick={onClose} disabled={save.isPending}>
           Cancelar
@@ -466,29 +483,47 @@ export function BotConfigDialog({ open, onOpenChange }: { open: boolean; onOpenC
   const user = useAuthenticatedUser();
   // SPEC §7: the dialog asks for the config only while it is open (the page shares the same query).
   const config = useBotConfig(open && canReadWorkspace(user));
+  const [dirty, setDirty] = useState(false);
+  const [confirmClose, setConfirmClose] = useState(false);
+  // 'Cancelar' and a save close at once; Escape, a click outside or the X ask first when there are edits.
   const close = () => onOpenChange(false);
+  const dismiss = (next: boolean) => {
+    if (!next && dirty) setConfirmClose(true);
+    else onOpenChange(next);
+  };
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-2xl">
-        <DialogHeader>
-          <DialogTitle>Configurar Chatbot</DialogTitle>
-          <DialogDescription>
-            Ative o bot, escreva as boas-vindas e as respostas por palavra-chave, e ligue a IA se quiser.
-          </DialogDescription>
-        </DialogHeader>
-        {config.isPending ? (
-          <FormSkeleton />
-        ) : config.isError || !config.data ? (
-          <ErrorState
-            title="Não foi possível carregar a configuração do bot."
-            onRetry={() => void config.refetch()}
-            retrying={config.isFetching}
-          />
-        ) : (
-          <BotConfigForm config={config.data} onClose={close} />
-        )}
-      </DialogContent>
-    </Dialog>
+    <>
+      <Dialog open={open} onOpenChange={dismiss}>
+        <DialogContent className="sm:max-w-2xl">
+          <DialogHeader>
+            <DialogTitle>Configurar Chatbot</DialogTitle>
+            <DialogDescription>
+              Ative o bot, escreva as boas-vindas e as respostas por palavra-chave, e ligue a IA se quiser.
+            </DialogDescription>
+          </DialogHeader>
+          {config.isPending ? (
+            <FormSkeleton />
+          ) : config.isError || !config.data ? (
+            <ErrorState
+              title="Não foi possível carregar a configuração do bot."
+              onRetry={() => void config.refetch()}
+              retrying={config.isFetching}
+            />
+          ) : (
+            <BotConfigForm config={config.data} onClose={close} onDirtyChange={setDirty} />
+          )}
+        </DialogContent>
+      </Dialog>
+      <UnsavedChangesDialog
+        open={open && confirmClose}
+        description="Você tem alterações não salvas na configuração do chatbot. Se fechar agora, elas serão perdidas."
+        onLeave={() => {
+          setConfirmClose(false);
+          close();
+        }}
+        onStay={() => setConfirmClose(false)}
+      />
+    </>
   );
 }

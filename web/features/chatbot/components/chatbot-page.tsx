@@ -13,6 +13,7 @@ import { ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { WhatsappText } from '../../../components/whatsapp-message';
 import { formatCount, formatPercent } from '../../../lib/format';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
 import { LockedState } from '../../auth/components/locked-state';
@@ -179,7 +180,7 @@ function RepliesCard({ config }: { config: BotConfig | undefined }) {
                     <span className="min-w-0 truncate">“{r.trigger || r.keyword}”</span>
                     {r.isActive ? null : <Badge tone="yellow">Pausada</Badge>}
                   </p>
-                  <p className="line-clamp-2 text-sm break-words text-muted-foreground">{r.response}</p>
+                  <WhatsappText text={r.response} className="line-clamp-2 text-sm text-muted-foreground" />
                 </li>
               ))}
             </ul>

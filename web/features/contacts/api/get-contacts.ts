@@ -7,19 +7,21 @@ export const contactsQueryKey = ['/api/contacts'] as const;
 
 export const CONTACTS_PAGE_SIZE = 50;
 
-export function getContactsPage(q: string, page: number, signal?: AbortSignal): Promise<ContactPage> {
+/** One page of the server-side search (name, phone or tag), optionally of the contacts with one tag. */
+export function getContactsPage(q: string, page: number, signal?: AbortSignal, tag = ''): Promise<ContactPage> {
   const params = new URLSearchParams({ q, page: String(page), limit: String(CONTACTS_PAGE_SIZE) });
+  if (tag) params.set('tag', tag);
   return api.get<ContactPage>(`/api/contacts?${params}`, { signal });
 }
 
-export const contactsPageQueryOptions = (q: string, page: number) =>
+export const contactsPageQueryOptions = (q: string, page: number, tag = '') =>
   queryOptions({
-    queryKey: [...contactsQueryKey, { q, page }],
-    queryFn: ({ signal }) => getContactsPage(q, page, signal),
+    queryKey: [...contactsQueryKey, { q, page, tag }],
+    queryFn: ({ signal }) => getContactsPage(q, page, signal, tag),
     placeholderData: keepPreviousData,
   });
 
 /** One page of the server-side search, with the account's totals. */
-export function useContactsPage(q: string, page: number) {
-  return useQuery(contactsPageQueryOptions(q, page));
+export function useContactsPage(q: string, page: number, tag = '') {
+  return useQuery(contactsPageQueryOptions(q, page, tag));
 }

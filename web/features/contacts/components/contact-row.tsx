@@ -8,6 +8,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/use-toast';
 import { toastError } from '../../../lib/toasts';
+import { cn } from '../../../lib/utils';
 import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { maskEmail, maskPhone, whatsappLink } from '../mask';
 
@@ -20,15 +21,20 @@ async function copy(text: string) {
   }
 }
 
-/** One contact: details masked until revealed, copy, WhatsApp and mail, edit and delete. */
+/** One contact: a box to select it, details masked until revealed, copy, WhatsApp and mail, edit and delete. */
 export function ContactRow({
   contact,
   onEdit,
   onDelete,
+  selected,
+  onSelectedChange,
 }: {
   contact: Contact;
   onEdit: (c: Contact) => void;
   onDelete: (c: Contact) => void;
+  /** With `onSelectedChange`, the row has a box that selects it for the bulk actions. */
+  selected?: boolean;
+  onSelectedChange?: (selected: boolean) => void;
 }) {
   const [revealed, setRevealed] = useState(false);
   const phone = revealed ? formatPhone(contact.phone) : maskPhone(contact.phone);
@@ -40,7 +46,17 @@ export function ContactRow({
     >
       <div className="grid min-w-0 flex-1 gap-1">
         <div className="flex flex-wrap items-center gap-2">
-          <span className="truncate font-medium">{contact.name}</span>
+          {onSelectedChange ? (
+            <input
+              type="checkbox"
+              className="size-4 shrink-0 accent-brand-strong"
+              aria-label={`Selecionar ${contact.name || phone}`}
+              checked={selected ?? false}
+              onChange={(e) => onSelectedChange(e.target.checked)}
+            />
+          ) : null}
+          {/* A contact without a name is known by its number (masked like the number until revealed). */}
+          <span className="truncate font-medium">{contact.name || phone}</span>
           {contact.optedOut ? (
             <Badge tone="red">Descadastrado</Badge>
           ) : contact.isActive ? (
@@ -56,7 +72,12 @@ export function ContactRow({
             </Badge>
           ))}
         </div>
-        <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
+        <div
+          className={cn(
+            'flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground',
+            onSelectedChange && 'pl-6',
+          )}
+        >
           <span className="font-mono tabular-nums" data-testid="contact-phone">
             <span className="sr-only">{revealed ? 'Telefone: ' : 'Telefone oculto: '}</span>
             {phone}

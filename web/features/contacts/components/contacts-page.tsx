@@ -1,4 +1,4 @@
-import { ChevronLeft, ChevronRight, Plus, Search, UserRound, UserRoundCheck, UserRoundX } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Plus, Search, Tag, UserRound, UserRoundCheck, UserRoundX } from 'lucide-react';
 import { type ReactNode, useDeferredValue, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { type Contact, contactsMsg } from '../../../../contract/contacts';
@@ -17,7 +17,8 @@ import { useDeleteContact } from '../api/delete-contact';
 import { CONTACTS_PAGE_SIZE, useContactsPage } from '../api/get-contacts';
 import { ContactDialog } from './contact-dialog';
 import { ContactRow } from './contact-row';
-import { ContactsToolbar } from './contacts-toolbar';
+import { ContactsBulkBar } from './contacts-bulk-bar';
+import { ContactsToolbar, ContactTagFilter } from './contacts-toolbar';
 
 function StatCard({ label, value, icon }: { label: string; value: number | undefined; icon: ReactNode }) {
   return (
@@ -37,14 +38,20 @@ function StatCard({ label, value, icon }: { label: string; value: number | undef
   );
 }
 
-/** /contacts (SPEC §2): stat cards, server-side search, paged list, new/edit dialog, import and export. */
+/**
+ * /contacts (SPEC §2): stat cards, server-side search, tag chips that filter, paged list with boxes
+ * to select contacts for the bulk actions (add or remove a tag, delete), new/edit dialog, import and
+ * export.
+ */
 export default function ContactsPage() {
-  // `?q=` pre-fills the search, so other pages (a conversation, say) can link to one contact.
+  // `?q=` pre-fills the search, so other pages (a conversation, say) can link to one contact; `?tag=` the tag.
   const [searchParams] = useSearchParams();
   const [search, setSearch] = useState(() => searchParams.get('q') ?? '');
+  const [tag, setTag] = useState(() => searchParams.get('tag') ?? '');
   const [page, setPage] = useState(1);
   const q = useDeferredValue(search.trim());
-  const list = useContactsPage(q, page);
+  const list = useContactsPage(q, page, tag);
+  const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(() => new Set());
   const remove = useDeleteContact();
   const [editing, setEditing] = useState<Contact | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
@@ -52,6 +59,30 @@ export default function ContactsPage() {
 
   const data = list.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / CONTACTS_PAGE_SIZE)) : 1;
+
+  // A selection is of the page on screen: another page, search or tag starts a new one.
+  const clearSelection = () => setSelectedIds(new Set());
+  const items = data?.items ?? [];
+  const selected = items.filter((c) => selectedIds.has(c.id));
+  const allSelected = items.length > 0 && selected.length === items.length;
+  const select = (ids: string[], on: boolean) =>
+    setSelectedIds((current) => {
+      const next = new Set(current);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
+  const chooseTag = (next: string) => {
+    setTag(next);
+    setPage(1);
+    clearSelection();
+  };
+  const goToPage = (next: number) => {
+    setPage(next);
+    clearSelection();
+  };
 
   const openNew = () => {
     setEditing(null);
@@ -87,7 +118,18 @@ export default function ContactsPage() {
       />
     );
   } else if (data.items.length === 0) {
-    body = q ? (
+    body = tag ? (
+      <EmptyState
+        icon={Tag}
+        title={`Nenhum contato com a tag ${tag}`}
+        description={q ? 'Nenhum contato com esta tag corresponde à busca.' : undefined}
+        action={
+          <Button variant="outline" size="sm" onClick={() => chooseTag('')}>
+            Mostrar todos
+          </Button>
+        }
+      />
+    ) : q ? (
       <EmptyState
         icon={Search}
         title="Nenhum contato encontrado"
@@ -112,20 +154,50 @@ export default function ContactsPage() {
     );
   } else {
     body = (
-      <ul aria-label="Contatos" aria-busy={list.isFetching}>
-        {data.items.map((c) => (
-          <li key={c.id}>
-            <ContactRow
-              contact={c}
-              onEdit={(contact) => {
-                setEditing(contact);
-                setDialogOpen(true);
+      <>
+        <div className="flex flex-wrap items-center justify-between gap-2 border-b bg-muted/40 px-4 py-2 text-sm">
+          <label className="flex cursor-pointer items-center gap-3 font-medium">
+            <input
+              type="checkbox"
+              className="size-4 accent-brand-strong"
+              checked={allSelected}
+              ref={(el) => {
+                if (el) el.indeterminate = selected.length > 0 && !allSelected;
               }}
-              onDelete={setDeleting}
+              onChange={(e) =>
+                select(
+                  data.items.map((c) => c.id),
+                  e.target.checked,
+                )
+              }
             />
-          </li>
-        ))}
-      </ul>
+            Selecionar todos
+            <span className="sr-only"> os contatos desta página</span>
+          </label>
+          <span className="text-muted-foreground">
+            {tag ? `Tag ${tag}: ` : ''}
+            {data.totalIsLowerBound
+              ? `${formatNumber(data.total)}+ contatos`
+              : countLabel(data.total, 'contato', 'contatos')}
+          </span>
+        </div>
+        <ul aria-label="Contatos" aria-busy={list.isFetching}>
+          {data.items.map((c) => (
+            <li key={c.id}>
+              <ContactRow
+                contact={c}
+                selected={selectedIds.has(c.id)}
+                onSelectedChange={(on) => select([c.id], on)}
+                onEdit={(contact) => {
+                  setEditing(contact);
+                  setDialogOpen(true);
+                }}
+                onDelete={setDeleting}
+              />
+            </li>
+          ))}
+        </ul>
+      </>
     );
   }
 
@@ -135,7 +207,7 @@ export default function ContactsPage() {
         <div className="grid gap-1">
           <h2 className="text-lg font-semibold">Contatos</h2>
           <p className="text-sm text-muted-foreground">
-            Gerencie sua lista de contatos.
+            Gerencie seus contatos e marque-os com tags para montar listas de envio.
             {data?.contactLimit
               ? ` Seu plano permite até ${countLabel(data.contactLimit, 'contato', 'contatos')}.`
               : ''}
@@ -178,17 +250,21 @@ export default function ContactsPage() {
             value={search}
             onChange={(event) => {
               setSearch(event.target.value);
-              setPage(1);
+              goToPage(1);
             }}
           />
         </div>
       </div>
 
+      <ContactTagFilter tag={tag} onTagChange={chooseTag} />
+
       <Card className="overflow-hidden p-0">{body}</Card>
+
+      <ContactsBulkBar selected={selected} onClear={clearSelection} onDeleted={clearSelection} />
 
       {data && data.total > CONTACTS_PAGE_SIZE ? (
         <nav className="flex items-center justify-between gap-2" aria-label="Paginação">
-          <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+          <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => goToPage(page - 1)}>
             <ChevronLeft aria-hidden />
             Anterior
           </Button>
@@ -202,7 +278,7 @@ export default function ContactsPage() {
             variant="outline"
             size="sm"
             disabled={page >= pages && !data.totalIsLowerBound}
-            onClick={() => setPage((p) => p + 1)}
+            onClick={() => goToPage(page + 1)}
           >
             Próxima
             <ChevronRight aria-hidden />

@@ -1,10 +1,13 @@
 import { Download, Plus, Upload } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
+import { contactsMsg } from '../../../../contract/contacts';
 import { Button } from '../../../components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '../../../components/ui/popover';
 import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
+import { useContactTags } from '../api/get-contact-tags';
 import { contactsExportUrl } from '../api/import-contacts';
 import { ImportDialog } from './import-dialog';
+import { TagChip, TagChipList } from './tag-chips';
 
 /** Export links as CSV or XLSX (a plain download: the browser sends the session cookie). */
 export function ExportContactsMenu({ label = 'Exportar Contatos' }: { label?: string }) {
@@ -46,5 +49,43 @@ export function ContactsToolbar({ onNew }: { onNew: () => void }) {
       </PermissionGatedButton>
       <ImportDialog open={importOpen} onOpenChange={setImportOpen} />
     </div>
+  );
+}
+
+/**
+ * The account's tags as chips with their counts: pressing one lists only the contacts with that tag
+ * ('Todos' lists everyone). Tags are how contact lists are made: a campaign to 'Contatos' can be
+ * narrowed to the same tags.
+ */
+export function ContactTagFilter({ tag, onTagChange }: { tag: string; onTagChange: (tag: string) => void }) {
+  const tags = useContactTags();
+  const labelId = useId();
+  let body: ReactNode;
+  if (tags.isError) {
+    body = <p className="text-sm text-muted-foreground">{contactsMsg.tagsLoadError}</p>;
+  } else if (tags.data && tags.data.length === 0) {
+    body = (
+      <p className="text-sm text-muted-foreground">
+        Nenhuma tag ainda. Marque contatos com tags (por exemplo: cliente, vip) para montar listas de envio.
+      </p>
+    );
+  } else {
+    body = (
+      <TagChipList
+        label="Filtrar por tag"
+        tags={tags.data ?? undefined}
+        isPressed={(t) => t === tag}
+        onToggle={(t, pressed) => onTagChange(pressed ? t : '')}
+        leading={<TagChip tag="Todos" pressed={tag === ''} onPressedChange={() => onTagChange('')} />}
+      />
+    );
+  }
+  return (
+    <section className="grid gap-2" aria-labelledby={labelId}>
+      <h3 id={labelId} className="text-sm font-medium">
+        Tags
+      </h3>
+      {body}
+    </section>
   );
 }

@@ -1,7 +1,16 @@
-import { Check, CheckCheck, CircleAlert, Clock } from 'lucide-react';
+import { Check, CheckCheck, CircleAlert, Clock, ExternalLink, Phone, Reply } from 'lucide-react';
+import { useId } from 'react';
 import type { ConversationMessage } from '../../../../contract/conversations';
 import { cn } from '../../../lib/utils';
-import { messageStatusView, messageTimeText, type StatusIcon, sourceLabel } from '../conversation-view';
+import {
+  type MessageOptionsView,
+  messageOptionsView,
+  messageStatusView,
+  messageTextView,
+  messageTimeText,
+  type StatusIcon,
+  sourceLabel,
+} from '../conversation-view';
 
 const STATUS_ICONS: Record<StatusIcon, { Icon: typeof Check; className: string }> = {
   clock: { Icon: Clock, className: 'text-muted-foreground' },
@@ -24,10 +33,53 @@ function DeliveryState({ message }: { message: ConversationMessage }) {
   );
 }
 
+const OPTION_ICONS = { url: ExternalLink, phone: Phone, quick_reply: Reply } as const;
+
+/** The buttons the contact got under the text: '1. …' lines of a numbered menu, or WhatsApp buttons. */
+function SentOptions({ view }: { view: MessageOptionsView }) {
+  const numbered = view.items.some((i) => i.marker);
+  const labelId = useId();
+  return (
+    <div className="grid gap-1" data-testid="message-options">
+      <p id={labelId} className="text-xs text-muted-foreground">
+        {view.label}
+      </p>
+      <ul aria-labelledby={labelId} className={cn('grid', numbered ? 'gap-0.5' : 'gap-1')}>
+        {view.items.map((item, i) => {
+          const Icon = OPTION_ICONS[item.type];
+          return (
+            <li
+              // biome-ignore lint/suspicious/noArrayIndexKey: the options are fixed, in the order sent
+              key={i}
+              className={
+                numbered
+                  ? 'flex min-w-0 items-baseline gap-1.5 break-words'
+                  : 'flex min-w-0 items-center justify-center gap-1.5 rounded-md border border-emerald-200 bg-card px-2 py-1 text-center font-medium break-words text-brand-ink'
+              }
+            >
+              {item.marker ? (
+                <span className="shrink-0 font-semibold tabular-nums">{item.marker}</span>
+              ) : (
+                <Icon aria-hidden className="size-3.5 shrink-0" />
+              )}
+              <span className="min-w-0">
+                {item.text}
+                {item.detail ? <span className="font-normal text-muted-foreground">: {item.detail}</span> : null}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
 /** One chat bubble: the contact's on the left, ours on the right with who sent it and its delivery state. */
 export function MessageBubble({ message, now }: { message: ConversationMessage; now: number }) {
   const out = message.direction === 'out';
   const source = sourceLabel(message);
+  const body = messageTextView(message);
+  const options = messageOptionsView(message);
   return (
     <li className={cn('flex', out ? 'justify-end' : 'justify-start')} data-testid="conversation-message">
       <div
@@ -47,7 +99,9 @@ export function MessageBubble({ message, now }: { message: ConversationMessage; 
             />
           </a>
         ) : null}
-        {message.text ? <p className="break-words whitespace-pre-wrap">{message.text}</p> : null}
+        {body.text ? <p className="break-words whitespace-pre-wrap">{body.text}</p> : null}
+        {body.caption ? <p className="text-xs text-muted-foreground">{body.caption}</p> : null}
+        {options ? <SentOptions view={options} /> : null}
         <div className="flex items-center justify-end gap-2 text-xs text-muted-foreground">
           <time dateTime={message.createdAt}>{messageTimeText(message.createdAt, now)}</time>
           {out ? <DeliveryState message={message} /> : null}

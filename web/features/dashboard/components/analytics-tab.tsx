@@ -1,6 +1,6 @@
 import { BarChart3, FileText } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
-import { rate } from '../../../../contract/metrics';
+import { deliveryRate, openRate } from '../../../../contract/metrics';
 import { paths } from '../../../app/paths';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Button } from '../../../components/ui/button';
@@ -158,7 +158,7 @@ export default function AnalyticsTab() {
               <StatTile
                 label="Entregues"
                 value={formatCount(sum.delivered)}
-                hint={`${formatPercent(rate(sum.delivered, sum.sent))} das enviadas`}
+                hint={`Taxa de entrega ${formatPercent(deliveryRate(sum))}`}
                 testId="analytics-delivered"
               />
             </li>
@@ -166,7 +166,7 @@ export default function AnalyticsTab() {
               <StatTile
                 label="Lidas"
                 value={formatCount(sum.read)}
-                hint={`${formatPercent(rate(sum.read, sum.delivered))} das entregues`}
+                hint={`${formatPercent(openRate(sum))} das entregues`}
                 testId="analytics-read"
               />
             </li>

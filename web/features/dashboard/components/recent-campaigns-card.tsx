@@ -11,10 +11,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Skeleton } from '../../../components/ui/skeleton';
 import { formatPercent, formatRelativeTime } from '../../../lib/format';
 import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
-import { type Campaign, deliveryRate, recentCampaigns } from '../../campaigns/api/get-campaigns';
+import { type Campaign, recentCampaigns } from '../../campaigns/api/get-campaigns';
+import { campaignFigures } from '../../campaigns/campaign-view';
 import { CampaignStatusBadge } from '../../campaigns/components/campaign-status-badge';
 import { useNewCampaign } from '../../campaigns/components/new-campaign-provider';
-import { deliveryRateTone } from '../../campaigns/status';
 
 type CampaignsQuery = {
   data: Campaign[] | null | undefined;
@@ -64,7 +64,8 @@ export function RecentCampaignsCard({ query }: { query: CampaignsQuery }) {
       ) : (
         <ul className="grid gap-3">
           {items.map((c) => {
-            const rate = deliveryRate(c);
+            // The same figures as the campaign's card: one definition (contract/metrics.ts).
+            const figures = campaignFigures(c);
             return (
               <li
                 key={c.id}
@@ -76,15 +77,18 @@ export function RecentCampaignsCard({ query }: { query: CampaignsQuery }) {
                     <CampaignStatusBadge status={c.status} />
                   </div>
                   <p className="text-sm text-muted-foreground">
-                    {countLabel(c.messagesSent, 'enviada', 'enviadas')} · {formatRelativeTime(c.createdAt)}
+                    {countLabel(figures.sent, 'enviada', 'enviadas')} · {formatRelativeTime(c.createdAt)}
                   </p>
                 </div>
-                <div className="flex items-center gap-2 text-sm sm:justify-end">
-                  <span className="text-muted-foreground">Entrega</span>
-                  <Badge tone={deliveryRateTone(rate)} className="tabular-nums">
-                    {formatPercent(rate)}
-                  </Badge>
-                </div>
+                {/* As on the campaign's card: no rate before anything was tried. */}
+                {figures.attempted > 0 ? (
+                  <div className="flex items-center gap-2 text-sm sm:justify-end">
+                    <span className="text-muted-foreground">Taxa de entrega</span>
+                    <Badge tone={figures.tone} className="tabular-nums" data-testid="recent-delivery-rate">
+                      {formatPercent(figures.deliveryRate)}
+                    </Badge>
+                  </div>
+                ) : null}
               </li>
             );
           })}

@@ -81,7 +81,8 @@ export function GroupDialog({
         <DialogHeader>
           <DialogTitle>{group ? 'Editar Grupo' : 'Novo Grupo'}</DialogTitle>
           <DialogDescription>
-            Grupos sincronizados do WhatsApp já trazem o identificador e os membros.
+            Um grupo do WhatsApp do qual seu número participa. O mais simples é “Sincronizar grupos” na página Grupos: o
+            ID e o número de membros vêm do próprio WhatsApp.
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="grid gap-4">
@@ -98,6 +99,7 @@ export function GroupDialog({
             onChange={(e) => setWaId(e.target.value)}
             placeholder="120363000000000000@g.us"
             autoComplete="off"
+            hint="Sem o ID, o grupo não pode receber campanhas."
           />
           <FormField
             label="Número de membros"
@@ -107,6 +109,7 @@ export function GroupDialog({
             inputMode="numeric"
             value={members}
             onChange={(e) => setMembers(e.target.value)}
+            hint="Grupos sincronizados têm este número preenchido pelo WhatsApp, e atualizado a cada sincronização."
           />
           <div className="flex items-center justify-between gap-4 rounded-md border p-3">
             <Label htmlFor={activeId}>Grupo ativo</Label>

@@ -1,7 +1,9 @@
-import { Download, Pencil, Plus, RefreshCw, Search, Trash2, UsersRound } from 'lucide-react';
+import { Download, Info, Pencil, Plus, RefreshCw, Search, Trash2, UsersRound } from 'lucide-react';
 import { type ReactNode, useDeferredValue, useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { type Group, groupsMsg } from '../../../../contract/contacts';
 import { countLabel } from '../../../../contract/plural';
+import { paths } from '../../../app/paths';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
@@ -33,7 +35,31 @@ function StatCard({ label, value }: { label: string; value: number | undefined }
   );
 }
 
-/** /groups (SPEC §2): stat cards, search, list, new/edit dialog, sync from WhatsApp and members export. */
+/**
+ * What a group is here, said where a new user meets it: a WhatsApp group the connected number belongs
+ * to, not a list of contacts (those are made with tags in Contatos).
+ */
+function GroupsExplainer() {
+  return (
+    <Card className="flex gap-3 border-brand-strong/30 bg-brand-soft/50 p-4 text-sm" data-testid="groups-explainer">
+      <Info aria-hidden className="mt-0.5 size-5 shrink-0 text-brand-strong" />
+      <div className="grid gap-1">
+        <p className="font-medium">Um grupo aqui é um grupo do WhatsApp do qual o seu número conectado participa.</p>
+        <p className="text-muted-foreground">
+          Use “Sincronizar grupos” para trazê-los do WhatsApp, com o número de membros. Uma campanha para um grupo envia
+          uma mensagem no próprio grupo, que todos os membros veem. Para montar listas de contatos e enviar a cada
+          pessoa, use tags em{' '}
+          <Link to={paths.contacts} className="font-medium text-brand-ink underline underline-offset-4">
+            Contatos
+          </Link>
+          .
+        </p>
+      </div>
+    </Card>
+  );
+}
+
+/** /groups (SPEC §2): what a group is, stat cards, search, list, new/edit dialog, sync from WhatsApp and members export. */
 export default function GroupsPage() {
   const groups = useGroups();
   const remove = useDeleteGroup();
@@ -106,10 +132,14 @@ export default function GroupsPage() {
       <EmptyState
         icon={UsersRound}
         title="Nenhum grupo cadastrado"
-        description="Sincronize os grupos do seu WhatsApp ou crie um grupo manualmente."
+        description="Conecte seu WhatsApp e sincronize: os grupos de que seu número participa aparecem aqui."
         action={
-          <PermissionGatedButton icon={<Plus aria-hidden />} onClick={openNew}>
-            Novo Grupo
+          <PermissionGatedButton
+            icon={sync.isPending ? <Spinner /> : <RefreshCw aria-hidden />}
+            onClick={runSync}
+            disabled={sync.isPending}
+          >
+            Sincronizar grupos
           </PermissionGatedButton>
         }
       />
@@ -127,9 +157,14 @@ export default function GroupsPage() {
               <div className="flex flex-wrap items-center gap-2">
                 <span className="truncate font-medium">{g.name}</span>
                 <Badge tone={g.isActive ? 'green' : 'neutral'}>{g.isActive ? 'Ativo' : 'Inativo'}</Badge>
-                {g.whatsappGroupId ? <Badge tone="brand">WhatsApp</Badge> : null}
+                {g.whatsappGroupId ? <Badge tone="brand">WhatsApp</Badge> : <Badge tone="yellow">Sem vínculo</Badge>}
               </div>
-              <span className="text-sm text-muted-foreground">{countLabel(g.membersCount, 'membro', 'membros')}</span>
+              <span className="text-sm text-muted-foreground">
+                {countLabel(g.membersCount, 'membro', 'membros')}
+                {g.whatsappGroupId
+                  ? ''
+                  : ' · Não recebe campanhas: sincronize os grupos ou informe o ID do grupo no WhatsApp.'}
+              </span>
             </div>
             <div className="flex flex-wrap items-center gap-1">
               <Button
@@ -179,7 +214,7 @@ export default function GroupsPage() {
       <div className="flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
         <div className="grid gap-1">
           <h2 className="text-lg font-semibold">Grupos</h2>
-          <p className="text-sm text-muted-foreground">Gerencie os grupos usados nas suas campanhas.</p>
+          <p className="text-sm text-muted-foreground">Os grupos do WhatsApp que podem receber suas campanhas.</p>
         </div>
         <div className="grid grid-cols-1 gap-2 min-[420px]:grid-cols-2 sm:flex">
           <PermissionGatedButton
@@ -188,13 +223,15 @@ export default function GroupsPage() {
             onClick={runSync}
             disabled={sync.isPending}
           >
-            Sincronizar do WhatsApp
+            Sincronizar grupos
           </PermissionGatedButton>
           <PermissionGatedButton icon={<Plus aria-hidden />} onClick={openNew}>
             Novo Grupo
           </PermissionGatedButton>
         </div>
       </div>
+
+      <GroupsExplainer />
 
       <div className="grid gap-4 sm:grid-cols-3">
         <StatCard label="Total de Grupos" value={stats?.total} />

@@ -6,6 +6,7 @@ import { EmptyState, ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { WhatsappMessage } from '../../../components/whatsapp-message';
 import { formatDateTime } from '../../../lib/format';
 import { toastError, toastSuccess } from '../../../lib/toasts';
 import { useAuthenticatedUser } from '../../auth/api/get-me';
@@ -73,7 +74,13 @@ function SavedMessageItem({
           </PermissionGatedButton>
         </div>
       </div>
-      <p className="line-clamp-3 text-sm break-words whitespace-pre-line text-muted-foreground">{message.preview}</p>
+      <WhatsappMessage
+        text={message.preview}
+        imageUrl={message.hasImage ? (message.uploadUrl ?? message.imageUrl) : null}
+        className="justify-items-start"
+        textClassName="line-clamp-3 text-sm text-muted-foreground"
+        imageClassName="h-24 w-auto max-w-full"
+      />
       <p className="text-xs text-muted-foreground">Atualizada em {formatDateTime(message.updatedAt)}</p>
     </li>
   );

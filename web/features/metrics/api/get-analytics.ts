@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { Analytics, Period } from '../../../../contract/metrics';
 import { api } from '../../../lib/api';
 import { periodSearch } from '../period';
-import { METRICS_STALE_MS } from './get-metrics';
+import { useFiguresPace } from './use-figures-freshness';
 
 export type { Analytics };
 
@@ -11,16 +11,18 @@ export function getAnalytics(period: Period, signal?: AbortSignal): Promise<Anal
   return api.get<Analytics>(`/api/metrics/analytics?${periodSearch(period)}`, { signal });
 }
 
-export const analyticsQueryOptions = (period: Period, enabled = true) =>
+export const analyticsQueryOptions = (period: Period, pace: () => number, enabled = true) =>
   queryOptions({
     queryKey: ['/api/metrics/analytics', period.from, period.to] as const,
     queryFn: ({ signal }) => getAnalytics(period, signal),
     enabled,
-    staleTime: METRICS_STALE_MS,
+    // Refreshed at the figures' pace (figures-freshness.ts), like every other figure on screen.
+    staleTime: pace,
+    refetchInterval: pace,
     // Switching the period keeps the charts in place (marked as updating) instead of blanking them.
     placeholderData: keepPreviousData,
   });
 
 export function useAnalytics(period: Period, enabled = true) {
-  return useQuery(analyticsQueryOptions(period, enabled));
+  return useQuery(analyticsQueryOptions(period, useFiguresPace(), enabled));
 }

@@ -1,22 +1,25 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { POLL_INTERVALS_MS } from '../../../../contract/constants';
 import type { TodayMetrics } from '../../../../contract/metrics';
 import { keyPathQueryFn } from '../../../lib/query-client';
+import { todayMetricsQueryKey } from '../figures-freshness';
+import { useFiguresPace } from './use-figures-freshness';
 
 export type { TodayMetrics };
+export { todayMetricsQueryKey };
 
-export const todayMetricsQueryKey = ['/api/metrics/today'] as const;
-
-/** GET /api/metrics/today: the header's messages sent today and today's delivery rate, polled. */
-export const todayMetricsQueryOptions = (enabled = true) =>
+/**
+ * GET /api/metrics/today: the header's messages sent today and today's delivery rate, polled at
+ * the figures' pace (`pace`: the campaign cards' while a campaign is live, else every minute).
+ */
+export const todayMetricsQueryOptions = (pace: () => number, enabled = true) =>
   queryOptions({
     queryKey: todayMetricsQueryKey,
     queryFn: keyPathQueryFn<TodayMetrics>(),
     enabled,
-    staleTime: POLL_INTERVALS_MS.todayFigures,
-    refetchInterval: POLL_INTERVALS_MS.todayFigures,
+    staleTime: pace,
+    refetchInterval: pace,
   });
 
 export function useTodayMetrics(enabled = true) {
-  return useQuery(todayMetricsQueryOptions(enabled));
+  return useQuery(todayMetricsQueryOptions(useFiguresPace(), enabled));
 }

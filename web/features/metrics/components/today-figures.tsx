@@ -1,20 +1,25 @@
 import type { User } from '../../../../contract/auth';
-import { deliveryRateTone } from '../../../../contract/format';
+import { deliveryTone } from '../../../../contract/metrics';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { formatCount, formatNumber, formatPercent } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 import { canReadWorkspace } from '../../auth/permissions';
 import { useTodayMetrics } from '../api/get-today-metrics';
+import { useFiguresFollowCampaigns } from '../api/use-figures-freshness';
 
-const RATE_TEXT = { green: 'text-green-700', yellow: 'text-amber-700', red: 'text-red-700' } as const;
+const RATE_TEXT = { green: 'text-green-700', yellow: 'text-amber-700', red: 'text-red-700', neutral: '' } as const;
 
 /**
- * The header's figures of the day (São Paulo day): messages sent today and today's delivery rate,
- * polled. Accounts that may not read their workspace (pending, deactivated) have none to show.
+ * The header's figures of the day (São Paulo day): messages sent today and today's delivery rate
+ * (delivered ÷ sent or failed, contract/metrics.ts), polled at the campaign cards' pace while a
+ * campaign is live. Being in every screen's header, it also keeps every figure on screen in step
+ * with the campaign cards (`useFiguresFollowCampaigns`). Accounts that may not read their workspace
+ * (pending, deactivated) have none to show.
  */
 export function TodayFigures({ user, className }: { user: User; className?: string }) {
   const readable = canReadWorkspace(user);
   const today = useTodayMetrics(readable);
+  useFiguresFollowCampaigns(readable);
   if (!readable || today.isError) return null;
 
   const data = today.data;
@@ -31,10 +36,12 @@ export function TodayFigures({ user, className }: { user: User; className?: stri
       testId: 'header-delivery-rate-today',
       value: data ? formatPercent(data.deliveryRateToday) : null,
       title: data
-        ? `${formatNumber(data.deliveredToday)} de ${formatNumber(data.sentToday)} entregues hoje`
+        ? `${formatNumber(data.deliveredToday)} entregues de ${formatNumber(data.sentToday + data.failedToday)} mensagens enviadas ou com falha hoje`
         : undefined,
-      // No message sent today: a 0 % rate would read as a failure, so it stays neutral.
-      tone: data && data.sentToday > 0 ? RATE_TEXT[deliveryRateTone(data.deliveryRateToday)] : '',
+      // Nothing sent nor failed today: a 0 % rate would read as a failure, so it stays neutral.
+      tone: data
+        ? RATE_TEXT[deliveryTone({ sent: data.sentToday, delivered: data.deliveredToday, failed: data.failedToday })]
+        : '',
     },
   ];
 

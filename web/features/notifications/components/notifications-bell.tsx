@@ -12,6 +12,7 @@ import { cn } from '../../../lib/utils';
 import { useNotifications } from '../api/get-notifications';
 import { useUnreadCount } from '../api/get-unread-count';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read';
+import { useBrowserNotifications } from '../use-browser-notifications';
 
 /** Goes to a notification's link; a '#section' is scrolled to once the page has drawn it. */
 function follow(navigate: NavigateFunction, link: string): void {
@@ -169,6 +170,7 @@ export function NotificationsBell() {
   const [open, setOpen] = useState(false);
   const count = useUnreadCount();
   const unread = count.data?.unread ?? 0;
+  useBrowserNotifications(count.data?.unread);
   return (
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger asChild>

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Period, Report } from '../../../../contract/metrics';
 import { api } from '../../../lib/api';
-import { METRICS_STALE_MS } from '../../metrics/api/get-metrics';
+import { useFiguresPace } from '../../metrics/api/use-figures-freshness';
 import { periodSearch } from '../../metrics/period';
 
 export type { Report };
@@ -11,15 +11,17 @@ export function getReport(period: Period, signal?: AbortSignal): Promise<Report>
   return api.get<Report>(`/api/metrics/report?${periodSearch(period)}`, { signal });
 }
 
-export const reportQueryOptions = (period: Period, enabled = true) =>
+export const reportQueryOptions = (period: Period, pace: () => number, enabled = true) =>
   queryOptions({
     queryKey: ['/api/metrics/report', period.from, period.to] as const,
     queryFn: ({ signal }) => getReport(period, signal),
     enabled,
-    staleTime: METRICS_STALE_MS,
+    // Refreshed at the figures' pace (figures-freshness.ts), like every other figure on screen.
+    staleTime: pace,
+    refetchInterval: pace,
     placeholderData: keepPreviousData,
   });
 
 export function useReport(period: Period, enabled = true) {
-  return useQuery(reportQueryOptions(period, enabled));
+  return useQuery(reportQueryOptions(period, useFiguresPace(), enabled));
 }

@@ -1,6 +1,6 @@
 import { Megaphone, Trophy } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { REPORT_RECENT_CAMPAIGNS, REPORT_TOP_CAMPAIGNS } from '../../../../contract/metrics';
+import { deliveryTone, REPORT_RECENT_CAMPAIGNS, REPORT_TOP_CAMPAIGNS } from '../../../../contract/metrics';
 import { countLabel } from '../../../../contract/plural';
 import { EmptyState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
@@ -10,13 +10,12 @@ import { PermissionGatedButton } from '../../auth/components/permission-gated-bu
 import { CampaignStatusBadge } from '../../campaigns/components/campaign-status-badge';
 import { useNewCampaign } from '../../campaigns/components/new-campaign-provider';
 import type { Report } from '../api/get-report';
-import { deliveryBadgeTone } from '../report-view';
 
 type Campaign = Report['recentCampaigns'][number];
 
 function DeliveryBadge({ campaign }: { campaign: Campaign }) {
   return (
-    <Badge tone={deliveryBadgeTone(campaign.deliveryRate, campaign.sent)} className="tabular-nums">
+    <Badge tone={deliveryTone(campaign)} className="tabular-nums">
       {formatPercent(campaign.deliveryRate)}
     </Badge>
   );

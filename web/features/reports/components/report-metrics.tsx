@@ -1,8 +1,8 @@
+import { deliveryTone } from '../../../../contract/metrics';
 import { countLabel } from '../../../../contract/plural';
 import { formatCount, formatPercent } from '../../../lib/format';
 import { StatTile } from '../../metrics/components/stat-tile';
 import type { Report } from '../api/get-report';
-import { deliveryBadgeTone } from '../report-view';
 
 const RATE_TEXT = {
   green: 'text-green-700',
@@ -19,14 +19,14 @@ export function ReportMetrics({ report }: { report: Report }) {
       key: 'messagesSent',
       label: 'Mensagens enviadas',
       value: formatCount(m.messagesSent),
-      hint: countLabel(report.analysis.failed, 'falha', 'falhas'),
+      hint: countLabel(m.failed, 'falha', 'falhas'),
     },
     {
       key: 'deliveryRate',
       label: 'Taxa de entrega',
       value: formatPercent(m.deliveryRate),
       hint: countLabel(m.delivered, 'entregue', 'entregues'),
-      valueClassName: RATE_TEXT[deliveryBadgeTone(m.deliveryRate, m.messagesSent)],
+      valueClassName: RATE_TEXT[deliveryTone({ sent: m.messagesSent, delivered: m.delivered, failed: m.failed })],
     },
     {
       key: 'openRate',

@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
-import { BEST_TIME_MIN_DELIVERED } from '../../../../contract/metrics';
+import { BEST_TIME_MIN_DELIVERED, deliveryTone } from '../../../../contract/metrics';
 import { countLabel } from '../../../../contract/plural';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { formatCount, formatDay, formatPercent } from '../../../lib/format';
 import { hourRangeLabel, weekdayName } from '../../metrics/time-labels';
 import type { Report } from '../api/get-report';
-import { deliveryBadgeTone, formatDecimal } from '../report-view';
+import { formatDecimal } from '../report-view';
 
 const NOT_ENOUGH = `Ainda sem entregas suficientes (mínimo de ${BEST_TIME_MIN_DELIVERED})`;
 
@@ -75,7 +75,9 @@ export function DetailedAnalysis({ analysis: a }: { analysis: Report['analysis']
             {formatCount(a.failed)}
           </Row>
           <Row label="Taxa de entrega" testId="analysis-delivery-rate">
-            <Badge tone={deliveryBadgeTone(a.deliveryRate, a.messagesSent)}>{formatPercent(a.deliveryRate)}</Badge>
+            <Badge tone={deliveryTone({ sent: a.messagesSent, delivered: a.delivered, failed: a.failed })}>
+              {formatPercent(a.deliveryRate)}
+            </Badge>
           </Row>
           <Row label="Taxa de abertura" testId="analysis-open-rate">
             {formatPercent(a.openRate)}

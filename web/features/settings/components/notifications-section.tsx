@@ -1,8 +1,15 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { BellRing } from 'lucide-react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { type NotificationSettings, settingsMsg } from '../../../../contract/settings';
+import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { Switch } from '../../../components/ui/switch';
+import { browserNotificationsMsg, pushSwitchView, useBrowserPermission } from '../../../lib/browser-notifications';
 import { toastError, toastSuccess } from '../../../lib/toasts';
+import { cn } from '../../../lib/utils';
 import { LockedState } from '../../auth/components/locked-state';
+import { usePublicConfig } from '../../public-config/api/get-public-config';
 import { useNotificationSettings } from '../api/get-notification-settings';
 import { useUpdateNotificationSettings } from '../api/update-notification-settings';
 import { FormSkeleton, LoadError, SaveButton, SwitchRow } from './settings-form-parts';
@@ -11,7 +18,8 @@ const PREFERENCES: Array<{ key: keyof NotificationSettings; label: string; descr
   {
     key: 'emailNotifications',
     label: 'Notificações por email',
-    description: 'Receba avisos importantes no seu email.',
+    description:
+      'Receba por email o fim ou a pausa das campanhas e o WhatsApp desconectado há mais de 10 minutos, conforme as opções abaixo.',
   },
   {
     key: 'pushNotifications',
@@ -31,8 +39,89 @@ const PREFERENCES: Array<{ key: keyof NotificationSettings; label: string; descr
   { key: 'marketingEmails', label: 'Novidades e ofertas', description: 'Dicas de uso, novos recursos e promoções.' },
 ];
 
+/**
+ * 'Notificações no navegador': the account's preference as this browser can honour it. Turning it
+ * on asks the browser (from the click, as browsers require); a refusal shows it off and
+ * unavailable with how to allow it; on but never asked offers 'Permitir notificações'.
+ */
+function BrowserNotificationsRow({
+  preference,
+  readOnly,
+  label,
+  description,
+  onChange,
+}: {
+  preference: boolean;
+  readOnly: boolean;
+  label: string;
+  description: string;
+  onChange: (on: boolean) => void;
+}) {
+  const { permission, request } = useBrowserPermission();
+  const [asking, setAsking] = useState(false);
+  const [dismissed, setDismissed] = useState(false);
+  const view = pushSwitchView(preference, permission, { readOnly, dismissed });
+  const id = useId();
+
+  const ask = async (): Promise<boolean> => {
+    setAsking(true);
+    const result = await request();
+    setAsking(false);
+    setDismissed(result === 'default');
+    return result === 'granted';
+  };
+  const toggle = async (on: boolean) => {
+    if (!on) return onChange(false);
+    // Kept off until the browser allows it: the switch never claims what will not happen.
+    if (permission === 'granted' || (await ask())) onChange(true);
+  };
+
+  return (
+    <div className="grid gap-2 py-3" data-testid="browser-notifications">
+      <div className="flex items-start justify-between gap-4">
+        <div className="grid gap-1">
+          <label htmlFor={id} className="text-sm font-medium">
+            {label}
+          </label>
+          <p id={`${id}-desc`} className="text-sm text-muted-foreground">
+            {description}
+          </p>
+          {view.note ? (
+            <p
+              id={`${id}-note`}
+              className={cn(
+                'text-sm',
+                view.tone === 'warning' ? 'font-medium text-amber-900' : 'text-muted-foreground',
+              )}
+            >
+              {view.note}
+            </p>
+          ) : null}
+        </div>
+        <Switch
+          id={id}
+          checked={view.checked}
+          onCheckedChange={(on) => void toggle(on)}
+          disabled={view.disabled || asking}
+          aria-describedby={view.note ? `${id}-desc ${id}-note` : `${id}-desc`}
+        />
+      </div>
+      {view.askButton ? (
+        <div>
+          <Button type="button" variant="outline" size="sm" disabled={asking} onClick={() => void ask()}>
+            {asking ? <Spinner /> : <BellRing aria-hidden />}
+            {asking ? browserNotificationsMsg.asking : browserNotificationsMsg.allow}
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 function NotificationsForm({ initial, readOnly }: { initial: NotificationSettings; readOnly: boolean }) {
   const save = useUpdateNotificationSettings();
+  // Production without SMTP_URL: the switch is kept, and says that no e-mail leaves this server.
+  const emailAvailable = usePublicConfig().data?.emailAvailable ?? true;
   const [values, setValues] = useState(initial);
   useEffect(() => setValues(initial), [initial]);
   const onSubmit = (event: FormEvent) => {
@@ -45,18 +134,33 @@ function NotificationsForm({ initial, readOnly }: { initial: NotificationSetting
   return (
     <form onSubmit={onSubmit} className="grid gap-4">
       <div className="divide-y">
-        {PREFERENCES.map((p) => (
-          <SwitchRow
-            className="py-3"
-            key={p.key}
-            id={`notify-${p.key}`}
-            label={p.label}
-            description={p.description}
-            checked={values[p.key]}
-            disabled={readOnly}
-            onCheckedChange={(checked) => setValues((v) => ({ ...v, [p.key]: checked }))}
-          />
-        ))}
+        {PREFERENCES.map((p) =>
+          p.key === 'pushNotifications' ? (
+            <BrowserNotificationsRow
+              key={p.key}
+              preference={values.pushNotifications}
+              readOnly={readOnly}
+              label={p.label}
+              description={p.description}
+              onChange={(on) => setValues((v) => ({ ...v, pushNotifications: on }))}
+            />
+          ) : (
+            <SwitchRow
+              className="py-3"
+              key={p.key}
+              id={`notify-${p.key}`}
+              label={p.label}
+              description={
+                p.key === 'emailNotifications' && !emailAvailable
+                  ? `${p.description} O envio de emails não está configurado neste servidor.`
+                  : p.description
+              }
+              checked={values[p.key]}
+              disabled={readOnly}
+              onCheckedChange={(checked) => setValues((v) => ({ ...v, [p.key]: checked }))}
+            />
+          ),
+        )}
       </div>
       <div>
         <SaveButton pending={save.isPending} readOnly={readOnly}>

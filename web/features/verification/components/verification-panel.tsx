@@ -211,7 +211,7 @@ export function VerificationPanel() {
                   {data.contacts.map((c) => (
                     <li key={c.id} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
                       <span className="grid min-w-0">
-                        <span className="truncate font-medium">{c.name}</span>
+                        <span className="truncate font-medium">{c.name || formatPhone(c.phone)}</span>
                         <span className="font-mono text-xs text-muted-foreground">{formatPhone(c.phone)}</span>
                       </span>
                       {c.isWhatsAppActive === true ? (

@@ -1,0 +1,168 @@
+import type { Page } from '@playwright/test';
+import { expect, postJson, shot, signInCustomer, test } from './fixtures';
+
+/** web/lib/use-unsaved-changes-guard.tsx */
+const LEAVE_TITLE = 'Sair sem salvar?';
+const LEAVE_TEXT = 'Você tem alterações não salvas. Se sair agora, elas serão perdidas.';
+
+const botConfig = async (page: Page) => (await page.request.get('/api/bot-config')).json();
+
+/** Whether a `beforeunload` listener would make the browser ask (it cancels the event). */
+const beforeUnloadArmed = (page: Page) =>
+  page.evaluate(() => {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+
+const menuLink = (page: Page, name: string) =>
+  page.getByRole('navigation').getByRole('link', { name, exact: true }).first();
+
+/** From the dashboard through the menu, so the back button stays inside the app. */
+async function openChatbot(page: Page) {
+  await menuLink(page, 'Chatbot').click();
+  await expect(page).toHaveURL(/\/chatbot$/);
+}
+
+const toast = (page: Page, message: string) =>
+  page
+    .getByRole('region', { name: /^Notificações/, includeHidden: true })
+    .getByRole('listitem', { includeHidden: true })
+    .filter({ hasText: message });
+
+test('an automatic message not saved yet: leaving asks, staying keeps it, saving lets you leave', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signInCustomer(page, { prefix: 'unsaved', name: 'Úrsula Unsaved' });
+  await openChatbot(page);
+  await expect(page.getByText('Nenhuma mensagem configurada')).toBeVisible();
+  expect(await beforeUnloadArmed(page)).toBe(false);
+
+  await page.getByRole('button', { name: 'Criar Primeira Mensagem' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Criar Nova Mensagem Automática' });
+  await dialog.getByLabel('Palavra-chave').first().fill('entrega');
+  await dialog.getByLabel('Mensagem', { exact: true }).fill('Entregamos em até 2 dias úteis.');
+  await dialog.getByRole('button', { name: 'Adicionar Mensagem' }).click();
+  await expect(dialog).toBeHidden();
+
+  // The toast says the message is not kept yet, and what keeps it; no 'Sucesso!'.
+  await expect(toast(page, 'Mensagem adicionada — clique em Salvar Configurações para manter.')).toBeVisible();
+  await expect(toast(page, 'Mensagem adicionada com sucesso.')).toHaveCount(0);
+  await expect(page.getByText('Alterações não salvas.')).toBeVisible();
+  expect(await beforeUnloadArmed(page)).toBe(true);
+
+  // Contatos in the menu: the app asks before leaving.
+  await menuLink(page, 'Contatos').click();
+  const leave = page.getByRole('alertdialog', { name: LEAVE_TITLE });
+  await expect(leave).toBeVisible();
+  await expect(leave).toContainText(LEAVE_TEXT);
+  await page.screenshot(shot('unsaved-bot-config-leave-1366'));
+  await leave.getByRole('button', { name: 'Continuar editando' }).click();
+  await expect(leave).toBeHidden();
+  await expect(page).toHaveURL(/\/chatbot$/);
+  await expect(page.getByText('Entregamos em até 2 dias úteis.').first()).toBeVisible();
+
+  // The browser's back button asks too.
+  await page.goBack();
+  await expect(leave).toBeVisible();
+  await leave.getByRole('button', { name: 'Continuar editando' }).click();
+  await expect(page).toHaveURL(/\/chatbot$/);
+
+  // Saved: nothing to lose, leaving is free and the message is there on coming back.
+  await page.getByRole('button', { name: 'Salvar Configurações' }).click();
+  await expect
+    .poll(async () => (await botConfig(page)).autoReplies.map((r: { trigger: string }) => r.trigger))
+    .toEqual(['entrega']);
+  await expect(page.getByText('Alterações não salvas.')).toBeHidden();
+  expect(await beforeUnloadArmed(page)).toBe(false);
+  await menuLink(page, 'Contatos').click();
+  await expect(page).toHaveURL(/\/contacts$/);
+  await expect(leave).toHaveCount(0);
+  await menuLink(page, 'Chatbot').click();
+  await expect(page.getByText('Entregamos em até 2 dias úteis.').first()).toBeVisible();
+});
+
+test("'Sair sem salvar' leaves and drops the draft; the browser's own prompt guards a reload", async ({ page }) => {
+  await signInCustomer(page, { prefix: 'unsaved2', name: 'Ulisses Unsaved' });
+  await openChatbot(page);
+  await page.getByRole('button', { name: 'Criar Primeira Mensagem' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Criar Nova Mensagem Automática' });
+  await dialog.getByLabel('Palavra-chave').first().fill('pix');
+  await dialog.getByLabel('Mensagem', { exact: true }).fill('Aceitamos Pix.');
+  await dialog.getByRole('button', { name: 'Adicionar Mensagem' }).click();
+  await expect(dialog).toBeHidden();
+
+  // A reload meets the browser's beforeunload prompt (dismissed: the page stays with the draft).
+  const prompts: string[] = [];
+  page.on('dialog', (d) => {
+    prompts.push(d.type());
+    void d.dismiss();
+  });
+  await page.getByText('Alterações não salvas.').click(); // a user gesture, which Chromium requires
+  await page.evaluate(() => {
+    window.location.reload();
+  });
+  await expect.poll(() => prompts).toEqual(['beforeunload']);
+  await expect(page.getByText('Aceitamos Pix.').first()).toBeVisible();
+
+  await menuLink(page, 'Contatos').click();
+  const leave = page.getByRole('alertdialog', { name: LEAVE_TITLE });
+  await leave.getByRole('button', { name: 'Sair sem salvar' }).click();
+  await expect(page).toHaveURL(/\/contacts$/);
+  expect(await beforeUnloadArmed(page)).toBe(false);
+  await menuLink(page, 'Chatbot').click();
+  await expect(page.getByText('Nenhuma mensagem configurada')).toBeVisible();
+  expect((await botConfig(page)).autoReplies).toEqual([]);
+});
+
+test("'Configurar Chatbot' with edits: closing and leaving ask first; Cancelar discards", async ({ page }) => {
+  await signInCustomer(page, { prefix: 'unsaved3', name: 'Úrsula Dialog' });
+  expect((await postJson(page.request, '/api/bot-config', { welcomeMessage: 'Olá!' })).ok()).toBe(true);
+  await openChatbot(page);
+  await page.getByRole('button', { name: 'Configurar Chatbot' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Configurar Chatbot' });
+  const welcome = dialog.getByLabel('Mensagem de boas-vindas');
+  await expect(welcome).toHaveValue('Olá!');
+
+  // Untouched: Escape closes at once.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  expect(await beforeUnloadArmed(page)).toBe(false);
+
+  await page.getByRole('button', { name: 'Configurar Chatbot' }).click();
+  await welcome.fill('Olá! Bem-vindo à loja.');
+  expect(await beforeUnloadArmed(page)).toBe(true);
+  await page.keyboard.press('Escape');
+  const confirm = page.getByRole('alertdialog', { name: LEAVE_TITLE });
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toContainText('Você tem alterações não salvas na configuração do chatbot.');
+  await confirm.getByRole('button', { name: 'Continuar editando' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(welcome).toHaveValue('Olá! Bem-vindo à loja.');
+
+  // The back button (the menu is behind the modal) asks as well.
+  await page.goBack();
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toContainText(LEAVE_TEXT);
+  await confirm.getByRole('button', { name: 'Continuar editando' }).click();
+  await expect(page).toHaveURL(/\/chatbot$/);
+  await expect(welcome).toHaveValue('Olá! Bem-vindo à loja.');
+
+  // Typed back to what is stored: nothing to lose.
+  await welcome.fill('Olá!');
+  expect(await beforeUnloadArmed(page)).toBe(false);
+  await welcome.fill('Olá de novo!');
+  // 'Sair sem salvar' from the close prompt drops the edit.
+  await dialog.getByRole('button', { name: 'Fechar' }).click();
+  await confirm.getByRole('button', { name: 'Sair sem salvar' }).click();
+  await expect(dialog).toBeHidden();
+  expect(await beforeUnloadArmed(page)).toBe(false);
+  expect((await botConfig(page)).welcomeMessage).toBe('Olá!');
+
+  // Cancelar is an explicit discard.
+  await page.getByRole('button', { name: 'Configurar Chatbot' }).click();
+  await welcome.fill('Outra coisa');
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(confirm).toHaveCount(0);
+  expect((await botConfig(page)).welcomeMessage).toBe('Olá!');
+});

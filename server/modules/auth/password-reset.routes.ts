@@ -1,0 +1,80 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { settingsSections } from '../../../contract/activity';
+import {
+  forgotPasswordInput,
+  PASSWORD_RESET_MINUTES,
+  passwordResetMsg,
+  resetPasswordInput,
+} from '../../../contract/password-reset';
+import { okResponse } from '../../../contract/responses';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../errors';
+import { recordActivity } from '../../lib/activity';
+import { mailTemplates } from '../../mail/templates';
+import { createPasswordReset, resetPassword } from './password-reset.service';
+
+/** POST /api/auth/forgot-password and /api/auth/reset-password ('Esqueci minha senha'). */
+export const passwordResetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, config, mail }) => {
+  // Per client address, as sign-in; each account is also sent at most PASSWORD_RESET_PER_HOUR links.
+  const rateLimit = {
+    max: config.LOGIN_RATE_LIMIT,
+    timeWindow: '1 minute',
+    errorResponseBuilder: () => new AppError('RATE_LIMITED', passwordResetMsg.rateLimited),
+  };
+
+  app.post(
+    '/forgot-password',
+    {
+      config: { access: 'public', rateLimit },
+      schema: {
+        tags: ['auth'],
+        summary: 'E-mail a link to choose a new password; the same answer whether or not the address has an account',
+        body: forgotPasswordInput,
+        response: { 200: okResponse },
+      },
+    },
+    async (request) => {
+      const { mailer } = mail;
+      if (!mailer.available) throw new AppError('UNAVAILABLE', passwordResetMsg.unavailable);
+      // Answered before the account is even looked up: neither the answer nor its time tells
+      // whether the address has an account, was already sent links this hour, or the e-mail failed.
+      mailer.sendLater('password_reset', async () => {
+        const reset = await createPasswordReset(db, request.body.email);
+        if (!reset) return null;
+        return {
+          to: reset.user.email,
+          ...mailTemplates.passwordReset({
+            product: config.PRODUCT_NAME,
+            name: reset.user.name,
+            url: mailer.link(`/redefinir-senha?token=${encodeURIComponent(reset.token)}`),
+            minutes: PASSWORD_RESET_MINUTES,
+          }),
+        };
+      });
+      return { success: true, message: passwordResetMsg.forgotSent };
+    },
+  );
+
+  app.post(
+    '/reset-password',
+    {
+      config: { access: 'public', rateLimit },
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with an e-mailed link; every session of the account ends',
+        body: resetPasswordInput,
+        response: { 200: okResponse },
+      },
+    },
+    async (request) => {
+      const user = await resetPassword(db, sessions, request.body);
+      await recordActivity(db, request.log, {
+        userId: user.id,
+        actorId: user.id,
+        kind: 'settings_changed',
+        detail: settingsSections.passwordReset,
+      });
+      return { success: true, message: passwordResetMsg.resetDone };
+    },
+  );
+};

@@ -1,0 +1,281 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD_RESET_PER_HOUR, passwordResetMsg } from '../../../contract/password-reset';
+import { buildApp } from '../../app';
+import { loadConfig } from '../../config';
+import { rowsOf } from '../../db/rows';
+import { loginFailures, passwordResetTokens } from '../../db/schema';
+import { loggerOptions } from '../../logger';
+import { type ReceivedMail, SmtpSink } from '../../testing/smtp-sink';
+import {
+  apiCall,
+  createTestApp,
+  createUser,
+  loginAs,
+  TEST_PASSWORD,
+  type TestApp,
+  type TestContext,
+} from '../../testing/test-app';
+import { createTestDatabase } from '../../testing/test-db';
+import { hashToken } from './sessions.service';
+
+/**
+ * 'Esqueci minha senha' against a real SMTP server on loopback: the e-mail that arrives carries the
+ * link, the link sets the password once, within 30 minutes, and ends every session; an address
+ * without an account gets the same answer and no e-mail; requests are limited per address and per
+ * client; production without SMTP says so and production never logs a link.
+ */
+const PUBLIC_URL = 'https://app.disparo.example';
+let sink: SmtpSink;
+let ctx: TestContext;
+
+beforeAll(async () => {
+  sink = await new SmtpSink().start();
+  ctx = await createTestApp({ SMTP_URL: sink.url, PUBLIC_URL });
+});
+afterAll(async () => {
+  await ctx.close();
+  await sink.stop();
+});
+
+const forgot = (email: string) => apiCall(ctx, 'POST', '/api/auth/forgot-password', { payload: { email } });
+const reset = (token: string, password: string) =>
+  apiCall(ctx, 'POST', '/api/auth/reset-password', { payload: { token, password } });
+const me = (cookie: string) => apiCall(ctx, 'GET', '/api/auth/me', { cookie });
+const login = (username: string, password: string) =>
+  apiCall(ctx, 'POST', '/api/auth/login', { payload: { username, password } });
+const sent = () => ctx.app.deps.mail.mailer.idle();
+
+/** The token of the link in an e-mail, read from its text and checked against its HTML. */
+function tokenOf(mail: ReceivedMail): string {
+  const match = /https:\/\/app\.disparo\.example\/redefinir-senha\?token=([A-Za-z0-9_-]+)/.exec(mail.text);
+  if (!match) throw new Error(`no link in: ${mail.text}`);
+  expect(mail.html).toContain(`href="${PUBLIC_URL}/redefinir-senha?token=${match[1]}"`);
+  return match[1];
+}
+
+async function linkFor(email: string, nth = 1): Promise<string> {
+  expect((await forgot(email)).statusCode).toBe(200);
+  return tokenOf(await sink.waitFor(email, nth));
+}
+
+describe('forgot password', () => {
+  it('e-mails a link that sets the new password once, ends every session and forgets failed sign-ins', async () => {
+    const user = await createUser(ctx, { name: 'Ana <b>Souza</b>' });
+    const phone = await loginAs(ctx, user);
+    const laptop = await loginAs(ctx, user);
+    expect((await login(user.username, 'senha-errada-1')).statusCode).toBe(401);
+    expect(
+      await ctx.database.db
+        .select()
+        .from(loginFailures)
+        .where(eq(loginFailures.loginKey, `user:${user.id}`)),
+    ).not.toHaveLength(0);
+
+    // The address as the person types it: any case.
+    const asked = await forgot(user.email.toUpperCase());
+    expect(asked.statusCode).toBe(200);
+    expect(asked.json()).toEqual({ success: true, message: passwordResetMsg.forgotSent });
+
+    const mail = await sink.waitFor(user.email);
+    expect(mail.subject).toBe('Redefinição de senha – Disparo');
+    expect(mail.from).toMatch(/^"?Disparo"? <no-reply@app\.disparo\.example>$/);
+    expect(mail.text).toContain('Olá, Ana <b>Souza</b>,');
+    expect(mail.text).toContain('30 minutos');
+    expect(mail.html).toContain('Ana &lt;b&gt;Souza&lt;/b&gt;');
+    expect(mail.html).not.toContain('<b>Souza');
+    const token = tokenOf(mail);
+    expect(Buffer.from(token, 'base64url')).toHaveLength(32);
+
+    // Stored as a hash, valid for 30 minutes.
+    const [row] = await ctx.database.db
+      .select()
+      .from(passwordResetTokens)
+      .where(eq(passwordResetTokens.userId, user.id));
+    expect(row.tokenHash).toBe(hashToken(token));
+    expect(JSON.stringify(row)).not.toContain(token);
+    const minutes = (row.expiresAt.getTime() - row.createdAt.getTime()) / 60_000;
+    expect(minutes).toBeCloseTo(30, 1);
+
+    const done = await reset(token, 'nova-senha-segura');
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toEqual({ success: true, message: passwordResetMsg.resetDone });
+
+    expect(
+      await ctx.database.db
+        .select()
+        .from(loginFailures)
+        .where(eq(loginFailures.loginKey, `user:${user.id}`)),
+    ).toHaveLength(0);
+    expect((await me(phone)).statusCode).toBe(401);
+    expect((await me(laptop)).statusCode).toBe(401);
+    expect((await login(user.username, TEST_PASSWORD)).statusCode).toBe(401);
+    expect((await login(user.username, 'nova-senha-segura')).statusCode).toBe(200);
+
+    const again = await reset(token, 'outra-senha-123');
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({ code: 'VALIDATION', message: passwordResetMsg.invalidLink });
+    expect((await login(user.username, 'nova-senha-segura')).statusCode).toBe(200);
+
+    const activity = rowsOf<{ detail: string }>(
+      await ctx.database.db.execute(
+        sql`select detail from activity_events where user_id = ${user.id} and kind = 'settings_changed'`,
+      ),
+    );
+    expect(activity.map((a) => a.detail)).toEqual(['Senha redefinida pelo link enviado por email']);
+  });
+
+  it('refuses an expired link, and one replaced by a newer request', async () => {
+    const user = await createUser(ctx);
+    const first = await linkFor(user.email, 1);
+    const second = await linkFor(user.email, 2);
+    expect((await reset(first, 'nova-senha-1')).json().message).toBe(passwordResetMsg.invalidLink);
+
+    await ctx.database.db
+      .update(passwordResetTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(passwordResetTokens.tokenHash, hashToken(second)));
+    const expired = await reset(second, 'nova-senha-1');
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json().message).toBe(passwordResetMsg.invalidLink);
+    expect((await login(user.username, TEST_PASSWORD)).statusCode).toBe(200);
+
+    for (const token of ['', 'x'.repeat(201), 'nao-existe']) {
+      const res = await reset(token, 'nova-senha-1');
+      expect(res.statusCode, token).toBe(400);
+      expect(res.json().message, token).toBe(passwordResetMsg.invalidLink);
+    }
+  });
+
+  it('checks the new password as registration does, without spending the link', async () => {
+    const user = await createUser(ctx);
+    const token = await linkFor(user.email);
+    const short = await reset(token, '12345');
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toBe('Senha deve ter pelo menos 6 caracteres');
+    expect((await reset(token, 'seis-ok')).statusCode).toBe(200);
+  });
+
+  it('lets one of two requests with the same link through', async () => {
+    const user = await createUser(ctx);
+    const token = await linkFor(user.email);
+    const answers = await Promise.all([reset(token, 'primeira-senha'), reset(token, 'segunda-senha')]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+  });
+
+  it('answers an address without an account as one with, and sends it nothing', async () => {
+    const user = await createUser(ctx);
+    const demo = await createUser(ctx, { accountType: 'demo', planType: 'demo' });
+    const known = await forgot(user.email);
+    const unknown = await forgot(`ninguem.${Date.now()}@example.com`);
+    const demoAnswer = await forgot(demo.email);
+    for (const res of [unknown, demoAnswer]) {
+      expect(res.statusCode).toBe(known.statusCode);
+      expect(res.body).toBe(known.body);
+    }
+    await sent();
+    expect(sink.to(user.email)).toHaveLength(1);
+    expect(sink.to(demo.email)).toHaveLength(0);
+    expect(sink.received.some((m) => m.to.some((t) => t.startsWith('ninguem.')))).toBe(false);
+  });
+
+  it(`sends one address at most ${PASSWORD_RESET_PER_HOUR} links an hour, with the same answer`, async () => {
+    const user = await createUser(ctx);
+    const answers = [];
+    for (let i = 0; i < PASSWORD_RESET_PER_HOUR + 2; i++) answers.push(await forgot(user.email));
+    for (const a of answers) expect(a.body).toBe(answers[0].body);
+    await sent();
+    expect(sink.to(user.email)).toHaveLength(PASSWORD_RESET_PER_HOUR);
+  });
+});
+
+describe('limits and configuration', () => {
+  it('limits requests per client address, in pt-BR', async () => {
+    const limited = await createTestApp({ SMTP_URL: sink.url, LOGIN_RATE_LIMIT: '2' });
+    try {
+      for (const url of ['/api/auth/forgot-password', '/api/auth/reset-password']) {
+        const payload = { email: 'a@example.com', token: 'x', password: 'nova-senha-1' };
+        const statuses = [];
+        let last = '';
+        for (let i = 0; i < 3; i++) {
+          const res = await apiCall(limited, 'POST', url, { payload });
+          statuses.push(res.statusCode);
+          last = res.json().message;
+        }
+        expect(statuses[2], url).toBe(429);
+        expect(last).toBe(passwordResetMsg.rateLimited);
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('says e-mail is not configured in production without SMTP_URL', async () => {
+    const production = await createTestApp({ NODE_ENV: 'production' });
+    try {
+      const user = await createUser(production);
+      const res = await apiCall(production, 'POST', '/api/auth/forgot-password', { payload: { email: user.email } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'UNAVAILABLE', message: passwordResetMsg.unavailable });
+      const config = await apiCall(production, 'GET', '/api/public-config');
+      expect(config.json().emailAvailable).toBe(false);
+    } finally {
+      await production.close();
+    }
+    expect((await apiCall(ctx, 'GET', '/api/public-config')).json().emailAvailable).toBe(true);
+  });
+
+  it('writes no link to the production log, at its most verbose level', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const database = await createTestDatabase();
+    const dataDir = mkdtempSync(join(tmpdir(), 'disparo-reset-'));
+    const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, SMTP_URL: sink.url, PUBLIC_URL });
+    const app = (await buildApp({
+      config,
+      db: database.db,
+      serveWeb: false,
+      logger: { ...loggerOptions('trace'), stream },
+    })) as TestApp;
+    try {
+      await app.ready();
+      const own = { ...ctx, app, database };
+      const user = await createUser(own);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/forgot-password',
+        payload: { email: user.email },
+        headers: { origin: 'http://localhost' },
+      });
+      expect(res.statusCode).toBe(200);
+      const token = tokenOf(await sink.waitFor(user.email));
+      // The page the link opens: its address is logged with the token redacted.
+      await app.inject({ method: 'GET', url: `/redefinir-senha?token=${token}` });
+      const done = await app.inject({
+        method: 'POST',
+        url: '/api/auth/reset-password',
+        payload: { token, password: 'senha-nova-de-producao' },
+        headers: { origin: 'http://localhost' },
+      });
+      expect(done.statusCode).toBe(200);
+      const log = lines.join('');
+      expect(log).toContain('e-mail sent');
+      expect(log).toContain('/redefinir-senha?token=[redacted]');
+      expect(log).not.toContain(token);
+      expect(log).not.toContain('senha-nova-de-producao');
+    } finally {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

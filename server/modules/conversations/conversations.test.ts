@@ -1,0 +1,270 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConversationMessage } from '../../../contract/conversations';
+import { HANDOFF_REPLY } from '../../chatbot/steps';
+import { FakeGraphApi } from '../../testing/fake-graph-api';
+import { apiCall, connectSimulator, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
+import { signBody } from '../../whatsapp/cloud-api/webhook';
+import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
+
+/**
+ * 'Conversas' shows what the contact saw and answered: the buttons of a bot reply (a numbered menu
+ * on a personal number, real buttons on the Cloud API) and the option an answer chose.
+ */
+let ctx: TestContext;
+let graph: FakeGraphApi;
+
+beforeAll(async () => {
+  graph = await new FakeGraphApi().start();
+  ctx = await createTestApp(
+    {
+      WHATSAPP_DRIVER: 'simulator',
+      GRAPH_API_URL: graph.url,
+      GRAPH_API_VERSION: 'v26.0',
+      PUBLIC_URL: 'https://app.example.com',
+    },
+    undefined,
+    { simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 20, readMs: 40 }, dispatcher: { autoStart: false } },
+  );
+});
+afterAll(async () => {
+  await ctx.close();
+  await graph.stop();
+});
+
+const SUPPORT_BUTTONS = [
+  { text: 'Ligar para suporte', type: 'phone', value: '5511999999999' },
+  { text: 'Central de ajuda', type: 'url', value: 'https://www.exemplo.com.br/ajuda' },
+  { text: 'Falar com atendente', type: 'quick_reply', value: 'atendente' },
+] as const;
+
+type Shown = Pick<ConversationMessage, 'direction' | 'source' | 'text' | 'buttons' | 'choice'>;
+const shown = (messages: ConversationMessage[]): Shown[] =>
+  messages.map(({ direction, source, text, buttons, choice }) => ({
+    direction,
+    source,
+    text,
+    ...(buttons ? { buttons } : {}),
+    ...(choice ? { choice } : {}),
+  }));
+
+describe('conversation messages with buttons (personal number, simulator)', () => {
+  it('returns the numbered menu a bot reply went as, and "3" with the option it chose', async () => {
+    const { user, cookie } = await newCustomer(ctx);
+    const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      apiCall(ctx, method, url, { cookie, payload });
+    const saved = await call('POST', '/api/bot-config', {
+      autoReplies: [
+        { trigger: 'suporte', response: 'Como podemos ajudar?', type: 'interactive', buttons: SUPPORT_BUTTONS },
+      ],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const driver = (await connectSimulator(ctx, user.id, cookie)) as SimulatorDriver;
+    const from = '5511976540011';
+    const say = async (text: string) => {
+      driver.injectInbound(from, text);
+      await ctx.app.deps.chatbot.idle();
+    };
+
+    await say('suporte');
+    // What the contact got: the text with the numbered options.
+    const sent = driver.outbox.filter((m) => m.to === from);
+    expect(sent.at(-1)?.message).toMatchObject({ kind: 'interactive', text: 'Como podemos ajudar?' });
+    await say('3');
+    await say('ligar para suporte');
+
+    const detail = await call('GET', `/api/conversations/${from}`);
+    expect(detail.statusCode).toBe(200);
+    const options = SUPPORT_BUTTONS.map((b) => ({ ...b }));
+    expect(shown(detail.json().messages)).toEqual([
+      { direction: 'in', source: 'contact', text: 'suporte' },
+      {
+        direction: 'out',
+        source: 'bot',
+        text: 'Como podemos ajudar?',
+        buttons: { numbered: true, options },
+      },
+      // What the contact sent, with the option: not the button's keyword 'atendente'.
+      { direction: 'in', source: 'contact', text: '3', choice: { option: 'Falar com atendente', number: 3 } },
+      // The option asks for a person: the conversation goes to one.
+      { direction: 'out', source: 'bot', text: HANDOFF_REPLY },
+      // Taken over, the bot is silent; the answer by the option's words is still read as that option.
+      { direction: 'in', source: 'contact', text: 'ligar para suporte', choice: { option: 'Ligar para suporte' } },
+    ]);
+    expect(detail.json().conversation.takenOverUntil).not.toBeNull();
+    // The list shows the last message as the contact wrote it.
+    const list = (await call('GET', '/api/conversations')).json();
+    expect(list.conversations[0]).toMatchObject({ phone: from, lastMessageText: 'ligar para suporte' });
+  });
+
+  it('keeps "2" to a menu readable in the list: "2 — option"', async () => {
+    const { user, cookie } = await newCustomer(ctx);
+    const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      apiCall(ctx, method, url, { cookie, payload });
+    await call('POST', '/api/bot-config', {
+      isEnabled: true,
+      autoReplies: [{ trigger: 'menu', response: 'Escolha:', type: 'interactive', buttons: SUPPORT_BUTTONS }],
+    });
+    const driver = (await connectSimulator(ctx, user.id, cookie)) as SimulatorDriver;
+    const from = '5511976540022';
+    driver.injectInbound(from, 'menu');
+    await ctx.app.deps.chatbot.idle();
+    // The bot is off now: the answer stays the last message.
+    await call('POST', '/api/bot-config', {
+      isEnabled: false,
+      autoReplies: [{ trigger: 'menu', response: 'Escolha:', type: 'interactive', buttons: SUPPORT_BUTTONS }],
+    });
+    driver.injectInbound(from, ' 2. ');
+    await ctx.app.deps.chatbot.idle();
+    const list = (await call('GET', '/api/conversations')).json();
+    expect(list.conversations[0]).toMatchObject({ phone: from, lastMessageText: '2 — Central de ajuda' });
+    const messages: ConversationMessage[] = (await call('GET', `/api/conversations/${from}`)).json().messages;
+    expect(messages.at(-1)).toMatchObject({ text: '2.', choice: { option: 'Central de ajuda', number: 2 } });
+  });
+});
+
+describe('conversation messages with buttons (Cloud API)', () => {
+  const SECRET = 'segredo-do-app';
+
+  async function cloudAccount(phoneNumberId: string) {
+    const token = `EAAG-conv-${Math.random().toString(36).slice(2)}`;
+    graph.phones.set(phoneNumberId, {
+      token,
+      display_phone_number: '551130008888',
+      verified_name: 'Loja Conversas',
+      quality_rating: 'GREEN',
+      code_verification_status: 'VERIFIED',
+      status: 'CONNECTED',
+      about: '',
+      profile_picture_url: 'https://pps.whatsapp.net/v/foto.jpg',
+      businessAccountId: '208',
+    });
+    const { cookie } = await newCustomer(ctx);
+    const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+      apiCall(ctx, method, url, { cookie, payload });
+    const configured = await call('POST', '/api/whatsapp-business/configure', {
+      accessToken: token,
+      phoneNumberId,
+      businessAccountId: '208',
+      appId: '123456',
+      appSecret: SECRET,
+    });
+    expect(configured.statusCode, configured.body).toBe(200);
+    const put = await call('PUT', '/api/settings/whatsapp', {
+      autoReconnect: true,
+      messageDelay: 2,
+      dailyLimit: 1000,
+      respectBusinessHours: false,
+      businessStart: '09:00',
+      businessEnd: '18:00',
+      channel: 'cloud',
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const webhookPath: string = configured.json().config.webhookPath;
+    let n = 0;
+    const deliver = async (from: string, message: Record<string, unknown>) => {
+      // Meta stamps messages to the second: start a new second, so this one sorts after the replies before it.
+      await new Promise((resolve) => setTimeout(resolve, 1005 - (Date.now() % 1000)));
+      const body = JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            id: '208',
+            changes: [
+              {
+                field: 'messages',
+                value: {
+                  messaging_product: 'whatsapp',
+                  metadata: { display_phone_number: '551130008888', phone_number_id: phoneNumberId },
+                  contacts: [{ profile: { name: 'Clara Cliente' }, wa_id: from }],
+                  messages: [
+                    {
+                      from,
+                      id: `wamid.CONV${++n}${Date.now()}`,
+                      timestamp: String(Math.floor(Date.now() / 1000)),
+                      ...message,
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+      });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: webhookPath,
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) },
+        payload: body,
+      });
+      expect(res.statusCode).toBe(200);
+      await ctx.app.deps.cloudApi.settled();
+      await ctx.app.deps.chatbot.idle();
+    };
+    return { call, deliver };
+  }
+
+  it('returns real reply buttons and a pressed button by its title', async () => {
+    const { call, deliver } = await cloudAccount('109000000077');
+    await call('POST', '/api/bot-config', {
+      autoReplies: [
+        {
+          trigger: 'preço',
+          response: 'Temos planos a partir de R$ 10.',
+          type: 'interactive',
+          buttons: [
+            { text: 'Ver planos', type: 'quick_reply', value: 'planos' },
+            { text: 'Site', type: 'url', value: 'https://loja.example.com' },
+          ],
+        },
+        { trigger: 'planos', response: 'Básico, Pro e Premium.' },
+      ],
+    });
+    const from = '5511987650077';
+    await deliver(from, { type: 'text', text: { body: 'Qual o preço?' } });
+    await deliver(from, {
+      type: 'interactive',
+      interactive: { type: 'button_reply', button_reply: { id: 'kw:planos', title: 'Ver planos' } },
+    });
+    const messages: ConversationMessage[] = (await call('GET', `/api/conversations/${from}`)).json().messages;
+    expect(shown(messages)).toEqual([
+      { direction: 'in', source: 'contact', text: 'Qual o preço?' },
+      {
+        direction: 'out',
+        source: 'bot',
+        text: 'Temos planos a partir de R$ 10.',
+        buttons: {
+          numbered: false,
+          options: [
+            { text: 'Ver planos', type: 'quick_reply', value: 'planos' },
+            { text: 'Site', type: 'url', value: 'https://loja.example.com' },
+          ],
+        },
+      },
+      { direction: 'in', source: 'contact', text: 'Ver planos', choice: { option: 'Ver planos' } },
+      { direction: 'out', source: 'bot', text: 'Básico, Pro e Premium.' },
+    ]);
+  });
+
+  it('returns a numbered menu the Cloud API sent as text, and the number answered', async () => {
+    const { call, deliver } = await cloudAccount('109000000078');
+    // Two links and no quick reply: the Cloud API has no button for that, so it goes as a numbered menu.
+    const buttons = [
+      { text: 'Catálogo', type: 'url', value: 'https://loja.example.com/produtos' },
+      { text: 'Ajuda', type: 'url', value: 'https://loja.example.com/ajuda' },
+    ];
+    await call('POST', '/api/bot-config', {
+      autoReplies: [{ trigger: 'links', response: 'Nossos links:', type: 'interactive', buttons }],
+    });
+    const from = '5511987650078';
+    await deliver(from, { type: 'text', text: { body: 'links' } });
+    await deliver(from, { type: 'text', text: { body: '2' } });
+    const messages: ConversationMessage[] = (await call('GET', `/api/conversations/${from}`)).json().messages;
+    expect(shown(messages).slice(0, 3)).toEqual([
+      { direction: 'in', source: 'contact', text: 'links' },
+      { direction: 'out', source: 'bot', text: 'Nossos links:', buttons: { numbered: true, options: buttons } },
+      { direction: 'in', source: 'contact', text: '2', choice: { option: 'Ajuda', number: 2 } },
+    ]);
+    // The chosen link is sent back.
+    expect(shown(messages)[3]).toMatchObject({ direction: 'out', text: '🔗 https://loja.example.com/ajuda' });
+  });
+});

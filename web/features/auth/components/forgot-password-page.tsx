@@ -1,0 +1,144 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ArrowLeft, MailCheck, MessageCircle } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useSearchParams } from 'react-router';
+import { forgotPasswordInput, passwordResetMsg } from '../../../../contract/password-reset';
+import { paths } from '../../../app/paths';
+import { usePageTitle } from '../../../app/use-page-title';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage } from '../../../lib/api';
+import { usePublicConfig, useSupportWhatsappLink } from '../../public-config/api/get-public-config';
+import { useForgotPassword } from '../api/forgot-password';
+
+function BackToLogin() {
+  return (
+    <Button asChild variant="outline" size="lg" className="w-full">
+      <Link to={paths.login}>
+        <ArrowLeft aria-hidden />
+        {passwordResetMsg.backToLogin}
+      </Link>
+    </Button>
+  );
+}
+
+/** Production without SMTP_URL: no e-mail leaves the server, so the support resets the password. */
+function Unavailable() {
+  const link = useSupportWhatsappLink('Olá! Esqueci minha senha e preciso redefini-la.');
+  return (
+    <div className="grid gap-4">
+      <p role="status" className="text-sm">
+        {passwordResetMsg.unavailable}
+      </p>
+      {link ? (
+        <Button asChild size="lg" className="w-full">
+          <a href={link} target="_blank" rel="noopener noreferrer">
+            <MessageCircle aria-hidden />
+            Falar com o suporte pelo WhatsApp
+          </a>
+        </Button>
+      ) : null}
+      <BackToLogin />
+    </div>
+  );
+}
+
+/** After a request: the one answer, whether or not the address has an account. */
+function Sent({ message }: { message: string }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <div className="grid gap-4 text-center">
+      <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-brand-soft text-brand-strong">
+        <MailCheck aria-hidden className="size-6" />
+      </span>
+      <h2 ref={ref} tabIndex={-1} className="text-lg font-semibold focus-visible:outline-none">
+        {passwordResetMsg.forgotSentTitle}
+      </h2>
+      <p role="status" className="text-sm text-muted-foreground">
+        {message}
+      </p>
+      <BackToLogin />
+    </div>
+  );
+}
+
+function ForgotForm() {
+  const [searchParams] = useSearchParams();
+  const request = useForgotPassword();
+  const form = useForm({
+    resolver: zodResolver(forgotPasswordInput),
+    defaultValues: { email: searchParams.get('email') ?? '' },
+  });
+  const onSubmit = form.handleSubmit((values) =>
+    request.mutate(values, {
+      onError: (error) =>
+        toast({
+          title: passwordResetMsg.forgotErrorTitle,
+          description: errorMessage(error, passwordResetMsg.forgotErrorTitle),
+          variant: 'destructive',
+        }),
+    }),
+  );
+  if (request.isSuccess) return <Sent message={request.data.message} />;
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <FormField
+        id="forgot-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder="voce@empresa.com.br"
+        error={form.formState.errors.email?.message}
+        {...form.register('email')}
+      />
+      <Button type="submit" size="lg" className="w-full" disabled={request.isPending}>
+        {request.isPending ? <Spinner /> : null}
+        {request.isPending ? 'Enviando...' : passwordResetMsg.forgotSubmit}
+      </Button>
+      <Link
+        to={paths.login}
+        className="text-center text-sm font-medium text-brand-ink underline-offset-4 hover:underline"
+      >
+        {passwordResetMsg.backToLogin}
+      </Link>
+    </form>
+  );
+}
+
+/** /esqueci-senha: the e-mail of the account, to receive a link that sets a new password. */
+export default function ForgotPasswordPage() {
+  usePageTitle(passwordResetMsg.forgotLink);
+  const config = usePublicConfig();
+  return (
+    <div className="mx-auto flex w-full max-w-md flex-1 flex-col justify-center px-4 py-10">
+      <Card>
+        <CardHeader>
+          <h1 className="text-2xl font-semibold tracking-tight">{passwordResetMsg.forgotTitle}</h1>
+          <CardDescription>
+            {config.data?.emailAvailable === false
+              ? passwordResetMsg.unavailableTitle
+              : passwordResetMsg.forgotDescription}
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          {config.isPending ? (
+            <div className="flex justify-center py-6">
+              <Spinner />
+            </div>
+          ) : config.data?.emailAvailable === false ? (
+            <Unavailable />
+          ) : (
+            <ForgotForm />
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CircleAlert } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useSearchParams } from 'react-router';
+import { passwordResetMsg, resetPasswordForm } from '../../../../contract/password-reset';
+import { paths } from '../../../app/paths';
+import { usePageTitle } from '../../../app/use-page-title';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage, isApiError } from '../../../lib/api';
+import { useResetPassword } from '../api/reset-password';
+
+/** The link cannot be used: ask for a new one. */
+function BadLink({ message }: { message: string }) {
+  return (
+    <div className="grid gap-4">
+      <div role="alert" className="flex items-start gap-3 rounded-lg border border-red-200 bg-red-50 p-4 text-red-800">
+        <CircleAlert aria-hidden className="mt-0.5 size-5 shrink-0" />
+        <p className="text-sm">{message}</p>
+      </div>
+      <Button asChild size="lg" className="w-full">
+        <Link to={paths.forgotPassword}>{passwordResetMsg.requestNewLink}</Link>
+      </Button>
+      <Link
+        to={paths.login}
+        className="text-center text-sm font-medium text-brand-ink underline-offset-4 hover:underline"
+      >
+        {passwordResetMsg.backToLogin}
+      </Link>
+    </div>
+  );
+}
+
+function ResetForm({ token }: { token: string }) {
+  const reset = useResetPassword();
+  const [refused, setRefused] = useState<string | null>(null);
+  const form = useForm({
+    resolver: zodResolver(resetPasswordForm),
+    defaultValues: { password: '', confirmPassword: '' },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(({ password }) =>
+    reset.mutate(
+      { token, password },
+      {
+        // Every session of the account has ended: a full load of the login page starts clean.
+        onSuccess: () => window.location.assign(paths.loginAfterReset),
+        onError: (error) => {
+          if (isApiError(error) && error.userMessage === passwordResetMsg.invalidLink) {
+            setRefused(error.userMessage);
+            return;
+          }
+          toast({
+            title: passwordResetMsg.resetErrorTitle,
+            description: errorMessage(error, passwordResetMsg.resetErrorTitle),
+            variant: 'destructive',
+          });
+        },
+      },
+    ),
+  );
+
+  if (refused) return <BadLink message={refused} />;
+  const busy = reset.isPending || reset.isSuccess;
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <FormField
+        id="reset-password"
+        label="Nova senha"
+        type="password"
+        autoComplete="new-password"
+        hint="Mínimo de 6 caracteres."
+        error={errors.password?.message}
+        {...form.register('password')}
+      />
+      <FormField
+        id="reset-confirm"
+        label="Confirmar nova senha"
+        type="password"
+        autoComplete="new-password"
+        error={errors.confirmPassword?.message}
+        {...form.register('confirmPassword')}
+      />
+      <Button type="submit" size="lg" className="w-full" disabled={busy}>
+        {busy ? <Spinner /> : null}
+        {busy ? 'Salvando...' : passwordResetMsg.resetSubmit}
+      </Button>
+    </form>
+  );
+}
+
+/** /redefinir-senha?token=…: the page the e-mailed link opens; the new password twice. */
+export default function ResetPasswordPage() {
+  usePageTitle(passwordResetMsg.resetTitle);
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get('token') ?? '';
+  return (
+    <div className="mx-auto flex w-full max-w-md flex-1 flex-col justify-center px-4 py-10">
+      <Card>
+        <CardHeader>
+          <h1 className="text-2xl font-semibold tracking-tight">{passwordResetMsg.resetTitle}</h1>
+          <CardDescription>{passwordResetMsg.resetDescription}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {token ? <ResetForm token={token} /> : <BadLink message={passwordResetMsg.missingLink} />}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

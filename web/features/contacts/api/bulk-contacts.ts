@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ContactBulkInput, ContactBulkResponse } from '../../../../contract/contacts';
+import { api } from '../../../lib/api';
+import { contactsQueryKey } from './get-contacts';
+
+/** Adds or removes one tag, or deletes, for the selected contacts. */
+export function bulkContacts(input: ContactBulkInput): Promise<ContactBulkResponse> {
+  return api.post<ContactBulkResponse>('/api/contacts/bulk', input);
+}
+
+export function useBulkContacts() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: bulkContacts,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: contactsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
+        queryClient.invalidateQueries({ queryKey: ['/api/campaigns/audience'] }),
+      ]),
+  });
+}

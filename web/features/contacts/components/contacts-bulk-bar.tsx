@@ -1,0 +1,247 @@
+import { Tag, Trash2, X } from 'lucide-react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { type Contact, type ContactBulkAction, contactsMsg } from '../../../../contract/contacts';
+import { countLabel } from '../../../../contract/plural';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Spinner } from '../../../components/ui/spinner';
+import { isApiError } from '../../../lib/api';
+import { toastError, toastSuccess } from '../../../lib/toasts';
+import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
+import { useBulkContacts } from '../api/bulk-contacts';
+import { useContactTags } from '../api/get-contact-tags';
+import { TagChip } from './tag-chips';
+
+type TagAction = Extract<ContactBulkAction, 'tag' | 'untag'>;
+
+/** What the browser can say about a tag before asking the server (the same texts as the server's). */
+function tagProblem(tag: string): string | undefined {
+  if (!tag) return contactsMsg.bulkTagRequired;
+  if (tag.includes(',')) return contactsMsg.bulkTagComma;
+  if (tag.length > 50) return contactsMsg.bulkTagTooLong;
+  return undefined;
+}
+
+/**
+ * 'Adicionar tag' / 'Remover tag' for the selected contacts: one tag, typed or picked from the
+ * suggestions (the account's tags to add; the tags the selected contacts carry to remove).
+ */
+function BulkTagDialog({
+  action,
+  selected,
+  onOpenChange,
+}: {
+  action: TagAction | null;
+  selected: Contact[];
+  onOpenChange: (open: boolean) => void;
+}) {
+  const bulk = useBulkContacts();
+  const accountTags = useContactTags(action === 'tag');
+  const [tag, setTag] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const open = action !== null;
+
+  useEffect(() => {
+    if (!open) return;
+    setTag('');
+    setError(undefined);
+  }, [open]);
+
+  const suggestions =
+    action === 'untag'
+      ? [...new Set(selected.flatMap((c) => c.tags))].sort((a, b) => a.localeCompare(b, 'pt-BR'))
+      : (accountTags.data ?? []).map((t) => t.tag);
+  const who = countLabel(selected.length, 'contato selecionado', 'contatos selecionados');
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!action) return;
+    const value = tag.trim();
+    const problem = tagProblem(value);
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    bulk.mutate(
+      { action, ids: selected.map((c) => c.id), tag: value },
+      {
+        onSuccess: (res) => {
+          toastSuccess(res.message);
+          onOpenChange(false);
+        },
+        onError: (err) => {
+          if (isApiError(err) && err.fieldErrors?.tag) setError(err.fieldErrors.tag);
+          toastError(err, contactsMsg.bulkError);
+        },
+      },
+    );
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !bulk.isPending && onOpenChange(next)}>
+      <DialogContent className="sm:max-w-md">
+        <DialogHeader>
+          <DialogTitle>{action === 'untag' ? 'Remover tag' : 'Adicionar tag'}</DialogTitle>
+          <DialogDescription>
+            {action === 'untag' ? `A tag sai dos ${who}.` : `A tag é adicionada aos ${who}.`}
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} noValidate className="grid gap-4">
+          <FormField
+            label="Tag"
+            value={tag}
+            onChange={(e) => {
+              setTag(e.target.value);
+              setError(undefined);
+            }}
+            error={error}
+            maxLength={60}
+            autoComplete="off"
+            placeholder="vip"
+            hint={action === 'tag' ? 'Uma tag por vez. Use uma que já existe ou crie uma nova.' : undefined}
+          />
+          {suggestions.length > 0 ? (
+            <ul className="flex max-h-32 flex-wrap gap-2 overflow-y-auto" aria-label="Tags sugeridas">
+              {suggestions.slice(0, 40).map((t) => (
+                <li key={t} className="max-w-full">
+                  <TagChip
+                    tag={t}
+                    pressed={tag.trim() === t}
+                    onPressedChange={(p) => {
+                      setTag(p ? t : '');
+                      setError(undefined);
+                    }}
+                  />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <DialogFooter>
+            <Button variant="outline" disabled={bulk.isPending} onClick={() => onOpenChange(false)}>
+              Cancelar
+            </Button>
+            <Button type="submit" disabled={bulk.isPending}>
+              {bulk.isPending ? <Spinner /> : null}
+              {action === 'untag' ? 'Remover tag' : 'Adicionar tag'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/**
+ * The bar shown while contacts are selected: how many, 'Adicionar tag', 'Remover tag', 'Excluir'
+ * (after a confirmation that says how many) and 'Limpar seleção'. It stays in view at the bottom of
+ * the screen while the list scrolls.
+ */
+export function ContactsBulkBar({
+  selected,
+  onClear,
+  onDeleted,
+}: {
+  selected: Contact[];
+  onClear: () => void;
+  onDeleted: () => void;
+}) {
+  const bulk = useBulkContacts();
+  const [tagAction, setTagAction] = useState<TagAction | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  if (selected.length === 0 && tagAction === null && !confirming) return null;
+  const n = selected.length;
+
+  const confirmDelete = () =>
+    bulk.mutate(
+      { action: 'delete', ids: selected.map((c) => c.id) },
+      {
+        onSuccess: (res) => {
+          toastSuccess(res.message);
+          setConfirming(false);
+          onDeleted();
+        },
+        onError: (err) => toastError(err, contactsMsg.bulkError),
+      },
+    );
+
+  return (
+    <>
+      {n > 0 ? (
+        <section
+          aria-label="Ações para os contatos selecionados"
+          data-testid="contacts-bulk-bar"
+          className="sticky bottom-4 z-10 grid gap-2 rounded-lg border border-brand-strong/40 bg-card p-3 shadow-lg sm:flex sm:flex-wrap sm:items-center"
+        >
+          <div className="flex items-center justify-between gap-2 sm:mr-auto">
+            <p className="text-sm font-medium" aria-live="polite">
+              {countLabel(n, 'contato selecionado', 'contatos selecionados')}
+            </p>
+            <Button variant="ghost" size="sm" className="sm:hidden" onClick={onClear}>
+              <X aria-hidden />
+              Limpar seleção
+            </Button>
+          </div>
+          <div className="grid grid-cols-3 gap-2 sm:flex sm:flex-wrap">
+            <PermissionGatedButton
+              variant="outline"
+              size="sm"
+              icon={<Tag aria-hidden />}
+              compactLabel="Adicionar"
+              onClick={() => setTagAction('tag')}
+            >
+              Adicionar tag
+            </PermissionGatedButton>
+            <PermissionGatedButton
+              variant="outline"
+              size="sm"
+              icon={<Tag aria-hidden />}
+              compactLabel="Remover"
+              onClick={() => setTagAction('untag')}
+            >
+              Remover tag
+            </PermissionGatedButton>
+            <PermissionGatedButton
+              variant="outline"
+              size="sm"
+              className="text-red-700 hover:bg-red-50"
+              icon={<Trash2 aria-hidden />}
+              onClick={() => setConfirming(true)}
+            >
+              Excluir
+            </PermissionGatedButton>
+          </div>
+          <Button variant="ghost" size="sm" className="max-sm:hidden" onClick={onClear}>
+            <X aria-hidden />
+            Limpar seleção
+          </Button>
+        </section>
+      ) : null}
+
+      <BulkTagDialog action={tagAction} selected={selected} onOpenChange={(open) => !open && setTagAction(null)} />
+
+      <ConfirmDialog
+        open={confirming}
+        onCancel={() => setConfirming(false)}
+        title="Excluir contatos"
+        description={
+          <>
+            Tem certeza que deseja excluir {countLabel(n, 'contato selecionado', 'contatos selecionados')}? Esta ação
+            não pode ser desfeita.
+          </>
+        }
+        confirmLabel={`Excluir ${countLabel(n, 'contato', 'contatos')}`}
+        pending={bulk.isPending}
+        onConfirm={confirmDelete}
+      />
+    </>
+  );
+}
