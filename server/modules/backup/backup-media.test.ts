@@ -96,6 +96,16 @@ describe('splitMedia', () => {
     expect(media.get(id)).toMatchObject({ escaped: true, fileName: '../../etc/passwd' });
   });
 
+  it('finds the key where the search windows meet', async () => {
+    const id = randomUUID();
+    // `{"pad":"…",` then the key, its quote 3 bytes before the first megabyte ends.
+    const pad = 'x'.repeat((1 << 20) - 3 - '{"pad":"'.length - '",'.length);
+    const file = Buffer.from(`{"pad":"${pad}","media":[{"url":"upload:${id}","data":"QUJD"}]}`);
+    expect(file.indexOf('"media"')).toBe((1 << 20) - 3);
+    const { media } = await split(file);
+    expect(texts(file, media)).toEqual({ [id]: 'QUJD' });
+  });
+
   it('refuses a section of the wrong shape, saying where', async () => {
     const id = randomUUID();
     const cases: Array<[string, PropertyKey[], string]> = [

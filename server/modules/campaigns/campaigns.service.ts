@@ -441,9 +441,15 @@ export async function sampleRecipients(
   );
 }
 
+/** How long a count of the contacts without a name serves the previews (each pause in typing asks again). */
+const NAMELESS_TTL_MS = 15_000;
+const namelessCache = new Map<string, { at: number; value: { count: number; phones: string[] } }>();
+
 /**
  * The contacts of an audience without a name, whose {{nome}} a campaign fills with the variable's
- * fallback (or nothing): how many, and the first few numbers. A groups audience has none.
+ * fallback (or nothing): how many, and the first few numbers. A groups audience has none. The count
+ * reads every contact of the account (tens of milliseconds for 100,000), so the previews of one
+ * audience share it for NAMELESS_TTL_MS, as the contact stat cards do.
  */
 export async function namelessRecipients(
   db: Db,
@@ -453,6 +459,9 @@ export async function namelessRecipients(
 ): Promise<{ count: number; phones: string[] }> {
   if (audience.targetType === 'groups') return { count: 0, phones: [] };
   const tags = audience.targetType === 'contacts' && audience.targetTags?.length ? audience.targetTags : null;
+  const key = JSON.stringify([userId, n, tags]);
+  const cached = namelessCache.get(key);
+  if (cached && Date.now() - cached.at < NAMELESS_TTL_MS) return cached.value;
   const audienceContacts = sql`from contacts where user_id = ${userId} and is_active and not opted_out
     and is_whatsapp_active is not false and btrim(name) = ''
     ${tags ? sql`and tags && ${sql.param(tags)}::text[]` : sql``}`;
@@ -462,7 +471,10 @@ export async function namelessRecipients(
              array(select phone ${audienceContacts} order by phone limit ${n}) as phones
     `),
   );
-  return { count: row?.count ?? 0, phones: row?.phones ?? [] };
+  const value = { count: row?.count ?? 0, phones: row?.phones ?? [] };
+  if (namelessCache.size > 10_000) namelessCache.clear();
+  namelessCache.set(key, { at: Date.now(), value });
+  return value;
 }
 
 const ISO = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
