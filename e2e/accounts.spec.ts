@@ -2,6 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { ADMIN, expect, login, postJson, shot, sql, test, unique } from './fixtures';
 
 test('register → pending → admin approves → login → dashboard', async ({ page, browser }) => {
+  // Two browsers, two accessibility scans and an approval e-mail: more than the default 30 s on a busy machine.
+  test.setTimeout(90_000);
   const username = unique('maria');
   const email = `${username}@example.com`;
   const password = 'segredo123';

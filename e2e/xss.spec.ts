@@ -435,7 +435,7 @@ test('stored script and event-handler payloads show as text on every page, under
   await visibleText(page, T.profileName);
   await visibleText(page, T.campaignSent);
   await visit(page, probe, '/dashboard?tab=chatbot');
-  for (const text of [`“${T.trigger}”`, T.reply, `${SHORT}:`]) await visibleText(page, text);
+  for (const text of [`“${T.trigger}”`, asWhatsapp(T.reply), `${SHORT}:`]) await visibleText(page, text);
   await visit(page, probe, '/dashboard?tab=analytics');
   await visit(page, probe, '/dashboard?tab=verification');
   await visibleText(page, T.profileName);
