@@ -35,7 +35,7 @@ test('an automatic message not saved yet: leaving asks, staying keeps it, saving
   await signInCustomer(page, { prefix: 'unsaved', name: 'Úrsula Unsaved' });
   await openChatbot(page);
   await expect(page.getByText('Nenhuma mensagem configurada')).toBeVisible();
-  expect(await beforeUnloadArmed(page)).toBe(false);
+  await expect.poll(() => beforeUnloadArmed(page)).toBe(false);
 
   await page.getByRole('button', { name: 'Criar Primeira Mensagem' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Criar Nova Mensagem Automática' });
@@ -48,7 +48,7 @@ test('an automatic message not saved yet: leaving asks, staying keeps it, saving
   await expect(toast(page, 'Mensagem adicionada — clique em Salvar Configurações para manter.')).toBeVisible();
   await expect(toast(page, 'Mensagem adicionada com sucesso.')).toHaveCount(0);
   await expect(page.getByText('Alterações não salvas.')).toBeVisible();
-  expect(await beforeUnloadArmed(page)).toBe(true);
+  await expect.poll(() => beforeUnloadArmed(page)).toBe(true);
 
   // Contatos in the menu: the app asks before leaving.
   await menuLink(page, 'Contatos').click();
@@ -73,7 +73,7 @@ test('an automatic message not saved yet: leaving asks, staying keeps it, saving
     .poll(async () => (await botConfig(page)).autoReplies.map((r: { trigger: string }) => r.trigger))
     .toEqual(['entrega']);
   await expect(page.getByText('Alterações não salvas.')).toBeHidden();
-  expect(await beforeUnloadArmed(page)).toBe(false);
+  await expect.poll(() => beforeUnloadArmed(page)).toBe(false);
   await menuLink(page, 'Contatos').click();
   await expect(page).toHaveURL(/\/contacts$/);
   await expect(leave).toHaveCount(0);
@@ -108,7 +108,8 @@ test("'Sair sem salvar' leaves and drops the draft; the browser's own prompt gua
   const leave = page.getByRole('alertdialog', { name: LEAVE_TITLE });
   await leave.getByRole('button', { name: 'Sair sem salvar' }).click();
   await expect(page).toHaveURL(/\/contacts$/);
-  expect(await beforeUnloadArmed(page)).toBe(false);
+  // The URL changes as the router navigates; the chatbot page's guard is removed when it unmounts.
+  await expect.poll(() => beforeUnloadArmed(page)).toBe(false);
   await menuLink(page, 'Chatbot').click();
   await expect(page.getByText('Nenhuma mensagem configurada')).toBeVisible();
   expect((await botConfig(page)).autoReplies).toEqual([]);
@@ -126,11 +127,11 @@ test("'Configurar Chatbot' with edits: closing and leaving ask first; Cancelar d
   // Untouched: Escape closes at once.
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
-  expect(await beforeUnloadArmed(page)).toBe(false);
+  await expect.poll(() => beforeUnloadArmed(page)).toBe(false);
 
   await page.getByRole('button', { name: 'Configurar Chatbot' }).click();
   await welcome.fill('Olá! Bem-vindo à loja.');
-  expect(await beforeUnloadArmed(page)).toBe(true);
+  await expect.poll(() => beforeUnloadArmed(page)).toBe(true);
   await page.keyboard.press('Escape');
   const confirm = page.getByRole('alertdialog', { name: LEAVE_TITLE });
   await expect(confirm).toBeVisible();
@@ -149,13 +150,13 @@ test("'Configurar Chatbot' with edits: closing and leaving ask first; Cancelar d
 
   // Typed back to what is stored: nothing to lose.
   await welcome.fill('Olá!');
-  expect(await beforeUnloadArmed(page)).toBe(false);
+  await expect.poll(() => beforeUnloadArmed(page)).toBe(false);
   await welcome.fill('Olá de novo!');
   // 'Sair sem salvar' from the close prompt drops the edit.
   await dialog.getByRole('button', { name: 'Fechar' }).click();
   await confirm.getByRole('button', { name: 'Sair sem salvar' }).click();
   await expect(dialog).toBeHidden();
-  expect(await beforeUnloadArmed(page)).toBe(false);
+  await expect.poll(() => beforeUnloadArmed(page)).toBe(false);
   expect((await botConfig(page)).welcomeMessage).toBe('Olá!');
 
   // Cancelar is an explicit discard.

@@ -72,10 +72,6 @@ const envSchema = z.object({
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   TRUST_PROXY: bool.default(false),
   /**
-   * Image links on this machine or its network that the server may download all the same: `true`
-   * for any, or a comma-separated list of addresses. Off by default: for tests and local demos only.
-   */
-  /**
    * The SMTP server that sends e-mail (password reset, account approved, campaign and connection
    * notices): `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465`. Unset: in
    * development e-mails are written to the log; in production none is sent.
@@ -91,6 +87,10 @@ const envSchema = z.object({
     .max(320)
     .refine((s) => parseMailbox(s) !== null, 'must be an e-mail address or Name <address>')
     .optional(),
+  /**
+   * Image links on this machine or its network that the server may download all the same: `true`
+   * for any, or a comma-separated list of addresses. Off by default: for tests and local demos only.
+   */
   OUTBOUND_ALLOW_PRIVATE: z
     .string()
     .default('false')
