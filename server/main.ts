@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock';
+import { collectStartupGarbage } from './lib/startup-memory';
 import { loggerOptions, type SerializedError, serializeError } from './logger';
 import { ensureAdmin } from './modules/auth/auth.service';
 
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   // Saved WhatsApp connections come back in the background; the app answers meanwhile.
   void app.deps.connections.restore().catch((err) => app.log.error({ err }, 'WhatsApp restore failed'));
+  // What start-up allocated is garbage now: an idle server should not carry it (docs: Operations → Memory).
+  setImmediate(collectStartupGarbage);
   app.log.info(
     `${config.PRODUCT_NAME} is running on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT} (${database.kind === 'pglite' ? `embedded database in ${config.DATA_DIR}` : 'PostgreSQL'})`,
   );

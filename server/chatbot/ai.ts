@@ -1,5 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { lazyModule } from '../lib/lazy-module';
+
+/** The OpenAI client (~5 MB resident) loads when an account has a key. */
+const loadOpenAi = lazyModule<typeof OpenAI>('openai');
 
 /** What the AI answers when it cannot help; the pipeline then hands the conversation to a person. */
 export const AI_HANDOFF_TOKEN = '[ATENDENTE]';
@@ -49,7 +53,7 @@ export class OpenAiResponder implements AiResponder {
     private readonly log: FastifyBaseLogger,
   ) {
     this.client = opts.apiKey
-      ? new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, timeout: opts.timeoutMs, maxRetries: 0 })
+      ? new (loadOpenAi())({ apiKey: opts.apiKey, baseURL: opts.baseURL, timeout: opts.timeoutMs, maxRetries: 0 })
       : null;
   }
 

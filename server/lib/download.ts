@@ -1,7 +1,11 @@
-import * as XLSX from '@e965/xlsx';
+import type * as XlsxModule from '@e965/xlsx';
 import type { FastifyReply } from 'fastify';
 import { toCsv } from '../../contract/contacts';
 import { saoPauloDay, saoPauloTimestamp } from '../../contract/metrics';
+import { lazyModule } from './lazy-module';
+
+/** The spreadsheet library (~9 MB resident) loads with the first .xlsx export. */
+const loadXlsx = lazyModule<typeof XlsxModule>('@e965/xlsx');
 
 /** Rows of text cells, header first. */
 export type Table = string[][];
@@ -15,7 +19,8 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
  * evaluated — so, unlike CSV, nothing needs an apostrophe.
  */
 export function tableToXlsx(table: Table, sheetName: string): Buffer {
-  const sheet: XLSX.WorkSheet = {};
+  const XLSX = loadXlsx();
+  const sheet: XlsxModule.WorkSheet = {};
   let maxCol = 0;
   table.forEach((row, r) => {
     row.forEach((value, c) => {

@@ -1,6 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
+import type NodemailerModule from 'nodemailer';
 import type { Config, Mailbox } from '../config';
+import { lazyModule } from '../lib/lazy-module';
+
+/** nodemailer loads when an SMTP server is configured, not in every process. */
+const loadNodemailer = lazyModule<typeof NodemailerModule>('nodemailer');
 
 /** One e-mail: plain text and the same in simple HTML (server/mail/templates.ts writes both). */
 export interface MailMessage {
@@ -37,7 +41,7 @@ interface Transport {
 
 function smtpTransport(url: string): Transport {
   // Two connections at most, reused: a burst of notices queues instead of opening a socket each.
-  const transporter = nodemailer.createTransport({ url, pool: true, maxConnections: 2, ...SMTP_TIMEOUTS });
+  const transporter = loadNodemailer().createTransport({ url, pool: true, maxConnections: 2, ...SMTP_TIMEOUTS });
   return {
     send: async (from, m) => {
       await transporter.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html });

@@ -1,9 +1,12 @@
-import PDFDocument from 'pdfkit';
+import type PDFKitModule from 'pdfkit';
 import { formatCount, formatDay, formatNumber, formatPercent } from '../../../contract/format';
 import { type CampaignPerformance, deliveryTone, type Report } from '../../../contract/metrics';
+import { lazyModule } from '../../lib/lazy-module';
 import { countTicks, labelledSlots } from './chart-axes';
 
 type Doc = PDFKit.PDFDocument;
+/** pdfkit (~7 MB resident) loads with the first report. */
+const loadPdfKit = lazyModule<typeof PDFKitModule>('pdfkit');
 
 const GREEN = '#128C7E';
 const ACCENT = '#25D366';
@@ -71,6 +74,7 @@ function formatSaoPaulo(at: Date): string {
  * analysis. Made on the server with PDFKit and the standard fonts: no browser, no font files.
  */
 export function renderReportPdf(report: Report, meta: ReportPdfMeta): Promise<Buffer> {
+  const PDFDocument = loadPdfKit();
   const doc = new PDFDocument({
     size: 'A4',
     bufferPages: true,
