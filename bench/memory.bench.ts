@@ -134,7 +134,12 @@ async function probe(pid: number, file: string): Promise<Figures> {
   for (let i = 0; i < 100; i++) {
     await sleep(100);
     if (!existsSync(file)) continue;
-    const m = JSON.parse(readFileSync(file, 'utf8')) as { at: number; rss: number; heapUsed: number };
+    let m: { at: number; rss: number; heapUsed: number };
+    try {
+      m = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      continue; // read while an older probe's file was being replaced
+    }
     if (m.at >= asked) return { rssMb: m.rss / 1048576, heapMb: m.heapUsed / 1048576 };
   }
   throw new Error('the memory probe did not answer');
