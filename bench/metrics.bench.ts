@@ -7,7 +7,7 @@ import { addDays, saoPauloDay } from '../contract/metrics';
 import { createDatabase, type FreshDatabase, startNodeServer } from '../scripts/launch-server.mjs';
 import { type Database, openDatabase } from '../server/db/client';
 import { rowsOf } from '../server/db/rows';
-import { hashPassword } from '../server/modules/auth/password';
+import { hashPassword } from '../server/modules/auth';
 import { login } from './lib/accounts';
 import { request } from './lib/http';
 import { type BenchResult, ceiling, fmt, printChecks } from './lib/report';

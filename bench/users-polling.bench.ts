@@ -77,7 +77,7 @@ const POLLS: Poll[] = [
     schema: unreadCountResponse,
   },
   {
-    // web/features/whatsapp/api/get-whatsapp-channel.ts
+    // web/lib/queries/get-whatsapp-channel.ts
     path: '/api/whatsapp/channel',
     intervalMs: 30_000,
     where: "dashboard 'Visão Geral', WhatsApp card",

@@ -71,6 +71,18 @@ export const landingSignupInput = z.object({
 });
 export type LandingSignupInput = z.infer<typeof landingSignupInput>;
 
+/**
+ * The landing page's form: a field left empty is told once for the whole form (the 'root' error, shown
+ * as a toast, SPEC §5); then `landingSignupInput`'s rules, each under its field.
+ */
+export const landingSignupForm = z
+  .object({ name: z.string(), email: z.string(), whatsappNumber: z.string() })
+  .refine((f) => Boolean(f.name.trim() && f.email.trim() && f.whatsappNumber.trim()), {
+    message: v.landingRequired,
+    path: ['root'],
+  })
+  .pipe(landingSignupInput);
+
 export const userSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -82,6 +94,8 @@ export const userSchema = z.object({
   isActive: z.boolean(),
   createdAt: z.string(),
   demoExpiresAt: z.string().nullable(),
+  /** When the owner confirmed the address through the e-mailed link; null until then. Added to SPEC's shape. */
+  emailConfirmedAt: z.string().nullable().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

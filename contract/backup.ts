@@ -14,7 +14,7 @@ import { contactsMsg, groupInput } from './contacts';
 import { savedMessageInput } from './saved-messages';
 import { notificationSettingsSchema, updateWhatsappSettingsInput } from './settings';
 import { INVALID_CHARACTERS, text } from './text';
-import { UPLOAD_MAX_BYTES, UPLOAD_MAX_MB } from './uploads';
+import { UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, uploadIdOf } from './uploads';
 
 /**
  * The account backup (`GET /api/backup`, `POST /api/backup/restore`): one JSON file with a format
@@ -40,8 +40,6 @@ export const BACKUP_MEDIA_MAX_COUNT = 100;
 export const BACKUP_MAX_UPLOAD_MB = BACKUP_MAX_FILE_MB + BACKUP_MEDIA_MAX_MB;
 /** Base64 characters of the largest image an account may upload. */
 export const BACKUP_MEDIA_BASE64_MAX = Math.ceil(UPLOAD_MAX_BYTES / 3) * 4;
-/** How a campaign or an image of the backup names an upload: `upload:<id>`. */
-export const BACKUP_UPLOAD_REF = /^upload:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 /** pt-BR texts of the backup download and restore. */
 export const backupMsg = {
@@ -342,12 +340,11 @@ export type BackupSettings = z.input<typeof backupSettings>;
  * first bytes, its size), and points the restored rows at it.
  */
 export const backupMediaItem = z.object({
-  url: z.string().regex(BACKUP_UPLOAD_REF, backupMsg.mediaUrlInvalid),
+  url: z.string().refine((url) => uploadIdOf(url, { uuidOnly: true }) !== null, backupMsg.mediaUrlInvalid),
   fileName: z.string().max(255).optional(),
   contentType: z.string().max(100).optional(),
   data: z.string().max(BACKUP_MEDIA_BASE64_MAX, `Imagem muito grande. O limite é ${UPLOAD_MAX_MB} MB.`),
 });
-export type BackupMediaItem = z.input<typeof backupMediaItem>;
 
 /**
  * The whole file. Sections left out count as empty. `media` and `mediaLeftOut` came after version

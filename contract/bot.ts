@@ -5,6 +5,7 @@ import { BUSINESS_DAYS } from './constants';
 import { phoneDigits } from './phone';
 import { isHttpUrl } from './saved-messages';
 import { text } from './text';
+import { normalizeForMatch } from './text-match';
 
 /** pt-BR texts of the chatbot screens and `/api/bot-config` (SPEC §5, §8). */
 export const botMsg = {
@@ -145,7 +146,6 @@ export const botButtonInput = z
     if (b.type === 'quick_reply' && b.value.length > BOT_TRIGGER_MAX)
       ctx.addIssue({ code: 'custom', message: botMsg.buttonKeywordTooLong, path: ['value'] });
   });
-export type BotButtonInput = z.input<typeof botButtonInput>;
 
 /**
  * One auto reply as either editor sends it: the simple dialog's `{ keyword, response }` or the
@@ -212,7 +212,7 @@ export const weekdayLabels: Record<Weekday, string> = {
 };
 
 /** The account's one set of business hours (shared with the WhatsApp settings). */
-export const businessHoursInput = z
+const businessHoursInput = z
   .object({
     start: timeField(),
     end: timeField(),
@@ -222,7 +222,6 @@ export const businessHoursInput = z
       .transform((days) => weekdays.filter((d) => days.includes(d))),
   })
   .refine((h) => h.start < h.end, { message: botMsg.businessOrder, path: ['end'] });
-export type BusinessHours = z.output<typeof businessHoursInput>;
 
 /**
  * `POST /api/bot-config`: the whole config of SPEC §3. Every field may be left out, and then keeps
@@ -323,19 +322,6 @@ export const DEFAULT_BOT_CONFIG = {
   aiInstructions: '',
   handoffMinutes: DEFAULT_HANDOFF_MINUTES,
 } as const;
-
-/**
- * Text as the matcher compares it: lower case, without accents, punctuation as spaces, single
- * spaces ('Qual o PREÇO?' → 'qual o preco').
- */
-export function normalizeForMatch(value: string): string {
-  return value
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
 
 /** The three sample messages offered to a new account (SPEC §2), with its support number and e-mail. */
 export function sampleAutoReplies(support: { phone: string; email: string; site?: string }): AutoReplyInput[] {

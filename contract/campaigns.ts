@@ -28,13 +28,31 @@ export type RecipientStatus = (typeof recipientStatuses)[number];
 export const campaignWaitReasons = ['outside_hours', 'daily_limit', 'offline', 'messaging_limit'] as const;
 export type CampaignWaitReason = (typeof campaignWaitReasons)[number];
 
+/**
+ * The groups of statuses every side speaks of, defined once (the server's SQL and the browser's
+ * polling read these lists):
+ * - not started: no recipient rows yet; the campaign may still be edited or sent;
+ * - running: started and not ended, sending now (`sending`) or waiting to go on (`in_progress`);
+ * - live: moved on by the engine without anyone asking (scheduled ones start at their time);
+ * - finished: ended, nothing more goes out (receipts of what went out may still arrive).
+ */
+export const CAMPAIGN_NOT_STARTED = ['draft', 'scheduled'] as const satisfies readonly CampaignStatus[];
+export const CAMPAIGN_RUNNING = ['sending', 'in_progress'] as const satisfies readonly CampaignStatus[];
+export const CAMPAIGN_LIVE = ['scheduled', ...CAMPAIGN_RUNNING] as const satisfies readonly CampaignStatus[];
+export const CAMPAIGN_FINISHED = ['completed', 'failed', 'cancelled'] as const satisfies readonly CampaignStatus[];
+
+/** Whether `status` is one of `group` (a status the contract does not know is in none). */
+export function isCampaignStatusIn(group: readonly CampaignStatus[], status: string): boolean {
+  return (group as readonly string[]).includes(status);
+}
+
 /** Which status a user action may move a campaign from (anything else is a 409). */
 export const CAMPAIGN_TRANSITIONS = {
-  send: ['draft', 'scheduled'],
-  pause: ['scheduled', 'sending', 'in_progress'],
+  send: CAMPAIGN_NOT_STARTED,
+  pause: CAMPAIGN_LIVE,
   resume: ['paused'],
-  cancel: ['scheduled', 'sending', 'in_progress', 'paused'],
-  edit: ['draft', 'scheduled'],
+  cancel: [...CAMPAIGN_LIVE, 'paused'],
+  edit: CAMPAIGN_NOT_STARTED,
 } as const satisfies Record<string, readonly CampaignStatus[]>;
 export type CampaignAction = keyof typeof CAMPAIGN_TRANSITIONS;
 
@@ -218,6 +236,8 @@ export type UpdateCampaignBody = z.input<typeof updateCampaignBody>;
 
 /** POST /api/campaigns/{id}/test: one message to this number (default: the account's own WhatsApp number). */
 export const testCampaignBody = z.object({ phone: text().trim().max(30).optional() }).nullish();
+/** The 'Enviar teste' dialog's form: the body's number, empty for the account's own one. */
+export const testCampaignForm = testCampaignBody.unwrap().unwrap();
 
 export const campaignIdParams = z.object({ id: z.uuid({ error: 'Identificador inválido.' }) });
 

@@ -217,6 +217,11 @@ export const contactBulkInput = z
   });
 export type ContactBulkInput = z.input<typeof contactBulkInput>;
 
+/** The 'Adicionar tag' / 'Remover tag' dialog's form: `contactBulkInput`'s one tag, required there. */
+export const contactBulkTagForm = z.object({
+  tag: contactBulkInput.shape.tag.unwrap().refine((t) => t !== '', contactsMsg.bulkTagRequired),
+});
+
 export const contactBulkResponse = z.object({
   success: z.literal(true),
   message: z.string(),

@@ -1,6 +1,6 @@
 import './zod-locale';
 import { z } from 'zod';
-import { CAMPAIGN_PROGRESS_POLL_MS } from './campaigns';
+import { CAMPAIGN_FINISHED, CAMPAIGN_PROGRESS_POLL_MS, CAMPAIGN_RUNNING, isCampaignStatusIn } from './campaigns';
 import { deliveryRateTone } from './format';
 
 /*
@@ -154,9 +154,9 @@ export function isLiveCampaign(
   c: { status: string; scheduledAt?: string | null; finishedAt?: string | null },
   now: number = Date.now(),
 ): boolean {
-  if (c.status === 'sending' || c.status === 'in_progress') return true;
+  if (isCampaignStatusIn(CAMPAIGN_RUNNING, c.status)) return true;
   if (c.status === 'scheduled') return !c.scheduledAt || Date.parse(c.scheduledAt) - now <= SCHEDULED_LIVE_AHEAD_MS;
-  if (c.finishedAt && (c.status === 'completed' || c.status === 'failed' || c.status === 'cancelled')) {
+  if (c.finishedAt && isCampaignStatusIn(CAMPAIGN_FINISHED, c.status)) {
     const age = now - Date.parse(c.finishedAt);
     return age >= 0 && age < RECEIPTS_GRACE_MS;
   }

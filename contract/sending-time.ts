@@ -75,6 +75,11 @@ export function nextSaoPauloMidnight(at: Date): Date {
   return startOfSaoPauloDay(noonTomorrow);
 }
 
+/**
+ * The account's business hours as its settings keep them (SPEC §9): the one shape the engine, the
+ * chatbot and the campaign dialog's forecast read (the bot config shows the same hours as start,
+ * end and days).
+ */
 export interface BusinessHours {
   respectBusinessHours: boolean;
   businessStart: string;

@@ -3,6 +3,20 @@ import { z } from 'zod';
 /** How a campaign or a saved message refers to one of the account's uploads: `upload:<id>`. */
 export const UPLOAD_REF_PREFIX = 'upload:';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The upload an `upload:<id>` reference names, or null when the value is not one (a link, nothing).
+ * `uuidOnly` is a backup file's stricter reading: the id must be a UUID, and the prefix counts in
+ * any case ('UPLOAD:…'), as restores have always read it.
+ */
+export function uploadIdOf(ref: string, opts: { uuidOnly?: boolean } = {}): string | null {
+  const prefix = ref.slice(0, UPLOAD_REF_PREFIX.length);
+  const id = ref.slice(UPLOAD_REF_PREFIX.length);
+  if (!opts.uuidOnly) return prefix === UPLOAD_REF_PREFIX ? id : null;
+  return prefix.toLowerCase() === UPLOAD_REF_PREFIX && UUID.test(id) ? id : null;
+}
+
 /** Largest image an account may upload (WhatsApp itself refuses images above 5 MB). */
 export const UPLOAD_MAX_MB = 5;
 export const UPLOAD_MAX_BYTES = UPLOAD_MAX_MB * 1024 * 1024;

@@ -21,6 +21,9 @@ export const connectWhatsappInput = z
   .nullish();
 export type ConnectWhatsappInput = z.infer<typeof connectWhatsappInput>;
 
+/** The dialog's 'Conectar com número de telefone' form: the number is required there. */
+export const pairingCodeForm = z.object({ phoneNumber: whatsappNumberField.transform(phoneDigits) });
+
 export const connectWhatsappResponse = z.object({
   success: z.boolean(),
   message: z.string(),

@@ -4,7 +4,7 @@ import { expect, postJson, shot, signInCustomer, test } from './fixtures';
 
 const customer = { prefix: 'publico', name: 'Paula Público' };
 
-// Numbers ending in an odd digit have WhatsApp in the simulator.
+// All have WhatsApp in the simulator (none ends in 0: simulatedNumberExists).
 const CONTACTS = [
   { name: 'Ana Souza', phone: '(21) 99876-5431', tags: ['vip'] },
   { name: 'Bruno Lima', phone: '(11) 91234-5677', tags: ['vip', 'lead'] },

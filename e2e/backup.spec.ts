@@ -1,21 +1,19 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, APIResponse, Page } from '@playwright/test';
-import { createActiveCustomer, expect, login, postJson, shot, signInCustomer, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import {
+  createActiveCustomer,
+  expect,
+  expectOk,
+  login,
+  postJson,
+  putJson,
+  shot,
+  signInCustomer,
+  test,
+} from './fixtures';
 
 type Json = Record<string, unknown>;
-
-function putJson(request: APIRequestContext, path: string, data: unknown) {
-  const baseURL = test.info().project.use.baseURL;
-  if (!baseURL) throw new Error('playwright.config.ts sets no baseURL');
-  return request.put(path, { data, headers: { Origin: new URL(baseURL).origin } });
-}
-
-const ok = async (res: Promise<APIResponse>, label: string) => {
-  const r = await res;
-  expect(r.ok(), `${label}: ${r.status()} ${r.ok() ? '' : await r.text()}`).toBe(true);
-  return r;
-};
 
 // Numbers ending in 0 have no WhatsApp in the simulator: that one's report line fails.
 const CONTACTS = [
@@ -27,9 +25,9 @@ const CONTACTS = [
 
 /** An account with contacts, a group, a saved message, bot rules, settings and a sent campaign. */
 async function seedAccount(page: Page) {
-  for (const contact of CONTACTS) await ok(postJson(page.request, '/api/contacts', contact), contact.name);
-  await ok(postJson(page.request, '/api/groups', { name: 'Clientes Fiéis', membersCount: 12 }), 'group');
-  await ok(
+  for (const contact of CONTACTS) await expectOk(postJson(page.request, '/api/contacts', contact), contact.name);
+  await expectOk(postJson(page.request, '/api/groups', { name: 'Clientes Fiéis', membersCount: 12 }), 'group');
+  await expectOk(
     postJson(page.request, '/api/messages', {
       title: 'Boas-vindas',
       content: '<b>Olá!</b> Seja bem-vindo.',
@@ -37,7 +35,7 @@ async function seedAccount(page: Page) {
     }),
     'saved message',
   );
-  await ok(
+  await expectOk(
     putJson(page.request, '/api/settings/whatsapp', {
       autoReconnect: true,
       messageDelay: 1,
@@ -48,7 +46,7 @@ async function seedAccount(page: Page) {
     }),
     'WhatsApp settings',
   );
-  await ok(
+  await expectOk(
     postJson(page.request, '/api/bot-config', {
       welcomeMessage: 'Olá! Aqui é a Loja do Backup.',
       autoReplies: [
@@ -58,14 +56,14 @@ async function seedAccount(page: Page) {
     }),
     'bot config',
   );
-  await ok(postJson(page.request, '/api/whatsapp/connect', {}), 'WhatsApp connect');
+  await expectOk(postJson(page.request, '/api/whatsapp/connect', {}), 'WhatsApp connect');
   await expect
     .poll(async () => (await (await page.request.get('/api/whatsapp-session')).json()).phoneNumber, {
       timeout: 15_000,
     })
     .toBeTruthy();
   const created = await (
-    await ok(
+    await expectOk(
       postJson(page.request, '/api/campaigns', {
         name: 'Campanha do backup',
         message: 'Oi {{primeiro_nome}}!',
@@ -75,7 +73,7 @@ async function seedAccount(page: Page) {
     )
   ).json();
   const id = created.campaign?.id ?? created.id;
-  await ok(postJson(page.request, `/api/campaigns/${id}/send`, {}), 'send');
+  await expectOk(postJson(page.request, `/api/campaigns/${id}/send`, {}), 'send');
   await expect
     .poll(
       async () => {
@@ -87,7 +85,7 @@ async function seedAccount(page: Page) {
     .toEqual(['completed', 2]);
   // Credentials of the official API: secrets the backup must leave out.
   const cloud = await (
-    await ok(
+    await expectOk(
       postJson(page.request, '/api/whatsapp-business/configure', {
         accessToken: 'EAAG-e2e-token',
         phoneNumberId: '109000000000001',
@@ -176,7 +174,7 @@ test('"Backup de Dados" downloads the account; "Restaurar backup" gives a fresh 
   expect(text).not.toMatch(/"(password\w*|\w*[tT]oken\w*|\w*[sS]ecret\w*|webhookKey|providerMessageId|channel)"/);
 
   // A fresh account restores the file through Settings.
-  await ok(postJson(page.request, '/api/auth/logout', {}), 'logout');
+  await expectOk(postJson(page.request, '/api/auth/logout', {}), 'logout');
   const second = await createActiveCustomer(page, { prefix: 'backupb', name: 'Bento Restaura', plan: 'enterprise' });
   await login(page, second.username, second.password);
   await page.goto('/settings');

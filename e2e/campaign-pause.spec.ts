@@ -1,5 +1,5 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, postJson, shot, signInCustomer, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import { expect, postJson, putJson, shot, signInCustomer, test } from './fixtures';
 
 /**
  * Enviar asks first, with the recipients, the sending number and a forecast; Pausar, Retomar and
@@ -12,12 +12,6 @@ const RECIPIENTS = 10;
 const DELAY_S = 2;
 // Longer than the longest gap plus "typing…": a message claimed before a click would be out by then.
 const QUIET_MS = 4_500;
-
-function putJson(request: APIRequestContext, path: string, data: unknown) {
-  const baseURL = test.info().project.use.baseURL;
-  if (!baseURL) throw new Error('playwright.config.ts sets no baseURL');
-  return request.put(path, { data, headers: { Origin: new URL(baseURL).origin } });
-}
 
 interface Sent {
   to: string;

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, postJson, shot, signInCustomer, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import { expect, postJson, putJson, shot, signInCustomer, test } from './fixtures';
 
 const customer = { prefix: 'campanhas', name: 'Clara Campanhas' };
 
@@ -9,12 +9,6 @@ const CONTACTS = [
   { name: 'Ana Souza', phone: '(21) 99876-5431', email: 'ana@example.com', tags: ['vip'] },
   { name: 'Bruno Lima', phone: '(11) 91234-5677', tags: ['vip'] },
 ];
-
-function putJson(request: APIRequestContext, path: string, data: unknown) {
-  const baseURL = test.info().project.use.baseURL;
-  if (!baseURL) throw new Error('playwright.config.ts sets no baseURL');
-  return request.put(path, { data, headers: { Origin: new URL(baseURL).origin } });
-}
 
 /** Contacts, sending at any hour with a short pause, and the simulated WhatsApp online. */
 async function prepareAccount(page: Page) {

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import * as XLSX from '@e965/xlsx';
-import { expect, shot, signInCustomer, test } from './fixtures';
+import { expect, shot, signInCustomer, sql, test } from './fixtures';
 
 function expectAndForget(errors: string[], pattern: RegExp) {
   const i = errors.findIndex((e) => pattern.test(e));
@@ -168,4 +168,20 @@ test('contacts: import a CSV with its result and rejected rows, templates and ex
   expect(quickFile.suggestedFilename()).toMatch(/\.csv$/);
   const body = Buffer.concat(await (await quickFile.createReadStream()).toArray()).toString('utf8');
   expect(body).toContain('Ana Import;+5521998765432;ana@example.com;vip');
+});
+
+test('a contact without a name is known by its number in its row and its delete confirmation', async ({ page }) => {
+  const { username } = await signInCustomer(page, { prefix: 'semnome', name: 'Sara Sem Nome' });
+  await sql(
+    `insert into contacts (user_id, name, phone) select id, '', '+5511987650098' from users where username = $1`,
+    [username],
+  );
+  await page.goto('/contacts');
+  const row = page.getByTestId('contact-row').filter({ hasText: '+55 11 9' });
+  await expect(row.getByText('+55 11 9••••••98', { exact: true })).toBeVisible();
+  await row.getByRole('button', { name: 'Excluir +55 11 9••••••98' }).click();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm).toContainText('Tem certeza que deseja excluir +55 11 98765-0098?');
+  await confirm.getByRole('button', { name: 'Excluir' }).click();
+  await expect(page.getByTestId('contact-row')).toHaveCount(0);
 });

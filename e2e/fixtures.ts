@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type APIRequestContext, type APIResponse, test as base, expect, type Page } from '@playwright/test';
 import pg from 'pg';
 import type { PlanType } from '../contract/plans';
@@ -59,9 +60,25 @@ export function shot(name: string): { path: string; fullPage: true } {
  * app sends it: with the page's Origin, without which the server refuses a cookie-carrying write (CSRF).
  */
 export function postJson(request: APIRequestContext, path: string, data: unknown): Promise<APIResponse> {
+  return request.post(path, { data, headers: appOrigin() });
+}
+
+/** As postJson, with PUT (settings, profile). */
+export function putJson(request: APIRequestContext, path: string, data: unknown): Promise<APIResponse> {
+  return request.put(path, { data, headers: appOrigin() });
+}
+
+function appOrigin(): { Origin: string } {
   const baseURL = test.info().project.use.baseURL;
   if (!baseURL) throw new Error('playwright.config.ts sets no baseURL');
-  return request.post(path, { data, headers: { Origin: new URL(baseURL).origin } });
+  return { Origin: new URL(baseURL).origin };
+}
+
+/** Awaits a set-up request and fails the test, with the server's answer, unless it succeeded. */
+export async function expectOk(res: Promise<APIResponse>, label: string): Promise<APIResponse> {
+  const r = await res;
+  expect(r.ok(), `${label}: ${r.status()} ${r.ok() ? '' : await r.text()}`).toBe(true);
+  return r;
 }
 
 export interface Customer {
@@ -111,4 +128,29 @@ export async function signInCustomer(page: Page, opts: CustomerOptions): Promise
   const customer = await createActiveCustomer(page, opts);
   await login(page, customer.username, customer.password);
   return customer;
+}
+
+/** An e-mail the SMTP server of e2e/server.mjs received (each written as JSON in `mailDir`). */
+export interface Mail {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The e-mails to `address` whose subject starts with `subject`, oldest first. */
+export function mailsTo(address: string, subject: string): Mail[] {
+  const { mailDir } = JSON.parse(readFileSync(new URL('./.state.json', import.meta.url), 'utf8')) as {
+    mailDir: string;
+  };
+  return readdirSync(mailDir)
+    .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10))
+    .map((f) => JSON.parse(readFileSync(join(mailDir, f), 'utf8')) as Mail)
+    .filter((m) => m.to.includes(address) && m.subject.startsWith(subject));
+}
+
+/** The first such e-mail, waited for. */
+export async function mailTo(address: string, subject: string): Promise<Mail> {
+  await expect.poll(() => mailsTo(address, subject).length, { timeout: 10_000 }).toBeGreaterThan(0);
+  return mailsTo(address, subject)[0];
 }

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, APIResponse, Download, Page } from '@playwright/test';
+import type { Download, Page } from '@playwright/test';
 import { formatCount, formatDay, formatNumber, formatPercent } from '../contract/format';
 import {
   type Analytics,
@@ -10,8 +10,8 @@ import {
   type TodayMetrics,
 } from '../contract/metrics';
 import { pdfText } from '../server/testing/pdf-text';
-import { formatChange } from '../web/features/metrics/trend';
-import { expect, postJson, shot, signInCustomer, sql, test } from './fixtures';
+import { formatChange } from '../web/lib/metrics/trend';
+import { expect, expectOk, postJson, putJson, shot, signInCustomer, sql, test } from './fixtures';
 
 // Numbers ending in 0 have no WhatsApp in the simulator: that one's message fails.
 const CONTACTS = [
@@ -21,20 +21,8 @@ const CONTACTS = [
 ];
 const CAMPAIGN = 'Ofertas de Outono';
 
-function putJson(request: APIRequestContext, path: string, data: unknown) {
-  const baseURL = test.info().project.use.baseURL;
-  if (!baseURL) throw new Error('playwright.config.ts sets no baseURL');
-  return request.put(path, { data, headers: { Origin: new URL(baseURL).origin } });
-}
-
-const ok = async (res: Promise<APIResponse>, label: string) => {
-  const r = await res;
-  expect(r.ok(), `${label}: ${r.status()} ${r.ok() ? '' : await r.text()}`).toBe(true);
-  return r;
-};
-
 async function getJson<T>(page: Page, url: string): Promise<T> {
-  return (await ok(page.request.get(url), url)).json() as Promise<T>;
+  return (await expectOk(page.request.get(url), url)).json() as Promise<T>;
 }
 
 /**
@@ -43,8 +31,8 @@ async function getJson<T>(page: Page, url: string): Promise<T> {
  * compare with (what a week of real use would have left).
  */
 async function seedAccount(page: Page) {
-  for (const contact of CONTACTS) await ok(postJson(page.request, '/api/contacts', contact), contact.name);
-  await ok(
+  for (const contact of CONTACTS) await expectOk(postJson(page.request, '/api/contacts', contact), contact.name);
+  await expectOk(
     putJson(page.request, '/api/settings/whatsapp', {
       autoReconnect: true,
       messageDelay: 1,
@@ -55,24 +43,24 @@ async function seedAccount(page: Page) {
     }),
     'WhatsApp settings',
   );
-  await ok(
+  await expectOk(
     postJson(page.request, '/api/bot-config', { autoReplies: [{ keyword: 'horário', response: 'Abrimos às 9h.' }] }),
     'bot config',
   );
-  await ok(postJson(page.request, '/api/whatsapp/connect', {}), 'WhatsApp connect');
+  await expectOk(postJson(page.request, '/api/whatsapp/connect', {}), 'WhatsApp connect');
   await expect
     .poll(async () => (await getJson<{ phoneNumber: string | null }>(page, '/api/whatsapp-session')).phoneNumber, {
       timeout: 15_000,
     })
     .toBeTruthy();
   const created = await (
-    await ok(
+    await expectOk(
       postJson(page.request, '/api/campaigns', { name: CAMPAIGN, message: 'Oi {{primeiro_nome}}!', targetType: 'all' }),
       'campaign',
     )
   ).json();
   const id: string = created.campaign?.id ?? created.id;
-  await ok(postJson(page.request, `/api/campaigns/${id}/send`, {}), 'send');
+  await expectOk(postJson(page.request, `/api/campaigns/${id}/send`, {}), 'send');
   await expect
     .poll(
       async () => {
@@ -82,7 +70,7 @@ async function seedAccount(page: Page) {
       { timeout: 40_000 },
     )
     .toEqual(['completed', 2]);
-  await ok(
+  await expectOk(
     postJson(page.request, '/api/whatsapp/simulator/inbound', { from: '5521998765431', text: 'Qual o horário?' }),
     'inbound',
   );

@@ -1,8 +1,8 @@
-import type { APIRequestContext, APIResponse, Page, Response } from '@playwright/test';
+import type { APIResponse, Page, Response } from '@playwright/test';
 import { botMsg, weekdays } from '../contract/bot';
 import { savedMessagesMsg } from '../contract/saved-messages';
 import { tokenizeWhatsapp } from '../contract/whatsapp-text';
-import { ADMIN, expect, login, postJson, shot, test, unique } from './fixtures';
+import { ADMIN, expect, expectOk, login, postJson, putJson, shot, test, unique } from './fixtures';
 
 /**
  * Stored XSS: every text a customer can store holds script and event-handler payloads, and every page
@@ -142,17 +142,6 @@ async function visit(page: Page, probe: Probe, url: string): Promise<void> {
   await expectInert(page, probe, url);
 }
 
-function putJson(request: APIRequestContext, path: string, data: unknown): Promise<APIResponse> {
-  const baseURL = test.info().project.use.baseURL ?? '';
-  return request.put(path, { data, headers: { Origin: new URL(baseURL).origin } });
-}
-
-async function ok(res: Promise<APIResponse>, label: string): Promise<APIResponse> {
-  const r = await res;
-  expect(r.ok(), `${label}: ${r.status()} ${r.ok() ? '' : await r.text()}`).toBe(true);
-  return r;
-}
-
 interface Refusal {
   message: string;
   fieldErrors?: Record<string, string>;
@@ -188,9 +177,9 @@ async function storePayloads(page: Page): Promise<{ settle: () => Promise<void> 
     businessStart: '09:00',
     businessEnd: '18:00',
   });
-  await ok(settingsOk, 'WhatsApp settings');
+  await expectOk(settingsOk, 'WhatsApp settings');
   // Connecting takes a few seconds: the campaign and the conversation wait for it at the end.
-  await ok(postJson(req, '/api/whatsapp/connect', {}), 'WhatsApp connect');
+  await expectOk(postJson(req, '/api/whatsapp/connect', {}), 'WhatsApp connect');
 
   // The bot's texts of every kind; link buttons and images refuse javascript: addresses.
   const jsButton = await refused(
@@ -214,7 +203,7 @@ async function storePayloads(page: Page): Promise<{ settle: () => Promise<void> 
     'bot image javascript:',
   );
   expect(botImage.message).toBe(botMsg.imageUrlInvalid);
-  await ok(
+  await expectOk(
     postJson(req, '/api/bot-config', {
       isEnabled: true,
       welcomeMessage: T.welcome,
@@ -240,14 +229,14 @@ async function storePayloads(page: Page): Promise<{ settle: () => Promise<void> 
   );
 
   // Contacts and tags; the sent campaign goes to the first one (its tag).
-  await ok(
+  await expectOk(
     postJson(req, '/api/contacts', { name: T.contactA, phone: '(21) 99876-5431', tags: [T.tagA, T.tagB] }),
     'contact A',
   );
 
   // Campaigns: one sent (its name reaches a notification and the reports), one draft aimed at a group.
   const sent = await (
-    await ok(
+    await expectOk(
       postJson(req, '/api/campaigns', {
         name: T.campaignSent,
         message: T.campaignSentMessage,
@@ -260,22 +249,28 @@ async function storePayloads(page: Page): Promise<{ settle: () => Promise<void> 
   const sentId: string = sent.campaign?.id ?? sent.id;
   // Profile.
   const me = await (await req.get('/api/settings/profile')).json();
-  await ok(
+  await expectOk(
     putJson(req, '/api/settings/profile', { name: T.profileName, email: me.email, phone: '', company: T.company }),
     'profile',
   );
 
   // More contacts and tags; an e-mail cannot carry markup at all.
-  await ok(postJson(req, '/api/contacts', { name: T.contactB, phone: '(11) 91234-5677', tags: [P.img] }), 'contact B');
-  await ok(postJson(req, '/api/contacts', { name: T.contactC, phone: '(31) 98888-7771', tags: [P.template] }), 'C');
-  await ok(postJson(req, '/api/contacts', { name: T.contactD, phone: '(41) 98777-6651', tags: [P.script] }), 'D');
+  await expectOk(
+    postJson(req, '/api/contacts', { name: T.contactB, phone: '(11) 91234-5677', tags: [P.img] }),
+    'contact B',
+  );
+  await expectOk(
+    postJson(req, '/api/contacts', { name: T.contactC, phone: '(31) 98888-7771', tags: [P.template] }),
+    'C',
+  );
+  await expectOk(postJson(req, '/api/contacts', { name: T.contactD, phone: '(41) 98777-6651', tags: [P.script] }), 'D');
   await refused(
     postJson(req, '/api/contacts', { name: 'Eva', phone: '(41) 98777-6653', email: `"${P.svg}"@example.com` }),
     'an e-mail with markup',
   );
 
   // A contacts file whose name is a payload (the activity log shows it).
-  await ok(
+  await expectOk(
     req.post('/api/contacts/import', {
       headers: { Origin: new URL(test.info().project.use.baseURL ?? '').origin },
       multipart: {
@@ -291,12 +286,15 @@ async function storePayloads(page: Page): Promise<{ settle: () => Promise<void> 
 
   // Groups.
   // Group A is linked to a WhatsApp group (a campaign may aim only at such a group); B is not.
-  await ok(postJson(req, '/api/groups', { name: T.groupA, whatsappGroupId: '120363000000000077@g.us' }), 'group A');
-  await ok(postJson(req, '/api/groups', { name: T.groupB }), 'group B');
+  await expectOk(
+    postJson(req, '/api/groups', { name: T.groupA, whatsappGroupId: '120363000000000077@g.us' }),
+    'group A',
+  );
+  await expectOk(postJson(req, '/api/groups', { name: T.groupB }), 'group B');
 
   // Saved messages: HTML mode (sanitised on the way in) and plain text; a javascript: image link is refused.
   const html = await (
-    await ok(
+    await expectOk(
       postJson(req, '/api/messages', {
         title: T.savedHtmlTitle,
         content: T.savedHtmlContent,
@@ -311,7 +309,10 @@ async function storePayloads(page: Page): Promise<{ settle: () => Promise<void> 
     expect(html.savedMessage.content, `sanitised HTML keeps no ${gone}`).not.toContain(gone);
   }
   expect(html.savedMessage.preview).toBe('Oferta\n\nlink');
-  await ok(postJson(req, '/api/messages', { title: T.savedTextTitle, content: T.savedTextContent }), 'saved text');
+  await expectOk(
+    postJson(req, '/api/messages', { title: T.savedTextTitle, content: T.savedTextContent }),
+    'saved text',
+  );
   const jsImage = await refused(
     postJson(req, '/api/messages', { title: 'Imagem', content: 'Oi', hasImage: true, imageUrl: P.jsUrl }),
     'saved message image javascript:',
@@ -323,7 +324,7 @@ async function storePayloads(page: Page): Promise<{ settle: () => Promise<void> 
     postJson(req, '/api/campaigns', { name: 'Imagem', message: 'Oi', imageUrl: P.jsUrl }),
     'campaign image javascript:',
   );
-  await ok(
+  await expectOk(
     postJson(req, '/api/campaigns', {
       name: T.campaignDraft,
       message: T.campaignDraftMessage,
@@ -337,11 +338,11 @@ async function storePayloads(page: Page): Promise<{ settle: () => Promise<void> 
   await expect
     .poll(async () => (await (await req.get('/api/whatsapp-session')).json()).phoneNumber, { timeout: 15_000 })
     .toBeTruthy();
-  await ok(postJson(req, `/api/campaigns/${sentId}/send`, {}), 'send');
+  await expectOk(postJson(req, `/api/campaigns/${sentId}/send`, {}), 'send');
 
   // A conversation: the welcome, an automatic reply and a hand-off to a person (a notification naming the contact).
   for (const text of [T.inbound, T.trigger, 'quero falar com um atendente']) {
-    await ok(postJson(req, '/api/whatsapp/simulator/inbound', { from: PHONE_A, text }), `inbound ${text}`);
+    await expectOk(postJson(req, '/api/whatsapp/simulator/inbound', { from: PHONE_A, text }), `inbound ${text}`);
   }
 
   return {
@@ -358,7 +359,7 @@ async function storePayloads(page: Page): Promise<{ settle: () => Promise<void> 
         )
         .toEqual(expect.arrayContaining([T.welcome, T.reply, expect.stringContaining('atendente')]));
       // A reply by hand, once the bot has answered (it hands the conversation over to a person).
-      await ok(postJson(req, `/api/conversations/${PHONE_A}/messages`, { text: T.manual }), 'manual reply');
+      await expectOk(postJson(req, `/api/conversations/${PHONE_A}/messages`, { text: T.manual }), 'manual reply');
       await expect
         .poll(async () => (await (await req.get(`/api/campaigns/${sentId}`)).json()).status, { timeout: 20_000 })
         .toBe('completed');
@@ -407,7 +408,7 @@ test('stored script and event-handler payloads show as text on every page, under
   admin.on('pageerror', (e) => adminErrors.push(String(e)));
   await login(admin, ADMIN.username, ADMIN.password);
   const customer = { username: unique('xss'), password: 'segredo123' };
-  await ok(
+  await expectOk(
     postJson(page.request, '/api/auth/register', {
       name: T.registered,
       email: `${customer.username}@example.com`,
@@ -420,7 +421,7 @@ test('stored script and event-handler payloads show as text on every page, under
   const users: Array<{ id: string; username: string }> = await (await admin.request.get('/api/admin/users')).json();
   const id = users.find((u) => u.username === customer.username)?.id;
   expect(id, 'the new account in the admin list').toBeTruthy();
-  await ok(
+  await expectOk(
     admin.request.patch(`/api/admin/users/${id}`, {
       data: { accountType: 'active', isActive: true },
       headers: { Origin: new URL(test.info().project.use.baseURL ?? '').origin },

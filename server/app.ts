@@ -23,41 +23,26 @@ import { type Db, projectRoot } from './db/client';
 import type { AppDeps } from './deps';
 import { AppError } from './errors';
 import { Foreground } from './lib/foreground';
-import { onNotification } from './lib/notify';
 import { createMailer } from './mail/mailer';
-import { adminRoutes } from './modules/admin/admin.routes';
-import { authRoutes } from './modules/auth/auth.routes';
-import { passwordResetRoutes } from './modules/auth/password-reset.routes';
-import { SessionStore } from './modules/auth/sessions.service';
-import { backupRoutes } from './modules/backup/backup.routes';
-import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
-import { botConfigRoutes } from './modules/chatbot/bot-config.routes';
-import { contactsRoutes } from './modules/contacts/contacts.routes';
-import { contactsChanged } from './modules/contacts/contacts.service';
-import { conversationsRoutes } from './modules/conversations/conversations.routes';
-import { groupsRoutes } from './modules/groups/groups.routes';
-import { messagesRoutes } from './modules/messages/messages.routes';
-import { savedMessageAsContent } from './modules/messages/messages.service';
-import { metricsRoutes } from './modules/metrics/metrics.routes';
-import { ConnectionAlerts } from './modules/notifications/connection-alerts';
-import { EmailNotices } from './modules/notifications/email-notices';
-import { notificationsRoutes } from './modules/notifications/notifications.routes';
-import { plansRoutes } from './modules/plans/plans.routes';
-import { presenceRoutes } from './modules/presence/presence.routes';
-import { PresenceTracker } from './modules/presence/presence-tracker';
-import { reportsRoutes } from './modules/reports/reports.routes';
-import { getAccountSettings } from './modules/settings/account-settings.service';
-import { changePasswordRoutes, settingsRoutes } from './modules/settings/settings.routes';
-import { systemRoutes } from './modules/system/system.routes';
-import { uploadsRoutes } from './modules/uploads/uploads.routes';
-import { loadUpload } from './modules/uploads/uploads.service';
-import { verificationRoutes } from './modules/verification/verification.routes';
-import type { VerificationOptions } from './modules/verification/verification.service';
-import { cloudApiRoutes } from './modules/whatsapp/cloud-api.routes';
-import { CloudApiAccounts } from './modules/whatsapp/cloud-api.service';
-import { sessionPollFastPath } from './modules/whatsapp/session-poll.fast-path';
-import { webhookFastPath } from './modules/whatsapp/webhook.fast-path';
-import { whatsappSessionRoutes } from './modules/whatsapp/whatsapp.routes';
+import { adminRoutes } from './modules/admin';
+import { authRoutes, emailConfirmationRoutes, passwordResetRoutes } from './modules/auth';
+import { backupRoutes } from './modules/backup';
+import { campaignsRoutes } from './modules/campaigns';
+import { botConfigRoutes } from './modules/chatbot';
+import { contactsChanged, contactsRoutes } from './modules/contacts';
+import { conversationsRoutes } from './modules/conversations';
+import { groupsRoutes } from './modules/groups';
+import { messagesRoutes, savedMessageAsContent } from './modules/messages';
+import { metricsRoutes } from './modules/metrics';
+import { ConnectionAlerts, EmailNotices, notificationsRoutes } from './modules/notifications';
+import { plansRoutes } from './modules/plans';
+import { PresenceTracker, presenceRoutes } from './modules/presence';
+import { reportsRoutes } from './modules/reports';
+import { changePasswordRoutes, getAccountSettings, settingsRoutes } from './modules/settings';
+import { systemRoutes } from './modules/system';
+import { loadUpload, uploadsRoutes } from './modules/uploads';
+import { type VerificationOptions, verificationRoutes } from './modules/verification';
+import { cloudApiRoutes, sessionPollFastPath, webhookFastPath, whatsappSessionRoutes } from './modules/whatsapp';
 import { registerAccessControl, registerPublicPlugin, SESSION_COOKIE } from './plugins/access';
 import { canonicalUrl } from './plugins/canonical-url';
 import { clientErrorHandler } from './plugins/client-error';
@@ -65,9 +50,11 @@ import { crossSiteGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerStrictJsonParser } from './plugins/json-body';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers';
+import { onNotification } from './records/notify';
+import { startScheduledCampaign } from './sending/campaign-lifecycle';
 import { Dispatcher, type DispatcherOptions } from './sending/dispatcher';
-import { startCampaign } from './sending/planner';
 import { receiptsSubscriber } from './sending/receipts';
+import { SessionStore } from './sessions/session-store';
 import type { DriverProvider } from './whatsapp/driver';
 import { ConnectionManager } from './whatsapp/manager';
 import { ConnectionRegistry } from './whatsapp/registry';
@@ -163,6 +150,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     // The engines own what the WhatsApp layer carries: receipts move campaign recipients, inbound
     // messages go through the chatbot's pipeline (opt-out first).
     subscribers: [receiptsSubscriber({ db, log: app.log }), chatbot, connectionAlerts.subscriber],
+    foreground,
   });
   const drivers = opts.drivers ?? connections;
   const loadImage = (userId: string, id: string) => loadUpload(db, userId, id);
@@ -173,7 +161,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     log: app.log,
     settings: (userId) => getAccountSettings(db, userId),
     startScheduled: async (userId, campaignId) => {
-      await startCampaign(db, userId, campaignId);
+      await startScheduledCampaign(db, userId, campaignId);
     },
     tickMs: opts.dispatcher?.tickMs ?? config.DISPATCH_TICK_MS,
     timeScale: opts.dispatcher?.timeScale,
@@ -189,7 +177,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     registry,
     drivers,
     connections,
-    cloudApi: new CloudApiAccounts({ config, db, connections, log: app.log, foreground }),
+    cloudApi: connections.cloud,
     sending: {
       dispatcher,
       loadImage,
@@ -264,6 +252,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(whatsappSessionRoutes, { prefix: '/api', ...deps });
   await app.register(changePasswordRoutes, { prefix: '/api/auth', ...deps });
   await app.register(passwordResetRoutes, { prefix: '/api/auth', ...deps });
+  await app.register(emailConfirmationRoutes, { prefix: '/api/auth', ...deps });
   await app.register(settingsRoutes, { prefix: '/api/settings', ...deps });
   await app.register(plansRoutes, { prefix: '/api/plan-activations', ...deps });
   await app.register(cloudApiRoutes, { prefix: '/api/whatsapp-business', ...deps });

@@ -3,16 +3,21 @@ import type { AiResponder } from './chatbot/ai';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Mailer } from './mail/mailer';
-import type { SessionStore } from './modules/auth/sessions.service';
-import type { SavedMessageSource } from './modules/campaigns/campaigns.service';
-import type { EmailNotices } from './modules/notifications/email-notices';
-import type { PresenceTracker } from './modules/presence/presence-tracker';
-import type { CloudApiAccounts } from './modules/whatsapp/cloud-api.service';
+import type { EmailNotices } from './modules/notifications';
+import type { PresenceTracker } from './modules/presence';
 import type { ImageLoader } from './sending/content';
 import type { Dispatcher } from './sending/dispatcher';
+import type { SessionStore } from './sessions/session-store';
+import type { CloudConnections } from './whatsapp/cloud-connections';
 import type { DriverProvider } from './whatsapp/driver';
 import type { ConnectionManager } from './whatsapp/manager';
 import type { ConnectionRegistry } from './whatsapp/registry';
+
+/** Content of a saved message, by id (the messages module's, for campaigns). */
+export type SavedMessageSource = (
+  userId: string,
+  id: string,
+) => Promise<{ message: string; imageUrl: string | null } | null>;
 
 /** What every module receives. */
 export interface AppDeps {
@@ -24,10 +29,10 @@ export interface AppDeps {
   drivers: DriverProvider;
   /** Owns this process's WhatsApp connections (connect, disconnect, restore, shutdown). */
   connections: ConnectionManager;
-  /** Official Cloud API accounts (credentials, health, profile, webhook). */
-  cloudApi: CloudApiAccounts;
+  /** The accounts' official Cloud API connections (`connections.cloud`): drivers, credentials, webhook. */
+  cloudApi: CloudConnections;
   /** The campaign send loop, and what campaigns read from other modules (uploaded images, saved messages). */
-  sending: { dispatcher: Dispatcher; loadImage?: ImageLoader; savedMessage?: SavedMessageSource };
+  sending: { dispatcher: Dispatcher; loadImage: ImageLoader; savedMessage: SavedMessageSource };
   /** The chatbot: its AI (whether this server has one) and, for tests, a wait until inbound messages are handled. */
   chatbot: { ai: AiResponder; idle: () => Promise<void>; configChanged: (userId: string) => void };
   /** E-mail: the transport (SMTP, the log in development, or none) and the notices users get by e-mail. */

@@ -4,7 +4,7 @@ import { openDatabase } from './db/client';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock';
 import { collectStartupGarbage } from './lib/startup-memory';
 import { loggerOptions, type SerializedError, serializeError } from './logger';
-import { ensureAdmin } from './modules/auth/auth.service';
+import { ensureAdmin } from './modules/auth';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;

@@ -1,6 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { type AutoReplyRule, type BotButton, DEFAULT_BOT_CONFIG } from '../../contract/bot';
 import { BUSINESS_DAYS, DEFAULT_WHATSAPP_SETTINGS } from '../../contract/constants';
+import type { BusinessHours } from '../../contract/sending-time';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { autoReplies, botConfigs } from '../db/schema';
@@ -22,7 +23,8 @@ export interface BotSetup {
   handoffMinutes: number;
   rules: StoredRule[];
   matcher: RuleMatcher<StoredRule>;
-  hours: { businessStart: string; businessEnd: string; businessDays: string[] };
+  /** Respected or not by campaigns, the out-of-hours message always goes by them. */
+  hours: Omit<BusinessHours, 'respectBusinessHours'>;
   businessName: string;
 }
 

@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { normalizePhone } from '../lib/phone';
 import type { InboundChoice, Receipt } from '../whatsapp/driver';
+import { RECEIPT_APPLY_ORDER, RECEIPT_FROM } from '../whatsapp/receipt-order';
 
 export type OutboundSource = 'bot' | 'manual';
 export type OutboundStatus = 'queued' | 'sent' | 'failed';
@@ -259,19 +260,12 @@ export async function recentMessages(
   return rows.reverse();
 }
 
-const RECEIPT_FROM: Record<Receipt['status'], string[]> = {
-  sent: ['queued'],
-  delivered: ['queued', 'sent', 'failed'],
-  read: ['queued', 'sent', 'delivered', 'failed'],
-  failed: ['queued', 'sent'],
-};
-
 /**
- * Moves bot and people's messages forward on receipts (never back), one statement per status,
- * in the order that gives the same end state as any arrival order.
+ * Moves bot and people's messages forward on receipts (never back, see receipt-order.ts), one
+ * statement per status, in the order that gives the same end state as any arrival order.
  */
 export async function recordConversationReceipts(db: Db, userId: string, receipts: Receipt[]): Promise<void> {
-  for (const status of ['sent', 'failed', 'delivered', 'read'] as const) {
+  for (const status of RECEIPT_APPLY_ORDER) {
     const group = receipts.filter((r) => r.status === status);
     if (!group.length) continue;
     const from = sql.join(

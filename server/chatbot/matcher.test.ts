@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeForMatch } from '../../contract/bot';
+import { normalizeForMatch } from '../../contract/text-match';
 import { asksForPerson, RuleMatcher } from './matcher';
 
 const rule = (trigger: string, isActive = true) => ({ trigger, isActive, response: `r:${trigger}` });

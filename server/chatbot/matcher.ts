@@ -1,4 +1,4 @@
-import { normalizeForMatch } from '../../contract/bot';
+import { normalizeForMatch } from '../../contract/text-match';
 
 export interface MatchableRule {
   trigger: string;

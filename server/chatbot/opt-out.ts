@@ -1,15 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import { OPT_OUT_CONFIRMATION, OPT_OUT_KEYWORDS } from '../../contract/contacts';
+import { foldText } from '../../contract/text-match';
 import type { Db } from '../db/client';
 import { contacts } from '../db/schema';
 import { normalizePhone } from '../lib/phone';
-import { searchKey } from '../lib/search-key';
 import type { InboundStep } from './pipeline';
 
 /** True when an inbound message asks to stop receiving messages (SAIR, PARAR, STOP, CANCELAR). */
 export function isOptOutMessage(text: string): boolean {
   // 'Sair.', '*PARAR*' and 'stop!' count too; 'não quero sair' does not.
-  const word = searchKey(text)
+  const word = foldText(text)
     .replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')
     .toUpperCase();
   return (OPT_OUT_KEYWORDS as readonly string[]).includes(word);

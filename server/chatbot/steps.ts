@@ -1,6 +1,6 @@
 import { notificationLinks, notificationMsg } from '../../contract/notifications';
 import { formatPhone } from '../../contract/phone';
-import { notify } from '../lib/notify';
+import { notify } from '../records/notify';
 import { businessWindow, saoPauloParts } from '../sending/pacing';
 import type { StoredRule } from './bot-setup';
 import { markOutOfHoursSent, recentMessages, setTakenOver } from './conversations';

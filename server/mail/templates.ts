@@ -81,6 +81,20 @@ export const mailTemplates = {
       footer: accountFooter(d.product),
     }),
 
+  emailConfirmation: (d: { product: string; name: string; url: string; hours: number }): MailContent =>
+    render({
+      subject: `Confirme seu email – ${d.product}`,
+      product: d.product,
+      name: d.name,
+      paragraphs: [
+        `Recebemos o seu cadastro no ${d.product}. Confirme que este email é seu pelo link abaixo; ele vale por ${d.hours} horas.`,
+        'Depois da confirmação, o administrador libera a sua conta e avisamos você por email.',
+      ],
+      action: { label: 'Confirmar email', url: d.url },
+      after: ['Se você não se cadastrou, ignore este email: nenhuma conta será liberada sem a sua confirmação.'],
+      footer: accountFooter(d.product),
+    }),
+
   accountApproved: (d: { product: string; name: string; username: string; loginUrl: string }): MailContent =>
     render({
       subject: `Sua conta no ${d.product} foi aprovada`,

@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../db/schema';
 import { notifications, users } from '../db/schema';
-import { notify } from '../lib/notify';
+import { notify } from '../records/notify';
 import { pathSpellings } from '../testing/path-spellings';
 import { listen, type RawResponse, rawRequest } from '../testing/raw-http';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';

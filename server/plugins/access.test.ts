@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../db/schema';
 import { campaigns, contacts, conversations, groups, mediaUploads, savedMessages } from '../db/schema';
-import { recordActivity } from '../lib/activity';
-import { notify } from '../lib/notify';
-import { seedDemoWorkspace } from '../modules/auth/demo-data';
-import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
+import { seedDemoWorkspace } from '../modules/auth';
+import { recordActivity } from '../records/activity';
+import { notify } from '../records/notify';
+import { type ApiMethod, apiCall, createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 
 /**
  * Role and tenant checks over every API route the app registers, so a new route is covered the
@@ -104,11 +104,9 @@ afterAll(() => ctx.close());
 
 const routes = () => ctx.app.deps.routes;
 const inject = (method: string, url: string, cookie?: string) =>
-  ctx.app.inject({
-    method: method as 'GET',
-    url: sampleParams(url),
+  apiCall(ctx, method as ApiMethod, sampleParams(url), {
+    cookie,
     payload: method === 'GET' || method === 'DELETE' ? undefined : {},
-    headers: cookie ? { cookie } : {},
   });
 
 describe('every route declares who may call it', () => {

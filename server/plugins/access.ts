@@ -3,7 +3,7 @@ import { type Role, roleOf } from '../../contract/auth';
 import { msg } from '../../contract/messages';
 import type { UserRow } from '../db/schema';
 import { AppError } from '../errors';
-import type { ResolvedSession, SessionStore } from '../modules/auth/sessions.service';
+import type { ResolvedSession, SessionStore } from '../sessions/session-store';
 
 /**
  * Who may call a route (SPEC §6), declared on each route as `config: { access }`:

@@ -11,7 +11,7 @@ import { loadConfig } from '../config';
 import { type Database, openPglite, openPostgres } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, contacts, whatsappInboundMessages } from '../db/schema';
-import { type ApiAnswer, apiFetch } from '../testing/raw-http';
+import { type ApiAnswer, apiFetch, startCampaign, untilCampaign } from '../testing/raw-http';
 import {
   createUser,
   setAccountSettings,
@@ -203,14 +203,7 @@ describe('the database going away for a moment', () => {
     await ctx.database.db
       .insert(contacts)
       .values(phones.map((p, i) => ({ userId: user.id, name: `Cliente ${i}`, phone: `+${p}` })));
-    const created = await http(cookie, 'POST', '/api/campaigns', {
-      name: 'Durante a queda',
-      message: 'Oi {{nome}}',
-      targetType: 'contacts',
-    });
-    expect(created.status, created.text).toBe(200);
-    const id = created.body.id as string;
-    expect((await http(cookie, 'POST', `/api/campaigns/${id}/send`)).status).toBe(200);
+    const id = await startCampaign({ base, cookie }, 'Durante a queda');
     await waitFor(
       async () => driver.outbox.length,
       (n) => n >= 5,
@@ -276,11 +269,7 @@ describe('the database going away for a moment', () => {
       targetType: 'contacts',
     });
     expect(draft.status, draft.text).toBe(200);
-    const done = await waitFor(
-      async () => (await http(cookie, 'GET', `/api/campaigns/${id}`)).body,
-      (c) => c?.status === 'completed',
-      20_000,
-    );
+    const done = await untilCampaign({ base, cookie }, id, (c) => c?.status === 'completed', 20_000);
     expect(done.progress).toMatchObject({ total: RECIPIENTS, queued: 0, sending: 0, failed: 0 });
 
     // Every recipient got one message id (a send retried goes under the id chosen before the

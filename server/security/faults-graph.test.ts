@@ -6,7 +6,7 @@ import { rowsOf } from '../db/rows';
 import { campaignRecipients, contacts, conversationMessages, whatsappInboundMessages } from '../db/schema';
 import { BURST_FAILURES, BURST_WINDOW, MAX_ATTEMPTS } from '../sending/dispatcher';
 import { FakeGraphApi, type FakeSend, type GraphFault } from '../testing/fake-graph-api';
-import { type ApiAnswer, apiFetch, listen } from '../testing/raw-http';
+import { type ApiAnswer, apiFetch, listen, readCampaign, startCampaign, untilCampaign } from '../testing/raw-http';
 import {
   createTestApp,
   newCustomer,
@@ -72,7 +72,7 @@ async function cloudAccount(script: (send: FakeSend) => GraphFault | null = () =
     appSecret: APP_SECRET,
   });
   expect(configured.status, JSON.stringify(configured.body)).toBe(200);
-  return { user, cookie, phoneNumberId, webhookPath: configured.body.config.webhookPath as string, n };
+  return { base, user, cookie, phoneNumberId, webhookPath: configured.body.config.webhookPath as string, n };
 }
 
 type Account = Awaited<ReturnType<typeof cloudAccount>>;
@@ -89,21 +89,6 @@ async function addContacts(a: Account, count: number): Promise<string[]> {
   return phones;
 }
 
-async function startCampaign(a: Account): Promise<string> {
-  const created = await http(a.cookie, 'POST', '/api/campaigns', {
-    name: 'Falhas',
-    message: 'Oi {{nome}}',
-    targetType: 'contacts',
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const id = created.body.id as string;
-  expect((await http(a.cookie, 'POST', `/api/campaigns/${id}/send`)).status).toBe(200);
-  return id;
-}
-
-const campaign = async (a: Account, id: string) => (await http(a.cookie, 'GET', `/api/campaigns/${id}`)).body;
-const until = (a: Account, id: string, ok: (c: Record<string, unknown>) => boolean, ms = 15_000) =>
-  waitFor(() => campaign(a, id), ok, ms);
 const rowsOfCampaign = (id: string) =>
   ctx.database.db.select().from(campaignRecipients).where(eq(campaignRecipients.campaignId, id));
 const sentTo = (to: string) => graph.sent.filter((m) => m.to === to).length;
@@ -128,7 +113,7 @@ async function rollupsMatchRows(userId: string) {
 async function countersMatchRows(a: Account, id: string) {
   const rows = await whenStatusesSettle(ctx, () => rowsOfCampaign(id));
   const count = (...statuses: string[]) => rows.filter((r) => statuses.includes(r.status)).length;
-  const c = await campaign(a, id);
+  const c = await readCampaign(a, id);
   expect(c.progress).toMatchObject({
     total: rows.length,
     queued: 0,
@@ -170,7 +155,7 @@ describe('Graph API answers that are not a success', () => {
     });
     const phones = await addContacts(a, 6);
     const id = await startCampaign(a);
-    const done = await until(a, id, (c) => c.status === 'completed' || c.status === 'failed');
+    const done = await untilCampaign(a, id, (c) => c.status === 'completed' || c.status === 'failed');
     expect(done.status).toBe('completed');
 
     const rows = new Map((await rowsOfCampaign(id)).map((r) => [r.recipient, r]));
@@ -216,7 +201,7 @@ describe('Graph API answers that are not a success', () => {
       5000,
     );
     expect(sentTo(phones[1])).toBe(0);
-    const done = await until(a, id, (c) => c.status === 'completed', 25_000);
+    const done = await untilCampaign(a, id, (c) => c.status === 'completed', 25_000);
     expect(done.progress).toMatchObject({ total: 4, sent: 4, failed: 0 });
     for (const p of phones) expect(sentTo(p), p).toBe(1);
     const rows = new Map((await rowsOfCampaign(id)).map((r) => [r.recipient, r.attempts]));
@@ -233,7 +218,7 @@ describe('Graph API answers that are not a success', () => {
     );
     const phones = await addContacts(a, 3);
     const id = await startCampaign(a);
-    await until(a, id, (c) => c.status === 'completed');
+    await untilCampaign(a, id, (c) => c.status === 'completed');
     const rows = new Map((await rowsOfCampaign(id)).map((r) => [r.recipient, r]));
     const lost = phones[0];
     expect(sentTo(lost)).toBe(2);
@@ -276,7 +261,11 @@ describe('Graph API answers that are not a success', () => {
     expect(expected.filter((e) => e.status === 'sent' && e.attempts > 1).length).toBeGreaterThanOrEqual(5);
 
     const id = await startCampaign(a);
-    const done = await until(a, id, (c) => c.status === 'completed' || c.status === 'failed' || c.status === 'paused');
+    const done = await untilCampaign(
+      a,
+      id,
+      (c) => c.status === 'completed' || c.status === 'failed' || c.status === 'paused',
+    );
     expect(done.status).toBe('completed');
     const rows = new Map((await rowsOfCampaign(id)).map((r) => [r.recipient, r]));
     expect(rows.size).toBe(30);
@@ -304,7 +293,7 @@ describe('Graph API answers that are not a success', () => {
     );
     const phones = await addContacts(a, 25);
     const id = await startCampaign(a);
-    const paused = await until(a, id, (c) => c.status === 'paused');
+    const paused = await untilCampaign(a, id, (c) => c.status === 'paused');
     expect(paused.pauseReason).toBe(campaignMsg.pauseReason.burst(BURST_FAILURES, BURST_WINDOW));
     await new Promise((r) => setTimeout(r, 200));
     const rows = await rowsOfCampaign(id);
@@ -314,7 +303,7 @@ describe('Graph API answers that are not a success', () => {
 
     metaDown = false;
     expect((await http(a.cookie, 'POST', `/api/campaigns/${id}/resume`)).status).toBe(200);
-    const done = await until(a, id, (c) => c.status === 'completed');
+    const done = await untilCampaign(a, id, (c) => c.status === 'completed');
     expect(done.progress).toMatchObject({ total: 25, sent: 25, failed: 0 });
     for (const p of phones) expect(sentTo(p), p).toBe(1);
     await countersMatchRows(a, id);
@@ -381,7 +370,7 @@ describe('webhooks repeated, out of order, and early', () => {
     const a = await cloudAccount();
     const phones = await addContacts(a, 8);
     const id = await startCampaign(a);
-    await until(a, id, (c) => c.status === 'completed');
+    await untilCampaign(a, id, (c) => c.status === 'completed');
     const wamid = new Map((await rowsOfCampaign(id)).map((r) => [r.recipient, r.providerMessageId as string]));
 
     // What Meta sends for each recipient, in the order it arrives, and where each row must end.
@@ -457,7 +446,7 @@ describe('webhooks repeated, out of order, and early', () => {
     expect(early.body).toEqual({ success: true, applied: 1 });
     expect((await rowsOfCampaign(id))[0].status).toBe('sending');
     answer();
-    const done = await until(
+    const done = await untilCampaign(
       a,
       id,
       (c) => c.status === 'completed' && (c.progress as { delivered: number }).delivered === 1,

@@ -5,7 +5,7 @@ import { campaignMsg } from '../../contract/campaigns';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, contacts } from '../db/schema';
 import { BURST_FAILURES } from '../sending/dispatcher';
-import { apiFetch, listen } from '../testing/raw-http';
+import { apiFetch, listen, readCampaign, startCampaign, untilCampaign } from '../testing/raw-http';
 import {
   connectSimulator,
   createTestApp,
@@ -41,7 +41,7 @@ const http = (cookie: string, method: string, path: string, body?: unknown) =>
 
 let accounts = 0;
 
-/** A customer with a connected simulated number and `n` contacts (numbers ending in an odd digit: all on WhatsApp). */
+/** A customer with a connected simulated number and `n` contacts (ending in an odd digit, never 0: all on WhatsApp). */
 async function account(n: number) {
   const k = ++accounts;
   const { user, cookie } = await newCustomer(ctx);
@@ -51,26 +51,11 @@ async function account(n: number) {
   await ctx.database.db
     .insert(contacts)
     .values(phones.map((p, i) => ({ userId: user.id, name: `Cliente ${i}`, phone: `+${p}` })));
-  return { user, cookie, driver, phones };
+  return { base, user, cookie, driver, phones };
 }
 
 type Account = Awaited<ReturnType<typeof account>>;
 
-async function startCampaign(a: Account): Promise<string> {
-  const created = await http(a.cookie, 'POST', '/api/campaigns', {
-    name: 'Falhas',
-    message: 'Oi {{nome}}',
-    targetType: 'contacts',
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const id = created.body.id as string;
-  expect((await http(a.cookie, 'POST', `/api/campaigns/${id}/send`)).status).toBe(200);
-  return id;
-}
-
-const campaign = async (a: Account, id: string) => (await http(a.cookie, 'GET', `/api/campaigns/${id}`)).body;
-const until = (a: Account, id: string, ok: (c: Record<string, unknown>) => boolean, ms = 15_000) =>
-  waitFor(() => campaign(a, id), ok, ms);
 const rowsOfCampaign = (id: string) =>
   ctx.database.db.select().from(campaignRecipients).where(eq(campaignRecipients.campaignId, id));
 
@@ -85,7 +70,7 @@ function idsByRecipient(outbox: SimulatorDriver['outbox']): Map<string, Set<stri
 async function countersMatchRows(a: Account, id: string) {
   const rows = await whenStatusesSettle(ctx, () => rowsOfCampaign(id));
   const count = (...statuses: string[]) => rows.filter((r) => statuses.includes(r.status)).length;
-  const c = await campaign(a, id);
+  const c = await readCampaign(a, id);
   expect(c.progress).toMatchObject({ total: rows.length, queued: 0, sending: 0, read: count('read') });
   expect(c.messagesSent).toBe(count('sent', 'delivered', 'read'));
   expect(c.messagesDelivered).toBe(count('delivered', 'read'));
@@ -140,9 +125,9 @@ describe('the simulated number under faults', () => {
     );
     // The phone loses signal for a second: the campaign waits for it, then goes on by itself.
     a.driver.dropConnection(1000);
-    const waiting = await until(a, id, (c) => c.waitingReason === 'offline', 5000);
+    const waiting = await untilCampaign(a, id, (c) => c.waitingReason === 'offline', 5000);
     expect(waiting.status).toBe('in_progress');
-    await until(a, id, (c) => c.status === 'completed');
+    await untilCampaign(a, id, (c) => c.status === 'completed');
     await waitFor(
       () => rowsOfCampaign(id),
       (rows) => rows.every((r) => r.status === 'read'),
@@ -177,7 +162,7 @@ describe('the simulated number under faults', () => {
           : null,
     };
     const id = await startCampaign(a);
-    const paused = await until(a, id, (c) => c.status === 'paused');
+    const paused = await untilCampaign(a, id, (c) => c.status === 'paused');
     expect(paused.pauseReason).toBe(campaignMsg.pauseReason.timeLock);
     await new Promise((r) => setTimeout(r, 200));
     const atPause = a.driver.outbox.length;
@@ -188,7 +173,7 @@ describe('the simulated number under faults', () => {
     expect(held?.status).toBe('queued');
 
     expect((await http(a.cookie, 'POST', `/api/campaigns/${id}/resume`)).status).toBe(200);
-    const done = await until(a, id, (c) => c.status === 'completed');
+    const done = await untilCampaign(a, id, (c) => c.status === 'completed');
     expect(done.progress).toMatchObject({ total: 8, failed: 0, queued: 0 });
     expect(a.driver.outbox.map((m) => m.to).sort()).toEqual([...a.phones].sort());
   });
@@ -203,7 +188,7 @@ describe('the simulated number under faults', () => {
       10_000,
     );
     expect((await http(a.cookie, 'POST', '/api/whatsapp/disconnect')).status).toBe(200);
-    const waiting = await until(a, id, (c) => c.waitingReason === 'offline', 5000);
+    const waiting = await untilCampaign(a, id, (c) => c.waitingReason === 'offline', 5000);
     expect(waiting.status).toBe('in_progress');
     const before = [...a.driver.outbox];
     await new Promise((r) => setTimeout(r, 200));
@@ -211,7 +196,7 @@ describe('the simulated number under faults', () => {
 
     const again = (await connectSimulator(ctx, a.user.id, a.cookie)) as SimulatorDriver;
     expect(again).not.toBe(a.driver);
-    const done = await until(a, id, (c) => c.status === 'completed');
+    const done = await untilCampaign(a, id, (c) => c.status === 'completed');
     expect(done.progress).toMatchObject({ total: 12, failed: 0 });
     const all = [...before, ...again.outbox];
     expect(all.map((m) => m.to).sort()).toEqual([...a.phones].sort());

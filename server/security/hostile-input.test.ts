@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ZodType } from 'zod';
 import { rowsOf } from '../db/rows';
-import { notify } from '../lib/notify';
+import { notify } from '../records/notify';
 import { listen } from '../testing/raw-http';
 import { EXAMPLES, withPathIds } from '../testing/route-examples';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';

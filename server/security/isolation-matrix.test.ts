@@ -5,8 +5,8 @@ import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_WHATSAPP_SETTINGS } from '../../
 import { msg } from '../../contract/messages';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, campaigns, type UserRow, users } from '../db/schema';
-import { recordActivity } from '../lib/activity';
-import { notify } from '../lib/notify';
+import { recordActivity } from '../records/activity';
+import { notify } from '../records/notify';
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { multipart } from '../testing/multipart';
 import { pathSpellings } from '../testing/path-spellings';
@@ -214,6 +214,7 @@ const OUTSIDE: Record<string, string> = {
   'POST /api/auth/forgot-password':
     'public: takes an e-mail address, answers the same whether or not an account has it, e-mails only that account',
   'POST /api/auth/reset-password': 'public: acts only on the account whose e-mailed link it is given, no id',
+  'POST /api/auth/confirm-email': 'public: confirms only the account whose e-mailed link it is given, no id',
   'GET /api/whatsapp-business/webhook/:accountKey':
     'public: Meta’s subscription check, answered only for the account’s verify token (forged below)',
   'POST /api/whatsapp-business/webhook/:accountKey':
@@ -340,6 +341,7 @@ const EXAMPLES: Record<string, () => unknown> = {
   }),
   'POST /api/auth/forgot-password': () => ({ email: `f${unique()}@example.com` }),
   'POST /api/auth/reset-password': () => ({ token: `link-${unique()}`, password: 'nova-senha-1' }),
+  'POST /api/auth/confirm-email': () => ({ token: `link-${unique()}` }),
   'PATCH /api/admin/users/:id': () => ({ isActive: false, planType: 'enterprise', accountType: 'active' }),
   'POST /api/auth/change-password': () => ({
     currentPassword: 'errada-123',

@@ -13,7 +13,7 @@ import {
   linkProblem,
   OutboundFetchError,
 } from '../lib/outbound-fetch';
-import { updateAccountSettings } from '../modules/settings/account-settings.service';
+import { updateAccountSettings } from '../modules/settings';
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { multipart } from '../testing/multipart';
 import { apiFetch, listen } from '../testing/raw-http';

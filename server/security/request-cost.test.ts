@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { listen } from '../testing/raw-http';
+import { apiFetch, listen } from '../testing/raw-http';
 import { EXAMPLES, withPathIds } from '../testing/route-examples';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 
@@ -39,14 +39,7 @@ let base: string;
 const cookies: Record<string, string> = {};
 const ids: Record<string, string> = {};
 
-async function send(method: string, url: string, cookie: string, body?: unknown) {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { cookie, origin: base, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, text: await res.text() };
-}
+const send = (method: string, url: string, cookie: string, body?: unknown) => apiFetch(base, cookie, method, url, body);
 
 beforeAll(async () => {
   ctx = await createTestApp();

@@ -10,7 +10,7 @@ import { loadConfig } from '../config';
 import type { Database } from '../db/client';
 import { users } from '../db/schema';
 import { loggerOptions } from '../logger';
-import { hashPassword } from '../modules/auth/password';
+import { hashPassword } from '../modules/auth';
 import type { TestApp } from '../testing/test-app';
 import { createTestDatabase } from '../testing/test-db';
 

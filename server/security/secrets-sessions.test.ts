@@ -12,7 +12,7 @@ import { loadConfig } from '../config';
 import { rowsOf } from '../db/rows';
 import { loginFailures, users, whatsappBusinessAccounts } from '../db/schema';
 import { loggerOptions } from '../logger';
-import { ensureAdmin } from '../modules/auth/auth.service';
+import { ensureAdmin } from '../modules/auth';
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { FakeOpenAi } from '../testing/fake-openai';
 import { pdfText } from '../testing/pdf-text';

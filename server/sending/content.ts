@@ -1,6 +1,6 @@
 import { renderMessage, seededRandom, variableValues } from '../../contract/personalize';
 import { formatPhone } from '../../contract/phone';
-import { UPLOAD_REF_PREFIX } from '../../contract/uploads';
+import { uploadIdOf } from '../../contract/uploads';
 import type { OutgoingMessage } from '../whatsapp/driver';
 
 /** What a campaign sends, as the dispatcher reads it with each claimed row. */
@@ -57,8 +57,9 @@ export async function buildMessage(
     };
   }
   if (c.imageUrl) {
-    if (c.imageUrl.startsWith(UPLOAD_REF_PREFIX)) {
-      const image = await ctx.loadImage?.(ctx.userId, c.imageUrl.slice(UPLOAD_REF_PREFIX.length));
+    const upload = uploadIdOf(c.imageUrl);
+    if (upload !== null) {
+      const image = await ctx.loadImage?.(ctx.userId, upload);
       if (image) return { kind: 'image', image: { data: image.data, mimeType: image.mimeType }, caption: text };
       return { kind: 'text', text };
     }

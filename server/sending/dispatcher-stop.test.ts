@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Campaign, campaignMsg } from '../../contract/campaigns';
+import { campaignMsg } from '../../contract/campaigns';
 import { campaignRecipients, contacts } from '../db/schema';
+import { createAndSendCampaign, getCampaign, postAs } from '../testing/campaigns';
 import {
   apiCall,
   connectSimulator,
@@ -54,21 +55,8 @@ async function addContacts(userId: string, n: number) {
   await ctx.database.db.insert(contacts).values(rows);
 }
 
-const post = (a: Account, url: string) => apiCall(ctx, 'POST', url, { cookie: a.cookie });
-
-async function start(a: Account): Promise<string> {
-  const res = await apiCall(ctx, 'POST', '/api/campaigns', {
-    cookie: a.cookie,
-    payload: { name: 'Parar', message: 'Oi {{primeiro_nome}}', targetType: 'contacts' },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const id = res.json().id as string;
-  expect((await post(a, `/api/campaigns/${id}/send`)).statusCode).toBe(200);
-  return id;
-}
-
-const campaign = async (a: Account, id: string): Promise<Campaign> =>
-  (await apiCall(ctx, 'GET', `/api/campaigns/${id}`, { cookie: a.cookie })).json();
+/** The campaign these tests start: to all the account's contacts. */
+const STOP_CAMPAIGN = { name: 'Parar', message: 'Oi {{primeiro_nome}}' };
 
 const rowsOf = (id: string) =>
   ctx.database.db.select().from(campaignRecipients).where(eq(campaignRecipients.campaignId, id));
@@ -97,11 +85,11 @@ describe('Pausar and Cancelar stop the next message', () => {
   it('after a pause is acknowledged nothing goes out until Retomar; then every recipient gets one message', async () => {
     const a = await account();
     await addContacts(a.userId, 6);
-    const id = await start(a);
+    const id = await createAndSendCampaign(ctx, a.cookie, STOP_CAMPAIGN);
 
     for (let round = 1; round <= 2; round++) {
       await midCampaign(a, id, 2 * round);
-      const res = await post(a, `/api/campaigns/${id}/pause`);
+      const res = await postAs(ctx, a.cookie, `/api/campaigns/${id}/pause`);
       expect(res.statusCode, res.body).toBe(200);
       const acknowledged = Date.now();
       // Several whole gaps: the claimed row would have gone out by now.
@@ -111,16 +99,16 @@ describe('Pausar and Cancelar stop the next message', () => {
       const rows = await rowsOf(id);
       expect(rows.filter((r) => r.status === 'sending')).toEqual([]);
       for (const r of rows.filter((x) => x.status === 'queued')) expect(r.attempts).toBe(0);
-      const paused = await campaign(a, id);
+      const paused = await getCampaign(ctx, a.cookie, id);
       expect(paused.status).toBe('paused');
       expect(paused.messagesSent).toBe(a.driver.outbox.length);
       expect(paused.progress?.queued).toBe(6 - a.driver.outbox.length);
 
-      expect((await post(a, `/api/campaigns/${id}/resume`)).statusCode).toBe(200);
+      expect((await postAs(ctx, a.cookie, `/api/campaigns/${id}/resume`)).statusCode).toBe(200);
     }
 
     const done = await waitFor(
-      () => campaign(a, id),
+      () => getCampaign(ctx, a.cookie, id),
       (c) => c.status === 'completed',
       10_000,
     );
@@ -138,10 +126,10 @@ describe('Pausar and Cancelar stop the next message', () => {
   it('after a cancel is acknowledged nothing more goes out, and the report says so', async () => {
     const a = await account();
     await addContacts(a.userId, 8);
-    const id = await start(a);
+    const id = await createAndSendCampaign(ctx, a.cookie, STOP_CAMPAIGN);
     await midCampaign(a, id, 2);
 
-    const res = await post(a, `/api/campaigns/${id}/cancel`);
+    const res = await postAs(ctx, a.cookie, `/api/campaigns/${id}/cancel`);
     expect(res.statusCode, res.body).toBe(200);
     const acknowledged = Date.now();
     const sentAtCancel = a.driver.outbox.length;
@@ -158,7 +146,7 @@ describe('Pausar and Cancelar stop the next message', () => {
       expect(r.error).toBe(campaignMsg.reason.cancelled);
       expect(r.claimedBy).toBeNull();
     }
-    const after = await campaign(a, id);
+    const after = await getCampaign(ctx, a.cookie, id);
     expect(after.status).toBe('cancelled');
     expect(after.messagesSent).toBe(sentAtCancel);
   });
@@ -181,10 +169,10 @@ describe('Pausar and Cancelar stop the next message', () => {
       await gate;
       return send(...args);
     };
-    const id = await start(a);
+    const id = await createAndSendCampaign(ctx, a.cookie, STOP_CAMPAIGN);
     await inFlight;
 
-    const res = await post(a, `/api/campaigns/${id}/cancel`);
+    const res = await postAs(ctx, a.cookie, `/api/campaigns/${id}/cancel`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().campaign.progress).toMatchObject({ sending: 1, skipped: 3 });
     release();
@@ -199,7 +187,7 @@ describe('Pausar and Cancelar stop the next message', () => {
     const out = rows.filter((r) => r.sentAt !== null);
     expect(out).toHaveLength(1);
     expect(out[0].providerMessageId).toBe(a.driver.outbox[0].providerMessageId);
-    const after = await campaign(a, id);
+    const after = await getCampaign(ctx, a.cookie, id);
     expect(after.status).toBe('cancelled');
     expect(after.messagesSent).toBe(1);
     expect(after.progress).toMatchObject({ skipped: 3, queued: 0, sending: 0 });
@@ -261,18 +249,14 @@ describe('on the Cloud API', () => {
         phone: `+55219866${String(10001 + i * 2).padStart(5, '0')}`,
       })),
     );
-    const call = (method: 'POST' | 'GET', url: string, payload?: object) =>
-      apiCall(app, method, url, { cookie, payload });
-    const created = await call('POST', '/api/campaigns', { name: 'Nuvem', message: 'Oi', targetType: 'contacts' });
-    const id = created.json().id as string;
-    expect((await call('POST', `/api/campaigns/${id}/send`)).statusCode).toBe(200);
+    const id = await createAndSendCampaign(app, cookie, { name: 'Nuvem', message: 'Oi' });
 
     // 80 a second, claimed 40 at a time: a pause lands with most of a batch still to start.
     await waitFor(
       async () => driver.started.length,
       (n) => n >= 10,
     );
-    expect((await call('POST', `/api/campaigns/${id}/pause`)).statusCode).toBe(200);
+    expect((await postAs(app, cookie, `/api/campaigns/${id}/pause`)).statusCode).toBe(200);
     const paused = Date.now();
     await pause(800);
     expect(driver.started.filter((s) => s.at > paused)).toEqual([]);
@@ -284,12 +268,12 @@ describe('on the Cloud API', () => {
     const atPause = driver.started.length;
     expect((await rows()).filter((r) => r.sentAt !== null)).toHaveLength(atPause);
 
-    expect((await call('POST', `/api/campaigns/${id}/resume`)).statusCode).toBe(200);
+    expect((await postAs(app, cookie, `/api/campaigns/${id}/resume`)).statusCode).toBe(200);
     await waitFor(
       async () => driver.started.length,
       (n) => n >= atPause + 10,
     );
-    expect((await call('POST', `/api/campaigns/${id}/cancel`)).statusCode).toBe(200);
+    expect((await postAs(app, cookie, `/api/campaigns/${id}/cancel`)).statusCode).toBe(200);
     const cancelled = Date.now();
     await pause(800);
     expect(driver.started.filter((s) => s.at > cancelled)).toEqual([]);

@@ -1,8 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Campaign, campaignMsg } from '../../contract/campaigns';
+import { campaignMsg } from '../../contract/campaigns';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, campaigns, contacts } from '../db/schema';
+import { createAndSendCampaign, getCampaign, postAs, waitForCampaign } from '../testing/campaigns';
 import {
   apiCall,
   connectSimulator,
@@ -56,28 +57,6 @@ async function addContacts(userId: string, n: number, extra: Partial<typeof cont
   return ctx.database.db.insert(contacts).values(rows).returning();
 }
 
-const post = (a: Account, url: string, payload?: object) => apiCall(ctx, 'POST', url, { cookie: a.cookie, payload });
-
-async function createAndSend(a: Account, body: object = {}): Promise<string> {
-  const res = await post(a, '/api/campaigns', {
-    name: 'Promo',
-    message: 'Oi {{primeiro_nome}}!',
-    targetType: 'contacts',
-    ...body,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const id = res.json().id as string;
-  const sent = await post(a, `/api/campaigns/${id}/send`);
-  expect(sent.statusCode, sent.body).toBe(200);
-  return id;
-}
-
-const campaign = async (a: Account, id: string): Promise<Campaign> =>
-  (await apiCall(ctx, 'GET', `/api/campaigns/${id}`, { cookie: a.cookie })).json();
-
-const until = (a: Account, id: string, ok: (c: Campaign) => boolean, ms = 8000) =>
-  waitFor(() => campaign(a, id), ok, ms);
-
 const rowsOfCampaign = (id: string) =>
   ctx.database.db.select().from(campaignRecipients).where(eq(campaignRecipients.campaignId, id));
 
@@ -87,9 +66,9 @@ describe('sending a campaign', () => {
     await addContacts(a.userId, 6);
     await addContacts(a.userId, 1, { name: 'Saiu', phone: '+5521987650001', optedOut: true });
     await addContacts(a.userId, 1, { name: 'Sem Zap', phone: '+5521987650011', isWhatsappActive: false });
-    const id = await createAndSend(a);
+    const id = await createAndSendCampaign(ctx, a.cookie);
 
-    const done = await until(a, id, (c) => c.status === 'completed' && c.progress?.read === 6);
+    const done = await waitForCampaign(ctx, a.cookie, id, (c) => c.status === 'completed' && c.progress?.read === 6);
     expect(done.progress).toMatchObject({ total: 8, sent: 0, delivered: 0, read: 6, skipped: 2, failed: 0, queued: 0 });
     expect(done.messagesSent).toBe(6);
     expect(done.messagesDelivered).toBe(6);
@@ -119,8 +98,8 @@ describe('sending a campaign', () => {
     const a = await account();
     await addContacts(a.userId, 2);
     await addContacts(a.userId, 1, { name: 'Fixo', phone: '+5521987650020' });
-    const id = await createAndSend(a);
-    const done = await until(a, id, (c) => c.status === 'completed');
+    const id = await createAndSendCampaign(ctx, a.cookie);
+    const done = await waitForCampaign(ctx, a.cookie, id, (c) => c.status === 'completed');
     expect(done.progress).toMatchObject({ total: 3, failed: 1 });
     const [failed] = (await rowsOfCampaign(id)).filter((r) => r.status === 'failed');
     expect(failed.error).toBe('Número sem WhatsApp');
@@ -129,11 +108,11 @@ describe('sending a campaign', () => {
 
   it('goes to groups through the group chat', async () => {
     const a = await account();
-    const synced = await post(a, '/api/groups/sync');
+    const synced = await postAs(ctx, a.cookie, '/api/groups/sync');
     expect(synced.statusCode, synced.body).toBe(200);
     const groups = (await apiCall(ctx, 'GET', '/api/groups', { cookie: a.cookie })).json() as Array<{ name: string }>;
-    const id = await createAndSend(a, { targetType: 'groups', targetGroups: [groups[0].name] });
-    await until(a, id, (c) => c.status === 'completed');
+    const id = await createAndSendCampaign(ctx, a.cookie, { targetType: 'groups', targetGroups: [groups[0].name] });
+    await waitForCampaign(ctx, a.cookie, id, (c) => c.status === 'completed');
     expect(a.driver.outbox.map((m) => m.to)).toEqual([expect.stringMatching(/@g\.us$/)]);
   });
 
@@ -141,8 +120,8 @@ describe('sending a campaign', () => {
     // timeScale 0.001 turns a 20 s delay into 20 ms (jitter up to 6 ms).
     const a = await account({ messageDelay: 20 });
     await addContacts(a.userId, 5);
-    const id = await createAndSend(a);
-    await until(a, id, (c) => c.status === 'completed');
+    const id = await createAndSendCampaign(ctx, a.cookie);
+    await waitForCampaign(ctx, a.cookie, id, (c) => c.status === 'completed');
     const times = a.driver.outbox.map((m) => m.at.getTime());
     for (let i = 1; i < times.length; i++) {
       const gap = times[i] - times[i - 1];
@@ -154,8 +133,13 @@ describe('sending a campaign', () => {
   it('never exceeds the daily limit and waits with the reason shown', async () => {
     const a = await account({ dailyLimit: 3 });
     await addContacts(a.userId, 5);
-    const id = await createAndSend(a);
-    const waiting = await until(a, id, (c) => c.status === 'in_progress' && c.waitingReason === 'daily_limit');
+    const id = await createAndSendCampaign(ctx, a.cookie);
+    const waiting = await waitForCampaign(
+      ctx,
+      a.cookie,
+      id,
+      (c) => c.status === 'in_progress' && c.waitingReason === 'daily_limit',
+    );
     expect(waiting.messagesSent).toBe(3);
     await new Promise((r) => setTimeout(r, 200));
     expect(a.driver.outbox).toHaveLength(3);
@@ -164,12 +148,12 @@ describe('sending a campaign', () => {
   it('waits outside business hours', async () => {
     const a = await account({ respectBusinessHours: true, businessDays: [] });
     await addContacts(a.userId, 2);
-    const id = await createAndSend(a);
-    await until(a, id, (c) => c.status === 'in_progress' && c.waitingReason === 'outside_hours');
+    const id = await createAndSendCampaign(ctx, a.cookie);
+    await waitForCampaign(ctx, a.cookie, id, (c) => c.status === 'in_progress' && c.waitingReason === 'outside_hours');
     expect(a.driver.outbox).toHaveLength(0);
     // Hours that include now: it resumes by itself.
     await setAccountSettings(ctx, a.userId, { respectBusinessHours: false });
-    await until(a, id, (c) => c.status === 'completed');
+    await waitForCampaign(ctx, a.cookie, id, (c) => c.status === 'completed');
     expect(a.driver.outbox).toHaveLength(2);
   });
 
@@ -177,11 +161,15 @@ describe('sending a campaign', () => {
     const a = await account();
     await addContacts(a.userId, 2);
     await a.driver.disconnect();
-    const res = await post(a, '/api/campaigns', { name: 'Offline', message: 'Oi', targetType: 'contacts' });
-    await post(a, `/api/campaigns/${res.json().id}/send`);
-    await until(a, res.json().id, (c) => c.waitingReason === 'offline');
+    const res = await postAs(ctx, a.cookie, '/api/campaigns', {
+      name: 'Offline',
+      message: 'Oi',
+      targetType: 'contacts',
+    });
+    await postAs(ctx, a.cookie, `/api/campaigns/${res.json().id}/send`);
+    await waitForCampaign(ctx, a.cookie, res.json().id, (c) => c.waitingReason === 'offline');
     const again = (await connectSimulator(ctx, a.userId, a.cookie)) as SimulatorDriver;
-    await until(a, res.json().id, (c) => c.status === 'completed', 10_000);
+    await waitForCampaign(ctx, a.cookie, res.json().id, (c) => c.status === 'completed', 10_000);
     expect(again.outbox).toHaveLength(2);
   });
 });
@@ -190,12 +178,12 @@ describe('controls', () => {
   it('pauses (nothing more goes out), resumes, and refuses what the status does not allow', async () => {
     const a = await account({ messageDelay: 60 });
     await addContacts(a.userId, 8);
-    const id = await createAndSend(a);
+    const id = await createAndSendCampaign(ctx, a.cookie);
     await waitFor(
       async () => a.driver.outbox.length,
       (n) => n >= 2,
     );
-    const paused = await post(a, `/api/campaigns/${id}/pause`);
+    const paused = await postAs(ctx, a.cookie, `/api/campaigns/${id}/pause`);
     expect(paused.statusCode).toBe(200);
     expect(paused.json()).toMatchObject({ success: true, message: campaignMsg.paused, campaign: { status: 'paused' } });
     await new Promise((r) => setTimeout(r, 150));
@@ -204,29 +192,29 @@ describe('controls', () => {
     expect(a.driver.outbox.length).toBe(atPause);
     expect(atPause).toBeLessThan(8);
 
-    const again = await post(a, `/api/campaigns/${id}/pause`);
+    const again = await postAs(ctx, a.cookie, `/api/campaigns/${id}/pause`);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(campaignMsg.transition('pause', 'paused'));
-    expect((await post(a, `/api/campaigns/${id}/send`)).statusCode).toBe(409);
+    expect((await postAs(ctx, a.cookie, `/api/campaigns/${id}/send`)).statusCode).toBe(409);
     const edit = await apiCall(ctx, 'PUT', `/api/campaigns/${id}`, { cookie: a.cookie, payload: { name: 'Outro' } });
     expect(edit.statusCode).toBe(409);
 
-    expect((await post(a, `/api/campaigns/${id}/resume`)).statusCode).toBe(200);
-    await until(a, id, (c) => c.status === 'completed');
+    expect((await postAs(ctx, a.cookie, `/api/campaigns/${id}/resume`)).statusCode).toBe(200);
+    await waitForCampaign(ctx, a.cookie, id, (c) => c.status === 'completed');
     expect(a.driver.outbox).toHaveLength(8);
     expect(new Set(a.driver.outbox.map((m) => m.to)).size).toBe(8);
-    expect((await post(a, `/api/campaigns/${id}/resume`)).statusCode).toBe(409);
+    expect((await postAs(ctx, a.cookie, `/api/campaigns/${id}/resume`)).statusCode).toBe(409);
   });
 
   it('cancels: the recipients not yet sent are skipped with the reason', async () => {
     const a = await account({ messageDelay: 60 });
     await addContacts(a.userId, 10);
-    const id = await createAndSend(a);
+    const id = await createAndSendCampaign(ctx, a.cookie);
     await waitFor(
       async () => a.driver.outbox.length,
       (n) => n >= 1,
     );
-    const res = await post(a, `/api/campaigns/${id}/cancel`);
+    const res = await postAs(ctx, a.cookie, `/api/campaigns/${id}/cancel`);
     expect(res.json().campaign.status).toBe('cancelled');
     await new Promise((r) => setTimeout(r, 200));
     const rows = await rowsOfCampaign(id);
@@ -239,7 +227,7 @@ describe('controls', () => {
   it('deleting a campaign that is sending stops it', async () => {
     const a = await account({ messageDelay: 60 });
     await addContacts(a.userId, 10);
-    const id = await createAndSend(a);
+    const id = await createAndSendCampaign(ctx, a.cookie);
     await waitFor(
       async () => a.driver.outbox.length,
       (n) => n >= 1,
@@ -255,11 +243,14 @@ describe('controls', () => {
   it('starting twice at once sends nothing twice', async () => {
     const a = await account();
     await addContacts(a.userId, 4);
-    const res = await post(a, '/api/campaigns', { name: 'Duplo', message: 'Oi', targetType: 'contacts' });
+    const res = await postAs(ctx, a.cookie, '/api/campaigns', { name: 'Duplo', message: 'Oi', targetType: 'contacts' });
     const id = res.json().id;
-    const [one, two] = await Promise.all([post(a, `/api/campaigns/${id}/send`), post(a, `/api/campaigns/${id}/send`)]);
+    const [one, two] = await Promise.all([
+      postAs(ctx, a.cookie, `/api/campaigns/${id}/send`),
+      postAs(ctx, a.cookie, `/api/campaigns/${id}/send`),
+    ]);
     expect([one.statusCode, two.statusCode].sort()).toEqual([200, 409]);
-    await until(a, id, (c) => c.status === 'completed');
+    await waitForCampaign(ctx, a.cookie, id, (c) => c.status === 'completed');
     expect(await rowsOfCampaign(id)).toHaveLength(4);
     expect(a.driver.outbox).toHaveLength(4);
   });
@@ -268,7 +259,7 @@ describe('controls', () => {
     const a = await account();
     await addContacts(a.userId, 2);
     const at = new Date(Date.now() + 400).toISOString();
-    const res = await post(a, '/api/campaigns', {
+    const res = await postAs(ctx, a.cookie, '/api/campaigns', {
       name: 'Agendada',
       message: 'Oi',
       targetType: 'contacts',
@@ -276,8 +267,8 @@ describe('controls', () => {
     });
     expect(res.json(), res.body).toMatchObject({ status: 'scheduled', scheduledAt: at });
     const id = res.json().id;
-    expect((await campaign(a, id)).status).toBe('scheduled');
-    await until(a, id, (c) => c.status === 'completed');
+    expect((await getCampaign(ctx, a.cookie, id)).status).toBe('scheduled');
+    await waitForCampaign(ctx, a.cookie, id, (c) => c.status === 'completed');
 
     // Overdue: written as if the server had been down at its time.
     const [late] = await ctx.database.db
@@ -291,7 +282,7 @@ describe('controls', () => {
         scheduledAt: new Date(Date.now() - 3_600_000),
       })
       .returning();
-    await until(a, late.id, (c) => c.status === 'completed');
+    await waitForCampaign(ctx, a.cookie, late.id, (c) => c.status === 'completed');
   });
 });
 
@@ -347,7 +338,7 @@ describe('crash safety and receipts', () => {
       }),
     ).toBe(true);
     await ctx.database.db.update(campaigns).set({ status: 'sending' }).where(eq(campaigns.id, row.id));
-    await until(a, row.id, (c) => c.status === 'completed');
+    await waitForCampaign(ctx, a.cookie, row.id, (c) => c.status === 'completed');
     expect(a.driver.outbox.map((m) => m.to)).toEqual([c2.phone.slice(1)]);
     // Resent under the id chosen before the crash, so a late receipt of the first attempt still matches.
     expect(a.driver.outbox[0].providerMessageId).toBe('3EB0CRASHED000002');
@@ -436,15 +427,15 @@ describe('crash safety and receipts', () => {
       sql`insert into sending_lanes (user_id, owner, lease_until) values (${a.userId}, 'other-process', now() + interval '1 hour')`,
     );
     await addContacts(a.userId, 2);
-    const id = await createAndSend(a);
+    const id = await createAndSendCampaign(ctx, a.cookie);
     await new Promise((r) => setTimeout(r, 300));
     expect(a.driver.outbox).toHaveLength(0);
-    expect((await campaign(a, id)).status).toBe('sending');
+    expect((await getCampaign(ctx, a.cookie, id)).status).toBe('sending');
     // The other process dies: its lease lapses and this one takes over.
     await ctx.database.db.execute(
       sql`update sending_lanes set lease_until = now() - interval '1 second' where user_id = ${a.userId}`,
     );
-    await until(a, id, (c) => c.status === 'completed');
+    await waitForCampaign(ctx, a.cookie, id, (c) => c.status === 'completed');
     const [lane] = rowsOf<{ owner: string }>(
       await ctx.database.db.execute(sql`select owner from sending_lanes where user_id = ${a.userId}`),
     );

@@ -1,10 +1,7 @@
-import { and, eq, type SQL, sql } from 'drizzle-orm';
-import { CAMPAIGN_TRANSITIONS, campaignMsg } from '../../contract/campaigns';
-import { contactLimitFor } from '../../contract/plans';
+import { type SQL, sql } from 'drizzle-orm';
+import { campaignMsg } from '../../contract/campaigns';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
-import { campaigns, users } from '../db/schema';
-import { AppError } from '../errors';
 
 /** Who a campaign is for, as its fields say: the account and the audience it chose. */
 export interface AudienceSelection {
@@ -158,61 +155,4 @@ export async function countAudience(db: Db, c: AudienceSelection, contactLimit: 
     .map(([reason, count]) => ({ reason, count }))
     .sort((x, y) => y.count - x.count || x.reason.localeCompare(y.reason));
   return out;
-}
-
-/**
- * Starts a campaign now: writes its recipient rows and hands it to the dispatcher, in one
- * transaction with the campaign row locked, so two clicks (or a click racing the scheduler) start
- * it once. A campaign that is no longer a draft or scheduled is a 409; one without any recipient
- * stays as it was (400). One where every recipient is skipped ends at once.
- */
-export async function startCampaign(db: Db, userId: string, campaignId: string): Promise<PlanResult> {
-  const plan = await writeStart(db, userId, campaignId);
-  if (plan.total >= VACUUM_AFTER_ROWS) {
-    // Fresh rows make every count visit the heap until the table is vacuumed (visibility map) and the
-    // planner has no statistics for them; PGlite has no autovacuum. After answering; harmless if it fails.
-    void db.execute(sql`vacuum analyze campaign_recipients`).catch(() => undefined);
-  }
-  return plan;
-}
-
-/** A start this large is followed by a vacuum of the recipients table. */
-const VACUUM_AFTER_ROWS = 5_000;
-
-async function writeStart(db: Db, userId: string, campaignId: string): Promise<PlanResult> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({
-        id: campaigns.id,
-        userId: campaigns.userId,
-        status: campaigns.status,
-        targetType: campaigns.targetType,
-        targetGroups: campaigns.targetGroups,
-        targetTags: campaigns.targetTags,
-        planType: users.planType,
-      })
-      .from(campaigns)
-      .innerJoin(users, eq(users.id, campaigns.userId))
-      .where(and(eq(campaigns.id, campaignId), eq(campaigns.userId, userId)))
-      .for('update', { of: campaigns });
-    if (!row) throw new AppError('NOT_FOUND', campaignMsg.notFound);
-    if (!(CAMPAIGN_TRANSITIONS.send as readonly string[]).includes(row.status)) {
-      throw new AppError('CONFLICT', campaignMsg.transition('send', row.status));
-    }
-    const plan = await planRecipients(tx, row, contactLimitFor(row.planType));
-    if (plan.total === 0) throw new AppError('VALIDATION', campaignMsg.noRecipients);
-    const done = plan.queued === 0;
-    await tx
-      .update(campaigns)
-      .set({
-        status: done ? 'completed' : 'sending',
-        startedAt: new Date(),
-        finishedAt: done ? new Date() : null,
-        pauseReason: null,
-        waitingReason: null,
-        updatedAt: new Date(),
-      })
-      .where(eq(campaigns.id, campaignId));
-    return plan;
-  });
 }

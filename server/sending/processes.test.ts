@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, startNodeServer } from '../../scripts/launch-server.mjs';
 import { FakeGraphApi } from '../testing/fake-graph-api';
+import { apiUpload, signIn } from '../testing/http-session';
+import { apiFetch, type HttpSession, readCampaign, startCampaign } from '../testing/raw-http';
+import { waitFor } from '../testing/test-app';
 
 /**
  * Real server processes (the source run with tsx) sending through the Cloud API driver to a local
@@ -79,35 +82,9 @@ async function server(env: Record<string, string>, name: string) {
   return s;
 }
 
-/** A signed-in client of one server, sending what a browser would. */
-async function client(base: string) {
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify(ADMIN),
-  });
-  expect(login.status).toBe(200);
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        cookie,
-        origin: base,
-        ...(body === undefined || typeof body === 'string' ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, json: () => JSON.parse(text), text };
-  };
-}
-
-type Client = Awaited<ReturnType<typeof client>>;
-
 /** The Cloud API as channel, any hour, RECIPIENTS contacts, and a started campaign. */
-async function startCampaign(call: Client): Promise<string> {
+async function startCloudCampaign(s: HttpSession): Promise<string> {
+  const call = (method: string, path: string, body?: unknown) => apiFetch(s.base, s.cookie, method, path, body);
   expect(
     (await call('POST', '/api/whatsapp-business/configure', { accessToken: TOKEN, phoneNumberId: PHONE_ID })).status,
   ).toBe(200);
@@ -121,37 +98,16 @@ async function startCampaign(call: Client): Promise<string> {
     channel: 'cloud',
   });
   expect(settings.status, settings.text).toBe(200);
-  const boundary = '----disparo-proc';
   const csv = [
     'Nome,Telefone',
     ...Array.from({ length: RECIPIENTS }, (_, i) => `Cliente ${i},+55219${String(80_000_000 + i)}`),
   ].join('\n');
-  const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="c.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`;
-  const imported = await call('POST', '/api/contacts/import', body, {
-    'content-type': `multipart/form-data; boundary=${boundary}`,
-  });
-  expect(imported.json().imported, imported.text).toBe(RECIPIENTS);
-  const created = await call('POST', '/api/campaigns', {
-    name: 'Processos',
-    message: 'Oi {{nome}}',
-    targetType: 'contacts',
-  });
-  const id = created.json().id as string;
-  expect((await call('POST', `/api/campaigns/${id}/send`)).status).toBe(200);
-  return id;
+  const imported = await apiUpload(s, '/api/contacts/import', { name: 'c.csv', data: csv });
+  expect(imported.body.imported, imported.text).toBe(RECIPIENTS);
+  return startCampaign(s, 'Processos');
 }
 
 const sentTo = () => graph.sent.map((m) => m.to as string);
-
-async function until<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function duplicates(to: string[]): number {
   return to.length - new Set(to).size;
@@ -162,20 +118,20 @@ describe('server processes', () => {
     graph.sent.length = 0;
     const env = await storage();
     const first = await server(env, 'first');
-    const call = await client(first.url);
-    const id = await startCampaign(call);
-    await until(sentTo, (to) => to.length >= 200, 30_000);
+    const id = await startCloudCampaign(await signIn(first.url, ADMIN));
+    await waitFor(sentTo, (to) => to.length >= 200, 30_000, 100);
     first.child.kill('SIGKILL');
     await first.exited;
     const atKill = sentTo().length;
     expect(atKill).toBeLessThan(RECIPIENTS);
 
     const second = await server(env, 'second');
-    const again = await client(second.url);
-    const done = await until(
-      async () => (await again('GET', `/api/campaigns/${id}`)).json(),
+    const again = await signIn(second.url, ADMIN);
+    const done = await waitFor(
+      () => readCampaign(again, id),
       (c) => c.status === 'completed',
       60_000,
+      100,
     );
     const to = sentTo();
     expect(new Set(to).size).toBe(RECIPIENTS);
@@ -204,13 +160,13 @@ describe('server processes', () => {
       return;
     }
     const two = await server(env, 'two');
-    const call = await client(one.url);
-    const id = await startCampaign(call);
-    const other = await client(two.url);
-    await until(
-      async () => (await other('GET', `/api/campaigns/${id}`)).json(),
+    const id = await startCloudCampaign(await signIn(one.url, ADMIN));
+    const other = await signIn(two.url, ADMIN);
+    await waitFor(
+      () => readCampaign(other, id),
       (c) => c.status === 'completed',
       60_000,
+      100,
     );
     expect(sentTo()).toHaveLength(RECIPIENTS);
     expect(duplicates(sentTo())).toBe(0);

@@ -3,27 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import type { Receipt, WhatsappSubscriber } from '../whatsapp/driver';
+import { RECEIPT_APPLY_ORDER, RECEIPT_FROM } from '../whatsapp/receipt-order';
 
-/**
- * Statuses a receipt may move a recipient row from. Rows only move forward, whatever order the
- * receipts arrive in: 'read' stays read. Meta does not order status webhooks, and a 'delivered'
- * or 'read' after a 'failed' is proof the message arrived, so those move a failed row on too.
- */
-const RECEIPT_FROM: Record<Receipt['status'], string[]> = {
-  sent: ['queued', 'sending'],
-  delivered: ['queued', 'sending', 'sent', 'failed'],
-  read: ['queued', 'sending', 'sent', 'delivered', 'failed'],
-  failed: ['queued', 'sending', 'sent'],
-};
-
-const list = (items: string[]) =>
+const list = (items: readonly string[]) =>
   sql.join(
     items.map((s) => sql`${s}`),
     sql`, `,
   );
-
-/** Statuses in the order a batch applies them: the same end state as any arrival order. */
-const APPLY_ORDER: Receipt['status'][] = ['sent', 'failed', 'delivered', 'read'];
 
 /** One statement for the receipts of one status: the rows they can move, moved and stamped. */
 function applyStatus(db: Db, userId: string, s: Receipt['status'], receipts: Receipt[]) {
@@ -58,7 +44,7 @@ export async function recordReceipts(db: Db, userId: string, receipts: Receipt[]
   let pending = receipts;
   for (let tries = 1; pending.length; tries++) {
     const missed: Receipt[] = [];
-    for (const s of APPLY_ORDER) {
+    for (const s of RECEIPT_APPLY_ORDER) {
       const group = pending.filter((r) => r.status === s);
       if (!group.length) continue;
       const moved = new Set(rowsOf<{ id: string }>(await applyStatus(db, userId, s, group)).map((r) => r.id));

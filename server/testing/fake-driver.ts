@@ -7,10 +7,11 @@ import type {
   NumberCheck,
   OutgoingMessage,
 } from '../whatsapp/driver';
+import { simulatedNumberExists } from '../whatsapp/simulator/simulator-driver';
 
 /**
- * A small in-test driver: numbers ending in an odd digit have WhatsApp, groups and participants are
- * what the test puts in, and every call is recorded.
+ * A small in-test driver: numbers have WhatsApp by the simulator's rule (`simulatedNumberExists`),
+ * groups and participants are what the test puts in, and every call is recorded.
  */
 export class FakeDriver implements Driver {
   readonly kind = 'simulator' as const;
@@ -38,7 +39,7 @@ export class FakeDriver implements Driver {
   async checkNumbers(numbers: string[]): Promise<NumberCheck[]> {
     this.checkCalls.push(numbers);
     if (this.failChecks) throw new Error('provider down');
-    return numbers.map((number) => ({ number, exists: Number(number.at(-1)) % 2 === 1 }));
+    return numbers.map((number) => ({ number, exists: simulatedNumberExists(number) }));
   }
   async listGroups() {
     return this.groups;

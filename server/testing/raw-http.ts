@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestContext } from './test-app';
+import { expect } from 'vitest';
+import { type TestContext, waitFor } from './test-app';
 
 export interface RawResponse {
   status: number;
@@ -77,4 +78,41 @@ export async function apiFetch(
     parsed = null;
   }
   return { status: res.status, text, body: parsed };
+}
+
+/** Someone signed in, seen over a real socket: the server's address and the session cookie. */
+export interface HttpSession {
+  base: string;
+  cookie: string;
+}
+
+/**
+ * Creates a campaign to all the account's contacts ('Oi {{nome}}') and starts it, as the dialog
+ * does; answers its id.
+ */
+export async function startCampaign(s: HttpSession, name = 'Falhas'): Promise<string> {
+  const created = await apiFetch(s.base, s.cookie, 'POST', '/api/campaigns', {
+    name,
+    message: 'Oi {{nome}}',
+    targetType: 'contacts',
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const id = created.body.id as string;
+  expect((await apiFetch(s.base, s.cookie, 'POST', `/api/campaigns/${id}/send`)).status).toBe(200);
+  return id;
+}
+
+/** The campaign as `GET /api/campaigns/:id` answers it. */
+export async function readCampaign(s: HttpSession, id: string): Promise<ApiAnswer['body']> {
+  return (await apiFetch(s.base, s.cookie, 'GET', `/api/campaigns/${id}`)).body;
+}
+
+/** The campaign read again until `ok` accepts it (at most `ms`); answers it. */
+export function untilCampaign(
+  s: HttpSession,
+  id: string,
+  ok: (c: Record<string, unknown>) => boolean,
+  ms = 15_000,
+): Promise<ApiAnswer['body']> {
+  return waitFor(() => readCampaign(s, id), ok, ms);
 }

@@ -33,6 +33,7 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
   // Addresses nobody has: no e-mail leaves, the answer is the same.
   'POST /api/auth/forgot-password': () => ({ email: `f${unique()}@example.com` }),
   'POST /api/auth/reset-password': () => ({ token: `link-${unique()}`, password: 'nova-senha-1' }),
+  'POST /api/auth/confirm-email': () => ({ token: `link-${unique()}` }),
   'PATCH /api/admin/users/:id': () => ({ isActive: true, planType: 'basic', accountType: 'active' }),
   'POST /api/auth/change-password': () => ({
     currentPassword: 'errada-123',

@@ -8,9 +8,10 @@ import type { Database } from '../db/client';
 import type { UserRow } from '../db/schema';
 import { users } from '../db/schema';
 import type { AppDeps } from '../deps';
-import { hashPassword } from '../modules/auth/password';
-import { updateAccountSettings } from '../modules/settings/account-settings.service';
+import { hashPassword } from '../modules/auth';
+import { updateAccountSettings } from '../modules/settings';
 import type { Driver } from '../whatsapp/driver';
+import { multipart } from './multipart';
 import { createTestDatabase } from './test-db';
 
 export type TestApp = FastifyInstance & { deps: AppDeps };
@@ -142,29 +143,40 @@ export async function newCustomer(
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** One API call as the signed-in browser makes it (JSON body when given). */
+/**
+ * One API call as the signed-in browser makes it: a JSON body when `payload` is given, or one file
+ * as a form upload (`multipart/form-data`, field `file`) when `file` is.
+ */
 export function apiCall(
   ctx: TestContext,
   method: ApiMethod,
   url: string,
-  opts: { cookie?: string; payload?: unknown } = {},
+  opts: { cookie?: string; payload?: unknown; file?: { name: string; data: Buffer | string } } = {},
 ): Promise<LightMyRequestResponse> {
+  const cookie = opts.cookie ? { cookie: opts.cookie } : {};
+  if (opts.file) {
+    const form = multipart(opts.file.name, opts.file.data);
+    return ctx.app.inject({ method, url, payload: form.payload, headers: { ...form.headers, ...cookie } });
+  }
   return ctx.app.inject({
     method,
     url,
-    headers: opts.cookie ? { cookie: opts.cookie } : {},
+    headers: cookie,
     ...(opts.payload === undefined ? {} : { payload: opts.payload as object }),
   });
 }
 
-/** Polls `fn` until `ok` accepts its value (every 15 ms, at most `ms`); answers that value. */
-export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 3000): Promise<T> {
+/**
+ * Polls `fn` until `ok` accepts its value (every `everyMs`, at most `ms`); answers that value. Tests
+ * whose engine shares the embedded database with these reads poll less often (100 ms).
+ */
+export async function waitFor<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, ms = 3000, everyMs = 15): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
     if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 15));
+    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)?.slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 

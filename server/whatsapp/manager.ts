@@ -4,7 +4,9 @@ import type { WhatsappSession } from '../../contract/whatsapp';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { whatsappConnections } from '../db/schema';
+import type { Foreground } from '../lib/foreground';
 import { KeyedBatches } from '../lib/keyed-batches';
+import { CloudConnections } from './cloud-connections';
 import type {
   Driver,
   DriverProvider,
@@ -26,9 +28,6 @@ export interface AccountChannel {
 /** Builds the personal-number driver of an account. Baileys is imported only when used. */
 export type PersonalDriverFactory = (kind: PersonalDriverKind, ctx: PersonalDriverContext) => Promise<Driver>;
 
-/** A cloud driver for an account, or null when it has no Cloud API configured. */
-export type CloudDriverSource = (userId: string) => Promise<Driver | null>;
-
 export interface ConnectionManagerOptions {
   config: Config;
   db: Db;
@@ -40,20 +39,24 @@ export interface ConnectionManagerOptions {
   accountChannel?: (userId: string) => Promise<AccountChannel>;
   /** Who hears every driver's `inbound`, `receipt` and `connection` events (the engines). */
   subscribers?: WhatsappSubscriber[];
+  /** Cloud API webhooks run as foreground work: the chatbot's statements wait for them. */
+  foreground?: Foreground;
 }
 
 const PERSONAL: AccountChannel = { channel: 'personal', autoReconnect: true };
 
 /**
- * Owns every WhatsApp connection of this process (one driver per account and channel) and is the
- * app's DriverProvider. A transport: it connects, sends and passes every driver's events on to the
- * subscribers it was given; what a receipt or an inbound message means is theirs to decide.
- * Drivers report their state to the in-memory registry the 2-second poll reads.
+ * Owns every WhatsApp connection of this process (one driver per account and channel: the personal
+ * numbers here, the Cloud API ones in `cloud`) and is the app's DriverProvider. A transport: it
+ * connects, sends and passes every driver's events on to the subscribers it was given; what a
+ * receipt or an inbound message means is theirs to decide. Personal drivers report their state to
+ * the in-memory registry the 2-second poll reads.
  */
 export class ConnectionManager implements DriverProvider {
   private readonly personal = new Map<string, Driver>();
   private readonly starting = new Map<string, Promise<Driver>>();
-  private cloudSource: CloudDriverSource = async () => null;
+  /** The accounts' Cloud API connections: drivers, credentials and the webhook that feeds them. */
+  readonly cloud: CloudConnections;
   private readonly subscribers: WhatsappSubscriber[];
   private readonly accountChannel: (userId: string) => Promise<AccountChannel>;
   /** Drivers this server is disconnecting on purpose, and why (their 'disconnected' is no loss). */
@@ -70,21 +73,23 @@ export class ConnectionManager implements DriverProvider {
   constructor(private readonly opts: ConnectionManagerOptions) {
     this.subscribers = opts.subscribers ?? [];
     this.accountChannel = opts.accountChannel ?? (async () => PERSONAL);
+    this.cloud = new CloudConnections({
+      config: opts.config,
+      db: opts.db,
+      log: opts.log,
+      foreground: opts.foreground,
+      attach: (userId, driver) => this.attach(userId, driver, { personal: false }),
+    });
   }
 
   get defaultKind(): PersonalDriverKind {
     return this.opts.config.WHATSAPP_DRIVER;
   }
 
-  /** Lets the Cloud API module provide its drivers without this file importing it. */
-  setCloudSource(source: CloudDriverSource): void {
-    this.cloudSource = source;
-  }
-
   /** The driver that sends for the account: its chosen channel, when that one is ready. */
   async get(userId: string): Promise<Driver | null> {
     const { channel } = await this.accountChannel(userId);
-    if (channel === 'cloud') return this.cloudSource(userId);
+    if (channel === 'cloud') return this.cloud.sender(userId);
     const driver = this.personal.get(userId);
     return driver?.status().isConnected ? driver : null;
   }

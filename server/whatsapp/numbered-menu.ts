@@ -1,3 +1,4 @@
+import { normalizeForMatch } from '../../contract/text-match';
 import type { Driver, InboundMessage, MessageButton } from './driver';
 
 /**
@@ -71,18 +72,9 @@ export class MenuMemory {
       const button = menu.buttons[number - 1];
       return button ? { button, number } : undefined;
     }
-    const said = comparable(reply);
-    const button = said ? menu.buttons.find((b) => comparable(b.text) === said) : undefined;
+    // Case, accents and punctuation do not matter when a button's text is typed back.
+    const said = normalizeForMatch(reply);
+    const button = said ? menu.buttons.find((b) => normalizeForMatch(b.text) === said) : undefined;
     return button ? { button } : undefined;
   }
-}
-
-/** Case, accents and punctuation do not matter when a button's text is typed back. */
-function comparable(value: string): string {
-  return value
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
 }

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { FullPageLoader } from '../components/states';
-import { useUser } from '../features/auth/api/get-me';
 import { sessionEndReason } from '../features/auth/session-end';
+import { useUser } from '../lib/auth/get-me';
 import { paths } from './paths';
 
 /** Shows 'Carregando...' until the session is known, then the matched route. */

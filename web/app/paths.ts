@@ -8,6 +8,8 @@ export const paths = {
   forgotPassword: '/esqueci-senha',
   resetPassword: '/redefinir-senha',
   loginAfterReset: '/login?reset=1',
+  /** The 'Confirme seu email' link: `confirmEmail?token=…`. */
+  confirmEmail: '/confirmar-email',
   demo: '/demo',
   landingPlans: '/#precos',
   dashboard: '/dashboard',

@@ -7,19 +7,20 @@ import { paths } from './paths';
 
 // Pages load on demand so the first screen stays small.
 const LoginPage = lazy(() => import('../features/auth/components/login-page'));
-const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
+const DashboardPage = lazy(() => import('./routes/dashboard/dashboard-page'));
 const AdminUsersPage = lazy(() => import('../features/admin/components/admin-users-page'));
-const CampaignsPage = lazy(() => import('../features/campaigns/components/campaigns-page'));
+const CampaignsPage = lazy(() => import('./routes/campaigns-page'));
 const ChatbotPage = lazy(() => import('../features/chatbot/components/chatbot-page'));
 const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page'));
 const ConversationsPage = lazy(() => import('../features/conversations/components/conversations-page'));
 const GroupsPage = lazy(() => import('../features/groups/components/groups-page'));
-const ReportsPage = lazy(() => import('../features/reports/components/reports-page'));
-const SettingsPage = lazy(() => import('../features/settings/components/settings-page'));
+const ReportsPage = lazy(() => import('./routes/reports/reports-page'));
+const SettingsPage = lazy(() => import('./routes/settings-page'));
 const LandingPage = lazy(() => import('../features/landing/components/landing-page'));
 const DemoPage = lazy(() => import('../features/demo/components/demo-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/components/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
+const ConfirmEmailPage = lazy(() => import('../features/auth/components/confirm-email-page'));
 // The signed-in shell loads on demand too, so the landing page ships none of it.
 const DashboardLayout = lazy(() => import('./layouts/dashboard-layout').then((m) => ({ default: m.DashboardLayout })));
 const NotFoundPage = lazy(() => import('./pages/not-found-page'));
@@ -83,6 +84,7 @@ export const router = createBrowserRouter([
           // Signed in or not: a link opened from the e-mail works in any browser.
           { path: paths.forgotPassword, element: <ForgotPasswordPage /> },
           { path: paths.resetPassword, element: <ResetPasswordPage /> },
+          { path: paths.confirmEmail, element: <ConfirmEmailPage /> },
         ],
       },
       {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useProductName } from '../features/public-config/api/get-public-config';
+import { useProductName } from '../lib/public-config';
 
 /** Sets the browser tab title: 'Campanhas · Disparo'. */
 export function usePageTitle(title: string | null): void {

@@ -1,4 +1,5 @@
 import { type ComponentProps, useId } from 'react';
+import { FieldError } from './field-error';
 import { Input } from './ui/input';
 import { Label } from './ui/label';
 
@@ -24,11 +25,7 @@ export function FormField({
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={errorId} className="text-sm font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} message={error} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { ImageIcon } from 'lucide-react';
 import { Fragment, type ReactNode, useMemo, useState } from 'react';
 import { isHttpUrl } from '../../contract/saved-messages';
-import { UPLOAD_REF_PREFIX, uploadUrl } from '../../contract/uploads';
+import { uploadIdOf, uploadUrl } from '../../contract/uploads';
 import { tokenizeWhatsapp, type WhatsappRun } from '../../contract/whatsapp-text';
 import { cn } from '../lib/utils';
 
@@ -40,7 +40,8 @@ export function WhatsappText({ text, className }: { text: string; className?: st
  * show — another site's would be refused with an error in the console.
  */
 function imageSource(ref: string): { href: string; own: boolean } | null {
-  const upload = ref.startsWith(UPLOAD_REF_PREFIX) ? uploadUrl(ref.slice(UPLOAD_REF_PREFIX.length)) : null;
+  const uploadId = uploadIdOf(ref);
+  const upload = uploadId === null ? null : uploadUrl(uploadId);
   if (!upload && !ref.startsWith(uploadUrl('')) && !isHttpUrl(ref)) return null;
   try {
     const url = new URL(upload ?? ref, window.location.href);

@@ -4,7 +4,7 @@ import { users } from './users';
 
 /**
  * The header's notifications, one row per recipient account (an event for every administrator is
- * one row each). Written by server/lib/notify.ts; an account keeps its newest NOTIFICATIONS_KEPT.
+ * one row each). Written by server/records/notify.ts; an account keeps its newest NOTIFICATIONS_KEPT.
  */
 export const notifications = pgTable(
   'notifications',
@@ -31,7 +31,7 @@ export const notifications = pgTable(
 /**
  * The account's event log (logins, campaigns, imports, exports, settings, connection changes).
  * `actor_id` is who did it: the account itself, an administrator, or null for the system.
- * Written by server/lib/activity.ts.
+ * Written by server/records/activity.ts.
  */
 export const activityEvents = pgTable(
   'activity_events',

@@ -21,6 +21,8 @@ export const users = pgTable(
     failedLogins: integer('failed_logins').notNull().default(0),
     lastFailedLoginAt: timestamp('last_failed_login_at', { withTimezone: true }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    /** When the account's owner opened the e-mailed confirmation link; null until then. */
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
     /** The account's last request, written at most once a minute (server/modules/presence/presence-tracker.ts). */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
   },
@@ -103,3 +105,20 @@ export const planActivations = pgTable(
 
 /** An account as stored. */
 export type UserRow = typeof users.$inferSelect;
+
+/** 'Confirme seu email' links: the SHA-256 of each link's token; a used link's row is deleted. */
+export const emailConfirmationTokens = pgTable(
+  'email_confirmation_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('email_confirmation_tokens_user_idx').on(t.userId),
+    index('email_confirmation_tokens_expires_idx').on(t.expiresAt),
+  ],
+);

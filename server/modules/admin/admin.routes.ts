@@ -10,7 +10,7 @@ import { msg } from '../../../contract/messages';
 import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
-import { toPublicUser } from '../auth/auth.service';
+import { toPublicUser } from '../auth';
 import { cleanupExpiredDemos, deleteUser, listUsers, updateUser } from './admin.service';
 
 export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, mail }) => {

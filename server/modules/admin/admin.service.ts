@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
 import { planActivations, users } from '../../db/schema';
 import { AppError } from '../../errors';
-import type { SessionStore } from '../auth/sessions.service';
+import type { SessionStore } from '../../sessions/session-store';
 
 /**
  * Every admin service takes the acting account and refuses anyone but an administrator,

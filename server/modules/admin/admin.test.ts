@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '../../../contract/messages';
 import { contacts, planActivations, sessions, users } from '../../db/schema';
 import { type ApiMethod, apiCall, createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
-import { seedDemoWorkspace } from '../auth/demo-data';
+import { seedDemoWorkspace } from '../auth';
 
 let ctx: TestContext;
 let adminCookie: string;

@@ -14,9 +14,10 @@ import { msg } from '../../../contract/messages';
 import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import { recordActivity } from '../../lib/activity';
 import { authed, SESSION_COOKIE } from '../../plugins/access';
+import { recordActivity } from '../../records/activity';
 import { demoSignup, landingSignup, login, register, toPublicUser } from './auth.service';
+import { sendEmailConfirmationLater } from './email-confirmation.routes';
 
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db, sessions, config } = deps;
@@ -92,7 +93,8 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      await register(db, request.body, request.log);
+      const row = await register(db, request.body, request.log);
+      sendEmailConfirmationLater(deps, row);
       return reply.status(201).send({ success: true, message: msg.auth.registerSuccess });
     },
   );
@@ -133,6 +135,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request, reply) => {
       const { row, credentials } = await landingSignup(db, request.body, request.log);
+      sendEmailConfirmationLater(deps, row);
       return reply
         .status(201)
         .send({ success: true as const, message: msg.auth.signupCreated, credentials, user: { email: row.email } });

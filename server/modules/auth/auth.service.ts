@@ -17,10 +17,10 @@ import { isUniqueViolation } from '../../db/errors';
 import type { UserRow } from '../../db/schema';
 import { loginFailures, sessions, users } from '../../db/schema';
 import { AppError } from '../../errors';
-import { type ErrorLog, notifyAdmins } from '../../lib/notify';
+import { type ErrorLog, notifyAdmins } from '../../records/notify';
+import type { SessionStore } from '../../sessions/session-store';
 import { seedDemoWorkspace } from './demo-data';
 import { burnPasswordCheck, generatePassword, hashPassword, loginDelayMs, verifyPassword } from './password';
-import type { SessionStore } from './sessions.service';
 
 export function toPublicUser(u: UserRow): User {
   return {
@@ -34,6 +34,7 @@ export function toPublicUser(u: UserRow): User {
     isActive: u.isActive,
     createdAt: u.createdAt.toISOString(),
     demoExpiresAt: u.demoExpiresAt ? u.demoExpiresAt.toISOString() : null,
+    emailConfirmedAt: u.emailConfirmedAt ? u.emailConfirmedAt.toISOString() : null,
   };
 }
 

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '../../../contract/messages';
 import { autoReplies, campaigns, contacts, groups, loginFailures, sessions, users } from '../../db/schema';
+import { hashToken } from '../../sessions/session-store';
 import {
   apiCall,
   createTestApp,
@@ -11,7 +12,6 @@ import {
   TEST_PASSWORD,
   type TestContext,
 } from '../../testing/test-app';
-import { hashToken } from './sessions.service';
 
 let ctx: TestContext;
 beforeAll(async () => {

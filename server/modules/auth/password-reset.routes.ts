@@ -9,8 +9,8 @@ import {
 import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import { recordActivity } from '../../lib/activity';
 import { mailTemplates } from '../../mail/templates';
+import { recordActivity } from '../../records/activity';
 import { createPasswordReset, resetPassword } from './password-reset.service';
 
 /** POST /api/auth/forgot-password and /api/auth/reset-password ('Esqueci minha senha'). */

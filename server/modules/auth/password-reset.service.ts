@@ -4,8 +4,8 @@ import { PASSWORD_RESET_MINUTES, PASSWORD_RESET_PER_HOUR, passwordResetMsg } fro
 import type { Db } from '../../db/client';
 import { loginFailures, passwordResetTokens, type UserRow, users } from '../../db/schema';
 import { AppError } from '../../errors';
+import { hashToken, type SessionStore } from '../../sessions/session-store';
 import { hashPassword } from './password';
-import { hashToken, type SessionStore } from './sessions.service';
 
 /**
  * 'Esqueci minha senha'. A link carries 32 random bytes; the database keeps only their SHA-256, so

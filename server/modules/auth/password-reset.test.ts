@@ -10,6 +10,7 @@ import { loadConfig } from '../../config';
 import { rowsOf } from '../../db/rows';
 import { loginFailures, passwordResetTokens } from '../../db/schema';
 import { loggerOptions } from '../../logger';
+import { hashToken } from '../../sessions/session-store';
 import { type ReceivedMail, SmtpSink } from '../../testing/smtp-sink';
 import {
   apiCall,
@@ -21,7 +22,6 @@ import {
   type TestContext,
 } from '../../testing/test-app';
 import { createTestDatabase } from '../../testing/test-db';
-import { hashToken } from './sessions.service';
 
 /**
  * 'Esqueci minha senha' against a real SMTP server on loopback: the e-mail that arrives carries the

@@ -1,10 +1,5 @@
-import {
-  BACKUP_MEDIA_BASE64_MAX,
-  BACKUP_MEDIA_MAX_COUNT,
-  BACKUP_UPLOAD_REF,
-  backupMsg,
-} from '../../../contract/backup';
-import { UPLOAD_MAX_BYTES, uploadsMsg } from '../../../contract/uploads';
+import { BACKUP_MEDIA_BASE64_MAX, BACKUP_MEDIA_MAX_COUNT, backupMsg } from '../../../contract/backup';
+import { UPLOAD_MAX_BYTES, uploadIdOf, uploadsMsg } from '../../../contract/uploads';
 import type { Turns } from './backup-json';
 
 /**
@@ -260,10 +255,10 @@ async function readEntries(w: ByteWalker, file: Buffer, start: number, end: numb
         break;
       }
     }
-    const ref = typeof fields.url === 'string' ? BACKUP_UPLOAD_REF.exec(fields.url) : null;
+    const ref = typeof fields.url === 'string' ? uploadIdOf(fields.url, { uuidOnly: true }) : null;
     if (!ref) throw new MediaRefused(['media', k, 'url'], backupMsg.mediaUrlInvalid);
     if (!data) throw new MediaRefused(['media', k, 'data'], backupMsg.mediaDataNotText);
-    const id = ref[1].toLowerCase();
+    const id = ref.toLowerCase();
     if (!entries.has(id)) {
       entries.set(id, { ...data, fileName: typeof fields.fileName === 'string' ? fields.fileName : '' });
     }

@@ -5,7 +5,6 @@ import {
   BACKUP_MAX_FILE_MB,
   BACKUP_MEDIA_MAX_COUNT,
   BACKUP_MEDIA_MAX_MB,
-  BACKUP_UPLOAD_REF,
   BACKUP_VERSION,
   type BackupBot,
   type BackupCampaign,
@@ -27,56 +26,38 @@ import {
   type RestoreResult,
   restoreSummary,
 } from '../../../contract/backup';
-import {
-  BOT_REPLIES_MAX,
-  type BotButton,
-  DEFAULT_BOT_CONFIG,
-  normalizeForMatch,
-  weekdays,
-} from '../../../contract/bot';
-import { campaignMsg } from '../../../contract/campaigns';
+import { weekdays } from '../../../contract/bot';
+import { CAMPAIGN_RUNNING, campaignMsg, isCampaignStatusIn } from '../../../contract/campaigns';
 import { contactsMsg } from '../../../contract/contacts';
 import { mediaMsg } from '../../../contract/media';
 import { unknownVariable } from '../../../contract/personalize';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import { isHttpUrl, SAVED_MESSAGE_TEXT_MAX, savedMessagesMsg } from '../../../contract/saved-messages';
-import { UPLOAD_REF_PREFIX } from '../../../contract/uploads';
-import { type BulkTable, type BulkValue, bulkInsert } from '../../db/bulk-insert';
+import { UPLOAD_REF_PREFIX, uploadIdOf } from '../../../contract/uploads';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
-import {
-  accountSettings,
-  autoReplies,
-  botConfigs,
-  campaignRecipients,
-  campaigns,
-  contacts,
-  groups,
-  mediaUploads,
-  savedMessages,
-} from '../../db/schema';
+import { campaignRecipients, campaigns, contacts, groups, mediaUploads, savedMessages } from '../../db/schema';
 import { AppError } from '../../errors';
-import { timeOrderedIds } from '../../lib/ids';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { normalizePhone } from '../../lib/phone';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
-import { getBotConfig } from '../chatbot/bot-config.service';
-import { type Account, contactsChanged, lockRemainingSlots } from '../contacts/contacts.service';
-import { getAccountSettings } from '../settings/account-settings.service';
-import { bytesOut, makeUploadRoom, saveUpload } from '../uploads/uploads.service';
+import { type RestoredRecipient, restoreRecipientRows } from '../../sending/recipient-rows';
+import { getBotConfig, restoreBot } from '../chatbot';
+import { type Account, contactsChanged, lockRemainingSlots, restoreContacts } from '../contacts';
+import { restoreGroups } from '../groups';
+import { restoreSavedMessages } from '../messages';
+import { getAccountSettings, restoreSettings } from '../settings';
+import { bytesOut, makeUploadRoom, saveUpload } from '../uploads';
 import { decodeUtf8InTurns, JsonRefused, parseJsonInTurns, Turns } from './backup-json';
 import { decodeMedia, type MediaEntry, splitMedia } from './backup-media';
 
 /** Rows read per query while the file streams out. */
 const CONTACTS_PAGE = 2_000;
 const RECIPIENTS_PAGE = 5_000;
-/** Rows written per statement on restore (groups, saved messages, rules). */
-const ROW_BATCH = 500;
 /**
- * Contacts and report lines per statement on restore: on the embedded database a statement holds
- * the server's thread, and a batch this size takes 15–30 ms there (1,000: 30–80 ms; 5,000: 200–350).
+ * Report lines per statement on restore: on the embedded database a statement holds the server's
+ * thread, and a batch this size takes 15–30 ms there (1,000: 30–80 ms; 5,000: 200–350).
  */
-const CONTACT_BATCH = 500;
 const RECIPIENT_BATCH = 500;
 /** A restore this large is followed by a vacuum (as a large import is; PGlite has no autovacuum). */
 const VACUUM_AFTER_ROWS = 5_000;
@@ -374,7 +355,6 @@ async function* streamBackup(
 
 // Restore: reading and checking the file
 
-type ParsedContact = z.output<typeof backupFile>['contacts'][number];
 type ParsedRecipient = BackupFile['campaigns'][number]['recipients'][number];
 
 function refuse(path: ReadonlyArray<PropertyKey>, problem: string): AppError {
@@ -385,7 +365,8 @@ function refuse(path: ReadonlyArray<PropertyKey>, problem: string): AppError {
 }
 
 const E164 = /^\+\d{7,15}$/;
-const UPLOAD_REF = BACKUP_UPLOAD_REF;
+/** The upload a backup's `upload:<id>` names (its stricter reading), or null. */
+const uploadOf = (ref: string) => uploadIdOf(ref, { uuidOnly: true });
 
 /** The first issue of a refused part of the file, where it is in the whole file. */
 function refuseIssue(path: ReadonlyArray<PropertyKey>, error: z.ZodError): AppError {
@@ -534,9 +515,9 @@ export async function parseBackup(
   for (const [i, c] of backup.campaigns.entries()) {
     const unknown = unknownVariable(c.message);
     if (unknown) throw refuse(['campaigns', i, 'message'], campaignMsg.unknownVariable(unknown));
-    if (c.imageUrl && !UPLOAD_REF.test(c.imageUrl) && !isHttpUrl(c.imageUrl))
+    if (c.imageUrl && !uploadOf(c.imageUrl) && !isHttpUrl(c.imageUrl))
       throw refuse(['campaigns', i, 'imageUrl'], backupMsg.imageInvalid);
-    if (c.imageUrl && !UPLOAD_REF.test(c.imageUrl) && linkProblem(c.imageUrl, outbound))
+    if (c.imageUrl && !uploadOf(c.imageUrl) && linkProblem(c.imageUrl, outbound))
       throw refuse(['campaigns', i, 'imageUrl'], mediaMsg.imageUrlNotPublic);
   }
   // The same rule as in the app: an image link that points inside the server's network is not kept.
@@ -546,7 +527,7 @@ export async function parseBackup(
   }
   const leftOut = new Set<string>();
   for (const ref of backup.mediaLeftOut ?? []) {
-    const id = UPLOAD_REF.exec(ref)?.[1];
+    const id = uploadOf(ref);
     if (id) leftOut.add(id.toLowerCase());
   }
   return { backup, images: { file: data, entries: split.media, leftOut } };
@@ -557,163 +538,8 @@ export async function parseBackup(
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 const zero = (): RestoreCounts => ({ added: 0, updated: 0, unchanged: 0, skipped: 0 });
 
-/** One JSON parameter a statement reads as rows (jsonb_to_recordset): a batch in one round trip. */
-const json = (rows: unknown[]) => sql`${JSON.stringify(rows)}::jsonb`;
-
-/** New contacts as the bulk loader writes them (COPY), the account once per batch. */
-const contactTable = (userId: string): BulkTable => ({
-  table: 'contacts',
-  fixed: [{ name: 'user_id', type: 'uuid', value: userId }],
-  columns: [
-    { name: 'id', type: 'uuid' },
-    { name: 'name', type: 'text' },
-    { name: 'phone', type: 'text' },
-    { name: 'email', type: 'text' },
-    { name: 'tags', type: 'text[]' },
-    { name: 'is_active', type: 'boolean' },
-    { name: 'opted_out', type: 'boolean' },
-    { name: 'is_whatsapp_active', type: 'boolean' },
-    { name: 'whatsapp_checked_at', type: 'timestamptz' },
-    { name: 'created_at', type: 'timestamptz' },
-  ],
-});
-
 /** The account's contact of each number a restore has met (null: the account has none). */
 type ContactIds = Map<string, string | null>;
-
-/**
- * Contacts by phone. A number the account has is kept as it is; only what it lacks is filled in
- * (an empty e-mail, a WhatsApp check never made) and the backup's tags are added to its own. A new
- * number is added with everything the backup knows, while the plan has room (`slots`). A batch of
- * numbers per statement, a pause between batches. Answers the counts and each number's contact.
- */
-async function restoreContacts(
-  t: Db,
-  userId: string,
-  list: ParsedContact[],
-  slots: number,
-  now: string,
-  turns: Turns,
-): Promise<{ counts: RestoreCounts; ids: ContactIds }> {
-  const counts = zero();
-  const ids: ContactIds = new Map();
-  type Own = { id: string; phone: string; email: string | null; tags: string[]; wa: boolean | null };
-  const lookup = async (phones: string[]) =>
-    new Map(
-      rowsOf<Own>(
-        await t.execute(sql`
-          select id, phone, email, tags, is_whatsapp_active as wa from contacts
-          where user_id = ${userId} and phone = any(${sql.param(phones)}::text[])`),
-      ).map((c) => [c.phone, c]),
-    );
-  // A new account has nothing to look up; another is asked about each batch's numbers.
-  const [{ n }] = rowsOf<{ n: number }>(
-    await t.execute(sql`select count(*)::int as n from contacts where user_id = ${userId}`),
-  );
-  const spec = contactTable(userId);
-  for (let i = 0; i < list.length; i += CONTACT_BATCH) {
-    const batch = list.slice(i, i + CONTACT_BATCH);
-    const existing = n === 0 ? new Map<string, Own>() : await lookup(batch.map((c) => c.phone));
-    const updates: unknown[] = [];
-    const fresh: ParsedContact[] = [];
-    for (const c of batch) {
-      const own = existing.get(c.phone);
-      if (!own) {
-        if (counts.added + fresh.length < slots) fresh.push(c);
-        else counts.skipped++;
-        continue;
-      }
-      ids.set(c.phone, own.id);
-      const email = own.email || c.email;
-      const tags = [...own.tags, ...c.tags.filter((tag) => !own.tags.includes(tag))];
-      const fillCheck = own.wa === null && c.isWhatsAppActive !== null;
-      if (email === own.email && tags.length === own.tags.length && !fillCheck) {
-        counts.unchanged++;
-        continue;
-      }
-      updates.push({
-        phone: c.phone,
-        email,
-        tags,
-        fill_check: fillCheck,
-        wa: c.isWhatsAppActive,
-        checked: c.whatsappCheckedAt,
-      });
-    }
-    if (updates.length) {
-      const done = rowsOf(
-        await t.execute(sql`
-          update contacts c set email = x.email, tags = x.tags,
-            is_whatsapp_active = case when x.fill_check then x.wa else c.is_whatsapp_active end,
-            whatsapp_checked_at = case when x.fill_check then x.checked else c.whatsapp_checked_at end
-          from jsonb_to_recordset(${json(updates)}) as x(phone text, email text, tags text[], fill_check boolean, wa boolean, checked timestamptz)
-          where c.user_id = ${userId} and c.phone = x.phone
-          returning c.id`),
-      );
-      counts.updated += done.length;
-      await turns.next();
-    }
-    if (fresh.length) {
-      const freshIds = timeOrderedIds(fresh.length);
-      const rows: BulkValue[][] = fresh.map((c, k) => [
-        freshIds[k],
-        c.name,
-        c.phone,
-        c.email,
-        c.tags,
-        c.isActive,
-        c.optedOut,
-        c.isWhatsAppActive,
-        c.whatsappCheckedAt,
-        c.createdAt ?? now,
-      ]);
-      // Known numbers were left out above under the account lock; a number the chatbot added
-      // meanwhile (it does not wait for that lock) is the account's own now, and the loader skips it.
-      const inserted = await bulkInsert(t, spec, rows, { keysExcluded: true });
-      counts.added += inserted;
-      counts.unchanged += fresh.length - inserted;
-      if (inserted === fresh.length) for (const [k, c] of fresh.entries()) ids.set(c.phone, freshIds[k]);
-      else for (const own of (await lookup(fresh.map((c) => c.phone))).values()) ids.set(own.phone, own.id);
-    }
-    await turns.pause();
-  }
-  return { counts, ids };
-}
-
-/** Groups by name (case ignored, as the app keeps them unique): a known one only gets a missing WhatsApp link. */
-async function restoreGroups(t: Db, userId: string, list: BackupFile['groups']): Promise<RestoreCounts> {
-  const counts = zero();
-  const existing = new Map(
-    (await t.select().from(groups).where(eq(groups.userId, userId))).map((g) => [g.name.toLowerCase(), g]),
-  );
-  const fresh: Array<typeof groups.$inferInsert> = [];
-  for (const g of list) {
-    const own = existing.get(g.name.toLowerCase());
-    if (!own) {
-      fresh.push({
-        userId,
-        name: g.name,
-        whatsappGroupId: g.whatsappGroupId,
-        membersCount: g.membersCount,
-        isActive: g.isActive,
-        ...(g.createdAt && { createdAt: new Date(g.createdAt) }),
-      });
-    } else if (!own.whatsappGroupId && g.whatsappGroupId) {
-      await t.update(groups).set({ whatsappGroupId: g.whatsappGroupId }).where(eq(groups.id, own.id));
-      counts.updated++;
-    } else {
-      counts.unchanged++;
-    }
-  }
-  for (let i = 0; i < fresh.length; i += ROW_BATCH) {
-    // A group of that name created meanwhile (the groups screen takes no account lock) is the account's own.
-    const batch = fresh.slice(i, i + ROW_BATCH);
-    const added = await t.insert(groups).values(batch).onConflictDoNothing().returning({ id: groups.id });
-    counts.added += added.length;
-    counts.unchanged += batch.length - added.length;
-  }
-  return counts;
-}
 
 /** Counts of a key in a list, so that the k-th copy in a backup matches the k-th copy in the account. */
 function multiset(keys: string[]): Map<string, number> {
@@ -779,175 +605,6 @@ function imageRestorer(
   };
 }
 
-/** Saved messages by title, content type and content: one the account has is not added again. */
-async function restoreSavedMessages(
-  t: Db,
-  userId: string,
-  list: BackupFile['savedMessages'],
-  restoreImage: RestoreImage,
-  warn: (warning: string) => void,
-): Promise<RestoreCounts> {
-  const counts = zero();
-  const key = (m: { title: string; contentType: string; content: string }) =>
-    JSON.stringify([m.title, m.contentType, m.content]);
-  const own = multiset(
-    (
-      await t
-        .select({ title: savedMessages.title, contentType: savedMessages.contentType, content: savedMessages.content })
-        .from(savedMessages)
-        .where(eq(savedMessages.userId, userId))
-    ).map(key),
-  );
-  const fresh: Array<typeof savedMessages.$inferInsert> = [];
-  for (const m of list) {
-    if (takeFrom(own, key(m))) {
-      counts.unchanged++;
-      continue;
-    }
-    let uploadId: string | null = null;
-    let imageFile = m.imageFile;
-    if (m.hasImage && m.uploadId) {
-      const image = await restoreImage(m.uploadId);
-      if ('problem' in image) {
-        warn(backupMsg.messageImageNotRestored(m.title, image.problem));
-      } else {
-        uploadId = image.id;
-        imageFile = image.fileName ?? imageFile;
-      }
-    }
-    const hasImage = m.hasImage && (!!uploadId || isHttpUrl(m.imageUrl));
-    fresh.push({
-      userId,
-      title: m.title,
-      type: m.type,
-      enableMessage: m.enableMessage,
-      hasImage,
-      imageUrl: hasImage ? m.imageUrl : '',
-      imageFile: hasImage ? imageFile : '',
-      uploadId: hasImage ? uploadId : null,
-      content: m.content,
-      contentType: m.contentType,
-      ...(m.createdAt && { createdAt: new Date(m.createdAt) }),
-      ...(m.updatedAt && { updatedAt: new Date(m.updatedAt) }),
-    });
-  }
-  for (let i = 0; i < fresh.length; i += ROW_BATCH) await t.insert(savedMessages).values(fresh.slice(i, i + ROW_BATCH));
-  counts.added += fresh.length;
-  return counts;
-}
-
-/**
- * The bot: an account that never saved a configuration takes the backup's; one that did keeps its
- * own, with its empty texts (welcome, out-of-hours, AI instructions) filled from the backup. Rules
- * by keyword (as the matcher compares them): a keyword the account has keeps its rule; the others
- * are added after its own, up to the limit of rules.
- */
-async function restoreBot(
-  t: Db,
-  userId: string,
-  bot: NonNullable<BackupFile['bot']>,
-  aiAvailable: boolean,
-): Promise<{ config: RestoreCounts; rules: RestoreCounts }> {
-  const config = zero();
-  const rules = zero();
-  const [row] = await t.select().from(botConfigs).where(eq(botConfigs.userId, userId));
-  const existing = await t
-    .select({ trigger: autoReplies.trigger, position: autoReplies.position })
-    .from(autoReplies)
-    .where(eq(autoReplies.userId, userId));
-  const triggers = new Set(existing.map((r) => normalizeForMatch(r.trigger)));
-  let position = existing.reduce((max, r) => Math.max(max, r.position + 1), 0);
-  const fresh: Array<typeof autoReplies.$inferInsert> = [];
-  for (const r of bot.autoReplies) {
-    const key = normalizeForMatch(r.trigger);
-    if (triggers.has(key)) {
-      rules.unchanged++;
-      continue;
-    }
-    if (existing.length + fresh.length >= BOT_REPLIES_MAX) {
-      rules.skipped++;
-      continue;
-    }
-    triggers.add(key);
-    fresh.push({
-      userId,
-      trigger: r.trigger,
-      response: r.response,
-      type: r.type,
-      buttons: r.buttons satisfies BotButton[],
-      imageUrl: r.imageUrl,
-      isActive: r.isActive,
-      position: position++,
-    });
-  }
-  for (let i = 0; i < fresh.length; i += ROW_BATCH) await t.insert(autoReplies).values(fresh.slice(i, i + ROW_BATCH));
-  rules.added = fresh.length;
-
-  const d = DEFAULT_BOT_CONFIG;
-  if (!row) {
-    const [created] = await t
-      .insert(botConfigs)
-      .values({
-        userId,
-        isEnabled: bot.isEnabled ?? d.isEnabled,
-        welcomeMessage: (bot.welcomeMessage ?? d.welcomeMessage).trim(),
-        // AI needs a key on this server: without one it stays off, as the bot settings would keep it.
-        aiEnabled: (bot.aiEnabled ?? d.aiEnabled) && aiAvailable,
-        aiModel: bot.aiModel ?? d.aiModel,
-        outOfHoursMessage: (bot.outOfHoursMessage ?? d.outOfHoursMessage).trim(),
-        aiInstructions: (bot.aiInstructions ?? d.aiInstructions).trim(),
-        handoffMinutes: bot.handoffMinutes ?? d.handoffMinutes,
-      })
-      // Saved meanwhile from the bot settings: theirs wins.
-      .onConflictDoNothing()
-      .returning({ userId: botConfigs.userId });
-    if (created) config.added = 1;
-    else config.unchanged = 1;
-    return { config, rules };
-  }
-  const fill = {
-    ...(!row.welcomeMessage && bot.welcomeMessage?.trim() && { welcomeMessage: bot.welcomeMessage.trim() }),
-    ...(!row.outOfHoursMessage && bot.outOfHoursMessage?.trim() && { outOfHoursMessage: bot.outOfHoursMessage.trim() }),
-    ...(!row.aiInstructions && bot.aiInstructions?.trim() && { aiInstructions: bot.aiInstructions.trim() }),
-  };
-  const filled = Object.keys(fill).length > 0;
-  if (filled || fresh.length) {
-    // Touched whenever rules change too: the chatbot of every process recompiles when updated_at moves.
-    await t
-      .update(botConfigs)
-      .set({ ...fill, updatedAt: new Date() })
-      .where(eq(botConfigs.userId, userId));
-  }
-  if (filled) config.updated = 1;
-  else config.unchanged = 1;
-  return { config, rules };
-}
-
-/** Settings: an account that never saved any takes the backup's; one that did keeps its own. */
-async function restoreSettings(t: Db, userId: string, s: NonNullable<BackupFile['settings']>): Promise<RestoreCounts> {
-  const counts = zero();
-  const added = await t
-    .insert(accountSettings)
-    .values({
-      userId,
-      autoReconnect: s.whatsapp.autoReconnect,
-      messageDelay: s.whatsapp.messageDelay,
-      dailyLimit: s.whatsapp.dailyLimit,
-      respectBusinessHours: s.whatsapp.respectBusinessHours,
-      businessStart: s.whatsapp.businessStart,
-      businessEnd: s.whatsapp.businessEnd,
-      ...(s.businessDays.length && { businessDays: s.businessDays }),
-      ...s.notifications,
-    })
-    .onConflictDoNothing({ target: accountSettings.userId })
-    .returning({ userId: accountSettings.userId });
-  if (added.length) counts.added = 1;
-  else counts.unchanged = 1;
-  return counts;
-}
-
-const SENT_OR_AFTER = new Set(['sent', 'delivered', 'read', 'failed', 'skipped']);
-
 /**
  * A restored campaign is never sent again. Drafts stay drafts; a scheduled one becomes a draft (its
  * time would otherwise start it); one that was going out or paused is restored cancelled; finished
@@ -955,35 +612,9 @@ const SENT_OR_AFTER = new Set(['sent', 'delivered', 'read', 'failed', 'skipped']
  */
 function restoredStatus(status: BackupCampaign['status']): BackupCampaign['status'] {
   if (status === 'scheduled') return 'draft';
-  if (status === 'sending' || status === 'in_progress' || status === 'paused') return 'cancelled';
+  if (isCampaignStatusIn(CAMPAIGN_RUNNING, status) || status === 'paused') return 'cancelled';
   return status;
 }
-
-/** Report lines as the bulk loader writes them (COPY): the campaign and the account once per batch. */
-const recipientTable = (campaignId: string, userId: string): BulkTable => ({
-  table: 'campaign_recipients',
-  fixed: [
-    { name: 'campaign_id', type: 'uuid', value: campaignId },
-    { name: 'user_id', type: 'uuid', value: userId },
-  ],
-  columns: [
-    { name: 'id', type: 'uuid' },
-    { name: 'contact_id', type: 'uuid' },
-    { name: 'recipient', type: 'text' },
-    { name: 'kind', type: 'text' },
-    { name: 'name', type: 'text' },
-    { name: 'email', type: 'text' },
-    { name: 'status', type: 'text' },
-    { name: 'error', type: 'text' },
-    { name: 'attempts', type: 'integer' },
-    { name: 'created_at', type: 'timestamptz' },
-    { name: 'due_at', type: 'timestamptz' },
-    { name: 'sent_at', type: 'timestamptz' },
-    { name: 'delivered_at', type: 'timestamptz' },
-    { name: 'read_at', type: 'timestamptz' },
-    { name: 'failed_at', type: 'timestamptz' },
-  ],
-});
 
 /** A contact's number as recipient lines write it (digits, or with the +) and as contacts store it. */
 const contactPhone = (recipient: string) => (recipient.startsWith('+') ? recipient : `+${recipient}`);
@@ -1016,36 +647,28 @@ async function restoreRecipients(
   now: string,
   turns: Turns,
 ): Promise<number> {
-  const spec = recipientTable(campaignId, userId);
   const seen = new Set<string>();
   let inserted = 0;
   for (let i = 0; i < lines.length; i += RECIPIENT_BATCH) {
     const batch = lines.slice(i, i + RECIPIENT_BATCH).filter((r) => !seen.has(r.recipient) && seen.add(r.recipient));
     const phones = batch.filter((r) => r.kind === 'contact').map((r) => contactPhone(r.recipient));
     await lookUpContacts(t, userId, phones, contactIds);
-    const ids = timeOrderedIds(batch.length);
-    const rows: BulkValue[][] = batch.map((r, k) => {
-      const done = SENT_OR_AFTER.has(r.status);
-      const queuedAt = r.queuedAt ?? now;
-      return [
-        ids[k],
-        r.kind === 'contact' ? (contactIds.get(contactPhone(r.recipient)) ?? null) : null,
-        r.recipient,
-        r.kind,
-        r.name,
-        r.email,
-        done ? r.status : 'skipped',
-        done ? r.error : backupMsg.recipientNotSent,
-        r.attempts,
-        queuedAt,
-        queuedAt,
-        r.sentAt,
-        r.deliveredAt,
-        r.readAt,
-        r.failedAt,
-      ];
-    });
-    inserted += await bulkInsert(t, spec, rows, { keysExcluded: true });
+    const rows: RestoredRecipient[] = batch.map((r) => ({
+      contactId: r.kind === 'contact' ? (contactIds.get(contactPhone(r.recipient)) ?? null) : null,
+      recipient: r.recipient,
+      kind: r.kind,
+      name: r.name,
+      email: r.email,
+      status: r.status,
+      error: r.error,
+      attempts: r.attempts,
+      queuedAt: r.queuedAt ?? now,
+      sentAt: r.sentAt,
+      deliveredAt: r.deliveredAt,
+      readAt: r.readAt,
+      failedAt: r.failedAt,
+    }));
+    inserted += await restoreRecipientRows(t, { id: campaignId, userId }, rows, backupMsg.recipientNotSent);
     await turns.pause();
   }
   return inserted;
@@ -1084,7 +707,7 @@ async function restoreCampaigns(
     const status = restoredStatus(c.status);
     // An http(s) link stays a link; an upload is the account's own, a new one from the file, or none.
     let imageUrl = c.imageUrl;
-    const upload = c.imageUrl ? UPLOAD_REF.exec(c.imageUrl)?.[1] : undefined;
+    const upload = c.imageUrl ? uploadOf(c.imageUrl) : undefined;
     if (upload) {
       const image = await restoreImage(upload);
       if ('problem' in image) {
@@ -1184,7 +807,12 @@ export async function restoreBackup(
       ? await restoreBot(t, userId, backup.bot, opts.aiAvailable)
       : { config: zero(), rules: zero() };
     const groupCounts = await restoreGroups(t, userId, backup.groups);
-    const messageCounts = await restoreSavedMessages(t, userId, backup.savedMessages, restoreImage, warn);
+    const messageCounts = await restoreSavedMessages(t, userId, backup.savedMessages, async (id, title) => {
+      const image = await restoreImage(id);
+      if (!('problem' in image)) return image;
+      warn(backupMsg.messageImageNotRestored(title, image.problem));
+      return null;
+    });
     // Rows without a creation or queue time take the transaction's, as the column's default would.
     const [{ now }] = rowsOf<{ now: string }>(await t.execute(sql`select now()::text as now`));
     const contactResult = await restoreContacts(t, userId, backup.contacts, slots, now, turns);

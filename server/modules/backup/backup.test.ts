@@ -16,7 +16,7 @@ import type { UserRow } from '../../db/schema';
 import { campaigns, mediaUploads, sessions, whatsappAuthKeys, whatsappBusinessAccounts } from '../../db/schema';
 import { multipart } from '../../testing/multipart';
 import { apiCall, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
-import { seedDemoWorkspace } from '../auth/demo-data';
+import { seedDemoWorkspace } from '../auth';
 import { restoreBackup } from './backup.service';
 
 let ctx: TestContext;
@@ -31,13 +31,7 @@ const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), Buffer.a
 
 /** Uploads an image as the dialogs do; answers its id. */
 async function upload(cookie: string, name: string, data: Buffer): Promise<string> {
-  const body = multipart(name, data);
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/uploads',
-    payload: body.payload,
-    headers: { ...body.headers, cookie },
-  });
+  const res = await apiCall(ctx, 'POST', '/api/uploads', { cookie, file: { name, data } });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().id as string;
 }
@@ -65,15 +59,8 @@ async function download(cookie: string) {
   return { res, backup: JSON.parse(res.body) as Json & Required<Pick<BackupFileInput, 'contacts'>> };
 }
 
-async function restore(cookie: string, file: Buffer | string, filename = 'backup.json') {
-  const body = multipart(filename, file);
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/backup/restore',
-    payload: body.payload,
-    headers: { ...body.headers, cookie },
-  });
-}
+const restore = (cookie: string, file: Buffer | string, filename = 'backup.json') =>
+  apiCall(ctx, 'POST', '/api/backup/restore', { cookie, file: { name: filename, data: file } });
 
 async function restoreOk(cookie: string, file: Buffer | string): Promise<RestoreResult> {
   const res = await restore(cookie, file);
@@ -184,15 +171,7 @@ async function seededAccount(): Promise<{ user: UserRow; cookie: string }> {
   await send(cookie, 'POST', '/api/contacts', { name: 'Yuri Saiu', phone: '11 91234-5678', optedOut: true });
   await send(cookie, 'POST', '/api/contacts', { name: 'Xavier Inativo', phone: '31 98888-7777', isActive: false });
   await send(cookie, 'POST', '/api/groups', { name: 'Sem link', membersCount: 3 });
-  const image = multipart('foto.png', PNG);
-  const uploaded = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/uploads',
-    payload: image.payload,
-    headers: { ...image.headers, cookie },
-  });
-  expect(uploaded.statusCode).toBe(200);
-  const uploadId = uploaded.json().id as string;
+  const uploadId = await upload(cookie, 'foto.png', PNG);
   await send(cookie, 'POST', '/api/messages', {
     title: 'Promoção em HTML',
     content: '<b>Oferta</b> só hoje<br>Aproveite!',

@@ -5,7 +5,6 @@ import { groupsMsg } from '../../../contract/contacts';
 import { rowsOf } from '../../db/rows';
 import { contacts, groups } from '../../db/schema';
 import {
-  type ApiMethod,
   apiCall,
   connectSimulator,
   createSimulatorTestApp,
@@ -19,9 +18,6 @@ beforeAll(async () => {
   ctx = await createSimulatorTestApp();
 });
 afterAll(() => ctx.close());
-
-const call = (cookie: string, method: ApiMethod, url: string, payload?: object) =>
-  apiCall(ctx, method, url, { payload, cookie });
 
 /**
  * An account with one contact or group of each kind the planner treats apart: a vip who receives,
@@ -47,7 +43,7 @@ async function seededAccount() {
 }
 
 const audience = async (cookie: string, query: string): Promise<AudienceSummary> => {
-  const res = await call(cookie, 'GET', `/api/campaigns/audience?${query}`);
+  const res = await apiCall(ctx, 'GET', `/api/campaigns/audience?${query}`, { cookie });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 };
@@ -146,9 +142,12 @@ describe('GET /api/campaigns/audience', () => {
     ];
     for (const [query, body, expected] of cases) {
       expect(await audience(cookie, query), query).toEqual(expected);
-      const created = await call(cookie, 'POST', '/api/campaigns', { name: query, message: 'Oi {{nome}}', ...body });
+      const created = await apiCall(ctx, 'POST', '/api/campaigns', {
+        cookie,
+        payload: { name: query, message: 'Oi {{nome}}', ...body },
+      });
       expect(created.statusCode, created.body).toBe(200);
-      const sent = await call(cookie, 'POST', `/api/campaigns/${created.json().id}/send`);
+      const sent = await apiCall(ctx, 'POST', `/api/campaigns/${created.json().id}/send`, { cookie });
       expect(sent.statusCode, sent.body).toBe(200);
       expect(await startedRows(created.json().id), `${query}: what the start wrote`).toEqual(expected);
     }
@@ -170,7 +169,7 @@ describe('GET /api/campaigns/audience', () => {
 
   it('refuses an unknown audience in Portuguese', async () => {
     const { cookie } = await newCustomer(ctx);
-    const res = await call(cookie, 'GET', '/api/campaigns/audience?targetType=todos');
+    const res = await apiCall(ctx, 'GET', '/api/campaigns/audience?targetType=todos', { cookie });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/\p{L}{3}/u);
   });
@@ -179,12 +178,15 @@ describe('GET /api/campaigns/audience', () => {
 describe('a campaign aimed at a group without a WhatsApp id', () => {
   it('is refused when saved, with a reason naming the group; once the group is linked it is accepted', async () => {
     const { user, cookie } = await seededAccount();
-    const refused = await call(cookie, 'POST', '/api/campaigns', {
-      name: 'Grupo manual',
-      message: 'Oi',
-      targetType: 'groups',
-      targetGroups: ['Clientes', 'manual'],
-      status: 'draft',
+    const refused = await apiCall(ctx, 'POST', '/api/campaigns', {
+      cookie,
+      payload: {
+        name: 'Grupo manual',
+        message: 'Oi',
+        targetType: 'groups',
+        targetGroups: ['Clientes', 'manual'],
+        status: 'draft',
+      },
     });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe(groupsMsg.notLinkedTarget(['Manual']));
@@ -194,46 +196,63 @@ describe('a campaign aimed at a group without a WhatsApp id', () => {
     expect(refused.json().fieldErrors).toEqual({ targetGroups: groupsMsg.notLinkedTarget(['Manual']) });
 
     // Editing a draft to aim at it is refused the same way.
-    const draft = await call(cookie, 'POST', '/api/campaigns', {
-      name: 'Rascunho',
-      message: 'Oi',
-      targetType: 'groups',
-      targetGroups: ['Clientes'],
+    const draft = await apiCall(ctx, 'POST', '/api/campaigns', {
+      cookie,
+      payload: {
+        name: 'Rascunho',
+        message: 'Oi',
+        targetType: 'groups',
+        targetGroups: ['Clientes'],
+      },
     });
     expect(draft.statusCode, draft.body).toBe(200);
-    const edit = await call(cookie, 'PUT', `/api/campaigns/${draft.json().id}`, {
-      targetType: 'groups',
-      targetGroups: ['Manual'],
+    const edit = await apiCall(ctx, 'PUT', `/api/campaigns/${draft.json().id}`, {
+      cookie,
+      payload: {
+        targetType: 'groups',
+        targetGroups: ['Manual'],
+      },
     });
     expect(edit.statusCode).toBe(400);
     expect(edit.json().message).toBe(groupsMsg.notLinkedTarget(['Manual']));
 
     // Several are all named.
     await ctx.database.db.insert(groups).values({ userId: user.id, name: 'Outro', whatsappGroupId: '' });
-    const two = await call(cookie, 'POST', '/api/campaigns', {
-      name: 'Dois',
-      message: 'Oi',
-      targetType: 'groups',
-      targetGroups: ['Outro', 'Manual'],
+    const two = await apiCall(ctx, 'POST', '/api/campaigns', {
+      cookie,
+      payload: {
+        name: 'Dois',
+        message: 'Oi',
+        targetType: 'groups',
+        targetGroups: ['Outro', 'Manual'],
+      },
     });
     expect(two.json().message).toBe(groupsMsg.notLinkedTarget(['Outro', 'Manual']));
     expect(two.json().message).toMatch(/^Os grupos "Outro", "Manual" não estão vinculados/);
 
     // 'Todos' still reaches the linked groups (the others show as skipped in the count above).
-    expect((await call(cookie, 'POST', '/api/campaigns', { name: 'Todos', message: 'Oi' })).statusCode).toBe(200);
+    expect(
+      (await apiCall(ctx, 'POST', '/api/campaigns', { cookie, payload: { name: 'Todos', message: 'Oi' } })).statusCode,
+    ).toBe(200);
 
     const [manual] = await ctx.database.db
       .select()
       .from(groups)
       .where(and(eq(groups.userId, user.id), eq(groups.name, 'Manual')));
-    const linked = await call(cookie, 'PUT', `/api/groups/${manual.id}`, {
-      name: 'Manual',
-      whatsappGroupId: '120363000000000503@g.us',
+    const linked = await apiCall(ctx, 'PUT', `/api/groups/${manual.id}`, {
+      cookie,
+      payload: {
+        name: 'Manual',
+        whatsappGroupId: '120363000000000503@g.us',
+      },
     });
     expect(linked.statusCode, linked.body).toBe(200);
-    const edited = await call(cookie, 'PUT', `/api/campaigns/${draft.json().id}`, {
-      targetType: 'groups',
-      targetGroups: ['Manual'],
+    const edited = await apiCall(ctx, 'PUT', `/api/campaigns/${draft.json().id}`, {
+      cookie,
+      payload: {
+        targetType: 'groups',
+        targetGroups: ['Manual'],
+      },
     });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json().targetGroups).toEqual(['Manual']);
@@ -243,24 +262,27 @@ describe('a campaign aimed at a group without a WhatsApp id', () => {
 describe('groups synced from the simulated WhatsApp number', () => {
   it('come with their WhatsApp ids and member counts, sync again without duplicates, and can receive a campaign', async () => {
     const { user, cookie } = await newCustomer(ctx);
-    await call(cookie, 'PUT', '/api/settings/whatsapp', {
-      autoReconnect: true,
-      messageDelay: 1,
-      dailyLimit: 1000,
-      respectBusinessHours: false,
-      businessStart: '09:00',
-      businessEnd: '18:00',
+    await apiCall(ctx, 'PUT', '/api/settings/whatsapp', {
+      cookie,
+      payload: {
+        autoReconnect: true,
+        messageDelay: 1,
+        dailyLimit: 1000,
+        respectBusinessHours: false,
+        businessStart: '09:00',
+        businessEnd: '18:00',
+      },
     });
-    const notYet = await call(cookie, 'POST', '/api/groups/sync');
+    const notYet = await apiCall(ctx, 'POST', '/api/groups/sync', { cookie });
     expect(notYet.statusCode).toBe(409);
     expect(notYet.json().message).toBe(groupsMsg.connectToSync);
 
     const driver = await connectSimulator(ctx, user.id, cookie);
-    const first = await call(cookie, 'POST', '/api/groups/sync');
+    const first = await apiCall(ctx, 'POST', '/api/groups/sync', { cookie });
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({ success: true, created: 3, updated: 0, message: groupsMsg.syncDone(3, 0) });
     const remote = await driver.listGroups();
-    const list = (await call(cookie, 'GET', '/api/groups')).json() as Array<{
+    const list = (await apiCall(ctx, 'GET', '/api/groups', { cookie })).json() as Array<{
       name: string;
       whatsappGroupId: string;
       membersCount: number;
@@ -269,24 +291,30 @@ describe('groups synced from the simulated WhatsApp number', () => {
       remote.map((g) => [g.name, g.id, g.membersCount]).sort(),
     );
     expect(list.every((g) => g.membersCount > 0)).toBe(true);
-    expect((await call(cookie, 'POST', '/api/groups/sync')).json()).toMatchObject({ created: 0, updated: 0 });
-    expect((await call(cookie, 'GET', '/api/groups')).json()).toHaveLength(3);
+    expect((await apiCall(ctx, 'POST', '/api/groups/sync', { cookie })).json()).toMatchObject({
+      created: 0,
+      updated: 0,
+    });
+    expect((await apiCall(ctx, 'GET', '/api/groups', { cookie })).json()).toHaveLength(3);
 
     const target = list[0];
     expect(await audience(cookie, `targetType=groups&groups=${encodeURIComponent(target.name)}`)).toMatchObject({
       recipients: 1,
       groups: 1,
     });
-    const created = await call(cookie, 'POST', '/api/campaigns', {
-      name: 'Para o grupo',
-      message: 'Olá, grupo!',
-      targetType: 'groups',
-      targetGroups: [target.name],
+    const created = await apiCall(ctx, 'POST', '/api/campaigns', {
+      cookie,
+      payload: {
+        name: 'Para o grupo',
+        message: 'Olá, grupo!',
+        targetType: 'groups',
+        targetGroups: [target.name],
+      },
     });
     expect(created.statusCode, created.body).toBe(200);
-    expect((await call(cookie, 'POST', `/api/campaigns/${created.json().id}/send`)).statusCode).toBe(200);
+    expect((await apiCall(ctx, 'POST', `/api/campaigns/${created.json().id}/send`, { cookie })).statusCode).toBe(200);
     await waitFor(
-      async () => (await call(cookie, 'GET', `/api/campaigns/${created.json().id}`)).json().status,
+      async () => (await apiCall(ctx, 'GET', `/api/campaigns/${created.json().id}`, { cookie })).json().status,
       (s) => s === 'completed',
       10_000,
     );

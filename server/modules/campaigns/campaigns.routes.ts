@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ActivityKind } from '../../../contract/activity';
 import {
@@ -22,16 +23,21 @@ import { formatPhone } from '../../../contract/phone';
 import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import { recordActivity } from '../../lib/activity';
 import { datedName, sendTable } from '../../lib/download';
 import { normalizePhone } from '../../lib/phone';
 import { authed } from '../../plugins/access';
-import { buildMessage, personalText } from '../../sending/content';
-import { startCampaign } from '../../sending/planner';
-import { getAccountSettings } from '../settings/account-settings.service';
-import { audienceSummary } from './campaign-audience';
+import { recordActivity } from '../../records/activity';
 import {
   cancelCampaign,
+  type LifecycleContext,
+  pauseCampaign,
+  resumeCampaign,
+  startCampaign,
+} from '../../sending/campaign-lifecycle';
+import { buildMessage, personalText } from '../../sending/content';
+import { getAccountSettings } from '../settings';
+import { audienceSummary } from './campaign-audience';
+import {
   createCampaign,
   deleteCampaign,
   duplicateCampaign,
@@ -41,9 +47,7 @@ import {
   listRecipients,
   namelessRecipients,
   type PacingView,
-  pauseCampaign,
   recipientsTable,
-  resumeCampaign,
   sampleRecipients,
   updateCampaign,
 } from './campaigns.service';
@@ -63,6 +67,9 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     const s = await getAccountSettings(db, userId);
     return { channel: s.channel, messageDelay: s.messageDelay, cloudThroughput: config.WHATSAPP_CLOUD_THROUGHPUT };
   };
+  // Each status change goes through the campaign's lifecycle, which records its activity; the
+  // campaign's cached counters are dropped once it commits.
+  const lifecycle = (log: FastifyBaseLogger): LifecycleContext => ({ db, log, changed: forgetProgress });
   const actionAnswer = async (userId: string, id: string, message: string) => ({
     success: true as const,
     message,
@@ -183,16 +190,17 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       },
     },
     async (request) => {
-      await deleteCampaign(db, authed(request).user.id, request.params.id);
+      await deleteCampaign(lifecycle(request.log), authed(request).user.id, request.params.id);
       return { success: true, message: campaignMsg.deleted };
     },
   );
 
+  /** A campaign action; `activity` is recorded here only for one that is not a status change (the lifecycle records those). */
   const action = (
     path: string,
     summary: string,
-    activity: ActivityKind,
-    run: (userId: string, id: string) => Promise<{ id?: string; message: string }>,
+    activity: ActivityKind | null,
+    run: (life: LifecycleContext, userId: string, id: string) => Promise<{ id?: string; message: string }>,
   ) =>
     app.post(
       `/:id/${path}`,
@@ -202,37 +210,37 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       },
       async (request) => {
         const userId = authed(request).user.id;
-        const done = await run(userId, request.params.id);
+        const done = await run(lifecycle(request.log), userId, request.params.id);
         const answer = await actionAnswer(userId, done.id ?? request.params.id, done.message);
-        await recordActivity(db, request.log, {
-          userId,
-          actorId: userId,
-          kind: activity,
-          detail: answer.campaign.name,
-        });
+        if (activity) {
+          await recordActivity(db, request.log, {
+            userId,
+            actorId: userId,
+            kind: activity,
+            detail: answer.campaign.name,
+          });
+        }
         return answer;
       },
     );
 
-  action('send', 'Start sending now (a draft or scheduled campaign)', 'campaign_started', async (userId, id) => {
-    await startCampaign(db, userId, id);
-    forgetProgress(id);
+  action('send', 'Start sending now (a draft or scheduled campaign)', null, async (life, userId, id) => {
+    await startCampaign(life, userId, id);
     return { message: campaignMsg.sent };
   });
-  action('pause', 'Pause: nothing more goes out until resumed', 'campaign_paused', async (userId, id) => {
-    await pauseCampaign(db, userId, id);
+  action('pause', 'Pause: nothing more goes out until resumed', null, async (life, userId, id) => {
+    await pauseCampaign(life, userId, id);
     return { message: campaignMsg.paused };
   });
-  action('resume', 'Resume a paused campaign', 'campaign_resumed', async (userId, id) => {
-    const { startNow } = await resumeCampaign(db, userId, id);
-    if (startNow) await startCampaign(db, userId, id);
+  action('resume', 'Resume a paused campaign', null, async (life, userId, id) => {
+    await resumeCampaign(life, userId, id);
     return { message: campaignMsg.resumed };
   });
-  action('cancel', 'Cancel: recipients not yet sent are skipped', 'campaign_cancelled', async (userId, id) => {
-    await cancelCampaign(db, userId, id);
+  action('cancel', 'Cancel: recipients not yet sent are skipped', null, async (life, userId, id) => {
+    await cancelCampaign(life, userId, id);
     return { message: campaignMsg.cancelled };
   });
-  action('duplicate', 'Copy as a new draft', 'campaign_created', async (userId, id) => {
+  action('duplicate', 'Copy as a new draft', 'campaign_created', async (_life, userId, id) => {
     const copy = await duplicateCampaign(db, userId, id);
     return { id: copy.id, message: campaignMsg.duplicated };
   });

@@ -1,13 +1,13 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
-  CAMPAIGN_TRANSITIONS,
+  CAMPAIGN_RUNNING,
   type Campaign,
-  type CampaignAction,
   type CampaignProgress,
   type CampaignRecipient,
   type CampaignWaitReason,
   type CreateCampaignBody,
   campaignMsg,
+  isCampaignStatusIn,
   RECIPIENT_STATUS_LABELS,
   type RecipientStatus,
   type RecipientsPage,
@@ -16,15 +16,24 @@ import {
 import { mediaMsg } from '../../../contract/media';
 import { messageCounts } from '../../../contract/metrics';
 import { unknownVariable } from '../../../contract/personalize';
-import { UPLOAD_REF_PREFIX } from '../../../contract/uploads';
+import { UPLOAD_REF_PREFIX, uploadIdOf } from '../../../contract/uploads';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { campaignRecipients, campaigns, groups, mediaUploads } from '../../db/schema';
+import type { SavedMessageSource } from '../../deps';
 import { AppError } from '../../errors';
 import { type Table, tableTime } from '../../lib/download';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
+import {
+  assertTransition,
+  type CampaignFields,
+  cancelCampaign,
+  canTransition,
+  editCampaign,
+  type LifecycleContext,
+} from '../../sending/campaign-lifecycle';
 import { meanGapMs } from '../../sending/pacing';
-import { assertGroupTargetsLinked } from '../groups/group-targets';
+import { assertGroupTargetsLinked } from '../groups';
 
 type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -45,8 +54,6 @@ const EMPTY_PROGRESS: CampaignProgress = {
   failed: 0,
   skipped: 0,
 };
-
-const RUNNING = new Set(['sending', 'in_progress']);
 
 /**
  * Counters of large campaigns, kept briefly: counting 100,000 rows on every 3-second poll of every
@@ -110,7 +117,7 @@ function toCampaign(row: CampaignRow, p: CampaignProgress, pacing?: PacingView):
   const figures = messageCounts(p);
   const left = p.queued + p.sending;
   let expectedFinishAt: string | null = null;
-  if (pacing && RUNNING.has(row.status) && left > 0) {
+  if (pacing && isCampaignStatusIn(CAMPAIGN_RUNNING, row.status) && left > 0) {
     const ms =
       pacing.channel === 'cloud' ? (left / pacing.cloudThroughput) * 1000 : left * meanGapMs(pacing.messageDelay);
     expectedFinishAt = new Date(Date.now() + ms).toISOString();
@@ -165,12 +172,6 @@ export async function getCampaign(db: Db, userId: string, id: string, pacing?: P
   return toCampaign(row, progress.get(id) ?? EMPTY_PROGRESS, pacing);
 }
 
-/** Content of a saved message, by id (provided by the messages module). */
-export type SavedMessageSource = (
-  userId: string,
-  id: string,
-) => Promise<{ message: string; imageUrl: string | null } | null>;
-
 export interface CampaignDeps {
   db: Db;
   savedMessage?: SavedMessageSource;
@@ -188,9 +189,8 @@ async function resolveImage(
   outbound: OutboundPolicy = { allowPrivate: false },
 ): Promise<string | null> {
   if (!value) return null;
-  const uploadId = value.startsWith(UPLOAD_REF_PREFIX)
-    ? value.slice(UPLOAD_REF_PREFIX.length)
-    : UPLOAD_URL.exec(value)?.[1];
+  // A bare `upload:` names nothing: it falls through to the link check below.
+  const uploadId = uploadIdOf(value) ?? UPLOAD_URL.exec(value)?.[1];
   if (uploadId) {
     const [found] = /^[0-9a-f-]{36}$/i.test(uploadId)
       ? await db
@@ -244,7 +244,7 @@ function checkMessage(message: string): void {
     });
 }
 
-type Fields = Partial<Omit<typeof campaigns.$inferInsert, 'id' | 'userId'>>;
+type Fields = CampaignFields;
 
 /** Validates and normalises what a create or an edit asks for. */
 async function fieldsFrom(
@@ -308,12 +308,6 @@ export async function createCampaign(deps: CampaignDeps, userId: string, body: C
   return toCampaign(row, EMPTY_PROGRESS);
 }
 
-function assertTransition(action: CampaignAction, status: string): void {
-  if (!(CAMPAIGN_TRANSITIONS[action] as readonly string[]).includes(status)) {
-    throw new AppError('CONFLICT', campaignMsg.transition(action, status));
-  }
-}
-
 export async function updateCampaign(
   deps: CampaignDeps,
   userId: string,
@@ -323,82 +317,17 @@ export async function updateCampaign(
   const current = await findRow(deps.db, userId, id);
   assertTransition('edit', current.status);
   const f = await fieldsFrom(deps, userId, body, current);
-  const [row] = await deps.db
-    .update(campaigns)
-    .set({ ...f, updatedAt: new Date() })
-    .where(
-      and(
-        eq(campaigns.id, id),
-        eq(campaigns.userId, userId),
-        inArray(campaigns.status, [...CAMPAIGN_TRANSITIONS.edit]),
-      ),
-    )
-    .returning();
-  if (!row) throw new AppError('CONFLICT', campaignMsg.transition('edit', (await findRow(deps.db, userId, id)).status));
+  // The status change an edit may make (draft ↔ scheduled) goes through the campaign's lifecycle.
+  const row = await editCampaign(deps.db, userId, id, f);
   return toCampaign(row, EMPTY_PROGRESS);
 }
 
-/** Moves a campaign from one of the statuses `action` allows, atomically; a 409 otherwise. */
-async function transition(
-  db: Db,
-  userId: string,
-  id: string,
-  action: CampaignAction,
-  set: Fields,
-): Promise<CampaignRow> {
-  const [row] = await db
-    .update(campaigns)
-    .set({ ...set, updatedAt: new Date() })
-    .where(
-      and(
-        eq(campaigns.id, id),
-        eq(campaigns.userId, userId),
-        inArray(campaigns.status, [...CAMPAIGN_TRANSITIONS[action]]),
-      ),
-    )
-    .returning();
-  if (row) return row;
-  const current = await findRow(db, userId, id);
-  throw new AppError('CONFLICT', campaignMsg.transition(action, current.status));
-}
-
-export async function pauseCampaign(db: Db, userId: string, id: string): Promise<void> {
-  forgetProgress(id);
-  await transition(db, userId, id, 'pause', { status: 'paused', waitingReason: null });
-}
-
-/**
- * A paused campaign goes on where it stopped; one paused before it ever started goes back to its
- * schedule (or starts now, when its time has passed — the caller starts it).
- */
-export async function resumeCampaign(db: Db, userId: string, id: string): Promise<{ startNow: boolean }> {
-  const current = await findRow(db, userId, id);
-  assertTransition('resume', current.status);
-  if (current.startedAt) {
-    await transition(db, userId, id, 'resume', { status: 'sending', pauseReason: null });
-    return { startNow: false };
-  }
-  await transition(db, userId, id, 'resume', { status: 'scheduled', pauseReason: null });
-  return { startNow: !current.scheduledAt || current.scheduledAt.getTime() <= Date.now() };
-}
-
-/** Cancels: nothing more goes out; recipients not yet sent become skipped, so the report says why. */
-export async function cancelCampaign(db: Db, userId: string, id: string): Promise<void> {
-  forgetProgress(id);
-  await db.transaction(async (tx) => {
-    await transition(tx, userId, id, 'cancel', { status: 'cancelled', finishedAt: new Date(), waitingReason: null });
-    await tx
-      .update(campaignRecipients)
-      .set({ status: 'skipped', error: campaignMsg.reason.cancelled, updatedAt: new Date() })
-      .where(and(eq(campaignRecipients.campaignId, id), eq(campaignRecipients.status, 'queued')));
-  });
-}
-
 /** Deletes a campaign; one that is going out is cancelled first, so nothing more is sent. */
-export async function deleteCampaign(db: Db, userId: string, id: string): Promise<void> {
+export async function deleteCampaign(ctx: LifecycleContext, userId: string, id: string): Promise<void> {
+  const { db } = ctx;
   const current = await findRow(db, userId, id);
-  if ((CAMPAIGN_TRANSITIONS.cancel as readonly string[]).includes(current.status)) {
-    await cancelCampaign(db, userId, id).catch((err) => {
+  if (canTransition('cancel', current.status)) {
+    await cancelCampaign(ctx, userId, id, { record: false }).catch((err) => {
       if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
     });
   }

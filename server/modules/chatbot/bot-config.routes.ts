@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { botConfigInput, botConfigSavedResponse, botConfigSchema, botMsg } from '../../../contract/bot';
 import type { AppDeps } from '../../deps';
-import { recordActivity } from '../../lib/activity';
 import { authed } from '../../plugins/access';
+import { recordActivity } from '../../records/activity';
 import { getBotConfig, saveBotConfig } from './bot-config.service';
 
 export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, chatbot, config }) => {

@@ -1,9 +1,11 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Role } from '../../../contract/auth';
+import type { BackupFile, RestoreCounts } from '../../../contract/backup';
 import {
   type AutoReply,
   aiUnavailableFor,
+  BOT_REPLIES_MAX,
   type BotButton,
   type BotConfig,
   type BotConfigInput,
@@ -13,12 +15,12 @@ import {
   weekdays,
 } from '../../../contract/bot';
 import { mediaMsg } from '../../../contract/media';
+import { normalizeForMatch } from '../../../contract/text-match';
 import type { Db } from '../../db/client';
 import { autoReplies, botConfigs } from '../../db/schema';
 import { AppError } from '../../errors';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
-import { getAccountSettings } from '../settings/account-settings.service';
-import { updateBusinessHours } from '../settings/business-hours.service';
+import { getAccountSettings, updateBusinessHours } from '../settings';
 
 type ParsedInput = z.output<typeof botConfigInput>;
 
@@ -141,3 +143,96 @@ export async function saveBotConfig(
 }
 
 export type { BotConfigInput };
+
+// Restore (modules/backup)
+
+/** Rows written per statement on restore (modules/backup). */
+const RESTORE_BATCH = 500;
+
+/**
+ * The bot: an account that never saved a configuration takes the backup's; one that did keeps its
+ * own, with its empty texts (welcome, out-of-hours, AI instructions) filled from the backup. Rules
+ * by keyword (as the matcher compares them): a keyword the account has keeps its rule; the others
+ * are added after its own, up to the limit of rules.
+ */
+export async function restoreBot(
+  t: Db,
+  userId: string,
+  bot: NonNullable<BackupFile['bot']>,
+  aiAvailable: boolean,
+): Promise<{ config: RestoreCounts; rules: RestoreCounts }> {
+  const config: RestoreCounts = { added: 0, updated: 0, unchanged: 0, skipped: 0 };
+  const rules: RestoreCounts = { added: 0, updated: 0, unchanged: 0, skipped: 0 };
+  const [row] = await t.select().from(botConfigs).where(eq(botConfigs.userId, userId));
+  const existing = await t
+    .select({ trigger: autoReplies.trigger, position: autoReplies.position })
+    .from(autoReplies)
+    .where(eq(autoReplies.userId, userId));
+  const triggers = new Set(existing.map((r) => normalizeForMatch(r.trigger)));
+  let position = existing.reduce((max, r) => Math.max(max, r.position + 1), 0);
+  const fresh: Array<typeof autoReplies.$inferInsert> = [];
+  for (const r of bot.autoReplies) {
+    const key = normalizeForMatch(r.trigger);
+    if (triggers.has(key)) {
+      rules.unchanged++;
+      continue;
+    }
+    if (existing.length + fresh.length >= BOT_REPLIES_MAX) {
+      rules.skipped++;
+      continue;
+    }
+    triggers.add(key);
+    fresh.push({
+      userId,
+      trigger: r.trigger,
+      response: r.response,
+      type: r.type,
+      buttons: r.buttons satisfies BotButton[],
+      imageUrl: r.imageUrl,
+      isActive: r.isActive,
+      position: position++,
+    });
+  }
+  for (let i = 0; i < fresh.length; i += RESTORE_BATCH)
+    await t.insert(autoReplies).values(fresh.slice(i, i + RESTORE_BATCH));
+  rules.added = fresh.length;
+
+  const d = DEFAULT_BOT_CONFIG;
+  if (!row) {
+    const [created] = await t
+      .insert(botConfigs)
+      .values({
+        userId,
+        isEnabled: bot.isEnabled ?? d.isEnabled,
+        welcomeMessage: (bot.welcomeMessage ?? d.welcomeMessage).trim(),
+        // AI needs a key on this server: without one it stays off, as the bot settings would keep it.
+        aiEnabled: (bot.aiEnabled ?? d.aiEnabled) && aiAvailable,
+        aiModel: bot.aiModel ?? d.aiModel,
+        outOfHoursMessage: (bot.outOfHoursMessage ?? d.outOfHoursMessage).trim(),
+        aiInstructions: (bot.aiInstructions ?? d.aiInstructions).trim(),
+        handoffMinutes: bot.handoffMinutes ?? d.handoffMinutes,
+      })
+      // Saved meanwhile from the bot settings: theirs wins.
+      .onConflictDoNothing()
+      .returning({ userId: botConfigs.userId });
+    if (created) config.added = 1;
+    else config.unchanged = 1;
+    return { config, rules };
+  }
+  const fill = {
+    ...(!row.welcomeMessage && bot.welcomeMessage?.trim() && { welcomeMessage: bot.welcomeMessage.trim() }),
+    ...(!row.outOfHoursMessage && bot.outOfHoursMessage?.trim() && { outOfHoursMessage: bot.outOfHoursMessage.trim() }),
+    ...(!row.aiInstructions && bot.aiInstructions?.trim() && { aiInstructions: bot.aiInstructions.trim() }),
+  };
+  const filled = Object.keys(fill).length > 0;
+  if (filled || fresh.length) {
+    // Touched whenever rules change too: the chatbot of every process recompiles when updated_at moves.
+    await t
+      .update(botConfigs)
+      .set({ ...fill, updatedAt: new Date() })
+      .where(eq(botConfigs.userId, userId));
+  }
+  if (filled) config.updated = 1;
+  else config.unchanged = 1;
+  return { config, rules };
+}

@@ -14,10 +14,10 @@ import { type BulkTable, type BulkValue, bulkInsert } from '../../db/bulk-insert
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { AppError } from '../../errors';
-import { recordActivity } from '../../lib/activity';
 import { timeOrderedIds } from '../../lib/ids';
-import { type ErrorLog, notify } from '../../lib/notify';
 import { normalizePhone } from '../../lib/phone';
+import { recordActivity } from '../../records/activity';
+import { type ErrorLog, notify } from '../../records/notify';
 import { type Account, contactsChanged, lockRemainingSlots, planLimitMessage } from './contacts.service';
 import { type ColumnMap, detectFileKind, mapHeader, readTextRows } from './import-file';
 import { readSpreadsheet } from './spreadsheet-parser';

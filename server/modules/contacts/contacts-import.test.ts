@@ -4,8 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactsMsg, IMPORT_MAX_FILE_MB, importErrorLine, neutralizeCell } from '../../../contract/contacts';
 import { contacts } from '../../db/schema';
-import { multipart } from '../../testing/multipart';
-import { createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
+import { apiCall, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -15,15 +14,8 @@ afterAll(() => ctx.close());
 
 const account = (overrides = {}) => newCustomer(ctx, overrides);
 
-async function upload(cookie: string, filename: string, data: Buffer | string) {
-  const body = multipart(filename, data);
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/contacts/import',
-    payload: body.payload,
-    headers: { ...body.headers, cookie },
-  });
-}
+const upload = (cookie: string, filename: string, data: Buffer | string) =>
+  apiCall(ctx, 'POST', '/api/contacts/import', { cookie, file: { name: filename, data } });
 
 const phonesOf = async (userId: string) =>
   (

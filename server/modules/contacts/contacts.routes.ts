@@ -17,9 +17,9 @@ import { countLabel } from '../../../contract/plural';
 import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import { recordActivity } from '../../lib/activity';
 import { datedName, sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
+import { recordActivity } from '../../records/activity';
 import {
   bulkContacts,
   createContact,

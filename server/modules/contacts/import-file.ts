@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { contactsMsg, IMPORT_MAX_ROWS } from '../../../contract/contacts';
+import { foldText } from '../../../contract/text-match';
 import { AppError } from '../../errors';
 
 export type FileKind = 'csv' | 'xlsx' | 'xls';
@@ -99,12 +100,7 @@ export function readTextRows(data: Buffer): string[][] {
 
 export type ColumnMap = { name: number; phone: number; email: number; tags: number };
 
-const headerKey = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z]/g, '');
+const headerKey = (s: string) => foldText(s).replace(/[^a-z]/g, '');
 
 const ALIASES: Record<keyof ColumnMap, string[]> = {
   name: ['nome', 'name', 'nomecompleto', 'fullname', 'contato', 'contact', 'cliente', 'firstname', 'primeironome'],

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { BackupFile, RestoreCounts } from '../../../contract/backup';
 import { type Group, type groupInput, groupsMsg } from '../../../contract/contacts';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
@@ -129,4 +130,44 @@ export async function groupMembersTable(driver: Driver, group: Group): Promise<s
       group.name,
     ]),
   ];
+}
+
+// Restore (modules/backup)
+
+/** Rows written per statement on restore (modules/backup). */
+const RESTORE_BATCH = 500;
+
+/** Groups by name (case ignored, as the app keeps them unique): a known one only gets a missing WhatsApp link. */
+export async function restoreGroups(t: Db, userId: string, list: BackupFile['groups']): Promise<RestoreCounts> {
+  const counts: RestoreCounts = { added: 0, updated: 0, unchanged: 0, skipped: 0 };
+  const existing = new Map(
+    (await t.select().from(groups).where(eq(groups.userId, userId))).map((g) => [g.name.toLowerCase(), g]),
+  );
+  const fresh: Array<typeof groups.$inferInsert> = [];
+  for (const g of list) {
+    const own = existing.get(g.name.toLowerCase());
+    if (!own) {
+      fresh.push({
+        userId,
+        name: g.name,
+        whatsappGroupId: g.whatsappGroupId,
+        membersCount: g.membersCount,
+        isActive: g.isActive,
+        ...(g.createdAt && { createdAt: new Date(g.createdAt) }),
+      });
+    } else if (!own.whatsappGroupId && g.whatsappGroupId) {
+      await t.update(groups).set({ whatsappGroupId: g.whatsappGroupId }).where(eq(groups.id, own.id));
+      counts.updated++;
+    } else {
+      counts.unchanged++;
+    }
+  }
+  for (let i = 0; i < fresh.length; i += RESTORE_BATCH) {
+    // A group of that name created meanwhile (the groups screen takes no account lock) is the account's own.
+    const batch = fresh.slice(i, i + RESTORE_BATCH);
+    const added = await t.insert(groups).values(batch).onConflictDoNothing().returning({ id: groups.id });
+    counts.added += added.length;
+    counts.unchanged += batch.length - added.length;
+  }
+  return counts;
 }

@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import type { BackupFile, RestoreCounts } from '../../../contract/backup';
 import { mediaMsg } from '../../../contract/media';
 import {
   isHttpUrl,
@@ -14,7 +15,7 @@ import { savedMessages } from '../../db/schema';
 import { AppError } from '../../errors';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
-import { findUpload } from '../uploads/uploads.service';
+import { findUpload } from '../uploads';
 
 type SavedMessageRow = typeof savedMessages.$inferSelect;
 
@@ -156,4 +157,80 @@ export async function savedMessageAsContent(
   const row = await findRow(db, userId, id);
   if (!row) return null;
   return { message: savedMessageText(row), imageUrl: savedMessageImageRef(row) };
+}
+
+// Restore (modules/backup)
+
+/** Rows written per statement on restore (modules/backup). */
+const RESTORE_BATCH = 500;
+
+/** Counts of a key in a list, so that the k-th copy in a backup matches the k-th copy in the account. */
+function multiset(keys: string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
+  return m;
+}
+function takeFrom(m: Map<string, number>, key: string): boolean {
+  const n = m.get(key) ?? 0;
+  if (n > 0) m.set(key, n - 1);
+  return n > 0;
+}
+
+/**
+ * Saved messages by title, content type and content: one the account has is not added again.
+ * `restoreImage` answers the account's upload for a message's image, or null when it could not
+ * come back (the caller reports why); the message is then restored without it.
+ */
+export async function restoreSavedMessages(
+  t: Db,
+  userId: string,
+  list: BackupFile['savedMessages'],
+  restoreImage: (uploadId: string, title: string) => Promise<{ id: string; fileName: string | null } | null>,
+): Promise<RestoreCounts> {
+  const counts: RestoreCounts = { added: 0, updated: 0, unchanged: 0, skipped: 0 };
+  const key = (m: { title: string; contentType: string; content: string }) =>
+    JSON.stringify([m.title, m.contentType, m.content]);
+  const own = multiset(
+    (
+      await t
+        .select({ title: savedMessages.title, contentType: savedMessages.contentType, content: savedMessages.content })
+        .from(savedMessages)
+        .where(eq(savedMessages.userId, userId))
+    ).map(key),
+  );
+  const fresh: Array<typeof savedMessages.$inferInsert> = [];
+  for (const m of list) {
+    if (takeFrom(own, key(m))) {
+      counts.unchanged++;
+      continue;
+    }
+    let uploadId: string | null = null;
+    let imageFile = m.imageFile;
+    if (m.hasImage && m.uploadId) {
+      const image = await restoreImage(m.uploadId, m.title);
+      if (image) {
+        uploadId = image.id;
+        imageFile = image.fileName ?? imageFile;
+      }
+    }
+    const hasImage = m.hasImage && (!!uploadId || isHttpUrl(m.imageUrl));
+    fresh.push({
+      userId,
+      title: m.title,
+      type: m.type,
+      enableMessage: m.enableMessage,
+      hasImage,
+      imageUrl: hasImage ? m.imageUrl : '',
+      imageFile: hasImage ? imageFile : '',
+      uploadId: hasImage ? uploadId : null,
+      content: m.content,
+      contentType: m.contentType,
+      ...(m.createdAt && { createdAt: new Date(m.createdAt) }),
+      ...(m.updatedAt && { updatedAt: new Date(m.updatedAt) }),
+    });
+  }
+  for (let i = 0; i < fresh.length; i += RESTORE_BATCH)
+    await t.insert(savedMessages).values(fresh.slice(i, i + RESTORE_BATCH));
+  counts.added += fresh.length;
+  return counts;
 }

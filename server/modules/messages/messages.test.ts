@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVED_MESSAGE_TEXT_MAX, savedMessagesMsg } from '../../../contract/saved-messages';
-import { multipart } from '../../testing/multipart';
 import { type ApiMethod, apiCall, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
 import { savedMessageAsContent } from './messages.service';
 
@@ -17,13 +16,7 @@ const call = (cookie: string, method: ApiMethod, url: string, payload?: unknown)
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(32, 3)]);
 
 async function uploadImage(cookie: string, name = 'oferta.png'): Promise<{ id: string; fileName: string }> {
-  const body = multipart(name, PNG);
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/uploads',
-    payload: body.payload,
-    headers: { ...body.headers, cookie },
-  });
+  const res = await apiCall(ctx, 'POST', '/api/uploads', { cookie, file: { name, data: PNG } });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }

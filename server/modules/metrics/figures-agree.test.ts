@@ -15,6 +15,7 @@ import {
   newCustomer,
   setAccountSettings,
   type TestContext,
+  waitFor,
   whenStatusesSettle,
 } from '../../testing/test-app';
 import { DriverError } from '../../whatsapp/driver';
@@ -42,15 +43,8 @@ const CONTACTS = 57;
 /** These contacts' sends fail for good (the user's report: 51 sent, 6 failures). */
 const FAILING = [3, 11, 19, 27, 35, 43];
 
-/** Polls `read` every 100 ms until `ok` (the engine shares the embedded database with these reads: not faster). */
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms: number): Promise<T> {
-  for (const end = Date.now() + ms; ; ) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Reads are polled every 100 ms: the engine shares the embedded database with them, not faster. */
+const POLL_MS = 100;
 
 /** One decimal, 0 over nothing: the percentage every screen prints. */
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
@@ -90,7 +84,7 @@ async function account() {
   // 60 s between messages, at the test clock (×0.001): slow enough to pause the campaign halfway.
   await setAccountSettings(ctx, user.id, { respectBusinessHours: false, messageDelay: 60 });
   const driver = (await connectSimulator(ctx, user.id, cookie)) as SimulatorDriver;
-  // Numbers ending in an odd digit: all on WhatsApp; the failing ones are refused by the driver.
+  // Numbers ending in an odd digit (never 0): all on WhatsApp; the failing ones are refused by the driver.
   const phones = Array.from({ length: CONTACTS }, (_, i) => `+55219${String(70_001 + i * 2).padStart(8, '0')}`);
   const failing = new Set(FAILING.map((i) => phones[i].slice(1)));
   driver.faults = {
@@ -253,7 +247,7 @@ describe('every figure of a campaign with failures agrees, everywhere it appears
 
     // While it sends, the header tells every screen to follow at the cards' pace.
     const rows = () => ctx.database.db.select().from(campaignRecipients).where(eq(campaignRecipients.campaignId, id));
-    await until(rows, (r) => countRows(r).sent >= 8 && countRows(r).failed >= 1, 20_000);
+    await waitFor(rows, (r) => countRows(r).sent >= 8 && countRows(r).failed >= 1, 20_000, POLL_MS);
     expect((await a.get('/api/metrics/today')).json().live).toBe(true);
 
     // Paused halfway: some recipients still queued, some messages not yet read.
@@ -264,13 +258,19 @@ describe('every figure of a campaign with failures agrees, everywhere it appears
     expect(half.header.live).toBe(false);
 
     expect((await apiCall(ctx, 'POST', `/api/campaigns/${id}/resume`, { cookie: a.cookie })).statusCode).toBe(200);
-    await until(
+    await waitFor(
       async () => (await a.get(`/api/campaigns/${id}`)).json(),
       (c) => c.status === 'completed',
       30_000,
+      POLL_MS,
     );
     // The last receipts come shortly after the end.
-    await until(rows, (r) => r.filter((x) => x.status === 'read').length === CONTACTS - FAILING.length, 10_000);
+    await waitFor(
+      rows,
+      (r) => r.filter((x) => x.status === 'read').length === CONTACTS - FAILING.length,
+      10_000,
+      POLL_MS,
+    );
     const done = await expectEveryPlaceAgrees(a, id, name);
     expect(done.all).toEqual({ sent: CONTACTS - FAILING.length, delivered: 51, read: 51, failed: 6 });
     // 51 delivered of 57 tried: 89,5 %, neither 100 % (over sent) nor 98 %.

@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { CAMPAIGN_FINISHED, CAMPAIGN_RUNNING } from '../../../contract/campaigns';
 import {
   type Analytics,
   addDays,
@@ -33,6 +34,7 @@ import {
 } from '../../../contract/metrics';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
+import { statusIn } from '../../sending/campaign-lifecycle';
 
 /*
  * Every figure is read from the rollups of migration 0006_metrics (stats_campaign_hours,
@@ -249,11 +251,11 @@ export async function getTodayMetrics(db: Db, userId: string): Promise<TodayMetr
              coalesce(sum(failed), 0)::int as failed,
              exists (
                select 1 from campaigns c where c.user_id = ${userId} and (
-                 c.status in ('sending', 'in_progress')
+                 c.status ${statusIn(CAMPAIGN_RUNNING)}
                  or (c.status = 'scheduled'
                      and (c.scheduled_at is null
                           or c.scheduled_at <= now() + ${`${SCHEDULED_LIVE_AHEAD_MS} milliseconds`}::interval))
-                 or (c.status in ('completed', 'failed', 'cancelled')
+                 or (c.status ${statusIn(CAMPAIGN_FINISHED)}
                      and c.finished_at > now() - ${`${RECEIPTS_GRACE_MS} milliseconds`}::interval
                      and c.finished_at <= now()))
              ) as live

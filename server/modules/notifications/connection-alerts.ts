@@ -1,8 +1,8 @@
 import { activityMsg } from '../../../contract/activity';
 import { notificationLinks, notificationMsg } from '../../../contract/notifications';
 import type { Db } from '../../db/client';
-import { recordActivity } from '../../lib/activity';
-import { type ErrorLog, notify } from '../../lib/notify';
+import { recordActivity } from '../../records/activity';
+import { type ErrorLog, notify } from '../../records/notify';
 import type { WhatsappEvents, WhatsappSubscriber } from '../../whatsapp/driver';
 import { DISCONNECTED_EMAIL_AFTER_MS, type EmailNotices } from './email-notices';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationMsg } from '../../../contract/notifications';
 import { rowsOf } from '../../db/rows';
 import { contacts } from '../../db/schema';
-import { notify } from '../../lib/notify';
+import { notify } from '../../records/notify';
 import { SmtpSink } from '../../testing/smtp-sink';
 import {
   apiCall,
@@ -123,7 +123,7 @@ describe('campaigns', () => {
 
   it('e-mails a campaign the engine paused, as it notifies it', async () => {
     const { user } = await newCustomer(ctx);
-    // The send loop's pause records this notification (server/sending/dispatcher.ts).
+    // The send loop's pause records this notification (server/sending/campaign-lifecycle.ts, haltCampaign).
     await notify(db(), log, user.id, {
       kind: 'campaign_paused',
       title: notificationMsg.campaignPaused.title,

@@ -4,9 +4,9 @@ import { type NotificationKind, notificationLinks } from '../../../contract/noti
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { accountSettings, type UserRow, users } from '../../db/schema';
-import type { NewNotification } from '../../lib/notify';
 import type { Mailer } from '../../mail/mailer';
 import { type MailContent, mailTemplates } from '../../mail/templates';
+import type { NewNotification } from '../../records/notify';
 
 /** A connection still down this long after it dropped is told by e-mail (connection-alerts.ts). */
 export const DISCONNECTED_EMAIL_AFTER_MS = 10 * 60_000;
@@ -33,7 +33,7 @@ export class EmailNotices {
   constructor(private readonly opts: { db: Db; mailer: Mailer; config: Pick<Config, 'PRODUCT_NAME'> }) {}
 
   /**
-   * Listener of notify() (`onNotification` in server/lib/notify.ts): the engine records a campaign's
+   * Listener of notify() (`onNotification` in server/records/notify.ts): the engine records a campaign's
    * end or pause as a notification, already filtered by 'Atualizações de campanhas'.
    */
   readonly onNotification = (userId: string, n: NewNotification): void => {

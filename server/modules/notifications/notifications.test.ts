@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFICATIONS_KEPT, type NotificationList } from '../../../contract/notifications';
 import { rowsOf } from '../../db/rows';
-import { notify, notifyAdmins } from '../../lib/notify';
+import { notify, notifyAdmins } from '../../records/notify';
 import { apiCall, createTestApp, createUser, loginAs, newCustomer, type TestContext } from '../../testing/test-app';
 import { ConnectionAlerts } from './connection-alerts';
 

@@ -6,9 +6,9 @@ import type { ActivityPage } from '../../../contract/activity';
 import type { ActiveUsers, OnlineCount } from '../../../contract/presence';
 import { rowsOf } from '../../db/rows';
 import type { UserRow } from '../../db/schema';
-import { recordActivity } from '../../lib/activity';
+import { recordActivity } from '../../records/activity';
 import { apiCall, createTestApp, createUser, loginAs, newCustomer, type TestContext } from '../../testing/test-app';
-import { sessionPollFastPath } from '../whatsapp/session-poll.fast-path';
+import { sessionPollFastPath } from '../whatsapp';
 import { PRESENCE_WRITE_EVERY_MS, PresenceTracker } from './presence-tracker';
 
 let ctx: TestContext;

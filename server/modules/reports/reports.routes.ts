@@ -3,7 +3,7 @@ import { seriesPeriodQuery } from '../../../contract/metrics';
 import type { AppDeps } from '../../deps';
 import { attachmentHeader } from '../../lib/download';
 import { authed } from '../../plugins/access';
-import { getReport } from '../metrics/metrics.service';
+import { getReport } from '../metrics';
 import { renderReportPdf } from './report-pdf';
 
 /** 'Exportar PDF' of the Relatórios page: the same report (GET /api/metrics/report) as a PDF file. */

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { BackupFile, RestoreCounts } from '../../../contract/backup';
 import { BUSINESS_DAYS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_WHATSAPP_SETTINGS } from '../../../contract/constants';
 import type { Db } from '../../db/client';
 import { accountSettings } from '../../db/schema';
@@ -36,4 +37,33 @@ export async function updateAccountSettings(
     .returning();
   const { updatedAt: _updatedAt, ...settings } = row;
   return settings;
+}
+
+// Restore (modules/backup)
+
+/** Settings: an account that never saved any takes the backup's; one that did keeps its own. */
+export async function restoreSettings(
+  t: Db,
+  userId: string,
+  s: NonNullable<BackupFile['settings']>,
+): Promise<RestoreCounts> {
+  const counts: RestoreCounts = { added: 0, updated: 0, unchanged: 0, skipped: 0 };
+  const added = await t
+    .insert(accountSettings)
+    .values({
+      userId,
+      autoReconnect: s.whatsapp.autoReconnect,
+      messageDelay: s.whatsapp.messageDelay,
+      dailyLimit: s.whatsapp.dailyLimit,
+      respectBusinessHours: s.whatsapp.respectBusinessHours,
+      businessStart: s.whatsapp.businessStart,
+      businessEnd: s.whatsapp.businessEnd,
+      ...(s.businessDays.length && { businessDays: s.businessDays }),
+      ...s.notifications,
+    })
+    .onConflictDoNothing({ target: accountSettings.userId })
+    .returning({ userId: accountSettings.userId });
+  if (added.length) counts.added = 1;
+  else counts.unchanged = 1;
+  return counts;
 }

@@ -11,8 +11,8 @@ import {
   whatsappSettingsSchema,
 } from '../../../contract/settings';
 import type { AppDeps } from '../../deps';
-import { recordActivity } from '../../lib/activity';
 import { authed } from '../../plugins/access';
+import { recordActivity } from '../../records/activity';
 import {
   changePassword,
   getNotificationSettings,

@@ -14,8 +14,8 @@ import { isUniqueViolation } from '../../db/errors';
 import type { UserRow } from '../../db/schema';
 import { users } from '../../db/schema';
 import { AppError } from '../../errors';
-import { hashPassword, verifyPassword } from '../auth/password';
-import type { SessionStore } from '../auth/sessions.service';
+import type { SessionStore } from '../../sessions/session-store';
+import { hashPassword, verifyPassword } from '../auth';
 import { getAccountSettings, updateAccountSettings } from './account-settings.service';
 import { updateBusinessHours } from './business-hours.service';
 

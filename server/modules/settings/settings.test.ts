@@ -13,7 +13,7 @@ import {
   TEST_PASSWORD,
   type TestContext,
 } from '../../testing/test-app';
-import { getBusinessHours, updateBusinessHours } from './business-hours.service';
+import { updateBusinessHours } from './business-hours.service';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -337,7 +337,7 @@ describe('business hours: one source for WhatsApp settings and the bot', () => {
       businessStart: '07:00',
       businessEnd: '15:00',
     });
-    expect(await getBusinessHours(ctx.database.db, u.id)).toEqual({
+    expect((await call('GET', '/api/bot-config', cookie)).json().businessHours).toEqual({
       start: '07:00',
       end: '15:00',
       days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],

@@ -7,8 +7,7 @@ import { ConfigError, loadConfig } from '../../config';
 import { DataDirLockedError, lockDataDir } from '../../db/data-dir-lock';
 import { users } from '../../db/schema';
 import { createTestApp, createUser, loginAs, TEST_PASSWORD, type TestContext } from '../../testing/test-app';
-import { ensureAdmin } from '../auth/auth.service';
-import { verifyPassword } from '../auth/password';
+import { ensureAdmin, verifyPassword } from '../auth';
 
 let ctx: TestContext;
 beforeAll(async () => {

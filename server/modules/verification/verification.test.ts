@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyMsg } from '../../../contract/verification';
 import { FakeDrivers } from '../../testing/fake-driver';
-import { createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+import { createTestApp, createUser, loginAs, type TestContext, waitFor } from '../../testing/test-app';
 
 let ctx: TestContext;
 const drivers = new FakeDrivers();
@@ -14,21 +14,22 @@ afterAll(() => ctx.close());
 async function account(n: number) {
   const user = await createUser(ctx);
   await ctx.database.db.execute(
-    sql`insert into contacts (user_id, name, phone) select ${user.id}, 'C' || i, '+55219' || lpad(i::text, 8, '0') from generate_series(1, ${n}) as i`,
+    // Odd contacts end in their (odd) digit, even ones in a 0: half have WhatsApp (simulatedNumberExists).
+    sql`insert into contacts (user_id, name, phone) select ${user.id}, 'C' || i, '+55219' || lpad((case when i % 2 = 1 then i else i * 10 end)::text, 8, '0') from generate_series(1, ${n}) as i`,
   );
   return { user, cookie: await loginAs(ctx, user) };
 }
 const verify = (cookie: string) =>
   ctx.app.inject({ method: 'GET', url: '/api/users/verify-list', headers: { cookie } });
 
-async function untilDone(cookie: string) {
-  for (let i = 0; i < 100; i++) {
-    const body = (await verify(cookie)).json();
-    if (body.progress.status !== 'running') return body;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('verification never finished');
-}
+/** The list once the verification is no longer running. */
+const untilDone = (cookie: string) =>
+  waitFor(
+    async () => (await verify(cookie)).json(),
+    (body) => body.progress.status !== 'running',
+    5000,
+    20,
+  );
 
 describe('contact verification', () => {
   it('asks to connect WhatsApp when numbers need checking', async () => {

@@ -12,9 +12,11 @@ import {
 import { text } from '../../../contract/text';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
+import { CloudApiSettings } from './cloud-api.service';
 import { WEBHOOK_BODY_LIMIT } from './webhook.fast-path';
 
-export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { cloudApi }) => {
+export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, db, cloudApi }) => {
+  const cloudSettings = new CloudApiSettings({ config, db, cloud: cloudApi, log: app.log });
   app.get(
     '/config',
     {
@@ -25,7 +27,7 @@ export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { clou
         response: { 200: cloudApiConfigResponse },
       },
     },
-    async (request) => cloudApi.getConfig(authed(request).user.id),
+    async (request) => cloudSettings.getConfig(authed(request).user.id),
   );
 
   app.post(
@@ -39,7 +41,7 @@ export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { clou
         response: { 200: configureCloudApiResponse },
       },
     },
-    async (request) => cloudApi.configure(authed(request).user.id, request.body),
+    async (request) => cloudSettings.configure(authed(request).user.id, request.body),
   );
 
   app.get(
@@ -53,7 +55,7 @@ export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { clou
         response: { 200: cloudApiHealthResponse },
       },
     },
-    async (request) => cloudApi.getHealth(authed(request).user.id, request.query.fresh !== undefined),
+    async (request) => cloudSettings.getHealth(authed(request).user.id, request.query.fresh !== undefined),
   );
 
   app.get(
@@ -66,7 +68,7 @@ export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { clou
         response: { 200: businessProfileResponse },
       },
     },
-    async (request) => cloudApi.getProfile(authed(request).user.id),
+    async (request) => cloudSettings.getProfile(authed(request).user.id),
   );
 
   app.get(
@@ -79,7 +81,7 @@ export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { clou
         response: { 200: cloudApiTemplatesResponse },
       },
     },
-    async (request) => cloudApi.listTemplates(authed(request).user.id),
+    async (request) => cloudSettings.listTemplates(authed(request).user.id),
   );
 
   // Meta calls these: public, identified by the account's webhook key, authenticated by the verify

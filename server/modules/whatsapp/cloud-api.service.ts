@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import {
@@ -9,136 +7,40 @@ import {
   cloudApiMsg,
   type configureCloudApiInput,
 } from '../../../contract/cloud-api';
-import { msg } from '../../../contract/messages';
 import { formatPhone } from '../../../contract/phone';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { isDatabaseUnavailable } from '../../db/errors';
-import { rowsOf } from '../../db/rows';
-import { whatsappBusinessAccounts } from '../../db/schema';
 import { AppError } from '../../errors';
-import { decryptSecret, encryptSecret } from '../../lib/crypto';
-import type { Foreground } from '../../lib/foreground';
-import { MicroBatch } from '../../lib/micro-batch';
-import { linkedImageFetcher } from '../../lib/outbound-fetch';
-import { CloudApiDriver, parseMessagingLimit } from '../../whatsapp/cloud-api/cloud-driver';
-import { GraphApiError, GraphClient } from '../../whatsapp/cloud-api/graph-client';
-import {
-  TooManyWebhookEvents,
-  verifySignature,
-  type WebhookEvent,
-  type WebhookPayload,
-  webhookEvents,
-} from '../../whatsapp/cloud-api/webhook';
+import { parseMessagingLimit } from '../../whatsapp/cloud-api/cloud-driver';
+import { GraphApiError } from '../../whatsapp/cloud-api/graph-client';
+import { type CloudAccountRow, type CloudConnections, cloudAccount } from '../../whatsapp/cloud-connections';
 import { DriverError } from '../../whatsapp/driver';
-import type { ConnectionManager } from '../../whatsapp/manager';
-
-type AccountRow = typeof whatsappBusinessAccounts.$inferSelect;
 
 const HEALTH_CACHE_MS = 9_000;
-/** How long a webhook key's account (and its decrypted app secret) is used without reading it again. */
-const WEBHOOK_ACCOUNT_CACHE_MS = 30_000;
-
-interface WebhookAccount {
-  userId: string;
-  phoneNumberId: string;
-  verifyToken: string;
-  appSecret: string | null;
-  at: number;
-}
+/** Where Meta posts an account's webhooks (the routes in cloud-api.routes.ts), before its key. */
 const WEBHOOK_PREFIX = '/api/whatsapp-business/webhook/';
-/** Event keys this process remembers, to answer a repeated delivery at once: so many, and so many bytes, at most. */
-const RECENT_EVENT_KEYS = 100_000;
-const RECENT_EVENT_KEY_BYTES = 16 * 1024 * 1024;
-/** What one remembered key costs besides its characters (the Set's entry and the string's header). */
-const KEY_OVERHEAD_BYTES = 80;
-/** How long a delivery already answered waits for the database to record it, try after try (about 5 minutes). */
-const RECORD_RETRY_MS = [500, 1000, 2000, 5000, 15_000, 30_000, 60_000, 60_000, 60_000, 60_000];
 
 /**
- * The accounts' official Cloud API connections: credentials (encrypted at rest), one driver per
- * account, health and profile from the Graph API, and the webhook that feeds inbound messages and
- * statuses to the drivers.
+ * An account's Cloud API settings panel: its saved configuration (no secrets), the form that checks
+ * credentials against the Graph API before saving them, and the health, profile and templates read
+ * through the account's connection (`CloudConnections`, owned by the WhatsApp layer's manager).
  */
-export class CloudApiAccounts {
-  private readonly drivers = new Map<string, CloudApiDriver>();
+export class CloudApiSettings {
   private readonly health = new Map<string, { value: CloudApiHealth; at: number }>();
-  /** Meta's webhooks come in bursts: the account behind a key is kept, not read for each one. */
-  private readonly webhookAccounts = new Map<string, WebhookAccount>();
-  /** The event keys of the webhooks of one burst are recorded in one statement. */
-  private readonly eventKeys = new MicroBatch<{ userId: string; keys: string[] }, Set<string>>((items) =>
-    this.recordEventKeys(items),
-  );
-  /** The event keys taken lately (`userId`, newline, key), oldest first. */
-  private readonly recentEventKeys = new Set<string>();
-  private recentEventKeyBytes = 0;
-  /** Set while recording event keys fails: deliveries then wait for their record (503 when it fails). */
-  private recordingFails = false;
-  /** Deliveries answered and still being recorded. */
-  private readonly recording = new Set<Promise<void>>();
 
   constructor(
     private readonly opts: {
       config: Config;
       db: Db;
-      connections: ConnectionManager;
+      cloud: CloudConnections;
       log: FastifyBaseLogger;
-      /** Webhooks run as foreground work: the chatbot's statements wait for them. */
-      foreground?: Foreground;
     },
   ) {
-    this.fetchImage = linkedImageFetcher({ allowPrivate: opts.config.OUTBOUND_ALLOW_PRIVATE }, opts.log);
-    opts.connections.setCloudSource(async (userId) => {
-      const driver = await this.driverFor(userId);
-      return driver && !driver.tokenInvalid ? driver : null;
-    });
+    // A driver changing state (its token refused, or working again) or new credentials: checked again.
+    opts.cloud.onChange((userId) => this.health.delete(userId));
   }
 
-  /** Downloads a linked image for a driver (set in the constructor, once the options are there). */
-  private readonly fetchImage: ReturnType<typeof linkedImageFetcher>;
-
-  private graph(accessToken: string): GraphClient {
-    return new GraphClient({
-      baseUrl: this.opts.config.GRAPH_API_URL,
-      version: this.opts.config.GRAPH_API_VERSION,
-      accessToken,
-    });
-  }
-
-  private async account(userId: string): Promise<AccountRow | undefined> {
-    const [row] = await this.opts.db
-      .select()
-      .from(whatsappBusinessAccounts)
-      .where(eq(whatsappBusinessAccounts.userId, userId))
-      .limit(1);
-    return row;
-  }
-
-  private buildDriver(row: AccountRow): CloudApiDriver {
-    const driver = new CloudApiDriver(
-      this.graph(decryptSecret(this.opts.config.ENCRYPTION_KEY, row.accessToken)),
-      row.phoneNumberId,
-      row.businessAccountId,
-      row.displayPhoneNumber,
-      this.fetchImage,
-    );
-    this.opts.connections.attach(row.userId, driver, { personal: false });
-    driver.on('connection', () => this.health.delete(row.userId));
-    return driver;
-  }
-
-  /** The account's Cloud API driver, or null when it has none configured. */
-  async driverFor(userId: string): Promise<CloudApiDriver | null> {
-    const cached = this.drivers.get(userId);
-    if (cached) return cached;
-    const row = await this.account(userId);
-    if (!row) return null;
-    const driver = this.buildDriver(row);
-    this.drivers.set(userId, driver);
-    return driver;
-  }
-
-  private configView(row: AccountRow | undefined): CloudApiConfig {
+  private configView(row: CloudAccountRow | undefined): CloudApiConfig {
     if (!row) {
       return {
         configured: false,
@@ -165,51 +67,28 @@ export class CloudApiAccounts {
     };
   }
 
-  /** Whether the account's Cloud API can send, without a Graph API call (channel card, campaign dialog). */
-  async readiness(userId: string): Promise<{ configured: boolean; ready: boolean; phoneNumber: string | null }> {
-    const driver = await this.driverFor(userId);
-    if (!driver) return { configured: false, ready: false, phoneNumber: null };
-    return { configured: true, ready: !driver.tokenInvalid, phoneNumber: driver.status().phoneNumber };
-  }
-
   async getConfig(userId: string): Promise<CloudApiConfig> {
-    return this.configView(await this.account(userId));
+    return this.configView(await cloudAccount(this.opts.db, userId));
   }
 
   /** Checks the credentials against the Graph API (phone number lookup) before saving them. */
   async configure(userId: string, input: z.output<typeof configureCloudApiInput>) {
-    const probe = new CloudApiDriver(this.graph(input.accessToken), input.phoneNumberId, null, null, this.fetchImage);
+    const probe = this.opts.cloud.probe(input.accessToken, input.phoneNumberId);
     let display: string | null;
     try {
       display = (await probe.phoneInfo()).display_phone_number ?? null;
     } catch (err) {
       throw credentialsError(err);
     }
-    const key = this.opts.config.ENCRYPTION_KEY;
-    const existing = await this.account(userId);
-    const values = {
+    // An empty app secret keeps the saved one, so the panel can update the token alone.
+    const row = await this.opts.cloud.saveCredentials(userId, {
       phoneNumberId: input.phoneNumberId,
       businessAccountId: input.businessAccountId ?? null,
       appId: input.appId ?? null,
-      accessToken: encryptSecret(key, input.accessToken),
-      // An empty app secret keeps the saved one, so the panel can update the token alone.
-      appSecret: input.appSecret ? encryptSecret(key, input.appSecret) : (existing?.appSecret ?? null),
+      accessToken: input.accessToken,
+      appSecret: input.appSecret,
       displayPhoneNumber: display,
-      updatedAt: new Date(),
-    };
-    const [row] = await this.opts.db
-      .insert(whatsappBusinessAccounts)
-      .values({
-        userId,
-        ...values,
-        webhookKey: randomBytes(16).toString('hex'),
-        verifyToken: randomBytes(18).toString('base64url'),
-      })
-      .onConflictDoUpdate({ target: whatsappBusinessAccounts.userId, set: values })
-      .returning();
-    this.drivers.delete(userId);
-    this.health.delete(userId);
-    this.webhookAccounts.clear();
+    });
     return { success: true, message: cloudApiMsg.configured, config: this.configView(row) };
   }
 
@@ -217,8 +96,8 @@ export class CloudApiAccounts {
   async getHealth(userId: string, fresh = false): Promise<CloudApiHealth> {
     const cached = this.health.get(userId);
     if (!fresh && cached && Date.now() - cached.at < HEALTH_CACHE_MS) return cached.value;
-    const row = await this.account(userId);
-    const driver = row ? await this.driverFor(userId) : null;
+    const row = await cloudAccount(this.opts.db, userId);
+    const driver = row ? await this.opts.cloud.driverFor(userId) : null;
     let value: CloudApiHealth;
     const checkedAt = new Date().toISOString();
     if (!row || !driver) {
@@ -260,7 +139,7 @@ export class CloudApiAccounts {
   }
 
   async getProfile(userId: string): Promise<{ success: true; profile: BusinessProfile }> {
-    const driver = await this.driverFor(userId);
+    const driver = await this.opts.cloud.driverFor(userId);
     if (!driver) throw new AppError('CONFLICT', cloudApiMsg.notConfigured);
     try {
       const [info, profile] = await Promise.all([driver.phoneInfo(), driver.businessProfile()]);
@@ -283,7 +162,7 @@ export class CloudApiAccounts {
   }
 
   async listTemplates(userId: string) {
-    const driver = await this.driverFor(userId);
+    const driver = await this.opts.cloud.driverFor(userId);
     if (!driver) throw new AppError('CONFLICT', cloudApiMsg.notConfigured);
     try {
       return { templates: await driver.listTemplates() };
@@ -291,207 +170,7 @@ export class CloudApiAccounts {
       throw new AppError('CONFLICT', cloudApiMsg.graphUnreachable);
     }
   }
-
-  private async accountByWebhookKey(key: string, fresh = false): Promise<WebhookAccount | undefined> {
-    if (!/^[0-9a-f]{32}$/.test(key)) return undefined;
-    const cached = this.webhookAccounts.get(key);
-    if (cached && !fresh && Date.now() - cached.at < WEBHOOK_ACCOUNT_CACHE_MS) return cached;
-    const [row] = await this.opts.db
-      .select()
-      .from(whatsappBusinessAccounts)
-      .where(eq(whatsappBusinessAccounts.webhookKey, key))
-      .limit(1);
-    if (!row) {
-      this.webhookAccounts.delete(key);
-      return undefined;
-    }
-    const account: WebhookAccount = {
-      userId: row.userId,
-      phoneNumberId: row.phoneNumberId,
-      verifyToken: row.verifyToken,
-      appSecret: row.appSecret ? decryptSecret(this.opts.config.ENCRYPTION_KEY, row.appSecret) : null,
-      at: Date.now(),
-    };
-    if (this.webhookAccounts.size >= 10_000) this.webhookAccounts.clear();
-    this.webhookAccounts.set(key, account);
-    return account;
-  }
-
-  /** Meta's subscription check: echo `hub.challenge` when the verify token matches. */
-  async verifyWebhook(key: string, query: Record<string, string | undefined>): Promise<string> {
-    const row = await this.accountByWebhookKey(key, true);
-    if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
-    if (query['hub.mode'] !== 'subscribe' || query['hub.verify_token'] !== row.verifyToken || !query['hub.challenge']) {
-      throw new AppError('FORBIDDEN', 'Verify token inválido.');
-    }
-    return query['hub.challenge'];
-  }
-
-  /**
-   * A webhook delivery: the signature over the raw body must match the app secret (no secret, no
-   * webhook). Every message and status is applied once, however often Meta repeats it. The answer
-   * costs no database read (the account is cached; a signature that fails against the cached
-   * secret is checked once more against the stored one, in case it changed in another process)
-   * and one shared statement per burst.
-   */
-  receiveWebhook(key: string, rawBody: Buffer, signature: string | undefined): Promise<{ applied: number }> {
-    const work = () => this.applyWebhook(key, rawBody, signature);
-    return this.opts.foreground ? this.opts.foreground.run(work) : work();
-  }
-
-  private async applyWebhook(
-    key: string,
-    rawBody: Buffer,
-    signature: string | undefined,
-  ): Promise<{ applied: number }> {
-    let row = await this.accountByWebhookKey(key);
-    if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
-    if (row.appSecret && !verifySignature(rawBody, signature, row.appSecret)) {
-      row = await this.accountByWebhookKey(key, true);
-      if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
-      if (row.appSecret && !verifySignature(rawBody, signature, row.appSecret)) {
-        throw new AppError('FORBIDDEN', 'Assinatura inválida.');
-      }
-    }
-    if (!row.appSecret) throw new AppError('FORBIDDEN', cloudApiMsg.webhookNeedsSecret);
-    this.opts.foreground?.arrived();
-    let payload: WebhookPayload;
-    try {
-      payload = JSON.parse(rawBody.toString('utf8'));
-    } catch {
-      throw new AppError('VALIDATION', msg.validation.invalidRequest);
-    }
-    let events: WebhookEvent[];
-    try {
-      events = webhookEvents(payload, row.phoneNumberId);
-    } catch (err) {
-      if (err instanceof TooManyWebhookEvents) throw new AppError('VALIDATION', cloudApiMsg.webhookTooManyEvents);
-      throw err;
-    }
-    if (!events.length) return { applied: 0 };
-    // While the database refuses the records, a delivery is answered only once recorded, so Meta
-    // delivers again what could not be (503).
-    if (this.recordingFails) return this.recordAndDeliver(row.userId, events);
-    // Otherwise Meta gets its answer at once, whatever the database is busy with (an import, a
-    // burst of replies): repeats are recognised here, and the events are recorded (the lasting
-    // check against repeats, across restarts) and handed to the driver in the background. A message
-    // was only ever in this process's memory between the answer and its storage by the chatbot;
-    // that is unchanged.
-    const fresh = events.filter((e) => this.rememberEventKey(row.userId, e.key));
-    if (fresh.length) {
-      const recorded = this.recordInBackground(row.userId, fresh);
-      this.recording.add(recorded);
-      void recorded.finally(() => this.recording.delete(recorded));
-    }
-    return { applied: fresh.length };
-  }
-
-  /** Resolves once the deliveries answered so far are recorded and handed to their drivers. */
-  async settled(): Promise<void> {
-    while (this.recording.size) await Promise.all([...this.recording]);
-  }
-
-  /** False when this process has taken the event lately. */
-  private rememberEventKey(userId: string, key: string): boolean {
-    const id = `${userId}\n${key}`;
-    if (this.recentEventKeys.has(id)) return false;
-    this.recentEventKeys.add(id);
-    this.recentEventKeyBytes += keyBytes(id);
-    while (this.recentEventKeys.size > RECENT_EVENT_KEYS || this.recentEventKeyBytes > RECENT_EVENT_KEY_BYTES) {
-      const oldest = this.recentEventKeys.values().next().value;
-      if (oldest === undefined) break;
-      this.forgetEventKey(oldest);
-    }
-    return true;
-  }
-
-  private forgetEventKey(id: string): void {
-    if (this.recentEventKeys.delete(id)) this.recentEventKeyBytes -= keyBytes(id);
-  }
-
-  /** The memory of recent event keys, for tests and the bench. */
-  get recentEventKeyMemory(): { keys: number; bytes: number } {
-    return { keys: this.recentEventKeys.size, bytes: this.recentEventKeyBytes };
-  }
-
-  /** Records the events' keys and hands the new ones to the account's driver, in order. */
-  private async recordAndDeliver(userId: string, events: WebhookEvent[]): Promise<{ applied: number }> {
-    let freshKeys: Set<string>;
-    try {
-      freshKeys = await this.eventKeys.add({ userId, keys: events.map((e) => e.key) });
-    } catch (err) {
-      if (isDatabaseUnavailable(err)) this.recordingFails = true;
-      throw err;
-    }
-    this.recordingFails = false;
-    const applied = freshKeys.size;
-    const driver = await this.driverFor(userId);
-    for (const event of events) {
-      this.rememberEventKey(userId, event.key);
-      if (!freshKeys.delete(event.key)) continue;
-      driver?.receive(event);
-    }
-    return { applied };
-  }
-
-  /** A delivery already answered waits for the database to come back (about 5 minutes) before it is given up. */
-  private async recordInBackground(userId: string, events: WebhookEvent[]): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.recordAndDeliver(userId, events);
-        return;
-      } catch (err) {
-        if (!isDatabaseUnavailable(err) || attempt >= RECORD_RETRY_MS.length) {
-          this.opts.log.error({ err }, 'webhook events could not be recorded');
-          for (const e of events) this.forgetEventKey(`${userId}\n${e.key}`);
-          return;
-        }
-        this.opts.log.warn({ err }, 'database unavailable: answered webhook events wait to be recorded');
-        await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MS[attempt]));
-      }
-    }
-  }
-
-  /**
-   * Records the event keys of several webhooks at once; each webhook gets the keys that are new.
-   * A key repeated within the burst (Meta delivering one event twice at once) goes to the first.
-   */
-  private async recordEventKeys(items: Array<{ userId: string; keys: string[] }>): Promise<Array<Set<string>>> {
-    const owner = new Map<string, number>();
-    const users: string[] = [];
-    const keys: string[] = [];
-    items.forEach((item, i) => {
-      for (const eventKey of item.keys) {
-        const id = `${item.userId}\n${eventKey}`;
-        if (owner.has(id)) continue;
-        owner.set(id, i);
-        users.push(item.userId);
-        keys.push(eventKey);
-      }
-    });
-    // Two array parameters whatever the burst's size: the query builder's per-value work was a
-    // measurable share of a webhook's time on the one thread.
-    const record = () =>
-      this.opts.db.execute(sql`
-        insert into whatsapp_webhook_events (user_id, event_key)
-        select * from unnest(${sql.param(users)}::uuid[], ${sql.param(keys)}::text[])
-        on conflict do nothing
-        returning user_id as "userId", event_key as "key"`);
-    // Behind webhooks still being answered, like the chatbot's statements: the batch only grows.
-    const fresh = rowsOf<{ userId: string; key: string }>(
-      await (this.opts.foreground ? this.opts.foreground.background(record) : record()),
-    );
-    const out = items.map(() => new Set<string>());
-    for (const f of fresh) {
-      const i = owner.get(`${f.userId}\n${f.key}`);
-      if (i !== undefined) out[i].add(f.key);
-    }
-    return out;
-  }
 }
-
-/** Two bytes a character (UTF-16) and the entry's own cost. */
-const keyBytes = (id: string) => id.length * 2 + KEY_OVERHEAD_BYTES;
 
 function credentialsError(err: unknown): AppError {
   if (err instanceof DriverError && err.kind === 'transient' && err.providerCode === undefined) {

@@ -20,7 +20,7 @@ import {
 } from '../../testing/test-app';
 import { signBody } from '../../whatsapp/cloud-api/webhook';
 import type { Driver } from '../../whatsapp/driver';
-import { updateAccountSettings } from '../settings/account-settings.service';
+import { updateAccountSettings } from '../settings';
 
 let ctx: TestContext;
 let graph: FakeGraphApi;

@@ -9,7 +9,7 @@ import { FakeGraphApi } from '../../testing/fake-graph-api';
 import { listen, type RawResponse, rawRequest } from '../../testing/raw-http';
 import { apiCall, createTestApp, createUser, loginAs, type TestContext, waitFor } from '../../testing/test-app';
 import { signBody } from '../../whatsapp/cloud-api/webhook';
-import { updateAccountSettings } from '../settings/account-settings.service';
+import { updateAccountSettings } from '../settings';
 import { webhookFastPath } from './webhook.fast-path';
 
 /**

@@ -5,7 +5,7 @@ import { msg } from '../../../contract/messages';
 import { isDatabaseUnavailable } from '../../db/errors';
 import { AppError } from '../../errors';
 import type { Foreground } from '../../lib/foreground';
-import type { CloudApiAccounts } from './cloud-api.service';
+import type { CloudConnections } from '../../whatsapp/cloud-connections';
 
 /** The path Meta posts to, with the account's key (32 hex digits, see `configure`). */
 const WEBHOOK = /^\/api\/whatsapp-business\/webhook\/([0-9a-f]{32})$/;
@@ -22,7 +22,7 @@ export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
  * chatbot's statements wait for it.
  */
 export function webhookFastPath(
-  deps: { cloudApi: CloudApiAccounts; foreground: Foreground; log: FastifyBaseLogger },
+  deps: { cloudApi: CloudConnections; foreground: Foreground; log: FastifyBaseLogger },
   securityHeaders: Record<string, string>,
 ): (request: IncomingMessage, response: ServerResponse) => boolean {
   const headers = [...Object.entries(securityHeaders).flat(), 'content-type', 'application/json; charset=utf-8'];

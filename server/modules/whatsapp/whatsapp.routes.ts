@@ -23,7 +23,7 @@ const plainJson = () => (data: unknown) => JSON.stringify(data);
 
 export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
   app,
-  { registry, connections, config, cloudApi, db },
+  { registry, connections, config, db },
 ) => {
   app.get(
     '/whatsapp-session',
@@ -78,7 +78,7 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
         response: { 200: whatsappChannelResponse },
       },
     },
-    async (request) => getWhatsappChannel(db, connections, cloudApi, authed(request).user.id),
+    async (request) => getWhatsappChannel(db, connections, authed(request).user.id),
   );
 
   if (config.WHATSAPP_DRIVER === 'simulator') {

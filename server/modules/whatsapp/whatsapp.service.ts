@@ -10,8 +10,7 @@ import { AppError } from '../../errors';
 import { DriverError } from '../../whatsapp/driver';
 import type { ConnectionManager } from '../../whatsapp/manager';
 import { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
-import { getAccountSettings } from '../settings/account-settings.service';
-import type { CloudApiAccounts } from './cloud-api.service';
+import { getAccountSettings } from '../settings';
 
 /** Starts pairing the account's personal number: a QR code, or a pairing code for a phone number. */
 export async function connectWhatsapp(
@@ -60,10 +59,12 @@ export function simulatorOutbox(connections: ConnectionManager, userId: string) 
 export async function getWhatsappChannel(
   db: Db,
   connections: ConnectionManager,
-  cloudApi: CloudApiAccounts,
   userId: string,
 ): Promise<WhatsappChannelInfo> {
-  const [settings, cloudState] = await Promise.all([getAccountSettings(db, userId), cloudApi.readiness(userId)]);
+  const [settings, cloudState] = await Promise.all([
+    getAccountSettings(db, userId),
+    connections.cloud.readiness(userId),
+  ]);
   const personal = connections.personalDriver(userId)?.status();
   const personalReady = Boolean(personal?.isConnected && personal.phoneNumber);
   return {

@@ -18,7 +18,7 @@ import {
 import { ConnectionManager } from '../../whatsapp/manager';
 import { ConnectionRegistry } from '../../whatsapp/registry';
 import { simulatedNumber } from '../../whatsapp/simulator/simulator-driver';
-import { updateAccountSettings } from '../settings/account-settings.service';
+import { updateAccountSettings } from '../settings';
 
 const timings = { qrMs: 80, detectMs: 80, deliveredMs: 40, readMs: 80 };
 let ctx: TestContext;

@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import { whatsappAuthKeys, whatsappConnections } from '../../db/schema';
-import { createTestApp, createUser, type TestContext } from '../../testing/test-app';
+import { createTestApp, createUser, type TestContext, waitFor } from '../../testing/test-app';
 import type { InboundMessage, Receipt } from '../driver';
 import { ConnectionManager } from '../manager';
 import { ConnectionRegistry } from '../registry';
@@ -129,14 +129,6 @@ async function harness(opts: { autoReconnect?: boolean } = {}) {
   return { user, driver, sockets, sock, states, inbound, receipts, authRows };
 }
 
-async function until(ok: () => boolean, ms = 2000) {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 async function online(h: Awaited<ReturnType<typeof harness>>) {
   await h.driver.connect();
   h.sock().user = { id: '5511987654321:7@s.whatsapp.net' };
@@ -167,7 +159,7 @@ describe('Baileys driver against a fake socket', () => {
     const h = await harness();
     await h.driver.connect();
     h.sock().ev.emit('creds.update', {});
-    await until(() => h.sockets.length > 0);
+    await waitFor(() => h.sockets.length > 0, Boolean);
     await new Promise((r) => setTimeout(r, 50));
     const rows = await h.authRows();
     expect(rows.map((r) => r.key)).toEqual(['creds']);
@@ -191,7 +183,7 @@ describe('Baileys driver against a fake socket', () => {
     await online(h);
     h.sock().ev.emit('connection.update', closeWith(428));
     expect(h.driver.status()).toMatchObject({ isConnected: false, state: 'connecting' });
-    await until(() => h.sockets.length === 2);
+    await waitFor(() => h.sockets.length === 2, Boolean);
     h.sock().user = { id: '5511987654321@s.whatsapp.net' };
     h.sock().ev.emit('connection.update', { connection: 'open' });
     expect(h.driver.status()).toMatchObject({ isConnected: true, phoneNumber: '+55 11 98765-4321' });
@@ -224,7 +216,7 @@ describe('Baileys driver against a fake socket', () => {
     const h = await harness();
     await online(h);
     h.sock().ev.emit('creds.update', {});
-    await until(() => true);
+    await waitFor(() => true, Boolean);
     await new Promise((r) => setTimeout(r, 30));
     expect((await h.authRows()).length).toBe(1);
     h.sock().ev.emit('connection.update', closeWith(401));
@@ -255,7 +247,7 @@ describe('Baileys driver against a fake socket', () => {
   it('asks for a pairing code instead of a QR', async () => {
     const h = await harness();
     const pending = h.driver.connect({ phoneNumber: '+55 (11) 98765-4321' });
-    await until(() => h.sockets.length === 1);
+    await waitFor(() => h.sockets.length === 1, Boolean);
     h.sock().ev.emit('connection.update', { qr: '2@qr' });
     expect(await pending).toEqual({ pairingCode: 'ABCD-1234' });
     expect(h.sock().pairingRequests).toEqual(['5511987654321']);
@@ -313,7 +305,7 @@ describe('Baileys driver against a fake socket', () => {
         },
       ],
     });
-    await until(() => h.inbound.length === 1);
+    await waitFor(() => h.inbound.length === 1, Boolean);
     expect(h.inbound[0]).toMatchObject({
       from: '5511911112222',
       text: 'atendente',
@@ -368,7 +360,7 @@ describe('Baileys driver against a fake socket', () => {
         },
       ] as WAMessage[],
     });
-    await until(() => h.inbound.length === 4);
+    await waitFor(() => h.inbound.length === 4, Boolean);
     const byId = Object.fromEntries(h.inbound.map((m) => [m.providerMessageId, m]));
     expect(byId.A.from).toBe('5511922223333');
     expect(byId.B).toMatchObject({ from: '5511933334444', text: 'store' });
@@ -437,7 +429,7 @@ describe('the connection manager with the Baileys driver', () => {
     expect(await manager.get(user.id)).toBeNull();
     const row = async () =>
       (await ctx.database.db.select().from(whatsappConnections).where(eq(whatsappConnections.userId, user.id)))[0];
-    await until(() => true);
+    await waitFor(() => true, Boolean);
     await new Promise((r) => setTimeout(r, 50));
     expect((await row()).active).toBe(false);
     await manager.shutdown();

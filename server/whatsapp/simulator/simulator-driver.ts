@@ -30,6 +30,16 @@ export const DEFAULT_SIMULATOR_TIMINGS: SimulatorTimings = {
   readMs: 3000,
 };
 
+/**
+ * Which numbers the simulated WhatsApp knows, the one rule of the simulator and of the tests' fake
+ * driver: every number of ten digits or more except those ending in 0 (a send to a number ending
+ * in 0 fails for good, as to a number without WhatsApp).
+ */
+export function simulatedNumberExists(number: string): boolean {
+  const d = phoneDigits(number);
+  return d.length >= 10 && !d.endsWith('0');
+}
+
 const SAMPLE_GROUPS = [
   { id: '120363000000000001@g.us', name: 'Clientes VIP (simulado)', membersCount: 4 },
   { id: '120363000000000002@g.us', name: 'Promoções (simulado)', membersCount: 6 },
@@ -182,10 +192,7 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
   }
 
   async checkNumbers(numbers: string[]): Promise<NumberCheck[]> {
-    return numbers.map((number) => {
-      const d = phoneDigits(number);
-      return { number, exists: d.length >= 10 && !d.endsWith('0') };
-    });
+    return numbers.map((number) => ({ number, exists: simulatedNumberExists(number) }));
   }
 
   async listGroups(): Promise<GroupInfo[]> {

@@ -2,7 +2,7 @@ import { MessageCircle } from 'lucide-react';
 import { type ReactNode, Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { FullPageLoader } from '../../components/states';
-import { usePublicConfig } from '../../features/public-config/api/get-public-config';
+import { usePublicConfig } from '../../lib/public-config';
 import { paths } from '../paths';
 
 /** Shell of the public pages (home, demo, not found): brand bar, content, footer. Renders `children` or the outlet. */

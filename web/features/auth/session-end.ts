@@ -1,8 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { User } from '../../../contract/auth';
 import { setSessionEndListener } from '../../lib/api';
-import { publicConfigQueryKey } from '../public-config/api/get-public-config';
-import { meQueryKey } from './api/get-me';
+import { meQueryKey, publicConfigQueryKey } from '../../lib/query-keys';
 
 export type SessionEndReason = 'expired' | null;
 

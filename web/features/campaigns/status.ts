@@ -1,8 +1,10 @@
 import {
+  CAMPAIGN_LIVE,
   CAMPAIGN_STATUS_LABELS,
   CAMPAIGN_TRANSITIONS,
   type CampaignAction,
   type CampaignStatus,
+  isCampaignStatusIn,
 } from '../../../contract/campaigns';
 import type { BadgeTone } from '../../components/ui/badge';
 
@@ -21,16 +23,14 @@ export function campaignStatus(status: string): { label: string; tone: BadgeTone
   return { label, tone: TONES[color] };
 }
 
-/** Statuses whose card changes by itself (the engine moves them on), so the list keeps polling. */
-const RUNNING: ReadonlySet<string> = new Set<CampaignStatus>(['scheduled', 'sending', 'in_progress']);
-
+/** Whether the card changes by itself (the engine moves it on: the contract's live group), so the list keeps polling. */
 export function isRunningStatus(status: string): boolean {
-  return RUNNING.has(status);
+  return isCampaignStatusIn(CAMPAIGN_LIVE, status);
 }
 
 /** Whether the contract lets a user action start from this status (anything else answers 409). */
 export function canRunAction(action: CampaignAction, status: string): boolean {
-  return (CAMPAIGN_TRANSITIONS[action] as readonly string[]).includes(status);
+  return isCampaignStatusIn(CAMPAIGN_TRANSITIONS[action], status);
 }
 
 export { deliveryRateTone } from '../../../contract/format';

@@ -12,9 +12,9 @@ import {
   botButtonTypeLabels,
   botMsg,
   DEFAULT_AI_MODEL,
-  normalizeForMatch,
 } from '../../../contract/bot';
 import { countLabel } from '../../../contract/plural';
+import { normalizeForMatch } from '../../../contract/text-match';
 import { newRowKey, sendsAiEnabled } from './bot-config-form';
 
 /**

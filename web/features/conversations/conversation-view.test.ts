@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { Conversation, ConversationMessage } from '../../../contract/conversations';
-import { conversationQueryKey } from './api/get-conversation';
+import { conversationQueryKey } from '../../lib/query-keys';
 import {
   conversationsQueryOptions,
   invalidateConversationLists,

@@ -7,6 +7,7 @@ import type {
 } from '../../../contract/conversations';
 import { messageSourceLabels } from '../../../contract/conversations';
 import { formatPhone, phoneDigits } from '../../../contract/phone';
+import { normalizeForMatch } from '../../../contract/text-match';
 import { formatDateTime } from '../../lib/format';
 
 /** Messages per page of a conversation; a shorter page means there is nothing older. */
@@ -125,16 +126,7 @@ export function messageOptionsView(m: Pick<ConversationMessage, 'direction' | 'b
 }
 
 /** Case, accents and punctuation aside (a button's title typed back). */
-const sameWords = (a: string, b: string) => {
-  const flat = (v: string) =>
-    v
-      .normalize('NFD')
-      .replace(/\p{M}+/gu, '')
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}]+/gu, ' ')
-      .trim();
-  return flat(a) === flat(b);
-};
+const sameWords = (a: string, b: string) => normalizeForMatch(a) === normalizeForMatch(b);
 
 export interface MessageTextView {
   /** The bubble's text. */

@@ -2,10 +2,10 @@ import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { isAppLink, type Notification, type NotificationList } from '../../../contract/notifications';
 import { api } from '../../lib/api';
+import { useAuthenticatedUser } from '../../lib/auth/get-me';
+import { canReadWorkspace } from '../../lib/auth/permissions';
 import { readBrowserPermission, showBrowserNotification } from '../../lib/browser-notifications';
-import { useAuthenticatedUser } from '../auth/api/get-me';
-import { canReadWorkspace } from '../auth/permissions';
-import { useNotificationSettings } from '../settings/api/get-notification-settings';
+import { useNotificationSettings } from '../../lib/queries/get-notification-settings';
 
 const CLOCK_MARGIN_MS = 2 * 60_000;
 

@@ -1,11 +1,11 @@
 import { Menu, Plus } from 'lucide-react';
 import type { User } from '../../../../contract/auth';
 import { planLabel } from '../../../../contract/plans';
+import { TodayFigures } from '../../../components/metrics/today-figures';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { Avatar } from '../../../components/ui/avatar';
 import { Button } from '../../../components/ui/button';
-import { PermissionGatedButton } from '../../../features/auth/components/permission-gated-button';
 import { useNewCampaign } from '../../../features/campaigns/components/new-campaign-provider';
-import { TodayFigures } from '../../../features/metrics/components/today-figures';
 import { NotificationsBell } from '../../../features/notifications/components/notifications-bell';
 
 export function AppHeader({ user, title, onOpenMenu }: { user: User; title: string; onOpenMenu: () => void }) {

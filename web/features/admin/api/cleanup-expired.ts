@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { adminCleanupResponse } from '../../../../contract/admin';
 import { countLabel, pluralForm } from '../../../../contract/plural';
 import { api } from '../../../lib/api';
-import { adminUsersQueryKey } from './get-users';
+import { adminUsersQueryKey } from '../../../lib/query-keys';
 
 export type AdminCleanupResponse = z.infer<typeof adminCleanupResponse>;
 

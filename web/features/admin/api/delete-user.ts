@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { okResponse } from '../../../../contract/responses';
 import { api } from '../../../lib/api';
-import { adminUsersQueryKey } from './get-users';
+import { adminUsersQueryKey } from '../../../lib/query-keys';
 
 export function deleteUser(id: string): Promise<z.infer<typeof okResponse>> {
   return api.delete(`/api/admin/users/${encodeURIComponent(id)}`);

@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { User } from '../../../../contract/auth';
 import { keyPathQueryFn } from '../../../lib/query-client';
-
-export const adminUsersQueryKey = ['/api/admin/users'] as const;
+import { adminUsersQueryKey } from '../../../lib/query-keys';
 
 export const adminUsersQueryOptions = () =>
   queryOptions({ queryKey: adminUsersQueryKey, queryFn: keyPathQueryFn<User[]>() });

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AdminUpdateUserInput, adminUpdateUserResponse } from '../../../../contract/admin';
 import type { User } from '../../../../contract/auth';
 import { api } from '../../../lib/api';
-import { adminUsersQueryKey } from './get-users';
+import { adminUsersQueryKey } from '../../../lib/query-keys';
 
 export type AdminUpdateUserResponse = z.infer<typeof adminUpdateUserResponse>;
 

@@ -2,6 +2,7 @@ import { CalendarClock, Check, Crown, Mail, Phone, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { AdminUpdateUserInput } from '../../../../contract/admin';
 import type { User } from '../../../../contract/auth';
+import { emailConfirmationMsg } from '../../../../contract/email-confirmation';
 import { msg } from '../../../../contract/messages';
 import { planLabel, sellablePlanTypes } from '../../../../contract/plans';
 import {
@@ -78,6 +79,11 @@ export function UserCard({ user }: { user: User }) {
               {ACCOUNT_TYPE_LABELS[user.accountType] ?? user.accountType}
             </Badge>
             {!isAdmin && user.accountType !== 'pending' ? <Badge tone={status.tone}>{status.label}</Badge> : null}
+            {user.accountType === 'pending' ? (
+              <Badge tone={user.emailConfirmedAt ? 'green' : 'neutral'}>
+                {user.emailConfirmedAt ? emailConfirmationMsg.confirmed : emailConfirmationMsg.notConfirmed}
+              </Badge>
+            ) : null}
           </div>
         </div>
       </div>

@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import type { okResponse } from '../../../../contract/responses';
 import { paths } from '../../../app/paths';
 import { api } from '../../../lib/api';
+import { meQueryKey } from '../../../lib/query-keys';
 import { setSessionEndReason } from '../session-end';
-import { meQueryKey } from './get-me';
 
 export function logout(): Promise<z.infer<typeof okResponse>> {
   return api.post('/api/auth/logout');

@@ -1,7 +1,7 @@
 import { Ban, Hourglass } from 'lucide-react';
 import { roleOf, type User } from '../../../../contract/auth';
 import { msg } from '../../../../contract/messages';
-import { PermissionGatedButton } from './permission-gated-button';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 
 /** Pending accounts: 'Aguardando Aprovação'; deactivated customers: account disabled. Both with the support button. */
 export function AccountNotice({ user }: { user: User }) {

@@ -3,9 +3,9 @@ import { Clock } from 'lucide-react';
 import { useEffect } from 'react';
 import type { User } from '../../../../contract/auth';
 import { formatRemaining } from '../../../lib/format';
+import { useProductName } from '../../../lib/public-config';
+import { meQueryKey } from '../../../lib/query-keys';
 import { useNow } from '../../../lib/use-now';
-import { useProductName } from '../../public-config/api/get-public-config';
-import { meQueryKey } from '../api/get-me';
 
 /** Time left of a demo account: 'Expira em 1h 23min', or 'Expirado'. */
 export function demoCountdownText(demoExpiresAt: string | null, now: number): string {

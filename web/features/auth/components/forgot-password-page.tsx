@@ -8,12 +8,13 @@ import { paths } from '../../../app/paths';
 import { usePageTitle } from '../../../app/use-page-title';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
-import { usePublicConfig, useSupportWhatsappLink } from '../../public-config/api/get-public-config';
+import { usePublicConfig, useSupportWhatsappLink } from '../../../lib/public-config';
 import { useForgotPassword } from '../api/forgot-password';
+import { AuthCard } from './auth-card';
 
 function BackToLogin() {
   return (
@@ -117,28 +118,21 @@ export default function ForgotPasswordPage() {
   usePageTitle(passwordResetMsg.forgotLink);
   const config = usePublicConfig();
   return (
-    <div className="mx-auto flex w-full max-w-md flex-1 flex-col justify-center px-4 py-10">
-      <Card>
-        <CardHeader>
-          <h1 className="text-2xl font-semibold tracking-tight">{passwordResetMsg.forgotTitle}</h1>
-          <CardDescription>
-            {config.data?.emailAvailable === false
-              ? passwordResetMsg.unavailableTitle
-              : passwordResetMsg.forgotDescription}
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          {config.isPending ? (
-            <div className="flex justify-center py-6">
-              <Spinner />
-            </div>
-          ) : config.data?.emailAvailable === false ? (
-            <Unavailable />
-          ) : (
-            <ForgotForm />
-          )}
-        </CardContent>
-      </Card>
-    </div>
+    <AuthCard
+      title={passwordResetMsg.forgotTitle}
+      description={
+        config.data?.emailAvailable === false ? passwordResetMsg.unavailableTitle : passwordResetMsg.forgotDescription
+      }
+    >
+      {config.isPending ? (
+        <div className="flex justify-center py-6">
+          <Spinner />
+        </div>
+      ) : config.data?.emailAvailable === false ? (
+        <Unavailable />
+      ) : (
+        <ForgotForm />
+      )}
+    </AuthCard>
   );
 }

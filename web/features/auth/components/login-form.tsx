@@ -10,7 +10,7 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage, isApiError } from '../../../lib/api';
-import { useLogin } from '../api/login';
+import { useLogin } from '../../../lib/auth/login';
 
 export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
   const loginMutation = useLogin();

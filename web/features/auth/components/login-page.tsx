@@ -7,7 +7,7 @@ import { paths } from '../../../app/paths';
 import { usePageTitle } from '../../../app/use-page-title';
 import { Card, CardContent, CardHeader } from '../../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
-import { useProductName } from '../../public-config/api/get-public-config';
+import { useProductName } from '../../../lib/public-config';
 import { LoginForm } from './login-form';
 import { RegisterForm } from './register-form';
 import { RegisterSuccess } from './register-success';

@@ -8,11 +8,11 @@ import { paths } from '../../../app/paths';
 import { usePageTitle } from '../../../app/use-page-title';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage, isApiError } from '../../../lib/api';
 import { useResetPassword } from '../api/reset-password';
+import { AuthCard } from './auth-card';
 
 /** The link cannot be used: ask for a new one. */
 function BadLink({ message }: { message: string }) {
@@ -100,16 +100,8 @@ export default function ResetPasswordPage() {
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token') ?? '';
   return (
-    <div className="mx-auto flex w-full max-w-md flex-1 flex-col justify-center px-4 py-10">
-      <Card>
-        <CardHeader>
-          <h1 className="text-2xl font-semibold tracking-tight">{passwordResetMsg.resetTitle}</h1>
-          <CardDescription>{passwordResetMsg.resetDescription}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {token ? <ResetForm token={token} /> : <BadLink message={passwordResetMsg.missingLink} />}
-        </CardContent>
-      </Card>
-    </div>
+    <AuthCard title={passwordResetMsg.resetTitle} description={passwordResetMsg.resetDescription}>
+      {token ? <ResetForm token={token} /> : <BadLink message={passwordResetMsg.missingLink} />}
+    </AuthCard>
   );
 }

@@ -9,6 +9,7 @@ import {
   restoreSections,
 } from '../../../../contract/backup';
 import { msg } from '../../../../contract/messages';
+import { LockedState } from '../../../components/locked-state';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Label } from '../../../components/ui/label';
@@ -17,7 +18,6 @@ import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
 import { formatNumber } from '../../../lib/format';
 import { toastSuccess } from '../../../lib/toasts';
-import { LockedState } from '../../auth/components/locked-state';
 import { useRestoreBackup } from '../api/restore-backup';
 import { BackupDownloadButton } from './backup-download-button';
 

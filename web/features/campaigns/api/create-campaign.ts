@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Campaign, CreateCampaignBody } from '../../../../contract/campaigns';
 import { api } from '../../../lib/api';
-import { campaignsQueryKey } from './get-campaigns';
+import { campaignsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
 
 export function createCampaign(body: CreateCampaignBody): Promise<Campaign> {
   return api.post<Campaign>('/api/campaigns', body);
@@ -14,7 +14,7 @@ export function useCreateCampaign() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: campaignsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
+        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
       ]),
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import { campaignsQueryKey } from './get-campaigns';
+import { campaignsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
 
 export function deleteCampaign(id: string): Promise<{ success: boolean; message: string }> {
   return api.delete(`/api/campaigns/${encodeURIComponent(id)}`);
@@ -13,7 +13,7 @@ export function useDeleteCampaign() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: campaignsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
+        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
       ]),
   });
 }

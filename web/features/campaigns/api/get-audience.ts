@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { AudienceSummary, CampaignTargetType } from '../../../../contract/campaigns';
 import { api } from '../../../lib/api';
+import { audienceQueryKey } from '../../../lib/query-keys';
 
 /** The audience a campaign form has chosen: its type, tags (contacts) and group names (groups). */
 export interface AudienceSelection {
@@ -8,9 +9,6 @@ export interface AudienceSelection {
   tags: string[];
   groups: string[];
 }
-
-/** Prefix of every audience count; contact and group changes invalidate it. */
-export const audienceQueryKey = ['/api/campaigns/audience'] as const;
 
 /** How many would receive a campaign with this audience if it started now, and who would be skipped. */
 export function getAudience(selection: AudienceSelection, signal?: AbortSignal): Promise<AudienceSummary> {

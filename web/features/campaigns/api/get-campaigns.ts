@@ -2,12 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { CAMPAIGN_PROGRESS_POLL_MS, type Campaign } from '../../../../contract/campaigns';
 import { RECEIPTS_GRACE_MS } from '../../../../contract/metrics';
 import { keyPathQueryFn } from '../../../lib/query-client';
+import { campaignsQueryKey } from '../../../lib/query-keys';
 import { isRunningStatus } from '../status';
 
 export type { Campaign };
-
-/** Prefix of every campaigns query (list, recipients); mutations invalidate it. */
-export const campaignsQueryKey = ['/api/campaigns'] as const;
 
 function justFinished(c: Campaign, now: number): boolean {
   if (c.status !== 'completed' || !c.finishedAt) return false;

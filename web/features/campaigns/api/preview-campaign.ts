@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { z } from 'zod';
 import type { CampaignTargetType, previewResponse } from '../../../../contract/campaigns';
 import { api } from '../../../lib/api';
+import { campaignPreviewQueryKey } from '../../../lib/query-keys';
 
 export type CampaignPreviewData = z.infer<typeof previewResponse>;
 export type CampaignPreview = CampaignPreviewData['previews'][number];
@@ -26,7 +27,7 @@ export function previewCampaign(
 
 export const campaignPreviewQueryOptions = (message: string, audience: PreviewAudience, enabled: boolean) =>
   queryOptions({
-    queryKey: ['/api/campaigns/preview', { message, ...audience }],
+    queryKey: [...campaignPreviewQueryKey, { message, ...audience }],
     queryFn: ({ signal }) => previewCampaign(message, audience, signal),
     enabled,
     placeholderData: keepPreviousData,

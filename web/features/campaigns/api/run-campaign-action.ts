@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { campaignActionResponse } from '../../../../contract/campaigns';
 import { api } from '../../../lib/api';
-import { campaignsQueryKey } from './get-campaigns';
+import { campaignsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
 
 export type CampaignActionResponse = z.infer<typeof campaignActionResponse>;
 
@@ -21,7 +21,7 @@ export function useCampaignAction() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: campaignsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
+        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
       ]),
   });
 }

@@ -6,23 +6,15 @@ import { type CampaignTargetType, campaignMsg } from '../../../../contract/campa
 import { groupsMsg, parseTags } from '../../../../contract/contacts';
 import { countLabel } from '../../../../contract/plural';
 import { paths } from '../../../app/paths';
+import { FieldError } from '../../../components/field-error';
 import { FormField } from '../../../components/form-field';
+import { TagChipList } from '../../../components/tag-chips';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { formatNumber } from '../../../lib/format';
-import { useContactTags } from '../../contacts/api/get-contact-tags';
-import { TagChipList } from '../../contacts/components/tag-chips';
-import { groupsQueryOptions } from '../../groups/api/get-groups';
+import { useContactTags } from '../../../lib/queries/get-contact-tags';
+import { groupsQueryOptions } from '../../../lib/queries/get-groups';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useAudience } from '../api/get-audience';
-import { useDebouncedValue } from '../use-debounced-value';
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="text-sm font-medium text-red-700">
-      {message}
-    </p>
-  );
-}
 
 /**
  * The group picker: only once the account's groups have loaded (SPEC §2); several may be chosen. A

@@ -16,12 +16,12 @@ import {
 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import type { Campaign } from '../../../../contract/campaigns';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatDateTime, formatNumber, formatPercent } from '../../../lib/format';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import type { CampaignCommand } from '../api/run-campaign-action';
 import { audienceText, campaignFigures, createdText, expectedFinishText, waitingText } from '../campaign-view';
 import { canRunAction, isRunningStatus } from '../status';

@@ -1,11 +1,11 @@
 import { useId } from 'react';
 import { savedMessageImageRef } from '../../../../contract/saved-messages';
-import { UPLOAD_REF_PREFIX } from '../../../../contract/uploads';
+import { UPLOAD_REF_PREFIX, uploadIdOf } from '../../../../contract/uploads';
 import { FormField } from '../../../components/form-field';
+import { ImageUploadField } from '../../../components/image-upload-field';
 import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/select';
-import { useSavedMessages } from '../../messages/api/get-saved-messages';
-import { ImageUploadField } from '../../messages/components/image-upload-field';
+import { useSavedMessages } from '../../../lib/queries/get-saved-messages';
 
 /**
  * A saved message as the starting point (its text as WhatsApp gets it, and its image), and the
@@ -26,7 +26,7 @@ export function CampaignContentFields({
 }) {
   const id = useId();
   const saved = useSavedMessages(active);
-  const uploadId = imageUrl.startsWith(UPLOAD_REF_PREFIX) ? imageUrl.slice(UPLOAD_REF_PREFIX.length) : null;
+  const uploadId = uploadIdOf(imageUrl);
   const messages = saved.data ?? [];
 
   return (

@@ -9,6 +9,7 @@ import {
   campaignTargetTypes,
 } from '../../../../contract/campaigns';
 import { VARIABLE_FALLBACK_HINT } from '../../../../contract/personalize';
+import { FieldError } from '../../../components/field-error';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import {
@@ -43,15 +44,6 @@ import { CampaignTemplateFields } from './campaign-template-fields';
 
 const textareaClass =
   'flex min-h-36 w-full min-w-0 rounded-md border border-input bg-card px-3 py-2 text-base text-foreground shadow-xs transition-colors placeholder:text-zinc-500 focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ring/40 aria-invalid:border-destructive sm:text-sm';
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="text-sm font-medium text-red-700">
-      {message}
-    </p>
-  );
-}
 
 /**
  * 'Nova Campanha' (SPEC §2, §5, §8), also used to edit a draft or scheduled campaign: name, message

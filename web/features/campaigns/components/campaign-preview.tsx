@@ -6,8 +6,8 @@ import { nameVariables, renderMessage, seededRandom, unknownVariable } from '../
 import { Skeleton } from '../../../components/ui/skeleton';
 import { WhatsappMessage } from '../../../components/whatsapp-message';
 import { errorMessage } from '../../../lib/api';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useCampaignPreview } from '../api/preview-campaign';
-import { useDebouncedValue } from '../use-debounced-value';
 
 const PREVIEW_DEBOUNCE_MS = 400;
 

@@ -5,8 +5,8 @@ import { TEMPLATE_WINDOW_NOTE } from '../../../../contract/cloud-api';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/select';
-import { type CloudApiTemplate, useCloudApiTemplates } from '../../cloud-api/api/get-cloud-api-templates';
-import { useWhatsappSettings } from '../../settings/api/get-whatsapp-settings';
+import { type CloudApiTemplate, useCloudApiTemplates } from '../../../lib/queries/get-cloud-api-templates';
+import { useWhatsappSettings } from '../../../lib/queries/get-whatsapp-settings';
 import type { CampaignFormState, TemplateVariableInput } from '../campaign-form';
 
 const FIELD_LABELS: Record<CampaignVariable, string> = {

@@ -16,11 +16,12 @@ import {
 } from '../../../components/ui/alert-dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { api } from '../../../lib/api';
+import { useBotConfig } from '../../../lib/queries/get-bot-config';
+import { useWhatsappChannel } from '../../../lib/queries/get-whatsapp-channel';
+import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
+import { useWhatsappSettings } from '../../../lib/queries/get-whatsapp-settings';
 import { keyPathQueryFn } from '../../../lib/query-client';
-import { useBotConfig } from '../../chatbot/api/get-bot-config';
-import { useWhatsappSettings } from '../../settings/api/get-whatsapp-settings';
-import { useWhatsappChannel } from '../../whatsapp/api/get-whatsapp-channel';
-import { connectionView, useWhatsappSession } from '../../whatsapp/api/get-whatsapp-session';
+import { audienceQueryKey, todayMetricsQueryKey } from '../../../lib/query-keys';
 import { startConfirmText } from '../start-confirm';
 
 type Audience = Pick<Campaign, 'targetType' | 'targetGroups' | 'targetTags'>;
@@ -37,7 +38,7 @@ function audiencePath(c: Audience): string {
 function useStartFacts(campaign: Campaign) {
   const path = audiencePath(campaign);
   const audience = useQuery({
-    queryKey: ['/api/campaigns/audience', path],
+    queryKey: [...audienceQueryKey, path],
     queryFn: ({ signal }) => api.get<AudienceSummary>(path, { signal }),
     // Counted afresh each time the dialog opens: contacts change.
     staleTime: 0,
@@ -49,7 +50,7 @@ function useStartFacts(campaign: Campaign) {
   const channel = useWhatsappChannel();
   const session = useWhatsappSession();
   // What went out today already counts against the daily limit (the header's own query).
-  const today = useQuery({ queryKey: ['/api/metrics/today'], queryFn: keyPathQueryFn<TodayMetrics>(), staleTime: 0 });
+  const today = useQuery({ queryKey: todayMetricsQueryKey, queryFn: keyPathQueryFn<TodayMetrics>(), staleTime: 0 });
   return { audience, settings, bot, channel, session, today };
 }
 

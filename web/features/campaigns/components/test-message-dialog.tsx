@@ -1,5 +1,7 @@
-import { type FormEvent, useEffect, useState } from 'react';
-import { type Campaign, campaignMsg } from '../../../../contract/campaigns';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { type Campaign, campaignMsg, testCampaignForm } from '../../../../contract/campaigns';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import {
@@ -17,28 +19,32 @@ import { useSendTestMessage } from '../api/send-test-message';
 /** 'Enviar teste': the campaign's message once to a number, the account's own when left empty. */
 export function TestMessageDialog({ campaign, onClose }: { campaign: Campaign | null; onClose: () => void }) {
   const send = useSendTestMessage();
-  const [phone, setPhone] = useState('');
+  const form = useForm({ resolver: zodResolver(testCampaignForm), defaultValues: { phone: '' } });
 
   useEffect(() => {
-    if (campaign) setPhone('');
-  }, [campaign]);
+    if (campaign) form.reset({ phone: '' });
+  }, [campaign, form]);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!campaign) return;
-    const number = phone.trim();
-    send.mutate(
-      { id: campaign.id, phone: number || undefined },
-      {
-        onSuccess: (res) => {
-          // The server names the number it used (the account's own one when none was typed).
-          toastSuccess(res.message);
-          onClose();
+  const submit = form.handleSubmit(
+    ({ phone }) => {
+      if (!campaign) return;
+      send.mutate(
+        { id: campaign.id, phone: phone || undefined },
+        {
+          onSuccess: (res) => {
+            // The server names the number it used (the account's own one when none was typed).
+            toastSuccess(res.message);
+            onClose();
+          },
+          onError: (error) => toastError(error, campaignMsg.testError),
         },
-        onError: (error) => toastError(error, campaignMsg.testError),
-      },
-    );
-  };
+      );
+    },
+    // The server would refuse the same number with the same message, shown as a toast.
+    (invalid) => {
+      if (invalid.phone?.message) toastError(invalid.phone.message);
+    },
+  );
 
   return (
     <Dialog open={campaign !== null} onOpenChange={(open) => !open && !send.isPending && onClose()}>
@@ -53,8 +59,7 @@ export function TestMessageDialog({ campaign, onClose }: { campaign: Campaign | 
           <FormField
             label="Número para o teste"
             type="tel"
-            value={phone}
-            onChange={(e) => setPhone(e.target.value)}
+            {...form.register('phone')}
             placeholder="(11) 98765-4321"
             hint="Deixe em branco para enviar ao número do seu WhatsApp conectado."
             autoComplete="off"

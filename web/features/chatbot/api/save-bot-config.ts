@@ -2,8 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { BotConfigInput, botConfigSavedResponse } from '../../../../contract/bot';
 import { api } from '../../../lib/api';
-import { metricsQueryKey } from '../../metrics/api/get-metrics';
-import { botConfigQueryKey } from './get-bot-config';
+import { botConfigQueryKey, metricsQueryKey } from '../../../lib/query-keys';
 
 export type BotConfigSaved = z.infer<typeof botConfigSavedResponse>;
 

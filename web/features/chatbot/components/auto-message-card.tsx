@@ -1,8 +1,8 @@
 import { Pause, Play, Trash2 } from 'lucide-react';
 import { autoReplyTypeLabels } from '../../../../contract/bot';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { buttonActionLabel, type ManagedReply } from '../auto-messages';
 import { WhatsappPreview } from './whatsapp-preview';
 

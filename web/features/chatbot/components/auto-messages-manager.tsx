@@ -1,20 +1,20 @@
 import { MessageSquareText, Plus, Save, Sparkles, Undo2 } from 'lucide-react';
 import { type ReactNode, useMemo, useState } from 'react';
 import { sampleAutoReplies } from '../../../../contract/bot';
+import { LockedState } from '../../../components/locked-state';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
+import { useAuthenticatedUser } from '../../../lib/auth/get-me';
+import { canReadWorkspace } from '../../../lib/auth/permissions';
+import { usePublicConfig } from '../../../lib/public-config';
+import { useBotConfig } from '../../../lib/queries/get-bot-config';
 import { toastError, toastSuccess } from '../../../lib/toasts';
 import { UnsavedChangesGuard } from '../../../lib/use-unsaved-changes-guard';
-import { useAuthenticatedUser } from '../../auth/api/get-me';
-import { LockedState } from '../../auth/components/locked-state';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
-import { canReadWorkspace } from '../../auth/permissions';
-import { usePublicConfig } from '../../public-config/api/get-public-config';
-import { useBotConfig } from '../api/get-bot-config';
 import { useSaveBotConfig } from '../api/save-bot-config';
 import {
   autoMessagesMsg,

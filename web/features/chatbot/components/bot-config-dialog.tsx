@@ -16,7 +16,9 @@ import {
   weekdays,
 } from '../../../../contract/bot';
 import { countLabel } from '../../../../contract/plural';
+import { FieldError } from '../../../components/field-error';
 import { FormField } from '../../../components/form-field';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -34,14 +36,13 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { SwitchRow } from '../../../components/ui/switch-row';
 import { Textarea } from '../../../components/ui/textarea';
+import { useAuthenticatedUser } from '../../../lib/auth/get-me';
+import { canReadWorkspace } from '../../../lib/auth/permissions';
 import { formatNumber } from '../../../lib/format';
+import { useBotConfig } from '../../../lib/queries/get-bot-config';
 import { toastError, toastSuccess } from '../../../lib/toasts';
 import { UnsavedChangesDialog, UnsavedChangesGuard } from '../../../lib/use-unsaved-changes-guard';
 import { cn } from '../../../lib/utils';
-import { useAuthenticatedUser } from '../../auth/api/get-me';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
-import { canReadWorkspace } from '../../auth/permissions';
-import { useBotConfig } from '../api/get-bot-config';
 import { useSaveBotConfig } from '../api/save-bot-config';
 import {
   aiUnavailableText,
@@ -70,15 +71,6 @@ const AI_MODEL_SUGGESTIONS = [DEFAULT_AI_MODEL, 'gpt-4o-mini', 'gpt-4o', 'gpt-4.
 
 /** Fields inside 'Mais opções': the section opens when one of them has a problem. */
 const MORE_FIELDS: readonly BotConfigField[] = ['businessHours', 'outOfHoursMessage', 'handoffMinutes'];
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="text-sm font-medium text-red-700">
-      {message}
-    </p>
-  );
-}
 
 /** One keyword + response row; a rule made in the manager says what it keeps (buttons, image). */
 function ReplyRowFields({

@@ -9,18 +9,18 @@ import {
   Settings,
 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
+import { LockedState } from '../../../components/locked-state';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { WhatsappText } from '../../../components/whatsapp-message';
+import { useAuthenticatedUser } from '../../../lib/auth/get-me';
+import { canReadWorkspace } from '../../../lib/auth/permissions';
 import { formatCount, formatPercent } from '../../../lib/format';
-import { useAuthenticatedUser } from '../../auth/api/get-me';
-import { LockedState } from '../../auth/components/locked-state';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
-import { canReadWorkspace } from '../../auth/permissions';
-import { type Metrics, useMetrics } from '../../metrics/api/get-metrics';
-import { type BotConfig, useBotConfig } from '../api/get-bot-config';
+import { type Metrics, useMetrics } from '../../../lib/metrics/get-metrics';
+import { type BotConfig, useBotConfig } from '../../../lib/queries/get-bot-config';
 import { BOT_REPLIES_PREVIEW, moreRepliesText } from '../auto-messages';
 import { aiUnavailableText } from '../bot-config-form';
 import { AutoMessagesManager } from './auto-messages-manager';

@@ -2,8 +2,8 @@ import { Settings } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { Button } from '../../../components/ui/button';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { AutoMessagesManager } from './auto-messages-manager';
 import { BotConfigDialog } from './bot-config-dialog';
 

@@ -14,6 +14,7 @@ import {
   botButtonTypes,
 } from '../../../../contract/bot';
 import { countLabel } from '../../../../contract/plural';
+import { FieldError } from '../../../components/field-error';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import {
@@ -277,11 +278,7 @@ export function NewAutoMessageDialog({
                             }
                           }}
                         />
-                        {buttonError ? (
-                          <p id={ids.buttonError} className="text-sm font-medium text-red-700">
-                            {buttonError}
-                          </p>
-                        ) : null}
+                        <FieldError id={ids.buttonError} message={buttonError} />
                       </div>
                       <div>
                         <Button variant="outline" size="sm" onClick={addButton}>

@@ -2,9 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { CloudApiConfig, ConfigureCloudApiInput, configureCloudApiResponse } from '../../../../contract/cloud-api';
 import { api } from '../../../lib/api';
-import { businessProfileQueryKey } from './get-business-profile';
-import { cloudApiConfigQueryKey } from './get-cloud-api-config';
-import { cloudApiHealthQueryKey, getCloudApiHealth } from './get-cloud-api-health';
+import {
+  businessProfileQueryKey,
+  cloudApiConfigQueryKey,
+  cloudApiHealthQueryKey,
+  whatsappChannelQueryKey,
+} from '../../../lib/query-keys';
+import { getCloudApiHealth } from './get-cloud-api-health';
 
 export function configureCloudApi(input: ConfigureCloudApiInput): Promise<z.infer<typeof configureCloudApiResponse>> {
   return api.post('/api/whatsapp-business/configure', input);
@@ -19,7 +23,7 @@ export function useConfigureCloudApi() {
       queryClient.setQueryData<CloudApiConfig>(cloudApiConfigQueryKey, res.config);
       queryClient.setQueryData(cloudApiHealthQueryKey, await getCloudApiHealth(true));
       await queryClient.invalidateQueries({ queryKey: businessProfileQueryKey });
-      await queryClient.invalidateQueries({ queryKey: ['/api/whatsapp/channel'] });
+      await queryClient.invalidateQueries({ queryKey: whatsappChannelQueryKey });
     },
   });
 }

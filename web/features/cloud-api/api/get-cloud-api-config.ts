@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CloudApiConfig } from '../../../../contract/cloud-api';
 import { keyPathQueryFn } from '../../../lib/query-client';
-
-export const cloudApiConfigQueryKey = ['/api/whatsapp-business/config'] as const;
+import { cloudApiConfigQueryKey } from '../../../lib/query-keys';
 
 export function useCloudApiConfig(enabled = true) {
   return useQuery(

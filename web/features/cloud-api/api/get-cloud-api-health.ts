@@ -2,8 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CloudApiHealth } from '../../../../contract/cloud-api';
 import { POLL_INTERVALS_MS } from '../../../../contract/constants';
 import { api } from '../../../lib/api';
-
-export const cloudApiHealthQueryKey = ['/api/whatsapp-business/health'] as const;
+import { cloudApiHealthQueryKey } from '../../../lib/query-keys';
 
 /** Polled every 10 s (SPEC §9); `fresh` re-checks against the Graph API now ('Verificar'). */
 export function getCloudApiHealth(fresh = false): Promise<CloudApiHealth> {

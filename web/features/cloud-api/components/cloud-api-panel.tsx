@@ -15,6 +15,8 @@ import {
 import { msg } from '../../../../contract/messages';
 import { countLabel } from '../../../../contract/plural';
 import { FormField } from '../../../components/form-field';
+import { LockedState } from '../../../components/locked-state';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { ErrorState } from '../../../components/states';
 import { Avatar } from '../../../components/ui/avatar';
 import { Badge } from '../../../components/ui/badge';
@@ -24,16 +26,15 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
+import { useAuthenticatedUser } from '../../../lib/auth/get-me';
+import { canReadWorkspace } from '../../../lib/auth/permissions';
 import { formatDateTime } from '../../../lib/format';
+import { cloudApiHealthQueryKey } from '../../../lib/query-keys';
 import { toastSuccess } from '../../../lib/toasts';
-import { useAuthenticatedUser } from '../../auth/api/get-me';
-import { LockedState } from '../../auth/components/locked-state';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
-import { canReadWorkspace } from '../../auth/permissions';
 import { useConfigureCloudApi } from '../api/configure-cloud-api';
 import { useBusinessProfile } from '../api/get-business-profile';
 import { useCloudApiConfig } from '../api/get-cloud-api-config';
-import { cloudApiHealthQueryKey, getCloudApiHealth, useCloudApiHealth } from '../api/get-cloud-api-health';
+import { getCloudApiHealth, useCloudApiHealth } from '../api/get-cloud-api-health';
 
 /** The 'API WhatsApp' tab (SPEC §2): status, profile, credentials, webhook and how-to. */
 export function CloudApiPanel() {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ContactBulkInput, ContactBulkResponse } from '../../../../contract/contacts';
 import { api } from '../../../lib/api';
-import { contactsQueryKey } from './get-contacts';
+import { audienceQueryKey, contactsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
 
 /** Adds or removes one tag, or deletes, for the selected contacts. */
 export function bulkContacts(input: ContactBulkInput): Promise<ContactBulkResponse> {
@@ -15,8 +15,8 @@ export function useBulkContacts() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: contactsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
-        queryClient.invalidateQueries({ queryKey: ['/api/campaigns/audience'] }),
+        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: audienceQueryKey }),
       ]),
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import { contactsQueryKey } from './get-contacts';
+import { contactsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
 
 export function deleteContact(id: string): Promise<{ success: boolean; message: string }> {
   return api.delete(`/api/contacts/${encodeURIComponent(id)}`);
@@ -13,7 +13,7 @@ export function useDeleteContact() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: contactsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
+        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
       ]),
   });
 }

@@ -1,9 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ContactPage } from '../../../../contract/contacts';
 import { api } from '../../../lib/api';
-
-/** Prefix of every contacts query; mutations invalidate it. */
-export const contactsQueryKey = ['/api/contacts'] as const;
+import { contactsQueryKey } from '../../../lib/query-keys';
 
 export const CONTACTS_PAGE_SIZE = 50;
 

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ImportResult } from '../../../../contract/contacts';
 import { ApiError } from '../../../lib/api';
-import { unreadCountQueryKey } from '../../notifications/api/get-unread-count';
-import { contactsQueryKey } from './get-contacts';
+import { contactsQueryKey, metricsQueryKey, unreadCountQueryKey } from '../../../lib/query-keys';
 
 export type ImportPhase = { phase: 'upload'; percent: number } | { phase: 'processing' };
 
@@ -49,7 +48,7 @@ export function useImportContacts() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: contactsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
+        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
         // A successful import is notified: the bell shows it now rather than at its next poll.
         queryClient.invalidateQueries({ queryKey: unreadCountQueryKey }),
       ]),

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { ContactInput, contactMutationResponse } from '../../../../contract/contacts';
 import { api } from '../../../lib/api';
-import { contactsQueryKey } from './get-contacts';
+import { contactsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
 
 export type ContactMutationResponse = z.infer<typeof contactMutationResponse>;
 
@@ -23,7 +23,7 @@ export function useSaveContact() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: contactsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
+        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
       ]),
   });
 }

@@ -1,5 +1,7 @@
-import { type FormEvent, useEffect, useId, useState } from 'react';
-import { type Contact, contactsMsg, parseTags } from '../../../../contract/contacts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { type Contact, contactInput, contactsMsg } from '../../../../contract/contacts';
 import { formatPhone } from '../../../../contract/phone';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
@@ -18,30 +20,24 @@ import { isApiError } from '../../../lib/api';
 import { toastError, toastSuccess } from '../../../lib/toasts';
 import { useSaveContact } from '../api/save-contact';
 
-interface FormState {
-  name: string;
-  phone: string;
-  email: string;
-  tags: string;
-  isActive: boolean;
-  optedOut: boolean;
-}
+const fields = ['name', 'phone', 'email'] as const;
 
-const empty: FormState = { name: '', phone: '', email: '', tags: '', isActive: true, optedOut: false };
-
-function fromContact(c: Contact | null): FormState {
-  if (!c) return empty;
+/** The form's values for a contact (or a new one), the tags as one comma-separated text. */
+function formValues(c: Contact | null) {
   return {
-    name: c.name,
-    phone: formatPhone(c.phone),
-    email: c.email ?? '',
-    tags: c.tags.join(', '),
-    isActive: c.isActive,
-    optedOut: c.optedOut,
+    name: c?.name ?? '',
+    phone: c ? formatPhone(c.phone) : '',
+    email: c?.email ?? '',
+    tags: c ? c.tags.join(', ') : '',
+    isActive: c?.isActive ?? true,
+    optedOut: c?.optedOut ?? false,
   };
 }
 
-/** 'Novo Contato' / 'Editar Contato' (SPEC §2, §5): name and phone required, tags comma-separated. */
+/**
+ * 'Novo Contato' / 'Editar Contato' (SPEC §2, §5), validated by the contract's `contactInput`: name and
+ * phone required, tags comma-separated.
+ */
 export function ContactDialog({
   open,
   contact,
@@ -52,52 +48,44 @@ export function ContactDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const save = useSaveContact();
-  const [form, setForm] = useState<FormState>(empty);
-  const [errors, setErrors] = useState<Partial<Record<keyof FormState, string>>>({});
+  // A message stays until the next 'Criar Contato' / 'Salvar Alterações', as the server's would.
+  const form = useForm({
+    resolver: zodResolver(contactInput),
+    defaultValues: formValues(null),
+    reValidateMode: 'onSubmit',
+  });
+  const { errors } = form.formState;
   const activeId = useId();
   const optOutId = useId();
 
   useEffect(() => {
-    if (open) {
-      setForm(fromContact(contact));
-      setErrors({});
-    }
-  }, [open, contact]);
+    if (open) form.reset(formValues(contact));
+  }, [open, contact, form]);
 
-  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.name.trim() || !form.phone.trim()) {
-      setErrors({
-        name: form.name.trim() ? undefined : contactsMsg.required,
-        phone: form.phone.trim() ? undefined : contactsMsg.required,
-      });
-      toastError(contactsMsg.required);
-      return;
-    }
-    const input = {
-      name: form.name.trim(),
-      phone: form.phone.trim(),
-      email: form.email.trim(),
-      tags: parseTags(form.tags),
-      isActive: form.isActive,
-      optedOut: form.optedOut,
-    };
-    save.mutate(
-      { id: contact?.id, input },
-      {
-        onSuccess: (res) => {
-          toastSuccess(res.message);
-          onOpenChange(false);
+  const submit = form.handleSubmit(
+    (input) =>
+      save.mutate(
+        { id: contact?.id, input },
+        {
+          onSuccess: (res) => {
+            toastSuccess(res.message);
+            onOpenChange(false);
+          },
+          onError: (error) => {
+            if (isApiError(error))
+              for (const field of fields) {
+                const message = error.fieldErrors?.[field];
+                if (message) form.setError(field, { type: 'server', message });
+              }
+            toastError(error, contact ? contactsMsg.updateError : contactsMsg.createError);
+          },
         },
-        onError: (error) => {
-          if (isApiError(error) && error.fieldErrors) setErrors(error.fieldErrors);
-          toastError(error, contact ? contactsMsg.updateError : contactsMsg.createError);
-        },
-      },
-    );
-  };
+      ),
+    (invalid) => {
+      const message = fields.map((field) => invalid[field]?.message).find(Boolean);
+      if (message) toastError(message);
+    },
+  );
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -111,47 +99,55 @@ export function ContactDialog({
         <form onSubmit={submit} noValidate className="grid gap-4">
           <FormField
             label="Nome"
-            value={form.name}
-            onChange={(e) => set('name', e.target.value)}
-            error={errors.name}
+            error={errors.name?.message}
             autoComplete="off"
             placeholder="Maria da Silva"
+            {...form.register('name')}
           />
           <FormField
             label="Telefone"
             type="tel"
-            value={form.phone}
-            onChange={(e) => set('phone', e.target.value)}
-            error={errors.phone}
+            error={errors.phone?.message}
             placeholder="(21) 99876-5432"
             autoComplete="off"
+            {...form.register('phone')}
           />
           <FormField
             label="Email (opcional)"
             type="email"
-            value={form.email}
-            onChange={(e) => set('email', e.target.value)}
-            error={errors.email}
+            error={errors.email?.message}
             placeholder="maria@empresa.com.br"
             autoComplete="off"
+            {...form.register('email')}
           />
           <FormField
             label="Tags"
-            value={form.tags}
-            onChange={(e) => set('tags', e.target.value)}
+            {...form.register('tags')}
             hint="Separe as tags por vírgula, por exemplo: cliente, vip"
             autoComplete="off"
           />
           <div className="flex items-center justify-between gap-4 rounded-md border p-3">
             <Label htmlFor={activeId}>Contato ativo</Label>
-            <Switch id={activeId} checked={form.isActive} onCheckedChange={(v) => set('isActive', v)} />
+            <Controller
+              control={form.control}
+              name="isActive"
+              render={({ field }) => (
+                <Switch id={activeId} checked={field.value ?? true} onCheckedChange={field.onChange} />
+              )}
+            />
           </div>
           <div className="flex items-center justify-between gap-4 rounded-md border p-3">
             <div className="grid gap-1">
               <Label htmlFor={optOutId}>Descadastrado (opt-out)</Label>
               <p className="text-xs text-muted-foreground">Contatos descadastrados nunca recebem campanhas.</p>
             </div>
-            <Switch id={optOutId} checked={form.optedOut} onCheckedChange={(v) => set('optedOut', v)} />
+            <Controller
+              control={form.control}
+              name="optedOut"
+              render={({ field }) => (
+                <Switch id={optOutId} checked={field.value ?? false} onCheckedChange={field.onChange} />
+              )}
+            />
           </div>
           <DialogFooter>
             <Button variant="outline" onClick={() => onOpenChange(false)}>

@@ -4,12 +4,12 @@ import { Link } from 'react-router';
 import { type Contact, contactsMsg } from '../../../../contract/contacts';
 import { formatPhone, phoneDigits } from '../../../../contract/phone';
 import { paths } from '../../../app/paths';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/use-toast';
 import { toastError } from '../../../lib/toasts';
 import { cn } from '../../../lib/utils';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { maskEmail, maskPhone, whatsappLink } from '../mask';
 
 async function copy(text: string) {
@@ -39,6 +39,8 @@ export function ContactRow({
   const [revealed, setRevealed] = useState(false);
   const phone = revealed ? formatPhone(contact.phone) : maskPhone(contact.phone);
   const email = contact.email ? (revealed ? contact.email : maskEmail(contact.email)) : null;
+  // A contact without a name is known by its number (masked like the number until revealed).
+  const label = contact.name || phone;
   return (
     <div
       className="flex flex-col gap-3 border-b px-4 py-3 last:border-b-0 md:flex-row md:items-center"
@@ -50,13 +52,12 @@ export function ContactRow({
             <input
               type="checkbox"
               className="size-4 shrink-0 accent-brand-strong"
-              aria-label={`Selecionar ${contact.name || phone}`}
+              aria-label={`Selecionar ${label}`}
               checked={selected ?? false}
               onChange={(e) => onSelectedChange(e.target.checked)}
             />
           ) : null}
-          {/* A contact without a name is known by its number (masked like the number until revealed). */}
-          <span className="truncate font-medium">{contact.name || phone}</span>
+          <span className="truncate font-medium">{label}</span>
           {contact.optedOut ? (
             <Badge tone="red">Descadastrado</Badge>
           ) : contact.isActive ? (
@@ -94,7 +95,7 @@ export function ContactRow({
         <Button
           variant="ghost"
           size="icon"
-          aria-label={revealed ? `Ocultar dados de ${contact.name}` : `Mostrar dados de ${contact.name}`}
+          aria-label={revealed ? `Ocultar dados de ${label}` : `Mostrar dados de ${label}`}
           aria-pressed={revealed}
           onClick={() => setRevealed((r) => !r)}
         >
@@ -103,7 +104,7 @@ export function ContactRow({
         <Button
           variant="ghost"
           size="icon"
-          aria-label={`Copiar telefone de ${contact.name}`}
+          aria-label={`Copiar telefone de ${label}`}
           onClick={() => void copy(contact.phone)}
         >
           <Copy aria-hidden />
@@ -111,7 +112,7 @@ export function ContactRow({
         <Button variant="ghost" size="icon" asChild>
           <Link
             to={`${paths.conversations}?phone=${phoneDigits(contact.phone)}`}
-            aria-label={`Ver conversa com ${contact.name}`}
+            aria-label={`Ver conversa com ${label}`}
             title="Ver conversa"
           >
             <MessagesSquare aria-hidden />
@@ -122,14 +123,14 @@ export function ContactRow({
             href={whatsappLink(contact.phone)}
             target="_blank"
             rel="noopener noreferrer"
-            aria-label={`Abrir conversa com ${contact.name} no WhatsApp`}
+            aria-label={`Abrir conversa com ${label} no WhatsApp`}
           >
             <MessageCircle aria-hidden />
           </a>
         </Button>
         {contact.email ? (
           <Button variant="ghost" size="icon" asChild>
-            <a href={`mailto:${contact.email}`} aria-label={`Enviar email para ${contact.name}`}>
+            <a href={`mailto:${contact.email}`} aria-label={`Enviar email para ${label}`}>
               <Mail aria-hidden />
             </a>
           </Button>
@@ -137,7 +138,7 @@ export function ContactRow({
         <PermissionGatedButton
           variant="ghost"
           size="icon"
-          aria-label={`Editar ${contact.name}`}
+          aria-label={`Editar ${label}`}
           labelClassName="sr-only"
           icon={<Pencil aria-hidden />}
           onClick={() => onEdit(contact)}
@@ -148,7 +149,7 @@ export function ContactRow({
           variant="ghost"
           size="icon"
           className="text-red-700 hover:bg-red-50"
-          aria-label={`Excluir ${contact.name}`}
+          aria-label={`Excluir ${label}`}
           labelClassName="sr-only"
           icon={<Trash2 aria-hidden />}
           onClick={() => onDelete(contact)}

@@ -1,9 +1,13 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Tag, Trash2, X } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
-import { type Contact, type ContactBulkAction, contactsMsg } from '../../../../contract/contacts';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { type Contact, type ContactBulkAction, contactBulkTagForm, contactsMsg } from '../../../../contract/contacts';
 import { countLabel } from '../../../../contract/plural';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { FormField } from '../../../components/form-field';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
+import { TagChip } from '../../../components/tag-chips';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -15,21 +19,11 @@ import {
 } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api';
+import { useContactTags } from '../../../lib/queries/get-contact-tags';
 import { toastError, toastSuccess } from '../../../lib/toasts';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { useBulkContacts } from '../api/bulk-contacts';
-import { useContactTags } from '../api/get-contact-tags';
-import { TagChip } from './tag-chips';
 
 type TagAction = Extract<ContactBulkAction, 'tag' | 'untag'>;
-
-/** What the browser can say about a tag before asking the server (the same texts as the server's). */
-function tagProblem(tag: string): string | undefined {
-  if (!tag) return contactsMsg.bulkTagRequired;
-  if (tag.includes(',')) return contactsMsg.bulkTagComma;
-  if (tag.length > 50) return contactsMsg.bulkTagTooLong;
-  return undefined;
-}
 
 /**
  * 'Adicionar tag' / 'Remover tag' for the selected contacts: one tag, typed or picked from the
@@ -46,15 +40,20 @@ function BulkTagDialog({
 }) {
   const bulk = useBulkContacts();
   const accountTags = useContactTags(action === 'tag');
-  const [tag, setTag] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  // Checked by the contract's rule for the tag on 'Adicionar tag' / 'Remover tag'; a message goes as soon
+  // as the tag is typed or picked again.
+  const form = useForm({
+    resolver: zodResolver(contactBulkTagForm),
+    defaultValues: { tag: '' },
+    reValidateMode: 'onSubmit',
+  });
+  const error = form.formState.errors.tag?.message;
+  const tag = form.watch('tag');
   const open = action !== null;
 
   useEffect(() => {
-    if (!open) return;
-    setTag('');
-    setError(undefined);
-  }, [open]);
+    if (open) form.reset({ tag: '' });
+  }, [open, form]);
 
   const suggestions =
     action === 'untag'
@@ -62,29 +61,23 @@ function BulkTagDialog({
       : (accountTags.data ?? []).map((t) => t.tag);
   const who = countLabel(selected.length, 'contato selecionado', 'contatos selecionados');
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = form.handleSubmit((input) => {
     if (!action) return;
-    const value = tag.trim();
-    const problem = tagProblem(value);
-    if (problem) {
-      setError(problem);
-      return;
-    }
     bulk.mutate(
-      { action, ids: selected.map((c) => c.id), tag: value },
+      { action, ids: selected.map((c) => c.id), tag: input.tag },
       {
         onSuccess: (res) => {
           toastSuccess(res.message);
           onOpenChange(false);
         },
         onError: (err) => {
-          if (isApiError(err) && err.fieldErrors?.tag) setError(err.fieldErrors.tag);
+          if (isApiError(err) && err.fieldErrors?.tag)
+            form.setError('tag', { type: 'server', message: err.fieldErrors.tag });
           toastError(err, contactsMsg.bulkError);
         },
       },
     );
-  };
+  });
 
   return (
     <Dialog open={open} onOpenChange={(next) => !bulk.isPending && onOpenChange(next)}>
@@ -98,11 +91,7 @@ function BulkTagDialog({
         <form onSubmit={submit} noValidate className="grid gap-4">
           <FormField
             label="Tag"
-            value={tag}
-            onChange={(e) => {
-              setTag(e.target.value);
-              setError(undefined);
-            }}
+            {...form.register('tag', { onChange: () => form.clearErrors('tag') })}
             error={error}
             maxLength={60}
             autoComplete="off"
@@ -117,8 +106,8 @@ function BulkTagDialog({
                     tag={t}
                     pressed={tag.trim() === t}
                     onPressedChange={(p) => {
-                      setTag(p ? t : '');
-                      setError(undefined);
+                      form.setValue('tag', p ? t : '');
+                      form.clearErrors('tag');
                     }}
                   />
                 </li>

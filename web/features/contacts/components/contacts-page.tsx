@@ -2,8 +2,11 @@ import { ChevronLeft, ChevronRight, Plus, Search, Tag, UserRound, UserRoundCheck
 import { type ReactNode, useDeferredValue, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { type Contact, contactsMsg } from '../../../../contract/contacts';
+import { formatPhone } from '../../../../contract/phone';
 import { countLabel } from '../../../../contract/plural';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ConfirmDeleteDialog, useConfirmDelete } from '../../../components/confirm-delete';
+import { ListSkeleton } from '../../../components/list-skeleton';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -11,8 +14,6 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { formatNumber } from '../../../lib/format';
-import { toastError, toastSuccess } from '../../../lib/toasts';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { useDeleteContact } from '../api/delete-contact';
 import { CONTACTS_PAGE_SIZE, useContactsPage } from '../api/get-contacts';
 import { ContactDialog } from './contact-dialog';
@@ -55,7 +56,7 @@ export default function ContactsPage() {
   const remove = useDeleteContact();
   const [editing, setEditing] = useState<Contact | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
-  const [deleting, setDeleting] = useState<Contact | null>(null);
+  const { deleting, askDelete, dialog: deleteDialog } = useConfirmDelete<Contact>(remove, contactsMsg);
 
   const data = list.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / CONTACTS_PAGE_SIZE)) : 1;
@@ -89,26 +90,9 @@ export default function ContactsPage() {
     setDialogOpen(true);
   };
 
-  const confirmDelete = () => {
-    if (!deleting) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => {
-        toastSuccess(contactsMsg.deleted);
-        setDeleting(null);
-      },
-      onError: (error) => toastError(error, contactsMsg.deleteError),
-    });
-  };
-
   let body: ReactNode;
   if (list.isPending) {
-    body = (
-      <div className="grid gap-3 p-4" role="status" aria-busy="true" aria-label="Carregando contatos">
-        {[0, 1, 2, 3].map((i) => (
-          <Skeleton key={i} className="h-12 w-full" />
-        ))}
-      </div>
-    );
+    body = <ListSkeleton label="Carregando contatos" rows={4} />;
   } else if (list.isError || !data) {
     body = (
       <ErrorState
@@ -192,7 +176,7 @@ export default function ContactsPage() {
                   setEditing(contact);
                   setDialogOpen(true);
                 }}
-                onDelete={setDeleting}
+                onDelete={askDelete}
               />
             </li>
           ))}
@@ -288,13 +272,15 @@ export default function ContactsPage() {
 
       <ContactDialog open={dialogOpen} contact={editing} onOpenChange={setDialogOpen} />
 
-      <ConfirmDialog
-        open={deleting !== null}
-        onCancel={() => setDeleting(null)}
+      <ConfirmDeleteDialog
+        dialog={deleteDialog}
         title="Excluir contato"
-        description={<>Tem certeza que deseja excluir {deleting?.name}? Esta ação não pode ser desfeita.</>}
-        pending={remove.isPending}
-        onConfirm={confirmDelete}
+        description={
+          <>
+            Tem certeza que deseja excluir {deleting ? deleting.name || formatPhone(deleting.phone) : ''}? Esta ação não
+            pode ser desfeita.
+          </>
+        }
       />
     </div>
   );

@@ -1,13 +1,13 @@
 import { Download, Plus, Upload } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
 import { contactsMsg } from '../../../../contract/contacts';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
+import { TagChip, TagChipList } from '../../../components/tag-chips';
 import { Button } from '../../../components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '../../../components/ui/popover';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
-import { useContactTags } from '../api/get-contact-tags';
+import { useContactTags } from '../../../lib/queries/get-contact-tags';
 import { contactsExportUrl } from '../api/import-contacts';
 import { ImportDialog } from './import-dialog';
-import { TagChip, TagChipList } from './tag-chips';
 
 /** Export links as CSV or XLSX (a plain download: the browser sends the session cookie). */
 export function ExportContactsMenu({ label = 'Exportar Contatos' }: { label?: string }) {

@@ -6,14 +6,13 @@ import type {
   conversationDetailResponse,
 } from '../../../../contract/conversations';
 import { api, isApiError } from '../../../lib/api';
+import { conversationQueryKey, conversationsQueryKey } from '../../../lib/query-keys';
 import { CONVERSATION_POLL_MS, MESSAGES_PAGE_SIZE } from '../conversation-view';
-import { conversationsQueryKey, invalidateConversationLists, updateConversationInLists } from './get-conversations';
+import { invalidateConversationLists, updateConversationInLists } from './get-conversations';
 
 export type ConversationDetail = z.infer<typeof conversationDetailResponse>;
 /** What send, takeover and release answer. */
 export type ConversationActionResponse = z.infer<typeof conversationActionResponse>;
-
-export const conversationQueryKey = (phone: string) => [...conversationsQueryKey, phone] as const;
 
 /** One page of a conversation, oldest first: the newest messages, or those before `before` (ISO). */
 export function getConversationPage(

@@ -2,12 +2,10 @@ import { keepPreviousData, type QueryClient, type QueryKey, queryOptions, useQue
 import type { z } from 'zod';
 import type { Conversation, conversationListResponse } from '../../../../contract/conversations';
 import { api } from '../../../lib/api';
+import { conversationsQueryKey } from '../../../lib/query-keys';
 import { CONVERSATIONS_LIMIT, LIST_POLL_MS, replaceConversation } from '../conversation-view';
 
 export type ConversationListResponse = z.infer<typeof conversationListResponse>;
-
-/** Prefix of every conversations query (the list and each conversation); a send invalidates it. */
-export const conversationsQueryKey = ['/api/conversations'] as const;
 
 /** The list's keys are ['/api/conversations', { search, limit }]; a conversation's are [..., phone]. */
 function isListKey(queryKey: QueryKey): boolean {

@@ -1,38 +1,41 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { SendHorizontal } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
-import { conversationsMsg } from '../../../../contract/conversations';
+import { type KeyboardEvent, useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { conversationsMsg, sendConversationMessageInput } from '../../../../contract/conversations';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
+import { useCanAct } from '../../../lib/auth/use-can-act';
 import { toastError } from '../../../lib/toasts';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
-import { useCanAct } from '../../auth/hooks/use-can-act';
 import { useSendConversationMessage } from '../api/send-conversation-message';
 
 const MAX_LENGTH = 4096;
 
 /**
- * The reply box: Enter sends, Shift+Enter breaks the line. Sending takes the conversation over.
- * On failure the text stays, with the server's reason in a toast.
+ * The reply box, validated by the contract's `sendConversationMessageInput`: Enter sends, Shift+Enter
+ * breaks the line, an empty text is not sent. Sending takes the conversation over. On failure the text
+ * stays, with the server's reason in a toast.
  */
 export function MessageComposer({ phone }: { phone: string }) {
-  const [text, setText] = useState('');
+  const form = useForm({ resolver: zodResolver(sendConversationMessageInput), defaultValues: { text: '' } });
   const [status, setStatus] = useState('');
-  const send = useSendConversationMessage();
+  const sending = useSendConversationMessage();
   const can = useCanAct('message');
   const inputId = useId();
   const hintId = useId();
-  const trimmed = text.trim();
+  const empty = !form.watch('text').trim();
 
-  const submit = () => {
-    if (!trimmed || send.isPending || can.state !== 'allowed') return;
+  const send = form.handleSubmit(({ text }) => {
+    if (sending.isPending || can.state !== 'allowed') return;
     setStatus('Enviando...');
-    send.mutate(
-      { phone, text: trimmed },
+    sending.mutate(
+      { phone, text },
       {
         onSuccess: () => {
           // Anything typed while it was sending stays.
-          setText((current) => (current.trim() === trimmed ? '' : current));
+          if (form.getValues('text').trim() === text) form.setValue('text', '');
           setStatus(conversationsMsg.sent);
         },
         onError: (error) => {
@@ -41,21 +44,16 @@ export function MessageComposer({ phone }: { phone: string }) {
         },
       },
     );
-  };
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    submit();
-  };
+  });
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
-    submit();
+    void send();
   };
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-1.5 border-t bg-card p-3" aria-label="Responder">
+    <form onSubmit={send} className="grid gap-1.5 border-t bg-card p-3" aria-label="Responder">
       <Label htmlFor={inputId} className="text-xs">
         Sua resposta
       </Label>
@@ -67,15 +65,14 @@ export function MessageComposer({ phone }: { phone: string }) {
           maxLength={MAX_LENGTH}
           placeholder="Escreva uma mensagem..."
           className="max-h-40 min-h-10 resize-none"
-          value={text}
-          onChange={(event) => setText(event.target.value)}
+          {...form.register('text')}
           onKeyDown={onKeyDown}
         />
         <PermissionGatedButton
           kind="message"
           type="submit"
-          disabled={!trimmed || send.isPending}
-          icon={send.isPending ? <Spinner /> : <SendHorizontal aria-hidden />}
+          disabled={empty || sending.isPending}
+          icon={sending.isPending ? <Spinner /> : <SendHorizontal aria-hidden />}
         >
           Enviar
         </PermissionGatedButton>

@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RecentActivations } from '../../../../contract/settings';
 import { api } from '../../../lib/api';
-
-export const recentActivationsQueryKey = ['/api/plan-activations/recent'] as const;
+import { recentActivationsQueryKey } from '../../../lib/query-keys';
 
 export function getRecentActivations({ signal }: { signal?: AbortSignal } = {}): Promise<RecentActivations> {
   return api.get<RecentActivations>('/api/plan-activations/recent', { signal });

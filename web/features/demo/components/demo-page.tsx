@@ -9,15 +9,15 @@ import { msg } from '../../../../contract/messages';
 import { countLabel } from '../../../../contract/plural';
 import { paths } from '../../../app/paths';
 import { usePageTitle } from '../../../app/use-page-title';
+import { CredentialsBox } from '../../../components/credentials-box';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { isApiError } from '../../../lib/api';
+import { useLogin } from '../../../lib/auth/login';
 import { formatDateTime } from '../../../lib/format';
-import { useLogin } from '../../auth/api/login';
-import { CredentialsBox } from '../../auth/components/credentials-box';
 import { useDemoSignup } from '../api/demo-signup';
 
 const demoHours = DEMO_DURATION_MS / 3_600_000;

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import { groupsQueryKey } from './get-groups';
+import { groupsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
 
 export function deleteGroup(id: string): Promise<{ success: boolean; message: string }> {
   return api.delete(`/api/groups/${encodeURIComponent(id)}`);
@@ -13,7 +13,7 @@ export function useDeleteGroup() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: groupsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
+        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
       ]),
   });
 }

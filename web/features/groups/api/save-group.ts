@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { GroupInput, groupMutationResponse } from '../../../../contract/contacts';
 import { api } from '../../../lib/api';
-import { groupsQueryKey } from './get-groups';
+import { groupsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
 
 export type GroupMutationResponse = z.infer<typeof groupMutationResponse>;
 
@@ -22,7 +22,7 @@ export function useSaveGroup() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: groupsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: ['/api/metrics'] }),
+        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
       ]),
   });
 }

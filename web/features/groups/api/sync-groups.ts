@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { groupSyncResponse } from '../../../../contract/contacts';
 import { api } from '../../../lib/api';
-import { groupsQueryKey } from './get-groups';
+import { groupsQueryKey } from '../../../lib/query-keys';
 
 export type GroupSyncResponse = z.infer<typeof groupSyncResponse>;
 

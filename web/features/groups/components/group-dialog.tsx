@@ -1,5 +1,7 @@
-import { type FormEvent, useEffect, useId, useState } from 'react';
-import { type Group, groupsMsg } from '../../../../contract/contacts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { type Group, groupInput, groupsMsg } from '../../../../contract/contacts';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import {
@@ -17,13 +19,20 @@ import { isApiError } from '../../../lib/api';
 import { toastError, toastSuccess } from '../../../lib/toasts';
 import { useSaveGroup } from '../api/save-group';
 
-/** SPEC §5: membersCount is a non-negative integer, 0 when invalid. */
-export function parseMembersCount(text: string): number {
-  const n = Number(text.trim());
-  return Number.isInteger(n) && n >= 0 ? n : 0;
+/**
+ * The form's values for a group (or a new one), the member count as typed text: the contract makes it a
+ * non-negative integer, 0 when invalid (SPEC §5).
+ */
+function formValues(group: Group | null) {
+  return {
+    name: group?.name ?? '',
+    whatsappGroupId: group?.whatsappGroupId ?? '',
+    membersCount: String(group?.membersCount ?? 0),
+    isActive: group?.isActive ?? true,
+  };
 }
 
-/** 'Novo Grupo' / 'Editar Grupo'. */
+/** 'Novo Grupo' / 'Editar Grupo', validated by the contract's `groupInput`. */
 export function GroupDialog({
   open,
   group,
@@ -34,46 +43,40 @@ export function GroupDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const save = useSaveGroup();
-  const [name, setName] = useState('');
-  const [waId, setWaId] = useState('');
-  const [members, setMembers] = useState('0');
-  const [isActive, setIsActive] = useState(true);
-  const [error, setError] = useState<string | undefined>();
+  // A message stays until the next 'Criar Grupo' / 'Salvar Alterações', as the server's would.
+  const form = useForm({
+    resolver: zodResolver(groupInput),
+    defaultValues: formValues(null),
+    reValidateMode: 'onSubmit',
+  });
+  const { errors } = form.formState;
   const activeId = useId();
 
   useEffect(() => {
-    if (!open) return;
-    setName(group?.name ?? '');
-    setWaId(group?.whatsappGroupId ?? '');
-    setMembers(String(group?.membersCount ?? 0));
-    setIsActive(group?.isActive ?? true);
-    setError(undefined);
-  }, [open, group]);
+    if (open) form.reset(formValues(group));
+  }, [open, group, form]);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!name.trim()) {
-      setError(groupsMsg.nameRequired);
-      toastError(groupsMsg.nameRequired);
-      return;
-    }
-    save.mutate(
-      {
-        id: group?.id,
-        input: { name: name.trim(), whatsappGroupId: waId.trim(), membersCount: parseMembersCount(members), isActive },
-      },
-      {
-        onSuccess: (res) => {
-          toastSuccess(res.message);
-          onOpenChange(false);
+  const submit = form.handleSubmit(
+    (input) =>
+      save.mutate(
+        { id: group?.id, input },
+        {
+          onSuccess: (res) => {
+            toastSuccess(res.message);
+            onOpenChange(false);
+          },
+          onError: (err) => {
+            if (isApiError(err) && err.fieldErrors?.name)
+              form.setError('name', { type: 'server', message: err.fieldErrors.name });
+            toastError(err, group ? groupsMsg.updateError : groupsMsg.createError);
+          },
         },
-        onError: (err) => {
-          if (isApiError(err) && err.fieldErrors?.name) setError(err.fieldErrors.name);
-          toastError(err, group ? groupsMsg.updateError : groupsMsg.createError);
-        },
-      },
-    );
-  };
+      ),
+    (invalid) => {
+      const message = invalid.name?.message ?? invalid.whatsappGroupId?.message;
+      if (message) toastError(message);
+    },
+  );
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -86,20 +89,14 @@ export function GroupDialog({
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="grid gap-4">
-          <FormField
-            label="Nome do grupo"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            error={error}
-            autoComplete="off"
-          />
+          <FormField label="Nome do grupo" error={errors.name?.message} autoComplete="off" {...form.register('name')} />
           <FormField
             label="ID do grupo no WhatsApp (opcional)"
-            value={waId}
-            onChange={(e) => setWaId(e.target.value)}
             placeholder="120363000000000000@g.us"
             autoComplete="off"
             hint="Sem o ID, o grupo não pode receber campanhas."
+            error={errors.whatsappGroupId?.message}
+            {...form.register('whatsappGroupId')}
           />
           <FormField
             label="Número de membros"
@@ -107,13 +104,18 @@ export function GroupDialog({
             min={0}
             step={1}
             inputMode="numeric"
-            value={members}
-            onChange={(e) => setMembers(e.target.value)}
+            {...form.register('membersCount')}
             hint="Grupos sincronizados têm este número preenchido pelo WhatsApp, e atualizado a cada sincronização."
           />
           <div className="flex items-center justify-between gap-4 rounded-md border p-3">
             <Label htmlFor={activeId}>Grupo ativo</Label>
-            <Switch id={activeId} checked={isActive} onCheckedChange={setIsActive} />
+            <Controller
+              control={form.control}
+              name="isActive"
+              render={({ field }) => (
+                <Switch id={activeId} checked={field.value ?? true} onCheckedChange={field.onChange} />
+              )}
+            />
           </div>
           <DialogFooter>
             <Button variant="outline" onClick={() => onOpenChange(false)}>

@@ -4,7 +4,9 @@ import { Link } from 'react-router';
 import { type Group, groupsMsg } from '../../../../contract/contacts';
 import { countLabel } from '../../../../contract/plural';
 import { paths } from '../../../app/paths';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ConfirmDeleteDialog, useConfirmDelete } from '../../../components/confirm-delete';
+import { ListSkeleton } from '../../../components/list-skeleton';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -14,11 +16,10 @@ import { Label } from '../../../components/ui/label';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatNumber } from '../../../lib/format';
+import { useGroups } from '../../../lib/queries/get-groups';
 import { toastError, toastSuccess } from '../../../lib/toasts';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
 import { useDeleteGroup } from '../api/delete-group';
 import { useExportGroupMembers } from '../api/export-members';
-import { useGroups } from '../api/get-groups';
 import { useSyncGroups } from '../api/sync-groups';
 import { GroupDialog } from './group-dialog';
 
@@ -69,7 +70,7 @@ export default function GroupsPage() {
   const q = useDeferredValue(search.trim().toLowerCase());
   const [editing, setEditing] = useState<Group | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
-  const [deleting, setDeleting] = useState<Group | null>(null);
+  const { deleting, askDelete, dialog: deleteDialog } = useConfirmDelete<Group>(remove, groupsMsg);
 
   const all = groups.data ?? [];
   const visible = useMemo(() => all.filter((g) => g.name.toLowerCase().includes(q)), [all, q]);
@@ -97,26 +98,9 @@ export default function GroupsPage() {
       onError: (err) => toastError(err, groupsMsg.exportMembersError),
     });
 
-  const confirmDelete = () => {
-    if (!deleting) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => {
-        toastSuccess(groupsMsg.deleted);
-        setDeleting(null);
-      },
-      onError: (err) => toastError(err, groupsMsg.deleteError),
-    });
-  };
-
   let body: ReactNode;
   if (groups.isPending) {
-    body = (
-      <div className="grid gap-3 p-4" role="status" aria-busy="true" aria-label="Carregando grupos">
-        {[0, 1, 2].map((i) => (
-          <Skeleton key={i} className="h-12 w-full" />
-        ))}
-      </div>
-    );
+    body = <ListSkeleton label="Carregando grupos" rows={3} />;
   } else if (groups.isError) {
     body = (
       <ErrorState
@@ -198,7 +182,7 @@ export default function GroupsPage() {
                 aria-label={`Excluir ${g.name}`}
                 labelClassName="sr-only"
                 icon={<Trash2 aria-hidden />}
-                onClick={() => setDeleting(g)}
+                onClick={() => askDelete(g)}
               >
                 Excluir
               </PermissionGatedButton>
@@ -262,13 +246,10 @@ export default function GroupsPage() {
 
       <GroupDialog open={dialogOpen} group={editing} onOpenChange={setDialogOpen} />
 
-      <ConfirmDialog
-        open={deleting !== null}
-        onCancel={() => setDeleting(null)}
+      <ConfirmDeleteDialog
+        dialog={deleteDialog}
         title="Excluir grupo"
         description={<>Tem certeza que deseja excluir o grupo {deleting?.name}? Esta ação não pode ser desfeita.</>}
-        pending={remove.isPending}
-        onConfirm={confirmDelete}
       />
     </div>
   );

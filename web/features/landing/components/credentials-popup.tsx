@@ -1,5 +1,6 @@
 import { CircleCheck } from 'lucide-react';
 import type { Credentials } from '../../../../contract/auth';
+import { CredentialsBox } from '../../../components/credentials-box';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -9,7 +10,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../../components/ui/dialog';
-import { CredentialsBox } from '../../auth/components/credentials-box';
 
 /** The landing signup's popup with the generated credentials (shown once; closes itself after 20 s). */
 export default function CredentialsPopup({

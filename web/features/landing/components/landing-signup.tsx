@@ -1,6 +1,8 @@
-import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { type Credentials, landingSignupInput } from '../../../../contract/auth';
+import { type Credentials, landingSignupForm } from '../../../../contract/auth';
 import { TOAST } from '../../../../contract/constants';
 import { msg } from '../../../../contract/messages';
 import { paths } from '../../../app/paths';
@@ -21,8 +23,14 @@ const CredentialsPopup = lazy(() => import('./credentials-popup'));
 export function LandingSignupForm() {
   const signup = useLandingSignup();
   const navigate = useNavigate();
-  const [values, setValues] = useState({ name: '', email: '', whatsappNumber: '' });
-  const [errors, setErrors] = useState<Partial<Record<keyof typeof values, string>>>({});
+  // The contract's schema, as the server checks it: a short number is told under its field at once, and
+  // its message goes as soon as the field is typed in again.
+  const form = useForm({
+    resolver: zodResolver(landingSignupForm),
+    defaultValues: { name: '', email: '', whatsappNumber: '' },
+    reValidateMode: 'onSubmit',
+  });
+  const { errors } = form.formState;
   const [created, setCreated] = useState<Credentials | null>(null);
   const [popupOpen, setPopupOpen] = useState(false);
 
@@ -36,63 +44,42 @@ export function LandingSignupForm() {
     };
   }, [created, navigate]);
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = {
-      name: values.name.trim(),
-      email: values.email.trim(),
-      whatsappNumber: values.whatsappNumber.trim(),
-    };
-    if (!trimmed.name || !trimmed.email || !trimmed.whatsappNumber) {
-      toast({
-        title: msg.validation.landingRequiredTitle,
-        description: msg.validation.landingRequired,
-        variant: 'destructive',
-      });
-      return;
-    }
-    // The contract's schema, as the server checks it: a short number is told under its field at once.
-    const parsed = landingSignupInput.safeParse(trimmed);
-    if (!parsed.success) {
-      const found: typeof errors = {};
-      for (const issue of parsed.error.issues) {
-        const name = issue.path[0] as keyof typeof values;
-        found[name] ??= issue.message;
-      }
-      setErrors(found);
-      return;
-    }
-    setErrors({});
-    signup.mutate(parsed.data, {
-      onSuccess: (res) => {
-        setCreated(res.credentials);
-        setPopupOpen(true);
+  const onSubmit = form.handleSubmit(
+    (input) =>
+      signup.mutate(input, {
+        onSuccess: (res) => {
+          setCreated(res.credentials);
+          setPopupOpen(true);
+          toast({
+            title: msg.auth.registerSuccessTitle,
+            description: 'Guarde suas credenciais. Você será levado ao login em instantes.',
+            variant: 'success',
+            durationMs: TOAST.landingSignupToastMs,
+          });
+        },
+        onError: (error) => {
+          // A taken e-mail or an invalid field is worth saying; anything else gets the spec's text.
+          const specific = isApiError(error) && (error.status === 400 || error.status === 409) ? error.userMessage : '';
+          toast({
+            title: msg.auth.signupErrorTitle,
+            description: specific || msg.auth.signupErrorDefault,
+            variant: 'destructive',
+          });
+        },
+      }),
+    (invalid) => {
+      if (invalid.root?.message)
         toast({
-          title: msg.auth.registerSuccessTitle,
-          description: 'Guarde suas credenciais. Você será levado ao login em instantes.',
-          variant: 'success',
-          durationMs: TOAST.landingSignupToastMs,
-        });
-      },
-      onError: (error) => {
-        // A taken e-mail or an invalid field is worth saying; anything else gets the spec's text.
-        const specific = isApiError(error) && (error.status === 400 || error.status === 409) ? error.userMessage : '';
-        toast({
-          title: msg.auth.signupErrorTitle,
-          description: specific || msg.auth.signupErrorDefault,
+          title: msg.validation.landingRequiredTitle,
+          description: invalid.root.message,
           variant: 'destructive',
         });
-      },
-    });
-  };
-
-  const field = (name: keyof typeof values) => ({
-    value: values[name],
-    error: errors[name],
-    onChange: (e: { target: { value: string } }) => {
-      setValues((v) => ({ ...v, [name]: e.target.value }));
-      setErrors((current) => ({ ...current, [name]: undefined }));
     },
+  );
+
+  const field = (name: 'name' | 'email' | 'whatsappNumber') => ({
+    error: errors[name]?.message,
+    ...form.register(name, { onChange: () => form.clearErrors(name) }),
   });
 
   return (

@@ -7,7 +7,9 @@ import {
   type SavedMessageType,
   savedMessagesMsg,
 } from '../../../../contract/saved-messages';
+import { FieldError } from '../../../components/field-error';
 import { FormField } from '../../../components/form-field';
+import { ImageUploadField } from '../../../components/image-upload-field';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -36,7 +38,6 @@ import {
   type ImageSource,
   valuesFromMessage,
 } from '../compose-form';
-import { ImageUploadField } from './image-upload-field';
 
 const RECIPIENT_TYPES: Array<{ value: SavedMessageType; label: string }> = [
   { value: 'contacts', label: 'Contatos' },
@@ -45,15 +46,6 @@ const RECIPIENT_TYPES: Array<{ value: SavedMessageType; label: string }> = [
 
 /** Form fields the server may name in its field errors. */
 const SERVER_FIELDS = ['title', 'type', 'content', 'imageUrl', 'uploadId'] as const;
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="text-sm font-medium text-red-700">
-      {message}
-    </p>
-  );
-}
 
 /**
  * 'Compor Nova Mensagem' (SPEC §2, §4, §5, §8): title, recipient type, the message and image

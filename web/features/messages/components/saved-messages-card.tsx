@@ -2,18 +2,18 @@ import { Code, ImageIcon, MessageSquare, Pencil, Plus, Trash2 } from 'lucide-rea
 import { useState } from 'react';
 import { type SavedMessage, savedMessagesMsg } from '../../../../contract/saved-messages';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { WhatsappMessage } from '../../../components/whatsapp-message';
+import { useAuthenticatedUser } from '../../../lib/auth/get-me';
+import { canReadWorkspace } from '../../../lib/auth/permissions';
 import { formatDateTime } from '../../../lib/format';
+import { useSavedMessages } from '../../../lib/queries/get-saved-messages';
 import { toastError, toastSuccess } from '../../../lib/toasts';
-import { useAuthenticatedUser } from '../../auth/api/get-me';
-import { PermissionGatedButton } from '../../auth/components/permission-gated-button';
-import { canReadWorkspace } from '../../auth/permissions';
 import { useDeleteSavedMessage } from '../api/delete-saved-message';
-import { useSavedMessages } from '../api/get-saved-messages';
 import { ComposeMessageDialog } from './compose-message-dialog';
 
 const TYPE_LABELS: Record<SavedMessage['type'], string> = { contacts: 'Contatos', groups: 'Grupos' };

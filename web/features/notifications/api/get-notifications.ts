@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { NotificationList } from '../../../../contract/notifications';
 import { api } from '../../../lib/api';
-
-export const notificationsQueryKey = ['/api/notifications'] as const;
+import { notificationsQueryKey } from '../../../lib/query-keys';
 
 export const notificationsQueryOptions = () =>
   queryOptions({

@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { NOTIFICATIONS_POLL_MS, type UnreadCount } from '../../../../contract/notifications';
 import { api } from '../../../lib/api';
-
-export const unreadCountQueryKey = ['/api/notifications/unread-count'] as const;
+import { unreadCountQueryKey } from '../../../lib/query-keys';
 
 export const unreadCountQueryOptions = () =>
   queryOptions({

@@ -2,8 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { POLL_INTERVALS_MS } from '../../../../contract/constants';
 import type { ActiveUsers } from '../../../../contract/presence';
 import { api } from '../../../lib/api';
-
-export const activeUsersQueryKey = ['/api/users/active'] as const;
+import { activeUsersQueryKey } from '../../../lib/query-keys';
 
 export const activeUsersQueryOptions = (enabled: boolean) =>
   queryOptions({

@@ -1,8 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ActivityPage } from '../../../../contract/activity';
 import { api } from '../../../lib/api';
-
-export const activityQueryKey = ['/api/activity'] as const;
+import { activityQueryKey } from '../../../lib/query-keys';
 
 export const activityQueryOptions = (page: number, limit: number, enabled: boolean) =>
   queryOptions({

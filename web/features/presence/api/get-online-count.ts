@@ -2,8 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { POLL_INTERVALS_MS } from '../../../../contract/constants';
 import type { OnlineCount } from '../../../../contract/presence';
 import { api } from '../../../lib/api';
-
-export const onlineCountQueryKey = ['/api/users/online-count'] as const;
+import { onlineCountQueryKey } from '../../../lib/query-keys';
 
 export const onlineCountQueryOptions = (enabled: boolean) =>
   queryOptions({

@@ -1,8 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Period, Report } from '../../../../contract/metrics';
 import { api } from '../../../lib/api';
-import { useFiguresPace } from '../../metrics/api/use-figures-freshness';
-import { periodSearch } from '../../metrics/period';
+import { periodSearch } from '../../../lib/metrics/period';
+import { useFiguresPace } from '../../../lib/metrics/use-figures-freshness';
+import { reportQueryKey } from '../../../lib/query-keys';
 
 export type { Report };
 
@@ -13,7 +14,7 @@ export function getReport(period: Period, signal?: AbortSignal): Promise<Report>
 
 export const reportQueryOptions = (period: Period, pace: () => number, enabled = true) =>
   queryOptions({
-    queryKey: ['/api/metrics/report', period.from, period.to] as const,
+    queryKey: reportQueryKey(period),
     queryFn: ({ signal }) => getReport(period, signal),
     enabled,
     // Refreshed at the figures' pace (figures-freshness.ts), like every other figure on screen.

@@ -1,7 +1,7 @@
 import { deliveryTone } from '../../../../contract/metrics';
 import { countLabel } from '../../../../contract/plural';
+import { StatTile } from '../../../components/metrics/stat-tile';
 import { formatCount, formatPercent } from '../../../lib/format';
-import { StatTile } from '../../metrics/components/stat-tile';
 import type { Report } from '../api/get-report';
 
 const RATE_TEXT = {

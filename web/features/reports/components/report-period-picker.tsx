@@ -1,14 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import type { Period } from '../../../../contract/metrics';
 import { FormField } from '../../../components/form-field';
+import { CUSTOM_PERIOD_VALUE, PeriodSelect } from '../../../components/metrics/period-select';
 import { Button } from '../../../components/ui/button';
-import { CUSTOM_PERIOD_VALUE, PeriodSelect } from '../../metrics/components/period-select';
 import {
   type CustomPeriodErrors,
   type PeriodChoice,
   presetFromValue,
   validateCustomPeriod,
-} from '../../metrics/period';
+} from '../../../lib/metrics/period';
 
 /**
  * 'Período' of the Relatórios page: a preset applies at once; 'Personalizado' opens two labelled

@@ -4,7 +4,7 @@ import { countLabel } from '../../../../contract/plural';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { formatCount, formatDay, formatPercent } from '../../../lib/format';
-import { hourRangeLabel, weekdayName } from '../../metrics/time-labels';
+import { hourRangeLabel, weekdayName } from '../../../lib/metrics/time-labels';
 import type { Report } from '../api/get-report';
 import { formatDecimal } from '../report-view';
 

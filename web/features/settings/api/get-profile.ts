@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Profile } from '../../../../contract/settings';
 import { api } from '../../../lib/api';
-
-export const profileQueryKey = ['/api/settings/profile'] as const;
+import { profileQueryKey } from '../../../lib/query-keys';
 
 export function getProfile({ signal }: { signal?: AbortSignal } = {}): Promise<Profile> {
   return api.get<Profile>('/api/settings/profile', { signal });

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Profile, UpdateProfileInput } from '../../../../contract/settings';
 import { api } from '../../../lib/api';
-import { meQueryKey } from '../../auth/api/get-me';
-import { profileQueryKey } from './get-profile';
+import { meQueryKey, profileQueryKey } from '../../../lib/query-keys';
 
 export function updateProfile(input: UpdateProfileInput): Promise<Profile> {
   return api.put<Profile>('/api/settings/profile', input);

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { WhatsappSettings } from '../../../../contract/settings';
 import { api } from '../../../lib/api';
-import { whatsappSettingsQueryKey } from './get-whatsapp-settings';
+import { whatsappSettingsQueryKey } from '../../../lib/query-keys';
 
 export function updateWhatsappSettings(input: WhatsappSettings): Promise<WhatsappSettings> {
   return api.put<WhatsappSettings>('/api/settings/whatsapp', input);

@@ -1,16 +1,18 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { BellRing } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
-import { type NotificationSettings, settingsMsg } from '../../../../contract/settings';
+import { useEffect, useId, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { type NotificationSettings, notificationSettingsSchema, settingsMsg } from '../../../../contract/settings';
+import { LockedState } from '../../../components/locked-state';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { Switch } from '../../../components/ui/switch';
 import { browserNotificationsMsg, pushSwitchView, useBrowserPermission } from '../../../lib/browser-notifications';
+import { usePublicConfig } from '../../../lib/public-config';
+import { useNotificationSettings } from '../../../lib/queries/get-notification-settings';
 import { toastError, toastSuccess } from '../../../lib/toasts';
 import { cn } from '../../../lib/utils';
-import { LockedState } from '../../auth/components/locked-state';
-import { usePublicConfig } from '../../public-config/api/get-public-config';
-import { useNotificationSettings } from '../api/get-notification-settings';
 import { useUpdateNotificationSettings } from '../api/update-notification-settings';
 import { FormSkeleton, LoadError, SaveButton, SwitchRow } from './settings-form-parts';
 
@@ -122,45 +124,49 @@ function NotificationsForm({ initial, readOnly }: { initial: NotificationSetting
   const save = useUpdateNotificationSettings();
   // Production without SMTP_URL: the switch is kept, and says that no e-mail leaves this server.
   const emailAvailable = usePublicConfig().data?.emailAvailable ?? true;
-  const [values, setValues] = useState(initial);
-  useEffect(() => setValues(initial), [initial]);
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const form = useForm({ resolver: zodResolver(notificationSettingsSchema), defaultValues: initial });
+  useEffect(() => form.reset(initial), [initial, form]);
+  const onSubmit = form.handleSubmit((values) =>
     save.mutate(values, {
       onSuccess: () => toastSuccess(settingsMsg.saved),
       onError: (error) => toastError(error, settingsMsg.saveError),
-    });
-  };
+    }),
+  );
   return (
     <form onSubmit={onSubmit} className="grid gap-4">
       <div className="divide-y">
-        {PREFERENCES.map((p) =>
-          p.key === 'pushNotifications' ? (
-            <BrowserNotificationsRow
-              key={p.key}
-              preference={values.pushNotifications}
-              readOnly={readOnly}
-              label={p.label}
-              description={p.description}
-              onChange={(on) => setValues((v) => ({ ...v, pushNotifications: on }))}
-            />
-          ) : (
-            <SwitchRow
-              className="py-3"
-              key={p.key}
-              id={`notify-${p.key}`}
-              label={p.label}
-              description={
-                p.key === 'emailNotifications' && !emailAvailable
-                  ? `${p.description} O envio de emails não está configurado neste servidor.`
-                  : p.description
-              }
-              checked={values[p.key]}
-              disabled={readOnly}
-              onCheckedChange={(checked) => setValues((v) => ({ ...v, [p.key]: checked }))}
-            />
-          ),
-        )}
+        {PREFERENCES.map((p) => (
+          <Controller
+            key={p.key}
+            control={form.control}
+            name={p.key}
+            render={({ field }) =>
+              p.key === 'pushNotifications' ? (
+                <BrowserNotificationsRow
+                  preference={field.value}
+                  readOnly={readOnly}
+                  label={p.label}
+                  description={p.description}
+                  onChange={field.onChange}
+                />
+              ) : (
+                <SwitchRow
+                  className="py-3"
+                  id={`notify-${p.key}`}
+                  label={p.label}
+                  description={
+                    p.key === 'emailNotifications' && !emailAvailable
+                      ? `${p.description} O envio de emails não está configurado neste servidor.`
+                      : p.description
+                  }
+                  checked={field.value}
+                  disabled={readOnly}
+                  onCheckedChange={field.onChange}
+                />
+              )
+            }
+          />
+        ))}
       </div>
       <div>
         <SaveButton pending={save.isPending} readOnly={readOnly}>

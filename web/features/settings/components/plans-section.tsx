@@ -1,9 +1,9 @@
 import type { Role } from '../../../../contract/auth';
 import { PLANS, planLabel } from '../../../../contract/plans';
+import { PaymentLinkButton, PlanCard } from '../../../components/plan-card';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { PaymentLinkButton, PlanCard } from '../../plans/components/plan-card';
-import { usePublicConfig } from '../../public-config/api/get-public-config';
+import { usePublicConfig } from '../../../lib/public-config';
 
 const NOTE: Partial<Record<Role, string>> = {
   admin: 'Administrador: acesso total ao sistema, recursos ilimitados.',

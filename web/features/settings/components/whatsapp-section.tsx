@@ -3,13 +3,13 @@ import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { settingsMsg, type WhatsappSettings, whatsappSettingsSchema } from '../../../../contract/settings';
 import { FormField } from '../../../components/form-field';
+import { LockedState } from '../../../components/locked-state';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/select';
 import { isApiError } from '../../../lib/api';
+import { useWhatsappSettings } from '../../../lib/queries/get-whatsapp-settings';
 import { toastError, toastSuccess } from '../../../lib/toasts';
-import { LockedState } from '../../auth/components/locked-state';
-import { useWhatsappSettings } from '../api/get-whatsapp-settings';
 import { useUpdateWhatsappSettings } from '../api/update-whatsapp-settings';
 import { FormSkeleton, LoadError, SaveButton, SwitchRow } from './settings-form-parts';
 

@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { VerifyListResponse } from '../../../../contract/verification';
 import { api } from '../../../lib/api';
-
-export const verifyListQueryKey = ['/api/users/verify-list'] as const;
+import { verifyListQueryKey } from '../../../lib/query-keys';
 
 /** How often the screen asks for progress while a verification runs. */
 export const VERIFY_POLL_MS = 2_000;

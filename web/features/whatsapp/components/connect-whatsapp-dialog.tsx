@@ -1,7 +1,8 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2, KeyRound, QrCode, Smartphone } from 'lucide-react';
-import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import { whatsappNumberField } from '../../../../contract/auth';
-import { whatsappMsg } from '../../../../contract/whatsapp-connection';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { pairingCodeForm, whatsappMsg } from '../../../../contract/whatsapp-connection';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import {
@@ -14,8 +15,8 @@ import {
 } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorMessage } from '../../../lib/api';
+import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
 import { useConnectWhatsapp } from '../api/connect-whatsapp';
-import { connectionView, useWhatsappSession } from '../api/get-whatsapp-session';
 import { QrCodeImage } from './qr-code-image';
 
 type Mode = 'qr' | 'code';
@@ -34,7 +35,13 @@ export function ConnectWhatsappDialog({
   const session = useWhatsappSession();
   const connect = useConnectWhatsapp();
   const [mode, setMode] = useState<Mode>('qr');
-  const [phone, setPhone] = useState('');
+  // The number stays typed when the dialog closes; its message shows with the connection's, below.
+  const form = useForm({
+    resolver: zodResolver(pairingCodeForm),
+    defaultValues: { phoneNumber: '' },
+    reValidateMode: 'onSubmit',
+  });
+  const phoneError = form.formState.errors.phoneNumber?.message;
   const [pairingCode, setPairingCode] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const started = useRef(false);
@@ -46,30 +53,27 @@ export function ConnectWhatsappDialog({
       started.current = false;
       setPairingCode(null);
       setError(null);
+      // Only when there is one: clearing always notifies the form, and this effect runs on every render.
+      if (form.formState.errors.phoneNumber) form.clearErrors();
       setMode('qr');
       return;
     }
     if (started.current || !data || data.isConnected || data.state !== 'disconnected') return;
     started.current = true;
     connect.mutate(undefined, { onError: (e) => setError(errorMessage(e, whatsappMsg.connectFailed)) });
-  }, [open, data, connect]);
+  }, [open, data, connect, form]);
 
-  const requestCode = (event: FormEvent) => {
-    event.preventDefault();
-    const checked = whatsappNumberField.safeParse(phone);
-    if (!checked.success) {
-      setError(checked.error.issues[0].message);
-      return;
-    }
-    setError(null);
-    connect.mutate(
-      { phoneNumber: phone },
-      {
+  const requestCode = form.handleSubmit(
+    (input) => {
+      setError(null);
+      connect.mutate(input, {
         onSuccess: (res) => setPairingCode(res.pairingCode),
         onError: (e) => setError(errorMessage(e, whatsappMsg.connectFailed)),
-      },
-    );
-  };
+      });
+    },
+    () => setError(null),
+  );
+  const shownError = phoneError ?? error;
 
   let body: ReactNode;
   if (view !== 'offline') {
@@ -123,9 +127,8 @@ export function ConnectWhatsappDialog({
           inputMode="tel"
           autoComplete="tel"
           placeholder="5511987654321"
-          value={phone}
-          onChange={(e) => setPhone(e.target.value)}
           required
+          {...form.register('phoneNumber')}
         />
         <Button type="submit" disabled={connect.isPending}>
           {connect.isPending ? <Spinner /> : <KeyRound aria-hidden />}
@@ -149,9 +152,9 @@ export function ConnectWhatsappDialog({
           </DialogDescription>
         </DialogHeader>
         {body}
-        {error ? (
+        {shownError ? (
           <p role="alert" className="text-sm font-medium text-red-700">
-            {error}
+            {shownError}
           </p>
         ) : null}
         <DialogFooter>
@@ -160,6 +163,7 @@ export function ConnectWhatsappDialog({
               variant="outline"
               onClick={() => {
                 setError(null);
+                form.clearErrors();
                 setMode(mode === 'qr' ? 'code' : 'qr');
               }}
             >

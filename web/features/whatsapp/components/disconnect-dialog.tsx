@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { PermissionGatedButton, type PermissionGatedButtonProps } from '../../../components/permission-gated-button';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -10,7 +11,6 @@ import {
   AlertDialogTitle,
 } from '../../../components/ui/alert-dialog';
 import { Spinner } from '../../../components/ui/spinner';
-import { PermissionGatedButton, type PermissionGatedButtonProps } from '../../auth/components/permission-gated-button';
 import { useDisconnectWhatsapp } from '../api/disconnect-whatsapp';
 
 /**

@@ -1,7 +1,7 @@
 import { Send } from 'lucide-react';
+import { useWhatsappChannel } from '../../../lib/queries/get-whatsapp-channel';
+import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
 import { cn } from '../../../lib/utils';
-import { useWhatsappChannel } from '../api/get-whatsapp-channel';
-import { connectionView, useWhatsappSession } from '../api/get-whatsapp-session';
 
 /**
  * Which channel will send (the account's choice in Configurações) and whether it is ready; shown by

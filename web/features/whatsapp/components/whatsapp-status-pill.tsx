@@ -1,5 +1,5 @@
+import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
 import { cn } from '../../../lib/utils';
-import { connectionView, useWhatsappSession } from '../api/get-whatsapp-session';
 
 const LABELS = { offline: 'Offline', detecting: 'Detectando número...', online: 'Online' } as const;
 

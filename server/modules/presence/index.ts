@@ -1,0 +1,3 @@
+/** The presence module's public surface: what app.ts may import (server/README.md). */
+export { presenceRoutes } from './presence.routes';
+export { PresenceTracker } from './presence-tracker';

@@ -1,0 +1,40 @@
+import { roleOf } from '../../../contract/auth';
+import { useProductName, useSupportWhatsappLink } from '../public-config';
+import { useIsMobile } from '../use-media-query';
+import { useAuthenticatedUser } from './get-me';
+import { type ActionKind, type ActionPermission, actionPermission } from './permissions';
+
+export type CanAct = ActionPermission & {
+  /** wa.me link asking the provider to approve (or reactivate) this account; null until the config loads. */
+  approvalLink: string | null;
+};
+
+/**
+ * Whether the signed-in user may run an action of this kind right now:
+ * combines the role (admin, customer, demo, pending, inactive) with the
+ * under-1024-px rule. Use <PermissionGatedButton> for the usual rendering.
+ */
+export function useCanAct(kind: ActionKind = 'other'): CanAct {
+  const user = useAuthenticatedUser();
+  const isMobile = useIsMobile();
+  const approvalLink = useApprovalLink();
+  return { ...actionPermission(user, kind, isMobile), approvalLink };
+}
+
+/** The WhatsApp message a pending or deactivated user sends the provider, with their e-mail. */
+export function useApprovalLink(): string | null {
+  const user = useAuthenticatedUser();
+  const product = useProductName();
+  const text =
+    roleOf(user) === 'inactive'
+      ? `Olá! Minha conta no ${product} está desativada e gostaria de reativá-la. Meu e-mail: ${user.email}`
+      : `Olá! Gostaria de solicitar a aprovação da minha conta no ${product}. Meu e-mail: ${user.email}`;
+  return useSupportWhatsappLink(text);
+}
+
+/** WhatsApp chat with the provider's support, identifying the user by e-mail. */
+export function useSupportLink(): string | null {
+  const user = useAuthenticatedUser();
+  const product = useProductName();
+  return useSupportWhatsappLink(`Olá! Preciso de ajuda com o ${product}. Meu e-mail: ${user.email}`);
+}
