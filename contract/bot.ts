@@ -197,6 +197,76 @@ export const autoReplyInput = z
 export type AutoReplyInput = z.input<typeof autoReplyInput>;
 export type AutoReplyRule = z.output<typeof autoReplyInput>;
 
+/** The first message of a failed parse, or `fallback`. */
+const firstMessage = (result: { error?: { issues: { message: string }[] } }, fallback: string) =>
+  result.error?.issues[0]?.message ?? fallback;
+
+/** What 'Criar Nova Mensagem Automática' edits. */
+export const autoReplyDraft = z.object({
+  trigger: z.string(),
+  type: z.enum(autoReplyTypes),
+  response: z.string(),
+  imageUrl: z.string(),
+  buttons: z.array(z.object({ id: z.string(), text: z.string(), type: z.enum(botButtonTypes), value: z.string() })),
+});
+export type AutoReplyDraft = z.infer<typeof autoReplyDraft>;
+
+/**
+ * The 'Criar Nova Mensagem Automática' form, given the keywords the other rules already use. SPEC §5:
+ * keyword and content first ('Preencha a palavra-chave e a mensagem.'), then `autoReplyInput`'s rule
+ * checks (image link, caption length, buttons) and a keyword no other rule uses. One message at a
+ * time, as the form's 'root' error (the dialog shows it as a toast). Buttons count only for a rule
+ * with buttons, the image only for an image rule. Gives the rule, trimmed, without an id.
+ */
+export function autoReplyForm(existingKeywords: readonly string[]) {
+  const taken = new Set(existingKeywords.map(normalizeForMatch));
+  return autoReplyDraft.transform((d, ctx): AutoReplyRule => {
+    const fail = (message: string) => {
+      ctx.addIssue({ code: 'custom', message, path: ['root'] });
+      return z.NEVER;
+    };
+    if (!d.trigger.trim() || !d.response.trim()) return fail(botMsg.autoMessageRequired);
+    const parsed = autoReplyInput.safeParse({
+      trigger: d.trigger,
+      response: d.response,
+      type: d.type,
+      buttons: d.type !== 'text' ? d.buttons : [],
+      imageUrl: d.type === 'image' ? d.imageUrl : '',
+      isActive: true,
+    });
+    if (!parsed.success) return fail(firstMessage(parsed, botMsg.autoMessageRequired));
+    if (taken.has(normalizeForMatch(parsed.data.trigger))) return fail(botMsg.keywordDuplicate(parsed.data.trigger));
+    return parsed.data;
+  });
+}
+
+/** The 'add button' row of the new-message dialog. */
+export const autoReplyButtonDraft = z.object({ text: z.string(), type: z.enum(botButtonTypes), value: z.string() });
+export type AutoReplyButtonDraft = z.infer<typeof autoReplyButtonDraft>;
+
+/**
+ * The 'add button' row, given the rule's buttons so far. SPEC §5: text and value first ('Preencha o
+ * texto e o valor do botão.'), at most BOT_BUTTONS_MAX buttons, then `botButtonInput`'s checks
+ * (http(s) link, 10–15 digit phone, text length). One message at a time, as the 'root' error. Gives
+ * the button with the first `btn-N` id not taken.
+ */
+export function autoReplyButtonForm(buttons: readonly { id: string }[]) {
+  return autoReplyButtonDraft.transform((d, ctx): BotButton => {
+    const fail = (message: string) => {
+      ctx.addIssue({ code: 'custom', message, path: ['root'] });
+      return z.NEVER;
+    };
+    if (!d.text.trim() || !d.value.trim()) return fail(botMsg.buttonRequired);
+    if (buttons.length >= BOT_BUTTONS_MAX) return fail(botMsg.tooManyButtons);
+    const parsed = botButtonInput.safeParse(d);
+    if (!parsed.success) return fail(firstMessage(parsed, botMsg.buttonRequired));
+    const taken = new Set(buttons.map((b) => b.id));
+    let n = buttons.length + 1;
+    while (taken.has(`btn-${n}`)) n += 1;
+    return { id: `btn-${n}`, text: parsed.data.text, type: parsed.data.type, value: parsed.data.value };
+  });
+}
+
 const timeField = () => text({ error: botMsg.timeFormat }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, botMsg.timeFormat);
 
 export const weekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;

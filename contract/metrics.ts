@@ -298,6 +298,30 @@ export const seriesPeriodQuery = periodQuery.superRefine((q, ctx) => {
     ctx.addIssue({ code: 'custom', message: metricsMsg.periodTooLong, path: [q.from ? 'from' : 'to'] });
 });
 
+export const customPeriodMsg = {
+  fromRequired: 'Informe a data inicial.',
+  toRequired: 'Informe a data final.',
+} as const;
+
+/**
+ * The Relatórios page's custom period as typed in its two date inputs (and read back from the URL):
+ * both days, from ≤ to, at most MAX_PERIOD_DAYS days. A field's own error comes first; the order
+ * and the length are checked only when both days are good.
+ */
+export const customPeriodForm = z.object({ from: z.string(), to: z.string() }).superRefine((p, ctx) => {
+  const dayError = (value: string, required: string) =>
+    !value ? required : !isDay(value) ? metricsMsg.dayInvalid : null;
+  const fromError = dayError(p.from, customPeriodMsg.fromRequired);
+  const toError = dayError(p.to, customPeriodMsg.toRequired);
+  if (fromError) ctx.addIssue({ code: 'custom', message: fromError, path: ['from'] });
+  if (toError) ctx.addIssue({ code: 'custom', message: toError, path: ['to'] });
+  if (fromError || toError) return;
+  if (p.from > p.to) ctx.addIssue({ code: 'custom', message: metricsMsg.periodOrder, path: ['to'] });
+  else if (daysInPeriod(p.from, p.to) > MAX_PERIOD_DAYS)
+    ctx.addIssue({ code: 'custom', message: metricsMsg.periodTooLong, path: ['from'] });
+});
+export type CustomPeriodForm = z.infer<typeof customPeriodForm>;
+
 // Answers.
 
 const count = () => z.number().int().min(0);

@@ -1,33 +1,13 @@
-import {
-  type Campaign,
-  type CampaignTargetType,
-  type CampaignVariable,
-  type CreateCampaignBody,
-  campaignMsg,
-} from '../../../contract/campaigns';
+import { type CampaignFormDraft, campaignForm, type TemplateVariableDraft } from '../../../contract/campaign-form';
+import type { Campaign, CreateCampaignBody } from '../../../contract/campaigns';
 import { parseTags } from '../../../contract/contacts';
-import { unknownVariable } from '../../../contract/personalize';
 import { fromDateTimeLocal, toDateTimeLocal } from './campaign-view';
 
-/** What the 'Nova Campanha' dialog edits; strings as typed. */
-export interface CampaignFormState {
-  name: string;
-  message: string;
-  targetType: CampaignTargetType;
-  /** Comma-separated, for the contacts audience. */
-  tags: string;
-  groups: string[];
-  /** `<input type="datetime-local">` value; empty means no schedule (a draft). */
-  scheduledAt: string;
-  imageUrl: string;
-  /** Cloud API: an approved template ('' for none) and how each of its {{n}} is filled. */
-  templateName: string;
-  templateLanguage: string;
-  templateVariables: TemplateVariableInput[];
-}
+/** What the 'Nova Campanha' dialog edits; its checks are the contract's `campaignForm`. */
+export type CampaignFormState = CampaignFormDraft;
 
 /** One template variable as the form edits it: a contact field, or a fixed text. */
-export type TemplateVariableInput = { field: CampaignVariable } | { text: string };
+export type TemplateVariableInput = TemplateVariableDraft;
 
 export const emptyCampaignForm: CampaignFormState = {
   name: '',
@@ -58,32 +38,8 @@ export function formFromCampaign(c: Campaign | null): CampaignFormState {
   };
 }
 
-export type CampaignFormErrors = Partial<Record<'name' | 'message' | 'groups' | 'scheduledAt', string>>;
-
-/**
- * The checks the browser can make before calling the server (SPEC §5 and the contract's texts).
- * `toast` is the message to show, the first problem found; null when the form can be sent.
- */
-export function validateCampaignForm(
-  form: CampaignFormState,
-  now: number = Date.now(),
-): { errors: CampaignFormErrors; toast: string | null } {
-  const errors: CampaignFormErrors = {};
-  if (!form.name.trim()) errors.name = campaignMsg.required;
-  if (!form.message.trim()) errors.message = campaignMsg.required;
-  if (errors.name || errors.message) return { errors, toast: campaignMsg.required };
-
-  const unknown = unknownVariable(form.message);
-  if (unknown) errors.message = campaignMsg.unknownVariable(unknown);
-  if (form.targetType === 'groups' && form.groups.length === 0) errors.groups = campaignMsg.groupsRequired;
-  if (form.scheduledAt.trim()) {
-    const at = fromDateTimeLocal(form.scheduledAt);
-    if (!at) errors.scheduledAt = campaignMsg.scheduleRequired;
-    else if (Date.parse(at) <= now) errors.scheduledAt = campaignMsg.scheduledInPast;
-  }
-  const first = errors.message ?? errors.groups ?? errors.scheduledAt ?? null;
-  return { errors, toast: first };
-}
+/** The campaign form's checks, with the schedule read as the browser's local time. */
+export const campaignFormSchema = (now?: () => number) => campaignForm(fromDateTimeLocal, now);
 
 /**
  * The request body, the same for create and update: every field is sent so that clearing one

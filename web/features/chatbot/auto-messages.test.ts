@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type AutoReply, type BotConfig, botMsg, sampleAutoReplies } from '../../../contract/bot';
+import { type AutoReply, autoReplyForm, type BotConfig, sampleAutoReplies } from '../../../contract/bot';
 import {
   buttonActionLabel,
-  checkNewButton,
-  checkNewMessage,
   emptyNewMessage,
   type ManagedReply,
   managedFromConfig,
   managerPayload,
   moreRepliesText,
+  newManagedReply,
   removeReply,
   sameReplies,
   sampleRepliesToAdd,
@@ -42,12 +41,16 @@ const config: BotConfig = {
 describe('managerPayload', () => {
   it('sends the current config with the local rules in the manager shape', () => {
     const local = managedFromConfig(config.autoReplies);
-    const created = checkNewMessage(
-      { ...emptyNewMessage, trigger: 'menu', type: 'image', response: 'Cardápio', imageUrl: 'https://x.com/a.png' },
-      local,
+    const created = newManagedReply(
+      autoReplyForm(local.map((r) => r.trigger)).parse({
+        ...emptyNewMessage,
+        trigger: 'menu',
+        type: 'image',
+        response: 'Cardápio',
+        imageUrl: 'https://x.com/a.png',
+      }),
     );
-    if (!created.ok) throw new Error(created.error);
-    const list = toggleReplyActive([...local, created.reply], local[0].key);
+    const list = toggleReplyActive([...local, created], local[0].key);
     expect(managerPayload(config, list)).toEqual({
       isEnabled: false,
       welcomeMessage: 'Bem-vindo!',
@@ -106,77 +109,16 @@ describe('sameReplies', () => {
   });
 });
 
-describe('checkNewMessage', () => {
-  const list = managedFromConfig(config.autoReplies);
-
-  it('asks for keyword and content first (SPEC §5)', () => {
-    expect(checkNewMessage({ ...emptyNewMessage, trigger: 'menu' }, list)).toEqual({
-      ok: false,
-      error: botMsg.autoMessageRequired,
-    });
-    expect(checkNewMessage({ ...emptyNewMessage, response: 'Oi', trigger: ' ' }, list)).toEqual({
-      ok: false,
-      error: botMsg.autoMessageRequired,
-    });
-  });
-
-  it('applies the contract rules: image link, repeated keyword', () => {
-    const base = { ...emptyNewMessage, trigger: 'menu', response: 'Veja' };
-    expect(checkNewMessage({ ...base, type: 'image' }, list)).toEqual({ ok: false, error: botMsg.imageUrlRequired });
-    expect(checkNewMessage({ ...base, type: 'image', imageUrl: 'ftp://x' }, list)).toEqual({
-      ok: false,
-      error: botMsg.imageUrlInvalid,
-    });
-    expect(checkNewMessage({ ...base, trigger: 'OI!' }, list)).toEqual({
-      ok: false,
-      error: botMsg.keywordDuplicate('OI!'),
-    });
-  });
-
-  it('creates an active rule, trimmed, without an id', () => {
-    const result = checkNewMessage({ ...emptyNewMessage, trigger: ' menu ', response: ' Veja ' }, list);
-    expect(result).toMatchObject({
-      ok: true,
-      reply: { id: null, trigger: 'menu', response: 'Veja', type: 'text', buttons: [], isActive: true },
-    });
-  });
-});
-
-describe('checkNewButton', () => {
-  it('asks for text and value first (SPEC §5)', () => {
-    expect(checkNewButton({ text: 'Site', type: 'url', value: ' ' }, [])).toEqual({
-      ok: false,
-      error: botMsg.buttonRequired,
-    });
-  });
-
-  it('checks links and phone numbers with the contract', () => {
-    expect(checkNewButton({ text: 'Site', type: 'url', value: 'exemplo.com' }, [])).toEqual({
-      ok: false,
-      error: botMsg.buttonUrlInvalid,
-    });
-    expect(checkNewButton({ text: 'Ligar', type: 'phone', value: '1199' }, [])).toEqual({
-      ok: false,
-      error: botMsg.buttonPhoneInvalid,
-    });
-    expect(checkNewButton({ text: 'Ligar', type: 'phone', value: '(11) 98765-4321' }, [])).toMatchObject({ ok: true });
-    expect(checkNewButton({ text: 'Um texto longo demais aqui', type: 'quick_reply', value: 'x' }, [])).toEqual({
-      ok: false,
-      error: botMsg.buttonTextTooLong,
-    });
-  });
-
-  it('allows three buttons, with ids not already taken', () => {
-    const two = [
-      { id: 'btn-1', text: 'A', type: 'quick_reply' as const, value: 'a' },
-      { id: 'btn-3', text: 'C', type: 'quick_reply' as const, value: 'c' },
-    ];
-    const third = checkNewButton({ text: 'B', type: 'url', value: 'https://b.com' }, two);
-    expect(third).toEqual({ ok: true, button: { id: 'btn-4', text: 'B', type: 'url', value: 'https://b.com' } });
-    if (!third.ok) return;
-    expect(checkNewButton({ text: 'D', type: 'quick_reply', value: 'd' }, [...two, third.button])).toEqual({
-      ok: false,
-      error: botMsg.tooManyButtons,
+describe('newManagedReply', () => {
+  it('makes an accepted rule a new active rule without an id', () => {
+    const rule = autoReplyForm([]).parse({ ...emptyNewMessage, trigger: ' menu ', response: ' Veja ' });
+    expect(newManagedReply(rule)).toMatchObject({
+      id: null,
+      trigger: 'menu',
+      response: 'Veja',
+      type: 'text',
+      buttons: [],
+      isActive: true,
     });
   });
 });

@@ -1,16 +1,14 @@
 import {
   type AutoReply,
+  type AutoReplyButtonDraft,
+  type AutoReplyDraft,
   type AutoReplyInput,
+  type AutoReplyRule,
   type AutoReplyType,
-  autoReplyInput,
-  BOT_BUTTONS_MAX,
   type BotButton,
-  type BotButtonType,
   type BotConfig,
   type BotConfigInput,
-  botButtonInput,
   botButtonTypeLabels,
-  botMsg,
   DEFAULT_AI_MODEL,
 } from '../../../contract/bot';
 import { countLabel } from '../../../contract/plural';
@@ -111,85 +109,28 @@ export function removeReply(list: readonly ManagedReply[], key: string): Managed
   return list.filter((r) => r.key !== key);
 }
 
-/** What 'Criar Nova Mensagem Automática' edits. */
-export interface NewMessageDraft {
-  trigger: string;
-  type: AutoReplyType;
-  response: string;
-  imageUrl: string;
-  buttons: BotButton[];
-}
+/** 'Criar Nova Mensagem Automática' starts empty, as a text rule; its checks are the contract's `autoReplyForm`. */
+export const emptyNewMessage: AutoReplyDraft = { trigger: '', type: 'text', response: '', imageUrl: '', buttons: [] };
 
-export const emptyNewMessage: NewMessageDraft = { trigger: '', type: 'text', response: '', imageUrl: '', buttons: [] };
+/** Its 'add button' row starts empty, as a quick reply; its checks are the contract's `autoReplyButtonForm`. */
+export const emptyButtonDraft: AutoReplyButtonDraft = { text: '', type: 'quick_reply', value: '' };
 
 function isDuplicate(trigger: string, list: readonly ManagedReply[]): boolean {
   const key = normalizeForMatch(trigger);
   return list.some((r) => normalizeForMatch(r.trigger) === key);
 }
 
-/**
- * SPEC §5: keyword and content first ('Preencha a palavra-chave e a mensagem.'), then the contract's
- * rule checks (image link, caption length, buttons) and a keyword no other rule uses.
- */
-export function checkNewMessage(
-  draft: NewMessageDraft,
-  list: readonly ManagedReply[],
-): { ok: true; reply: ManagedReply } | { ok: false; error: string } {
-  if (!draft.trigger.trim() || !draft.response.trim()) return { ok: false, error: botMsg.autoMessageRequired };
-  const candidate: ManagedReply = {
+/** A rule the new-message form accepted, as a new active rule of the manager's list (no id until saved). */
+export function newManagedReply(rule: AutoReplyRule): ManagedReply {
+  return {
     key: newRowKey('new'),
     id: null,
-    trigger: draft.trigger,
-    response: draft.response,
-    type: draft.type,
-    buttons: draft.buttons,
-    imageUrl: draft.imageUrl,
+    trigger: rule.trigger,
+    response: rule.response,
+    type: rule.type,
+    buttons: rule.buttons,
+    imageUrl: rule.imageUrl,
     isActive: true,
-  };
-  const parsed = autoReplyInput.safeParse(toAutoReplyInput(candidate));
-  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? botMsg.autoMessageRequired };
-  if (isDuplicate(parsed.data.trigger, list)) return { ok: false, error: botMsg.keywordDuplicate(parsed.data.trigger) };
-  const rule = parsed.data;
-  return {
-    ok: true,
-    reply: {
-      ...candidate,
-      trigger: rule.trigger,
-      response: rule.response,
-      type: rule.type,
-      buttons: rule.buttons,
-      imageUrl: rule.imageUrl,
-    },
-  };
-}
-
-/** The 'add button' row of the new-message dialog. */
-export interface ButtonDraft {
-  text: string;
-  type: BotButtonType;
-  value: string;
-}
-
-export const emptyButtonDraft: ButtonDraft = { text: '', type: 'quick_reply', value: '' };
-
-/**
- * SPEC §5: text and value first ('Preencha o texto e o valor do botão.'), at most three buttons,
- * then the contract's checks (http(s) link, 10–15 digit phone, text length).
- */
-export function checkNewButton(
-  draft: ButtonDraft,
-  buttons: readonly BotButton[],
-): { ok: true; button: BotButton } | { ok: false; error: string } {
-  if (!draft.text.trim() || !draft.value.trim()) return { ok: false, error: botMsg.buttonRequired };
-  if (buttons.length >= BOT_BUTTONS_MAX) return { ok: false, error: botMsg.tooManyButtons };
-  const parsed = botButtonInput.safeParse(draft);
-  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? botMsg.buttonRequired };
-  const taken = new Set(buttons.map((b) => b.id));
-  let n = buttons.length + 1;
-  while (taken.has(`btn-${n}`)) n += 1;
-  return {
-    ok: true,
-    button: { id: `btn-${n}`, text: parsed.data.text, type: parsed.data.type, value: parsed.data.value },
   };
 }
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PERIOD_DAYS, metricsMsg } from '../../../contract/metrics';
 import {
   DEFAULT_PERIOD_CHOICE,
   periodFromSearch,
@@ -9,7 +8,6 @@ import {
   presetPeriod,
   resolvePeriod,
   today,
-  validateCustomPeriod,
 } from './period';
 
 describe('period of the analytics tab and the Relatórios page', () => {
@@ -68,18 +66,5 @@ describe('period of the analytics tab and the Relatórios page', () => {
     expect(presetFromValue('90')).toBe(90);
     expect(presetFromValue('personalizado')).toBeNull();
     expect(presetFromValue('8')).toBeNull();
-  });
-
-  it('checks a custom range with pt-BR messages', () => {
-    expect(validateCustomPeriod('2026-01-01', '2026-01-31')).toEqual({});
-    expect(validateCustomPeriod('2026-01-31', '2026-01-31')).toEqual({});
-    expect(validateCustomPeriod('', '')).toEqual({ from: 'Informe a data inicial.', to: 'Informe a data final.' });
-    expect(validateCustomPeriod('2026-02-30', '2026-03-01')).toEqual({ from: metricsMsg.dayInvalid });
-    expect(validateCustomPeriod('2026-02-01', '2026-01-31')).toEqual({ to: metricsMsg.periodOrder });
-    expect(metricsMsg.periodOrder).toBe('A data inicial deve ser igual ou anterior à data final.');
-    // MAX_PERIOD_DAYS days pass, one more does not.
-    expect(validateCustomPeriod('2026-01-01', '2027-01-01')).toEqual({});
-    expect(MAX_PERIOD_DAYS).toBe(366);
-    expect(validateCustomPeriod('2026-01-01', '2027-01-02')).toEqual({ from: metricsMsg.periodTooLong });
   });
 });

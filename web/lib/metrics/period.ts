@@ -1,13 +1,4 @@
-import {
-  addDays,
-  DEFAULT_PERIOD_DAYS,
-  daysInPeriod,
-  isDay,
-  MAX_PERIOD_DAYS,
-  metricsMsg,
-  type Period,
-  saoPauloDay,
-} from '../../../contract/metrics';
+import { addDays, customPeriodForm, DEFAULT_PERIOD_DAYS, type Period, saoPauloDay } from '../../../contract/metrics';
 
 /**
  * The 'Período' of the analytics tab and the Relatórios page: the last 7, 30 or 90 São Paulo days,
@@ -25,12 +16,6 @@ export const DEFAULT_PERIOD_CHOICE: PeriodChoice = { kind: 'preset', days: DEFAU
 export const PERIOD_PARAM = 'periodo';
 export const FROM_PARAM = 'from';
 export const TO_PARAM = 'to';
-
-export const periodMsg = {
-  ...metricsMsg,
-  fromRequired: 'Informe a data inicial.',
-  toRequired: 'Informe a data final.',
-} as const;
 
 /** Today in São Paulo, the day the figures are counted in. */
 export function today(now: Date = new Date()): string {
@@ -61,21 +46,6 @@ export function periodSearch(period: Period): string {
   return new URLSearchParams({ from: period.from, to: period.to }).toString();
 }
 
-export type CustomPeriodErrors = Partial<Record<'from' | 'to', string>>;
-
-/** A custom range as typed in the two date inputs: both days, from ≤ to, at most MAX_PERIOD_DAYS days. */
-export function validateCustomPeriod(from: string, to: string): CustomPeriodErrors {
-  const errors: CustomPeriodErrors = {};
-  if (!from) errors.from = periodMsg.fromRequired;
-  else if (!isDay(from)) errors.from = periodMsg.dayInvalid;
-  if (!to) errors.to = periodMsg.toRequired;
-  else if (!isDay(to)) errors.to = periodMsg.dayInvalid;
-  if (errors.from || errors.to) return errors;
-  if (from > to) return { to: periodMsg.periodOrder };
-  if (daysInPeriod(from, to) > MAX_PERIOD_DAYS) return { from: periodMsg.periodTooLong };
-  return errors;
-}
-
 /**
  * The period a URL asks for. `?periodo=` takes one of the presets; `?from=&to=` a custom range
  * (when allowed and valid). Anything else, or nothing, is the default: the last 30 days.
@@ -83,7 +53,7 @@ export function validateCustomPeriod(from: string, to: string): CustomPeriodErro
 export function periodFromSearch(params: URLSearchParams, { allowCustom }: { allowCustom: boolean }): PeriodChoice {
   const from = params.get(FROM_PARAM);
   const to = params.get(TO_PARAM);
-  if (allowCustom && from && to && Object.keys(validateCustomPeriod(from, to)).length === 0) {
+  if (allowCustom && from && to && customPeriodForm.safeParse({ from, to }).success) {
     return { kind: 'custom', from, to };
   }
   const days = Number(params.get(PERIOD_PARAM));

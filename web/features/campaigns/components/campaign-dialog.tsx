@@ -1,4 +1,6 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import {
   CAMPAIGN_MESSAGE_MAX,
   CAMPAIGN_NAME_MAX,
@@ -29,12 +31,11 @@ import { toastError, toastSuccess } from '../../../lib/toasts';
 import { useCreateCampaign } from '../api/create-campaign';
 import { useUpdateCampaign } from '../api/update-campaign';
 import {
-  type CampaignFormErrors,
   type CampaignFormState,
   campaignBodyFromForm,
+  campaignFormSchema,
   emptyCampaignForm,
   formFromCampaign,
-  validateCampaignForm,
 } from '../campaign-form';
 import { TARGET_TYPE_LABELS, toDateTimeLocal } from '../campaign-view';
 import { CampaignAudienceFields } from './campaign-audience-fields';
@@ -60,8 +61,20 @@ export function CampaignDialog({
 }) {
   const create = useCreateCampaign();
   const update = useUpdateCampaign();
-  const [form, setForm] = useState<CampaignFormState>(emptyCampaignForm);
-  const [errors, setErrors] = useState<CampaignFormErrors>({});
+  // Checked on submit only; a field's message goes away when the field is edited (`set`).
+  const editor = useForm({
+    resolver: zodResolver(campaignFormSchema()),
+    defaultValues: emptyCampaignForm,
+    reValidateMode: 'onSubmit',
+  });
+  const form = editor.watch();
+  const fieldErrors = editor.formState.errors;
+  const errors = {
+    name: fieldErrors.name?.message,
+    message: fieldErrors.message?.message,
+    groups: fieldErrors.groups?.message,
+    scheduledAt: fieldErrors.scheduledAt?.message,
+  };
   const [uploading, setUploading] = useState(false);
   const messageRef = useRef<HTMLTextAreaElement>(null);
   const ids = {
@@ -74,17 +87,22 @@ export function CampaignDialog({
   const saving = create.isPending || update.isPending;
   const pending = saving || uploading;
 
+  // Each opening starts from the campaign (or empty): only when `open` or the campaign (the
+  // provider's state) changes, and `reset` is stable, so no render loop.
+  const { reset } = editor;
   useEffect(() => {
-    if (open) {
-      setForm(formFromCampaign(campaign));
-      setErrors({});
-    }
-  }, [open, campaign]);
+    if (open) reset(formFromCampaign(campaign));
+  }, [open, campaign, reset]);
 
   const set = <K extends keyof CampaignFormState>(key: K, value: CampaignFormState[K]) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    // A field's message goes away as soon as the field is edited.
-    setErrors((e) => (key in e ? { ...e, [key]: undefined } : e));
+    editor.setValue(key, value as never);
+    // A field's message goes away as soon as the field is edited (only when there is one).
+    if (editor.getFieldState(key).error) editor.clearErrors(key);
+  };
+  /** Several fields at once (a saved message, a template): their messages stay until edited by hand. */
+  const patch = (values: Partial<CampaignFormState>) => {
+    for (const [key, value] of Object.entries(values) as [keyof CampaignFormState, never][])
+      editor.setValue(key, value);
   };
 
   /** Puts a variable where the caret is and keeps typing from there. */
@@ -102,28 +120,24 @@ export function CampaignDialog({
 
   const close = () => {
     onOpenChange(false);
-    setForm(emptyCampaignForm);
-    setErrors({});
+    reset(emptyCampaignForm);
   };
 
   /** The server's pt-BR message in the toast, and under the field it concerns when it names one. */
   const failed = (error: unknown, fallback: string) => {
     if (isApiError(error) && error.fieldErrors) {
       const f = error.fieldErrors;
-      setErrors({ name: f.name, message: f.message, groups: f.targetGroups, scheduledAt: f.scheduledAt });
+      editor.clearErrors();
+      const named = { name: f.name, message: f.message, groups: f.targetGroups, scheduledAt: f.scheduledAt };
+      for (const [key, message] of Object.entries(named) as [keyof typeof named, string | undefined][]) {
+        if (message) editor.setError(key, { type: 'server', message });
+      }
     }
     toastError(error, fallback);
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const check = validateCampaignForm(form);
-    setErrors(check.errors);
-    if (check.toast) {
-      toastError(check.toast);
-      return;
-    }
-    const body = campaignBodyFromForm(form);
+  const send = (values: CampaignFormState) => {
+    const body = campaignBodyFromForm(values);
     if (campaign) {
       update.mutate(
         { id: campaign.id, body },
@@ -145,6 +159,9 @@ export function CampaignDialog({
       onError: (error) => failed(error, campaignMsg.createError),
     });
   };
+  const submit = editor.handleSubmit(send, (found) => {
+    if (found.root?.message) toastError(found.root.message);
+  });
 
   const messageDescribedBy = [ids.messageHint, errors.message ? ids.messageError : null].filter(Boolean).join(' ');
 
@@ -252,15 +269,11 @@ export function CampaignDialog({
                 active={open}
                 imageUrl={form.imageUrl}
                 onImageChange={(value) => set('imageUrl', value)}
-                onUseSaved={(message, imageUrl) => setForm((f) => ({ ...f, message, imageUrl }))}
+                onUseSaved={(message, imageUrl) => patch({ message, imageUrl })}
                 onBusyChange={setUploading}
               />
 
-              <CampaignTemplateFields
-                form={form}
-                active={open}
-                onChange={(patch) => setForm((f) => ({ ...f, ...patch }))}
-              />
+              <CampaignTemplateFields form={form} active={open} onChange={patch} />
             </div>
 
             <CampaignPreview

@@ -1,7 +1,10 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Plus, Trash2 } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo } from 'react';
+import { useForm } from 'react-hook-form';
 import {
-  type AutoReplyType,
+  autoReplyButtonForm,
+  autoReplyForm,
   autoReplyTypeLabels,
   autoReplyTypes,
   BOT_BUTTON_TEXT_MAX,
@@ -9,6 +12,7 @@ import {
   BOT_CAPTION_MAX,
   BOT_TEXT_MAX,
   BOT_TRIGGER_MAX,
+  type BotButton,
   type BotButtonType,
   botButtonTypeLabels,
   botButtonTypes,
@@ -32,14 +36,11 @@ import { Textarea } from '../../../components/ui/textarea';
 import { formatNumber } from '../../../lib/format';
 import { toastError } from '../../../lib/toasts';
 import {
-  type ButtonDraft,
   buttonActionLabel,
-  checkNewButton,
-  checkNewMessage,
   emptyButtonDraft,
   emptyNewMessage,
   type ManagedReply,
-  type NewMessageDraft,
+  newManagedReply,
 } from '../auto-messages';
 import { WhatsappPreview } from './whatsapp-preview';
 
@@ -62,9 +63,21 @@ export function NewAutoMessageDialog({
   replies: readonly ManagedReply[];
   onCreate: (reply: ManagedReply) => void;
 }) {
-  const [draft, setDraft] = useState<NewMessageDraft>(emptyNewMessage);
-  const [button, setButton] = useState<ButtonDraft>(emptyButtonDraft);
-  const [buttonError, setButtonError] = useState<string | null>(null);
+  // Both forms are checked on their button only (errors do not come and go while typing).
+  const keywords = useMemo(() => replies.map((r) => r.trigger), [replies]);
+  const form = useForm({
+    resolver: zodResolver(autoReplyForm(keywords)),
+    defaultValues: emptyNewMessage,
+    reValidateMode: 'onSubmit',
+  });
+  const draft = form.watch();
+  const buttonForm = useForm({
+    resolver: zodResolver(autoReplyButtonForm(draft.buttons)),
+    defaultValues: emptyButtonDraft,
+    reValidateMode: 'onSubmit',
+  });
+  const button = buttonForm.watch();
+  const buttonError = buttonForm.formState.errors.root?.message;
   const ids = {
     type: useId(),
     response: useId(),
@@ -76,45 +89,45 @@ export function NewAutoMessageDialog({
     buttonsTitle: useId(),
   };
 
+  // Each opening starts empty: only when `open` turns true (`reset` is stable), so no render loop.
+  const { reset } = form;
+  const { reset: resetButton } = buttonForm;
   useEffect(() => {
     if (open) {
-      setDraft(emptyNewMessage);
-      setButton(emptyButtonDraft);
-      setButtonError(null);
+      reset(emptyNewMessage);
+      resetButton(emptyButtonDraft);
     }
-  }, [open]);
+  }, [open, reset, resetButton]);
 
-  const set = <K extends keyof NewMessageDraft>(key: K, value: NewMessageDraft[K]) =>
-    setDraft((d) => ({ ...d, [key]: value }));
-  const setButtonField = <K extends keyof ButtonDraft>(key: K, value: ButtonDraft[K]) => {
-    setButton((b) => ({ ...b, [key]: value }));
-    setButtonError(null);
-  };
+  const setButtons = (buttons: BotButton[]) => form.setValue('buttons', buttons);
+  // Editing the button row takes its error away (only when there is one).
+  const buttonField = (name: 'text' | 'type' | 'value') =>
+    buttonForm.register(name, {
+      onChange: () => {
+        if (buttonForm.formState.errors.root) buttonForm.clearErrors();
+      },
+    });
 
   const withButtons = draft.type !== 'text';
   const full = draft.buttons.length >= BOT_BUTTONS_MAX;
   const textMax = draft.type === 'image' ? BOT_CAPTION_MAX : BOT_TEXT_MAX;
 
-  const addButton = () => {
-    const result = checkNewButton(button, draft.buttons);
-    if (!result.ok) {
-      setButtonError(result.error);
-      toastError(result.error);
-      return;
-    }
-    set('buttons', [...draft.buttons, result.button]);
-    setButton({ ...emptyButtonDraft, type: button.type });
-  };
+  const addButton = buttonForm.handleSubmit(
+    (added) => {
+      setButtons([...draft.buttons, added]);
+      resetButton({ ...emptyButtonDraft, type: added.type });
+    },
+    (errors) => {
+      if (errors.root?.message) toastError(errors.root.message);
+    },
+  );
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = checkNewMessage(draft, replies);
-    if (!result.ok) {
-      toastError(result.error);
-      return;
-    }
-    onCreate(result.reply);
-  };
+  const submit = form.handleSubmit(
+    (rule) => onCreate(newManagedReply(rule)),
+    (errors) => {
+      if (errors.root?.message) toastError(errors.root.message);
+    },
+  );
 
   const valueText = VALUE_LABELS[button.type];
 
@@ -134,8 +147,7 @@ export function NewAutoMessageDialog({
               <div className="grid gap-4 sm:grid-cols-2">
                 <FormField
                   label="Palavra-chave"
-                  value={draft.trigger}
-                  onChange={(e) => set('trigger', e.target.value)}
+                  {...form.register('trigger')}
                   maxLength={BOT_TRIGGER_MAX}
                   autoComplete="off"
                   placeholder="oi"
@@ -143,11 +155,7 @@ export function NewAutoMessageDialog({
                 />
                 <div className="grid content-start gap-2">
                   <Label htmlFor={ids.type}>Tipo de mensagem</Label>
-                  <NativeSelect
-                    id={ids.type}
-                    value={draft.type}
-                    onChange={(e) => set('type', e.target.value as AutoReplyType)}
-                  >
+                  <NativeSelect id={ids.type} {...form.register('type')}>
                     {autoReplyTypes.map((t) => (
                       <option key={t} value={t}>
                         {autoReplyTypeLabels[t]}
@@ -162,8 +170,7 @@ export function NewAutoMessageDialog({
                 <Textarea
                   id={ids.response}
                   rows={4}
-                  value={draft.response}
-                  onChange={(e) => set('response', e.target.value)}
+                  {...form.register('response')}
                   maxLength={textMax}
                   placeholder="Olá! Como podemos ajudar você hoje?"
                   aria-describedby={ids.responseHint}
@@ -178,8 +185,7 @@ export function NewAutoMessageDialog({
                   label="Link da imagem"
                   type="url"
                   inputMode="url"
-                  value={draft.imageUrl}
-                  onChange={(e) => set('imageUrl', e.target.value)}
+                  {...form.register('imageUrl')}
                   placeholder="https://www.suaempresa.com.br/imagem.jpg"
                   hint="Um endereço público que comece com https://."
                   autoComplete="off"
@@ -208,12 +214,7 @@ export function NewAutoMessageDialog({
                             variant="ghost"
                             size="icon"
                             className="size-8"
-                            onClick={() =>
-                              set(
-                                'buttons',
-                                draft.buttons.filter((x) => x.id !== b.id),
-                              )
-                            }
+                            onClick={() => setButtons(draft.buttons.filter((x) => x.id !== b.id))}
                           >
                             <Trash2 aria-hidden />
                             <span className="sr-only">Remover botão {b.text}</span>
@@ -238,20 +239,15 @@ export function NewAutoMessageDialog({
                           <Label htmlFor={ids.buttonText}>Texto do botão</Label>
                           <Input
                             id={ids.buttonText}
-                            value={button.text}
                             maxLength={BOT_BUTTON_TEXT_MAX}
                             autoComplete="off"
                             placeholder="Ver produtos"
-                            onChange={(e) => setButtonField('text', e.target.value)}
+                            {...buttonField('text')}
                           />
                         </div>
                         <div className="grid gap-2">
                           <Label htmlFor={ids.buttonType}>Ação do botão</Label>
-                          <NativeSelect
-                            id={ids.buttonType}
-                            value={button.type}
-                            onChange={(e) => setButtonField('type', e.target.value as BotButtonType)}
-                          >
+                          <NativeSelect id={ids.buttonType} {...buttonField('type')}>
                             {botButtonTypes.map((t) => (
                               <option key={t} value={t}>
                                 {botButtonTypeLabels[t]}
@@ -264,24 +260,23 @@ export function NewAutoMessageDialog({
                         <Label htmlFor={ids.buttonValue}>{valueText.label}</Label>
                         <Input
                           id={ids.buttonValue}
-                          value={button.value}
                           type={button.type === 'url' ? 'url' : button.type === 'phone' ? 'tel' : 'text'}
                           autoComplete="off"
                           placeholder={valueText.placeholder}
                           aria-invalid={buttonError ? true : undefined}
                           aria-describedby={buttonError ? ids.buttonError : undefined}
-                          onChange={(e) => setButtonField('value', e.target.value)}
+                          {...buttonField('value')}
                           onKeyDown={(e) => {
                             if (e.key === 'Enter') {
                               e.preventDefault();
-                              addButton();
+                              void addButton();
                             }
                           }}
                         />
                         <FieldError id={ids.buttonError} message={buttonError} />
                       </div>
                       <div>
-                        <Button variant="outline" size="sm" onClick={addButton}>
+                        <Button variant="outline" size="sm" onClick={() => void addButton()}>
                           <Plus aria-hidden />
                           Adicionar botão
                         </Button>

@@ -1,14 +1,11 @@
-import { type FormEvent, useState } from 'react';
-import type { Period } from '../../../../contract/metrics';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { customPeriodForm, type Period } from '../../../../contract/metrics';
 import { FormField } from '../../../components/form-field';
 import { CUSTOM_PERIOD_VALUE, PeriodSelect } from '../../../components/metrics/period-select';
 import { Button } from '../../../components/ui/button';
-import {
-  type CustomPeriodErrors,
-  type PeriodChoice,
-  presetFromValue,
-  validateCustomPeriod,
-} from '../../../lib/metrics/period';
+import { type PeriodChoice, presetFromValue } from '../../../lib/metrics/period';
 
 /**
  * 'Período' of the Relatórios page: a preset applies at once; 'Personalizado' opens two labelled
@@ -25,9 +22,14 @@ export function ReportPeriodPicker({
   onChange: (choice: PeriodChoice) => void;
 }) {
   const [customOpen, setCustomOpen] = useState(choice.kind === 'custom');
-  const [from, setFrom] = useState(period.from);
-  const [to, setTo] = useState(period.to);
-  const [errors, setErrors] = useState<CustomPeriodErrors>({});
+  const form = useForm({
+    resolver: zodResolver(customPeriodForm),
+    defaultValues: { from: period.from, to: period.to },
+    // Checked on 'Aplicar' only, as before: typing a day does not clear or raise an error.
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+  });
+  const { errors } = form.formState;
 
   const selectValue = customOpen ? CUSTOM_PERIOD_VALUE : choice.kind === 'preset' ? String(choice.days) : '';
 
@@ -35,19 +37,14 @@ export function ReportPeriodPicker({
     const preset = presetFromValue(value);
     if (preset) {
       setCustomOpen(false);
-      setErrors({});
+      form.clearErrors();
       onChange({ kind: 'preset', days: preset });
     } else if (value === CUSTOM_PERIOD_VALUE) {
       setCustomOpen(true);
     }
   };
 
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
-    const found = validateCustomPeriod(from, to);
-    setErrors(found);
-    if (Object.keys(found).length === 0) onChange({ kind: 'custom', from, to });
-  };
+  const apply = form.handleSubmit(({ from, to }) => onChange({ kind: 'custom', from, to }));
 
   return (
     <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-start">
@@ -62,18 +59,16 @@ export function ReportPeriodPicker({
           <FormField
             label="Data inicial"
             type="date"
-            value={from}
-            onChange={(e) => setFrom(e.target.value)}
-            error={errors.from}
+            error={errors.from?.message}
             className="sm:w-44"
+            {...form.register('from')}
           />
           <FormField
             label="Data final"
             type="date"
-            value={to}
-            onChange={(e) => setTo(e.target.value)}
-            error={errors.to}
+            error={errors.to?.message}
             className="sm:w-44"
+            {...form.register('to')}
           />
           <Button type="submit" variant="outline" className="min-[420px]:col-span-2 sm:mt-6">
             Aplicar
