@@ -377,6 +377,9 @@ export const restoreCounts = z.object({
 });
 export type RestoreCounts = z.infer<typeof restoreCounts>;
 
+/** Counts before a restore has done anything: each owner of a kind of data starts from these. */
+export const zeroCounts = (): RestoreCounts => ({ added: 0, updated: 0, unchanged: 0, skipped: 0 });
+
 export const restoreSections = [
   'contacts',
   'groups',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDatabase, type NodeServer, startNodeServer } from '../scripts/launch-server.mjs';
+import { signIn } from './testing/http-session';
 
 /**
  * Real server processes (the source run with tsx) started at the same moment on one empty database.
@@ -67,13 +68,7 @@ async function healthy(s: NodeServer, ms = 90_000): Promise<boolean> {
 
 /** The administrators the server lists, as its administrator sees them over HTTP. */
 async function adminsListedBy(base: string): Promise<string[]> {
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify(ADMIN),
-  });
-  expect(login.status, await login.clone().text()).toBe(200);
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  const { cookie } = await signIn(base, ADMIN);
   const res = await fetch(`${base}/api/admin/users`, { headers: { cookie, origin: base } });
   expect(res.status).toBe(200);
   const list = (await res.json()) as Array<{ username: string; accountType: string }>;

@@ -11,6 +11,7 @@ import { loadConfig } from '../config';
 import { type Database, openPglite, openPostgres } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, contacts, whatsappInboundMessages } from '../db/schema';
+import { signIn } from '../testing/http-session';
 import { type ApiAnswer, apiFetch, startCampaign, untilCampaign } from '../testing/raw-http';
 import {
   createUser,
@@ -185,13 +186,7 @@ const http = (cookie: string, method: string, path: string, body?: unknown) =>
 describe('the database going away for a moment', () => {
   it('the server keeps answering in Portuguese, recovers by itself, and the campaign finishes: none lost, none twice', async () => {
     const user = await createUser(ctx);
-    const login = await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: base },
-      body: JSON.stringify({ username: user.username, password: TEST_PASSWORD }),
-    });
-    expect(login.status).toBe(200);
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+    const { cookie } = await signIn(base, { username: user.username, password: TEST_PASSWORD });
     await setAccountSettings(ctx, user.id, { respectBusinessHours: false, messageDelay: 20 });
     expect((await http(cookie, 'POST', '/api/whatsapp/connect')).status).toBe(200);
     await waitFor(

@@ -12,6 +12,7 @@ import { multipart } from '../testing/multipart';
 import { pathSpellings } from '../testing/path-spellings';
 import { pdfText } from '../testing/pdf-text';
 import { listen, type RawResponse, rawRequest } from '../testing/raw-http';
+import { EXAMPLES as ROUTE_EXAMPLES } from '../testing/route-examples';
 import { connectSimulator, createTestApp, createUser, loginAs, type TestContext, waitFor } from '../testing/test-app';
 import { signBody } from '../whatsapp/cloud-api/webhook';
 
@@ -323,72 +324,18 @@ const ID_FIELDS: Record<string, IdUse> = {
 let seq = 0;
 const unique = () => `${Date.now().toString(36)}${seq++}`;
 
-/** A valid body for every route that takes one, so that an id is the only thing a request gets wrong. */
+/**
+ * A valid body for every route that takes one (server/testing/route-examples.ts), so that an id is
+ * the only thing a request gets wrong; where B acts on its own account, with what is B's own.
+ */
 const EXAMPLES: Record<string, () => unknown> = {
-  'POST /api/auth/login': () => ({ username: 'ninguem', password: 'errada123' }),
-  'POST /api/auth/register': () => ({
-    name: 'Nova Conta',
-    email: `n${unique()}@example.com`,
-    username: `n${unique()}`,
-    password: 'senha-123',
-    whatsappNumber: '+55 11 98888-7777',
-  }),
-  'POST /api/auth/demo-signup': () => ({ name: 'Demo', whatsappNumber: '+55 11 98888-7777', email: 'd@example.com' }),
-  'POST /api/auth/signup': () => ({
-    name: 'Cliente',
-    email: `s${unique()}@example.com`,
-    whatsappNumber: '+55 11 98888-7777',
-  }),
-  'POST /api/auth/forgot-password': () => ({ email: `f${unique()}@example.com` }),
-  'POST /api/auth/reset-password': () => ({ token: `link-${unique()}`, password: 'nova-senha-1' }),
-  'POST /api/auth/confirm-email': () => ({ token: `link-${unique()}` }),
-  'PATCH /api/admin/users/:id': () => ({ isActive: false, planType: 'enterprise', accountType: 'active' }),
-  'POST /api/auth/change-password': () => ({
-    currentPassword: 'errada-123',
-    newPassword: 'nova-senha-1',
-    confirmPassword: 'nova-senha-1',
-  }),
+  ...ROUTE_EXAMPLES,
+  // B's own address: B stays signed in as it was.
   'PUT /api/settings/profile': () => ({ name: 'Outra Loja', email: b.user.email, phone: '+55 11 97777-6666' }),
-  'PUT /api/settings/notifications': () => ({ ...DEFAULT_NOTIFICATION_SETTINGS, marketingEmails: false }),
-  'PUT /api/settings/whatsapp': () => ({ ...DEFAULT_WHATSAPP_SETTINGS, messageDelay: 9, respectBusinessHours: false }),
-  'POST /api/whatsapp/connect': () => ({}),
-  'POST /api/whatsapp/simulator/inbound': () => ({ from: '5521980000009', text: 'Olá' }),
+  // B's own number at the fake Graph API: the configuration succeeds and B's channel is its own.
   'POST /api/whatsapp-business/configure': () => ({ accessToken: b.graphToken, phoneNumberId: b.graphPhone }),
-  'POST /api/contacts': () => ({ name: 'Contato', phone: `2198${String(1_000_000 + seq++).slice(-7)}` }),
-  'PUT /api/contacts/:id': () => ({ name: 'Contato', phone: '21980000001' }),
+  // B's own contact: the action is carried out, on B's row only.
   'POST /api/contacts/bulk': () => ({ action: 'tag', ids: [b.contact], tag: 'lote' }),
-  'POST /api/groups': () => ({ name: `Grupo ${unique()}` }),
-  'PUT /api/groups/:id': () => ({ name: 'Equipe B' }),
-  'POST /api/campaigns': () => ({ name: `Campanha ${unique()}`, message: 'Oi {{nome}}', targetType: 'all' }),
-  'PUT /api/campaigns/:id': () => ({ name: 'Campanha B', message: 'Oi {{nome}}' }),
-  'POST /api/campaigns/preview': () => ({ message: 'Oi {{nome}}' }),
-  'POST /api/campaigns/:id/test': () => ({ phone: '21980000001' }),
-  'POST /api/messages': () => ({
-    title: `Mensagem ${unique()}`,
-    content: 'Oi',
-    hasImage: true,
-    imageUrl: 'https://exemplo.com.br/oferta.png',
-  }),
-  'PUT /api/messages/:id': () => ({
-    title: 'Modelo B',
-    content: 'Oi',
-    hasImage: true,
-    imageUrl: 'https://exemplo.com.br/oferta.png',
-  }),
-  'POST /api/bot-config': () => ({
-    welcomeMessage: 'Olá da B',
-    autoReplies: [
-      { trigger: 'foto', response: 'Veja', type: 'image', imageUrl: 'https://exemplo.com.br/foto.png' },
-      {
-        trigger: 'site',
-        response: 'Escolha',
-        type: 'interactive',
-        buttons: [{ id: 'b1', text: 'Site', type: 'url', value: 'https://exemplo.com.br' }],
-      },
-    ],
-  }),
-  'POST /api/conversations/:phone/messages': () => ({ text: 'Olá' }),
-  'POST /api/notifications/read': () => ({ ids: [] }),
 };
 
 /** Query strings for B's own calls: searches for A's names and numbers, exports as text. */

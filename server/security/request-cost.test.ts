@@ -213,7 +213,7 @@ describe('the cost of a request', () => {
       if (ONLY && route !== ONLY) continue;
       const fields = fieldsOf(r.schema?.body);
       if (!fields.length) continue;
-      // An optional body (connect, test send) has no example: its fields alone are sent.
+      // An optional body with an empty example (connect): its fields alone are sent.
       const example = EXAMPLES[route] ?? (() => ({}));
       const cookie = cookieFor(r.access);
       const url = pathIds(r.url);

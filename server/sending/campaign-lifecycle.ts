@@ -88,7 +88,8 @@ export function statusIn(group: readonly string[]): SQL {
   return sql.raw(`in (${group.map((s) => `'${s}'`).join(', ')})`);
 }
 
-async function currentRow(db: Db, userId: string, id: string): Promise<CampaignRow> {
+/** The account's campaign, or the pt-BR 404. */
+export async function currentRow(db: Db, userId: string, id: string): Promise<CampaignRow> {
   const [row] = await db
     .select()
     .from(campaigns)

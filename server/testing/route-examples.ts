@@ -54,6 +54,8 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
     marketingEmails: true,
   }),
   'PUT /api/settings/whatsapp': () => ({ ...DEFAULT_WHATSAPP_SETTINGS }),
+  'POST /api/whatsapp/connect': () => ({}),
+  'POST /api/whatsapp/simulator/inbound': () => ({ from: '5521980000009', text: 'Olá' }),
   'POST /api/whatsapp-business/configure': () => ({
     accessToken: 'EAAB'.padEnd(40, 'x'),
     phoneNumberId: '123456789012345',
@@ -86,7 +88,9 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
   'POST /api/bot-config': () => ({
     isEnabled: true,
     welcomeMessage: 'Olá!',
+    // An image rule first: a hostile value in its first rule's image reaches the upload check.
     autoReplies: [
+      { trigger: `f${unique()}`, response: 'Veja', type: 'image', imageUrl: 'https://exemplo.com.br/foto.png' },
       { keyword: `k${unique()}`, response: 'Resposta' },
       {
         trigger: `t${unique()}`,
@@ -120,7 +124,10 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
     type: 'groups',
     content: 'Oi',
     contentType: 'text',
+    hasImage: true,
+    imageUrl: 'https://exemplo.com.br/oferta.png',
   }),
+  'POST /api/notifications/read': () => ({ ids: [] }),
 };
 
 /** Stands for an id of nothing in a path the suites have no real id for. */

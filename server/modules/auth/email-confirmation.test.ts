@@ -4,35 +4,27 @@ import { EMAIL_CONFIRMATION_HOURS, emailConfirmationMsg } from '../../../contrac
 import { msg } from '../../../contract/messages';
 import { emailConfirmationTokens, users } from '../../db/schema';
 import { hashToken } from '../../sessions/session-store';
-import { type ReceivedMail, SmtpSink } from '../../testing/smtp-sink';
-import { apiCall, createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+import { createMailTestApp, linkToken } from '../../testing/mail-app';
+import type { ReceivedMail, SmtpSink } from '../../testing/smtp-sink';
+import { apiCall, createUser, loginAs } from '../../testing/test-app';
 
 /**
  * 'Confirme seu email', as the registration toast says: a new account (registration or the landing
  * page's signup) is e-mailed a link, the link confirms the address once, and the administrators'
  * list shows who confirmed.
  */
-const PUBLIC_URL = 'https://app.disparo.example';
+let ctx: Awaited<ReturnType<typeof createMailTestApp>>;
 let sink: SmtpSink;
-let ctx: TestContext;
 
 beforeAll(async () => {
-  sink = await new SmtpSink().start();
-  ctx = await createTestApp({ SMTP_URL: sink.url, PUBLIC_URL });
+  ctx = await createMailTestApp();
+  sink = ctx.sink;
 });
-afterAll(async () => {
-  await ctx.close();
-  await sink.stop();
-});
+afterAll(() => ctx?.close());
 
 const confirm = (token: string) => apiCall(ctx, 'POST', '/api/auth/confirm-email', { payload: { token } });
 
-function tokenOf(mail: ReceivedMail): string {
-  const match = /https:\/\/app\.disparo\.example\/confirmar-email\?token=([A-Za-z0-9_-]+)/.exec(mail.text);
-  if (!match) throw new Error(`no link in: ${mail.text}`);
-  expect(mail.html).toContain(`href="${PUBLIC_URL}/confirmar-email?token=${match[1]}"`);
-  return match[1];
-}
+const tokenOf = (mail: ReceivedMail) => linkToken(mail, '/confirmar-email');
 
 const confirmedAt = async (email: string) =>
   (await ctx.database.db.select({ at: users.emailConfirmedAt }).from(users).where(eq(users.email, email)))[0]?.at;

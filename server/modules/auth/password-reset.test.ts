@@ -11,16 +11,9 @@ import { rowsOf } from '../../db/rows';
 import { loginFailures, passwordResetTokens } from '../../db/schema';
 import { loggerOptions } from '../../logger';
 import { hashToken } from '../../sessions/session-store';
-import { type ReceivedMail, SmtpSink } from '../../testing/smtp-sink';
-import {
-  apiCall,
-  createTestApp,
-  createUser,
-  loginAs,
-  TEST_PASSWORD,
-  type TestApp,
-  type TestContext,
-} from '../../testing/test-app';
+import { createMailTestApp, linkToken, MAIL_PUBLIC_URL } from '../../testing/mail-app';
+import type { ReceivedMail, SmtpSink } from '../../testing/smtp-sink';
+import { apiCall, createTestApp, createUser, loginAs, TEST_PASSWORD, type TestApp } from '../../testing/test-app';
 import { createTestDatabase } from '../../testing/test-db';
 
 /**
@@ -29,18 +22,15 @@ import { createTestDatabase } from '../../testing/test-db';
  * without an account gets the same answer and no e-mail; requests are limited per address and per
  * client; production without SMTP says so and production never logs a link.
  */
-const PUBLIC_URL = 'https://app.disparo.example';
+const PUBLIC_URL = MAIL_PUBLIC_URL;
+let ctx: Awaited<ReturnType<typeof createMailTestApp>>;
 let sink: SmtpSink;
-let ctx: TestContext;
 
 beforeAll(async () => {
-  sink = await new SmtpSink().start();
-  ctx = await createTestApp({ SMTP_URL: sink.url, PUBLIC_URL });
+  ctx = await createMailTestApp();
+  sink = ctx.sink;
 });
-afterAll(async () => {
-  await ctx.close();
-  await sink.stop();
-});
+afterAll(() => ctx?.close());
 
 const forgot = (email: string) => apiCall(ctx, 'POST', '/api/auth/forgot-password', { payload: { email } });
 const reset = (token: string, password: string) =>
@@ -50,13 +40,7 @@ const login = (username: string, password: string) =>
   apiCall(ctx, 'POST', '/api/auth/login', { payload: { username, password } });
 const sent = () => ctx.app.deps.mail.mailer.idle();
 
-/** The token of the link in an e-mail, read from its text and checked against its HTML. */
-function tokenOf(mail: ReceivedMail): string {
-  const match = /https:\/\/app\.disparo\.example\/redefinir-senha\?token=([A-Za-z0-9_-]+)/.exec(mail.text);
-  if (!match) throw new Error(`no link in: ${mail.text}`);
-  expect(mail.html).toContain(`href="${PUBLIC_URL}/redefinir-senha?token=${match[1]}"`);
-  return match[1];
-}
+const tokenOf = (mail: ReceivedMail) => linkToken(mail, '/redefinir-senha');
 
 async function linkFor(email: string, nth = 1): Promise<string> {
   expect((await forgot(email)).statusCode).toBe(200);

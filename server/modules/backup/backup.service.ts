@@ -22,12 +22,12 @@ import {
   backupRecipient,
   backupSavedMessage,
   describeBackupPath,
-  type RestoreCounts,
   type RestoreResult,
   restoreSummary,
+  zeroCounts,
 } from '../../../contract/backup';
 import { weekdays } from '../../../contract/bot';
-import { CAMPAIGN_RUNNING, campaignMsg, isCampaignStatusIn } from '../../../contract/campaigns';
+import { campaignMsg } from '../../../contract/campaigns';
 import { contactsMsg } from '../../../contract/contacts';
 import { mediaMsg } from '../../../contract/media';
 import { unknownVariable } from '../../../contract/personalize';
@@ -41,7 +41,7 @@ import { AppError } from '../../errors';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { normalizePhone } from '../../lib/phone';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
-import { type RestoredRecipient, restoreRecipientRows } from '../../sending/recipient-rows';
+import { restoreCampaigns } from '../campaigns';
 import { getBotConfig, restoreBot } from '../chatbot';
 import { type Account, contactsChanged, lockRemainingSlots, restoreContacts } from '../contacts';
 import { restoreGroups } from '../groups';
@@ -54,11 +54,6 @@ import { decodeMedia, type MediaEntry, splitMedia } from './backup-media';
 /** Rows read per query while the file streams out. */
 const CONTACTS_PAGE = 2_000;
 const RECIPIENTS_PAGE = 5_000;
-/**
- * Report lines per statement on restore: on the embedded database a statement holds the server's
- * thread, and a batch this size takes 15–30 ms there (1,000: 30–80 ms; 5,000: 200–350).
- */
-const RECIPIENT_BATCH = 500;
 /** A restore this large is followed by a vacuum (as a large import is; PGlite has no autovacuum). */
 const VACUUM_AFTER_ROWS = 5_000;
 
@@ -355,8 +350,6 @@ async function* streamBackup(
 
 // Restore: reading and checking the file
 
-type ParsedRecipient = BackupFile['campaigns'][number]['recipients'][number];
-
 function refuse(path: ReadonlyArray<PropertyKey>, problem: string): AppError {
   const where = describeBackupPath(path);
   return new AppError('VALIDATION', backupMsg.invalid(where, problem), {
@@ -536,23 +529,6 @@ export async function parseBackup(
 // Restore: writing
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-const zero = (): RestoreCounts => ({ added: 0, updated: 0, unchanged: 0, skipped: 0 });
-
-/** The account's contact of each number a restore has met (null: the account has none). */
-type ContactIds = Map<string, string | null>;
-
-/** Counts of a key in a list, so that the k-th copy in a backup matches the k-th copy in the account. */
-function multiset(keys: string[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
-  return m;
-}
-function takeFrom(m: Map<string, number>, key: string): boolean {
-  const n = m.get(key) ?? 0;
-  if (n > 0) m.set(key, n - 1);
-  return n > 0;
-}
-
 /** What became of an uploaded image a restored row refers to: its upload in the account, or why not. */
 type RestoredImage = { id: string; fileName: string | null } | { problem: string };
 type RestoreImage = (id: string) => Promise<RestoredImage>;
@@ -603,145 +579,6 @@ function imageRestorer(
     done.set(id, result);
     return result;
   };
-}
-
-/**
- * A restored campaign is never sent again. Drafts stay drafts; a scheduled one becomes a draft (its
- * time would otherwise start it); one that was going out or paused is restored cancelled; finished
- * ones keep their status. Recipient lines not yet sent become skipped with the reason.
- */
-function restoredStatus(status: BackupCampaign['status']): BackupCampaign['status'] {
-  if (status === 'scheduled') return 'draft';
-  if (isCampaignStatusIn(CAMPAIGN_RUNNING, status) || status === 'paused') return 'cancelled';
-  return status;
-}
-
-/** A contact's number as recipient lines write it (digits, or with the +) and as contacts store it. */
-const contactPhone = (recipient: string) => (recipient.startsWith('+') ? recipient : `+${recipient}`);
-
-/** Adds to `ids` the account's contact of each of these numbers it has not met yet. */
-async function lookUpContacts(t: Db, userId: string, phones: string[], ids: ContactIds): Promise<void> {
-  const unknown = [...new Set(phones.filter((p) => !ids.has(p)))];
-  if (!unknown.length) return;
-  for (const p of unknown) ids.set(p, null);
-  const rows = rowsOf<{ id: string; phone: string }>(
-    await t.execute(
-      sql`select id, phone from contacts where user_id = ${userId} and phone = any(${sql.param(unknown)}::text[])`,
-    ),
-  );
-  for (const c of rows) ids.set(c.phone, c.id);
-}
-
-/**
- * A campaign's report lines, a batch per statement through the bulk loader, with a pause between
- * batches for whatever else waits on the thread. The campaign is new in this transaction, so no
- * other writer can hold one of its lines: only a line the file repeats is left out (the first one
- * is kept). Each statement's rollups are computed once for all its rows (migration 0009).
- */
-async function restoreRecipients(
-  t: Db,
-  userId: string,
-  campaignId: string,
-  lines: ParsedRecipient[],
-  contactIds: ContactIds,
-  now: string,
-  turns: Turns,
-): Promise<number> {
-  const seen = new Set<string>();
-  let inserted = 0;
-  for (let i = 0; i < lines.length; i += RECIPIENT_BATCH) {
-    const batch = lines.slice(i, i + RECIPIENT_BATCH).filter((r) => !seen.has(r.recipient) && seen.add(r.recipient));
-    const phones = batch.filter((r) => r.kind === 'contact').map((r) => contactPhone(r.recipient));
-    await lookUpContacts(t, userId, phones, contactIds);
-    const rows: RestoredRecipient[] = batch.map((r) => ({
-      contactId: r.kind === 'contact' ? (contactIds.get(contactPhone(r.recipient)) ?? null) : null,
-      recipient: r.recipient,
-      kind: r.kind,
-      name: r.name,
-      email: r.email,
-      status: r.status,
-      error: r.error,
-      attempts: r.attempts,
-      queuedAt: r.queuedAt ?? now,
-      sentAt: r.sentAt,
-      deliveredAt: r.deliveredAt,
-      readAt: r.readAt,
-      failedAt: r.failedAt,
-    }));
-    inserted += await restoreRecipientRows(t, { id: campaignId, userId }, rows, backupMsg.recipientNotSent);
-    await turns.pause();
-  }
-  return inserted;
-}
-
-/**
- * Campaigns by name and creation date (ids are not carried: another account may hold the same id),
- * each with its recipient lines, which point at the account's contact with the same number.
- */
-async function restoreCampaigns(
-  t: Db,
-  userId: string,
-  list: BackupFile['campaigns'],
-  restoreImage: RestoreImage,
-  warn: (warning: string) => void,
-  contactIds: ContactIds,
-  now: string,
-  turns: Turns,
-): Promise<{ counts: RestoreCounts; recipients: number }> {
-  const counts = zero();
-  const key = (name: string, createdAt: Date) => JSON.stringify([name, createdAt.toISOString()]);
-  const own = multiset(
-    (
-      await t
-        .select({ name: campaigns.name, createdAt: campaigns.createdAt })
-        .from(campaigns)
-        .where(eq(campaigns.userId, userId))
-    ).map((c) => key(c.name, c.createdAt)),
-  );
-  let recipients = 0;
-  for (const c of list) {
-    if (takeFrom(own, key(c.name, new Date(c.createdAt)))) {
-      counts.unchanged++;
-      continue;
-    }
-    const status = restoredStatus(c.status);
-    // An http(s) link stays a link; an upload is the account's own, a new one from the file, or none.
-    let imageUrl = c.imageUrl;
-    const upload = c.imageUrl ? uploadOf(c.imageUrl) : undefined;
-    if (upload) {
-      const image = await restoreImage(upload);
-      if ('problem' in image) {
-        imageUrl = null;
-        warn(backupMsg.campaignImageNotRestored(c.name, image.problem));
-      } else {
-        imageUrl = `${UPLOAD_REF_PREFIX}${image.id}`;
-      }
-    }
-    const [row] = await t
-      .insert(campaigns)
-      .values({
-        userId,
-        name: c.name,
-        message: c.message,
-        status,
-        targetType: c.targetType,
-        targetGroups: c.targetGroups,
-        targetTags: c.targetTags,
-        imageUrl,
-        templateName: c.templateName,
-        templateLanguage: c.templateLanguage,
-        templateVariables: c.templateVariables,
-        scheduledAt: status !== 'draft' && c.scheduledAt ? new Date(c.scheduledAt) : null,
-        pauseReason: c.pauseReason,
-        createdAt: new Date(c.createdAt),
-        startedAt: c.startedAt ? new Date(c.startedAt) : null,
-        finishedAt: c.finishedAt ? new Date(c.finishedAt) : status === 'cancelled' ? new Date() : null,
-      })
-      .returning({ id: campaigns.id });
-    counts.added++;
-    recipients += await restoreRecipients(t, userId, row.id, c.recipients, contactIds, now, turns);
-  }
-  return { counts, recipients };
 }
 
 /**
@@ -802,10 +639,10 @@ export async function restoreBackup(
       ),
     );
     const restoreImage = imageRestorer(t, userId, own, images, opts.uploadsQuotaMb, turns);
-    const settings = backup.settings ? await restoreSettings(t, userId, backup.settings) : zero();
+    const settings = backup.settings ? await restoreSettings(t, userId, backup.settings) : zeroCounts();
     const bot = backup.bot
       ? await restoreBot(t, userId, backup.bot, opts.aiAvailable)
-      : { config: zero(), rules: zero() };
+      : { config: zeroCounts(), rules: zeroCounts() };
     const groupCounts = await restoreGroups(t, userId, backup.groups);
     const messageCounts = await restoreSavedMessages(t, userId, backup.savedMessages, async (id, title) => {
       const image = await restoreImage(id);
@@ -821,8 +658,12 @@ export async function restoreBackup(
       t,
       userId,
       backup.campaigns,
-      restoreImage,
-      warn,
+      async (id, name) => {
+        const image = await restoreImage(id);
+        if (!('problem' in image)) return image;
+        warn(backupMsg.campaignImageNotRestored(name, image.problem));
+        return null;
+      },
       contactResult.ids,
       now,
       turns,

@@ -29,6 +29,7 @@ import {
   type CampaignFields,
   cancelCampaign,
   canTransition,
+  currentRow,
   editCampaign,
   type LifecycleContext,
 } from '../../sending/campaign-lifecycle';
@@ -157,17 +158,8 @@ export async function listCampaigns(db: Db, userId: string, pacing?: PacingView)
   return rows.map((r) => toCampaign(r, progress.get(r.id) ?? EMPTY_PROGRESS, pacing));
 }
 
-async function findRow(db: Db, userId: string, id: string): Promise<CampaignRow> {
-  const [row] = await db
-    .select()
-    .from(campaigns)
-    .where(and(eq(campaigns.id, id), eq(campaigns.userId, userId)));
-  if (!row) throw new AppError('NOT_FOUND', campaignMsg.notFound);
-  return row;
-}
-
 export async function getCampaign(db: Db, userId: string, id: string, pacing?: PacingView): Promise<Campaign> {
-  const row = await findRow(db, userId, id);
+  const row = await currentRow(db, userId, id);
   const progress = await progressOf(db, [id]);
   return toCampaign(row, progress.get(id) ?? EMPTY_PROGRESS, pacing);
 }
@@ -314,7 +306,7 @@ export async function updateCampaign(
   id: string,
   body: UpdateCampaignBody,
 ): Promise<Campaign> {
-  const current = await findRow(deps.db, userId, id);
+  const current = await currentRow(deps.db, userId, id);
   assertTransition('edit', current.status);
   const f = await fieldsFrom(deps, userId, body, current);
   // The status change an edit may make (draft ↔ scheduled) goes through the campaign's lifecycle.
@@ -325,7 +317,7 @@ export async function updateCampaign(
 /** Deletes a campaign; one that is going out is cancelled first, so nothing more is sent. */
 export async function deleteCampaign(ctx: LifecycleContext, userId: string, id: string): Promise<void> {
   const { db } = ctx;
-  const current = await findRow(db, userId, id);
+  const current = await currentRow(db, userId, id);
   if (canTransition('cancel', current.status)) {
     await cancelCampaign(ctx, userId, id, { record: false }).catch((err) => {
       if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
@@ -335,7 +327,7 @@ export async function deleteCampaign(ctx: LifecycleContext, userId: string, id: 
 }
 
 export async function duplicateCampaign(db: Db, userId: string, id: string): Promise<Campaign> {
-  const c = await findRow(db, userId, id);
+  const c = await currentRow(db, userId, id);
   const [row] = await db
     .insert(campaigns)
     .values({
@@ -414,7 +406,7 @@ export async function listRecipients(
   id: string,
   q: { status?: RecipientStatus; page: number; limit: number },
 ): Promise<RecipientsPage> {
-  await findRow(db, userId, id);
+  await currentRow(db, userId, id);
   const where = and(
     eq(campaignRecipients.campaignId, id),
     q.status ? eq(campaignRecipients.status, q.status) : undefined,
@@ -456,7 +448,7 @@ export async function recipientsTable(
   id: string,
   status?: RecipientStatus,
 ): Promise<{ name: string; table: Table }> {
-  const c = await findRow(db, userId, id);
+  const c = await currentRow(db, userId, id);
   const rows = await db
     .select()
     .from(campaignRecipients)

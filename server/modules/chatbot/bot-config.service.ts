@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Role } from '../../../contract/auth';
-import type { BackupFile, RestoreCounts } from '../../../contract/backup';
+import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import {
   type AutoReply,
   aiUnavailableFor,
@@ -161,8 +161,8 @@ export async function restoreBot(
   bot: NonNullable<BackupFile['bot']>,
   aiAvailable: boolean,
 ): Promise<{ config: RestoreCounts; rules: RestoreCounts }> {
-  const config: RestoreCounts = { added: 0, updated: 0, unchanged: 0, skipped: 0 };
-  const rules: RestoreCounts = { added: 0, updated: 0, unchanged: 0, skipped: 0 };
+  const config = zeroCounts();
+  const rules = zeroCounts();
   const [row] = await t.select().from(botConfigs).where(eq(botConfigs.userId, userId));
   const existing = await t
     .select({ trigger: autoReplies.trigger, position: autoReplies.position })

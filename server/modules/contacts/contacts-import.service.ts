@@ -10,7 +10,7 @@ import {
 } from '../../../contract/contacts';
 import { notificationLinks, notificationMsg } from '../../../contract/notifications';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
-import { type BulkTable, type BulkValue, bulkInsert } from '../../db/bulk-insert';
+import { type BulkValue, bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { AppError } from '../../errors';
@@ -18,7 +18,7 @@ import { timeOrderedIds } from '../../lib/ids';
 import { normalizePhone } from '../../lib/phone';
 import { recordActivity } from '../../records/activity';
 import { type ErrorLog, notify } from '../../records/notify';
-import { type Account, contactsChanged, lockRemainingSlots, planLimitMessage } from './contacts.service';
+import { type Account, contactRows, contactsChanged, lockRemainingSlots, planLimitMessage } from './contacts.service';
 import { type ColumnMap, detectFileKind, mapHeader, readTextRows } from './import-file';
 import { readSpreadsheet } from './spreadsheet-parser';
 
@@ -165,19 +165,6 @@ async function existingPhones(tx: Runner, userId: string, phones: string[]): Pro
   return found;
 }
 
-/** The contact columns an import writes, after the account's id (the same in every row). */
-const CONTACT_ROWS: BulkTable = {
-  table: 'contacts',
-  fixed: [],
-  columns: [
-    { name: 'id', type: 'uuid' },
-    { name: 'name', type: 'text' },
-    { name: 'phone', type: 'text' },
-    { name: 'email', type: 'text' },
-    { name: 'tags', type: 'text[]' },
-  ],
-};
-
 /**
  * Imports a CSV, TXT, XLS or XLSX file of contacts in one transaction: every valid new row or none.
  * Duplicates (within the file and against the account's contacts) are counted, invalid rows answered
@@ -212,7 +199,7 @@ export async function importContacts(
     );
     // Ids made here are time-ordered (UUIDv7): the primary key index grows at its end instead of
     // splitting pages all over, and the database does not draw 100,000 random numbers.
-    // The rows to write, in CONTACT_ROWS' column order.
+    // The rows to write, in contactRows' column order.
     const fresh: BulkValue[][] = [];
     const ids = timeOrderedIds(Math.min(candidates.length, slots));
     for (const c of candidates) {
@@ -222,12 +209,7 @@ export async function importContacts(
     }
     // Known numbers were excluded above under the account lock (which creating a contact takes
     // too); a number another writer adds meanwhile (editing a contact) is skipped by the loader.
-    const inserted = await bulkInsert(
-      tx,
-      { ...CONTACT_ROWS, fixed: [{ name: 'user_id', type: 'uuid', value: account.id }] },
-      fresh,
-      { keysExcluded: true },
-    );
+    const inserted = await bulkInsert(tx, contactRows(account.id), fresh, { keysExcluded: true });
     // A concurrent insert of the same number (after our lookup) is a duplicate too.
     duplicates += fresh.length - inserted;
     return inserted;

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { BackupFile, RestoreCounts } from '../../../contract/backup';
+import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import {
   CONTACT_TAGS_LIST_MAX,
   type Contact,
@@ -404,8 +404,11 @@ export interface RestorePace {
  */
 const RESTORE_BATCH = 500;
 
-/** New contacts as the bulk loader writes them (COPY), the account once per batch. */
-const contactTable = (userId: string): BulkTable => ({
+/**
+ * New contacts as the bulk loader writes them (COPY), the account's id once per batch: an import
+ * writes these columns; a restore adds what the backup knows (`restoreContacts`).
+ */
+export const contactRows = (userId: string, more: BulkTable['columns'] = []): BulkTable => ({
   table: 'contacts',
   fixed: [{ name: 'user_id', type: 'uuid', value: userId }],
   columns: [
@@ -414,13 +417,18 @@ const contactTable = (userId: string): BulkTable => ({
     { name: 'phone', type: 'text' },
     { name: 'email', type: 'text' },
     { name: 'tags', type: 'text[]' },
+    ...more,
+  ],
+});
+
+const contactTable = (userId: string): BulkTable =>
+  contactRows(userId, [
     { name: 'is_active', type: 'boolean' },
     { name: 'opted_out', type: 'boolean' },
     { name: 'is_whatsapp_active', type: 'boolean' },
     { name: 'whatsapp_checked_at', type: 'timestamptz' },
     { name: 'created_at', type: 'timestamptz' },
-  ],
-});
+  ]);
 
 /**
  * Contacts by phone. A number the account has is kept as it is; only what it lacks is filled in
@@ -436,7 +444,7 @@ export async function restoreContacts(
   now: string,
   turns: RestorePace,
 ): Promise<{ counts: RestoreCounts; ids: Map<string, string | null> }> {
-  const counts: RestoreCounts = { added: 0, updated: 0, unchanged: 0, skipped: 0 };
+  const counts = zeroCounts();
   const ids = new Map<string, string | null>();
   type Own = { id: string; phone: string; email: string | null; tags: string[]; wa: boolean | null };
   const lookup = async (phones: string[]) =>

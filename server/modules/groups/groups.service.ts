@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { BackupFile, RestoreCounts } from '../../../contract/backup';
+import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import { type Group, type groupInput, groupsMsg } from '../../../contract/contacts';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
@@ -139,7 +139,7 @@ const RESTORE_BATCH = 500;
 
 /** Groups by name (case ignored, as the app keeps them unique): a known one only gets a missing WhatsApp link. */
 export async function restoreGroups(t: Db, userId: string, list: BackupFile['groups']): Promise<RestoreCounts> {
-  const counts: RestoreCounts = { added: 0, updated: 0, unchanged: 0, skipped: 0 };
+  const counts = zeroCounts();
   const existing = new Map(
     (await t.select().from(groups).where(eq(groups.userId, userId))).map((g) => [g.name.toLowerCase(), g]),
   );

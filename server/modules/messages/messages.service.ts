@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import type { BackupFile, RestoreCounts } from '../../../contract/backup';
+import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import { mediaMsg } from '../../../contract/media';
 import {
   isHttpUrl,
@@ -13,6 +13,7 @@ import { uploadUrl } from '../../../contract/uploads';
 import type { Db } from '../../db/client';
 import { savedMessages } from '../../db/schema';
 import { AppError } from '../../errors';
+import { multiset, takeFrom } from '../../lib/multiset';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
 import { findUpload } from '../uploads';
@@ -164,18 +165,6 @@ export async function savedMessageAsContent(
 /** Rows written per statement on restore (modules/backup). */
 const RESTORE_BATCH = 500;
 
-/** Counts of a key in a list, so that the k-th copy in a backup matches the k-th copy in the account. */
-function multiset(keys: string[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
-  return m;
-}
-function takeFrom(m: Map<string, number>, key: string): boolean {
-  const n = m.get(key) ?? 0;
-  if (n > 0) m.set(key, n - 1);
-  return n > 0;
-}
-
 /**
  * Saved messages by title, content type and content: one the account has is not added again.
  * `restoreImage` answers the account's upload for a message's image, or null when it could not
@@ -187,7 +176,7 @@ export async function restoreSavedMessages(
   list: BackupFile['savedMessages'],
   restoreImage: (uploadId: string, title: string) => Promise<{ id: string; fileName: string | null } | null>,
 ): Promise<RestoreCounts> {
-  const counts: RestoreCounts = { added: 0, updated: 0, unchanged: 0, skipped: 0 };
+  const counts = zeroCounts();
   const key = (m: { title: string; contentType: string; content: string }) =>
     JSON.stringify([m.title, m.contentType, m.content]);
   const own = multiset(

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { BackupFile, RestoreCounts } from '../../../contract/backup';
+import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import { BUSINESS_DAYS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_WHATSAPP_SETTINGS } from '../../../contract/constants';
 import type { Db } from '../../db/client';
 import { accountSettings } from '../../db/schema';
@@ -47,7 +47,7 @@ export async function restoreSettings(
   userId: string,
   s: NonNullable<BackupFile['settings']>,
 ): Promise<RestoreCounts> {
-  const counts: RestoreCounts = { added: 0, updated: 0, unchanged: 0, skipped: 0 };
+  const counts = zeroCounts();
   const added = await t
     .insert(accountSettings)
     .values({
