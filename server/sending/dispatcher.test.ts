@@ -123,11 +123,16 @@ describe('sending a campaign', () => {
     const id = await createAndSendCampaign(ctx, a.cookie);
     await waitForCampaign(ctx, a.cookie, id, (c) => c.status === 'completed');
     const times = a.driver.outbox.map((m) => m.at.getTime());
-    for (let i = 1; i < times.length; i++) {
-      const gap = times[i] - times[i - 1];
+    const gaps = times.slice(1).map((t, i) => t - times[i]);
+    expect(gaps).toHaveLength(4);
+    // Never sooner than the delay; not much later either: a busy machine may slow one send (every
+    // gap stays under a second), but the typical gap is the delay plus jitter and a few statements.
+    for (const gap of gaps) {
       expect(gap).toBeGreaterThanOrEqual(20 * 0.9);
-      expect(gap).toBeLessThan(200);
+      expect(gap).toBeLessThan(1000);
     }
+    const median = [...gaps].sort((x, y) => x - y)[Math.floor(gaps.length / 2)];
+    expect(median).toBeLessThan(200);
   });
 
   it('never exceeds the daily limit and waits with the reason shown', async () => {
