@@ -1,5 +1,7 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { ChevronRight, Plus, Trash2 } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { type FieldPath, useFieldArray, useForm } from 'react-hook-form';
 import {
   autoReplyTypeLabels,
   BOT_AI_INSTRUCTIONS_MAX,
@@ -15,6 +17,14 @@ import {
   weekdayLabels,
   weekdays,
 } from '../../../../contract/bot';
+import {
+  type BotConfigFormDraft,
+  type BotConfigFormField,
+  type BotReplyRowDraft,
+  botConfigForm,
+  botConfigFormFromConfig,
+  emptyBotReplyRow,
+} from '../../../../contract/bot-config-form';
 import { countLabel } from '../../../../contract/plural';
 import { FieldError } from '../../../components/field-error';
 import { FormField } from '../../../components/form-field';
@@ -44,17 +54,7 @@ import { toastError, toastSuccess } from '../../../lib/toasts';
 import { UnsavedChangesDialog, UnsavedChangesGuard } from '../../../lib/use-unsaved-changes-guard';
 import { cn } from '../../../lib/utils';
 import { useSaveBotConfig } from '../api/save-bot-config';
-import {
-  aiUnavailableText,
-  type BotConfigField,
-  type BotConfigFormState,
-  botConfigFormDirty,
-  checkBotConfigForm,
-  emptyReplyRow,
-  formFromConfig,
-  type ReplyRow,
-  toggleDay,
-} from '../bot-config-form';
+import { aiUnavailableText, botConfigFormDirty, toggleDay } from '../bot-config-form';
 
 const WEEKDAY_NAMES: Record<Weekday, string> = {
   monday: 'Segunda-feira',
@@ -70,7 +70,10 @@ const WEEKDAY_NAMES: Record<Weekday, string> = {
 const AI_MODEL_SUGGESTIONS = [DEFAULT_AI_MODEL, 'gpt-4o-mini', 'gpt-4o', 'gpt-4.1-mini'];
 
 /** Fields inside 'Mais opções': the section opens when one of them has a problem. */
-const MORE_FIELDS: readonly BotConfigField[] = ['businessHours', 'outOfHoursMessage', 'handoffMinutes'];
+const MORE_FIELDS: readonly BotConfigFormField[] = ['businessHours', 'outOfHoursMessage', 'handoffMinutes'];
+
+/** The fields set as they are (the rows and the business hours have their own setters). */
+type PlainField = Exclude<keyof BotConfigFormDraft, 'replies' | 'businessHours'>;
 
 /** One keyword + response row; a rule made in the manager says what it keeps (buttons, image). */
 function ReplyRowFields({
@@ -81,11 +84,11 @@ function ReplyRowFields({
   onChange,
   onRemove,
 }: {
-  row: ReplyRow;
+  row: BotReplyRowDraft;
   index: number;
   stored: BotConfig['autoReplies'][number] | undefined;
   error?: string;
-  onChange: (patch: Partial<ReplyRow>) => void;
+  onChange: (patch: Partial<Pick<BotReplyRowDraft, 'keyword' | 'response'>>) => void;
   onRemove: () => void;
 }) {
   const keywordId = useId();
@@ -156,12 +159,29 @@ function BotConfigForm({
 }) {
   const user = useAuthenticatedUser();
   const save = useSaveBotConfig();
-  const [form, setForm] = useState<BotConfigFormState>(() => formFromConfig(config));
+  // Checked on 'Salvar Configuração' only; a message goes away when what it concerns is edited (`set`).
+  const schema = useMemo(() => botConfigForm(config), [config]);
+  // The config as it opened (a refetch while open leaves the edits alone).
+  const [defaultValues] = useState(() => botConfigFormFromConfig(config));
+  const editor = useForm({
+    resolver: zodResolver(schema),
+    defaultValues,
+    reValidateMode: 'onSubmit',
+  });
+  const replies = useFieldArray({ control: editor.control, name: 'replies' });
+  const form = editor.watch();
   const dirty = botConfigFormDirty(form, config);
   useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
   useEffect(() => () => onDirtyChange(false), [onDirtyChange]);
-  const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<BotConfigField, string>>>({});
+  const found = editor.formState.errors;
+  const fieldErrors: Partial<Record<BotConfigFormField, string>> = {
+    welcomeMessage: found.welcomeMessage?.message,
+    aiModel: found.aiModel?.message,
+    businessHours: found.businessHours?.message,
+    outOfHoursMessage: found.outOfHoursMessage?.message,
+    aiInstructions: found.aiInstructions?.message,
+    handoffMinutes: found.handoffMinutes?.message,
+  };
   const [moreOpen, setMoreOpen] = useState(false);
   const ids = {
     welcome: useId(),
@@ -183,34 +203,41 @@ function BotConfigForm({
   };
   const storedById = new Map(config.autoReplies.map((r) => [r.id, r]));
 
-  const set = <K extends keyof BotConfigFormState>(key: K, value: BotConfigFormState[K]) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    const field = key === 'businessStart' || key === 'businessEnd' || key === 'businessDays' ? 'businessHours' : key;
-    setFieldErrors((e) => (field in e ? { ...e, [field]: undefined } : e));
+  /** A message goes away as soon as what it concerns is edited (only when there is one). */
+  const clearError = (name: FieldPath<BotConfigFormDraft>) => {
+    if (editor.getFieldState(name).error) editor.clearErrors(name);
   };
-  const setRow = (key: string, patch: Partial<ReplyRow>) => {
-    setForm((f) => ({ ...f, replies: f.replies.map((r) => (r.key === key ? { ...r, ...patch } : r)) }));
-    setRowErrors((e) => (key in e ? { ...e, [key]: '' } : e));
+  const set = <K extends PlainField>(key: K, value: BotConfigFormDraft[K]) => {
+    editor.setValue(key, value as never);
+    clearError(key);
+  };
+  const setHours = <K extends keyof BotConfigFormDraft['businessHours']>(
+    key: K,
+    value: BotConfigFormDraft['businessHours'][K],
+  ) => {
+    editor.setValue(`businessHours.${key}`, value as never);
+    clearError('businessHours');
+  };
+  const setRow = (index: number, patch: Partial<Pick<BotReplyRowDraft, 'keyword' | 'response'>>) => {
+    for (const [key, value] of Object.entries(patch) as ['keyword' | 'response', string][])
+      editor.setValue(`replies.${index}.${key}`, value);
+    clearError(`replies.${index}`);
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const check = checkBotConfigForm(form, config);
-    setRowErrors(check.rowErrors);
-    setFieldErrors(check.fieldErrors);
-    if (check.toast) {
-      if (MORE_FIELDS.some((f) => check.fieldErrors[f])) setMoreOpen(true);
-      toastError(check.toast);
-      return;
-    }
-    save.mutate(check.body, {
-      onSuccess: () => {
-        toastSuccess(botMsg.saved);
-        onClose();
-      },
-      onError: (error) => toastError(error, botMsg.saveError),
-    });
-  };
+  const submit = editor.handleSubmit(
+    (body) =>
+      save.mutate(body, {
+        onSuccess: () => {
+          toastSuccess(botMsg.saved);
+          onClose();
+        },
+        onError: (error) => toastError(error, botMsg.saveError),
+      }),
+    (errors) => {
+      if (MORE_FIELDS.some((f) => errors[f])) setMoreOpen(true);
+      if (errors.root?.message) toastError(errors.root.message);
+    },
+  );
 
   const aiLocked = !config.aiAvailable && !form.aiEnabled;
 
@@ -257,26 +284,28 @@ function BotConfigForm({
           </p>
         ) : (
           <ul className="grid gap-2">
-            {form.replies.map((row, index) => (
-              <ReplyRowFields
-                key={row.key}
-                row={row}
-                index={index}
-                stored={row.id ? storedById.get(row.id) : undefined}
-                error={rowErrors[row.key] || undefined}
-                onChange={(patch) => setRow(row.key, patch)}
-                onRemove={() =>
-                  set(
-                    'replies',
-                    form.replies.filter((r) => r.key !== row.key),
-                  )
-                }
-              />
-            ))}
+            {replies.fields.map((field, index) => {
+              const row = form.replies[index] ?? field;
+              return (
+                <ReplyRowFields
+                  key={field.id}
+                  row={row}
+                  index={index}
+                  stored={row.ruleId ? storedById.get(row.ruleId) : undefined}
+                  error={found.replies?.[index]?.message}
+                  onChange={(patch) => setRow(index, patch)}
+                  onRemove={() => replies.remove(index)}
+                />
+              );
+            })}
           </ul>
         )}
         <div>
-          <Button variant="outline" size="sm" onClick={() => set('replies', [...form.replies, emptyReplyRow()])}>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => replies.append(emptyBotReplyRow(), { shouldFocus: false })}
+          >
             <Plus aria-hidden />
             Adicionar resposta
           </Button>
@@ -356,9 +385,9 @@ function BotConfigForm({
                 <Input
                   id={ids.start}
                   type="time"
-                  value={form.businessStart}
+                  value={form.businessHours.start}
                   aria-invalid={fieldErrors.businessHours ? true : undefined}
-                  onChange={(e) => set('businessStart', e.target.value)}
+                  onChange={(e) => setHours('start', e.target.value)}
                 />
               </div>
               <div className="grid gap-1.5">
@@ -366,23 +395,23 @@ function BotConfigForm({
                 <Input
                   id={ids.end}
                   type="time"
-                  value={form.businessEnd}
+                  value={form.businessHours.end}
                   aria-invalid={fieldErrors.businessHours ? true : undefined}
-                  onChange={(e) => set('businessEnd', e.target.value)}
+                  onChange={(e) => setHours('end', e.target.value)}
                 />
               </div>
             </div>
             <fieldset className="flex flex-wrap gap-1.5">
               <legend className="pb-1.5 text-sm font-medium">Dias</legend>
               {weekdays.map((day) => {
-                const on = form.businessDays.includes(day);
+                const on = form.businessHours.days.includes(day);
                 return (
                   <button
                     key={day}
                     type="button"
                     aria-pressed={on}
                     title={WEEKDAY_NAMES[day]}
-                    onClick={() => set('businessDays', toggleDay(form.businessDays, day))}
+                    onClick={() => setHours('days', toggleDay(form.businessHours.days, day))}
                     className={cn(
                       'h-8 min-w-12 rounded-full border px-3 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
                       on
