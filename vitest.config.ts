@@ -10,7 +10,9 @@ export default defineConfig({
         name: db,
         include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'web/**/*.test.ts'],
         // The cost of a request is measured where the database shares the server's thread.
-        exclude: db === 'pglite' ? [] : ['server/security/request-cost.test.ts'],
+        // Several processes share work only on PostgreSQL (the embedded database is one process).
+        exclude:
+          db === 'pglite' ? ['server/cluster-processes.test.ts'] : ['server/security/request-cost.test.ts'],
         environment: 'node',
         globalSetup: ['server/testing/global-setup.ts'],
         env: { TEST_DB: db },

@@ -7,6 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -18,25 +19,28 @@ import { IMPORT_MAX_FILE_MB } from '../contract/contacts';
 import { msg } from '../contract/messages';
 import { type AiResponder, OpenAiResponder } from './chatbot/ai';
 import { chatbotSubscriber } from './chatbot/pipeline';
+import { type ChangeBus, LocalBus, PgBus } from './cluster/bus';
+import { ProcessRegistry, type RegistryOptions } from './cluster/process-registry';
 import type { Config } from './config';
 import { type Db, projectRoot } from './db/client';
 import type { AppDeps } from './deps';
 import { AppError } from './errors';
 import { Foreground } from './lib/foreground';
+import { EmailNotices } from './mail/email-notices';
 import { createMailer } from './mail/mailer';
 import { adminRoutes } from './modules/admin';
 import { authRoutes, emailConfirmationRoutes, passwordResetRoutes } from './modules/auth';
 import { backupRoutes } from './modules/backup';
 import { campaignsRoutes } from './modules/campaigns';
 import { botConfigRoutes } from './modules/chatbot';
-import { contactsChanged, contactsRoutes } from './modules/contacts';
+import { announceContactChanges, contactsChanged, contactsRoutes, forgetContacts } from './modules/contacts';
 import { conversationsRoutes } from './modules/conversations';
 import { groupsRoutes } from './modules/groups';
 import { messagesRoutes, savedMessageAsContent } from './modules/messages';
 import { metricsRoutes } from './modules/metrics';
-import { ConnectionAlerts, EmailNotices, notificationsRoutes } from './modules/notifications';
+import { ConnectionAlerts, notificationsRoutes } from './modules/notifications';
 import { plansRoutes } from './modules/plans';
-import { PresenceTracker, presenceRoutes } from './modules/presence';
+import { presenceRoutes } from './modules/presence';
 import { reportsRoutes } from './modules/reports';
 import { changePasswordRoutes, getAccountSettings, settingsRoutes } from './modules/settings';
 import { systemRoutes } from './modules/system';
@@ -49,8 +53,10 @@ import { clientErrorHandler } from './plugins/client-error';
 import { crossSiteGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerStrictJsonParser } from './plugins/json-body';
+import { databaseRateLimitStore } from './plugins/rate-limit-store';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers';
 import { onNotification } from './records/notify';
+import { PresenceTracker } from './records/presence-tracker';
 import { startScheduledCampaign } from './sending/campaign-lifecycle';
 import { Dispatcher, type DispatcherOptions } from './sending/dispatcher';
 import { receiptsSubscriber } from './sending/receipts';
@@ -80,6 +86,13 @@ export interface BuildAppOptions {
   ai?: AiResponder;
   /** The chatbot's clock (tests of business hours and the 24-hour window). */
   chatbotClock?: () => Date;
+  /**
+   * The PostgreSQL URL `db` was opened on: changes are then announced to the other processes
+   * (LISTEN/NOTIFY). Without it this process is alone (the embedded database, most tests).
+   */
+  databaseUrl?: string;
+  /** The process registry's beat and dead-after (tests shorten them), and this process's id. */
+  registry?: RegistryOptions;
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance & { deps: AppDeps }> {
@@ -115,11 +128,29 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     );
   }
 
-  const sessions = new SessionStore(db, {
-    idleMs: config.SESSION_IDLE_HOURS * 3_600_000,
-    absoluteMs: config.SESSION_ABSOLUTE_DAYS * 86_400_000,
-    cacheMs: opts.sessionCacheMs ?? 5_000,
+  // The other processes on this database: who is live (work is shared among them) and the bus
+  // that tells them what this one changed.
+  const processes = new ProcessRegistry(db, {
+    ...opts.registry,
+    onError: (err) => app.log.warn({ err }, 'process registry beat failed'),
   });
+  const bus: ChangeBus = opts.databaseUrl
+    ? new PgBus({
+        connectionString: opts.databaseUrl,
+        origin: processes.id,
+        notify: (channel, payload) => db.execute(sql`select pg_notify(${channel}, ${payload})`),
+        onError: (err) => app.log.warn({ err }, 'change bus error'),
+      })
+    : new LocalBus((err) => app.log.error({ err }, 'change handler failed'));
+  const sessions = new SessionStore(
+    db,
+    {
+      idleMs: config.SESSION_IDLE_HOURS * 3_600_000,
+      absoluteMs: config.SESSION_ABSOLUTE_DAYS * 86_400_000,
+      cacheMs: opts.sessionCacheMs ?? 5_000,
+    },
+    (change) => bus.publish('sessions', change),
+  );
   const registry = new ConnectionRegistry();
   const ai =
     opts.ai ??
@@ -129,7 +160,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     );
   // Webhooks are answered before the chatbot's replies are worked on (Meta retries slow webhooks).
   const foreground = new Foreground();
-  const chatbot = chatbotSubscriber({ db, log: app.log, contactsChanged, ai, now: opts.chatbotClock, foreground });
+  // On PostgreSQL other processes may receive the same contact's messages: each contact's turn is
+  // then taken in the database (chatbot/turns.ts), not only in this process.
+  const chatbot = chatbotSubscriber({
+    db,
+    log: app.log,
+    contactsChanged,
+    ai,
+    now: opts.chatbotClock,
+    foreground,
+    crossProcess: Boolean(opts.databaseUrl),
+  });
   // E-mail (SMTP_URL, else the log in development): notices of campaigns the engine ends or pauses
   // come from its notifications, so the engine needs no mailer.
   const mailer = createMailer(config, app.log);
@@ -151,6 +192,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     // messages go through the chatbot's pipeline (opt-out first).
     subscribers: [receiptsSubscriber({ db, log: app.log }), chatbot, connectionAlerts.subscriber],
     foreground,
+    announceCloudCredentials: (userId) => bus.publish('cloud-credentials', userId),
   });
   const drivers = opts.drivers ?? connections;
   const loadImage = (userId: string, id: string) => loadUpload(db, userId, id);
@@ -169,6 +211,29 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     leaseMs: config.DISPATCH_LEASE_MS,
     cloudThroughput: config.WHATSAPP_CLOUD_THROUGHPUT,
     cloudConcurrency: opts.dispatcher?.cloudConcurrency,
+    cluster: { id: processes.id, owns: (key) => processes.owns(key), liveIds: () => processes.liveIds() },
+  });
+  // What one process changes, the others drop or apply (docs/decisions/023-several-processes.md).
+  const botConfigChanged = (userId: string) => {
+    chatbot.configChanged(userId);
+    // The bot's dialog also saves the business hours the send loop keeps to.
+    dispatcher.settingsChanged(userId);
+  };
+  const settingsChanged = (userId: string) => dispatcher.settingsChanged(userId);
+  bus.subscribe('sessions', (change) => sessions.forgetRemote(change));
+  bus.subscribe('bot-config', botConfigChanged);
+  bus.subscribe('settings', settingsChanged);
+  bus.subscribe('cloud-credentials', (userId) => connections.cloud.forget(userId));
+  bus.subscribe('contacts', (userId) => forgetContacts(userId));
+  bus.subscribe('processes', () => void processes.refresh().catch(() => undefined));
+  bus.onReset(() => {
+    sessions.forgetRemote('all');
+    forgetContacts(null);
+    connections.cloud.forgetAll();
+  });
+  announceContactChanges((userId) => bus.publish('contacts', userId));
+  processes.onChange(() => {
+    void dispatcher.membershipChanged().catch((err) => app.log.warn({ err }, 'taking over lanes failed'));
   });
   const deps: AppDeps = {
     config,
@@ -180,12 +245,24 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     cloudApi: connections.cloud,
     sending: {
       dispatcher,
+      settingsChanged: (userId) => {
+        settingsChanged(userId);
+        bus.publish('settings', userId);
+      },
       loadImage,
       savedMessage: (userId, id) => savedMessageAsContent(db, userId, id),
     },
-    chatbot: { ai, idle: chatbot.idle, configChanged: chatbot.configChanged },
+    chatbot: {
+      ai,
+      idle: chatbot.idle,
+      configChanged: (userId) => {
+        botConfigChanged(userId);
+        bus.publish('bot-config', userId);
+      },
+    },
     mail: { mailer, notices: emailNotices },
     presence: new PresenceTracker({ db, log: app.log }),
+    cluster: { processes, bus },
     routes: [],
   };
   const headers = securityHeaders({
@@ -196,7 +273,19 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   fastPoll = sessionPollFastPath(deps, headers.api);
   fastWebhook = webhookFastPath({ cloudApi: deps.cloudApi, foreground, log: app.log }, headers.api);
 
+  app.addHook('onReady', async () => {
+    if (bus instanceof PgBus) await bus.start();
+    await processes.join();
+    // The others count this process in at once rather than at their next beat.
+    bus.publish('processes', processes.id);
+  });
   if (opts.dispatcher?.autoStart ?? true) app.addHook('onReady', () => dispatcher.start());
+  // Closing (SIGTERM, a rolling restart): first this process stops taking work, and the others
+  // hear it at once and take their share; then its lanes and connections are handed over below.
+  app.addHook('preClose', async () => {
+    await processes.drain().catch((err) => app.log.warn({ err }, 'draining failed'));
+    bus.publish('processes', processes.id);
+  });
   // The send loop stops first (what is in flight finishes), then sockets close without logging
   // out, so the next start reconnects without a new QR code.
   app.addHook('onClose', async () => {
@@ -205,6 +294,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     await connections.shutdown();
     stopEmailNotices();
     await mailer.close();
+    await processes.leave().catch((err) => app.log.warn({ err }, 'leaving the process registry failed'));
+    await bus.close();
   });
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
@@ -224,6 +315,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   });
   await app.register(rateLimit, {
     global: false,
+    // Counted in the database, so the limits hold across every process on it.
+    store: databaseRateLimitStore(db, app.log),
     errorResponseBuilder: () => new AppError('RATE_LIMITED', msg.auth.tooManyRequests),
   });
   await app.register(swagger, {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -71,6 +72,21 @@ const envSchema = z.object({
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   TRUST_PROXY: bool.default(false),
+  /**
+   * Server processes on this machine, one port (node:cluster; server/cluster-primary.ts): a positive
+   * integer, or `auto` for one per CPU core. Only with DATABASE_URL: the embedded database lives in
+   * one process.
+   */
+  WORKERS: z
+    .string()
+    .default('1')
+    .transform((v, ctx): number => {
+      const s = v.trim().toLowerCase();
+      if (s === 'auto') return availableParallelism();
+      if (/^\d+$/.test(s) && Number(s) >= 1) return Number(s);
+      ctx.addIssue({ code: 'custom', message: 'must be a positive integer or auto' });
+      return z.NEVER;
+    }),
   /**
    * The SMTP server that sends e-mail (password reset, account approved, campaign and connection
    * notices): `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465`. Unset: in

@@ -1,10 +1,12 @@
 import type { FastifySchema } from 'fastify';
 import type { AiResponder } from './chatbot/ai';
+import type { ChangeBus } from './cluster/bus';
+import type { ProcessRegistry } from './cluster/process-registry';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import type { EmailNotices } from './mail/email-notices';
 import type { Mailer } from './mail/mailer';
-import type { EmailNotices } from './modules/notifications';
-import type { PresenceTracker } from './modules/presence';
+import type { PresenceTracker } from './records/presence-tracker';
 import type { ImageLoader } from './sending/content';
 import type { Dispatcher } from './sending/dispatcher';
 import type { SessionStore } from './sessions/session-store';
@@ -32,13 +34,24 @@ export interface AppDeps {
   /** The accounts' official Cloud API connections (`connections.cloud`): drivers, credentials, webhook. */
   cloudApi: CloudConnections;
   /** The campaign send loop, and what campaigns read from other modules (uploaded images, saved messages). */
-  sending: { dispatcher: Dispatcher; loadImage: ImageLoader; savedMessage: SavedMessageSource };
+  sending: {
+    dispatcher: Dispatcher;
+    /** The account's sending settings changed: every process's lane applies them to its next message. */
+    settingsChanged: (userId: string) => void;
+    loadImage: ImageLoader;
+    savedMessage: SavedMessageSource;
+  };
   /** The chatbot: its AI (whether this server has one) and, for tests, a wait until inbound messages are handled. */
   chatbot: { ai: AiResponder; idle: () => Promise<void>; configChanged: (userId: string) => void };
   /** E-mail: the transport (SMTP, the log in development, or none) and the notices users get by e-mail. */
   mail: { mailer: Mailer; notices: EmailNotices };
   /** When each account last made a request (online users); fed by the access gate and the session poll. */
   presence: PresenceTracker;
+  /**
+   * The processes sharing this database: the registry (who is live, who owns which work) and the
+   * change bus (what one process changes, the others learn within a second).
+   */
+  cluster: { processes: ProcessRegistry; bus: ChangeBus };
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string; schema?: FastifySchema }>;
 }

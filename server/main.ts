@@ -1,4 +1,5 @@
 import { buildApp } from './app';
+import { runClusterPrimary } from './cluster-primary';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock';
@@ -17,6 +18,8 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // WORKERS > 1 on PostgreSQL: this process only forks and watches the workers, which run this main.
+  if (runClusterPrimary(config)) return;
 
   let unlock = () => {};
   if (!config.DATABASE_URL) {
@@ -44,6 +47,8 @@ async function main(): Promise<void> {
     logger: loggerOptions(config.LOG_LEVEL),
     // The embedded database has one process: what a previous run left mid-send is reconciled at once.
     dispatcher: { exclusive: database.kind === 'pglite' },
+    // On PostgreSQL the other processes hear this one's changes (LISTEN/NOTIFY).
+    databaseUrl: config.DATABASE_URL,
   });
   // Processes started together on PostgreSQL take turns: one creates the administrator, the others find it.
   await database.exclusive(() =>

@@ -78,7 +78,10 @@ function cleanName(value: string | undefined): string {
  * provider id (a repeated delivery answers null and changes nothing) and answers the conversation
  * as it was before this message together with the account's contact for the number. A number that
  * writes for the first time becomes a contact (see ensureContact) in a second statement, once.
- * The message joins its conversation afterwards (storeInbound), off the reply's path.
+ * The message joins its conversation afterwards (storeInbound), off the reply's path; so the last
+ * inbound message before this one (a new conversation gets the welcome) is also swapped in the
+ * contact's `chatbot_turns` row as the message is recorded: of two messages recorded at once, even
+ * by two processes, one sees the other (the row's lock orders them).
  */
 export async function receiveInbound(
   db: Db,
@@ -110,6 +113,13 @@ export async function receiveInbound(
                 ${message.providerMessageId}, ${message.timestamp.toISOString()})
         on conflict do nothing
         returning id
+      ), seen as (
+        insert into chatbot_turns (user_id, contact, last_inbound_at)
+        select ${userId}, ${message.from}, ${message.timestamp.toISOString()}::timestamptz where exists (select 1 from fresh)
+        on conflict (user_id, contact) do update set
+          previous_inbound_at = chatbot_turns.last_inbound_at,
+          last_inbound_at = greatest(chatbot_turns.last_inbound_at, excluded.last_inbound_at)
+        returning previous_inbound_at
       ), contact as (
         select id, name, opted_out from contacts where user_id = ${userId} and phone = ${e164}
       ), before as (
@@ -119,7 +129,7 @@ export async function receiveInbound(
       select exists (select 1 from fresh) as fresh,
              (select id from contact) as contact_id, (select name from contact) as contact_name,
              (select opted_out from contact) as opted_out,
-             (select last_inbound_at from before) as last_inbound_at,
+             greatest((select last_inbound_at from before), (select previous_inbound_at from seen)) as last_inbound_at,
              (select taken_over_until from before) as taken_over_until,
              (select out_of_hours_day from before) as out_of_hours_day`),
   )[0];

@@ -22,6 +22,7 @@ import {
 } from './conversations';
 import { optOutStep } from './opt-out';
 import { REPLY_STEPS } from './steps';
+import { ContactTurns, type TurnTimings } from './turns';
 
 export interface ChatbotDeps {
   db: Db;
@@ -35,6 +36,12 @@ export interface ChatbotDeps {
   foreground?: Foreground;
   /** Contacts worked on at once (waits on the network do not count); default 4. */
   concurrency?: number;
+  /**
+   * Several processes share the database (PostgreSQL): a contact's messages also take a turn
+   * across processes (turns.ts), so each is answered once and in order whichever process its
+   * webhook reached. Off by default: one process orders them in memory.
+   */
+  crossProcess?: boolean | { timings?: Partial<TurnTimings> };
 }
 
 /** What the bot sends: text, optionally with an image (the text is its caption) and buttons. */
@@ -142,6 +149,8 @@ export async function recordBotEvent(
 /** How long an inbound message waits for the database to come back, try after try (about 5 minutes). */
 const STORE_RETRY_MS = [500, 1000, 2000, 5000, 15_000, 30_000, 60_000, 60_000, 60_000, 60_000];
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** The database with `execute` taking its turn after pending I/O (and webhooks under way). */
 function yieldingExecute(db: Db, foreground: Foreground): Db {
   return new Proxy(db, {
@@ -158,7 +167,8 @@ function yieldingExecute(db: Db, foreground: Foreground): Db {
  * The chatbot's subscription to the WhatsApp layer. Each inbound message, from any driver, is
  * recorded once (a repeated webhook is dropped), stored in its conversation, then passes the steps
  * in order until one deals with it. Messages of one contact are handled one after another in the
- * order they arrived; different contacts in parallel; the caller (the webhook) never waits.
+ * order they arrived (with `crossProcess`, also when they reached different processes: turns.ts);
+ * different contacts in parallel; the caller (the webhook) never waits.
  */
 export function chatbotSubscriber(
   deps: ChatbotDeps,
@@ -168,6 +178,11 @@ export function chatbotSubscriber(
   const db = yieldingExecute(deps.db, deps.foreground ?? new Foreground());
   const setups = new BotSetupCache(deps.db);
   const queue = new KeyedQueue();
+  const turns = deps.crossProcess
+    ? new ContactTurns(db, deps.log, deps.crossProcess === true ? {} : deps.crossProcess.timings)
+    : null;
+  // Tickets are taken one after another per contact, so this process's follow its arrival order.
+  const tickets = new KeyedQueue();
   // A few contacts at a time: on one thread (and the embedded database's one connection) a burst
   // of 200 contacts' statements would otherwise queue ahead of every webhook's answer to Meta.
   const slots = new Semaphore(deps.concurrency ?? 4);
@@ -178,14 +193,19 @@ export function chatbotSubscriber(
    * while the database is out of reach it waits, the contact's later messages behind it, and is
    * stored when the database is back. The semaphore's slot is free while it waits.
    */
-  async function untilStored<T>(write: () => Promise<T>): Promise<T> {
+  function untilStored<T>(write: () => Promise<T>): Promise<T> {
+    return whileUnavailable(write, (ms) => slots.outside(() => sleep(ms)));
+  }
+
+  /** The same wait for a statement made outside the semaphore (the contact's turn). */
+  async function whileUnavailable<T>(write: () => Promise<T>, pause = sleep): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await write();
       } catch (err) {
         if (!isDatabaseUnavailable(err) || attempt >= STORE_RETRY_MS.length) throw err;
         deps.log.warn({ err }, 'database unavailable: an inbound message waits to be stored');
-        await slots.outside(() => new Promise((resolve) => setTimeout(resolve, STORE_RETRY_MS[attempt])));
+        await pause(STORE_RETRY_MS[attempt]);
       }
     }
   }
@@ -256,11 +276,26 @@ export function chatbotSubscriber(
   return {
     inbound: ({ userId, message, driver }) => {
       const key = `${userId}:${message.groupId ?? message.from}`;
+      // The place in the contact's line across processes is taken on arrival (a group's message is
+      // only recorded: it needs none); the turn is awaited when this process gets to the message.
+      const ticket =
+        turns && !message.groupId
+          ? tickets.run(key, () => whileUnavailable(() => turns.take(userId, message.from)))
+          : null;
+      ticket?.catch(() => undefined); // awaited below, maybe after it failed
       void queue
         .run(key, async () => {
           // Whatever I/O is waiting (another webhook to answer) goes first.
           await new Promise((resolve) => setImmediate(resolve));
-          return slots.run(() => handle(userId, message, driver));
+          if (!turns || !ticket) return slots.run(() => handle(userId, message, driver));
+          const taken = await ticket;
+          // Waited for outside the semaphore: a contact in line holds up no other contact.
+          const turn = await whileUnavailable(() => turns.wait(taken));
+          try {
+            return await slots.run(() => handle(userId, message, driver));
+          } finally {
+            await turn.release();
+          }
         })
         .catch((err) => deps.log.error({ err }, 'an inbound message could not be handled'));
     },

@@ -206,6 +206,7 @@ async function settled(user: UserRow): Promise<Record<string, string[]>> {
 /** Routes whose calls do not belong to an account's data, and why. */
 const OUTSIDE: Record<string, string> = {
   'GET /api/health': 'public: whether the server and its database answer, the same for everyone',
+  'GET /api/ready': 'public: whether this process takes requests now (database, migrations, draining), no id',
   'GET /api/public-config': 'public: product name and sign-up switches, the same for everyone',
   'POST /api/auth/login': 'public: signing in takes a username and password, no id',
   'POST /api/auth/logout': 'public: ends the caller’s own session, whatever it is (covered for the expired demo)',

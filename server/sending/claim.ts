@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { CAMPAIGN_RUNNING, campaignMsg } from '../../contract/campaigns';
 import type { Db } from '../db/client';
@@ -79,6 +79,22 @@ export class RowClaims {
       where status = 'sending' and ${all ? sql`true` : sql`lease_until < now()`}
       returning id
     `);
+    return rowsOf(result).length;
+  }
+
+  /**
+   * Rows claimed by processes not in `live` (a subquery of the live ids): the ones caught mid-send
+   * go back to the queue, the merely claimed ones are free; answers how many.
+   */
+  async freeDead(live: SQL): Promise<number> {
+    const result = await this.db.execute(sql`
+      update campaign_recipients set
+        status = case when status = 'sending' then 'queued' else status end,
+        claimed_by = null, lease_until = null,
+        updated_at = case when status = 'sending' then now() else updated_at end
+      where lease_until is not null and claimed_by is not null and claimed_by not in (${live})
+        and status in ('queued', 'sending')
+      returning id`);
     return rowsOf(result).length;
   }
 

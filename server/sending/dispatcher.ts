@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { CAMPAIGN_RUNNING, type CampaignWaitReason } from '../../contract/campaigns';
 import type { Db } from '../db/client';
@@ -48,6 +48,16 @@ export interface DispatcherOptions {
   /** Cloud API requests in flight at once for one number. */
   cloudConcurrency?: number;
   random?: () => number;
+  /**
+   * The processes sharing the database (server/cluster/process-registry.ts): this process's id
+   * names its leases, and it runs only the lanes it owns; without one it is alone and owns all.
+   */
+  cluster?: {
+    id: string;
+    owns: (key: string) => boolean;
+    /** SQL for "the processes still beating", to free what dead ones held. */
+    liveIds: () => SQL;
+  };
 }
 
 /** How soon an offline number is looked at again. */
@@ -83,9 +93,11 @@ export class Dispatcher {
   private readonly claims: RowClaims;
   private readonly outcomes: Outcomes;
   private readonly send: SendContext;
+  /** Running lanes to hand on at their next step: their settings changed, or their owner did. */
+  private readonly restless = new Set<string>();
 
   constructor(private readonly opts: DispatcherOptions) {
-    this.owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.owner = opts.cluster?.id ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.tickMs = opts.tickMs ?? 1000;
     this.scale = opts.timeScale ?? 1;
     const random = opts.random ?? Math.random;
@@ -110,6 +122,7 @@ export class Dispatcher {
       scale: this.scale,
       random,
       stopped: () => this.stopped,
+      yields: (userId) => this.restless.has(userId) || !this.owns(userId),
       loadImage: opts.loadImage,
       cloudThroughput: opts.cloudThroughput,
       cloudConcurrency: opts.cloudConcurrency,
@@ -118,6 +131,33 @@ export class Dispatcher {
 
   private get db(): Db {
     return this.opts.db;
+  }
+
+  private owns(userId: string): boolean {
+    return this.opts.cluster ? this.opts.cluster.owns(userId) : true;
+  }
+
+  /**
+   * The account's sending settings changed (here or in another process): a waiting lane looks
+   * again at once, a running one takes the new settings before its next message.
+   */
+  settingsChanged(userId: string): void {
+    this.snoozed.delete(userId);
+    if (this.lanes.has(userId)) this.restless.add(userId);
+  }
+
+  /**
+   * The live processes changed: lanes and claimed rows of processes that stopped beating are freed
+   * at once (their rows mid-send go back to the queue), and each lane goes to its new owner.
+   */
+  async membershipChanged(): Promise<void> {
+    if (this.stopped) return;
+    this.snoozed.clear();
+    const live = this.opts.cluster?.liveIds();
+    if (!live) return;
+    const lanes = await this.leases.freeDead(live);
+    const rows = await this.claims.freeDead(live);
+    if (lanes || rows) this.opts.log.warn({ lanes, rows }, 'took over the lanes and claimed rows of a stopped process');
   }
 
   /** Reconciles what a previous run left mid-send, then ticks until stopped. */
@@ -165,7 +205,7 @@ export class Dispatcher {
     );
     const now = Date.now();
     for (const { user_id: userId } of accounts) {
-      if (this.stopped || this.lanes.has(userId)) continue;
+      if (this.stopped || this.lanes.has(userId) || !this.owns(userId)) continue;
       if ((this.snoozed.get(userId) ?? 0) > now) continue;
       this.snoozed.delete(userId);
       const lane = this.runLane(userId)
@@ -193,6 +233,9 @@ export class Dispatcher {
 
   private async runLane(userId: string): Promise<void> {
     while (!this.stopped) {
+      this.restless.delete(userId);
+      // Another process owns this account's lane now (it joined, or this one is draining): hand it on.
+      if (!this.owns(userId)) break;
       const lane = await this.leases.acquire(userId);
       if (!lane) return;
       const driver = await this.opts.drivers.get(userId);

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 
@@ -73,6 +73,15 @@ export class Lanes {
   /** Lets every lane of this process go (at stop). */
   async releaseAll(): Promise<void> {
     await this.db.execute(sql`update sending_lanes set lease_until = null where owner = ${this.owner}`);
+  }
+
+  /** Lanes held by processes not in `live` (a subquery of the live ids) are free at once; answers how many. */
+  async freeDead(live: SQL): Promise<number> {
+    const result = await this.db.execute(sql`
+      update sending_lanes set lease_until = null
+      where lease_until is not null and owner is not null and owner not in (${live})
+      returning user_id`);
+    return rowsOf(result).length;
   }
 
   /** The only process on the database: every lane's holder is gone. */

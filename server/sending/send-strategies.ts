@@ -34,6 +34,11 @@ export interface SendContext {
   random: () => number;
   /** True once the dispatcher is stopping. */
   stopped: () => boolean;
+  /**
+   * True when the account's lane should be handed on at its next step: its settings changed (the
+   * lane reads them again) or another process owns it now.
+   */
+  yields: (userId: string) => boolean;
   loadImage?: ImageLoader;
   /** Cloud API messages per second of one number. */
   cloudThroughput?: number;
@@ -55,7 +60,8 @@ export async function sendPersonal(
   // Claim only shortly before the turn: a claimed row is held, and the gap may be a minute long.
   const claimAhead = CLAIM_AHEAD_MS * ctx.scale;
   const untilTurn = lane.nextSendAt.getTime() - Date.now();
-  if (untilTurn > claimAhead && !(await ctx.lanes.sleepHolding(userId, untilTurn - claimAhead, ctx.stopped))) {
+  const handOn = () => ctx.stopped() || ctx.yields(userId);
+  if (untilTurn > claimAhead && !(await ctx.lanes.sleepHolding(userId, untilTurn - claimAhead, handOn))) {
     return true;
   }
   const [row] = await ctx.claims.claim(userId, 1);
@@ -134,7 +140,12 @@ export async function sendCloud(ctx: SendContext, userId: string, driver: Driver
     if (batch.length) await ctx.outcomes.apply(userId, batch);
     lastFlush = Date.now();
   };
+  let handedOn = false;
   while (!ctx.stopped() && budget > 0) {
+    if (ctx.yields(userId)) {
+      handedOn = true;
+      break;
+    }
     const rows = await ctx.claims.claim(userId, Math.min(budget, Math.max(5, Math.ceil(rate / 2))));
     if (!rows.length) break;
     if (!sentAny) await markGoingOn(ctx.db, userId);
@@ -159,7 +170,8 @@ export async function sendCloud(ctx: SendContext, userId: string, driver: Driver
   await Promise.all(inFlight);
   await flush();
   await ctx.lanes.sentCloud(userId);
-  return sentAny && budget > 0;
+  // Handed on: the lane goes round again (new settings) or to its new owner.
+  return handedOn || (sentAny && budget > 0);
 }
 
 /**

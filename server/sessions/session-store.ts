@@ -23,9 +23,16 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 const TOUCH_EVERY_MS = 60_000;
 
 /**
+ * What a change to sessions drops from the other processes' memory: one session (by its token's
+ * hash), every session of a user, or everything.
+ */
+export type SessionChange = `token:${string}` | `user:${string}` | 'all';
+
+/**
  * Server-side sessions. The 2-second WhatsApp poll resolves its session here on every request, so
  * resolved sessions are kept in memory for `cacheMs`; any change to a user or a session drops the
- * affected entries at once in this process (other processes see it within `cacheMs`).
+ * affected entries at once in this process, and `announce` tells the other processes, which drop
+ * theirs through `forgetRemote` (the change bus: within a second).
  */
 export class SessionStore {
   // Keyed by the token itself (memory only; the database keeps just its hash), so a cache hit costs no hashing.
@@ -41,7 +48,21 @@ export class SessionStore {
   constructor(
     private readonly db: Db,
     private readonly policy: SessionPolicy,
+    /** Tells the other processes what to drop (the change bus); nothing when this process is alone. */
+    private readonly announce: (change: SessionChange) => void = () => undefined,
   ) {}
+
+  /** Another process changed sessions: the affected cache entries go. */
+  forgetRemote(change: string): void {
+    this.generation++;
+    if (change.startsWith('user:')) return this.dropUser(change.slice(5));
+    if (change.startsWith('token:')) {
+      const tokenHash = change.slice(6);
+      for (const [key, entry] of this.cache) if (entry.session.tokenHash === tokenHash) this.cache.delete(key);
+      return;
+    }
+    this.cache.clear();
+  }
 
   async create(userId: string, meta: { userAgent?: string; ip?: string } = {}): Promise<string> {
     const token = randomBytes(32).toString('base64url');
@@ -135,7 +156,9 @@ export class SessionStore {
   async revoke(token: string): Promise<void> {
     this.generation++;
     this.cache.delete(token);
-    await this.db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+    const tokenHash = hashToken(token);
+    await this.db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+    this.announce(`token:${tokenHash}`);
   }
 
   /** Ends every session of a user, or every one but `keepToken` (password change keeps the current one). */
@@ -145,16 +168,24 @@ export class SessionStore {
       ? and(eq(sessions.userId, userId), ne(sessions.tokenHash, hashToken(keepToken)))
       : eq(sessions.userId, userId);
     await this.db.delete(sessions).where(where);
+    // After the delete: another process that reads the user again finds the sessions gone.
+    this.announce(`user:${userId}`);
   }
 
-  /** Drops cached sessions of a user so the next request reads the changed account. */
+  /** Drops cached sessions of a user, here and in every process, so the next request reads the changed account. */
   forgetUser(userId: string): void {
     this.generation++;
+    this.dropUser(userId);
+    this.announce(`user:${userId}`);
+  }
+
+  private dropUser(userId: string): void {
     for (const [key, entry] of this.cache) if (entry.session.user.id === userId) this.cache.delete(key);
   }
 
   clearCache(): void {
     this.generation++;
     this.cache.clear();
+    this.announce('all');
   }
 }

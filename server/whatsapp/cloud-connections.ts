@@ -74,6 +74,8 @@ export interface CloudConnectionsOptions {
   foreground?: Foreground;
   /** Hands a new driver's events on (the connection manager that owns these connections). */
   attach: (userId: string, driver: Driver) => void;
+  /** Tells the other processes that an account's credentials changed (they call `forget`). */
+  announce?: (userId: string) => void;
 }
 
 /**
@@ -193,7 +195,26 @@ export class CloudConnections {
     this.drivers.delete(userId);
     this.webhookAccounts.clear();
     this.changed(userId);
+    this.opts.announce?.(userId);
     return row;
+  }
+
+  /**
+   * Another process saved the account's credentials: the driver and the webhook secrets built from
+   * the old ones go, so the old token is not used and the old app secret not accepted any more.
+   */
+  forget(userId: string): void {
+    const had = this.drivers.delete(userId);
+    for (const [key, account] of this.webhookAccounts) if (account.userId === userId) this.webhookAccounts.delete(key);
+    if (had) this.changed(userId);
+  }
+
+  /** Notifications may have been missed: everything built from credentials is read again. */
+  forgetAll(): void {
+    const users = [...this.drivers.keys()];
+    this.drivers.clear();
+    this.webhookAccounts.clear();
+    for (const userId of users) this.changed(userId);
   }
 
   private async accountByWebhookKey(key: string, fresh = false): Promise<WebhookAccount | undefined> {

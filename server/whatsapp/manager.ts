@@ -41,6 +41,8 @@ export interface ConnectionManagerOptions {
   subscribers?: WhatsappSubscriber[];
   /** Cloud API webhooks run as foreground work: the chatbot's statements wait for them. */
   foreground?: Foreground;
+  /** Tells the other processes that an account's Cloud API credentials changed. */
+  announceCloudCredentials?: (userId: string) => void;
 }
 
 const PERSONAL: AccountChannel = { channel: 'personal', autoReconnect: true };
@@ -79,6 +81,7 @@ export class ConnectionManager implements DriverProvider {
       log: opts.log,
       foreground: opts.foreground,
       attach: (userId, driver) => this.attach(userId, driver, { personal: false }),
+      announce: opts.announceCloudCredentials,
     });
   }
 

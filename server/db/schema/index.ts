@@ -1,4 +1,5 @@
 export * from './activity';
+export * from './cluster';
 export * from './settings';
 export * from './stats';
 export * from './users';

@@ -34,6 +34,7 @@ import {
   type LifecycleContext,
 } from '../../sending/campaign-lifecycle';
 import { meanGapMs } from '../../sending/pacing';
+import { onContactsChanged } from '../contacts';
 import { assertGroupTargetsLinked } from '../groups';
 
 type CampaignRow = typeof campaigns.$inferSelect;
@@ -64,7 +65,11 @@ const EMPTY_PROGRESS: CampaignProgress = {
 const CACHE_FROM_ROWS = 5_000;
 const PROGRESS_TTL_MS = 2_000;
 const PROGRESS_CACHE_MAX = 10_000;
-const progressCache = new Map<string, { at: number; progress: CampaignProgress }>();
+/**
+ * Keyed by campaign, with the status it was counted under: once the campaign's status changes (it
+ * finished, here or on another process) the counters are read afresh.
+ */
+const progressCache = new Map<string, { at: number; status: string; progress: CampaignProgress }>();
 
 /** Drops a campaign's cached counters (after an action that changes its rows). */
 export function forgetProgress(id: string): void {
@@ -72,13 +77,17 @@ export function forgetProgress(id: string): void {
 }
 
 /** Counters per campaign from its recipient rows (one grouped count over the campaign index). */
-async function progressOf(db: Db, allIds: string[]): Promise<Map<string, CampaignProgress>> {
+async function progressOf(
+  db: Db,
+  campaignsToCount: Array<{ id: string; status: string }>,
+): Promise<Map<string, CampaignProgress>> {
   const out = new Map<string, CampaignProgress>();
   const now = Date.now();
   const ids: string[] = [];
-  for (const id of allIds) {
+  const statusOf = new Map(campaignsToCount.map((c) => [c.id, c.status]));
+  for (const { id, status } of campaignsToCount) {
     const hit = progressCache.get(id);
-    if (hit && now - hit.at < PROGRESS_TTL_MS) out.set(id, hit.progress);
+    if (hit && hit.status === status && now - hit.at < PROGRESS_TTL_MS) out.set(id, hit.progress);
     else ids.push(id);
   }
   if (!ids.length) return out;
@@ -87,7 +96,7 @@ async function progressOf(db: Db, allIds: string[]): Promise<Map<string, Campaig
     out.set(id, p);
     if (p.total >= CACHE_FROM_ROWS) {
       if (progressCache.size >= PROGRESS_CACHE_MAX) progressCache.clear();
-      progressCache.set(id, { at: now, progress: p });
+      progressCache.set(id, { at: now, status: statusOf.get(id) ?? '', progress: p });
     }
   }
   return out;
@@ -153,14 +162,14 @@ function toCampaign(row: CampaignRow, p: CampaignProgress, pacing?: PacingView):
 export async function listCampaigns(db: Db, userId: string, pacing?: PacingView): Promise<Campaign[]> {
   const rows = await db.select().from(campaigns).where(eq(campaigns.userId, userId)).orderBy(desc(campaigns.createdAt));
   // Drafts and scheduled campaigns have no rows yet: only the others are counted.
-  const counted = rows.filter((r) => r.status !== 'draft' && r.status !== 'scheduled').map((r) => r.id);
+  const counted = rows.filter((r) => r.status !== 'draft' && r.status !== 'scheduled');
   const progress = await progressOf(db, counted);
   return rows.map((r) => toCampaign(r, progress.get(r.id) ?? EMPTY_PROGRESS, pacing));
 }
 
 export async function getCampaign(db: Db, userId: string, id: string, pacing?: PacingView): Promise<Campaign> {
   const row = await currentRow(db, userId, id);
-  const progress = await progressOf(db, [id]);
+  const progress = await progressOf(db, [row]);
   return toCampaign(row, progress.get(id) ?? EMPTY_PROGRESS, pacing);
 }
 
@@ -365,12 +374,18 @@ export async function sampleRecipients(
 /** How long a count of the contacts without a name serves the previews (each pause in typing asks again). */
 const NAMELESS_TTL_MS = 15_000;
 const namelessCache = new Map<string, { at: number; value: { count: number; phones: string[] } }>();
+// A contact edited, imported or removed here or in another process changes the count at once.
+onContactsChanged((userId) => {
+  if (userId === null) return namelessCache.clear();
+  const prefix = JSON.stringify([userId]).slice(0, -1);
+  for (const key of namelessCache.keys()) if (key.startsWith(prefix)) namelessCache.delete(key);
+});
 
 /**
  * The contacts of an audience without a name, whose {{nome}} a campaign fills with the variable's
  * fallback (or nothing): how many, and the first few numbers. A groups audience has none. The count
  * reads every contact of the account (tens of milliseconds for 100,000), so the previews of one
- * audience share it for NAMELESS_TTL_MS, as the contact stat cards do.
+ * audience share it for NAMELESS_TTL_MS, or until the account's contacts change.
  */
 export async function namelessRecipients(
   db: Db,

@@ -117,11 +117,41 @@ const statsCache = new Map<string, { stats: ContactStats; at: number }>();
 
 const tagsCache = new Map<string, { tags: ContactTagCount[]; at: number }>();
 
-/** Drops what this process keeps about the account's contacts (stat cards, tags, search index): they changed. */
+const changeListeners = new Set<(userId: string | null) => void>();
+let announceContactChange: (userId: string) => void = () => undefined;
+
+/**
+ * The account's contacts changed: what this process keeps about them (stat cards, tags, search
+ * index, and what other modules registered with `onContactsChanged`) goes at once, and the other
+ * processes are told (`announceContactChanges`) so theirs goes too.
+ */
 export function contactsChanged(userId: string): void {
-  statsCache.delete(userId);
-  tagsCache.delete(userId);
+  forgetContacts(userId);
+  announceContactChange(userId);
+}
+
+/** Drops what this process keeps about the account's contacts; `null`: about every account. */
+export function forgetContacts(userId: string | null): void {
+  if (userId === null) {
+    statsCache.clear();
+    tagsCache.clear();
+  } else {
+    statsCache.delete(userId);
+    tagsCache.delete(userId);
+  }
   forgetSearchIndex(userId);
+  for (const listener of changeListeners) listener(userId);
+}
+
+/** Runs `listener` whenever an account's contacts change here or in another process (`null`: every account). */
+export function onContactsChanged(listener: (userId: string | null) => void): () => void {
+  changeListeners.add(listener);
+  return () => changeListeners.delete(listener);
+}
+
+/** How contact changes reach the other processes (the change bus; set once at start-up). */
+export function announceContactChanges(announce: (userId: string) => void): void {
+  announceContactChange = announce;
 }
 
 /**

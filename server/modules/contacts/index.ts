@@ -2,8 +2,11 @@
 export { contactsRoutes } from './contacts.routes';
 export {
   type Account,
+  announceContactChanges,
   contactsChanged,
+  forgetContacts,
   lockRemainingSlots,
+  onContactsChanged,
   type RestoredContact,
   type RestorePace,
   restoreContacts,

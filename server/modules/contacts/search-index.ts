@@ -48,8 +48,12 @@ const loading = new Map<string, { promise: Promise<SearchIndex>; generation: num
 const generations = new Map<string, number>();
 let cachedContacts = 0;
 
-/** Drops the account's index: its contacts changed in this process. */
-export function forgetSearchIndex(userId: string): void {
+/** Drops the account's index (`null`: every account's): its contacts changed. */
+export function forgetSearchIndex(userId: string | null): void {
+  if (userId === null) {
+    for (const id of new Set([...cache.keys(), ...loading.keys()])) forgetSearchIndex(id);
+    return;
+  }
   generations.set(userId, (generations.get(userId) ?? 0) + 1);
   const entry = cache.get(userId);
   if (entry) {

@@ -1,10 +1,10 @@
 import { activityMsg } from '../../../contract/activity';
 import { notificationLinks, notificationMsg } from '../../../contract/notifications';
 import type { Db } from '../../db/client';
+import { DISCONNECTED_EMAIL_AFTER_MS, type EmailNotices } from '../../mail/email-notices';
 import { recordActivity } from '../../records/activity';
 import { type ErrorLog, notify } from '../../records/notify';
 import type { WhatsappEvents, WhatsappSubscriber } from '../../whatsapp/driver';
-import { DISCONNECTED_EMAIL_AFTER_MS, type EmailNotices } from './email-notices';
 
 /** A personal number still reconnecting this long after it dropped counts as lost. */
 export const CONNECTION_LOST_AFTER_MS = 2 * 60_000;

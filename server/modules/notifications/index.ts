@@ -1,4 +1,3 @@
 /** The notifications module's public surface: what app.ts may import (server/README.md). */
 export { ConnectionAlerts } from './connection-alerts';
-export { EmailNotices } from './email-notices';
 export { notificationsRoutes } from './notifications.routes';

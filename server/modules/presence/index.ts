@@ -1,3 +1,2 @@
 /** The presence module's public surface: what app.ts may import (server/README.md). */
 export { presenceRoutes } from './presence.routes';
-export { PresenceTracker } from './presence-tracker';

@@ -10,7 +10,7 @@ import {
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import type { Authed } from '../../plugins/access';
-import type { PresenceTracker } from './presence-tracker';
+import type { PresenceTracker } from '../../records/presence-tracker';
 
 interface Seen {
   userId: string;

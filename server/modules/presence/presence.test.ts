@@ -7,9 +7,9 @@ import type { ActiveUsers, OnlineCount } from '../../../contract/presence';
 import { rowsOf } from '../../db/rows';
 import type { UserRow } from '../../db/schema';
 import { recordActivity } from '../../records/activity';
+import { PRESENCE_WRITE_EVERY_MS, PresenceTracker } from '../../records/presence-tracker';
 import { apiCall, createTestApp, createUser, loginAs, newCustomer, type TestContext } from '../../testing/test-app';
 import { sessionPollFastPath } from '../whatsapp';
-import { PRESENCE_WRITE_EVERY_MS, PresenceTracker } from './presence-tracker';
 
 let ctx: TestContext;
 const log = pino({ level: 'silent' });

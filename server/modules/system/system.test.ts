@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../config';
 import { DataDirLockedError, lockDataDir } from '../../db/data-dir-lock';
 import { users } from '../../db/schema';
@@ -56,6 +56,38 @@ describe('system routes', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.body).not.toMatch(/at .*\.ts|Error:/);
+  });
+});
+
+describe('readiness', () => {
+  // Its own app: draining the registry takes this process out of the work for good.
+  let own: TestContext;
+  beforeAll(async () => {
+    own = await createTestApp();
+  });
+  afterAll(() => own.close());
+
+  it('is ready while the database answers, the migrations are applied and the process takes work', async () => {
+    const res = await own.app.inject('/api/ready');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ready: true, checks: { database: true, migrations: true, registry: true } });
+  });
+
+  it('is not ready when the database query fails, and is again once it answers', async () => {
+    const execute = vi.spyOn(own.app.deps.db, 'execute').mockRejectedValue(new Error('connection refused'));
+    const res = await own.app.inject('/api/ready');
+    execute.mockRestore();
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ ready: false, checks: { database: false, registry: true } });
+    expect((await own.app.inject('/api/ready')).statusCode).toBe(200);
+  });
+
+  it('is not ready once the process drains, while health still answers', async () => {
+    await own.app.deps.cluster.processes.drain();
+    const res = await own.app.inject('/api/ready');
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ ready: false, checks: { database: true, migrations: true, registry: false } });
+    expect((await own.app.inject('/api/health')).statusCode).toBe(200);
   });
 });
 
@@ -131,6 +163,18 @@ describe('configuration', () => {
       expect(err).toBeInstanceOf(ConfigError);
       const keys = (err as ConfigError).problems.map((p) => p.split(':')[0]);
       expect(keys.sort()).toEqual(['DATABASE_URL', 'ENCRYPTION_KEY', 'PORT', 'WHATSAPP_DRIVER']);
+    }
+  });
+
+  it('reads WORKERS as a positive integer or auto (one per CPU core), one by default', () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir }).WORKERS).toBe(1);
+    expect(loadConfig({ DATA_DIR: dir, WORKERS: '3' }).WORKERS).toBe(3);
+    expect(loadConfig({ DATA_DIR: dir, WORKERS: 'auto' }).WORKERS).toBe(availableParallelism());
+    for (const WORKERS of ['0', '-2', '1.5', 'many']) {
+      expect(() => loadConfig({ DATA_DIR: dir, WORKERS }), WORKERS).toThrow(
+        /WORKERS: must be a positive integer or auto/,
+      );
     }
   });
 

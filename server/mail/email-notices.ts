@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { DEFAULT_NOTIFICATION_SETTINGS } from '../../../contract/constants';
-import { type NotificationKind, notificationLinks } from '../../../contract/notifications';
-import type { Config } from '../../config';
-import type { Db } from '../../db/client';
-import { accountSettings, type UserRow, users } from '../../db/schema';
-import type { Mailer } from '../../mail/mailer';
-import { type MailContent, mailTemplates } from '../../mail/templates';
-import type { NewNotification } from '../../records/notify';
+import { DEFAULT_NOTIFICATION_SETTINGS } from '../../contract/constants';
+import { type NotificationKind, notificationLinks } from '../../contract/notifications';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { accountSettings, type UserRow, users } from '../db/schema';
+import type { NewNotification } from '../records/notify';
+import type { Mailer } from './mailer';
+import { type MailContent, mailTemplates } from './templates';
 
 /** A connection still down this long after it dropped is told by e-mail (connection-alerts.ts). */
 export const DISCONNECTED_EMAIL_AFTER_MS = 10 * 60_000;

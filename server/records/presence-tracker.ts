@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { RECENT_WINDOW_MS } from '../../../contract/presence';
-import type { Db } from '../../db/client';
-import type { ErrorLog } from '../../records/notify';
+import { RECENT_WINDOW_MS } from '../../contract/presence';
+import type { Db } from '../db/client';
+import type { ErrorLog } from './notify';
 
 /** A user's `last_seen_at` is written at most this often. */
 export const PRESENCE_WRITE_EVERY_MS = 60_000;

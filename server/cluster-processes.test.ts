@@ -1,0 +1,288 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, type NodeServer, startNodeServer } from '../scripts/launch-server.mjs';
+import { FakeGraphApi } from './testing/fake-graph-api';
+import { apiUpload, signIn } from './testing/http-session';
+import { apiFetch, readCampaign, startCampaign } from './testing/raw-http';
+import { RoundRobinProxy } from './testing/round-robin-proxy';
+import { waitFor } from './testing/test-app';
+import { signBody } from './whatsapp/cloud-api/webhook';
+
+/**
+ * Three real server processes on one PostgreSQL database behind a round-robin proxy, as a load
+ * balancer runs them: they start together, what one changes the others apply within a second,
+ * a campaign survives its sending process being killed, and a rolling restart loses and repeats
+ * nothing. (PostgreSQL only: the embedded database is one process by design.)
+ */
+const PHONE_ID = '109000000000888';
+const TOKEN = 'EAAG-cluster-token';
+const ADMIN = { username: 'admin', password: 'admin-cluster-1' };
+
+let graph: FakeGraphApi;
+let database: { url: string; drop: () => Promise<void> };
+let sql: pg.Pool;
+let proxy: RoundRobinProxy;
+let dataDir: string;
+const servers: NodeServer[] = [];
+const cleanups: Array<() => Promise<void> | void> = [];
+
+async function launch(name: string): Promise<NodeServer> {
+  const s = await startNodeServer({
+    name,
+    script: 'server/main.ts',
+    nodeArgs: ['--import', 'tsx'],
+    output: 'capture',
+    stopTimeoutMs: 30_000,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: database.url,
+      // One machine: the processes share the data directory, and with it the generated secrets.
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOGIN_RATE_LIMIT: '1000',
+      GRAPH_API_URL: graph.url,
+      WHATSAPP_DRIVER: 'simulator',
+      DISPATCH_TICK_MS: '50',
+      WHATSAPP_CLOUD_THROUGHPUT: '400',
+    },
+  });
+  cleanups.push(() => s.stop());
+  return s;
+}
+
+/** What the servers said, for a failure's message. */
+const said = () => servers.map((s) => `--- ${s.name}\n${s.output()}`).join('\n');
+
+async function healthy(s: NodeServer): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const ok = await fetch(`${s.url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    if (s.exitStatus() || Date.now() > deadline) throw new Error(`${s.name} did not start:\n${s.output()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Polls `check` every 25 ms; answers how long it took to hold, or throws after `ms`. */
+async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - start;
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const me = (base: string, cookie: string) =>
+  fetch(`${base}/api/auth/me`, { headers: { cookie } }).then((r) => r.status);
+
+beforeAll(async () => {
+  graph = await new FakeGraphApi().start();
+  graph.phones.set(PHONE_ID, {
+    token: TOKEN,
+    display_phone_number: '551130008888',
+    verified_name: 'Loja Cluster',
+    quality_rating: 'GREEN',
+    code_verification_status: 'VERIFIED',
+    status: 'CONNECTED',
+  });
+  cleanups.push(() => graph.stop());
+  dataDir = mkdtempSync(join(tmpdir(), 'disparo-cluster-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  database = await createDatabase(process.env.TEST_DATABASE_URL as string, 'disparo_cluster');
+  cleanups.push(() => database.drop());
+  sql = new pg.Pool({ connectionString: database.url, max: 2 });
+  cleanups.push(() => sql.end());
+  // All three at once on the empty database: migrations and the administrator take turns.
+  servers.push(...(await Promise.all(['a', 'b', 'c'].map(launch))));
+  await Promise.all(servers.map(healthy));
+  proxy = await new RoundRobinProxy(servers.map((s) => s.url)).start();
+  cleanups.push(() => proxy.stop());
+}, 180_000);
+
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+}, 120_000);
+
+describe('several processes on one PostgreSQL', () => {
+  it('start together: every process serves, joined to the registry, with one administrator', async () => {
+    const { rows: admins } = await sql.query(`select count(*)::int as n from users where account_type = 'admin'`);
+    expect(admins[0].n).toBe(1);
+    const live = await within(10_000, async () => {
+      const { rows } = await sql.query('select id from server_processes where not draining');
+      return rows.length === 3;
+    });
+    expect(live).toBeLessThan(10_000);
+    for (const s of servers) expect(await me(s.url, '')).toBe(401);
+  });
+
+  it('a logout and a password change are refused on every process within a second', async () => {
+    const session = await signIn(proxy.url, ADMIN);
+    // Every process has the session in memory.
+    for (const s of servers) expect(await me(s.url, session.cookie)).toBe(200);
+    const out = await fetch(`${servers[0].url}/api/auth/logout`, {
+      method: 'POST',
+      headers: { cookie: session.cookie, origin: servers[0].url },
+    });
+    expect(out.status).toBe(200);
+    for (const s of servers.slice(1)) {
+      await within(1000, async () => (await me(s.url, session.cookie)) === 401);
+    }
+
+    // Two sessions; the password changes through one on process a: the other ends everywhere.
+    const keep = await signIn(proxy.url, ADMIN);
+    const other = await signIn(proxy.url, ADMIN);
+    for (const s of servers) expect(await me(s.url, other.cookie)).toBe(200);
+    const newPassword = 'admin-cluster-2';
+    const changed = await apiFetch(servers[0].url, keep.cookie, 'POST', '/api/auth/change-password', {
+      currentPassword: ADMIN.password,
+      newPassword,
+      confirmPassword: newPassword,
+    });
+    expect(changed.status, changed.text).toBe(200);
+    for (const s of servers.slice(1)) {
+      await within(1000, async () => (await me(s.url, other.cookie)) === 401);
+    }
+    for (const s of servers) expect(await me(s.url, keep.cookie)).toBe(200);
+    // Back to the first password for the other tests.
+    const back = await apiFetch(servers[0].url, keep.cookie, 'POST', '/api/auth/change-password', {
+      currentPassword: newPassword,
+      newPassword: ADMIN.password,
+      confirmPassword: ADMIN.password,
+    });
+    expect(back.status, back.text).toBe(200);
+  });
+
+  it('a changed app secret: the old signature is refused on every process within a second', async () => {
+    const s = await signIn(proxy.url, ADMIN);
+    const configure = (appSecret: string) =>
+      apiFetch(servers[0].url, s.cookie, 'POST', '/api/whatsapp-business/configure', {
+        accessToken: TOKEN,
+        phoneNumberId: PHONE_ID,
+        appSecret,
+      });
+    const first = await configure('segredo-velho');
+    expect(first.status, first.text).toBe(200);
+    const path = first.body.config.webhookPath as string;
+    const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [] });
+    const post = (base: string, secret: string) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, secret) },
+        body,
+      }).then((r) => r.status);
+    // Every process knows the old secret (it is cached after the first delivery).
+    for (const server of servers) expect(await post(server.url, 'segredo-velho')).toBe(200);
+    expect((await configure('segredo-novo')).status).toBe(200);
+    for (const server of servers.slice(1)) {
+      await within(1000, async () => (await post(server.url, 'segredo-velho')) === 403);
+      expect(await post(server.url, 'segredo-novo')).toBe(200);
+    }
+  });
+
+  it('a Cloud campaign of 10,000 whose sending process is killed: taken over within 15 s, none missing', async () => {
+    graph.sent.length = 0;
+    const recipients = 10_000;
+    const s = await signIn(proxy.url, ADMIN);
+    const call = (method: string, path: string, body?: unknown) => apiFetch(s.base, s.cookie, method, path, body);
+    expect(
+      (await call('POST', '/api/whatsapp-business/configure', { accessToken: TOKEN, phoneNumberId: PHONE_ID })).status,
+    ).toBe(200);
+    const settings = await call('PUT', '/api/settings/whatsapp', {
+      autoReconnect: true,
+      messageDelay: 1,
+      dailyLimit: 100_000,
+      respectBusinessHours: false,
+      businessStart: '09:00',
+      businessEnd: '18:00',
+      channel: 'cloud',
+    });
+    expect(settings.status, settings.text).toBe(200);
+    const csv = [
+      'Nome,Telefone',
+      ...Array.from({ length: recipients }, (_, i) => `Cliente ${i},+55219${String(70_000_000 + i)}`),
+    ].join('\n');
+    const imported = await apiUpload(s, '/api/contacts/import', { name: 'c.csv', data: csv });
+    expect(imported.body.imported, imported.text).toBe(recipients);
+    const id = await startCampaign(s, 'Cluster');
+    await waitFor(
+      () => Promise.resolve(graph.sent.length),
+      (n) => n >= 1000,
+      60_000,
+      50,
+    ).catch(async (err) => {
+      throw new Error(`${err}\n${JSON.stringify(await readCampaign(s, id))}\n${said()}`);
+    });
+    // The process holding the account's lane is the one sending: kill it.
+    const { rows } = await sql.query('select owner from sending_lanes where lease_until is not null');
+    expect(rows).toHaveLength(1);
+    const sender = servers.find((x) => (rows[0].owner as string).includes(`:${x.pid}:`));
+    expect(sender, rows[0].owner).toBeDefined();
+    sender?.child.kill('SIGKILL');
+    await sender?.exited;
+    const atKill = graph.sent.length;
+    const survivors = servers.filter((x) => x !== sender);
+    proxy.setUpstreams(survivors.map((x) => x.url));
+    const resumedIn = await within(15_000, async () => graph.sent.length > atKill + 50);
+    expect(resumedIn).toBeLessThanOrEqual(15_000);
+    // The killed process is replaced, as a supervisor would; the new one takes its share.
+    const replacement = await launch('d');
+    await healthy(replacement);
+    servers.splice(servers.indexOf(sender as NodeServer), 1, replacement);
+    proxy.setUpstreams(servers.map((x) => x.url));
+    const reader = await signIn(survivors[0].url, ADMIN);
+    const done = await waitFor(
+      () => readCampaign(reader, id),
+      (c) => c.status === 'completed',
+      90_000,
+      200,
+    );
+    const to = graph.sent.map((m) => m.to as string);
+    expect(new Set(to).size).toBe(recipients);
+    // Only what was in flight at the kill may have gone twice.
+    expect(to.length - new Set(to).size).toBeLessThanOrEqual(200);
+    expect(done.progress).toMatchObject({ total: recipients, queued: 0, sending: 0, failed: 0 });
+  }, 180_000);
+
+  it('a rolling restart (SIGTERM one by one) during a campaign loses and repeats nothing', async () => {
+    graph.sent.length = 0;
+    const s = await signIn(proxy.url, ADMIN);
+    const id = await startCampaign(s, 'Rolagem');
+    const recipients = 10_000;
+    let n = 0;
+    for (const old of [...servers]) {
+      await waitFor(
+        () => Promise.resolve(graph.sent.length),
+        (sent) => sent >= Math.min(recipients - 500, (n + 1) * 1500),
+        60_000,
+        50,
+      );
+      const fresh = await launch(`r${n++}`);
+      await healthy(fresh);
+      servers.splice(servers.indexOf(old), 1, fresh);
+      proxy.setUpstreams(servers.map((x) => x.url));
+      await old.stop();
+      expect(old.exitStatus()?.code, old.output()).toBe(0);
+    }
+    const reader = await signIn(proxy.url, ADMIN);
+    const done = await waitFor(
+      () => readCampaign(reader, id),
+      (c) => c.status === 'completed',
+      120_000,
+      200,
+    );
+    const to = graph.sent.map((m) => m.to as string);
+    expect(new Set(to).size).toBe(recipients);
+    expect(to.length - new Set(to).size).toBe(0);
+    expect(done.progress).toMatchObject({ total: recipients, queued: 0, sending: 0, failed: 0 });
+  }, 300_000);
+});
