@@ -55,13 +55,14 @@ export class SessionStore {
   /** Another process changed sessions: the affected cache entries go. */
   forgetRemote(change: string): void {
     this.generation++;
-    if (change.startsWith('user:')) return this.dropUser(change.slice(5));
-    if (change.startsWith('token:')) {
+    if (change.startsWith('user:')) {
+      this.dropUser(change.slice(5));
+    } else if (change.startsWith('token:')) {
       const tokenHash = change.slice(6);
       for (const [key, entry] of this.cache) if (entry.session.tokenHash === tokenHash) this.cache.delete(key);
-      return;
+    } else {
+      this.cache.clear();
     }
-    this.cache.clear();
   }
 
   async create(userId: string, meta: { userAgent?: string; ip?: string } = {}): Promise<string> {
