@@ -14,6 +14,9 @@ export const BURST_FAILURES = 20;
 /** …of this many outcomes. */
 export const BURST_WINDOW = 50;
 
+/** At most this many campaigns' windows are kept (about 1,000 × 50 booleans). */
+export const MAX_WINDOWS = 1000;
+
 /** What one send came to. */
 export type Outcome =
   | { row: ClaimedRow; ok: true; providerMessageId: string }
@@ -88,7 +91,16 @@ export class Outcomes {
     const window = this.windows.get(campaignId) ?? [];
     window.push(ok);
     if (window.length > BURST_WINDOW) window.splice(0, window.length - BURST_WINDOW);
+    // Most recently sending last: a campaign that ended without `forget` here (cancelled, paused
+    // by its user, finished on another process) falls off the front once MAX_WINDOWS others sent.
+    this.windows.delete(campaignId);
     this.windows.set(campaignId, window);
+    if (this.windows.size > MAX_WINDOWS) this.windows.delete(this.windows.keys().next().value as string);
+  }
+
+  /** How many campaigns have a window (tests). */
+  get windowCount(): number {
+    return this.windows.size;
   }
 
   private async applyFailure(userId: string, row: ClaimedRow, f: FailureAction): Promise<void> {
