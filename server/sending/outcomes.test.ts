@@ -7,7 +7,11 @@ import { MAX_WINDOWS, Outcomes } from './outcomes';
 describe('Outcomes burst windows', () => {
   it('keeps at most MAX_WINDOWS campaigns, dropping the one that sent least recently', async () => {
     const statements: unknown[] = [];
-    const db = { execute: async (q: unknown) => (statements.push(q), { rows: [] }) } as unknown as Db;
+    const execute = async (q: unknown) => {
+      statements.push(q);
+      return { rows: [] };
+    };
+    const db = { execute } as unknown as Db;
     const log = { warn: () => undefined, error: () => undefined } as never;
     const outcomes = new Outcomes({ db, log, scale: 1, random: () => 0.5 });
     const sent = (campaignId: string) => ({
