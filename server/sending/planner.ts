@@ -156,3 +156,29 @@ export async function countAudience(db: Db, c: AudienceSelection, contactLimit: 
     .sort((x, y) => y.count - x.count || x.reason.localeCompare(y.reason));
   return out;
 }
+
+/**
+ * The contacts of an audience a start would send to that have no name (their {{nome}} takes the
+ * variable's fallback): how many, and the first `n` numbers. Read from `audienceSelects`, so who
+ * counts is the planner's own rule.
+ */
+export async function namelessInAudience(
+  db: Db,
+  c: AudienceSelection,
+  contactLimit: number | null,
+  n: number,
+): Promise<{ count: number; phones: string[] }> {
+  if (c.targetType === 'groups') return { count: 0, phones: [] };
+  const [contactsSelect] = audienceSelects({ ...c, targetType: c.targetType, targetGroups: [] }, contactLimit);
+  if (!contactsSelect) return { count: 0, phones: [] };
+  const [row] = rowsOf<{ count: number; phones: string[] | null }>(
+    await db.execute(sql`
+      with nameless as (
+        select a.recipient from (${contactsSelect}) a where a.status = 'queued' and btrim(a.name) = ''
+      )
+      select (select count(*)::int from nameless) as count,
+             array(select '+' || recipient from nameless order by recipient limit ${n}) as phones
+    `),
+  );
+  return { count: row?.count ?? 0, phones: row?.phones ?? [] };
+}

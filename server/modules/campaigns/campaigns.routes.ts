@@ -127,12 +127,13 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       const { message } = request.body;
       const unknown = unknownVariable(message);
       if (unknown) throw new AppError('VALIDATION', campaignMsg.unknownVariable(unknown));
-      const userId = authed(request).user.id;
+      const { user } = authed(request);
+      const userId = user.id;
       const sample = await sampleRecipients(db, userId, 3);
       // Only a message that writes the name needs to know who has none.
       const nameless =
         nameVariables(message).length > 0
-          ? await namelessRecipients(db, userId, request.body, 3)
+          ? await namelessRecipients(db, user, request.body, 3)
           : { count: 0, phones: [] };
       return {
         previews: sample.map((c) => ({

@@ -16,10 +16,11 @@ import {
 import { mediaMsg } from '../../../contract/media';
 import { messageCounts } from '../../../contract/metrics';
 import { unknownVariable } from '../../../contract/personalize';
+import { contactLimitFor } from '../../../contract/plans';
 import { UPLOAD_REF_PREFIX, uploadIdOf } from '../../../contract/uploads';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
-import { campaignRecipients, campaigns, groups, mediaUploads } from '../../db/schema';
+import { campaignRecipients, campaigns, groups, mediaUploads, type UserRow } from '../../db/schema';
 import type { SavedMessageSource } from '../../deps';
 import { AppError } from '../../errors';
 import { type Table, tableTime } from '../../lib/download';
@@ -34,6 +35,7 @@ import {
   type LifecycleContext,
 } from '../../sending/campaign-lifecycle';
 import { meanGapMs } from '../../sending/pacing';
+import { namelessInAudience } from '../../sending/planner';
 import { onContactsChanged } from '../contacts';
 import { assertGroupTargetsLinked } from '../groups';
 
@@ -383,31 +385,29 @@ onContactsChanged((userId) => {
 
 /**
  * The contacts of an audience without a name, whose {{nome}} a campaign fills with the variable's
- * fallback (or nothing): how many, and the first few numbers. A groups audience has none. The count
- * reads every contact of the account (tens of milliseconds for 100,000), so the previews of one
- * audience share it for NAMELESS_TTL_MS, or until the account's contacts change.
+ * fallback (or nothing): how many, and the first few numbers, by the planner's rule of who a start
+ * sends to (`namelessInAudience`). A groups audience has none. The count reads every contact of
+ * the account (tens of milliseconds for 100,000), so the previews of one audience share it for
+ * NAMELESS_TTL_MS, or until the account's contacts change.
  */
 export async function namelessRecipients(
   db: Db,
-  userId: string,
+  account: Pick<UserRow, 'id' | 'planType'>,
   audience: { targetType?: 'all' | 'groups' | 'contacts'; targetTags?: string[] },
   n: number,
 ): Promise<{ count: number; phones: string[] }> {
-  if (audience.targetType === 'groups') return { count: 0, phones: [] };
-  const tags = audience.targetType === 'contacts' && audience.targetTags?.length ? audience.targetTags : null;
-  const key = JSON.stringify([userId, n, tags]);
+  const targetType = audience.targetType ?? 'all';
+  if (targetType === 'groups') return { count: 0, phones: [] };
+  const tags = targetType === 'contacts' && audience.targetTags?.length ? [...new Set(audience.targetTags)] : [];
+  const key = JSON.stringify([account.id, n, targetType, tags, account.planType]);
   const cached = namelessCache.get(key);
   if (cached && Date.now() - cached.at < NAMELESS_TTL_MS) return cached.value;
-  const audienceContacts = sql`from contacts where user_id = ${userId} and is_active and not opted_out
-    and is_whatsapp_active is not false and btrim(name) = ''
-    ${tags ? sql`and tags && ${sql.param(tags)}::text[]` : sql``}`;
-  const [row] = rowsOf<{ count: number; phones: string[] | null }>(
-    await db.execute(sql`
-      select (select count(*)::int ${audienceContacts}) as count,
-             array(select phone ${audienceContacts} order by phone limit ${n}) as phones
-    `),
+  const value = await namelessInAudience(
+    db,
+    { userId: account.id, targetType, targetGroups: [], targetTags: tags },
+    contactLimitFor(account.planType),
+    n,
   );
-  const value = { count: row?.count ?? 0, phones: row?.phones ?? [] };
   if (namelessCache.size > 10_000) namelessCache.clear();
   namelessCache.set(key, { at: Date.now(), value });
   return value;

@@ -13,6 +13,7 @@ import {
   waitFor,
 } from '../../testing/test-app';
 import { type SimulatorDriver, simulatedNumber } from '../../whatsapp/simulator/simulator-driver';
+import { contactsChanged } from '../contacts';
 
 let ctx: TestContext;
 
@@ -169,6 +170,12 @@ describe('campaigns API', () => {
     expect(nameless).toEqual({ name: '', phone: '+55 11 98765-0097', text: 'E aí cliente!' });
     expect(all.previews.find((p: { name: string }) => p.name === 'Ana Souza').text).toBe('E aí Ana!');
 
+    // Neither counted, by the planner's own rule: a number known to have no WhatsApp, one too short.
+    await ctx.database.db.insert(contacts).values([
+      { userId: user.id, name: '', phone: '+5511987650095', isWhatsappActive: false, tags: ['vip'] },
+      { userId: user.id, name: '', phone: '+551198765', tags: ['vip'] },
+    ]);
+    contactsChanged(user.id);
     const tagged = (await preview({ message: 'Oi {{nome}}', targetType: 'contacts', targetTags: ['vip'] })).json();
     expect([tagged.fallbackCount, tagged.fallbackExamples]).toEqual([1, ['+55 11 98765-0097']]);
     const groupsOnly = (await preview({ message: 'Oi {{nome}}', targetType: 'groups' })).json();
