@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import * as campaigns from './campaigns.bench';
 import * as chatbot from './chatbot.bench';
 import * as chatbotWebhook from './chatbot-webhook.bench';
+import * as cluster from './cluster.bench';
 import * as contactsImport from './contacts-import.bench';
 import * as contactsList from './contacts-list.bench';
 import * as landingBundle from './landing-bundle.bench';
@@ -37,6 +38,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   usersPolling,
   webhookStatuses,
   memory,
+  cluster,
 ];
 
 async function main(): Promise<number> {

@@ -193,6 +193,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     subscribers: [receiptsSubscriber({ db, log: app.log }), chatbot, connectionAlerts.subscriber],
     foreground,
     announceCloudCredentials: (userId) => bus.publish('cloud-credentials', userId),
+    // Each personal connection is held by one live process (a lease); the others see its state and
+    // forward commands to it (whatsapp/connection-leases.ts).
+    cluster: { processes, bus },
   });
   const drivers = opts.drivers ?? connections;
   const loadImage = (userId: string, id: string) => loadUpload(db, userId, id);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type NodeServer, startNodeServer } from '../scripts/launch-server.mjs';
+import { rendezvousOwner } from './cluster/process-registry';
 import { FakeGraphApi } from './testing/fake-graph-api';
 import { apiUpload, signIn } from './testing/http-session';
 import { apiFetch, readCampaign, startCampaign } from './testing/raw-http';
@@ -188,6 +189,153 @@ describe('several processes on one PostgreSQL', () => {
       expect(await post(server.url, 'segredo-novo')).toBe(200);
     }
   });
+
+  it('a personal number: the same state on every process within 2 s, and taken over within 30 s of its holder being killed', async () => {
+    const session = await signIn(proxy.url, ADMIN);
+    const poll = async (base: string) =>
+      (await apiFetch(base, session.cookie, 'GET', '/api/whatsapp-session')).body as {
+        state: string;
+        isConnected: boolean;
+      };
+    const connect = await apiFetch(servers[1].url, session.cookie, 'POST', '/api/whatsapp/connect', {});
+    expect(connect.status, connect.text).toBe(200);
+    // The simulator shows its QR code, then connects; once one process says so, all do within 2 s.
+    await within(30_000, async () => (await poll(servers[0].url)).isConnected);
+    await within(2000, async () => (await Promise.all(servers.map((x) => poll(x.url)))).every((p) => p.isConnected));
+
+    const { rows: held } = await sql.query(
+      `select l.owner from whatsapp_connection_leases l join users u on u.id = l.user_id
+       where u.username = $1 and l.lease_until > now()`,
+      [ADMIN.username],
+    );
+    expect(held).toHaveLength(1);
+    const holder = servers.find((x) => (held[0].owner as string).includes(`:${x.pid}:`));
+    expect(holder, held[0].owner).toBeDefined();
+    holder?.child.kill('SIGKILL');
+    await holder?.exited;
+    const survivors = servers.filter((x) => x !== holder);
+    proxy.setUpstreams(survivors.map((x) => x.url));
+    // A survivor takes the lease (never two holders: one row, one owner) and reconnects from the saved session.
+    const takenIn = await within(30_000, async () => {
+      const { rows } = await sql.query(
+        `select l.owner from whatsapp_connection_leases l join users u on u.id = l.user_id
+         where u.username = $1 and l.lease_until > now()`,
+        [ADMIN.username],
+      );
+      return rows.length === 1 && rows[0].owner !== held[0].owner;
+    });
+    expect(takenIn).toBeLessThanOrEqual(30_000);
+    await within(15_000, async () =>
+      (await Promise.all(survivors.map((x) => poll(x.url)))).every((p) => p.isConnected),
+    );
+    // No new QR code was needed: the state never went back to 'qr' on the survivors.
+    for (const x of survivors) expect((await poll(x.url)).state).toBe('connected');
+    const sent = await apiFetch(proxy.url, session.cookie, 'POST', '/api/whatsapp/disconnect', {});
+    expect(sent.status, sent.text).toBe(200);
+    await within(5000, async () => (await Promise.all(survivors.map((x) => poll(x.url)))).every((p) => !p.isConnected));
+    const replacement = await launch('p');
+    await healthy(replacement);
+    servers.splice(servers.indexOf(holder as NodeServer), 1, replacement);
+    proxy.setUpstreams(servers.map((x) => x.url));
+  }, 120_000);
+
+  it("four accounts' campaigns: each lane runs on the process rendezvous hashing gives it, and every one completes", async () => {
+    const admin = await signIn(proxy.url, ADMIN);
+    const accounts: Array<{ id: string; session: Awaited<ReturnType<typeof signIn>>; campaign: string }> = [];
+    for (let i = 0; i < 4; i++) {
+      const phoneId = `10900000000${1000 + i}`;
+      graph.phones.set(phoneId, {
+        token: `${TOKEN}-${i}`,
+        display_phone_number: `55113000${1000 + i}`,
+        verified_name: `Loja ${i}`,
+        quality_rating: 'GREEN',
+        code_verification_status: 'VERIFIED',
+        status: 'CONNECTED',
+      });
+      const username = `loja${i}cluster`;
+      const password = `senha-loja-${i}-cluster`;
+      const registered = await apiFetch(proxy.url, '', 'POST', '/api/auth/register', {
+        name: `Loja ${i}`,
+        email: `${username}@example.com`,
+        username,
+        password,
+        whatsappNumber: `+55 11 9${String(1000 + i)}-0000`,
+      });
+      expect(registered.status, registered.text).toBe(201);
+      const users = await apiFetch(proxy.url, admin.cookie, 'GET', '/api/admin/users');
+      const user = (users.body as Array<{ id: string; username: string }>).find((u) => u.username === username);
+      expect(user).toBeDefined();
+      const approved = await apiFetch(proxy.url, admin.cookie, 'PATCH', `/api/admin/users/${user?.id}`, {
+        isActive: true,
+      });
+      expect(approved.status, approved.text).toBe(200);
+      const session = await signIn(proxy.url, { username, password });
+      const call = (method: string, path: string, body?: unknown) =>
+        apiFetch(session.base, session.cookie, method, path, body);
+      const configured = await call('POST', '/api/whatsapp-business/configure', {
+        accessToken: `${TOKEN}-${i}`,
+        phoneNumberId: phoneId,
+      });
+      expect(configured.status, configured.text).toBe(200);
+      expect(
+        (
+          await call('PUT', '/api/settings/whatsapp', {
+            autoReconnect: true,
+            messageDelay: 1,
+            dailyLimit: 100_000,
+            respectBusinessHours: false,
+            businessStart: '09:00',
+            businessEnd: '18:00',
+            channel: 'cloud',
+          })
+        ).status,
+      ).toBe(200);
+      const csv = [
+        'Nome,Telefone',
+        ...Array.from({ length: 400 }, (_, k) => `C ${k},+55219${6000_0000 + i * 1000 + k}`),
+      ];
+      const imported = await apiUpload(session, '/api/contacts/import', { name: 'c.csv', data: csv.join('\n') });
+      expect(imported.body.imported, imported.text).toBe(400);
+      accounts.push({ id: user?.id as string, session, campaign: '' });
+    }
+    // Slower sends, so all four run at once.
+    graph.latencyMs = 300;
+    try {
+      // The list every process reads: the live ones (a process killed earlier drops out after 10 s).
+      let ids: string[] = [];
+      await within(20_000, async () => {
+        const { rows } = await sql.query(
+          `select id from server_processes where not draining and heartbeat_at > now() - interval '10 seconds' order by id`,
+        );
+        ids = rows.map((r) => r.id as string);
+        return ids.length === 3;
+      });
+      // Every process has read that list too (they read it at every 2 s beat).
+      await new Promise((r) => setTimeout(r, 2500));
+      for (const a of accounts) a.campaign = await startCampaign(a.session, 'Quatro');
+      const seen = new Map<string, string>();
+      await within(30_000, async () => {
+        const { rows } = await sql.query(
+          'select user_id, owner from sending_lanes where lease_until is not null and user_id = any($1::uuid[])',
+          [accounts.map((a) => a.id)],
+        );
+        for (const r of rows) seen.set(r.user_id, r.owner);
+        return seen.size === accounts.length;
+      });
+      for (const a of accounts) expect(seen.get(a.id), a.id).toBe(rendezvousOwner(ids, a.id));
+      for (const a of accounts) {
+        const done = await waitFor(
+          () => readCampaign(a.session, a.campaign),
+          (c) => c.status === 'completed',
+          90_000,
+          200,
+        );
+        expect(done.progress).toMatchObject({ total: 400, queued: 0, sending: 0, failed: 0 });
+      }
+    } finally {
+      graph.latencyMs = 0;
+    }
+  }, 180_000);
 
   it('a Cloud campaign of 10,000 whose sending process is killed: taken over within 15 s, none missing', async () => {
     graph.sent.length = 0;

@@ -148,9 +148,10 @@ export class PgBus extends LocalBus {
   }
 
   private received(payload: string): void {
-    const [origin, topic, key] = payload.split('\t');
+    const [origin, topic, ...key] = payload.split('\t');
     if (origin === this.opts.origin || topic === undefined) return;
-    this.deliver(topic, key ?? '');
+    // A key may hold tabs of its own.
+    this.deliver(topic, key.join('\t'));
   }
 
   override publish(topic: string, key: string): void {

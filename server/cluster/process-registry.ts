@@ -14,6 +14,24 @@ export interface RegistryOptions {
   onError?: (err: unknown) => void;
 }
 
+/**
+ * Rendezvous (highest random weight) hashing: the member with the highest hash of (member, key).
+ * Every process computes the same owner from the same list; adding or removing a member moves only
+ * the keys it wins or held. Null for an empty list.
+ */
+export function rendezvousOwner(members: readonly string[], key: string): string | null {
+  let best: string | null = null;
+  let bestScore = -1n;
+  for (const member of members) {
+    const score = createHash('sha1').update(member).update('\0').update(key).digest().readBigUInt64BE(0);
+    if (score > bestScore) {
+      bestScore = score;
+      best = member;
+    }
+  }
+  return best;
+}
+
 export const DEFAULT_BEAT_MS = 2_000;
 export const DEFAULT_DEAD_AFTER_MS = 10_000;
 /** Rows of processes dead this long are deleted (kept a while to explain a takeover). */
@@ -141,16 +159,7 @@ export class ProcessRegistry {
 
   /** The process that should hold `key`; this one when it knows no other (not joined yet). */
   ownerOf(key: string): string {
-    let best = this.id;
-    let bestScore = -1n;
-    for (const member of this.members) {
-      const score = createHash('sha1').update(member).update('\0').update(key).digest().readBigUInt64BE(0);
-      if (score > bestScore) {
-        bestScore = score;
-        best = member;
-      }
-    }
-    return best;
+    return rendezvousOwner(this.members, key) ?? this.id;
   }
 
   owns(key: string): boolean {

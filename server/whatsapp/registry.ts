@@ -19,7 +19,8 @@ const DEMO_CONNECTED: WhatsappSession = Object.freeze({
 
 /**
  * In-memory state of every account's WhatsApp connection, answered by the 2-second poll without
- * touching the database. Drivers report their state changes here.
+ * touching the database. Drivers report their state changes here; with several processes, each
+ * process also holds the states the other processes' connections publish (whatsapp/manager.ts).
  */
 export class ConnectionRegistry {
   private readonly states = new Map<string, WhatsappSession>();
@@ -35,5 +36,15 @@ export class ConnectionRegistry {
 
   clear(userId: string): void {
     this.states.delete(userId);
+  }
+
+  /** The state of an account's personal connection, as this process knows it (its own or the holder's). */
+  state(userId: string): WhatsappSession {
+    return this.states.get(userId) ?? DISCONNECTED;
+  }
+
+  /** The accounts with a known state (to drop what another process no longer holds). */
+  userIds(): string[] {
+    return [...this.states.keys()];
   }
 }

@@ -1,4 +1,3 @@
-import { msg } from '../../../contract/messages';
 import {
   type ConnectWhatsappInput,
   type ConnectWhatsappResponse,
@@ -9,7 +8,6 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { DriverError } from '../../whatsapp/driver';
 import type { ConnectionManager } from '../../whatsapp/manager';
-import { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
 import { getAccountSettings } from '../settings';
 
 /** Starts pairing the account's personal number: a QR code, or a pairing code for a phone number. */
@@ -38,21 +36,17 @@ export async function disconnectWhatsapp(connections: ConnectionManager, userId:
   return { success: true, message: whatsappMsg.disconnected };
 }
 
-/** Simulator only: injects a message from a contact into the account's simulated connection. */
-export function simulateInbound(connections: ConnectionManager, userId: string, from: string, text: string) {
-  const driver = connections.personalDriver(userId);
-  if (!driver?.status().isConnected) throw new AppError('CONFLICT', whatsappMsg.notConnected);
-  if (!(driver instanceof SimulatorDriver)) throw new AppError('NOT_FOUND', msg.generic.notFound);
-  return { success: true, ...driver.injectInbound(from, text) };
+/**
+ * Simulator only: injects a message from a contact into the account's simulated connection (on the
+ * process that holds it, wherever the request landed).
+ */
+export async function simulateInbound(connections: ConnectionManager, userId: string, from: string, text: string) {
+  return { success: true as const, ...(await connections.simulateInbound(userId, from, text)) };
 }
 
 /** Simulator only: what the account's simulated number sent, oldest first (for browser tests). */
-export function simulatorOutbox(connections: ConnectionManager, userId: string) {
-  const driver = connections.personalDriver(userId);
-  if (!(driver instanceof SimulatorDriver)) return { messages: [] };
-  return {
-    messages: driver.outbox.map((m) => ({ to: m.to, at: m.at.toISOString(), providerMessageId: m.providerMessageId })),
-  };
+export async function simulatorOutbox(connections: ConnectionManager, userId: string) {
+  return { messages: await connections.simulatorOutbox(userId) };
 }
 
 /** Which channel sends for the account (its setting) and whether that channel is ready. */
@@ -65,7 +59,7 @@ export async function getWhatsappChannel(
     getAccountSettings(db, userId),
     connections.cloud.readiness(userId),
   ]);
-  const personal = connections.personalDriver(userId)?.status();
+  const personal = connections.personalStatus(userId);
   const personalReady = Boolean(personal?.isConnected && personal.phoneNumber);
   return {
     channel: settings.channel,

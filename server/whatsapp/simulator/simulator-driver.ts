@@ -77,6 +77,39 @@ export function simulatedNumber(userId: string): string {
 }
 
 /**
+ * The simulated WhatsApp's side of the links: one live connection per number, as on WhatsApp,
+ * where a second connection of the same account makes the older one drop ("replaced", close code
+ * 440). Shared by every simulated driver of this Node process, so tests that run several apps in
+ * one process see a second live connection of a number as a replacement.
+ */
+export class SimulatedWhatsapp {
+  private readonly live = new Map<string, SimulatorDriver>();
+  /** How many connections were dropped because a second one of the same number opened. */
+  replacedCount = 0;
+
+  /** `driver` opened its number's connection: an older live one is replaced. */
+  opened(number: string, driver: SimulatorDriver): void {
+    const previous = this.live.get(number);
+    this.live.set(number, driver);
+    if (previous && previous !== driver) {
+      this.replacedCount++;
+      previous.replaced();
+    }
+  }
+
+  closed(number: string, driver: SimulatorDriver): void {
+    if (this.live.get(number) === driver) this.live.delete(number);
+  }
+
+  /** The driver whose connection of `number` is live, if any. */
+  liveDriver(number: string): SimulatorDriver | undefined {
+    return this.live.get(number);
+  }
+}
+
+export const simulatedWhatsapp = new SimulatedWhatsapp();
+
+/**
  * The built-in fake WhatsApp: a short visible QR step, a stable number, delivered and read
  * receipts after short delays, deterministic number checks (a number ending in 0 has no WhatsApp)
  * and groups, and inbound messages injected by tests and demos.
@@ -88,6 +121,8 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
   private seq = 0;
   private readonly menus = new MenuMemory();
   readonly phoneNumber: string;
+  /** Why the connection last closed by itself: 'replaced' when another connection of the number opened. */
+  closeReason: 'replaced' | null = null;
 
   constructor(
     userId: string,
@@ -110,7 +145,9 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
         ? { phoneNumber: null, isConnected: false, state: 'connecting', qr: null }
         : { phoneNumber: null, isConnected: false, state: 'qr', qr: `SIMULADOR@${this.phoneNumber}#${Date.now()}` },
     );
+    this.closeReason = null;
     this.later(this.timings.qrMs, () => {
+      simulatedWhatsapp.opened(this.phoneNumber, this);
       this.setState({ phoneNumber: null, isConnected: true, state: 'connected', qr: null });
       this.later(this.timings.detectMs, () =>
         this.setState({ phoneNumber: this.phoneNumber, isConnected: true, state: 'connected', qr: null }),
@@ -119,9 +156,32 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
     return pairingCode ? { pairingCode } : undefined;
   }
 
+  /**
+   * Reconnects a number paired before (a takeover from saved credentials): no QR code, connecting
+   * briefly, then connected with its number.
+   */
+  async resume(): Promise<void> {
+    if (this.state.state !== 'disconnected') return;
+    this.closeReason = null;
+    this.setState({ phoneNumber: null, isConnected: false, state: 'connecting', qr: null });
+    this.later(this.timings.qrMs, () => {
+      simulatedWhatsapp.opened(this.phoneNumber, this);
+      this.setState({ phoneNumber: this.phoneNumber, isConnected: true, state: 'connected', qr: null });
+    });
+  }
+
   async disconnect(): Promise<void> {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    simulatedWhatsapp.closed(this.phoneNumber, this);
+    this.setState({ phoneNumber: null, isConnected: false, state: 'disconnected', qr: null });
+  }
+
+  /** Another connection of this number opened: this one drops, as WhatsApp's "replaced" (440). */
+  replaced(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.closeReason = 'replaced';
     this.setState({ phoneNumber: null, isConnected: false, state: 'disconnected', qr: null });
   }
 

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorCode } from '../../contract/errors';
+import type { ChangeBus } from '../cluster/bus';
+import { AppError } from '../errors';
+import { DriverError } from './driver';
+
+/** A command for the process that holds a connection: what a request landing elsewhere asks of it. */
+export interface ConnectionCommand {
+  userId: string;
+  op: string;
+  args: unknown[];
+}
+
+export const COMMAND_TOPIC = 'connection-command';
+export const REPLY_TOPIC = 'connection-reply';
+export const DEFAULT_COMMAND_TIMEOUT_MS = 15_000;
+/** pt-BR: the holder of the connection did not answer in time. */
+export const OWNER_UNREACHABLE =
+  'O servidor que mantém a conexão do WhatsApp não respondeu. Tente novamente em instantes.';
+
+/** Base64 characters per notification: far below PostgreSQL's ~8,000-byte payload limit with the header. */
+const CHUNK = 6_000;
+/** Parts of a message still missing after this long are dropped. */
+const PARTIAL_TTL_MS = 60_000;
+
+type SerializedError =
+  | {
+      type: 'driver';
+      kind: DriverError['kind'];
+      message: string;
+      retryAfterMs?: number;
+      providerCode?: string | number;
+    }
+  | { type: 'app'; code: ErrorCode; message: string; fieldErrors?: Record<string, string> }
+  | { type: 'other'; message: string };
+
+type Reply = { ok: true; result: unknown } | { ok: false; error: SerializedError };
+
+/** Buffers (image data) travel as base64, not as JSON arrays of numbers. */
+function replacer(_key: string, value: unknown): unknown {
+  if (value && typeof value === 'object' && (value as { type?: string }).type === 'Buffer') {
+    const data = (value as { data?: unknown }).data;
+    if (Array.isArray(data)) return { __buffer: Buffer.from(data).toString('base64') };
+  }
+  return value;
+}
+
+function reviver(_key: string, value: unknown): unknown {
+  if (value && typeof value === 'object' && typeof (value as { __buffer?: unknown }).__buffer === 'string') {
+    return Buffer.from((value as { __buffer: string }).__buffer, 'base64');
+  }
+  return value;
+}
+
+function serializeError(err: unknown): SerializedError {
+  if (err instanceof DriverError) {
+    return {
+      type: 'driver',
+      kind: err.kind,
+      message: err.message,
+      retryAfterMs: err.retryAfterMs,
+      providerCode: err.providerCode,
+    };
+  }
+  if (err instanceof AppError)
+    return { type: 'app', code: err.code, message: err.message, fieldErrors: err.fieldErrors };
+  return { type: 'other', message: (err as Error)?.message ?? String(err) };
+}
+
+function rebuildError(e: SerializedError): Error {
+  if (e.type === 'driver') return new DriverError(e.kind, e.message, e.retryAfterMs, e.providerCode);
+  if (e.type === 'app') return new AppError(e.code, e.message, e.fieldErrors);
+  return new Error(e.message);
+}
+
+/**
+ * Commands between processes over the change bus: a request that lands on a process which does not
+ * hold the connection runs on the one that does. A message is `to, id, part, parts, base64`, each on
+ * a line of its own (the bus cuts its payload at tabs), the JSON cut into parts below the
+ * notification size limit; every process hears it, only `to` acts.
+ * A command unanswered within the timeout fails with a 503 (`UNAVAILABLE`).
+ */
+export class ConnectionRpc {
+  private readonly pending = new Map<
+    string,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+  >();
+  private readonly partials = new Map<string, { parts: string[]; got: number; at: number }>();
+  private readonly unsubscribe: Array<() => void>;
+
+  constructor(
+    private readonly bus: ChangeBus,
+    private readonly selfId: string,
+    private readonly run: (command: ConnectionCommand) => Promise<unknown>,
+    private readonly timeoutMs = DEFAULT_COMMAND_TIMEOUT_MS,
+  ) {
+    this.unsubscribe = [
+      bus.subscribe(COMMAND_TOPIC, (key) => this.heard(key, (id, body) => this.serve(id, body))),
+      bus.subscribe(REPLY_TOPIC, (key) => this.heard(key, (id, body) => this.answered(id, body))),
+    ];
+  }
+
+  /** Runs `op` on the process `to`; answers its result or throws its error. */
+  call(to: string, command: ConnectionCommand): Promise<unknown> {
+    const id = randomUUID();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new AppError('UNAVAILABLE', OWNER_UNREACHABLE));
+      }, this.timeoutMs);
+      timer.unref?.();
+      this.pending.set(id, { resolve, reject, timer });
+      this.send(COMMAND_TOPIC, to, id, { from: this.selfId, ...command });
+    });
+  }
+
+  /** Rejects what is still waiting (the process is closing). */
+  close(): void {
+    for (const off of this.unsubscribe) off();
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new AppError('UNAVAILABLE', OWNER_UNREACHABLE));
+      this.pending.delete(id);
+    }
+  }
+
+  private send(topic: string, to: string, id: string, body: unknown): void {
+    const data = Buffer.from(JSON.stringify(body, replacer)).toString('base64');
+    const parts = Math.max(1, Math.ceil(data.length / CHUNK));
+    for (let i = 0; i < parts; i++) {
+      this.bus.publish(topic, `${to}\n${id}\n${i}\n${parts}\n${data.slice(i * CHUNK, (i + 1) * CHUNK)}`);
+    }
+  }
+
+  private heard(key: string, then: (id: string, body: unknown) => void): void {
+    const [to, id, partText, partsText, data] = key.split('\n');
+    if (to !== this.selfId || !id || data === undefined) return;
+    const part = Number(partText);
+    const parts = Number(partsText);
+    if (!Number.isInteger(part) || !Number.isInteger(parts) || parts < 1 || part < 0 || part >= parts) return;
+    let whole = data;
+    if (parts > 1) {
+      const now = Date.now();
+      for (const [k, p] of this.partials) if (now - p.at > PARTIAL_TTL_MS) this.partials.delete(k);
+      let p = this.partials.get(id);
+      if (!p) {
+        p = { parts: new Array(parts).fill(''), got: 0, at: now };
+        this.partials.set(id, p);
+      }
+      if (!p.parts[part]) p.got++;
+      p.parts[part] = data;
+      if (p.got < parts) return;
+      this.partials.delete(id);
+      whole = p.parts.join('');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.from(whole, 'base64').toString('utf8'), reviver);
+    } catch {
+      return;
+    }
+    then(id, body);
+  }
+
+  private serve(id: string, body: unknown): void {
+    const { from, userId, op, args } = body as ConnectionCommand & { from: string };
+    if (typeof from !== 'string' || typeof userId !== 'string' || typeof op !== 'string') return;
+    void this.run({ userId, op, args: Array.isArray(args) ? args : [] }).then(
+      (result) => this.send(REPLY_TOPIC, from, id, { ok: true, result: result ?? null } satisfies Reply),
+      (err) => this.send(REPLY_TOPIC, from, id, { ok: false, error: serializeError(err) } satisfies Reply),
+    );
+  }
+
+  private answered(id: string, body: unknown): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    const reply = body as Reply;
+    if (reply.ok) p.resolve(reply.result);
+    else p.reject(rebuildError(reply.error));
+  }
+}
