@@ -190,6 +190,85 @@ describe('several processes on one PostgreSQL', () => {
     }
   });
 
+  it("one contact's webhooks spread over the three processes: answered once each, in order, welcomed once", async () => {
+    const session = await signIn(proxy.url, ADMIN);
+    const call = (method: string, path: string, body?: unknown) =>
+      apiFetch(session.base, session.cookie, method, path, body);
+    const configured = await call('POST', '/api/whatsapp-business/configure', {
+      accessToken: TOKEN,
+      phoneNumberId: PHONE_ID,
+      appSecret: 'segredo-bot',
+    });
+    expect(configured.status, configured.text).toBe(200);
+    const path = configured.body.config.webhookPath as string;
+    const saved = await call('POST', '/api/bot-config', {
+      isEnabled: true,
+      welcomeMessage: 'Bem-vindo à Loja Cluster!',
+      autoReplies: Array.from({ length: 20 }, (_, i) => ({ trigger: `item${i}`, response: `resposta ${i}` })),
+    });
+    expect(saved.status, saved.text).toBe(200);
+    // Every process has the new rules (the bus) before the messages come.
+    await new Promise((r) => setTimeout(r, 300));
+    graph.sent.length = 0;
+    // Each reply takes longer than the gap between two messages, so without one turn per contact
+    // across processes the next message's reply would overtake it.
+    graph.latencyMs = 150;
+    const from = '5511987650777';
+    const deliveries: Promise<number>[] = [];
+    for (let i = 0; i < 20; i++) {
+      const body = JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            id: '209',
+            changes: [
+              {
+                field: 'messages',
+                value: {
+                  messaging_product: 'whatsapp',
+                  metadata: { display_phone_number: '551130008888', phone_number_id: PHONE_ID },
+                  contacts: [{ profile: { name: 'Cliente Cluster' }, wa_id: from }],
+                  messages: [
+                    {
+                      from,
+                      id: `wamid.CLUSTER-${i}`,
+                      timestamp: String(Math.floor(Date.now() / 1000)),
+                      type: 'text',
+                      text: { body: `item${i}` },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+      });
+      // Through the proxy: each delivery lands on the next process.
+      deliveries.push(
+        fetch(`${proxy.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, 'segredo-bot') },
+          body,
+        }).then((r) => r.status),
+      );
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await Promise.all(deliveries)).toEqual(Array(20).fill(200));
+    const texts = () =>
+      graph.sent
+        .filter((m) => m.to === from)
+        .map((m) => ((m.text as { body?: string } | undefined)?.body ?? '') as string);
+    await waitFor(
+      () => Promise.resolve(texts()),
+      (t) => t.length >= 21,
+      60_000,
+      100,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    graph.latencyMs = 0;
+    expect(texts()).toEqual(['Bem-vindo à Loja Cluster!', ...Array.from({ length: 20 }, (_, i) => `resposta ${i}`)]);
+  }, 90_000);
+
   it('a personal number: the same state on every process within 2 s, and taken over within 30 s of its holder being killed', async () => {
     const session = await signIn(proxy.url, ADMIN);
     const poll = async (base: string) =>
