@@ -19,6 +19,8 @@ export const cloudApiMsg = {
   tokenInvalid: 'O Access Token foi recusado pela Graph API. Configure a API novamente.',
   webhookNeedsSecret: 'Informe o App Secret para ativar o webhook: sem ele as notificações da Meta são recusadas.',
   webhookTooManyEvents: 'Entrega do webhook com eventos demais: no máximo 1.000 mensagens e status por entrega.',
+  phoneNumberInUse:
+    'Este Phone Number ID já está conectado a outra conta do Disparo. Um número do WhatsApp Business envia por uma conta só: desconecte-o da outra conta ou use outro número.',
 } as const;
 
 const optionalText = text()

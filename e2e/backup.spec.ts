@@ -88,7 +88,7 @@ async function seedAccount(page: Page) {
     await expectOk(
       postJson(page.request, '/api/whatsapp-business/configure', {
         accessToken: 'EAAG-e2e-token',
-        phoneNumberId: '109000000000001',
+        phoneNumberId: '109000000000002',
         appSecret: 'segredo-do-app-e2e',
       }),
       'Cloud API credentials',

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchDisparo } from '../scripts/launch-server.mjs';
 
-// A local fake of the Graph API (WhatsApp Cloud API) with one phone number the tests configure.
+// A local fake of the Graph API (WhatsApp Cloud API) with the phone numbers the tests configure:
+// one per account that configures one (a phone number id sends for one account only).
 const { register } = await import('tsx/esm/api');
 register();
 const { FakeGraphApi } = await import('../server/testing/fake-graph-api.ts');
@@ -19,6 +20,15 @@ graph.phones.set('109000000000001', {
   code_verification_status: 'VERIFIED',
   status: 'CONNECTED',
   businessAccountId: '209000000000001',
+});
+graph.phones.set('109000000000002', {
+  token: 'EAAG-e2e-token',
+  display_phone_number: '551130009998',
+  verified_name: 'Loja E2E Backup',
+  quality_rating: 'GREEN',
+  code_verification_status: 'VERIFIED',
+  status: 'CONNECTED',
+  businessAccountId: '209000000000002',
 });
 
 // A real SMTP server on loopback receives the app's e-mails; each one is written as JSON to a

@@ -120,8 +120,11 @@ const withQuery = (path: string, query: string | undefined) => (query ? `${path}
 // ---------------------------------------------------------------------------------------------
 // Snapshots
 
-/** Columns that move with the clock or with the account's own requests, not with anyone else's. */
-const VOLATILE = ['last_seen_at', 'expires_at'];
+/**
+ * Columns that move with the clock or with the account's own requests, not with anyone else's:
+ * a connection's lease is renewed every few seconds by the process that holds it.
+ */
+const VOLATILE = ['last_seen_at', 'expires_at', 'lease_until'];
 
 /**
  * Every row of the account in every table that has a `user_id`, its `users` row, and its live

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { cloudApiMsg } from '../../contract/cloud-api';
 import { msg } from '../../contract/messages';
@@ -164,6 +164,21 @@ export class CloudConnections {
 
   private changed(userId: string): void {
     for (const listener of this.changeListeners) listener(userId);
+  }
+
+  /**
+   * Whether another account already sends through this phone number id: one number is one sending
+   * lane, paced at its Meta tier, so two accounts may not share it.
+   */
+  async phoneNumberTaken(userId: string, phoneNumberId: string): Promise<boolean> {
+    const rows = await this.opts.db
+      .select({ userId: whatsappBusinessAccounts.userId })
+      .from(whatsappBusinessAccounts)
+      .where(
+        and(eq(whatsappBusinessAccounts.phoneNumberId, phoneNumberId), ne(whatsappBusinessAccounts.userId, userId)),
+      )
+      .limit(1);
+    return rows.length > 0;
   }
 
   /**

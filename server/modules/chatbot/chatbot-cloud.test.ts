@@ -22,8 +22,10 @@ afterAll(async () => {
 
 const SECRET = 'segredo-do-app';
 
+let accounts = 0;
 async function cloudAccount() {
-  const phoneNumberId = '109000000009';
+  // Each account its own number: a phone number id sends for one account only.
+  const phoneNumberId = `10900000000${++accounts}`;
   const token = `EAAG-bot-${Math.random().toString(36).slice(2)}`;
   graph.phones.set(phoneNumberId, {
     token,

@@ -73,6 +73,9 @@ export class CloudApiSettings {
 
   /** Checks the credentials against the Graph API (phone number lookup) before saving them. */
   async configure(userId: string, input: z.output<typeof configureCloudApiInput>) {
+    if (await this.opts.cloud.phoneNumberTaken(userId, input.phoneNumberId)) {
+      throw new AppError('CONFLICT', cloudApiMsg.phoneNumberInUse);
+    }
     const probe = this.opts.cloud.probe(input.accessToken, input.phoneNumberId);
     let display: string | null;
     try {

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cloudApiMsg } from '../../../contract/cloud-api';
 import {
   campaignRecipients,
   campaigns,
@@ -112,6 +113,22 @@ describe('configure', () => {
     expect(rows).toHaveLength(0);
     const lookup = graph.requests.findLast((r) => r.path === `/v26.0/${s.phoneNumberId}`);
     expect(lookup?.authorization).toBe('Bearer token-errado');
+  });
+
+  it('refuses a phone number id another account sends through (409, pt-BR); its own account may save it again', async () => {
+    const first = await configured();
+    const other = await setup();
+    const taken = await req('POST', '/api/whatsapp-business/configure', other.cookie, {
+      accessToken: first.token,
+      phoneNumberId: first.phoneNumberId,
+    });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toEqual({ success: false, code: 'CONFLICT', message: cloudApiMsg.phoneNumberInUse });
+    const again = await req('POST', '/api/whatsapp-business/configure', first.cookie, {
+      accessToken: first.token,
+      phoneNumberId: first.phoneNumberId,
+    });
+    expect(again.statusCode, again.body).toBe(200);
   });
 
   it('saves tokens encrypted and never returns them', async () => {
