@@ -11,7 +11,10 @@ export default defineConfig({
         include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'web/**/*.test.ts'],
         // The cost of a request is measured where the database shares the server's thread.
         // Several processes share work only on PostgreSQL (the embedded database is one process).
-        exclude: db === 'pglite' ? ['server/cluster-processes.test.ts'] : ['server/security/request-cost.test.ts'],
+        exclude:
+          db === 'pglite'
+            ? ['server/cluster-processes.test.ts', 'server/cluster/bus.test.ts']
+            : ['server/security/request-cost.test.ts'],
         environment: 'node',
         globalSetup: ['server/testing/global-setup.ts'],
         env: { TEST_DB: db },
