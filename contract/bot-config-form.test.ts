@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type AutoReply,
   BOT_AI_INSTRUCTIONS_MAX,
   BOT_CAPTION_MAX,
   BOT_REPLIES_MAX,
   BOT_TEXT_MAX,
   BOT_TRIGGER_MAX,
-  type BotConfig,
   botMsg,
 } from './bot';
+import {
+  exampleBotConfig as config,
+  exampleImageReply as image,
+  exampleInteractiveReply as interactive,
+} from './bot-config-examples';
 import {
   type BotConfigFormDraft,
   type BotReplyRowDraft,
@@ -19,40 +22,6 @@ import {
   mergeReplyRows,
 } from './bot-config-form';
 import { INVALID_CHARACTERS } from './text';
-
-const interactive: AutoReply = {
-  id: 'r1',
-  keyword: 'oi',
-  trigger: 'oi',
-  response: 'Olá! Como podemos ajudar?',
-  type: 'interactive',
-  buttons: [{ id: 'btn-1', text: 'Site', type: 'url', value: 'https://exemplo.com.br' }],
-  imageUrl: '',
-  isActive: false,
-};
-const image: AutoReply = {
-  id: 'r2',
-  keyword: 'cardapio',
-  trigger: 'cardapio',
-  response: 'Nosso cardápio',
-  type: 'image',
-  buttons: [],
-  imageUrl: 'https://exemplo.com.br/cardapio.png',
-  isActive: true,
-};
-
-const config: BotConfig = {
-  isEnabled: true,
-  welcomeMessage: 'Bem-vindo!',
-  autoReplies: [interactive, image],
-  aiEnabled: false,
-  aiModel: 'gpt-3.5-turbo',
-  businessHours: { start: '09:00', end: '18:00', days: ['monday', 'tuesday'] },
-  outOfHoursMessage: '',
-  aiInstructions: '',
-  handoffMinutes: 120,
-  aiAvailable: false,
-};
 
 const row = (patch: Partial<BotReplyRowDraft>): BotReplyRowDraft => ({ ...emptyBotReplyRow(), ...patch });
 const loaded = () => botConfigFormFromConfig(config);

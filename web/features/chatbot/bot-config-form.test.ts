@@ -1,41 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AutoReply, BotConfig } from '../../../contract/bot';
+import { exampleBotConfig as config } from '../../../contract/bot-config-examples';
 import { botConfigFormFromConfig, emptyBotReplyRow } from '../../../contract/bot-config-form';
 import { aiUnavailableText, botConfigFormDirty, sendsAiEnabled, toggleDay } from './bot-config-form';
-
-const interactive: AutoReply = {
-  id: 'r1',
-  keyword: 'oi',
-  trigger: 'oi',
-  response: 'Olá! Como podemos ajudar?',
-  type: 'interactive',
-  buttons: [{ id: 'btn-1', text: 'Site', type: 'url', value: 'https://exemplo.com.br' }],
-  imageUrl: '',
-  isActive: false,
-};
-const image: AutoReply = {
-  id: 'r2',
-  keyword: 'cardapio',
-  trigger: 'cardapio',
-  response: 'Nosso cardápio',
-  type: 'image',
-  buttons: [],
-  imageUrl: 'https://exemplo.com.br/cardapio.png',
-  isActive: true,
-};
-
-const config: BotConfig = {
-  isEnabled: true,
-  welcomeMessage: 'Bem-vindo!',
-  autoReplies: [interactive, image],
-  aiEnabled: false,
-  aiModel: 'gpt-3.5-turbo',
-  businessHours: { start: '09:00', end: '18:00', days: ['monday', 'tuesday'] },
-  outOfHoursMessage: '',
-  aiInstructions: '',
-  handoffMinutes: 120,
-  aiAvailable: false,
-};
 
 describe('sendsAiEnabled', () => {
   it('is what the automatic messages manager decides with: keep AI on only where the server runs it', () => {
