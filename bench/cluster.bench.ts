@@ -20,6 +20,9 @@ import { envInt } from './lib/stats';
  * and the data directory, a Cloud API campaign (local fake Graph API) to 5,000 recipients: the
  * process holding the account's lane is killed (SIGKILL) and the time until the other one sends
  * again is measured, then every recipient is checked to have been sent to, repeats counted.
+ * (3) One single-worker process, ten customers each with its own Cloud API number (fake Graph API)
+ * and a campaign to 2,000 recipients, all started at once: the aggregate send rate and each number's
+ * own (at most its throughput, 80 msg/s), every send attributed to its number by the request path.
  */
 export const name = 'cluster';
 
@@ -34,6 +37,11 @@ const TAKEOVER_MAX_MS = 15_000;
 const CLOUD_THROUGHPUT = 400;
 const PHONE_ID = '109000000000777';
 const TOKEN = 'EAAG-bench-cluster-token';
+/** The many-numbers part: Cloud API numbers on one process, and each one's throughput. */
+const NUMBERS = 10;
+const NUMBERS_THROUGHPUT = 80;
+/** The parts, in the order they run (BENCH_CLUSTER_PARTS chooses some). */
+const PARTS = ['poll', 'takeover', 'numbers'] as const;
 /** How long a cluster may take to drain and stop before it is killed. */
 const STOP_TIMEOUT_MS = 30_000;
 /** The registry's window (server/cluster/process-registry.ts DEFAULT_DEAD_AFTER_MS). */
@@ -403,7 +411,213 @@ async function takeover(bench: Bench, checks: Check[], info: BenchResult['info']
   }
 }
 
+/** One Cloud API number of the many-numbers part: its account, its campaign, what the fake saw. */
+interface NumberRun {
+  phoneId: string;
+  cookie: string;
+  campaign: string;
+  /** The recipients its contacts normalise to (E.164 digits, as the Graph API receives them). */
+  expected: Set<string>;
+  /** When each of its sends reached the fake (ms, performance clock), in order. */
+  times: number[];
+  /** Its sends per recipient. */
+  to: Map<string, number>;
+}
+
+/** E.164 digits of a phone written as `contactRows` writes it (Brazilian, with or without +55). */
+const normalisedBr = (phone: string) => {
+  const digits = phone.replace(/\D/g, '');
+  return digits.length === 13 && digits.startsWith('55') ? digits : `55${digits}`;
+};
+
+/** Messages a second from the first to the last of these times (ms). */
+const rateOf = (times: readonly number[]) =>
+  times.length > 1 ? ((times.length - 1) * 1000) / (times[times.length - 1] - times[0]) : 0;
+
+/**
+ * Ten Cloud API numbers on one process: ten approved customers each configure their own number
+ * against the fake Graph API, import their contacts and start a campaign, all at once; each send
+ * the fake received is attributed to the phone number id of its request path.
+ */
+async function manyNumbers(bench: Bench, checks: Check[], info: BenchResult['info']): Promise<void> {
+  const recipients = envInt('BENCH_CLUSTER_NUMBERS_RECIPIENTS', 2_000, 100, 5_000);
+  const graph = await new FakeGraphApi().start();
+  // Every request is kept: a send's path carries the phone number id its message went from.
+  graph.keepRequests = true;
+  const runs: NumberRun[] = [];
+  for (let i = 0; i < NUMBERS; i++) {
+    const phoneId = `10900000009${String(1000 + i)}`;
+    graph.phones.set(phoneId, {
+      token: `${TOKEN}-number-${i}`,
+      display_phone_number: `5511300${String(9000 + i)}`,
+      verified_name: `Loja Bench Número ${i + 1}`,
+      quality_rating: 'GREEN',
+      code_verification_status: 'VERIFIED',
+      status: 'CONNECTED',
+    });
+    runs.push({ phoneId, cookie: '', campaign: '', expected: new Set(), times: [], to: new Map() });
+  }
+  try {
+    const server = await bench.launch(
+      'numbers process',
+      { WORKERS: '1', GRAPH_API_URL: graph.url, WHATSAPP_CLOUD_THROUGHPUT: String(NUMBERS_THROUGHPUT) },
+      1,
+    );
+    // Other parts signed up benchcustomer1 and 2: these are benchcustomer101 to 110.
+    const customers = await createApprovedCustomers(asDisparo(server, bench.dataDir), NUMBERS, 101);
+    for (const [i, run] of runs.entries()) {
+      const { cookie } = customers[i];
+      run.cookie = cookie;
+      const conf = await api(server.url, cookie, 'POST', '/api/whatsapp-business/configure', {
+        accessToken: `${TOKEN}-number-${i}`,
+        phoneNumberId: run.phoneId,
+      });
+      if (conf.status !== 200) throw new Error(`configure ${run.phoneId} answered ${conf.status}: ${conf.text}`);
+      const settings = await api(server.url, cookie, 'PUT', '/api/settings/whatsapp', {
+        autoReconnect: true,
+        messageDelay: 1,
+        dailyLimit: 100_000,
+        respectBusinessHours: false,
+        businessStart: '09:00',
+        businessEnd: '18:00',
+        channel: 'cloud',
+      });
+      if (settings.status !== 200) throw new Error(`settings answered ${settings.status}: ${settings.text}`);
+      // Each account its own contacts: a send from the wrong number would reach a stranger.
+      const rows = contactRows(recipients, i * recipients);
+      for (const row of rows.slice(1)) run.expected.add(normalisedBr(row[1]));
+      const imported = await uploadContacts(server.url, cookie, 'c.csv', Buffer.from(toCsvText(rows)));
+      if (imported.body.imported !== recipients) throw new Error(`imported ${imported.body.imported} of ${recipients}`);
+      const created = await api(server.url, cookie, 'POST', '/api/campaigns', {
+        name: `Números ${i + 1}`,
+        message: '{Olá|Oi} {{primeiro_nome}}, temos novidades!',
+        targetType: 'contacts',
+      });
+      if (created.status !== 200) throw new Error(`create answered ${created.status}: ${created.text}`);
+      run.campaign = created.body.id as string;
+    }
+    // The setup's own Graph calls (number lookups) are not sends.
+    graph.requests.length = 0;
+    const cpuBefore = cpuMs(server.pid);
+    const startedAt = performance.now();
+    await Promise.all(
+      runs.map(async (run) => {
+        const res = await api(server.url, run.cookie, 'POST', `/api/campaigns/${run.campaign}/send`);
+        if (res.status !== 200) throw new Error(`send answered ${res.status}: ${res.text}`);
+      }),
+    );
+    console.log(
+      `  ${NUMBERS} Cloud API numbers on one process (pid ${server.pid}), ${fmt(recipients)} recipients each at ` +
+        `${NUMBERS_THROUGHPUT} msg/s a number; the ${NUMBERS} campaigns started in ${fmt(performance.now() - startedAt, 0)} ms`,
+    );
+    const total = recipients * NUMBERS;
+    // At the target rate the campaigns take total ÷ 720 s: allow four times that, and a minute.
+    const done = await waitFor(
+      'the campaigns completed',
+      (total / (NUMBERS * NUMBERS_THROUGHPUT)) * 4_000 + 60_000,
+      500,
+      async () => {
+        const states = await Promise.all(
+          runs.map((r) => api(server.url, r.cookie, 'GET', `/api/campaigns/${r.campaign}`)),
+        );
+        return states.every((s) => s.body?.status === 'completed') ? states.map((s) => s.body) : undefined;
+      },
+    );
+    // Sends answered after the last row was written: none is expected, but let any straggler land.
+    await sleep(500);
+    const serverCpu = cpuMs(server.pid) - cpuBefore;
+
+    const fromPath = new Map<unknown, string>();
+    for (const r of graph.requests) {
+      if (r.method === 'POST' && r.path.endsWith('/messages') && r.json) fromPath.set(r.json, r.path.split('/')[2]);
+    }
+    const byPhone = new Map(runs.map((r) => [r.phoneId, r]));
+    let unattributed = 0;
+    graph.sent.forEach((message, k) => {
+      const run = byPhone.get(fromPath.get(message) ?? '');
+      if (!run) {
+        unattributed++;
+        return;
+      }
+      run.times.push(graph.sentTimes[k]);
+      const to = message.to as string;
+      run.to.set(to, (run.to.get(to) ?? 0) + 1);
+    });
+    let duplicates = 0;
+    let missing = 0;
+    let strangers = 0;
+    for (const run of runs) {
+      for (const [to, count] of run.to) {
+        duplicates += count - 1;
+        if (!run.expected.has(to)) strangers += count;
+      }
+      for (const to of run.expected) if (!run.to.has(to)) missing++;
+    }
+    const failed = done.reduce((n, c) => n + ((c.progress as Record<string, number>).failed ?? 0), 0);
+    const all = [...graph.sentTimes].sort((a, b) => a - b);
+    const aggregate = rateOf(all);
+    const perNumber = runs.map((r) => rateOf(r.times));
+    // While every number was sending: from the last first send to the first last send.
+    const allOnFrom = Math.max(...runs.map((r) => r.times[0] ?? Number.NaN));
+    const allOnTo = Math.min(...runs.map((r) => r.times[r.times.length - 1] ?? Number.NaN));
+    const allOnSends = all.filter((t) => t >= allOnFrom && t <= allOnTo).length;
+    const allOnRate = allOnTo > allOnFrom ? ((allOnSends - 1) * 1000) / (allOnTo - allOnFrom) : Number.NaN;
+    const spanS = all.length > 1 ? (all[all.length - 1] - all[0]) / 1000 : 0;
+    const firstLag = all.length ? all[0] - startedAt : Number.NaN;
+    const stagger = (Math.max(...runs.map((r) => r.times[0])) - Math.min(...runs.map((r) => r.times[0]))) / 1000;
+    console.log(
+      `  ${fmt(graph.sent.length)} sends in ${fmt(spanS, 1)} s from the first to the last (the first ${fmt(firstLag, 0)} ms ` +
+        `after the starts began, the numbers' first sends within ${fmt(stagger, 1)} s of each other): ` +
+        `${fmt(aggregate, 0)} msg/s in all, ${fmt(allOnRate, 0)} msg/s while all ${NUMBERS} were sending; per number ` +
+        `${fmt(Math.min(...perNumber), 1)} to ${fmt(Math.max(...perNumber), 1)} msg/s ` +
+        `(${perNumber.map((r) => fmt(r, 1)).join(', ')}); ${fmt(duplicates)} duplicates, ${fmt(missing)} missing, ` +
+        `${fmt(strangers)} to another account's contacts, ${fmt(unattributed)} from no configured number, ${fmt(failed)} failed; ` +
+        `server CPU ${fmt(serverCpu / 1000, 1)} s (${fmt((serverCpu * 1000) / Math.max(1, graph.sent.length), 0)} µs a send)`,
+    );
+    const aggregateFloor = 0.9 * NUMBERS * NUMBERS_THROUGHPUT;
+    const perNumberCeiling = NUMBERS_THROUGHPUT * 1.05;
+    checks.push(
+      floor(
+        `${NUMBERS} numbers on one process: aggregate msg/s, first to last send`,
+        aggregate,
+        aggregateFloor,
+        'msg/s',
+      ),
+      ceiling(
+        `${NUMBERS} numbers: fastest number's msg/s (its throughput + 5 %)`,
+        Math.max(...perNumber),
+        perNumberCeiling,
+        'msg/s',
+      ),
+      ceiling(`${NUMBERS} numbers: duplicates (same number and recipient)`, duplicates, 1, ''),
+      ceiling(`${NUMBERS} numbers: recipients missing`, missing, 1, ''),
+      ceiling(`${NUMBERS} numbers: sends from the wrong number or none`, strangers + unattributed, 1, ''),
+      ceiling(`${NUMBERS} numbers: failed rows`, failed, 1, ''),
+    );
+    Object.assign(info, {
+      'numbers: aggregate msg/s': Number(aggregate.toFixed(1)),
+      'numbers: msg/s while all sending': Number(allOnRate.toFixed(1)),
+      'numbers: per-number min msg/s': Number(Math.min(...perNumber).toFixed(1)),
+      'numbers: per-number max msg/s': Number(Math.max(...perNumber).toFixed(1)),
+      'numbers: sends': graph.sent.length,
+      'numbers: seconds first to last send': Number(spanS.toFixed(1)),
+      'numbers: first sends spread s': Number(stagger.toFixed(2)),
+      'numbers: duplicates': duplicates,
+      'numbers: missing': missing,
+      'numbers: recipients per number': recipients,
+      'numbers: server CPU µs per send': Math.round((serverCpu * 1000) / Math.max(1, graph.sent.length)),
+    });
+  } finally {
+    await bench.stopAll();
+    await graph.stop();
+  }
+}
+
 export async function run(): Promise<BenchResult> {
+  const parts = (process.env.BENCH_CLUSTER_PARTS || PARTS.join(',')).split(',').map((p) => p.trim());
+  const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
+  if (unknown.length)
+    throw new Error(`BENCH_CLUSTER_PARTS: unknown part(s) ${unknown.join(', ')}; known: ${PARTS.join(', ')}`);
   const checks: Check[] = [];
   const info: BenchResult['info'] = {};
   const serverUrl = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES;
@@ -426,8 +640,9 @@ export async function run(): Promise<BenchResult> {
   const bench = new Bench(database, sql, dataDir);
   console.log(`  fresh database ${database.name} on ${shown}`);
   try {
-    await pollScaling(bench, checks, info);
-    await takeover(bench, checks, info);
+    if (parts.includes('poll')) await pollScaling(bench, checks, info);
+    if (parts.includes('takeover')) await takeover(bench, checks, info);
+    if (parts.includes('numbers')) await manyNumbers(bench, checks, info);
   } finally {
     await bench.stopAll();
     await sql.end().catch(() => undefined);

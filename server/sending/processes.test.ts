@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, startNodeServer } from '../../scripts/launch-server.mjs';
+import { importNumberedContacts, sendThroughCloud } from '../testing/cloud-account';
 import { FakeGraphApi } from '../testing/fake-graph-api';
-import { apiUpload, signIn } from '../testing/http-session';
-import { apiFetch, type HttpSession, readCampaign, startCampaign } from '../testing/raw-http';
+import { signIn } from '../testing/http-session';
+import { type HttpSession, readCampaign, startCampaign } from '../testing/raw-http';
 import { waitFor } from '../testing/test-app';
 
 /**
@@ -84,26 +85,8 @@ async function server(env: Record<string, string>, name: string) {
 
 /** The Cloud API as channel, any hour, RECIPIENTS contacts, and a started campaign. */
 async function startCloudCampaign(s: HttpSession): Promise<string> {
-  const call = (method: string, path: string, body?: unknown) => apiFetch(s.base, s.cookie, method, path, body);
-  expect(
-    (await call('POST', '/api/whatsapp-business/configure', { accessToken: TOKEN, phoneNumberId: PHONE_ID })).status,
-  ).toBe(200);
-  const settings = await call('PUT', '/api/settings/whatsapp', {
-    autoReconnect: true,
-    messageDelay: 1,
-    dailyLimit: 100_000,
-    respectBusinessHours: false,
-    businessStart: '09:00',
-    businessEnd: '18:00',
-    channel: 'cloud',
-  });
-  expect(settings.status, settings.text).toBe(200);
-  const csv = [
-    'Nome,Telefone',
-    ...Array.from({ length: RECIPIENTS }, (_, i) => `Cliente ${i},+55219${String(80_000_000 + i)}`),
-  ].join('\n');
-  const imported = await apiUpload(s, '/api/contacts/import', { name: 'c.csv', data: csv });
-  expect(imported.body.imported, imported.text).toBe(RECIPIENTS);
+  await sendThroughCloud(s, { accessToken: TOKEN, phoneNumberId: PHONE_ID });
+  await importNumberedContacts(s, RECIPIENTS, 80_000_000);
   return startCampaign(s, 'Processos');
 }
 

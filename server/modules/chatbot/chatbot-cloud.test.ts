@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inboundDelivery } from '../../testing/cloud-account';
 import { FakeGraphApi } from '../../testing/fake-graph-api';
 import { apiCall, createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
 import { signBody } from '../../whatsapp/cloud-api/webhook';
@@ -63,25 +64,13 @@ async function cloudAccount() {
   const webhookPath: string = configured.json().config.webhookPath;
   let n = 0;
   const deliver = async (from: string, message: Record<string, unknown>, id = `wamid.IN${++n}${Date.now()}`) => {
-    const body = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: '209',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { display_phone_number: '551130009999', phone_number_id: phoneNumberId },
-                contacts: [{ profile: { name: 'Ana Cliente' }, wa_id: from }],
-                messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), ...message }],
-              },
-            },
-          ],
-        },
-      ],
-    });
+    const body = inboundDelivery(
+      { phoneNumberId, displayPhoneNumber: '551130009999' },
+      from,
+      id,
+      message,
+      'Ana Cliente',
+    );
     return ctx.app.inject({
       method: 'POST',
       url: webhookPath,
