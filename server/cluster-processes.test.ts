@@ -8,7 +8,7 @@ import { rendezvousOwner } from './cluster/process-registry';
 import { importNumberedContacts, inboundDelivery, sendThroughCloud } from './testing/cloud-account';
 import { FakeGraphApi } from './testing/fake-graph-api';
 import { signIn } from './testing/http-session';
-import { apiFetch, readCampaign, startCampaign } from './testing/raw-http';
+import { apiFetch, type HttpSession, readCampaign, startCampaign } from './testing/raw-http';
 import { RoundRobinProxy } from './testing/round-robin-proxy';
 import { waitFor } from './testing/test-app';
 import { signBody } from './whatsapp/cloud-api/webhook';
@@ -87,6 +87,28 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<number
 const me = (base: string, cookie: string) =>
   fetch(`${base}/api/auth/me`, { headers: { cookie } }).then((r) => r.status);
 
+/** A customer registered and approved by the administrator, signed in through the proxy. */
+async function approvedCustomer(admin: HttpSession, username: string): Promise<{ id: string; session: HttpSession }> {
+  const password = `senha-${username}`;
+  const registered = await apiFetch(proxy.url, '', 'POST', '/api/auth/register', {
+    name: `Loja ${username}`,
+    email: `${username}@example.com`,
+    username,
+    password,
+    whatsappNumber: `+55 11 9${String(1000 + ++customers)}-0000`,
+  });
+  expect(registered.status, registered.text).toBe(201);
+  const users = await apiFetch(proxy.url, admin.cookie, 'GET', '/api/admin/users');
+  const user = (users.body as Array<{ id: string; username: string }>).find((u) => u.username === username);
+  expect(user).toBeDefined();
+  const approved = await apiFetch(proxy.url, admin.cookie, 'PATCH', `/api/admin/users/${user?.id}`, {
+    isActive: true,
+  });
+  expect(approved.status, approved.text).toBe(200);
+  return { id: user?.id as string, session: await signIn(proxy.url, { username, password }) };
+}
+let customers = 0;
+
 beforeAll(async () => {
   graph = await new FakeGraphApi().start();
   graph.phones.set(PHONE_ID, {
@@ -162,6 +184,17 @@ describe('several processes on one PostgreSQL', () => {
       confirmPassword: ADMIN.password,
     });
     expect(back.status, back.text).toBe(200);
+  });
+
+  it('a deactivated account is refused on every process within a second', async () => {
+    const admin = await signIn(proxy.url, ADMIN);
+    const { id, session } = await approvedCustomer(admin, 'lojadesativada');
+    for (const s of servers) expect(await me(s.url, session.cookie)).toBe(200);
+    const off = await apiFetch(servers[0].url, admin.cookie, 'PATCH', `/api/admin/users/${id}`, { isActive: false });
+    expect(off.status, off.text).toBe(200);
+    for (const s of servers.slice(1)) {
+      await within(1000, async () => (await me(s.url, session.cookie)) !== 200);
+    }
   });
 
   it('a changed app secret: the old signature is refused on every process within a second', async () => {
@@ -312,27 +345,10 @@ describe('several processes on one PostgreSQL', () => {
         code_verification_status: 'VERIFIED',
         status: 'CONNECTED',
       });
-      const username = `loja${i}cluster`;
-      const password = `senha-loja-${i}-cluster`;
-      const registered = await apiFetch(proxy.url, '', 'POST', '/api/auth/register', {
-        name: `Loja ${i}`,
-        email: `${username}@example.com`,
-        username,
-        password,
-        whatsappNumber: `+55 11 9${String(1000 + i)}-0000`,
-      });
-      expect(registered.status, registered.text).toBe(201);
-      const users = await apiFetch(proxy.url, admin.cookie, 'GET', '/api/admin/users');
-      const user = (users.body as Array<{ id: string; username: string }>).find((u) => u.username === username);
-      expect(user).toBeDefined();
-      const approved = await apiFetch(proxy.url, admin.cookie, 'PATCH', `/api/admin/users/${user?.id}`, {
-        isActive: true,
-      });
-      expect(approved.status, approved.text).toBe(200);
-      const session = await signIn(proxy.url, { username, password });
+      const { id, session } = await approvedCustomer(admin, `loja${i}cluster`);
       await sendThroughCloud(session, { accessToken: `${TOKEN}-${i}`, phoneNumberId: phoneId });
       await importNumberedContacts(session, 400, 60_000_000 + i * 1000);
-      accounts.push({ id: user?.id as string, session, campaign: '' });
+      accounts.push({ id, session, campaign: '' });
     }
     // Slower sends, so all four run at once.
     graph.latencyMs = 300;
