@@ -238,6 +238,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   processes.onChange(() => {
     void dispatcher.membershipChanged().catch((err) => app.log.warn({ err }, 'taking over lanes failed'));
   });
+  // Who is online: each process counts its own requests and announces an account's first one.
+  const presence = new PresenceTracker({
+    db,
+    log: app.log,
+    announce: (userId, atMs) => bus.publish('presence', `${userId} ${atMs}`),
+  });
+  bus.subscribe('presence', (key) => {
+    const [userId, at] = key.split(' ');
+    if (userId) presence.seenElsewhere(userId, Number(at));
+  });
   const deps: AppDeps = {
     config,
     db,
@@ -264,7 +274,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
       },
     },
     mail: { mailer, notices: emailNotices },
-    presence: new PresenceTracker({ db, log: app.log }),
+    presence,
     cluster: { processes, bus },
     routes: [],
   };

@@ -197,6 +197,19 @@ describe('several processes on one PostgreSQL', () => {
     }
   });
 
+  it("a customer's first request on one process counts it online on every process within a second", async () => {
+    const admin = await signIn(proxy.url, ADMIN);
+    const { id, session } = await approvedCustomer(admin, 'lojapresente');
+    const onlineOn = async (base: string) => {
+      const active = await apiFetch(base, admin.cookie, 'GET', '/api/users/active');
+      return (active.body.activeUsers as Array<{ userId: string; isOnline: boolean }>).some(
+        (u) => u.userId === id && u.isOnline,
+      );
+    };
+    expect(await me(servers[0].url, session.cookie)).toBe(200);
+    for (const s of servers.slice(1)) await within(1000, () => onlineOn(s.url));
+  });
+
   it('a changed app secret: the old signature is refused on every process within a second', async () => {
     const s = await signIn(proxy.url, ADMIN);
     const configure = (appSecret: string) =>

@@ -13,7 +13,16 @@ export interface PresenceTrackerOptions {
   log: ErrorLog;
   /** The clock (tests move it by hand). */
   now?: () => number;
+  /**
+   * Tells the other processes that an account showed up here (its first request, or the first
+   * after ANNOUNCE_AFTER_S without one): they count it online at once instead of when this process
+   * next writes `last_seen_at`.
+   */
+  announce?: (userId: string, atMs: number) => void;
 }
+
+/** A request after this long without one from the account is announced to the other processes again. */
+const ANNOUNCE_AFTER_S = 60;
 
 /**
  * When each account last made a request, from real traffic. The access gate and the session poll's
@@ -29,6 +38,8 @@ export class PresenceTracker {
   private readonly seenAt = new Map<string, number>();
   /** What was last written per account: the value and when (ms). */
   private readonly written = new Map<string, { value: number; at: number }>();
+  /** The last request of each account as other processes announced it (ms since the epoch). */
+  private readonly elsewhere = new Map<string, number>();
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<number> | null = null;
@@ -40,21 +51,38 @@ export class PresenceTracker {
 
   /** An account made a request now. */
   seen(userId: string): void {
-    this.seenAt.set(userId, Math.floor((this.now() - this.base) / 1000));
+    const s = Math.floor((this.now() - this.base) / 1000);
+    const previous = this.seenAt.get(userId);
+    this.seenAt.set(userId, s);
+    if (this.opts.announce && (previous === undefined || s - previous >= ANNOUNCE_AFTER_S)) {
+      this.opts.announce(userId, this.base + s * 1000);
+    }
+  }
+
+  /** Another process saw the account at `atMs` (its announcement). */
+  seenElsewhere(userId: string, atMs: number): void {
+    if (!Number.isFinite(atMs) || atMs > this.now() + 60_000) return;
+    if ((this.elsewhere.get(userId) ?? 0) < atMs) this.elsewhere.set(userId, atMs);
   }
 
   /** When this process last saw the account (ms since the epoch), if it did. */
   lastSeen(userId: string): number | undefined {
     const s = this.seenAt.get(userId);
-    return s === undefined ? undefined : this.base + s * 1000;
+    const here = s === undefined ? undefined : this.base + s * 1000;
+    const there = this.elsewhere.get(userId);
+    if (there === undefined) return here;
+    return here === undefined ? there : Math.max(here, there);
   }
 
-  /** Every account this process saw since `sinceMs`, with when. */
+  /** Every account this process saw (or another announced) since `sinceMs`, with when. */
   seenSince(sinceMs: number): Map<string, number> {
     const out = new Map<string, number>();
     for (const [userId, s] of this.seenAt) {
       const at = this.base + s * 1000;
       if (at >= sinceMs) out.set(userId, at);
+    }
+    for (const [userId, at] of this.elsewhere) {
+      if (at >= sinceMs && (out.get(userId) ?? 0) < at) out.set(userId, at);
     }
     return out;
   }
@@ -118,6 +146,7 @@ export class PresenceTracker {
 
   /** Accounts not seen for a day leave the maps (their column keeps the time). */
   private forgetOld(now: number): void {
+    for (const [userId, at] of this.elsewhere) if (at < now - RECENT_WINDOW_MS) this.elsewhere.delete(userId);
     const oldest = Math.floor((now - RECENT_WINDOW_MS - this.base) / 1000);
     for (const [userId, s] of this.seenAt) {
       const w = this.written.get(userId);

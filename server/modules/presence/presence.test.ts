@@ -175,6 +175,39 @@ describe('presence is recorded without a database write per request', () => {
     expect(writes).toEqual([1, 1, 0, 1, 0]);
   });
 
+  it("announces an account's first request, and the first after a minute without one, to the other processes", async () => {
+    const a = await createUser(ctx);
+    let now = Date.parse('2026-11-22T12:00:00.000Z');
+    const elsewhere = new PresenceTracker({ db: db(), log, now: () => now });
+    const announced: Array<[string, number]> = [];
+    const here = new PresenceTracker({
+      db: db(),
+      log,
+      now: () => now,
+      announce: (userId, at) => {
+        announced.push([userId, at]);
+        elsewhere.seenElsewhere(userId, at);
+      },
+    });
+    expect(elsewhere.lastSeen(a.id)).toBeUndefined();
+    for (let i = 0; i < 30; i++) {
+      here.seen(a.id);
+      now += 2000;
+    }
+    // One announcement for a minute of polling; the other process counts the account at once.
+    expect(announced).toEqual([[a.id, Date.parse('2026-11-22T12:00:00.000Z')]]);
+    expect(elsewhere.lastSeen(a.id)).toBe(Date.parse('2026-11-22T12:00:00.000Z'));
+    expect([...elsewhere.seenSince(now - 120_000).keys()]).toEqual([a.id]);
+    // Back after five minutes away: announced again.
+    now += 5 * 60_000;
+    here.seen(a.id);
+    expect(announced).toHaveLength(2);
+    expect(elsewhere.lastSeen(a.id)).toBe(now);
+    // A time from the future (a clock far ahead) is not taken.
+    elsewhere.seenElsewhere(a.id, now + 10 * 60_000);
+    expect(elsewhere.lastSeen(a.id)).toBe(now);
+  });
+
   it('never moves the column backwards (another process may have written a later request)', async () => {
     const a = await createUser(ctx);
     await setLastSeen(a.id, 0);
