@@ -6,6 +6,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase, type FreshDatabase, type NodeServer, startNodeServer } from '../scripts/launch-server.mjs';
 import { FakeGraphApi } from '../server/testing/fake-graph-api';
+import { sendingSettings } from '../server/testing/sending-settings';
 import { createApprovedCustomers, login } from './lib/accounts';
 import { contactRows, toCsvText, unlimitedCustomer, uploadContacts } from './lib/contacts';
 import { expectStatus, request } from './lib/http';
@@ -281,6 +282,19 @@ async function pollScaling(bench: Bench, checks: Check[], info: BenchResult['inf
   for (const r of results) info[`cores busy (server + generator) ${r.workers} worker(s)`] = Number(busy(r).toFixed(2));
 }
 
+/** The Cloud API as the account's channel: its number's credentials, any hour, a limit it never reaches. */
+async function sendThroughCloud(
+  url: string,
+  cookie: string,
+  accessToken: string,
+  phoneNumberId: string,
+): Promise<void> {
+  const conf = await api(url, cookie, 'POST', '/api/whatsapp-business/configure', { accessToken, phoneNumberId });
+  if (conf.status !== 200) throw new Error(`configure ${phoneNumberId} answered ${conf.status}: ${conf.text}`);
+  const settings = await api(url, cookie, 'PUT', '/api/settings/whatsapp', sendingSettings());
+  if (settings.status !== 200) throw new Error(`settings answered ${settings.status}: ${settings.text}`);
+}
+
 async function api(base: string, cookie: string, method: string, path: string, json?: unknown) {
   const res = await request(base, method, path, { cookie, json });
   return { status: res.status, body: res.body ? JSON.parse(res.body) : undefined, text: res.body };
@@ -308,21 +322,7 @@ async function takeover(bench: Bench, checks: Check[], info: BenchResult['info']
     const processes = await Promise.all([bench.launch('process a', env, 1), bench.launch('process b', env, 1)]);
     const [a] = processes;
     const cookie = await unlimitedCustomer(asDisparo(a, bench.dataDir), 2);
-    const conf = await api(a.url, cookie, 'POST', '/api/whatsapp-business/configure', {
-      accessToken: TOKEN,
-      phoneNumberId: PHONE_ID,
-    });
-    if (conf.status !== 200) throw new Error(`configure answered ${conf.status}: ${conf.text}`);
-    const settings = await api(a.url, cookie, 'PUT', '/api/settings/whatsapp', {
-      autoReconnect: true,
-      messageDelay: 1,
-      dailyLimit: 100_000,
-      respectBusinessHours: false,
-      businessStart: '09:00',
-      businessEnd: '18:00',
-      channel: 'cloud',
-    });
-    if (settings.status !== 200) throw new Error(`settings answered ${settings.status}: ${settings.text}`);
+    await sendThroughCloud(a.url, cookie, TOKEN, PHONE_ID);
     const imported = await uploadContacts(a.url, cookie, 'c.csv', Buffer.from(toCsvText(contactRows(recipients))));
     if (imported.body.imported !== recipients) throw new Error(`imported ${imported.body.imported} of ${recipients}`);
     const created = await api(a.url, cookie, 'POST', '/api/campaigns', {
@@ -468,21 +468,7 @@ async function manyNumbers(bench: Bench, checks: Check[], info: BenchResult['inf
     for (const [i, run] of runs.entries()) {
       const { cookie } = customers[i];
       run.cookie = cookie;
-      const conf = await api(server.url, cookie, 'POST', '/api/whatsapp-business/configure', {
-        accessToken: `${TOKEN}-number-${i}`,
-        phoneNumberId: run.phoneId,
-      });
-      if (conf.status !== 200) throw new Error(`configure ${run.phoneId} answered ${conf.status}: ${conf.text}`);
-      const settings = await api(server.url, cookie, 'PUT', '/api/settings/whatsapp', {
-        autoReconnect: true,
-        messageDelay: 1,
-        dailyLimit: 100_000,
-        respectBusinessHours: false,
-        businessStart: '09:00',
-        businessEnd: '18:00',
-        channel: 'cloud',
-      });
-      if (settings.status !== 200) throw new Error(`settings answered ${settings.status}: ${settings.text}`);
+      await sendThroughCloud(server.url, cookie, `${TOKEN}-number-${i}`, run.phoneId);
       // Each account its own contacts: a send from the wrong number would reach a stranger.
       const rows = contactRows(recipients, i * recipients);
       for (const row of rows.slice(1)) run.expected.add(normalisedBr(row[1]));

@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type NodeServer, startNodeServer } from '../scripts/launch-server.mjs';
+import { createDatabase, type NodeServer } from '../scripts/launch-server.mjs';
 import { rendezvousOwner } from './cluster/process-registry';
 import { importNumberedContacts, inboundDelivery, sendThroughCloud } from './testing/cloud-account';
 import { FakeGraphApi } from './testing/fake-graph-api';
 import { signIn } from './testing/http-session';
 import { apiFetch, type HttpSession, readCampaign, startCampaign } from './testing/raw-http';
 import { RoundRobinProxy } from './testing/round-robin-proxy';
+import { startSourceServer, untilHealthy } from './testing/source-server';
 import { waitFor } from './testing/test-app';
 import { signBody } from './whatsapp/cloud-api/webhook';
 
@@ -32,28 +33,20 @@ const servers: NodeServer[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];
 
 async function launch(name: string): Promise<NodeServer> {
-  const s = await startNodeServer({
+  const s = await startSourceServer(
     name,
-    script: 'server/main.ts',
-    nodeArgs: ['--import', 'tsx'],
-    output: 'capture',
-    stopTimeoutMs: 30_000,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
+    {
       DATABASE_URL: database.url,
       // One machine: the processes share the data directory, and with it the generated secrets.
       DATA_DIR: dataDir,
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
-      LOGIN_RATE_LIMIT: '1000',
       GRAPH_API_URL: graph.url,
-      WHATSAPP_DRIVER: 'simulator',
       DISPATCH_TICK_MS: '50',
       WHATSAPP_CLOUD_THROUGHPUT: '400',
     },
-  });
+    { stopTimeoutMs: 30_000 },
+  );
   cleanups.push(() => s.stop());
   return s;
 }
@@ -62,16 +55,7 @@ async function launch(name: string): Promise<NodeServer> {
 const said = () => servers.map((s) => `--- ${s.name}\n${s.output()}`).join('\n');
 
 async function healthy(s: NodeServer): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const ok = await fetch(`${s.url}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    if (s.exitStatus() || Date.now() > deadline) throw new Error(`${s.name} did not start:\n${s.output()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  if (!(await untilHealthy(s))) throw new Error(`${s.name} did not start:\n${s.output()}`);
 }
 
 /** Polls `check` every 25 ms; answers how long it took to hold, or throws after `ms`. */

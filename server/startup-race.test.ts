@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDatabase, type NodeServer, startNodeServer } from '../scripts/launch-server.mjs';
+import { createDatabase, type NodeServer } from '../scripts/launch-server.mjs';
 import { signIn } from './testing/http-session';
+import { startSourceServer, untilHealthy } from './testing/source-server';
 
 /**
  * Real server processes (the source run with tsx) started at the same moment on one empty database.
@@ -32,38 +33,12 @@ async function storage(): Promise<{ env: Record<string, string>; url?: string }>
 }
 
 function launch(env: Record<string, string>, name: string, dataDir: string): Promise<NodeServer> {
-  return startNodeServer({
-    name,
-    script: 'server/main.ts',
-    nodeArgs: ['--import', 'tsx'],
-    output: 'capture',
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOGIN_RATE_LIMIT: '1000',
-      WHATSAPP_DRIVER: 'simulator',
-      DATA_DIR: dataDir,
-      ...env,
-    },
+  return startSourceServer(name, {
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    DATA_DIR: dataDir,
+    ...env,
   });
-}
-
-/** Waits until the server answers its health route (true) or its process ends (false). */
-async function healthy(s: NodeServer, ms = 90_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const ok = await fetch(`${s.url}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return true;
-    if (s.exitStatus()) return false;
-    if (Date.now() > deadline) throw new Error(`${s.name} neither answered nor ended:\n${s.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** The administrators the server lists, as its administrator sees them over HTTP. */
@@ -88,7 +63,7 @@ describe('processes started together on one empty database', () => {
     // Spawned in the same tick: they reach the empty database together.
     const servers = await Promise.all(dirs.map((dir, i) => launch(env, `p${i}`, dir)));
     for (const s of servers) cleanups.push(() => s.stop());
-    const up = await Promise.all(servers.map((s) => healthy(s)));
+    const up = await Promise.all(servers.map((s) => untilHealthy(s)));
     const report = servers.map((s) => `${s.name}: ${JSON.stringify(s.exitStatus())}\n${s.output()}`).join('\n');
 
     if (url) {

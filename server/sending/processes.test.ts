@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, startNodeServer } from '../../scripts/launch-server.mjs';
+import { createDatabase } from '../../scripts/launch-server.mjs';
 import { importNumberedContacts, sendThroughCloud } from '../testing/cloud-account';
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { signIn } from '../testing/http-session';
 import { type HttpSession, readCampaign, startCampaign } from '../testing/raw-http';
+import { startSourceServer, untilHealthy } from '../testing/source-server';
 import { waitFor } from '../testing/test-app';
 
 /**
@@ -49,37 +50,17 @@ async function storage(): Promise<Record<string, string>> {
 }
 
 async function server(env: Record<string, string>, name: string) {
-  const s = await startNodeServer({
-    name,
-    script: 'server/main.ts',
-    nodeArgs: ['--import', 'tsx'],
-    output: 'capture',
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOGIN_RATE_LIMIT: '1000',
-      GRAPH_API_URL: graph.url,
-      WHATSAPP_DRIVER: 'simulator',
-      DISPATCH_TICK_MS: '50',
-      DISPATCH_LEASE_MS: '2000',
-      WHATSAPP_CLOUD_THROUGHPUT: '150',
-      ...env,
-    },
+  const s = await startSourceServer(name, {
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    GRAPH_API_URL: graph.url,
+    DISPATCH_TICK_MS: '50',
+    DISPATCH_LEASE_MS: '2000',
+    WHATSAPP_CLOUD_THROUGHPUT: '150',
+    ...env,
   });
   cleanups.push(() => s.stop());
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const ok = await fetch(`${s.url}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (s.exitStatus() || Date.now() > deadline) throw new Error(`${name} did not start:\n${s.output()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  if (!(await untilHealthy(s, 60_000))) throw new Error(`${name} did not start:\n${s.output()}`);
   return s;
 }
 
@@ -129,13 +110,7 @@ describe('server processes', () => {
     const env = await storage();
     const one = await server(env, 'one');
     if (process.env.TEST_DB !== 'postgres') {
-      const two = await startNodeServer({
-        name: 'two',
-        script: 'server/main.ts',
-        nodeArgs: ['--import', 'tsx'],
-        output: 'capture',
-        env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
-      });
+      const two = await startSourceServer('two', env);
       cleanups.push(() => two.stop());
       const status = await two.exited;
       expect(status.code).toBe(1);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts } from '../db/schema';
 import { createAndSendCampaign, waitForCampaign } from '../testing/campaigns';
+import { sendingSettings } from '../testing/sending-settings';
 import {
   apiCall,
   connectSimulator,
@@ -27,15 +28,6 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const settingsBody = (dailyLimit: number) => ({
-  autoReconnect: true,
-  messageDelay: 1,
-  dailyLimit,
-  respectBusinessHours: false,
-  businessStart: '09:00',
-  businessEnd: '18:00',
-});
-
 describe('sending settings changed during a campaign', () => {
   it('a raised daily limit wakes the waiting campaign at once; a lowered one holds from the next message', async () => {
     const { user, cookie } = await newCustomer(ctx);
@@ -54,7 +46,10 @@ describe('sending settings changed during a campaign', () => {
 
     // Raised: the next message goes within a few seconds (the wait would otherwise last a minute).
     const raisedAt = Date.now();
-    const raised = await apiCall(ctx, 'PUT', '/api/settings/whatsapp', { cookie, payload: settingsBody(2) });
+    const raised = await apiCall(ctx, 'PUT', '/api/settings/whatsapp', {
+      cookie,
+      payload: sendingSettings('personal', 2),
+    });
     expect(raised.statusCode, raised.body).toBe(200);
     await waitFor(
       () => Promise.resolve(driver.outbox.length),
@@ -66,7 +61,10 @@ describe('sending settings changed during a campaign', () => {
     await waitForCampaign(ctx, cookie, id, (c) => c.waitingReason === 'daily_limit' && c.messagesSent === 2);
 
     // Lowered back while waiting: nothing more goes out today.
-    const lowered = await apiCall(ctx, 'PUT', '/api/settings/whatsapp', { cookie, payload: settingsBody(1) });
+    const lowered = await apiCall(ctx, 'PUT', '/api/settings/whatsapp', {
+      cookie,
+      payload: sendingSettings('personal', 1),
+    });
     expect(lowered.statusCode).toBe(200);
     await new Promise((r) => setTimeout(r, 1500));
     expect(driver.outbox).toHaveLength(2);

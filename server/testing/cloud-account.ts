@@ -1,19 +1,7 @@
 import { expect } from 'vitest';
 import { apiUpload } from './http-session';
 import { type ApiAnswer, apiFetch, type HttpSession } from './raw-http';
-
-/** Sending settings of a campaign test: any hour, a limit it never reaches, the Cloud API or the personal number. */
-export function sendingSettings(channel: 'cloud' | 'personal' = 'cloud', dailyLimit = 100_000) {
-  return {
-    autoReconnect: true,
-    messageDelay: 1,
-    dailyLimit,
-    respectBusinessHours: false,
-    businessStart: '09:00',
-    businessEnd: '18:00',
-    channel,
-  };
-}
+import { sendingSettings } from './sending-settings';
 
 /**
  * Makes the Cloud API the account's channel, over a real socket: its credentials saved (checked
