@@ -51,6 +51,10 @@ export async function run(): Promise<BenchResult> {
         returning id`),
     );
     await db.execute(sql`insert into bot_configs (user_id, welcome_message) values (${userId}, '')`);
+    // Its number, which the messages arrive on (its id is the account's, for brevity).
+    await db.execute(
+      sql`insert into connections (id, user_id, kind, label, is_default) values (${userId}, ${userId}, 'personal', 'Bench', true)`,
+    );
     for (let i = 0; i < RULES; i += 250) {
       const values = Array.from({ length: 250 }, (_, k) => {
         const n = i + k;
@@ -76,7 +80,7 @@ export async function run(): Promise<BenchResult> {
     });
 
     // Warm-up: contacts created, conversations started, rules compiled.
-    for (let i = 0; i < 200; i++) bot.inbound?.({ userId, message: inbound(i, 'warm'), driver });
+    for (let i = 0; i < 200; i++) bot.inbound?.({ userId, connectionId: userId, message: inbound(i, 'warm'), driver });
     await bot.idle();
 
     // Latency: one message at a time, inbound → reply handed to the driver.
@@ -84,7 +88,7 @@ export async function run(): Promise<BenchResult> {
     for (let i = 0; i < messages; i++) {
       const before = driver.replies.length;
       const t0 = performance.now();
-      bot.inbound?.({ userId, message: inbound(i, 'lat'), driver });
+      bot.inbound?.({ userId, connectionId: userId, message: inbound(i, 'lat'), driver });
       await bot.idle();
       const reply = driver.replies[before];
       if (!reply) throw new Error(`message ${i} got no reply`);
@@ -95,7 +99,8 @@ export async function run(): Promise<BenchResult> {
     // Burst: every message at once from 200 contacts; each contact's replies must keep its order.
     const before = driver.replies.length;
     const t0 = performance.now();
-    for (let i = 0; i < messages; i++) bot.inbound?.({ userId, message: inbound(i, 'burst'), driver });
+    for (let i = 0; i < messages; i++)
+      bot.inbound?.({ userId, connectionId: userId, message: inbound(i, 'burst'), driver });
     await bot.idle();
     const seconds = (performance.now() - t0) / 1000;
     const burst = driver.replies.slice(before);

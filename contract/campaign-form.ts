@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { type CampaignVariable, campaignMsg, campaignTargetTypes } from './campaigns';
 import { unknownVariable } from './personalize';
 
+/** The campaign form's own texts (the server's are in `campaignMsg`). */
+export const campaignFormMsg = {
+  numbersRequired: 'Escolha ao menos um número ou use o número padrão.',
+} as const;
+
 /** One template variable as the campaign form edits it: a contact field, or a fixed text. */
 export type TemplateVariableDraft = { field: CampaignVariable } | { text: string };
 
@@ -20,14 +25,19 @@ export const campaignFormDraft = z.object({
   templateName: z.string(),
   templateLanguage: z.string(),
   templateVariables: z.array(z.custom<TemplateVariableDraft>(() => true)),
+  /**
+   * The numbers that send it: absent for the account's default number ('Número padrão'), the
+   * chosen `/api/connections` ids otherwise ('Escolher números', at least one).
+   */
+  connectionIds: z.array(z.string()).optional(),
 });
 export type CampaignFormDraft = z.infer<typeof campaignFormDraft>;
 
 /**
  * The checks the browser makes before calling the server (SPEC §5 and the contract's texts): name
- * and message first (each under its field), then an unknown variable, groups without a choice and a
- * schedule that is not in the future. The 'root' error is the message to show as a toast, the first
- * problem found. The schedule is a local date-time: `instantOf` (the browser's) reads it as an ISO
+ * and message first (each under its field), then an unknown variable, groups without a choice, a
+ * schedule that is not in the future and 'Escolher números' with no number. The 'root' error is the
+ * message to show as a toast, the first problem found. The schedule is a local date-time: `instantOf` (the browser's) reads it as an ISO
  * instant (null when invalid), compared with `now()` when the form is checked.
  */
 export function campaignForm(instantOf: (local: string) => string | null, now: () => number = Date.now) {
@@ -50,10 +60,12 @@ export function campaignForm(instantOf: (local: string) => string | null, now: (
       if (!at) scheduledAt = campaignMsg.scheduleRequired;
       else if (Date.parse(at) <= now()) scheduledAt = campaignMsg.scheduledInPast;
     }
+    const numbers = f.connectionIds?.length === 0 ? campaignFormMsg.numbersRequired : null;
     if (message) issue('message', message);
     if (groups) issue('groups', groups);
     if (scheduledAt) issue('scheduledAt', scheduledAt);
-    const first = message ?? groups ?? scheduledAt;
+    if (numbers) issue('connectionIds', numbers);
+    const first = message ?? groups ?? scheduledAt ?? numbers;
     if (first) issue('root', first);
   });
 }

@@ -25,7 +25,13 @@ export const recipientStatuses = ['queued', 'sending', 'sent', 'delivered', 'rea
 export type RecipientStatus = (typeof recipientStatuses)[number];
 
 /** Why a started campaign is waiting instead of sending (status `in_progress`). */
-export const campaignWaitReasons = ['outside_hours', 'daily_limit', 'offline', 'messaging_limit'] as const;
+export const campaignWaitReasons = [
+  'outside_hours',
+  'daily_limit',
+  'offline',
+  'messaging_limit',
+  'numbers_stopped',
+] as const;
 export type CampaignWaitReason = (typeof campaignWaitReasons)[number];
 
 /**
@@ -100,6 +106,8 @@ export const campaignMsg = {
   scheduleRequired: 'Informe a data e a hora do agendamento.',
   noRecipients: 'A campanha não tem destinatários: nenhum contato ou grupo ativo corresponde ao público escolhido.',
   notConnected: 'Conecte seu WhatsApp para enviar mensagens.',
+  numberNotFound: 'Número de WhatsApp não encontrado: escolha entre os números da sua conta.',
+  tooManyNumbers: 'Escolha no máximo 50 números para uma campanha.',
   testPhoneRequired: 'Informe um número para o teste: sua conta ainda não tem um número de WhatsApp conectado.',
   invalidPhone: 'Número de telefone inválido.',
   transition: (action: CampaignAction, status: string) =>
@@ -110,6 +118,8 @@ export const campaignMsg = {
     daily_limit: 'Limite diário de mensagens atingido; continua amanhã.',
     offline: 'WhatsApp desconectado; o envio continua quando reconectar.',
     messaging_limit: 'Limite de conversas da conta na API oficial atingido; continua quando a janela de 24 h avançar.',
+    numbers_stopped:
+      'Os números escolhidos pararam de enviar (pausados ou restritos pelo WhatsApp); veja o motivo de cada um na página Números.',
   } satisfies Record<CampaignWaitReason, string>,
   /** Why the engine paused a campaign by itself. */
   pauseReason: {
@@ -123,6 +133,8 @@ export const campaignMsg = {
   /** Why a recipient was skipped or failed. */
   reason: {
     optedOut: 'Contato pediu para não receber mensagens (opt-out).',
+    pairLimit:
+      'O WhatsApp limitou as mensagens deste número para o mesmo contato (131056); nova tentativa em instantes.',
     noWhatsapp: 'Número sem WhatsApp.',
     invalidNumber: 'Número de telefone inválido.',
     planLimit: 'Acima do limite de contatos do plano.',
@@ -174,6 +186,9 @@ export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
 
 // Requests
 
+/** How many numbers one campaign may send through. */
+export const CAMPAIGN_NUMBERS_MAX = 50;
+
 /** As many group names as a backup keeps for a campaign; a longer list is refused before its items are read (DESIGN §3). */
 const TARGET_GROUPS_MAX = 1000;
 
@@ -209,6 +224,14 @@ const campaignFields = {
   templateVariables: z.array(templateVariable).max(20).optional(),
   /** Ours: use a saved message (SPEC 'Compor Nova Mensagem') as the content; its text and image replace `message`. */
   savedMessageId: z.uuid({ error: 'Identificador inválido.' }).nullable().optional(),
+  /**
+   * Ours: the numbers that send it (`/api/connections` ids), the recipients shared among them by
+   * their capacity; absent or empty, the account's default number.
+   */
+  connectionIds: z
+    .array(z.uuid({ error: campaignMsg.numberNotFound }))
+    .max(CAMPAIGN_NUMBERS_MAX, campaignMsg.tooManyNumbers)
+    .optional(),
 };
 
 /** The message is required unless a saved message provides it. */
@@ -295,6 +318,8 @@ export const campaignSchema = z.object({
   templateName: z.string().nullable().optional(),
   templateLanguage: z.string().nullable().optional(),
   templateVariables: z.array(templateVariable).optional(),
+  /** The numbers that send it; empty: the account's default number. */
+  connectionIds: z.array(z.string()).optional(),
   /** Why the engine paused it, or null. */
   pauseReason: z.string().nullable().optional(),
   /** While `in_progress`: why it waits. */
@@ -320,8 +345,37 @@ export const campaignRecipient = z.object({
   deliveredAt: z.string().nullable(),
   readAt: z.string().nullable(),
   failedAt: z.string().nullable(),
+  /** Ours: the number that sent it (or will), and its label; null while no number took it. */
+  connectionId: z.string().nullable().optional(),
+  sentFrom: z.string().nullable().optional(),
 });
 export type CampaignRecipient = z.infer<typeof campaignRecipient>;
+
+/** `GET /api/campaigns/{id}/numbers`: progress and delivery per number that sends the campaign. */
+export const campaignNumbersResponse = z.object({
+  numbers: z.array(
+    z.object({
+      connectionId: z.string(),
+      label: z.string(),
+      /** E.164, or null while unknown. */
+      phoneNumber: z.string().nullable(),
+      kind: z.enum(['personal', 'cloud']),
+      /** The number was removed since (its lines stay in the report). */
+      removed: z.boolean(),
+      /** Why it sends nothing now (`contract/connections.ts` stop reasons), or null. */
+      stopReason: z.string().nullable(),
+      /** Its lines: given to it (queued or being sent), sent, delivered, read, failed. */
+      queued: z.number().int(),
+      sent: z.number().int(),
+      delivered: z.number().int(),
+      read: z.number().int(),
+      failed: z.number().int(),
+    }),
+  ),
+  /** Lines no number has taken yet (queued) or that were never to be sent (skipped). */
+  unassigned: z.number().int(),
+});
+export type CampaignNumbers = z.infer<typeof campaignNumbersResponse>;
 
 export const recipientsPage = z.object({
   items: z.array(campaignRecipient),

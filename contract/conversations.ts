@@ -43,11 +43,16 @@ export const conversationSchema = z.object({
   unread: z.number().int(),
   /** While a person answers, the bot is silent with this contact until this time. */
   takenOverUntil: z.string().nullable(),
+  /** Ours: the number the contact last wrote to (replies go out through it), and its label. */
+  connectionId: z.string().nullable().optional(),
+  numberLabel: z.string().nullable().optional(),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
 export const conversationListQuery = z.object({
   search: text().trim().max(100).optional(),
+  /** Ours: only the conversations on this number (`/api/connections` id). */
+  connectionId: z.uuid({ error: 'Número não encontrado.' }).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export const conversationListResponse = z.object({ conversations: z.array(conversationSchema) });

@@ -12,6 +12,7 @@ export const notificationKinds = [
   'campaign_paused',
   'whatsapp_disconnected',
   'whatsapp_reconnected',
+  'number_stopped',
   'contacts_imported',
   'conversation_handoff',
   'account_pending',
@@ -29,6 +30,7 @@ export const notificationSettingOf: Partial<Record<NotificationKind, 'campaignUp
   campaign_paused: 'campaignUpdates',
   whatsapp_disconnected: 'systemAlerts',
   whatsapp_reconnected: 'systemAlerts',
+  number_stopped: 'systemAlerts',
 };
 
 /** How many notifications an account keeps (the newest); older ones are deleted as new ones arrive. */
@@ -73,6 +75,11 @@ export const notificationMsg = {
   whatsappDisconnected: {
     title: 'WhatsApp desconectado',
     body: 'A conexão do seu WhatsApp caiu. Reconecte para continuar enviando campanhas e respondendo contatos.',
+  },
+  numberStopped: {
+    title: 'Número parou de enviar',
+    body: (label: string, why: string) =>
+      `O número ${quoted(label)} parou de enviar campanhas: ${why}. Os destinatários dele seguem pelos outros números escolhidos.`,
   },
   whatsappReconnected: {
     title: 'WhatsApp reconectado',

@@ -71,7 +71,8 @@ const timeField = () =>
 export const whatsappChannels = ['personal', 'cloud'] as const;
 export type WhatsappChannel = (typeof whatsappChannels)[number];
 
-const whatsappSettingsFields = z.object({
+/** The fields of the account's WhatsApp sending settings (a number's own settings reuse them). */
+export const whatsappSettingsFields = z.object({
   autoReconnect: bool(),
   messageDelay: z
     .number({ error: settingsMsg.messageDelayRange })

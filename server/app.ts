@@ -33,6 +33,7 @@ import { authRoutes, emailConfirmationRoutes, passwordResetRoutes } from './modu
 import { backupRoutes } from './modules/backup';
 import { campaignsRoutes } from './modules/campaigns';
 import { botConfigRoutes } from './modules/chatbot';
+import { connectionsRoutes } from './modules/connections';
 import { announceContactChanges, contactsChanged, contactsRoutes, forgetContacts } from './modules/contacts';
 import { conversationsRoutes } from './modules/conversations';
 import { groupsRoutes } from './modules/groups';
@@ -61,6 +62,7 @@ import { startScheduledCampaign } from './sending/campaign-lifecycle';
 import { Dispatcher, type DispatcherOptions } from './sending/dispatcher';
 import { receiptsSubscriber } from './sending/receipts';
 import { SessionStore } from './sessions/session-store';
+import { CONNECTIONS_TOPIC, ConnectionDirectory } from './whatsapp/connection-directory';
 import type { DriverProvider } from './whatsapp/driver';
 import { ConnectionManager } from './whatsapp/manager';
 import { ConnectionRegistry } from './whatsapp/registry';
@@ -158,6 +160,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
       { apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL, timeoutMs: config.OPENAI_TIMEOUT_MS },
       app.log,
     );
+  // The accounts' numbers: each process reads them once and again when any process changes them.
+  const directory = new ConnectionDirectory(db, (userId) => bus.publish(CONNECTIONS_TOPIC, userId));
   // Webhooks are answered before the chatbot's replies are worked on (Meta retries slow webhooks).
   const foreground = new Foreground();
   // On PostgreSQL other processes may receive the same contact's messages: each contact's turn is
@@ -170,6 +174,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     now: opts.chatbotClock,
     foreground,
     crossProcess: Boolean(opts.databaseUrl),
+    botEnabledOn: async (userId, connectionId) => (await directory.get(userId, connectionId))?.botEnabled ?? true,
   });
   // E-mail (SMTP_URL, else the log in development): notices of campaigns the engine ends or pauses
   // come from its notifications, so the engine needs no mailer.
@@ -182,6 +187,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     config,
     db,
     registry,
+    directory,
     log: app.log,
     simulatorTimings: opts.simulatorTimings,
     accountChannel: async (userId) => {
@@ -192,7 +198,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     // messages go through the chatbot's pipeline (opt-out first).
     subscribers: [receiptsSubscriber({ db, log: app.log }), chatbot, connectionAlerts.subscriber],
     foreground,
-    announceCloudCredentials: (userId) => bus.publish('cloud-credentials', userId),
+    announceCloudCredentials: (connectionId) => bus.publish('cloud-credentials', connectionId),
     // Each personal connection is held by one live process (a lease); the others see its state and
     // forward commands to it (whatsapp/connection-leases.ts).
     cluster: { processes, bus },
@@ -203,6 +209,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     loadImage,
     db,
     drivers,
+    numbers: (userId, connectionId) => directory.get(userId, connectionId),
+    numberChanged: (userId) => directory.changed(userId),
     log: app.log,
     settings: (userId) => getAccountSettings(db, userId),
     startScheduled: async (userId, campaignId) => {
@@ -226,13 +234,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   bus.subscribe('sessions', (change) => sessions.forgetRemote(change));
   bus.subscribe('bot-config', botConfigChanged);
   bus.subscribe('settings', settingsChanged);
-  bus.subscribe('cloud-credentials', (userId) => connections.cloud.forget(userId));
+  bus.subscribe('cloud-credentials', (connectionId) => connections.cloud.forget(connectionId));
+  bus.subscribe(CONNECTIONS_TOPIC, (userId) => directory.forget(userId));
   bus.subscribe('contacts', (userId) => forgetContacts(userId));
   bus.subscribe('processes', () => void processes.refresh().catch(() => undefined));
   bus.onReset(() => {
     sessions.forgetRemote('all');
     forgetContacts(null);
     connections.cloud.forgetAll();
+    directory.forgetAll();
   });
   announceContactChanges((userId) => bus.publish('contacts', userId));
   processes.onChange(() => {
@@ -362,6 +372,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(settingsRoutes, { prefix: '/api/settings', ...deps });
   await app.register(plansRoutes, { prefix: '/api/plan-activations', ...deps });
   await app.register(cloudApiRoutes, { prefix: '/api/whatsapp-business', ...deps });
+  await app.register(connectionsRoutes, { prefix: '/api/connections', ...deps });
   await app.register(contactsRoutes, { prefix: '/api/contacts', ...deps });
   await app.register(groupsRoutes, { prefix: '/api/groups', ...deps });
   await app.register(messagesRoutes, { prefix: '/api/messages', ...deps });

@@ -362,16 +362,20 @@ describe('several processes on one PostgreSQL', () => {
       // Every process has read that list too (they read it at every 2 s beat).
       await new Promise((r) => setTimeout(r, 2500));
       for (const a of accounts) a.campaign = await startCampaign(a.session, 'Quatro');
-      const seen = new Map<string, string>();
+      // One lane per number: each account sends through its one Cloud number.
+      const seen = new Map<string, { owner: string; number: string }>();
       await within(30_000, async () => {
         const { rows } = await sql.query(
-          'select user_id, owner from sending_lanes where lease_until is not null and user_id = any($1::uuid[])',
+          'select user_id, connection_id, owner from sending_lanes where lease_until is not null and user_id = any($1::uuid[])',
           [accounts.map((a) => a.id)],
         );
-        for (const r of rows) seen.set(r.user_id, r.owner);
+        for (const r of rows) seen.set(r.user_id, { owner: r.owner, number: r.connection_id });
         return seen.size === accounts.length;
       });
-      for (const a of accounts) expect(seen.get(a.id), a.id).toBe(rendezvousOwner(ids, a.id));
+      for (const a of accounts) {
+        const lane = seen.get(a.id);
+        expect(lane?.owner, a.id).toBe(rendezvousOwner(ids, lane?.number ?? ''));
+      }
       for (const a of accounts) {
         const done = await waitFor(
           () => readCampaign(a.session, a.campaign),

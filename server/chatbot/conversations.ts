@@ -95,6 +95,7 @@ export async function receiveInbound(
     timestamp: Date;
     pushName?: string;
   },
+  connectionId: string | null = null,
 ): Promise<ConversationState | null> {
   const e164 = normalizePhone(`+${message.from}`);
   const row = rowsOf<{
@@ -108,8 +109,8 @@ export async function receiveInbound(
   }>(
     await db.execute(sql`
       with fresh as (
-        insert into whatsapp_inbound_messages (user_id, channel, from_phone, text, button_id, provider_message_id, received_at)
-        values (${userId}, ${channel}, ${message.from}, ${message.text}, ${message.buttonId ?? null},
+        insert into whatsapp_inbound_messages (user_id, connection_id, channel, from_phone, text, button_id, provider_message_id, received_at)
+        values (${userId}, ${connectionId}::uuid, ${channel}, ${message.from}, ${message.text}, ${message.buttonId ?? null},
                 ${message.providerMessageId}, ${message.timestamp.toISOString()})
         on conflict do nothing
         returning id
@@ -162,6 +163,7 @@ export async function storeInbound(
   message: { from: string; text: string; providerMessageId: string; timestamp: Date; choice?: InboundChoice },
   conversation: ConversationState,
   receivedAt: Date,
+  connectionId: string | null = null,
 ): Promise<void> {
   const at = message.timestamp.toISOString();
   // An answer to buttons keeps what the contact sent ('2'), with the option it chose; `text` is
@@ -179,10 +181,11 @@ export async function storeInbound(
       insert into bot_events (user_id, contact_phone, kind, created_at)
       values (${userId}, ${message.from}, 'inbound', ${receivedAt.toISOString()})
     )
-    insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread)
-    values (${userId}, ${message.from}, ${conversation.contactId}, ${conversation.name}, ${at}, ${preview(choiceLine(said, choice))}, 'in', ${at}, 1)
+    insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread, connection_id)
+    values (${userId}, ${message.from}, ${conversation.contactId}, ${conversation.name}, ${at}, ${preview(choiceLine(said, choice))}, 'in', ${at}, 1, ${connectionId}::uuid)
     on conflict (user_id, phone) do update set
       contact_id = coalesce(excluded.contact_id, conversations.contact_id),
+      connection_id = coalesce(excluded.connection_id, conversations.connection_id),
       name = coalesce(excluded.name, conversations.name),
       last_message_at = greatest(conversations.last_message_at, excluded.last_message_at),
       last_message_text = case when excluded.last_message_at >= conversations.last_message_at

@@ -41,6 +41,9 @@ async function account(): Promise<string> {
   );
   await database.db.execute(sql`
     insert into bot_configs (user_id, is_enabled, welcome_message) values (${user.id}, true, ${WELCOME})`);
+  // Its number: the tests' messages arrive on it (its id is the account's, for brevity).
+  await database.db.execute(sql`
+    insert into connections (id, user_id, kind, label, is_default) values (${user.id}, ${user.id}, 'personal', 'Loja', true)`);
   // A keyword rule per message: each reply tells which message it answers.
   for (let i = 1; i <= MESSAGES; i++) {
     await database.db.execute(sql`
@@ -112,6 +115,7 @@ describe('one contact, two processes', () => {
       const p = i % 2;
       subscribers[p].inbound?.({
         userId,
+        connectionId: userId,
         message: inbound(from, `pedido ${i}`, new Date(start + i * 1000)),
         driver: drivers[p],
       });
@@ -150,10 +154,10 @@ describe('one contact, two processes', () => {
       }),
     );
     const now = new Date();
-    a.inbound?.({ userId, message: inbound(slow, 'pedido 1', now), driver: phones.driver() });
+    a.inbound?.({ userId, connectionId: userId, message: inbound(slow, 'pedido 1', now), driver: phones.driver() });
     await expect.poll(() => phones.inFlight.get(slow)).toBe(1);
-    b.inbound?.({ userId, message: inbound(slow, 'pedido 2', now), driver: phones.driver() });
-    b.inbound?.({ userId, message: inbound(other, 'pedido 3', now), driver: phones.driver() });
+    b.inbound?.({ userId, connectionId: userId, message: inbound(slow, 'pedido 2', now), driver: phones.driver() });
+    b.inbound?.({ userId, connectionId: userId, message: inbound(other, 'pedido 3', now), driver: phones.driver() });
     await expect.poll(() => phones.received.get(other)).toEqual([WELCOME, 'resposta 3']);
     // The slow contact's second message waits for its first, in the other process.
     expect(phones.inFlight.get(slow)).toBe(1);
@@ -173,7 +177,12 @@ describe('one contact, two processes', () => {
     // A process took the contact's turn and died holding it.
     const crashed = await new ContactTurns(database.db, log, timings).take(userId, from);
     expect(crashed.held).toBe(true);
-    a.inbound?.({ userId, message: inbound(from, 'pedido 1', new Date()), driver: phones.driver() });
+    a.inbound?.({
+      userId,
+      connectionId: userId,
+      message: inbound(from, 'pedido 1', new Date()),
+      driver: phones.driver(),
+    });
     await a.idle();
     expect(phones.received.get(from)).toEqual([WELCOME, 'resposta 1']);
   });
@@ -188,8 +197,18 @@ describe('new conversations', () => {
     const numbers = Array.from({ length: 4 }, newNumber);
     const now = Date.now();
     for (const from of numbers) {
-      a.inbound?.({ userId, message: inbound(from, 'pedido 1', new Date(now)), driver: phones.driver() });
-      b.inbound?.({ userId, message: inbound(from, 'pedido 2', new Date(now + 1)), driver: phones.driver() });
+      a.inbound?.({
+        userId,
+        connectionId: userId,
+        message: inbound(from, 'pedido 1', new Date(now)),
+        driver: phones.driver(),
+      });
+      b.inbound?.({
+        userId,
+        connectionId: userId,
+        message: inbound(from, 'pedido 2', new Date(now + 1)),
+        driver: phones.driver(),
+      });
     }
     await Promise.all([a.idle(), b.idle()]);
     for (const from of numbers) {

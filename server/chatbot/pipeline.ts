@@ -34,6 +34,11 @@ export interface ChatbotDeps {
   now?: () => Date;
   /** Work that goes first (webhooks being answered); the chatbot's statements wait for it. */
   foreground?: Foreground;
+  /**
+   * Whether the bot answers on a number (its on/off per number); by default it does. Opt-out is
+   * honoured on every number whatever this says.
+   */
+  botEnabledOn?: (userId: string, connectionId: string) => Promise<boolean>;
   /** Contacts worked on at once (waits on the network do not count); default 4. */
   concurrency?: number;
   /**
@@ -81,11 +86,13 @@ export async function recordInbound(
   userId: string,
   channel: Driver['kind'],
   message: InboundMessage,
+  connectionId: string | null = null,
 ): Promise<boolean> {
   const inserted = await db
     .insert(whatsappInboundMessages)
     .values({
       userId,
+      connectionId,
       channel,
       fromPhone: message.from,
       text: message.text,
@@ -210,14 +217,14 @@ export function chatbotSubscriber(
     }
   }
 
-  async function handle(userId: string, message: InboundMessage, driver: Driver): Promise<void> {
+  async function handle(userId: string, connectionId: string, message: InboundMessage, driver: Driver): Promise<void> {
     const receivedAt = new Date();
     // The bot answers people, not groups: a group message is only recorded.
     if (message.groupId) {
-      await recordInbound(db, userId, driver.kind, message);
+      await recordInbound(db, userId, driver.kind, message, connectionId);
       return;
     }
-    const conversation = await untilStored(() => receiveInbound(db, userId, driver.kind, message));
+    const conversation = await untilStored(() => receiveInbound(db, userId, driver.kind, message, connectionId));
     if (!conversation) return; // delivered before
     const setup = await setups.get(userId);
     const ctx: InboundContext = {
@@ -263,18 +270,20 @@ export function chatbotSubscriber(
         }
       },
     };
+    // A number with the bot off only honours opt-outs; a person answers the rest.
+    const answering = deps.botEnabledOn ? await deps.botEnabledOn(userId, connectionId) : true;
     try {
-      for (const step of STEPS) {
+      for (const step of answering ? STEPS : [optOutStep]) {
         if ((await step(ctx)) === 'stop') return;
       }
     } finally {
       // Off the reply's path, stamped with the arrival so it sorts before what the steps recorded.
-      await storeInbound(db, userId, message, conversation, receivedAt);
+      await storeInbound(db, userId, message, conversation, receivedAt, connectionId);
     }
   }
 
   return {
-    inbound: ({ userId, message, driver }) => {
+    inbound: ({ userId, connectionId, message, driver }) => {
       const key = `${userId}:${message.groupId ?? message.from}`;
       // The place in the contact's line across processes is taken on arrival (a group's message is
       // only recorded: it needs none); the turn is awaited when this process gets to the message.
@@ -287,12 +296,12 @@ export function chatbotSubscriber(
         .run(key, async () => {
           // Whatever I/O is waiting (another webhook to answer) goes first.
           await new Promise((resolve) => setImmediate(resolve));
-          if (!turns || !ticket) return slots.run(() => handle(userId, message, driver));
+          if (!turns || !ticket) return slots.run(() => handle(userId, connectionId, message, driver));
           const taken = await ticket;
           // Waited for outside the semaphore: a contact in line holds up no other contact.
           const turn = await whileUnavailable(() => turns.wait(taken));
           try {
-            return await slots.run(() => handle(userId, message, driver));
+            return await slots.run(() => handle(userId, connectionId, message, driver));
           } finally {
             await turn.release();
           }

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../db/schema';
-import { campaigns, contacts, conversations, groups, mediaUploads, savedMessages } from '../db/schema';
+import { campaigns, connections, contacts, conversations, groups, mediaUploads, savedMessages } from '../db/schema';
 import { seedDemoWorkspace } from '../modules/auth';
 import { recordActivity } from '../records/activity';
 import { notify } from '../records/notify';
+import { insertConnection } from '../testing/connections';
 import { type ApiMethod, apiCall, createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 
 /**
@@ -42,6 +43,15 @@ const ownerUploadId = async (ownerId: string) => {
     .returning({ id: mediaUploads.id });
   return row.id;
 };
+/** One of the owner's WhatsApp numbers (added once, then reused). */
+const ownerConnectionId = async (ownerId: string) => {
+  const [row] = await ctx.database.db
+    .select({ id: connections.id })
+    .from(connections)
+    .where(eq(connections.userId, ownerId))
+    .limit(1);
+  return row?.id ?? (await insertConnection(ctx.database.db, ownerId, 'personal')).id;
+};
 /** A conversation of the owner's, with a number no other account has written from. */
 const ownerConversationPhone = async (ownerId: string) => {
   const [row] = await ctx.database.db
@@ -68,6 +78,12 @@ const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string
   'POST /api/campaigns/:id/test': async (o) => ({ id: await ownerCampaignId(o), payload: {} }),
   'GET /api/campaigns/:id/recipients': async (o) => ({ id: await ownerCampaignId(o) }),
   'GET /api/campaigns/:id/recipients/export': async (o) => ({ id: await ownerCampaignId(o) }),
+  'GET /api/campaigns/:id/numbers': async (o) => ({ id: await ownerCampaignId(o) }),
+  'GET /api/connections/:id': async (o) => ({ id: await ownerConnectionId(o) }),
+  'PATCH /api/connections/:id': async (o) => ({ id: await ownerConnectionId(o), payload: { label: 'X' } }),
+  'DELETE /api/connections/:id': async (o) => ({ id: await ownerConnectionId(o) }),
+  'POST /api/connections/:id/connect': async (o) => ({ id: await ownerConnectionId(o), payload: {} }),
+  'POST /api/connections/:id/disconnect': async (o) => ({ id: await ownerConnectionId(o), payload: {} }),
   'GET /api/messages/:id': async (o) => ({ id: await ownerSavedMessageId(o) }),
   'PUT /api/messages/:id': async (o) => ({ id: await ownerSavedMessageId(o), payload: { title: 'X', content: 'Y' } }),
   'DELETE /api/messages/:id': async (o) => ({ id: await ownerSavedMessageId(o) }),

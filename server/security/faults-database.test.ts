@@ -193,7 +193,9 @@ describe('the database going away for a moment', () => {
       async () => (await http(cookie, 'GET', '/api/whatsapp-session')).body,
       (s) => s?.isConnected === true,
     );
-    const driver = ctx.app.deps.connections.personalDriver(user.id) as SimulatorDriver;
+    const driver = ctx.app.deps.connections.personalDriver(
+      ctx.app.deps.registry.primaryOf(user.id) ?? '',
+    ) as SimulatorDriver;
     const phones = Array.from({ length: RECIPIENTS }, (_, i) => `552198800${String(1001 + i * 2)}`);
     await ctx.database.db
       .insert(contacts)

@@ -34,6 +34,8 @@ beforeAll(async () => {
   ids.group = JSON.parse(group.text).group?.id ?? JSON.parse(group.text).id;
   const campaign = await send('POST', '/api/campaigns', cookies.customer, { name: 'Promo', message: 'Olá {{nome}}' });
   ids.campaign = JSON.parse(campaign.text).id;
+  const connection = await send('POST', '/api/connections', cookies.customer, { kind: 'personal', label: 'Vendas' });
+  ids.connection = JSON.parse(connection.text).connection.id;
 
   // Another customer with data of its own, which no hostile request may touch.
   const other = await createUser(ctx);

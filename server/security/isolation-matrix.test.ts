@@ -57,6 +57,8 @@ interface Owner {
   campaigns: { draft: string; paused: string; completed: string };
   autoReply: string;
   notification: string;
+  /** Its two numbers: the personal one and the Cloud API one. */
+  connections: string[];
   webhookKey: string;
   verifyToken: string;
   appSecret: string;
@@ -69,6 +71,7 @@ interface Intruder {
   upload: string;
   savedMessage: string;
   campaign: string;
+  connection: string;
   graphToken: string;
   graphPhone: string;
 }
@@ -151,7 +154,9 @@ async function snapshot(user: UserRow): Promise<Record<string, string[]>> {
   }
   // What lives outside the database: the WhatsApp connection, what its number sent, what went to Meta for it.
   const { state, isConnected, phoneNumber } = ctx.app.deps.registry.status(user);
-  const driver = ctx.app.deps.connections.personalDriver(user.id) as { outbox?: Array<{ providerMessageId: string }> };
+  const driver = ctx.app.deps.connections.personalDriver(ctx.app.deps.registry.primaryOf(user.id) ?? '') as {
+    outbox?: Array<{ providerMessageId: string }>;
+  };
   const phoneId = user.id === a?.user.id ? A_GRAPH_PHONE : undefined;
   out.whatsapp = [
     JSON.stringify({ state, isConnected, phoneNumber }),
@@ -236,6 +241,7 @@ const PATH_OWNERS: Record<string, { a: () => string[]; b?: () => string }> = {
   '/api/groups/:id': { a: () => [a.group], b: () => b.group },
   '/api/messages/:id': { a: () => [a.savedMessage], b: () => b.savedMessage },
   '/api/uploads/:id': { a: () => [a.upload], b: () => b.upload },
+  '/api/connections/:id': { a: () => a.connections, b: () => b.connection },
   '/api/conversations/:phone': { a: () => [A_PHONES[0]] },
   '/api/admin/users/:id': { a: () => [a.user.id] },
   '/api/whatsapp-business/webhook/:accountKey': { a: () => [a.webhookKey] },
@@ -275,6 +281,11 @@ const refusedSavedMessage: IdUse = {
   unknown: () => [randomUUID()],
 };
 const refusedUploadId: IdUse = { expect: 'refused', values: () => [a.upload], unknown: () => [randomUUID()] };
+const refusedNumbers: IdUse = {
+  expect: 'refused',
+  values: () => [a.connections],
+  unknown: () => [[randomUUID()]],
+};
 const metaIds: IdUse = {
   expect: 'external',
   reason: 'Meta’s ids, checked at the Graph API with the caller’s own token',
@@ -285,6 +296,8 @@ const whatsappGroup: IdUse = {
 };
 
 const ID_FIELDS: Record<string, IdUse> = {
+  'POST /api/campaigns body connectionIds': refusedNumbers,
+  'PUT /api/campaigns/:id body connectionIds': refusedNumbers,
   'POST /api/campaigns body savedMessageId': refusedSavedMessage,
   'POST /api/campaigns body imageUrl': refusedUpload,
   'PUT /api/campaigns/:id body savedMessageId': refusedSavedMessage,
@@ -313,12 +326,20 @@ const ID_FIELDS: Record<string, IdUse> = {
     values: () => [[a.notification]],
     reason: 'marks those of the ids that are the caller’s own notifications',
   },
+  'GET /api/conversations query connectionId': {
+    expect: 'ignored',
+    values: () => [a.connections[0]],
+    reason: 'filters the caller’s own conversations: another account’s number matches none of them',
+  },
   'GET /api/activity query userId': {
     expect: 'ignored',
     values: () => [a.user.id],
     reason: 'only administrators choose whose log they read',
   },
   'POST /api/whatsapp-business/configure body phoneNumberId': metaIds,
+  'POST /api/connections body phoneNumberId': metaIds,
+  'POST /api/connections body businessAccountId': metaIds,
+  'POST /api/connections body appId': metaIds,
   'POST /api/whatsapp-business/configure body businessAccountId': metaIds,
   'POST /api/whatsapp-business/configure body appId': metaIds,
   'POST /api/groups body whatsappGroupId': whatsappGroup,
@@ -608,6 +629,8 @@ beforeAll(async () => {
       appSecret,
     },
   );
+  const numbers = await json<{ connections: Array<{ id: string }> }>(cookieA, 'GET', '/api/connections');
+  expect(numbers.connections).toHaveLength(2);
   const notices = await json<{ notifications: Array<{ id: string; title: string }> }>(
     cookieA,
     'GET',
@@ -623,6 +646,7 @@ beforeAll(async () => {
     campaigns: { draft: draft.id, paused: paused.id, completed: sent.id },
     autoReply: bot.config.autoReplies[0].id,
     notification: notices.notifications.find((n) => n.title === `Aviso ${MARK}`)?.id as string,
+    connections: numbers.connections.map((c) => c.id),
     webhookKey: cloud.config.webhookPath.split('/').at(-1) as string,
     verifyToken: cloud.config.verifyToken,
     appSecret,
@@ -648,6 +672,12 @@ beforeAll(async () => {
       })
     ).savedMessage.id,
     campaign: (await json<{ id: string }>(cookieB, 'POST', '/api/campaigns', { name: 'Campanha B', message: 'Oi' })).id,
+    connection: (
+      await json<{ connection: { id: string } }>(cookieB, 'POST', '/api/connections', {
+        kind: 'personal',
+        label: 'Vendas B',
+      })
+    ).connection.id,
   };
   b = { user: userB, cookie: cookieB, ...own, graphToken: `EAAG-b-${MARK}`, graphPhone: B_GRAPH_PHONE };
 

@@ -56,6 +56,9 @@ beforeAll(async () => {
   ids.campaign = JSON.parse(
     (await send('POST', '/api/campaigns', cookies.customer, { name: 'Promo', message: 'Olá {{nome}}' })).text,
   ).id;
+  ids.connection = JSON.parse(
+    (await send('POST', '/api/connections', cookies.customer, { kind: 'personal', label: 'Vendas' })).text,
+  ).connection.id;
 });
 afterAll(() => ctx.close());
 

@@ -316,7 +316,9 @@ describe('(a) no secret in any answer', () => {
     expect(graph.sent.filter((m) => m.to === CUSTOMER_PHONE).length).toBeGreaterThan(0);
 
     // Every GET route of the table, with real ids, as each kind of caller.
+    const numbers = json(await call('GET', '/api/connections', { cookie })).connections as Array<{ id: string }>;
     const ids: Record<string, string> = {
+      '/api/connections/': numbers[0].id,
       '/api/campaigns/': campaign.id,
       '/api/groups/': group.group.id,
       '/api/messages/': saved.savedMessage.id,

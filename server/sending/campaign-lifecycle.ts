@@ -17,6 +17,7 @@ import { campaignRecipients, campaigns, users } from '../db/schema';
 import { AppError } from '../errors';
 import { recordActivity } from '../records/activity';
 import { notify } from '../records/notify';
+import type { LaneScope } from './claim';
 import { type PlanResult, planRecipients } from './planner';
 
 /**
@@ -144,6 +145,7 @@ async function writeStart(db: Db, userId: string, campaignId: string): Promise<P
         targetType: campaigns.targetType,
         targetGroups: campaigns.targetGroups,
         targetTags: campaigns.targetTags,
+        connectionIds: campaigns.connectionIds,
         planType: users.planType,
       })
       .from(campaigns)
@@ -261,19 +263,37 @@ export async function dueScheduledCampaigns(db: Db, limit: number): Promise<Arra
   );
 }
 
-/** Campaigns waiting for this account go back to `sending` once a message goes out. */
-export async function markGoingOn(db: Db, userId: string): Promise<void> {
+/**
+ * The running campaigns a number's lane sends (campaign alias `c`): those that chose it, and, for
+ * the account's default number, those that chose none.
+ */
+export function sentBy(lane: LaneScope): SQL {
+  return sql`c.user_id = ${lane.userId} and (${lane.connectionId}::uuid = any(c.connection_ids)
+    or (cardinality(c.connection_ids) = 0 and ${lane.isDefault}::boolean))`;
+}
+
+/** Campaigns this number sends that were waiting go back to `sending` once a message goes out. */
+export async function markGoingOn(db: Db, lane: LaneScope): Promise<void> {
   await db.execute(sql`
-    update campaigns set status = 'sending', waiting_reason = null, updated_at = now()
-    where user_id = ${userId} and status ${statusIn(ENGINE_TRANSITIONS.goOn.from)}
+    update campaigns c set status = 'sending', waiting_reason = null, updated_at = now()
+    where ${sentBy(lane)} and c.status ${statusIn(ENGINE_TRANSITIONS.goOn.from)}
   `);
 }
 
-/** The account's running campaigns wait, with the reason (written once per reason). */
-export async function markWaiting(db: Db, userId: string, reason: CampaignWaitReason): Promise<void> {
+/**
+ * The running campaigns this number sends wait, with the reason (written once per reason), when
+ * none of their numbers can send now: each number's lane records why it stopped
+ * (`connections.stop_reason`) before it asks.
+ */
+export async function markWaiting(db: Db, lane: LaneScope, reason: CampaignWaitReason): Promise<void> {
   await db.execute(sql`
-    update campaigns set status = 'in_progress', waiting_reason = ${reason}, updated_at = now()
-    where user_id = ${userId} and status ${statusIn(ENGINE_TRANSITIONS.wait.from)} and waiting_reason is distinct from ${reason}
+    update campaigns c set status = 'in_progress', waiting_reason = ${reason}, updated_at = now()
+    where ${sentBy(lane)} and c.status ${statusIn(ENGINE_TRANSITIONS.wait.from)}
+      and c.waiting_reason is distinct from ${reason}
+      and not exists (
+        select 1 from connections n
+        where n.user_id = c.user_id and n.deleted_at is null and n.stop_reason is null
+          and (n.id = any(c.connection_ids) or (cardinality(c.connection_ids) = 0 and n.is_default)))
   `);
 }
 

@@ -31,6 +31,17 @@ interface HandedOver {
   providerMessageId: string | null;
 }
 
+/**
+ * The number a lane sends through: it claims the rows given to it, and the rows not given to any
+ * number yet of the running campaigns it sends (those that chose it, and, for its account's
+ * default number, those that chose none).
+ */
+export interface LaneScope {
+  userId: string;
+  connectionId: string;
+  isDefault: boolean;
+}
+
 /** Campaigns whose rows may be claimed and handed over: the running ones. */
 const SENDABLE = CAMPAIGN_RUNNING;
 
@@ -120,19 +131,24 @@ export class RowClaims {
    * where this process is the only one, so is only a claim of its own (what a previous run held is
    * free at once).
    */
-  async claim(userId: string, n: number): Promise<ClaimedRow[]> {
+  async claim(lane: LaneScope, n: number): Promise<ClaimedRow[]> {
     const free = this.opts.exclusive
       ? sql`(r2.claimed_by is distinct from ${this.owner} or r2.lease_until < now())`
       : sql`(r2.lease_until is null or r2.lease_until < now())`;
+    const conn = lane.connectionId;
+    // A row is this number's, or nobody's yet and in a campaign this number sends.
+    const mine = sql`(r2.connection_id = ${conn}::uuid or (r2.connection_id is null and (${conn}::uuid = any(c2.connection_ids)
+      or (cardinality(c2.connection_ids) = 0 and ${lane.isDefault}::boolean))))`;
     const rows = rowsOf<ClaimedRow>(
       await this.db.execute(sql`
         update campaign_recipients r set
-          claimed_by = ${this.owner}, lease_until = now() + ${`${this.opts.leaseMs} milliseconds`}::interval
+          claimed_by = ${this.owner}, lease_until = now() + ${`${this.opts.leaseMs} milliseconds`}::interval,
+          connection_id = ${conn}::uuid
         from campaigns c
         where c.id = r.campaign_id and r.id in (
           select r2.id from campaign_recipients r2 join campaigns c2 on c2.id = r2.campaign_id
-          where r2.user_id = ${userId} and r2.status = 'queued' and r2.due_at <= now() and ${free}
-            and c2.status ${statusIn(SENDABLE)}
+          where r2.user_id = ${lane.userId} and r2.status = 'queued' and r2.due_at <= now() and ${free}
+            and c2.status ${statusIn(SENDABLE)} and ${mine}
           order by r2.due_at
           limit ${n}
           for update of r2 skip locked
@@ -153,6 +169,22 @@ export class RowClaims {
       r.attempts = Number(r.attempts);
     }
     return rows;
+  }
+
+  /**
+   * A number stopped taking recipients (disconnected, restricted, logged out, at its daily limit,
+   * paused): its queued rows (claimed here or given to it) go back to the campaign's other numbers
+   * at once. A row already handed to the network stays with it. Answers how many moved.
+   */
+  async releaseNumber(connectionId: string): Promise<number> {
+    const rows = rowsOf<{ id: string }>(
+      await this.db.execute(sql`
+        update campaign_recipients set connection_id = null, claimed_by = null, lease_until = null
+        where connection_id = ${connectionId}::uuid and status = 'queued'
+        returning id`),
+    );
+    for (const r of rows) this.held.delete(r.id);
+    return rows.length;
   }
 
   /**

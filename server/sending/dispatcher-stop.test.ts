@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../contract/campaigns';
 import { campaignRecipients, contacts } from '../db/schema';
 import { createAndSendCampaign, getCampaign, postAs } from '../testing/campaigns';
+import { insertConnection } from '../testing/connections';
 import {
   apiCall,
   connectSimulator,
@@ -242,6 +243,8 @@ describe('on the Cloud API', () => {
     await setAccountSettings(app, user.id, { respectBusinessHours: false, channel: 'cloud' });
     const driver = new SlowCloudDriver(150);
     cloud.set(user.id, driver);
+    // The account's Cloud number (the driver above stands for it).
+    await insertConnection(app.database.db, user.id, 'cloud');
     await app.database.db.insert(contacts).values(
       Array.from({ length: 300 }, (_, i) => ({
         userId: user.id,

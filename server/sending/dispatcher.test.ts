@@ -428,8 +428,9 @@ describe('crash safety and receipts', () => {
 
   it('a lane is held by one process at a time', async () => {
     const a = await account();
+    const number = ctx.app.deps.registry.primaryOf(a.userId);
     await ctx.database.db.execute(
-      sql`insert into sending_lanes (user_id, owner, lease_until) values (${a.userId}, 'other-process', now() + interval '1 hour')`,
+      sql`insert into sending_lanes (connection_id, user_id, owner, lease_until) values (${number}, ${a.userId}, 'other-process', now() + interval '1 hour')`,
     );
     await addContacts(a.userId, 2);
     const id = await createAndSendCampaign(ctx, a.cookie);
@@ -438,11 +439,11 @@ describe('crash safety and receipts', () => {
     expect((await getCampaign(ctx, a.cookie, id)).status).toBe('sending');
     // The other process dies: its lease lapses and this one takes over.
     await ctx.database.db.execute(
-      sql`update sending_lanes set lease_until = now() - interval '1 second' where user_id = ${a.userId}`,
+      sql`update sending_lanes set lease_until = now() - interval '1 second' where connection_id = ${number}`,
     );
     await waitForCampaign(ctx, a.cookie, id, (c) => c.status === 'completed');
     const [lane] = rowsOf<{ owner: string }>(
-      await ctx.database.db.execute(sql`select owner from sending_lanes where user_id = ${a.userId}`),
+      await ctx.database.db.execute(sql`select owner from sending_lanes where connection_id = ${number}`),
     );
     expect(lane.owner).toBe(ctx.app.deps.sending.dispatcher.owner);
   });

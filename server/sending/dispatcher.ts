@@ -3,11 +3,19 @@ import { hostname } from 'node:os';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { CAMPAIGN_RUNNING, type CampaignWaitReason } from '../../contract/campaigns';
+import {
+  type ConnectionSettings,
+  type ConnectionStopReason,
+  FAILOVER_REASONS,
+  stopReasonLabels,
+} from '../../contract/connections';
+import { notificationMsg } from '../../contract/notifications';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
+import { notify } from '../records/notify';
 import type { Driver, DriverProvider } from '../whatsapp/driver';
 import { dueScheduledCampaigns, finishCampaigns, markWaiting, statusIn } from './campaign-lifecycle';
-import { RowClaims } from './claim';
+import { type LaneScope, RowClaims } from './claim';
 import type { ImageLoader } from './content';
 import { DEFAULT_LEASE_MS, Lanes } from './lanes';
 import { Outcomes } from './outcomes';
@@ -21,9 +29,27 @@ export { DEFAULT_LEASE_MS } from './lanes';
 export { BURST_FAILURES, BURST_WINDOW, MAX_ATTEMPTS } from './outcomes';
 export type { SendingSettings } from './send-strategies';
 
+/** What a number's lane needs to know of it (`connections`, as the WhatsApp layer's directory reads it). */
+export interface NumberInfo {
+  label: string;
+  isDefault: boolean;
+  paused: boolean;
+  settings: ConnectionSettings;
+  restrictedAt: Date | null;
+  loggedOutAt: Date | null;
+  stopReason: ConnectionStopReason | null;
+}
+
+/** A restriction keeps a number out of campaigns this long (unless its owner resumes it sooner by hand). */
+export const RESTRICTION_MS = 24 * 3_600_000;
+
 export interface DispatcherOptions {
   db: Db;
   drivers: DriverProvider;
+  /** One of an account's numbers, or undefined when it was removed. */
+  numbers: (userId: string, connectionId: string) => Promise<NumberInfo | undefined>;
+  /** The dispatcher changed a number's row (why it stopped, a restriction): every process reads it again. */
+  numberChanged?: (userId: string) => void;
   log: FastifyBaseLogger;
   settings: (userId: string) => Promise<SendingSettings>;
   /** Starts a scheduled campaign whose time has come (the same path as 'Enviar Campanha'). */
@@ -67,12 +93,17 @@ const WAIT_RECHECK_MS = 60_000;
 
 /**
  * The send loop. PostgreSQL is the queue: each campaign recipient row is a job. Every tick the
- * dispatcher starts scheduled campaigns that are due and runs one lane per account with work:
- * a lane holds a lease row (one process per WhatsApp connection at a time), claims due rows with
- * `FOR UPDATE SKIP LOCKED`, and sends them paced as the account's settings say: on a personal
- * number one at a time with the delay plus jitter, typing first, within the daily limit and its
- * warm-up and business hours; on the Cloud API at the number's throughput with many requests in
- * flight. Work that may not go out now waits (`in_progress`, with the reason) and resumes by
+ * dispatcher starts scheduled campaigns that are due and runs one lane per number with work (the
+ * numbers a running campaign chose, or its account's default): a lane holds a lease row (one
+ * process per number at a time), claims due rows with `FOR UPDATE SKIP LOCKED`, and sends them
+ * paced as the number's settings say (the account's, where the number has none of its own): on a
+ * personal number one at a time with the delay plus jitter, typing first, within the daily limit
+ * and its warm-up and business hours; on the Cloud API at the number's throughput with many
+ * requests in flight. A campaign over several numbers is shared by claiming: each number's lane
+ * takes the next rows as fast as its own pace and capacity allow, so the rows spread by capacity.
+ * A number that stops (disconnected, restricted, logged out, at its daily limit, paused) records
+ * why and hands its queued rows back to the campaign's other numbers. Work that may not go out now
+ * waits (`in_progress`, with the reason, once no number of the campaign can send) and resumes by
  * itself.
  *
  * A claim only reserves a row (it stays `queued`, leased to this process): each row becomes
@@ -82,9 +113,13 @@ const WAIT_RECHECK_MS = 60_000;
 export class Dispatcher {
   readonly owner: string;
   private timer: NodeJS.Timeout | undefined;
+  /** Running lanes, by number, and whose each number is. */
   private readonly lanes = new Map<string, Promise<void>>();
-  /** Accounts whose lane found nothing it may send, and when to look again (no query per tick for them). */
-  private readonly snoozed = new Map<string, number>();
+  private readonly laneOwners = new Map<string, string>();
+  /** Numbers whose lane found nothing it may send, and when to look again (no query per tick for them). */
+  private readonly snoozed = new Map<string, { until: number; userId: string }>();
+  /** Numbers WhatsApp restricted while their lane ran: the lane stops at its next step. */
+  private readonly halted = new Set<string>();
   private stopped = true;
   private ticking: Promise<void> | null = null;
   private readonly tickMs: number;
@@ -93,7 +128,7 @@ export class Dispatcher {
   private readonly claims: RowClaims;
   private readonly outcomes: Outcomes;
   private readonly send: SendContext;
-  /** Running lanes to hand on at their next step: their settings changed, or their owner did. */
+  /** Running lanes (numbers) to hand on at their next step: their settings changed, or their owner did. */
   private readonly restless = new Set<string>();
 
   constructor(private readonly opts: DispatcherOptions) {
@@ -112,7 +147,13 @@ export class Dispatcher {
       leaseMs: laneLeaseMs * 2,
       exclusive: opts.exclusive ?? false,
     });
-    this.outcomes = new Outcomes({ db, log, scale: this.scale, random });
+    this.outcomes = new Outcomes({
+      db,
+      log,
+      scale: this.scale,
+      random,
+      restricted: (lane, failure) => this.restricted(lane, failure),
+    });
     this.send = {
       db,
       log,
@@ -122,7 +163,8 @@ export class Dispatcher {
       scale: this.scale,
       random,
       stopped: () => this.stopped,
-      yields: (userId) => this.restless.has(userId) || !this.owns(userId),
+      yields: (connectionId) =>
+        this.restless.has(connectionId) || this.halted.has(connectionId) || !this.owns(connectionId),
       loadImage: opts.loadImage,
       cloudThroughput: opts.cloudThroughput,
       cloudConcurrency: opts.cloudConcurrency,
@@ -133,17 +175,18 @@ export class Dispatcher {
     return this.opts.db;
   }
 
-  private owns(userId: string): boolean {
-    return this.opts.cluster ? this.opts.cluster.owns(userId) : true;
+  /** Whether this process runs a number's lane (rendezvous over the live processes). */
+  private owns(connectionId: string): boolean {
+    return this.opts.cluster ? this.opts.cluster.owns(connectionId) : true;
   }
 
   /**
-   * The account's sending settings changed (here or in another process): a waiting lane looks
-   * again at once, a running one takes the new settings before its next message.
+   * The account's sending settings or numbers changed (here or in another process): its waiting
+   * lanes look again at once, its running ones take the new settings before their next message.
    */
   settingsChanged(userId: string): void {
-    this.snoozed.delete(userId);
-    if (this.lanes.has(userId)) this.restless.add(userId);
+    for (const [connectionId, s] of this.snoozed) if (s.userId === userId) this.snoozed.delete(connectionId);
+    for (const [connectionId, owner] of this.laneOwners) if (owner === userId) this.restless.add(connectionId);
   }
 
   /**
@@ -200,18 +243,29 @@ export class Dispatcher {
         this.opts.log.warn({ err, campaignId: c.id }, 'a scheduled campaign could not start');
       });
     }
-    const accounts = rowsOf<{ user_id: string }>(
-      await this.db.execute(sql`select distinct user_id from campaigns where status ${statusIn(CAMPAIGN_RUNNING)}`),
+    // The numbers with work: those running campaigns chose, or their account's default.
+    const numbers = rowsOf<{ user_id: string; connection_id: string; is_default: boolean }>(
+      await this.db.execute(sql`
+        select distinct c.user_id, n.id as connection_id, n.is_default from campaigns c
+        join connections n on n.user_id = c.user_id and n.deleted_at is null
+          and (n.id = any(c.connection_ids) or (cardinality(c.connection_ids) = 0 and n.is_default))
+        where c.status ${statusIn(CAMPAIGN_RUNNING)}`),
     );
     const now = Date.now();
-    for (const { user_id: userId } of accounts) {
-      if (this.stopped || this.lanes.has(userId) || !this.owns(userId)) continue;
-      if ((this.snoozed.get(userId) ?? 0) > now) continue;
-      this.snoozed.delete(userId);
-      const lane = this.runLane(userId)
-        .catch((err) => this.opts.log.error({ err, userId }, 'campaign lane failed'))
-        .finally(() => this.lanes.delete(userId));
-      this.lanes.set(userId, lane);
+    for (const { user_id: userId, connection_id: connectionId, is_default: isDefault } of numbers) {
+      if (this.stopped || this.lanes.has(connectionId) || !this.owns(connectionId)) continue;
+      if ((this.snoozed.get(connectionId)?.until ?? 0) > now) continue;
+      this.snoozed.delete(connectionId);
+      const scope: LaneScope = { userId, connectionId, isDefault: Boolean(isDefault) };
+      const lane = this.runLane(scope)
+        .catch((err) => this.opts.log.error({ err, userId, connectionId }, 'campaign lane failed'))
+        .finally(() => {
+          this.lanes.delete(connectionId);
+          this.laneOwners.delete(connectionId);
+          this.restless.delete(connectionId);
+        });
+      this.lanes.set(connectionId, lane);
+      this.laneOwners.set(connectionId, userId);
     }
   }
 
@@ -231,45 +285,135 @@ export class Dispatcher {
     if (all) await this.leases.freeEveryLane();
   }
 
-  private async runLane(userId: string): Promise<void> {
+  private async runLane(scope: LaneScope): Promise<void> {
+    const { userId, connectionId } = scope;
     while (!this.stopped) {
-      this.restless.delete(userId);
-      // Another process owns this account's lane now (it joined, or this one is draining): hand it on.
-      if (!this.owns(userId)) break;
-      const lane = await this.leases.acquire(userId);
-      if (!lane) return;
-      const driver = await this.opts.drivers.get(userId);
-      if (!driver) return this.wait(userId, 'offline', OFFLINE_RECHECK_MS);
-      const settings = await this.opts.settings(userId);
+      this.restless.delete(connectionId);
+      // Another process owns this number's lane now (it joined, or this one is draining): hand it on.
+      if (!this.owns(connectionId)) break;
+      const state = await this.leases.acquire(connectionId, userId);
+      if (!state) return;
+      const number = await this.opts.numbers(userId, connectionId);
+      if (!number) {
+        // Removed: what it held goes to the campaign's other numbers.
+        await this.claims.releaseNumber(connectionId);
+        await this.leases.release(connectionId);
+        return;
+      }
+      const lane: LaneScope = { ...scope, isDefault: number.isDefault };
       const now = new Date();
+      if (number.paused) return this.stopNumber(lane, number, 'paused', WAIT_RECHECK_MS);
+      if (
+        this.halted.has(connectionId) ||
+        (number.restrictedAt && now.getTime() - number.restrictedAt.getTime() < RESTRICTION_MS)
+      ) {
+        this.halted.delete(connectionId);
+        return this.stopNumber(lane, number, 'restricted', WAIT_RECHECK_MS);
+      }
+      const driver = this.opts.drivers.getConnection
+        ? await this.opts.drivers.getConnection(userId, connectionId)
+        : await this.opts.drivers.get(userId);
+      if (!driver)
+        return this.stopNumber(lane, number, number.loggedOutAt ? 'logged_out' : 'disconnected', OFFLINE_RECHECK_MS);
+      const settings = withNumberSettings(await this.opts.settings(userId), number.settings);
       const window = businessWindow(settings, now);
       if (!window.open) {
         const opensIn = window.opensAt ? window.opensAt.getTime() - now.getTime() : WAIT_RECHECK_MS;
-        return this.wait(userId, 'outside_hours', Math.min(opensIn, WAIT_RECHECK_MS));
+        return this.stopNumber(lane, number, 'outside_hours', Math.min(opensIn, WAIT_RECHECK_MS));
       }
       const personal = driver.kind !== 'cloud';
-      const sentToday = await this.sentSince(userId, startOfSaoPauloDay(now));
+      const sentToday = await this.sentSince(lane, startOfSaoPauloDay(now));
       const remaining = remainingToday({
         dailyLimit: settings.dailyLimit,
         sentToday,
         // A real personal number warms up; the simulator has no ban to avoid and the Cloud API its own limits.
         warmup:
-          driver.kind === 'baileys' ? { warmupStartedAt: lane.warmupStartedAt, lastSentAt: lane.lastSentAt } : null,
+          driver.kind === 'baileys' && number.settings.warmup !== false
+            ? { warmupStartedAt: state.warmupStartedAt, lastSentAt: state.lastSentAt }
+            : null,
         at: now,
       });
-      if (remaining <= 0) return this.wait(userId, 'daily_limit', WAIT_RECHECK_MS);
-      const conversations = personal ? Number.POSITIVE_INFINITY : await this.conversationsLeft(userId, driver);
-      if (conversations <= 0) return this.wait(userId, 'messaging_limit', WAIT_RECHECK_MS);
+      if (remaining <= 0) return this.stopNumber(lane, number, 'daily_limit', WAIT_RECHECK_MS);
+      const conversations = personal ? Number.POSITIVE_INFINITY : await this.conversationsLeft(lane, driver);
+      if (conversations <= 0) return this.stopNumber(lane, number, 'messaging_limit', WAIT_RECHECK_MS);
+      if (number.stopReason) await this.going(lane);
       const more = personal
-        ? await sendPersonal(this.send, userId, driver, settings, lane)
-        : await sendCloud(this.send, userId, driver, Math.min(remaining, conversations));
+        ? await sendPersonal(this.send, lane, driver, settings, state)
+        : await sendCloud(this.send, lane, driver, Math.min(remaining, conversations));
       if (!more) {
         for (const id of await finishCampaigns(this.opts, userId)) this.outcomes.forget(id);
-        await this.leases.release(userId);
+        await this.leases.release(connectionId);
         return;
       }
     }
-    await this.leases.release(userId);
+    await this.leases.release(connectionId);
+  }
+
+  /**
+   * The number sends nothing now, and says why. On the way in (a new reason) a reason that calls
+   * for it hands the number's queued recipients to the campaign's other numbers, and a number lost
+   * or restricted while it had work is told to its owner. Its campaigns wait when none of their
+   * numbers can send.
+   */
+  private async stopNumber(
+    lane: LaneScope,
+    number: NumberInfo,
+    reason: ConnectionStopReason,
+    recheckMs: number,
+  ): Promise<void> {
+    const changed = rowsOf(
+      await this.db.execute(sql`
+        update connections set stop_reason = ${reason}, stopped_at = now()
+        where id = ${lane.connectionId} and stop_reason is distinct from ${reason}
+        returning id`),
+    ).length;
+    if (changed) {
+      const moved = FAILOVER_REASONS.includes(reason) ? await this.claims.releaseNumber(lane.connectionId) : 0;
+      if (moved)
+        this.opts.log.warn(
+          { connectionId: lane.connectionId, reason, moved },
+          'a number stopped; its recipients move to the others',
+        );
+      if (reason === 'restricted' || reason === 'logged_out' || reason === 'disconnected') {
+        await notify(this.db, this.opts.log, lane.userId, {
+          kind: 'number_stopped',
+          title: notificationMsg.numberStopped.title,
+          body: notificationMsg.numberStopped.body(number.label, stopReasonLabels[reason]),
+        });
+      }
+      this.opts.numberChanged?.(lane.userId);
+    }
+    await markWaiting(this.db, lane, WAIT_REASON[reason]);
+    await this.leases.release(lane.connectionId);
+    this.snoozed.set(lane.connectionId, {
+      until: Date.now() + Math.max(this.tickMs, recheckMs * this.scale),
+      userId: lane.userId,
+    });
+  }
+
+  /** The number can send again: its stop reason goes. */
+  private async going(lane: LaneScope): Promise<void> {
+    const changed = rowsOf(
+      await this.db.execute(sql`
+        update connections set stop_reason = null, stopped_at = null
+        where id = ${lane.connectionId} and stop_reason is not null returning id`),
+    ).length;
+    if (changed) this.opts.numberChanged?.(lane.userId);
+  }
+
+  /** WhatsApp restricted a number mid-campaign (or refused its credentials): recorded, and its lane stops. */
+  private async restricted(lane: LaneScope, failure: { reason: string; restriction?: string }): Promise<void> {
+    if (this.halted.has(lane.connectionId)) return;
+    this.halted.add(lane.connectionId);
+    const code = failure.restriction ?? 'restricted';
+    await this.db.execute(sql`
+      update connections set
+        restricted_code = ${code === 'auth' ? null : code},
+        restricted_at = ${code === 'auth' ? sql`restricted_at` : sql`now()`},
+        logged_out_at = ${code === 'auth' ? sql`now()` : sql`logged_out_at`}
+      where id = ${lane.connectionId}`);
+    this.opts.log.warn({ connectionId: lane.connectionId, code }, 'WhatsApp restricted a number during a campaign');
+    this.opts.numberChanged?.(lane.userId);
   }
 
   /**
@@ -277,34 +421,55 @@ export class Dispatcher {
    * distinct contacts this account sent campaign messages to in the last 24 hours (unlimited when
    * the limit cannot be read).
    */
-  private async conversationsLeft(userId: string, driver: Driver): Promise<number> {
+  private async conversationsLeft(lane: LaneScope, driver: Driver): Promise<number> {
     const limit = driver.messagingLimit ? await driver.messagingLimit() : null;
     if (limit === null || limit === 'unlimited') return Number.POSITIVE_INFINITY;
     const [r] = rowsOf<{ n: number }>(
       await this.db.execute(sql`
         select count(distinct recipient)::int as n from campaign_recipients
-        where user_id = ${userId} and kind = 'contact' and sent_at > now() - interval '24 hours'
+        where user_id = ${lane.userId} and ${byNumber(lane)} and kind = 'contact' and sent_at > now() - interval '24 hours'
       `),
     );
     return limit - r.n;
   }
 
-  private async sentSince(userId: string, since: Date): Promise<number> {
+  /** What the number sent since `since` (rows from before numbers were connections count for the default). */
+  private async sentSince(lane: LaneScope, since: Date): Promise<number> {
     const [r] = rowsOf<{ n: number }>(
       await this.db.execute(
-        sql`select count(*)::int as n from campaign_recipients where user_id = ${userId} and sent_at >= ${since.toISOString()}::timestamptz`,
+        sql`select count(*)::int as n from campaign_recipients
+          where user_id = ${lane.userId} and sent_at >= ${since.toISOString()}::timestamptz and ${byNumber(lane)}`,
       ),
     );
     return r.n;
   }
+}
 
-  /**
-   * Marks the account's campaigns as waiting and lets the lane go; this process looks again after
-   * `recheckMs` (a setting changed meanwhile takes effect by then).
-   */
-  private async wait(userId: string, reason: CampaignWaitReason, recheckMs: number): Promise<void> {
-    await markWaiting(this.db, userId, reason);
-    await this.leases.release(userId);
-    this.snoozed.set(userId, Date.now() + Math.max(this.tickMs, recheckMs * this.scale));
-  }
+/** Campaign rows a number sent; rows from before numbers were connections count for the default number. */
+const byNumber = (lane: LaneScope) =>
+  lane.isDefault
+    ? sql`(connection_id = ${lane.connectionId}::uuid or connection_id is null)`
+    : sql`connection_id = ${lane.connectionId}::uuid`;
+
+/** What a campaign waits for when its numbers stopped for a reason. */
+const WAIT_REASON: Record<ConnectionStopReason, CampaignWaitReason> = {
+  disconnected: 'offline',
+  logged_out: 'offline',
+  restricted: 'numbers_stopped',
+  paused: 'numbers_stopped',
+  daily_limit: 'daily_limit',
+  outside_hours: 'outside_hours',
+  messaging_limit: 'messaging_limit',
+};
+
+/** The account's sending settings with the number's own where it has them. */
+function withNumberSettings(account: SendingSettings, own: ConnectionSettings): SendingSettings {
+  return {
+    ...account,
+    messageDelay: own.messageDelay ?? account.messageDelay,
+    dailyLimit: own.dailyLimit ?? account.dailyLimit,
+    respectBusinessHours: own.respectBusinessHours ?? account.respectBusinessHours,
+    businessStart: own.businessStart ?? account.businessStart,
+    businessEnd: own.businessEnd ?? account.businessEnd,
+  };
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../contract/campaigns';
 import { campaignRecipients, campaigns, contacts } from '../db/schema';
+import { insertConnection } from '../testing/connections';
 import {
   apiCall,
   createTestApp,
@@ -87,6 +88,8 @@ async function scenario(
   await setAccountSettings(ctx, user.id, { respectBusinessHours: false });
   const driver = new ScriptedDriver(kind, script);
   drivers.byUser.set(user.id, driver);
+  // The account's number (the scripted driver stands for it).
+  await insertConnection(ctx.database.db, user.id, kind === 'cloud' ? 'cloud' : 'personal');
   await ctx.database.db.insert(contacts).values(
     Array.from({ length: n }, (_, i) => ({
       userId: user.id,
@@ -207,6 +210,7 @@ describe('failures while sending', () => {
     const driver = new ScriptedDriver('cloud', () => null);
     driver.limit = 3;
     drivers.byUser.set(user.id, driver);
+    await insertConnection(ctx.database.db, user.id, 'cloud');
     await ctx.database.db
       .insert(contacts)
       .values(
@@ -241,12 +245,17 @@ describe('what each provider error means', () => {
       action: 'retry',
       retryAfterMs: 60_000,
     });
-    expect(classifyFailure(new DriverError('transient', 'x', undefined, 131056)).action).toBe('retry');
+    // A pair rate limit: retried on a number alone; a campaign with other numbers moves on without it.
+    expect(classifyFailure(new DriverError('transient', 'x', undefined, 131056))).toMatchObject({
+      action: 'retry',
+      restriction: '131056',
+    });
     expect(classifyFailure(new DriverError('permanent', 'x', undefined, 131026))).toMatchObject({ action: 'fail' });
     expect(classifyFailure(new DriverError('permanent', 'Param mismatch', undefined, 132000)).action).toBe('fail');
     expect(classifyFailure(new DriverError('transient', 'x', undefined, 463))).toEqual({
       action: 'pause',
       reason: campaignMsg.pauseReason.timeLock,
+      restriction: '463',
     });
     expect(classifyFailure(new DriverError('auth', 'token', undefined, 190)).action).toBe('pause');
     expect(classifyFailure(new DriverError('transient', 'WhatsApp desconectado')).action).toBe('offline');

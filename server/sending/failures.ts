@@ -6,10 +6,15 @@ import { DriverError } from '../whatsapp/driver';
  * back a day, or stop the whole campaign before the number is banned.
  */
 export type FailureAction =
-  | { action: 'retry'; reason: string; retryAfterMs?: number }
+  | { action: 'retry'; reason: string; retryAfterMs?: number; restriction?: string }
   | { action: 'fail'; reason: string }
   | { action: 'defer'; reason: string; delayMs: number }
-  | { action: 'pause'; reason: string }
+  | {
+      action: 'pause';
+      reason: string;
+      /** A WhatsApp restriction of the number ('463', '131048', '131056') or its credentials refused ('auth'). */
+      restriction?: string;
+    }
   | { action: 'offline'; reason: string };
 
 const DAY_MS = 86_400_000;
@@ -35,13 +40,22 @@ export function classifyFailure(err: unknown): FailureAction {
     return { action: 'retry', reason: (err as Error)?.message || 'Erro inesperado no envio' };
   }
   const code = typeof err.providerCode === 'number' ? err.providerCode : Number(err.providerCode);
-  if (code === 131048) return { action: 'pause', reason: campaignMsg.pauseReason.spam };
-  if (code === 463) return { action: 'pause', reason: campaignMsg.pauseReason.timeLock };
+  if (code === 131048) return { action: 'pause', reason: campaignMsg.pauseReason.spam, restriction: '131048' };
+  if (code === 463) return { action: 'pause', reason: campaignMsg.pauseReason.timeLock, restriction: '463' };
+  // A pair rate limit: retried later on a number alone; with other numbers, this one steps aside.
+  if (code === 131056) {
+    return {
+      action: 'retry',
+      reason: campaignMsg.reason.pairLimit,
+      retryAfterMs: err.retryAfterMs,
+      restriction: '131056',
+    };
+  }
   if (code === 131049) return { action: 'defer', reason: REASONS[131049], delayMs: DAY_MS };
   if (code >= 132000 && code < 133000) return { action: 'fail', reason: templateReason(code, err.message) };
   switch (err.kind) {
     case 'auth':
-      return { action: 'pause', reason: campaignMsg.pauseReason.auth };
+      return { action: 'pause', reason: campaignMsg.pauseReason.auth, restriction: 'auth' };
     case 'template_required':
       return { action: 'fail', reason: REASONS[131047] };
     case 'permanent':

@@ -3,9 +3,10 @@ import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 
 /**
- * Lanes: one per account with work, held by one process at a time through a lease row in
- * `sending_lanes` (renewed while it sends; another process takes the lane over once the lease
- * lapses). The row also keeps the number's pacing: when its next message may go, and its warm-up.
+ * Lanes: one per number (`connections.id`) with work, held by one process at a time through a
+ * lease row in `sending_lanes` (renewed while it sends; another process takes the lane over once
+ * the lease lapses). The row also keeps the number's pacing: when its next message may go, and its
+ * warm-up.
  */
 
 /** How long a lane stays with its process without renewal; another process takes over after this. */
@@ -30,17 +31,17 @@ export class Lanes {
     private readonly leaseMs: number,
   ) {}
 
-  /** Takes (or keeps) the account's lane; null while another process holds it. */
-  async acquire(userId: string): Promise<LaneState | null> {
+  /** Takes (or keeps) a number's lane; null while another process holds it. */
+  async acquire(connectionId: string, userId: string): Promise<LaneState | null> {
     const [row] = rowsOf<{
       next_send_at: string | Date;
       warmup_started_at: string | Date | null;
       last_sent_at: string | Date | null;
     }>(
       await this.db.execute(sql`
-        insert into sending_lanes (user_id, owner, lease_until)
-        values (${userId}, ${this.owner}, now() + ${interval(this.leaseMs)}::interval)
-        on conflict (user_id) do update set owner = excluded.owner, lease_until = excluded.lease_until
+        insert into sending_lanes (connection_id, user_id, owner, lease_until)
+        values (${connectionId}, ${userId}, ${this.owner}, now() + ${interval(this.leaseMs)}::interval)
+        on conflict (connection_id) do update set owner = excluded.owner, lease_until = excluded.lease_until
         where sending_lanes.owner = excluded.owner or sending_lanes.lease_until is null or sending_lanes.lease_until < now()
         returning next_send_at, warmup_started_at, last_sent_at
       `),
@@ -55,18 +56,18 @@ export class Lanes {
   }
 
   /** Extends this process's lease; false when the lane is no longer its own. */
-  async renew(userId: string): Promise<boolean> {
+  async renew(connectionId: string): Promise<boolean> {
     const result = await this.db.execute(sql`
       update sending_lanes set lease_until = now() + ${interval(this.leaseMs)}::interval
-      where user_id = ${userId} and owner = ${this.owner}
-      returning user_id
+      where connection_id = ${connectionId} and owner = ${this.owner}
+      returning connection_id
     `);
     return rowsOf(result).length > 0;
   }
 
-  async release(userId: string): Promise<void> {
+  async release(connectionId: string): Promise<void> {
     await this.db.execute(
-      sql`update sending_lanes set lease_until = null where user_id = ${userId} and owner = ${this.owner}`,
+      sql`update sending_lanes set lease_until = null where connection_id = ${connectionId} and owner = ${this.owner}`,
     );
   }
 
@@ -80,7 +81,7 @@ export class Lanes {
     const result = await this.db.execute(sql`
       update sending_lanes set lease_until = null
       where lease_until is not null and owner is not null and owner not in (${live})
-      returning user_id`);
+      returning connection_id`);
     return rowsOf(result).length;
   }
 
@@ -90,17 +91,17 @@ export class Lanes {
   }
 
   /** A personal number's turn went to a check, not a send: the next turn comes after `gapMs`. */
-  async nextTurnIn(userId: string, gapMs: number): Promise<void> {
+  async nextTurnIn(connectionId: string, gapMs: number): Promise<void> {
     await this.db.execute(sql`
       update sending_lanes set next_send_at = now() + ${interval(gapMs)}::interval
-      where user_id = ${userId} and owner = ${this.owner}`);
+      where connection_id = ${connectionId} and owner = ${this.owner}`);
   }
 
   /**
    * A personal number sent: its next turn comes after `gapMs`, and its warm-up starts now when it
    * never sent or sat idle for 72 hours.
    */
-  async sentPersonal(userId: string, gapMs: number): Promise<void> {
+  async sentPersonal(connectionId: string, gapMs: number): Promise<void> {
     await this.db.execute(sql`
       update sending_lanes set
         next_send_at = now() + ${interval(gapMs)}::interval,
@@ -108,25 +109,25 @@ export class Lanes {
           when warmup_started_at is null or last_sent_at is null or last_sent_at < now() - interval '72 hours' then now()
           else warmup_started_at end,
         last_sent_at = now()
-      where user_id = ${userId} and owner = ${this.owner}
+      where connection_id = ${connectionId} and owner = ${this.owner}
     `);
   }
 
   /** A Cloud API number sent. */
-  async sentCloud(userId: string): Promise<void> {
+  async sentCloud(connectionId: string): Promise<void> {
     await this.db.execute(
-      sql`update sending_lanes set last_sent_at = now() where user_id = ${userId} and owner = ${this.owner}`,
+      sql`update sending_lanes set last_sent_at = now() where connection_id = ${connectionId} and owner = ${this.owner}`,
     );
   }
 
   /** Sleeps in short steps, renewing the lane's lease; false when stopped or the lease was lost. */
-  async sleepHolding(userId: string, ms: number, stopped: () => boolean): Promise<boolean> {
+  async sleepHolding(connectionId: string, ms: number, stopped: () => boolean): Promise<boolean> {
     const end = Date.now() + ms;
     while (!stopped()) {
       const left = end - Date.now();
       if (left <= 0) return true;
       await sleep(Math.min(left, this.leaseMs / 3, 1000));
-      if (!(await this.renew(userId))) return false;
+      if (!(await this.renew(connectionId))) return false;
     }
     return false;
   }

@@ -14,17 +14,18 @@ describe('Outcomes burst windows', () => {
     const db = { execute } as unknown as Db;
     const log = { warn: () => undefined, error: () => undefined } as never;
     const outcomes = new Outcomes({ db, log, scale: 1, random: () => 0.5 });
+    const lane = { userId: 'u', connectionId: 'n', isDefault: true };
     const sent = (campaignId: string) => ({
       row: { id: `${campaignId}-row`, campaignId } as unknown as ClaimedRow,
       ok: true as const,
       providerMessageId: `wamid.${campaignId}`,
     });
-    for (let i = 0; i < MAX_WINDOWS + 10; i++) await outcomes.apply('u', [sent(`c${i}`)]);
+    for (let i = 0; i < MAX_WINDOWS + 10; i++) await outcomes.apply(lane, [sent(`c${i}`)]);
     expect(outcomes.windowCount).toBe(MAX_WINDOWS);
     expect(statements).toHaveLength(MAX_WINDOWS + 10);
     // The one that sent again moves to the back: the next newcomer pushes out c11, not c10.
-    await outcomes.apply('u', [sent('c10')]);
-    await outcomes.apply('u', [sent('new')]);
+    await outcomes.apply(lane, [sent('c10')]);
+    await outcomes.apply(lane, [sent('new')]);
     expect(outcomes.windowCount).toBe(MAX_WINDOWS);
     outcomes.forget('c10');
     expect(outcomes.windowCount).toBe(MAX_WINDOWS - 1);

@@ -2,8 +2,9 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { campaignMsg } from '../../contract/campaigns';
 import type { Db } from '../db/client';
-import { haltCampaign, markWaiting } from './campaign-lifecycle';
-import type { ClaimedRow } from './claim';
+import { rowsOf } from '../db/rows';
+import { haltCampaign } from './campaign-lifecycle';
+import type { ClaimedRow, LaneScope } from './claim';
 import type { FailureAction } from './failures';
 import { backoffMs } from './pacing';
 
@@ -40,6 +41,11 @@ export class Outcomes {
       /** Multiplies every back-off (tests run the real rules faster). */
       scale: number;
       random: () => number;
+      /**
+       * WhatsApp restricted a number (463, 131048, 131056) or refused its credentials while it sent
+       * a campaign that has other numbers: the number stops and its recipients go to the others.
+       */
+      restricted?: (lane: LaneScope, failure: { reason: string; restriction?: string }) => Promise<void>;
     },
   ) {}
 
@@ -53,7 +59,7 @@ export class Outcomes {
   }
 
   /** Writes what happened to each send; pauses a campaign on a failure that calls for it or on a burst of failures. */
-  async apply(userId: string, done: Array<Outcome | Stopped>): Promise<void> {
+  async apply(lane: LaneScope, done: Array<Outcome | Stopped>): Promise<void> {
     const outcomes = done.filter((o): o is Outcome => !('stopped' in o));
     if (!outcomes.length) return;
     const sent = outcomes.filter((o): o is Extract<Outcome, { ok: true }> => o.ok);
@@ -73,8 +79,9 @@ export class Outcomes {
       `);
     }
     for (const o of outcomes) {
-      this.remember(o.row.campaignId, o.ok || o.failure.action === 'defer');
-      if (!o.ok) await this.applyFailure(userId, o.row, o.failure);
+      // A recipient handed to another number (its number was restricted) is no failure of the campaign.
+      const moved = !o.ok && (await this.applyFailure(lane, o.row, o.failure));
+      this.remember(o.row.campaignId, o.ok || o.failure.action === 'defer' || moved);
     }
     const burst = new Set<string>();
     for (const o of outcomes) {
@@ -98,14 +105,40 @@ export class Outcomes {
     if (this.windows.size > MAX_WINDOWS) this.windows.delete(this.windows.keys().next().value as string);
   }
 
+  /**
+   * Failover: WhatsApp restricted the number (or refused its credentials) and the campaign has other
+   * numbers: the row goes back to the queue for them, and the number stops. False when it does not apply.
+   */
+  private async failOver(
+    lane: LaneScope,
+    row: ClaimedRow,
+    f: { reason: string; restriction?: string },
+    requeueUnbound: SQL,
+  ): Promise<boolean> {
+    if (!f.restriction || !this.opts.restricted || !(await this.sharedCampaign(row.campaignId))) return false;
+    await this.db.execute(requeueUnbound);
+    await this.opts.restricted(lane, f);
+    return true;
+  }
+
+  /** Whether a campaign is sent by several numbers (so one number's restriction need not pause it). */
+  private async sharedCampaign(campaignId: string): Promise<boolean> {
+    const [r] = rowsOf<{ n: number }>(
+      await this.db.execute(sql`select cardinality(connection_ids)::int as n from campaigns where id = ${campaignId}`),
+    );
+    return (r?.n ?? 0) > 1;
+  }
+
   /** How many campaigns have a window (tests). */
   get windowCount(): number {
     return this.windows.size;
   }
 
-  private async applyFailure(userId: string, row: ClaimedRow, f: FailureAction): Promise<void> {
-    const requeue = (dueInMs: number, countAttempt: boolean): SQL => sql`
+  /** Writes a failed send's outcome; answers true when its recipient went to the campaign's other numbers. */
+  private async applyFailure(lane: LaneScope, row: ClaimedRow, f: FailureAction): Promise<boolean> {
+    const requeue = (dueInMs: number, countAttempt: boolean, unbind = false): SQL => sql`
       update campaign_recipients set status = 'queued', claimed_by = null, lease_until = null,
+        connection_id = ${unbind ? sql`null` : sql`connection_id`},
         attempts = ${countAttempt ? sql`attempts` : sql`greatest(attempts - 1, 0)`},
         due_at = now() + ${`${Math.round(dueInMs)} milliseconds`}::interval,
         error = ${f.reason}, updated_at = now()
@@ -118,28 +151,30 @@ export class Outcomes {
     `;
     switch (f.action) {
       case 'retry': {
+        if (await this.failOver(lane, row, f, requeue(0, false, true))) return true;
         if (row.attempts >= MAX_ATTEMPTS) {
           await this.db.execute(fail(`${campaignMsg.reason.tooManyAttempts} ${f.reason}`));
-          return;
+          return false;
         }
         const wait = Math.max(f.retryAfterMs ?? 0, backoffMs(row.attempts, this.opts.random)) * this.opts.scale;
         await this.db.execute(requeue(wait, true));
-        return;
+        return false;
       }
       case 'fail':
         await this.db.execute(fail(f.reason));
-        return;
+        return false;
       case 'defer':
         await this.db.execute(requeue(f.delayMs, false));
-        return;
+        return false;
       case 'pause':
+        if (await this.failOver(lane, row, f, requeue(0, false, true))) return true;
         await this.db.execute(requeue(0, false));
         await haltCampaign(this.opts, row.campaignId, f.reason);
-        return;
+        return false;
       case 'offline':
+        // The lane finds the number offline at its next step, and waits (or fails over) then.
         await this.db.execute(requeue(0, false));
-        await markWaiting(this.db, userId, 'offline');
-        return;
+        return false;
     }
   }
 }

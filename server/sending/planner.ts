@@ -13,6 +13,8 @@ export interface AudienceSelection {
 
 export interface PlannedCampaign extends AudienceSelection {
   id: string;
+  /** The numbers that send it (empty: the account's default). */
+  connectionIds?: string[];
 }
 
 export interface PlanResult {
@@ -98,6 +100,16 @@ export async function planRecipients(tx: Db, c: PlannedCampaign, contactLimit: n
       from (${audience}) a
       on conflict on constraint campaign_recipients_campaign_recipient_key do nothing
     `);
+  }
+  // Sticky sender: a contact talking with one of the chosen numbers gets the campaign from that
+  // number (its row is given to it now; if the number stops, its rows go to the others).
+  if ((c.connectionIds?.length ?? 0) > 1) {
+    await tx.execute(sql`
+      update campaign_recipients r set connection_id = v.connection_id
+      from conversations v
+      where r.campaign_id = ${c.id} and r.status = 'queued' and r.kind = 'contact'
+        and v.user_id = ${c.userId} and v.phone = r.recipient
+        and v.connection_id = any(${sql.param(c.connectionIds)}::uuid[])`);
   }
   const [counts] = rowsOf<{ total: number; queued: number }>(
     await tx.execute(sql`

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import type { Driver } from '../whatsapp/driver';
 import { markGoingOn } from './campaign-lifecycle';
-import type { ClaimedRow, RowClaims } from './claim';
+import type { ClaimedRow, LaneScope, RowClaims } from './claim';
 import { buildMessage, type ImageLoader, personalText } from './content';
 import { classifyFailure } from './failures';
 import { type LaneState, type Lanes, sleep } from './lanes';
@@ -35,10 +35,10 @@ export interface SendContext {
   /** True once the dispatcher is stopping. */
   stopped: () => boolean;
   /**
-   * True when the account's lane should be handed on at its next step: its settings changed (the
-   * lane reads them again) or another process owns it now.
+   * True when a number's lane should be handed on at its next step: its settings changed (the
+   * lane reads them again), it stopped taking recipients, or another process owns it now.
    */
-  yields: (userId: string) => boolean;
+  yields: (connectionId: string) => boolean;
   loadImage?: ImageLoader;
   /** Cloud API messages per second of one number. */
   cloudThroughput?: number;
@@ -52,41 +52,42 @@ const CLAIM_AHEAD_MS = 10_000;
 /** One message on a personal number: wait for its turn, type, send. False when nothing is due. */
 export async function sendPersonal(
   ctx: SendContext,
-  userId: string,
+  lane: LaneScope,
   driver: Driver,
   settings: SendingSettings,
-  lane: LaneState,
+  state: LaneState,
 ): Promise<boolean> {
+  const { connectionId } = lane;
   // Claim only shortly before the turn: a claimed row is held, and the gap may be a minute long.
   const claimAhead = CLAIM_AHEAD_MS * ctx.scale;
-  const untilTurn = lane.nextSendAt.getTime() - Date.now();
-  const handOn = () => ctx.stopped() || ctx.yields(userId);
-  if (untilTurn > claimAhead && !(await ctx.lanes.sleepHolding(userId, untilTurn - claimAhead, handOn))) {
+  const untilTurn = state.nextSendAt.getTime() - Date.now();
+  const handOn = () => ctx.stopped() || ctx.yields(connectionId);
+  if (untilTurn > claimAhead && !(await ctx.lanes.sleepHolding(connectionId, untilTurn - claimAhead, handOn))) {
     return true;
   }
-  const [row] = await ctx.claims.claim(userId, 1);
+  const [row] = await ctx.claims.claim(lane, 1);
   if (!row) return false;
-  await markGoingOn(ctx.db, userId);
+  await markGoingOn(ctx.db, lane);
   if ((await checkBeforeSend(ctx, driver, row)) === 'absent') {
     // The check took this turn: the next one comes after a gap, as after a send.
-    await ctx.lanes.nextTurnIn(userId, nextGapMs(settings.messageDelay, ctx.random) * ctx.scale);
+    await ctx.lanes.nextTurnIn(connectionId, nextGapMs(settings.messageDelay, ctx.random) * ctx.scale);
     return true;
   }
   // "typing…" fills the end of the gap, so the gap between two messages stays what pacing chose.
   const text = personalText(row.message, row);
   const typeFor = typingMs(text.length) * ctx.scale;
-  const left = lane.nextSendAt.getTime() - Date.now();
+  const left = state.nextSendAt.getTime() - Date.now();
   if (left > typeFor) await sleep(left - typeFor);
   if (driver.typing) await driver.typing(row.recipient, true).catch(() => undefined);
   await sleep(left > 0 ? Math.min(left, typeFor) : typeFor);
-  const outcome = await sendOne(ctx, userId, driver, row, false, driver.choosesMessageIds ?? false, text);
+  const outcome = await sendOne(ctx, lane.userId, driver, row, false, driver.choosesMessageIds ?? false, text);
   if ('stopped' in outcome) {
     // Paused or cancelled while this turn waited: nothing went out, and the turn is still unused.
     if (driver.typing) await driver.typing(row.recipient, false).catch(() => undefined);
     return true;
   }
-  await ctx.lanes.sentPersonal(userId, nextGapMs(settings.messageDelay, ctx.random) * ctx.scale);
-  await ctx.outcomes.apply(userId, [outcome]);
+  await ctx.lanes.sentPersonal(connectionId, nextGapMs(settings.messageDelay, ctx.random) * ctx.scale);
+  await ctx.outcomes.apply(lane, [outcome]);
   return true;
 }
 
@@ -123,7 +124,13 @@ async function checkBeforeSend(
  * 100–300 ms). Rows are claimed half a second's worth at a time, the next batch while the last
  * one is still in flight; results are written in batches. False when nothing was due.
  */
-export async function sendCloud(ctx: SendContext, userId: string, driver: Driver, remaining: number): Promise<boolean> {
+export async function sendCloud(
+  ctx: SendContext,
+  lane: LaneScope,
+  driver: Driver,
+  remaining: number,
+): Promise<boolean> {
+  const { connectionId, userId } = lane;
   const rate = Math.min(1000, Math.max(1, ctx.cloudThroughput ?? 80));
   const concurrency = Math.max(1, ctx.cloudConcurrency ?? 64);
   const interval = 1000 / rate;
@@ -137,22 +144,27 @@ export async function sendCloud(ctx: SendContext, userId: string, driver: Driver
   const flush = async () => {
     const batch = results;
     results = [];
-    if (batch.length) await ctx.outcomes.apply(userId, batch);
+    if (batch.length) await ctx.outcomes.apply(lane, batch);
     lastFlush = Date.now();
   };
   let handedOn = false;
   while (!ctx.stopped() && budget > 0) {
-    if (ctx.yields(userId)) {
+    if (ctx.yields(connectionId)) {
       handedOn = true;
       break;
     }
-    const rows = await ctx.claims.claim(userId, Math.min(budget, Math.max(5, Math.ceil(rate / 2))));
+    const rows = await ctx.claims.claim(lane, Math.min(budget, Math.max(5, Math.ceil(rate / 2))));
     if (!rows.length) break;
-    if (!sentAny) await markGoingOn(ctx.db, userId);
+    if (!sentAny) await markGoingOn(ctx.db, lane);
     sentAny = true;
     budget -= rows.length;
     for (const row of rows) {
       while (inFlight.size >= concurrency) await Promise.race(inFlight);
+      // The number stopped (a restriction answered mid-burst): its other rows go to the campaign's other numbers.
+      if (ctx.yields(connectionId)) {
+        handedOn = true;
+        break;
+      }
       // A token bucket: on average `rate` a second, with up to a quarter second's worth of credit
       // so the pauses of claiming the next batch do not lower the rate.
       const wait = nextStart - Date.now();
@@ -165,11 +177,11 @@ export async function sendCloud(ctx: SendContext, userId: string, driver: Driver
       inFlight.add(p);
       if (Date.now() - lastFlush > 250) await flush();
     }
-    if (!(await ctx.lanes.renew(userId))) break;
+    if (handedOn || !(await ctx.lanes.renew(connectionId))) break;
   }
   await Promise.all(inFlight);
   await flush();
-  await ctx.lanes.sentCloud(userId);
+  await ctx.lanes.sentCloud(connectionId);
   // Handed on: the lane goes round again (new settings) or to its new owner.
   return handedOn || (sentAny && budget > 0);
 }

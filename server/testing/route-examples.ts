@@ -63,6 +63,13 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
     appId: '1234567890',
     appSecret: 'abcdef0123456789abcdef0123456789',
   }),
+  'POST /api/connections': () => ({ kind: 'personal', label: `Número ${unique()}` }),
+  'PATCH /api/connections/:id': () => ({
+    label: `Vendas ${unique()}`,
+    paused: false,
+    settings: { messageDelay: 5, dailyLimit: 300, businessStart: '08:00', businessEnd: '18:00' },
+  }),
+  'POST /api/connections/:id/connect': () => ({}),
   'POST /api/contacts': () => ({
     name: 'Contato',
     phone: `219${String(10_000_000 + seq++).slice(-8)}`,
@@ -140,4 +147,5 @@ export const withPathIds = (url: string, ids: Record<string, string>) =>
     .replace('/contacts/:id', `/contacts/${ids.contact}`)
     .replace('/groups/:id', `/groups/${ids.group}`)
     .replace('/campaigns/:id', `/campaigns/${ids.campaign}`)
+    .replace('/connections/:id', `/connections/${ids.connection ?? SAMPLE_ID}`)
     .replace(/:(\w+)/g, SAMPLE_ID);

@@ -213,7 +213,8 @@ export async function connectSimulator(ctx: TestContext, userId: string, cookie:
     async () => (await apiCall(ctx, 'GET', '/api/whatsapp-session', { cookie })).json() as { isConnected: boolean },
     (s) => s.isConnected,
   );
-  const driver = ctx.app.deps.connections.personalDriver(userId);
+  const number = await ctx.app.deps.connections.directory.primary(userId, 'personal');
+  const driver = number && ctx.app.deps.connections.personalDriver(number.id);
   if (!driver) throw new Error('no driver');
   return driver;
 }

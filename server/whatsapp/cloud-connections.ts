@@ -22,9 +22,10 @@ import {
   type WebhookPayload,
   webhookEvents,
 } from './cloud-api/webhook';
+import type { ConnectionDirectory, ConnectionEntry } from './connection-directory';
 import type { Driver } from './driver';
 
-/** An account's saved Cloud API settings, its secrets encrypted. */
+/** A Cloud number's saved Cloud API settings, its secrets encrypted. */
 export type CloudAccountRow = typeof whatsappBusinessAccounts.$inferSelect;
 
 /** The Cloud API credentials an account saves (secrets in clear, encrypted here). */
@@ -38,12 +39,12 @@ export interface CloudCredentials {
   displayPhoneNumber: string | null;
 }
 
-/** The account's saved Cloud API settings, or undefined when it has none. */
-export async function cloudAccount(db: Db, userId: string): Promise<CloudAccountRow | undefined> {
+/** A Cloud number's saved Cloud API settings, or undefined when it has none. */
+export async function cloudAccount(db: Db, connectionId: string): Promise<CloudAccountRow | undefined> {
   const [row] = await db
     .select()
     .from(whatsappBusinessAccounts)
-    .where(eq(whatsappBusinessAccounts.userId, userId))
+    .where(eq(whatsappBusinessAccounts.connectionId, connectionId))
     .limit(1);
   return row;
 }
@@ -53,6 +54,7 @@ const WEBHOOK_ACCOUNT_CACHE_MS = 30_000;
 
 interface WebhookAccount {
   userId: string;
+  connectionId: string;
   phoneNumberId: string;
   verifyToken: string;
   appSecret: string | null;
@@ -72,21 +74,24 @@ export interface CloudConnectionsOptions {
   log: FastifyBaseLogger;
   /** Webhooks run as foreground work: the chatbot's statements wait for them. */
   foreground?: Foreground;
+  /** The accounts' numbers. */
+  directory: ConnectionDirectory;
   /** Hands a new driver's events on (the connection manager that owns these connections). */
-  attach: (userId: string, driver: Driver) => void;
-  /** Tells the other processes that an account's credentials changed (they call `forget`). */
-  announce?: (userId: string) => void;
+  attach: (entry: Pick<ConnectionEntry, 'id' | 'userId'>, driver: Driver) => void;
+  /** Tells the other processes that a number's credentials changed (they call `forget`). */
+  announce?: (connectionId: string) => void;
 }
 
 /**
- * The accounts' official Cloud API connections, owned by the connection manager as the personal
- * numbers are: credentials (encrypted at rest), one driver per account, and the webhook that feeds
- * inbound messages and statuses to the drivers — verified by its signature, each event applied once.
+ * The accounts' official Cloud API numbers, owned by the connection manager as the personal numbers
+ * are: credentials (encrypted at rest), one driver per number (keyed by `connections.id`), and the
+ * webhook that feeds inbound messages and statuses to the drivers — verified by its signature, each
+ * event applied once.
  */
 export class CloudConnections {
   private readonly drivers = new Map<string, CloudApiDriver>();
-  /** Told when an account's driver changes state or its credentials change (the panel's health cache). */
-  private readonly changeListeners: Array<(userId: string) => void> = [];
+  /** Told when a number's driver changes state or its credentials change (the panel's health cache). */
+  private readonly changeListeners: Array<(connectionId: string) => void> = [];
   /** Meta's webhooks come in bursts: the account behind a key is kept, not read for each one. */
   private readonly webhookAccounts = new Map<string, WebhookAccount>();
   /** The event keys of the webhooks of one burst are recorded in one statement. */
@@ -128,66 +133,76 @@ export class CloudConnections {
       row.displayPhoneNumber,
       this.fetchImage,
     );
-    this.opts.attach(row.userId, driver);
-    driver.on('connection', () => this.changed(row.userId));
+    this.opts.attach({ id: row.connectionId, userId: row.userId }, driver);
+    driver.on('connection', () => this.changed(row.connectionId));
     return driver;
   }
 
-  /** The account's Cloud API driver, or null when it has none configured. */
-  async driverFor(userId: string): Promise<CloudApiDriver | null> {
-    const cached = this.drivers.get(userId);
+  /** A Cloud number's driver, or null when it has no credentials. */
+  async driverFor(connectionId: string): Promise<CloudApiDriver | null> {
+    const cached = this.drivers.get(connectionId);
     if (cached) return cached;
-    const row = await cloudAccount(this.opts.db, userId);
+    const row = await cloudAccount(this.opts.db, connectionId);
     if (!row) return null;
     const driver = this.buildDriver(row);
-    this.drivers.set(userId, driver);
+    this.drivers.set(connectionId, driver);
     return driver;
   }
 
-  /** The driver that sends for the account on the Cloud API: null when none is configured or its token is refused. */
-  async sender(userId: string): Promise<CloudApiDriver | null> {
-    const driver = await this.driverFor(userId);
+  /** The driver that sends for a Cloud number: null when it has no credentials or its token is refused. */
+  async sender(connectionId: string): Promise<CloudApiDriver | null> {
+    const driver = await this.driverFor(connectionId);
     return driver && !driver.tokenInvalid ? driver : null;
   }
 
-  /** Whether the account's Cloud API can send, without a Graph API call (channel card, campaign dialog). */
-  async readiness(userId: string): Promise<{ configured: boolean; ready: boolean; phoneNumber: string | null }> {
-    const driver = await this.driverFor(userId);
+  /** Whether a Cloud number can send, without a Graph API call (channel card, campaign dialog). */
+  async readiness(
+    connectionId: string | undefined,
+  ): Promise<{ configured: boolean; ready: boolean; phoneNumber: string | null }> {
+    const driver = connectionId ? await this.driverFor(connectionId) : null;
     if (!driver) return { configured: false, ready: false, phoneNumber: null };
     return { configured: true, ready: !driver.tokenInvalid, phoneNumber: driver.status().phoneNumber };
   }
 
-  /** Calls `listener` with the account whose driver changed state or whose credentials changed. */
-  onChange(listener: (userId: string) => void): void {
+  /** Calls `listener` with the number whose driver changed state or whose credentials changed. */
+  onChange(listener: (connectionId: string) => void): void {
     this.changeListeners.push(listener);
   }
 
-  private changed(userId: string): void {
-    for (const listener of this.changeListeners) listener(userId);
+  private changed(connectionId: string): void {
+    for (const listener of this.changeListeners) listener(connectionId);
   }
 
   /**
-   * Whether another account already sends through this phone number id: one number is one sending
-   * lane, paced at its Meta tier, so two accounts may not share it.
+   * Whether another number (of any account) already sends through this phone number id: one number
+   * is one sending lane, paced at its Meta tier, so two connections may not share it.
    */
-  async phoneNumberTaken(userId: string, phoneNumberId: string): Promise<boolean> {
+  async phoneNumberTaken(phoneNumberId: string, exceptConnectionId?: string): Promise<boolean> {
     const rows = await this.opts.db
-      .select({ userId: whatsappBusinessAccounts.userId })
+      .select({ connectionId: whatsappBusinessAccounts.connectionId })
       .from(whatsappBusinessAccounts)
       .where(
-        and(eq(whatsappBusinessAccounts.phoneNumberId, phoneNumberId), ne(whatsappBusinessAccounts.userId, userId)),
+        exceptConnectionId
+          ? and(
+              eq(whatsappBusinessAccounts.phoneNumberId, phoneNumberId),
+              ne(whatsappBusinessAccounts.connectionId, exceptConnectionId),
+            )
+          : eq(whatsappBusinessAccounts.phoneNumberId, phoneNumberId),
       )
       .limit(1);
     return rows.length > 0;
   }
 
   /**
-   * Saves the account's credentials, encrypted (a new account also gets its webhook key and verify
+   * Saves a Cloud number's credentials, encrypted (a new one also gets its webhook key and verify
    * token), and drops what was built from the old ones. Answers the saved row.
    */
-  async saveCredentials(userId: string, credentials: CloudCredentials): Promise<CloudAccountRow> {
+  async saveCredentials(
+    entry: Pick<ConnectionEntry, 'id' | 'userId'>,
+    credentials: CloudCredentials,
+  ): Promise<CloudAccountRow> {
     const key = this.opts.config.ENCRYPTION_KEY;
-    const existing = await cloudAccount(this.opts.db, userId);
+    const existing = await cloudAccount(this.opts.db, entry.id);
     const values = {
       phoneNumberId: credentials.phoneNumberId,
       businessAccountId: credentials.businessAccountId,
@@ -200,36 +215,46 @@ export class CloudConnections {
     const [row] = await this.opts.db
       .insert(whatsappBusinessAccounts)
       .values({
-        userId,
+        connectionId: entry.id,
+        userId: entry.userId,
         ...values,
         webhookKey: randomBytes(16).toString('hex'),
         verifyToken: randomBytes(18).toString('base64url'),
       })
-      .onConflictDoUpdate({ target: whatsappBusinessAccounts.userId, set: values })
+      .onConflictDoUpdate({ target: whatsappBusinessAccounts.connectionId, set: values })
       .returning();
-    this.drivers.delete(userId);
+    this.drivers.delete(entry.id);
     this.webhookAccounts.clear();
-    this.changed(userId);
-    this.opts.announce?.(userId);
+    this.changed(entry.id);
+    this.opts.announce?.(entry.id);
     return row;
   }
 
+  /** A Cloud number removed: its credentials go (its webhook answers 404 from now on), here and everywhere. */
+  async removeCredentials(connectionId: string): Promise<void> {
+    await this.opts.db.delete(whatsappBusinessAccounts).where(eq(whatsappBusinessAccounts.connectionId, connectionId));
+    this.forget(connectionId);
+    this.opts.announce?.(connectionId);
+  }
+
   /**
-   * Another process saved the account's credentials: the driver and the webhook secrets built from
-   * the old ones go, so the old token is not used and the old app secret not accepted any more.
+   * A number's credentials changed in another process: the driver and the webhook secrets built
+   * from the old ones go, so the old token is not used and the old app secret not accepted any more.
    */
-  forget(userId: string): void {
-    const had = this.drivers.delete(userId);
-    for (const [key, account] of this.webhookAccounts) if (account.userId === userId) this.webhookAccounts.delete(key);
-    if (had) this.changed(userId);
+  forget(connectionId: string): void {
+    const had = this.drivers.delete(connectionId);
+    for (const [key, account] of this.webhookAccounts) {
+      if (account.connectionId === connectionId) this.webhookAccounts.delete(key);
+    }
+    if (had) this.changed(connectionId);
   }
 
   /** Notifications may have been missed: everything built from credentials is read again. */
   forgetAll(): void {
-    const users = [...this.drivers.keys()];
+    const numbers = [...this.drivers.keys()];
     this.drivers.clear();
     this.webhookAccounts.clear();
-    for (const userId of users) this.changed(userId);
+    for (const connectionId of numbers) this.changed(connectionId);
   }
 
   private async accountByWebhookKey(key: string, fresh = false): Promise<WebhookAccount | undefined> {
@@ -247,6 +272,7 @@ export class CloudConnections {
     }
     const account: WebhookAccount = {
       userId: row.userId,
+      connectionId: row.connectionId,
       phoneNumberId: row.phoneNumberId,
       verifyToken: row.verifyToken,
       appSecret: row.appSecret ? decryptSecret(this.opts.config.ENCRYPTION_KEY, row.appSecret) : null,
@@ -311,7 +337,7 @@ export class CloudConnections {
     if (!events.length) return { applied: 0 };
     // While the database refuses the records, a delivery is answered only once recorded, so Meta
     // delivers again what could not be (503).
-    if (this.recordingFails) return this.recordAndDeliver(row.userId, events);
+    if (this.recordingFails) return this.recordAndDeliver(row, events);
     // Otherwise Meta gets its answer at once, whatever the database is busy with (an import, a
     // burst of replies): repeats are recognised here, and the events are recorded (the lasting
     // check against repeats, across restarts) and handed to the driver in the background. A message
@@ -319,7 +345,7 @@ export class CloudConnections {
     // that is unchanged.
     const fresh = events.filter((e) => this.rememberEventKey(row.userId, e.key));
     if (fresh.length) {
-      const recorded = this.recordInBackground(row.userId, fresh);
+      const recorded = this.recordInBackground(row, fresh);
       this.recording.add(recorded);
       void recorded.finally(() => this.recording.delete(recorded));
     }
@@ -354,8 +380,11 @@ export class CloudConnections {
     return { keys: this.recentEventKeys.size, bytes: this.recentEventKeyBytes };
   }
 
-  /** Records the events' keys and hands the new ones to the account's driver, in order. */
-  private async recordAndDeliver(userId: string, events: WebhookEvent[]): Promise<{ applied: number }> {
+  /** Records the events' keys and hands the new ones to the number's driver, in order. */
+  private async recordAndDeliver(
+    { userId, connectionId }: Pick<WebhookAccount, 'userId' | 'connectionId'>,
+    events: WebhookEvent[],
+  ): Promise<{ applied: number }> {
     let freshKeys: Set<string>;
     try {
       freshKeys = await this.eventKeys.add({ userId, keys: events.map((e) => e.key) });
@@ -365,7 +394,7 @@ export class CloudConnections {
     }
     this.recordingFails = false;
     const applied = freshKeys.size;
-    const driver = await this.driverFor(userId);
+    const driver = await this.driverFor(connectionId);
     for (const event of events) {
       this.rememberEventKey(userId, event.key);
       if (!freshKeys.delete(event.key)) continue;
@@ -375,10 +404,11 @@ export class CloudConnections {
   }
 
   /** A delivery already answered waits for the database to come back (about 5 minutes) before it is given up. */
-  private async recordInBackground(userId: string, events: WebhookEvent[]): Promise<void> {
+  private async recordInBackground(account: WebhookAccount, events: WebhookEvent[]): Promise<void> {
+    const { userId } = account;
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.recordAndDeliver(userId, events);
+        await this.recordAndDeliver(account, events);
         return;
       } catch (err) {
         if (!isDatabaseUnavailable(err) || attempt >= RECORD_RETRY_MS.length) {

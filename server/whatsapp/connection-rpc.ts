@@ -6,7 +6,8 @@ import { DriverError } from './driver';
 
 /** A command for the process that holds a connection: what a request landing elsewhere asks of it. */
 export interface ConnectionCommand {
-  userId: string;
+  /** The number (`connections.id`). */
+  connectionId: string;
   op: string;
   args: unknown[];
 }
@@ -163,9 +164,9 @@ export class ConnectionRpc {
   }
 
   private serve(id: string, body: unknown): void {
-    const { from, userId, op, args } = body as ConnectionCommand & { from: string };
-    if (typeof from !== 'string' || typeof userId !== 'string' || typeof op !== 'string') return;
-    void this.run({ userId, op, args: Array.isArray(args) ? args : [] }).then(
+    const { from, connectionId, op, args } = body as ConnectionCommand & { from: string };
+    if (typeof from !== 'string' || typeof connectionId !== 'string' || typeof op !== 'string') return;
+    void this.run({ connectionId, op, args: Array.isArray(args) ? args : [] }).then(
       (result) => this.send(REPLY_TOPIC, from, id, { ok: true, result: result ?? null } satisfies Reply),
       (err) => this.send(REPLY_TOPIC, from, id, { ok: false, error: serializeError(err) } satisfies Reply),
     );

@@ -125,9 +125,11 @@ export interface Driver {
   off<E extends keyof DriverEvents>(event: E, listener: DriverEvents[E]): void;
 }
 
-/** Finds the driver that sends for an account (its chosen channel), or null when none is connected. */
+/** Finds the driver that sends for an account (its default number), or null when none is connected. */
 export interface DriverProvider {
   get(userId: string): Promise<Driver | null>;
+  /** One of the account's numbers (`connections.id`), or null when it is not the account's or cannot send. */
+  getConnection?(userId: string, connectionId: string): Promise<Driver | null>;
 }
 
 export type PersonalDriverKind = 'baileys' | 'simulator';
@@ -135,6 +137,8 @@ export type PersonalDriverKind = 'baileys' | 'simulator';
 /** What a personal-number driver is built with. */
 export interface PersonalDriverContext {
   userId: string;
+  /** The number (`connections.id`): its Baileys keys, its simulated phone number. */
+  connectionId: string;
   autoReconnect: boolean;
   config: Config;
   db: Db;
@@ -142,22 +146,28 @@ export interface PersonalDriverContext {
 }
 
 /**
- * The events the connection manager passes on, with the account they belong to. A subscriber may
- * answer a promise; its failure is logged and never reaches the driver.
+ * The events the connection manager passes on, with the account and the number (`connectionId`)
+ * they belong to. A subscriber may answer a promise; its failure is logged and never reaches the driver.
  */
 export interface WhatsappEvents {
-  inbound(event: { userId: string; message: InboundMessage; driver: Driver }): void | Promise<void>;
+  inbound(event: {
+    userId: string;
+    connectionId: string;
+    message: InboundMessage;
+    driver: Driver;
+  }): void | Promise<void>;
   /**
    * An account's receipts in arrival order, in batches of at most 500, one batch at a time per
    * account: the next batch waits for every subscriber to finish this one.
    */
-  receipts(event: { userId: string; receipts: Receipt[] }): void | Promise<void>;
+  receipts(event: { userId: string; connectionId: string; receipts: Receipt[] }): void | Promise<void>;
   /**
    * `requested` is set when this server asked for the disconnection (the account's own disconnect,
    * or the server shutting down): a 'disconnected' without it is a connection lost.
    */
   connection(event: {
     userId: string;
+    connectionId: string;
     state: WhatsappSession;
     requested?: 'disconnect' | 'shutdown';
   }): void | Promise<void>;

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { msg } from '../../contract/messages';
 import type { WhatsappSession } from '../../contract/whatsapp';
@@ -7,11 +7,12 @@ import type { ChangeBus } from '../cluster/bus';
 import type { ProcessRegistry } from '../cluster/process-registry';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { whatsappConnections } from '../db/schema';
+import { connections } from '../db/schema';
 import { AppError } from '../errors';
 import type { Foreground } from '../lib/foreground';
 import { KeyedBatches } from '../lib/keyed-batches';
 import { CloudConnections } from './cloud-connections';
+import { ConnectionDirectory, type ConnectionEntry } from './connection-directory';
 import { ConnectionLeases, parseState } from './connection-leases';
 import { type ConnectionCommand, ConnectionRpc, OWNER_UNREACHABLE } from './connection-rpc';
 import {
@@ -50,8 +51,10 @@ export interface ConnectionManagerOptions {
   subscribers?: WhatsappSubscriber[];
   /** Cloud API webhooks run as foreground work: the chatbot's statements wait for them. */
   foreground?: Foreground;
-  /** Tells the other processes that an account's Cloud API credentials changed. */
-  announceCloudCredentials?: (userId: string) => void;
+  /** Tells the other processes that a Cloud number's credentials changed (its connection id). */
+  announceCloudCredentials?: (connectionId: string) => void;
+  /** The accounts' numbers (shared with the connections API); by default one of its own. */
+  directory?: ConnectionDirectory;
   /**
    * The other processes on this PostgreSQL: each personal connection then belongs to one live
    * process (a lease row), its state reaches every process, and commands run on its holder.
@@ -71,7 +74,10 @@ export interface ConnectionClusterOptions {
   commandTimeoutMs?: number;
 }
 
-/** Bus topics: a connection's state (`userId`, a new line, its JSON: the bus cuts keys at tabs), and a lease let go (`userId`). */
+/**
+ * Bus topics: a number's state (its connection id, a new line, its account, a new line, its JSON:
+ * the bus cuts keys at tabs), and a lease let go (the connection id).
+ */
 export const STATE_TOPIC = 'connection-state';
 export const RELEASED_TOPIC = 'connection-released';
 const DEFAULT_RENEW_MS = 5_000;
@@ -83,11 +89,13 @@ type StartMode = 'restore' | 'takeover';
 const PERSONAL: AccountChannel = { channel: 'personal', autoReconnect: true };
 
 /**
- * Owns every WhatsApp connection of this process (one driver per account and channel: the personal
- * numbers here, the Cloud API ones in `cloud`) and is the app's DriverProvider. A transport: it
- * connects, sends and passes every driver's events on to the subscribers it was given; what a
- * receipt or an inbound message means is theirs to decide. Personal drivers report their state to
- * the in-memory registry the 2-second poll reads.
+ * Owns every WhatsApp connection of this process (one driver per number: the personal numbers here,
+ * the Cloud API ones in `cloud`) and is the app's DriverProvider. A transport: it connects, sends
+ * and passes every driver's events on to the subscribers it was given, with the account and the
+ * number they came from; what a receipt or an inbound message means is theirs to decide. Personal
+ * drivers report their state to the in-memory registry the 2-second poll reads. Everything inside
+ * is keyed by number (`connections.id`); the account-level calls (`get`, `connect`, `disconnect`…)
+ * act on the number the spec's routes mean (ConnectionDirectory.primary).
  */
 export class ConnectionManager implements DriverProvider {
   private readonly personal = new Map<string, Driver>();
@@ -96,6 +104,8 @@ export class ConnectionManager implements DriverProvider {
   readonly cloud: CloudConnections;
   private readonly subscribers: WhatsappSubscriber[];
   private readonly accountChannel: (userId: string) => Promise<AccountChannel>;
+  /** The accounts' numbers: which is whose, the default, the primary of each kind. */
+  readonly directory: ConnectionDirectory;
   /** Drivers this server is disconnecting on purpose, and why (their 'disconnected' is no loss). */
   private readonly leaving = new Map<Driver, 'disconnect' | 'shutdown'>();
   private closed = false;
@@ -114,21 +124,26 @@ export class ConnectionManager implements DriverProvider {
    * Receipts go to the subscribers in batches per account, one batch at a time: a webhook of
    * thousands of statuses is a few statements at a time, not thousands at once.
    */
-  private readonly receipts = new KeyedBatches<Receipt>(async (userId, receipts) => {
-    await this.emit('receipts', { userId, receipts });
+  private readonly receipts = new KeyedBatches<Receipt>(async (key, receipts) => {
+    const [userId, connectionId] = key.split('\n');
+    await this.emit('receipts', { userId, connectionId, receipts });
   });
 
   constructor(private readonly opts: ConnectionManagerOptions) {
     this.subscribers = opts.subscribers ?? [];
     this.accountChannel = opts.accountChannel ?? (async () => PERSONAL);
+    this.directory = opts.directory ?? new ConnectionDirectory(opts.db);
     this.cloud = new CloudConnections({
       config: opts.config,
       db: opts.db,
       log: opts.log,
       foreground: opts.foreground,
-      attach: (userId, driver) => this.attach(userId, driver, { personal: false }),
+      directory: this.directory,
+      attach: (entry, driver) => this.attach(entry, driver, { personal: false }),
       announce: opts.announceCloudCredentials,
     });
+    // The poll answers for the account's primary personal number: kept current as numbers change.
+    this.unsubscribe.push(this.directory.onChange((userId) => void this.refreshPrimary(userId)));
     const cluster = opts.cluster;
     if (cluster) {
       this.leases = new ConnectionLeases(opts.db, cluster.processes, cluster.leaseMs);
@@ -157,72 +172,105 @@ export class ConnectionManager implements DriverProvider {
     return this.opts.config.WHATSAPP_DRIVER;
   }
 
-  /** The driver that sends for the account: its chosen channel, when that one is ready. */
+  /** The driver that sends for the account: its default number (its chosen channel), when that one is ready. */
   async get(userId: string): Promise<Driver | null> {
     const { channel } = await this.accountChannel(userId);
-    if (channel === 'cloud') return this.cloud.sender(userId);
-    const driver = this.personal.get(userId);
-    if (!driver && this.rpc && this.opts.registry.state(userId).isConnected) return this.remoteDriver(userId);
+    const entry = await this.directory.primary(userId, channel);
+    return entry ? this.driverOf(entry) : null;
+  }
+
+  /** The driver of one of the account's numbers when it can send, or null (not the account's, removed, offline). */
+  async getConnection(userId: string, connectionId: string): Promise<Driver | null> {
+    const entry = await this.directory.get(userId, connectionId);
+    return entry ? this.driverOf(entry) : null;
+  }
+
+  /** The driver of a number when it can send, wherever its connection is held. */
+  async driverOf(entry: ConnectionEntry): Promise<Driver | null> {
+    if (entry.kind === 'cloud') return this.cloud.sender(entry.id);
+    const driver = this.personal.get(entry.id);
+    if (!driver && this.rpc && this.opts.registry.state(entry.id).isConnected) return this.remoteDriver(entry);
     return driver?.status().isConnected ? driver : null;
   }
 
-  /** The personal-number driver of an account held by this process, connected or not. */
-  personalDriver(userId: string): Driver | undefined {
-    return this.personal.get(userId);
+  /** The personal-number driver of a number held by this process, connected or not. */
+  personalDriver(connectionId: string): Driver | undefined {
+    return this.personal.get(connectionId);
   }
 
-  /** The state of the account's personal number, wherever its connection is held. */
-  personalStatus(userId: string): WhatsappSession | undefined {
-    const driver = this.personal.get(userId);
-    if (driver || !this.rpc) return driver?.status();
-    return this.opts.registry.state(userId);
+  /** The state of a personal number, wherever its connection is held. */
+  numberStatus(connectionId: string): WhatsappSession {
+    return this.personal.get(connectionId)?.status() ?? this.opts.registry.state(connectionId);
   }
 
-  /** Starts pairing (QR, or a pairing code when a phone number is given); idempotent while connecting. */
-  async connect(
-    userId: string,
+  /** The state of the account's primary personal number (the spec's one number), when it has one. */
+  async personalStatus(userId: string): Promise<WhatsappSession | undefined> {
+    const entry = await this.directory.primary(userId, 'personal');
+    return entry ? this.numberStatus(entry.id) : undefined;
+  }
+
+  /** The spec's connect: pairs the account's primary personal number (added when it has none). */
+  async connect(userId: string, opts: { phoneNumber?: string } = {}): Promise<{ pairingCode?: string }> {
+    const entry = await this.directory.ensurePrimary(userId, 'personal');
+    await this.refreshPrimary(userId);
+    return this.connectNumber(entry, opts);
+  }
+
+  /** The spec's disconnect: logs the account's primary personal number out. */
+  async disconnect(userId: string): Promise<void> {
+    const entry = await this.directory.primary(userId, 'personal');
+    if (entry) await this.disconnectNumber(entry);
+  }
+
+  /** Starts pairing a personal number (QR, or a pairing code when a phone number is given); idempotent while connecting. */
+  async connectNumber(
+    entry: Pick<ConnectionEntry, 'id' | 'userId'>,
     opts: { phoneNumber?: string } = {},
     where: 'any' | 'here' = 'any',
   ): Promise<{ pairingCode?: string }> {
-    const holder = await this.claim(userId, where);
+    const id = entry.id;
+    const holder = await this.claim(entry, where);
     if (holder) {
-      return ((await this.command(holder, userId, 'connect', [opts])) ?? {}) as { pairingCode?: string };
+      return ((await this.command(holder, id, 'connect', [opts])) ?? {}) as { pairingCode?: string };
     }
     let driver: Driver;
     try {
-      driver = await this.ensureDriver(userId, this.defaultKind);
+      driver = await this.ensureDriver(entry, this.defaultKind);
     } catch (err) {
-      if (this.leases && !this.personal.has(userId) && this.held.delete(userId)) {
-        await this.leases.release([userId]).catch(() => undefined);
+      if (this.leases && !this.personal.has(id) && this.held.delete(id)) {
+        await this.leases.release([id]).catch(() => undefined);
       }
       throw err;
     }
     await this.opts.db
-      .insert(whatsappConnections)
-      .values({ userId, driver: driver.kind === 'simulator' ? 'simulator' : 'baileys', active: true })
-      .onConflictDoUpdate({
-        target: whatsappConnections.userId,
-        set: { active: true, driver: driver.kind === 'simulator' ? 'simulator' : 'baileys', updatedAt: new Date() },
-      });
+      .update(connections)
+      .set({
+        active: true,
+        driver: driver.kind === 'simulator' ? 'simulator' : 'baileys',
+        loggedOutAt: null,
+        updatedAt: new Date(),
+      })
+      .where(eq(connections.id, id));
     return (await driver.connect(opts)) ?? {};
   }
 
-  /** Logs the device out and forgets the connection. */
-  async disconnect(userId: string, where: 'any' | 'here' = 'any'): Promise<void> {
-    if (this.leases && where === 'any' && !this.personal.has(userId)) {
-      const holder = await this.leases.owner(userId);
+  /** Logs a personal number's device out and forgets its session. */
+  async disconnectNumber(entry: Pick<ConnectionEntry, 'id' | 'userId'>, where: 'any' | 'here' = 'any'): Promise<void> {
+    const id = entry.id;
+    if (this.leases && where === 'any' && !this.personal.has(id)) {
+      const holder = await this.leases.owner(id);
       if (holder && holder !== this.selfId) {
-        await this.command(holder, userId, 'disconnect', []);
+        await this.command(holder, id, 'disconnect', []);
         return;
       }
     }
-    const driver = this.personal.get(userId);
+    const driver = this.personal.get(id);
     await this.opts.db
-      .update(whatsappConnections)
+      .update(connections)
       .set({ active: false, phoneNumber: null, updatedAt: new Date() })
-      .where(eq(whatsappConnections.userId, userId));
+      .where(eq(connections.id, id));
     if (driver) {
-      this.personal.delete(userId);
+      this.personal.delete(id);
       this.leaving.set(driver, 'disconnect');
       try {
         await driver.disconnect({ logout: true });
@@ -230,22 +278,29 @@ export class ConnectionManager implements DriverProvider {
         this.leaving.delete(driver);
       }
     }
-    this.opts.registry.clear(userId);
+    this.opts.registry.clear(id);
     if (this.leases) {
-      this.held.delete(userId);
-      this.publishState(userId, DISCONNECTED);
+      this.held.delete(id);
+      this.publishState(entry, DISCONNECTED);
       await this.stateWrites;
-      await this.leases.release([userId]);
+      await this.leases.release([id]);
     }
   }
 
-  /** Simulator only: a message "arriving" from `from` on the account's simulated number, wherever it is held. */
+  /** Simulator only: a message "arriving" from `from` on the account's primary simulated number, wherever it is held. */
   async simulateInbound(userId: string, from: string, text: string): Promise<{ providerMessageId: string }> {
-    const driver = this.personal.get(userId);
+    const entry = await this.directory.primary(userId, 'personal');
+    if (!entry) throw new AppError('CONFLICT', whatsappMsg.notConnected);
+    return this.simulateInboundOn(entry.id, from, text);
+  }
+
+  /** Simulator only: a message "arriving" on one simulated number, wherever it is held. */
+  async simulateInboundOn(connectionId: string, from: string, text: string): Promise<{ providerMessageId: string }> {
+    const driver = this.personal.get(connectionId);
     if (!driver) {
-      const holder = this.leases && (await this.leases.owner(userId));
+      const holder = this.leases && (await this.leases.owner(connectionId));
       if (holder && holder !== this.selfId) {
-        return (await this.command(holder, userId, 'inject', [from, text])) as { providerMessageId: string };
+        return (await this.command(holder, connectionId, 'inject', [from, text])) as { providerMessageId: string };
       }
     }
     if (!driver?.status().isConnected) throw new AppError('CONFLICT', whatsappMsg.notConnected);
@@ -253,13 +308,23 @@ export class ConnectionManager implements DriverProvider {
     return driver.injectInbound(from, text);
   }
 
-  /** Simulator only: what the account's simulated number sent, oldest first, wherever it is held. */
+  /** Simulator only: what the account's simulated numbers sent, oldest first, wherever each is held. */
   async simulatorOutbox(userId: string): Promise<Array<{ to: string; at: string; providerMessageId: string }>> {
-    const driver = this.personal.get(userId);
+    const all: Array<{ to: string; at: string; providerMessageId: string }> = [];
+    for (const entry of await this.directory.list(userId)) {
+      if (entry.kind === 'personal') all.push(...(await this.simulatorOutboxOf(entry.id)));
+    }
+    return all.sort((a, b) => a.at.localeCompare(b.at));
+  }
+
+  private async simulatorOutboxOf(
+    connectionId: string,
+  ): Promise<Array<{ to: string; at: string; providerMessageId: string }>> {
+    const driver = this.personal.get(connectionId);
     if (!driver) {
-      const holder = this.leases && (await this.leases.owner(userId));
+      const holder = this.leases && (await this.leases.owner(connectionId));
       if (holder && holder !== this.selfId) {
-        return (await this.command(holder, userId, 'outbox', [])) as Array<{
+        return (await this.command(holder, connectionId, 'outbox', [])) as Array<{
           to: string;
           at: string;
           providerMessageId: string;
@@ -270,30 +335,38 @@ export class ConnectionManager implements DriverProvider {
     return driver.outbox.map((m) => ({ to: m.to, at: m.at.toISOString(), providerMessageId: m.providerMessageId }));
   }
 
-  /** Reconnects the connections that were active when the process last stopped. */
+  /** Reconnects the personal numbers that were active when the process last stopped. */
   async restore(): Promise<void> {
     const rows = await this.opts.db
-      .select({ userId: whatsappConnections.userId, driver: whatsappConnections.driver })
-      .from(whatsappConnections)
-      .where(eq(whatsappConnections.active, true));
+      .select({ id: connections.id, userId: connections.userId, driver: connections.driver })
+      .from(connections)
+      .where(and(eq(connections.kind, 'personal'), eq(connections.active, true)));
     let restored = 0;
     for (const row of rows) {
       if (this.closed) return;
+      if (!row.driver) continue;
+      await this.refreshPrimary(row.userId).catch(() => undefined);
       if (this.leases) {
-        // With other processes: only the connections this one owns by rendezvous, when their lease is free.
-        if (!this.opts.cluster?.processes.owns(row.userId)) continue;
-        if (await this.adopt(row.userId, row.driver, 'restore')) restored++;
+        // With other processes: only the numbers this one owns by rendezvous, when their lease is free.
+        if (!this.opts.cluster?.processes.owns(row.id)) continue;
+        if (await this.adopt(row, row.driver, 'restore')) restored++;
         continue;
       }
       restored++;
       try {
-        const driver = await this.ensureDriver(row.userId, row.driver);
+        const driver = await this.ensureDriver(row, row.driver);
         await driver.connect();
       } catch (err) {
-        this.opts.log.warn({ err, userId: row.userId }, 'could not restore a WhatsApp connection');
+        this.opts.log.warn({ err, connectionId: row.id }, 'could not restore a WhatsApp connection');
       }
     }
     if (restored) this.opts.log.info({ count: restored }, 'WhatsApp connections restored');
+  }
+
+  /** Points the poll at the account's primary personal number (after its numbers changed). */
+  async refreshPrimary(userId: string): Promise<void> {
+    const entry = await this.directory.primary(userId, 'personal');
+    this.opts.registry.setPrimary(userId, entry?.id ?? null);
   }
 
   /**
@@ -307,8 +380,8 @@ export class ConnectionManager implements DriverProvider {
     this.personal.clear();
     for (const d of drivers) this.leaving.set(d, 'shutdown');
     await Promise.allSettled(drivers.map((d) => d.disconnect({ logout: false })));
-    if (!this.leases) return;
     for (const off of this.unsubscribe) off();
+    if (!this.leases) return;
     this.rpc?.close();
     await Promise.allSettled([...this.adopting.values()]);
     await this.reconciling;
@@ -318,7 +391,7 @@ export class ConnectionManager implements DriverProvider {
     await this.leases
       .release(released)
       .catch((err) => this.opts.log.warn({ err }, 'could not release the WhatsApp connection leases'));
-    for (const userId of released) this.opts.cluster?.bus.publish(RELEASED_TOPIC, userId);
+    for (const connectionId of released) this.opts.cluster?.bus.publish(RELEASED_TOPIC, connectionId);
   }
 
   private get selfId(): string {
@@ -329,40 +402,46 @@ export class ConnectionManager implements DriverProvider {
    * Before a connection starts here: takes its lease. Answers null when this process holds it now,
    * or the live process that does (the command goes there). Alone, always null.
    */
-  private async claim(userId: string, where: 'any' | 'here'): Promise<string | null> {
-    if (!this.leases || this.personal.has(userId) || this.held.has(userId)) return null;
-    if (await this.leases.acquire(userId)) {
-      this.held.add(userId);
+  private async claim(entry: Pick<ConnectionEntry, 'id' | 'userId'>, where: 'any' | 'here'): Promise<string | null> {
+    const id = entry.id;
+    if (!this.leases || this.personal.has(id) || this.held.has(id)) return null;
+    if (await this.leases.acquire(id, entry.userId)) {
+      this.held.add(id);
       return null;
     }
-    const holder = where === 'any' ? await this.leases.owner(userId) : null;
+    const holder = where === 'any' ? await this.leases.owner(id) : null;
     if (holder && holder !== this.selfId) return holder;
     // Let go in between: one more try.
-    if (await this.leases.acquire(userId)) {
-      this.held.add(userId);
+    if (await this.leases.acquire(id, entry.userId)) {
+      this.held.add(id);
       return null;
     }
     throw new AppError('UNAVAILABLE', OWNER_UNREACHABLE);
   }
 
-  private command(holder: string, userId: string, op: string, args: unknown[]): Promise<unknown> {
+  private command(holder: string, connectionId: string, op: string, args: unknown[]): Promise<unknown> {
     if (!this.rpc) throw new AppError('UNAVAILABLE', OWNER_UNREACHABLE);
-    return this.rpc.call(holder, { userId, op, args });
+    return this.rpc.call(holder, { connectionId, op, args });
   }
 
   /** A command from another process for a connection this one holds. */
-  private async runCommand({ userId, op, args }: ConnectionCommand): Promise<unknown> {
+  private async runCommand({ connectionId, op, args }: ConnectionCommand): Promise<unknown> {
     switch (op) {
-      case 'connect':
-        return this.connect(userId, (args[0] ?? {}) as { phoneNumber?: string }, 'here');
-      case 'disconnect':
-        return this.disconnect(userId, 'here');
+      case 'connect': {
+        const entry = await this.directory.byId(connectionId);
+        if (!entry) throw new AppError('NOT_FOUND', msg.generic.notFound);
+        return this.connectNumber(entry, (args[0] ?? {}) as { phoneNumber?: string }, 'here');
+      }
+      case 'disconnect': {
+        const entry = await this.directory.byId(connectionId);
+        return this.disconnectNumber(entry ?? { id: connectionId, userId: '' }, 'here');
+      }
       case 'inject':
-        return this.simulateInbound(userId, String(args[0]), String(args[1]));
+        return this.simulateInboundOn(connectionId, String(args[0]), String(args[1]));
       case 'outbox':
-        return this.simulatorOutbox(userId);
+        return this.simulatorOutboxOf(connectionId);
     }
-    const driver = this.personal.get(userId);
+    const driver = this.personal.get(connectionId);
     if (!driver) throw new DriverError('transient', 'WhatsApp desconectado', 30_000);
     switch (op) {
       case 'send':
@@ -380,19 +459,20 @@ export class ConnectionManager implements DriverProvider {
     }
   }
 
-  /** The account's connection held by another process, used from here. */
-  private remoteDriver(userId: string): RemoteDriver {
+  /** A number's connection held by another process, used from here. */
+  private remoteDriver(entry: Pick<ConnectionEntry, 'id' | 'userId'>): RemoteDriver {
     const leases = this.leases as ConnectionLeases;
+    const id = entry.id;
     return new RemoteDriver(this.defaultKind, {
-      state: () => this.personal.get(userId)?.status() ?? this.opts.registry.state(userId),
+      state: () => this.numberStatus(id),
       call: async (op, args) => {
-        const holder = await leases.owner(userId);
+        const holder = await leases.owner(id);
         if (!holder) throw new DriverError('transient', 'WhatsApp desconectado', 30_000);
-        if (holder === this.selfId) return this.runCommand({ userId, op, args });
-        return this.command(holder, userId, op, args);
+        if (holder === this.selfId) return this.runCommand({ connectionId: id, op, args });
+        return this.command(holder, id, op, args);
       },
-      connect: (opts) => this.connect(userId, opts),
-      disconnect: () => this.disconnect(userId),
+      connect: (opts) => this.connectNumber(entry, opts),
+      disconnect: () => this.disconnectNumber(entry),
     });
   }
 
@@ -400,42 +480,47 @@ export class ConnectionManager implements DriverProvider {
    * Brings up a saved connection here when its lease is free: at start-up (`restore`) or when its
    * holder is gone (`takeover`, from the saved credentials: no new QR code). Answers whether it did.
    */
-  private async adopt(userId: string, kind: PersonalDriverKind, mode: StartMode): Promise<boolean> {
-    if (this.closed || this.personal.has(userId) || this.held.has(userId) || this.adopting.has(userId)) return false;
+  private async adopt(
+    entry: Pick<ConnectionEntry, 'id' | 'userId'>,
+    kind: PersonalDriverKind,
+    mode: StartMode,
+  ): Promise<boolean> {
+    const id = entry.id;
+    if (this.closed || this.personal.has(id) || this.held.has(id) || this.adopting.has(id)) return false;
     const leases = this.leases as ConnectionLeases;
     let adopted = false;
     const run = (async () => {
-      if (!(await leases.acquire(userId))) return;
+      if (!(await leases.acquire(id, entry.userId))) return;
       if (this.closed) {
-        await leases.release([userId]);
+        await leases.release([id]);
         return;
       }
-      this.held.add(userId);
+      this.held.add(id);
       adopted = true;
       try {
-        const driver = await this.ensureDriver(userId, kind);
+        const driver = await this.ensureDriver(entry, kind);
         if (mode === 'takeover' && driver instanceof SimulatorDriver) await driver.resume();
         else await driver.connect();
-        if (mode === 'takeover') this.opts.log.info({ userId }, 'WhatsApp connection taken over');
+        if (mode === 'takeover') this.opts.log.info({ connectionId: id }, 'WhatsApp connection taken over');
       } catch (err) {
         adopted = false;
-        this.opts.log.warn({ err, userId }, 'could not restore a WhatsApp connection');
-        this.held.delete(userId);
-        const driver = this.personal.get(userId);
-        this.personal.delete(userId);
+        this.opts.log.warn({ err, connectionId: id }, 'could not restore a WhatsApp connection');
+        this.held.delete(id);
+        const driver = this.personal.get(id);
+        this.personal.delete(id);
         if (driver) {
           this.leaving.set(driver, 'shutdown');
           await driver.disconnect({ logout: false }).catch(() => undefined);
           this.leaving.delete(driver);
         }
-        await leases.release([userId]).catch(() => undefined);
+        await leases.release([id]).catch(() => undefined);
       }
     })();
-    this.adopting.set(userId, run);
+    this.adopting.set(id, run);
     try {
       await run;
     } finally {
-      this.adopting.delete(userId);
+      this.adopting.delete(id);
     }
     return adopted;
   }
@@ -454,21 +539,21 @@ export class ConnectionManager implements DriverProvider {
   /** Renews the held leases (a lease gone to another process closes its socket at once), then looks for free ones. */
   private async renew(): Promise<void> {
     const leases = this.leases as ConnectionLeases;
-    const held = [...this.held].filter((userId) => !this.adopting.has(userId));
+    const held = [...this.held].filter((id) => !this.adopting.has(id));
     if (held.length) {
       const kept = await leases.renew(held);
-      for (const userId of held) if (!kept.has(userId) && this.held.has(userId)) this.lost(userId);
+      for (const id of held) if (!kept.has(id) && this.held.has(id)) this.lost(id);
     }
     if (this.joined) await this.reconcile();
   }
 
   /** Another process holds this connection now: the socket closes, without logging out (never two live connections). */
-  private lost(userId: string): void {
-    this.held.delete(userId);
-    const driver = this.personal.get(userId);
-    this.opts.log.warn({ userId }, 'WhatsApp connection lease taken by another process; closing this socket');
+  private lost(connectionId: string): void {
+    this.held.delete(connectionId);
+    const driver = this.personal.get(connectionId);
+    this.opts.log.warn({ connectionId }, 'WhatsApp connection lease taken by another process; closing this socket');
     if (driver) {
-      this.personal.delete(userId);
+      this.personal.delete(connectionId);
       this.leaving.set(driver, 'shutdown');
       void driver
         .disconnect({ logout: false })
@@ -510,62 +595,71 @@ export class ConnectionManager implements DriverProvider {
   private async reloadStates(): Promise<void> {
     const states = await (this.leases as ConnectionLeases).liveStates();
     const known = new Set<string>();
-    for (const { userId, state } of states) {
-      if (this.personal.has(userId)) continue;
-      known.add(userId);
-      this.applyRemote(userId, state);
+    const users = new Set<string>();
+    for (const { connectionId, userId, state } of states) {
+      if (this.personal.has(connectionId)) continue;
+      known.add(connectionId);
+      users.add(userId);
+      this.applyRemote(connectionId, state);
     }
-    for (const userId of this.opts.registry.userIds()) {
-      if (!known.has(userId) && !this.personal.has(userId) && !this.starting.has(userId)) {
-        this.opts.registry.clear(userId);
-      }
+    for (const id of this.opts.registry.connectionIds()) {
+      if (!known.has(id) && !this.personal.has(id) && !this.starting.has(id)) this.opts.registry.clear(id);
     }
+    for (const userId of users) await this.refreshPrimary(userId);
   }
 
   private async takeOver(): Promise<void> {
     const processes = this.opts.cluster?.processes;
     if (!processes || processes.isDraining) return;
-    for (const { userId, driver } of await (this.leases as ConnectionLeases).orphans()) {
+    for (const row of await (this.leases as ConnectionLeases).orphans()) {
       if (this.closed) return;
-      if (processes.owns(userId)) await this.adopt(userId, driver, 'takeover');
+      if (processes.owns(row.connectionId))
+        await this.adopt({ id: row.connectionId, userId: row.userId }, row.driver, 'takeover');
     }
   }
 
   /** A state another process published for a connection it holds. */
   private remoteState(key: string): void {
-    const tab = key.indexOf('\n');
-    if (tab < 0) return;
-    const userId = key.slice(0, tab);
-    const state = parseState(key.slice(tab + 1));
-    if (!state || this.personal.has(userId) || this.starting.has(userId)) return;
-    this.applyRemote(userId, state);
+    const first = key.indexOf('\n');
+    const second = first < 0 ? -1 : key.indexOf('\n', first + 1);
+    if (second < 0) return;
+    const connectionId = key.slice(0, first);
+    const userId = key.slice(first + 1, second);
+    const state = parseState(key.slice(second + 1));
+    if (!state || this.personal.has(connectionId) || this.starting.has(connectionId)) return;
+    this.applyRemote(connectionId, state);
+    if (this.opts.registry.primaryOf(userId) === undefined) void this.refreshPrimary(userId).catch(() => undefined);
   }
 
-  private applyRemote(userId: string, state: WhatsappSession): void {
-    if (state.state === 'disconnected') this.opts.registry.clear(userId);
-    else this.opts.registry.set(userId, state);
+  private applyRemote(connectionId: string, state: WhatsappSession): void {
+    if (state.state === 'disconnected') this.opts.registry.clear(connectionId);
+    else this.opts.registry.set(connectionId, state);
   }
 
   /** The holder tells the others (and the lease row) its connection's new state. */
-  private publishState(userId: string, state: WhatsappSession): void {
+  private publishState(entry: Pick<ConnectionEntry, 'id' | 'userId'>, state: WhatsappSession): void {
     const cluster = this.opts.cluster;
     const leases = this.leases;
     if (!cluster || !leases) return;
-    cluster.bus.publish(STATE_TOPIC, `${userId}\n${JSON.stringify(state)}`);
+    cluster.bus.publish(STATE_TOPIC, `${entry.id}\n${entry.userId}\n${JSON.stringify(state)}`);
     this.stateWrites = this.stateWrites
-      .then(() => leases.writeState(userId, state))
-      .catch((err) => this.opts.log.warn({ err, userId }, 'could not record a WhatsApp connection state'));
+      .then(() => leases.writeState(entry.id, state))
+      .catch((err) =>
+        this.opts.log.warn({ err, connectionId: entry.id }, 'could not record a WhatsApp connection state'),
+      );
   }
 
-  private async ensureDriver(userId: string, kind: PersonalDriverKind): Promise<Driver> {
-    const existing = this.personal.get(userId);
+  private async ensureDriver(entry: Pick<ConnectionEntry, 'id' | 'userId'>, kind: PersonalDriverKind): Promise<Driver> {
+    const id = entry.id;
+    const existing = this.personal.get(id);
     if (existing) return existing;
-    const pending = this.starting.get(userId);
+    const pending = this.starting.get(id);
     if (pending) return pending;
     const start = (async () => {
-      const { autoReconnect } = await this.accountChannel(userId);
+      const { autoReconnect } = await this.accountChannel(entry.userId);
       const ctx: PersonalDriverContext = {
-        userId,
+        userId: entry.userId,
+        connectionId: id,
         autoReconnect,
         config: this.opts.config,
         db: this.opts.db,
@@ -575,29 +669,38 @@ export class ConnectionManager implements DriverProvider {
         kind,
         ctx,
       );
-      this.attach(userId, driver);
-      this.personal.set(userId, driver);
+      this.attach(entry, driver);
+      this.personal.set(id, driver);
       return driver;
     })();
-    this.starting.set(userId, start);
+    this.starting.set(id, start);
     try {
       return await start;
     } finally {
-      this.starting.delete(userId);
+      this.starting.delete(id);
     }
   }
 
   /** Passes a driver's events on to the subscribers; the personal driver also reports its connection state. */
-  attach(userId: string, driver: Driver, opts: { personal: boolean } = { personal: true }): void {
+  attach(
+    entry: Pick<ConnectionEntry, 'id' | 'userId'>,
+    driver: Driver,
+    opts: { personal: boolean } = { personal: true },
+  ): void {
+    const { id: connectionId, userId } = entry;
     if (opts.personal) {
       driver.on('connection', (state) => {
-        this.onConnection(userId, driver, state);
+        this.onConnection(entry, driver, state);
         const requested = this.leaving.get(driver);
-        void this.emit('connection', requested ? { userId, state, requested } : { userId, state });
+        void this.emit(
+          'connection',
+          requested ? { userId, connectionId, state, requested } : { userId, connectionId, state },
+        );
       });
     }
-    driver.on('receipt', (receipt) => this.receipts.add(userId, receipt));
-    driver.on('inbound', (message) => void this.emit('inbound', { userId, message, driver }));
+    const batchKey = `${userId}\n${connectionId}`;
+    driver.on('receipt', (receipt) => this.receipts.add(batchKey, receipt));
+    driver.on('inbound', (message) => void this.emit('inbound', { userId, connectionId, message, driver }));
   }
 
   private emit<E extends keyof WhatsappEvents>(event: E, payload: Parameters<WhatsappEvents[E]>[0]): Promise<unknown> {
@@ -622,44 +725,51 @@ export class ConnectionManager implements DriverProvider {
     return this.receipts.idle();
   }
 
-  private onConnection(userId: string, driver: Driver, state: WhatsappSession): void {
-    if (this.personal.get(userId) !== driver && this.personal.has(userId)) return;
+  private onConnection(entry: Pick<ConnectionEntry, 'id' | 'userId'>, driver: Driver, state: WhatsappSession): void {
+    const id = entry.id;
+    if (this.personal.get(id) !== driver && this.personal.has(id)) return;
     // A socket closed on purpose without logging out (shutdown, a lease handed over): the next holder
     // publishes its own states. A connection replaced by another one of the same number: that one does.
     const replaced = state.state === 'disconnected' && (driver as { closeReason?: string }).closeReason === 'replaced';
-    if (this.leaving.get(driver) !== 'shutdown' && !replaced) this.publishState(userId, state);
+    if (this.leaving.get(driver) !== 'shutdown' && !replaced) this.publishState(entry, state);
     if (replaced) {
-      this.opts.log.warn({ userId }, 'WhatsApp connection replaced by another connection of the same number');
-      this.opts.registry.clear(userId);
-      if (this.personal.get(userId) === driver) {
-        this.personal.delete(userId);
+      this.opts.log.warn({ connectionId: id }, 'WhatsApp connection replaced by another connection of the same number');
+      this.opts.registry.clear(id);
+      if (this.personal.get(id) === driver) {
+        this.personal.delete(id);
         // The lease is kept until it lapses: whoever holds the number now is not disturbed.
-        this.held.delete(userId);
+        this.held.delete(id);
       }
       return;
     }
     if (state.state === 'disconnected') {
       // A driver only reports 'disconnected' when it gives up (logged out, or no auto-reconnect).
-      this.opts.registry.clear(userId);
-      if (this.personal.get(userId) === driver && !this.closed) {
-        if (this.leases && this.held.delete(userId)) {
-          void this.leases.release([userId]).catch((err) => this.opts.log.warn({ err }, 'could not release a lease'));
+      this.opts.registry.clear(id);
+      if (this.personal.get(id) === driver && !this.closed) {
+        if (this.leases && this.held.delete(id)) {
+          void this.leases.release([id]).catch((err) => this.opts.log.warn({ err }, 'could not release a lease'));
         }
-        this.personal.delete(userId);
+        this.personal.delete(id);
+        const unlinked = !this.leaving.has(driver);
         void this.opts.db
-          .update(whatsappConnections)
-          .set({ active: false, phoneNumber: null, updatedAt: new Date() })
-          .where(eq(whatsappConnections.userId, userId))
+          .update(connections)
+          .set({
+            active: false,
+            phoneNumber: null,
+            updatedAt: new Date(),
+            ...(unlinked ? { loggedOutAt: new Date() } : {}),
+          })
+          .where(eq(connections.id, id))
           .catch((err) => this.opts.log.error({ err }, 'could not record a WhatsApp disconnection'));
       }
       return;
     }
-    this.opts.registry.set(userId, state);
+    this.opts.registry.set(id, state);
     if (state.phoneNumber) {
       void this.opts.db
-        .update(whatsappConnections)
-        .set({ phoneNumber: state.phoneNumber, updatedAt: new Date() })
-        .where(eq(whatsappConnections.userId, userId))
+        .update(connections)
+        .set({ phoneNumber: state.phoneNumber, loggedOutAt: null, updatedAt: new Date() })
+        .where(eq(connections.id, id))
         .catch((err) => this.opts.log.error({ err }, 'could not record a WhatsApp number'));
     }
   }
@@ -667,7 +777,7 @@ export class ConnectionManager implements DriverProvider {
 
 function defaultPersonalDriverFactory(timings = DEFAULT_SIMULATOR_TIMINGS): PersonalDriverFactory {
   return async (kind, ctx) => {
-    if (kind === 'simulator') return new SimulatorDriver(ctx.userId, timings);
+    if (kind === 'simulator') return new SimulatorDriver(ctx.connectionId, timings);
     // Loaded on first use: the simulator, the tests and the poll never pay for Baileys.
     const { createBaileysDriver } = await import('./baileys/baileys-driver');
     return createBaileysDriver(ctx);

@@ -18,33 +18,47 @@ const DEMO_CONNECTED: WhatsappSession = Object.freeze({
 });
 
 /**
- * In-memory state of every account's WhatsApp connection, answered by the 2-second poll without
+ * In-memory state of every personal number's connection, answered by the 2-second poll without
  * touching the database. Drivers report their state changes here; with several processes, each
  * process also holds the states the other processes' connections publish (whatsapp/manager.ts).
+ * The poll answers for the account's primary personal number (the spec's one number): the manager
+ * keeps which one that is.
  */
 export class ConnectionRegistry {
   private readonly states = new Map<string, WhatsappSession>();
+  private readonly primary = new Map<string, string>();
 
   status(user: Pick<UserRow, 'id' | 'accountType'>): WhatsappSession {
     if (user.accountType === 'demo') return DEMO_CONNECTED;
-    return this.states.get(user.id) ?? DISCONNECTED;
+    const connectionId = this.primary.get(user.id);
+    return (connectionId && this.states.get(connectionId)) || DISCONNECTED;
   }
 
-  set(userId: string, state: WhatsappSession): void {
-    this.states.set(userId, state);
+  set(connectionId: string, state: WhatsappSession): void {
+    this.states.set(connectionId, state);
   }
 
-  clear(userId: string): void {
-    this.states.delete(userId);
+  clear(connectionId: string): void {
+    this.states.delete(connectionId);
   }
 
-  /** The state of an account's personal connection, as this process knows it (its own or the holder's). */
-  state(userId: string): WhatsappSession {
-    return this.states.get(userId) ?? DISCONNECTED;
+  /** The state of a personal number, as this process knows it (its own or the holder's). */
+  state(connectionId: string): WhatsappSession {
+    return this.states.get(connectionId) ?? DISCONNECTED;
   }
 
-  /** The accounts with a known state (to drop what another process no longer holds). */
-  userIds(): string[] {
+  /** The numbers with a known state (to drop what another process no longer holds). */
+  connectionIds(): string[] {
     return [...this.states.keys()];
+  }
+
+  /** Which personal number the account's poll answers for (none: disconnected). */
+  setPrimary(userId: string, connectionId: string | null): void {
+    if (connectionId) this.primary.set(userId, connectionId);
+    else this.primary.delete(userId);
+  }
+
+  primaryOf(userId: string): string | undefined {
+    return this.primary.get(userId);
   }
 }

@@ -1,5 +1,6 @@
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
+import { connections } from './whatsapp';
 
 /*
  * What several server processes on one PostgreSQL share to behave as one product
@@ -36,8 +37,11 @@ export const rateLimitHits = pgTable('rate_limit_hits', {
  * Only the holder (a live process, by lease) opens the connection; the others read this row.
  */
 export const whatsappConnectionLeases = pgTable('whatsapp_connection_leases', {
-  userId: uuid('user_id')
+  connectionId: uuid('connection_id')
     .primaryKey()
+    .references(() => connections.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
   owner: text('owner'),
   leaseUntil: timestamp('lease_until', { withTimezone: true }),

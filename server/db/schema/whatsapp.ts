@@ -1,4 +1,6 @@
-import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { ConnectionSettings } from '../../../contract/connections';
 import { users } from './users';
 
 const owner = () =>
@@ -7,18 +9,49 @@ const owner = () =>
     .references(() => users.id, { onDelete: 'cascade' });
 
 /**
- * The personal-number connection an account asked for; restored at start-up while `active`.
- * The live state (QR, connecting…) lives in memory (ConnectionRegistry), not here.
+ * An account's WhatsApp numbers (docs/decisions/024-many-numbers.md): personal numbers (WhatsApp
+ * Web protocol) and Cloud API numbers (their credentials in `whatsapp_business_accounts`). One per
+ * account is the default (the spec's routes and campaigns without `connectionIds`). A removed number
+ * keeps its row (`deleted_at`) so reports still name who sent each message.
  */
-export const whatsappConnections = pgTable('whatsapp_connections', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  driver: text('driver', { enum: ['baileys', 'simulator'] }).notNull(),
-  active: boolean('active').notNull().default(true),
-  phoneNumber: text('phone_number'),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const connections = pgTable(
+  'connections',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['personal', 'cloud'] }).notNull(),
+    label: text('label').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    /** Takes no campaign recipients while set (still receives and answers). */
+    paused: boolean('paused').notNull().default(false),
+    /** Personal numbers: which driver pairs it; restored at start-up while `active`. */
+    driver: text('driver', { enum: ['baileys', 'simulator'] }),
+    active: boolean('active').notNull().default(false),
+    /** Digits as the driver last reported them (personal) or the display number (Cloud). */
+    phoneNumber: text('phone_number'),
+    /** The number's own sending settings; an absent field is the account's. */
+    settings: jsonb('settings').$type<ConnectionSettings>().notNull().default({}),
+    /** The last restriction WhatsApp reported (463, 131048, 131056…) and when; cleared by a send that goes through. */
+    restrictedCode: text('restricted_code'),
+    restrictedAt: timestamp('restricted_at', { withTimezone: true }),
+    /** Why the number's lane takes no recipients now (disconnected, restricted, logged_out, daily_limit, paused), and since when. */
+    stopReason: text('stop_reason', { enum: ['disconnected', 'restricted', 'logged_out', 'daily_limit', 'paused'] }),
+    stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+    /** The chatbot answers on this number (the account's bot configuration, on or off per number). */
+    botEnabled: boolean('bot_enabled').notNull().default(true),
+    /** Set when the device was unlinked from the phone (not by us): it needs a new QR code. */
+    loggedOutAt: timestamp('logged_out_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('connections_user_idx').on(t.userId),
+    uniqueIndex('connections_default_idx').on(t.userId).where(sql`is_default and deleted_at is null`),
+  ],
+);
 
 /**
  * Baileys auth state: the `creds` row and one row per signal key (`<type>-<id>`), each value
@@ -28,19 +61,23 @@ export const whatsappAuthKeys = pgTable(
   'whatsapp_auth_keys',
   {
     userId: owner(),
+    connectionId: uuid('connection_id')
+      .notNull()
+      .references(() => connections.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
     value: text('value').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+  (t) => [primaryKey({ columns: [t.connectionId, t.key] })],
 );
 
-/** Official Cloud API credentials of an account (tokens encrypted, never returned). */
+/** Official Cloud API credentials of a Cloud number (tokens encrypted, never returned). */
 export const whatsappBusinessAccounts = pgTable(
   'whatsapp_business_accounts',
   {
-    userId: uuid('user_id')
+    connectionId: uuid('connection_id')
       .primaryKey()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => connections.id, { onDelete: 'cascade' }),
+    userId: owner(),
     phoneNumberId: text('phone_number_id').notNull(),
     businessAccountId: text('business_account_id'),
     appId: text('app_id'),
@@ -53,7 +90,10 @@ export const whatsappBusinessAccounts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('whatsapp_business_accounts_webhook_key_idx').on(t.webhookKey)],
+  (t) => [
+    uniqueIndex('whatsapp_business_accounts_webhook_key_idx').on(t.webhookKey),
+    index('whatsapp_business_accounts_user_idx').on(t.userId),
+  ],
 );
 
 /** Webhook deliveries already applied (Meta retries and duplicates): one row per message or status. */
@@ -74,6 +114,8 @@ export const whatsappInboundMessages = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     userId: owner(),
     channel: text('channel', { enum: ['baileys', 'cloud', 'simulator'] }).notNull(),
+    /** The number the message arrived on (null: before numbers were connections). */
+    connectionId: uuid('connection_id').references(() => connections.id, { onDelete: 'set null' }),
     fromPhone: text('from_phone').notNull(),
     text: text('text').notNull(),
     buttonId: text('button_id'),

@@ -15,6 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { BOT_EVENT_KINDS } from '../../../contract/bot';
 import { users } from './users';
+import { connections } from './whatsapp';
 
 const owner = () =>
   uuid('user_id')
@@ -96,6 +97,8 @@ export const campaigns = pgTable(
     templateLanguage: text('template_language'),
     templateVariables: jsonb('template_variables').notNull().default(sql`'[]'::jsonb`),
     scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+    /** The numbers that send it (`connections.id`); empty: the account's default number. */
+    connectionIds: uuid('connection_ids').array().notNull().default(sql`'{}'::uuid[]`),
     /** Why the engine paused it by itself (burst of failures, spam limit…), shown on the card. */
     pauseReason: text('pause_reason'),
     /** While in_progress: why it waits (outside_hours, daily_limit, offline, messaging_limit). */
@@ -144,6 +147,8 @@ export const campaignRecipients = pgTable(
       .default('queued'),
     /** Chosen before the send where the driver allows it, so a receipt after a crash finds the row. */
     providerMessageId: text('provider_message_id'),
+    /** The number that sent (or will send) it; null before numbers were connections. */
+    connectionId: uuid('connection_id'),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
     dueAt: timestamp('due_at', { withTimezone: true }).notNull().defaultNow(),
@@ -165,6 +170,10 @@ export const campaignRecipients = pgTable(
     index('campaign_recipients_message_idx').on(t.providerMessageId).where(sql`provider_message_id is not null`),
     index('campaign_recipients_claimed_idx').on(t.leaseUntil).where(sql`status = 'sending'`),
     index('campaign_recipients_user_sent_idx').on(t.userId, t.sentAt).where(sql`sent_at is not null`),
+    // A number that stops hands its queued rows back (failover): found without a scan.
+    index('campaign_recipients_connection_queued_idx')
+      .on(t.connectionId)
+      .where(sql`status = 'queued' and connection_id is not null`),
   ],
 );
 
@@ -173,8 +182,12 @@ export const campaignRecipients = pgTable(
  * renews), when the next message may go, and the warm-up of a newly connected number.
  */
 export const sendingLanes = pgTable('sending_lanes', {
-  userId: uuid('user_id')
+  /** The number the lane sends through. */
+  connectionId: uuid('connection_id')
     .primaryKey()
+    .references(() => connections.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
   owner: text('owner'),
   leaseUntil: timestamp('lease_until', { withTimezone: true }),
@@ -300,6 +313,8 @@ export const conversations = pgTable(
     takenOverUntil: timestamp('taken_over_until', { withTimezone: true }),
     /** The São Paulo day the out-of-hours message was last sent ('YYYY-MM-DD'). */
     outOfHoursDay: text('out_of_hours_day'),
+    /** The number the contact last wrote to: manual replies and the campaigns' sticky sender use it. */
+    connectionId: uuid('connection_id'),
     createdAt: createdAt(),
   },
   (t) => [

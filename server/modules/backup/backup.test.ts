@@ -14,6 +14,7 @@ import { UPLOAD_MAX_BYTES, uploadsMsg } from '../../../contract/uploads';
 import { rowsOf } from '../../db/rows';
 import type { UserRow } from '../../db/schema';
 import { campaigns, mediaUploads, sessions, whatsappAuthKeys, whatsappBusinessAccounts } from '../../db/schema';
+import { insertConnection } from '../../testing/connections';
 import { multipart } from '../../testing/multipart';
 import { apiCall, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
 import { seedDemoWorkspace } from '../auth';
@@ -192,7 +193,10 @@ async function seededAccount(): Promise<{ user: UserRow; cookie: string }> {
     imageUrl: `upload:${uploadId}`,
   });
   // Secrets this account holds: none may leave in a backup.
+  const cloud = await insertConnection(ctx.database.db, user.id, 'cloud');
+  const personal = await insertConnection(ctx.database.db, user.id, 'personal', { isDefault: false });
   await ctx.database.db.insert(whatsappBusinessAccounts).values({
+    connectionId: cloud.id,
     userId: user.id,
     phoneNumberId: '109000000000777',
     accessToken: SECRETS.accessToken,
@@ -200,7 +204,9 @@ async function seededAccount(): Promise<{ user: UserRow; cookie: string }> {
     webhookKey: `${SECRETS.webhookKey}-${user.id}`,
     verifyToken: SECRETS.verifyToken,
   });
-  await ctx.database.db.insert(whatsappAuthKeys).values({ userId: user.id, key: 'creds', value: SECRETS.baileys });
+  await ctx.database.db
+    .insert(whatsappAuthKeys)
+    .values({ userId: user.id, connectionId: personal.id, key: 'creds', value: SECRETS.baileys });
   return { user, cookie };
 }
 

@@ -8,6 +8,7 @@ import {
   campaignIdParams,
   campaignList,
   campaignMsg,
+  campaignNumbersResponse,
   campaignSchema,
   createCampaignBody,
   previewBody,
@@ -38,6 +39,7 @@ import { buildMessage, personalText } from '../../sending/content';
 import { getAccountSettings } from '../settings';
 import { audienceSummary } from './campaign-audience';
 import {
+  campaignNumbers,
   createCampaign,
   deleteCampaign,
   duplicateCampaign,
@@ -301,6 +303,20 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     async (request) => {
       return listRecipients(db, authed(request).user.id, request.params.id, request.query);
     },
+  );
+
+  app.get(
+    '/:id/numbers',
+    {
+      config: customer,
+      schema: {
+        tags,
+        summary: 'Progress and delivery per number that sends the campaign',
+        params: campaignIdParams,
+        response: { 200: campaignNumbersResponse },
+      },
+    },
+    async (request) => campaignNumbers(db, authed(request).user.id, request.params.id),
   );
 
   app.get(

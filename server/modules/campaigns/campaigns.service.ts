@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   CAMPAIGN_RUNNING,
   type Campaign,
+  type CampaignNumbers,
   type CampaignProgress,
   type CampaignRecipient,
   type CampaignWaitReason,
@@ -20,7 +21,7 @@ import { contactLimitFor } from '../../../contract/plans';
 import { UPLOAD_REF_PREFIX, uploadIdOf } from '../../../contract/uploads';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
-import { campaignRecipients, campaigns, groups, mediaUploads, type UserRow } from '../../db/schema';
+import { campaignRecipients, campaigns, connections, groups, mediaUploads, type UserRow } from '../../db/schema';
 import type { SavedMessageSource } from '../../deps';
 import { AppError } from '../../errors';
 import { type Table, tableTime } from '../../lib/download';
@@ -153,6 +154,7 @@ function toCampaign(row: CampaignRow, p: CampaignProgress, pacing?: PacingView):
     templateName: row.templateName,
     templateLanguage: row.templateLanguage,
     templateVariables: row.templateVariables as Campaign['templateVariables'],
+    connectionIds: row.connectionIds,
     pauseReason: row.pauseReason,
     waitingReason: row.status === 'in_progress' ? ((row.waitingReason as CampaignWaitReason | null) ?? null) : null,
     progress: p,
@@ -239,6 +241,20 @@ async function resolveGroups(db: Db, userId: string, names: string[]): Promise<s
   return wanted.map((n) => byLower.get(n.toLowerCase()) as string);
 }
 
+/** The account's own numbers, in the order given, each once; an id of anything else is refused. */
+async function ownNumbers(db: Db, userId: string, ids: string[]): Promise<string[]> {
+  const wanted = [...new Set(ids)];
+  if (!wanted.length) return [];
+  const rows = await db
+    .select({ id: connections.id })
+    .from(connections)
+    .where(and(eq(connections.userId, userId), inArray(connections.id, wanted), isNull(connections.deletedAt)));
+  if (rows.length !== wanted.length) {
+    throw new AppError('VALIDATION', campaignMsg.numberNotFound, { connectionIds: campaignMsg.numberNotFound });
+  }
+  return wanted;
+}
+
 function checkMessage(message: string): void {
   const unknown = unknownVariable(message);
   if (unknown)
@@ -284,6 +300,7 @@ async function fieldsFrom(
   if (body.templateName !== undefined) f.templateName = body.templateName || null;
   if (body.templateLanguage !== undefined) f.templateLanguage = body.templateLanguage || null;
   if (body.templateVariables !== undefined) f.templateVariables = body.templateVariables;
+  if (body.connectionIds !== undefined) f.connectionIds = await ownNumbers(db, userId, body.connectionIds);
 
   const scheduledAt = body.scheduledAt === undefined ? undefined : body.scheduledAt ? new Date(body.scheduledAt) : null;
   const status = body.status;
@@ -415,6 +432,68 @@ export async function namelessRecipients(
 
 const ISO = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
+/** The account's numbers, removed ones too (report lines keep naming who sent them): label and phone by id. */
+async function numberNames(db: Db, userId: string): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ id: connections.id, label: connections.label, phone: connections.phoneNumber })
+    .from(connections)
+    .where(eq(connections.userId, userId));
+  const digits = (p: string | null) => (p ? p.replace(/\D/g, '') : '');
+  return new Map(rows.map((r) => [r.id, digits(r.phone) ? `${r.label} (+${digits(r.phone)})` : r.label]));
+}
+
+/** Progress and delivery per number of a campaign: the numbers it chose, and every number that sent a line of it. */
+export async function campaignNumbers(db: Db, userId: string, id: string): Promise<CampaignNumbers> {
+  const campaign = await currentRow(db, userId, id);
+  const counts = rowsOf<{
+    id: string | null;
+    queued: number;
+    sent: number;
+    delivered: number;
+    read: number;
+    failed: number;
+    total: number;
+  }>(
+    await db.execute(sql`
+      select connection_id as id,
+        count(*) filter (where status in ('queued', 'sending'))::int as queued,
+        count(*) filter (where sent_at is not null)::int as sent,
+        count(*) filter (where status in ('delivered', 'read'))::int as delivered,
+        count(*) filter (where status = 'read')::int as read,
+        count(*) filter (where status = 'failed')::int as failed,
+        count(*)::int as total
+      from campaign_recipients where campaign_id = ${id}
+      group by connection_id`),
+  );
+  const byId = new Map(counts.filter((c) => c.id).map((c) => [c.id as string, c]));
+  const ids = [...new Set([...campaign.connectionIds, ...byId.keys()])];
+  const rows = ids.length
+    ? await db
+        .select()
+        .from(connections)
+        .where(and(eq(connections.userId, userId), inArray(connections.id, ids)))
+    : [];
+  const zero = { queued: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
+  const digits = (p: string | null) => (p ? p.replace(/\D/g, '') : '');
+  return {
+    numbers: rows
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .map((n) => {
+        const c = byId.get(n.id);
+        return {
+          connectionId: n.id,
+          label: n.label,
+          phoneNumber: digits(n.phoneNumber) ? `+${digits(n.phoneNumber)}` : null,
+          kind: n.kind,
+          removed: n.deletedAt !== null,
+          stopReason: n.stopReason,
+          ...(c ? { queued: c.queued, sent: c.sent, delivered: c.delivered, read: c.read, failed: c.failed } : zero),
+        };
+      }),
+    unassigned: counts.find((c) => !c.id)?.total ?? 0,
+  };
+}
+
 export async function listRecipients(
   db: Db,
   userId: string,
@@ -434,10 +513,11 @@ export async function listRecipients(
     .orderBy(campaignRecipients.name, campaignRecipients.recipient)
     .limit(q.limit)
     .offset((q.page - 1) * q.limit);
-  return { items: rows.map(toRecipient), total, page: q.page, limit: q.limit };
+  const names = await numberNames(db, userId);
+  return { items: rows.map((r) => toRecipient(r, names)), total, page: q.page, limit: q.limit };
 }
 
-function toRecipient(r: typeof campaignRecipients.$inferSelect): CampaignRecipient {
+function toRecipient(r: typeof campaignRecipients.$inferSelect, names: Map<string, string>): CampaignRecipient {
   return {
     id: r.id,
     recipient: r.kind === 'group' ? r.recipient : `+${r.recipient}`,
@@ -451,6 +531,8 @@ function toRecipient(r: typeof campaignRecipients.$inferSelect): CampaignRecipie
     deliveredAt: ISO(r.deliveredAt),
     readAt: ISO(r.readAt),
     failedAt: ISO(r.failedAt),
+    connectionId: r.connectionId,
+    sentFrom: r.connectionId ? (names.get(r.connectionId) ?? null) : null,
   };
 }
 
@@ -470,6 +552,7 @@ export async function recipientsTable(
     .where(and(eq(campaignRecipients.campaignId, id), status ? eq(campaignRecipients.status, status) : undefined))
     .orderBy(campaignRecipients.name, campaignRecipients.recipient)
     .limit(EXPORT_MAX_ROWS);
+  const names = await numberNames(db, userId);
   const table: Table = [
     [
       'Destinatário',
@@ -483,9 +566,10 @@ export async function recipientsTable(
       'Falhou em',
       'Tentativas',
       'Motivo',
+      'Número',
     ],
     ...rows.map((r) => {
-      const x = toRecipient(r);
+      const x = toRecipient(r, names);
       return [
         x.recipient,
         r.name,
@@ -498,6 +582,7 @@ export async function recipientsTable(
         tableTime(r.failedAt),
         String(r.attempts),
         r.error ?? '',
+        x.sentFrom ?? '',
       ];
     }),
   ];

@@ -18,6 +18,8 @@ interface ConversationRow {
   last_direction: 'in' | 'out';
   unread: number;
   taken_over_until: Date | string | null;
+  connection_id?: string | null;
+  number_label?: string | null;
 }
 
 const iso = (v: Date | string) => new Date(v).toISOString();
@@ -33,22 +35,26 @@ function toConversation(r: ConversationRow, now = new Date()): Conversation {
     lastDirection: r.last_direction,
     unread: r.unread,
     takenOverUntil: until && until > now ? until.toISOString() : null,
+    connectionId: r.connection_id ?? null,
+    numberLabel: r.number_label ?? null,
   };
 }
 
 const SELECT = sql`
   select v.phone, coalesce(v.contact_id, c.id) as contact_id, v.name, c.name as contact_name, v.last_message_at,
-         v.last_message_text, v.last_direction, v.unread, v.taken_over_until
+         v.last_message_text, v.last_direction, v.unread, v.taken_over_until, v.connection_id, n.label as number_label
   from conversations v
-  left join contacts c on c.user_id = v.user_id and c.phone = '+' || v.phone`;
+  left join contacts c on c.user_id = v.user_id and c.phone = '+' || v.phone
+  left join connections n on n.id = v.connection_id and n.user_id = v.user_id`;
 
 /** The account's conversations, most recent activity first; `search` on the name or the number. */
 export async function listConversations(
   db: Db,
   userId: string,
-  q: { search?: string; limit: number },
+  q: { search?: string; limit: number; connectionId?: string },
 ): Promise<Conversation[]> {
   const term = q.search?.trim();
+  const onNumber = q.connectionId ? sql`and v.connection_id = ${q.connectionId}` : sql``;
   const digits = term?.replace(/\D/g, '') ?? '';
   const filter = term
     ? sql`and (coalesce(c.name, v.name, '') ilike ${`%${term.replace(/[\\%_]/g, (m) => `\\${m}`)}%`}${
@@ -57,7 +63,7 @@ export async function listConversations(
     : sql``;
   const rows = rowsOf<ConversationRow>(
     await db.execute(
-      sql`${SELECT} where v.user_id = ${userId} ${filter} order by v.last_message_at desc limit ${q.limit}`,
+      sql`${SELECT} where v.user_id = ${userId} ${filter} ${onNumber} order by v.last_message_at desc limit ${q.limit}`,
     ),
   );
   const now = new Date();
@@ -202,7 +208,13 @@ export async function sendManualMessage(
     await db.execute(sql`select opted_out from contacts where user_id = ${userId} and phone = ${`+${phone}`}`),
   )[0]?.opted_out;
   if (optedOut) throw new AppError('CONFLICT', conversationsMsg.optedOut);
-  const driver = await deps.drivers.get(userId);
+  // Through the number the contact last wrote to, while it can send; else the account's default.
+  const [{ number } = { number: null }] = rowsOf<{ number: string | null }>(
+    await db.execute(
+      sql`select connection_id as number from conversations where user_id = ${userId} and phone = ${phone}`,
+    ),
+  );
+  const driver = (number && (await deps.drivers.getConnection?.(userId, number))) || (await deps.drivers.get(userId));
   if (driver?.status().state !== 'connected') throw new AppError('CONFLICT', conversationsMsg.notConnected);
   let providerMessageId: string;
   try {

@@ -39,6 +39,7 @@ export interface ConnectionAlertsOptions {
  * drop (email-notices.ts: 'Notificações por email' and 'Alertas do sistema').
  */
 export class ConnectionAlerts {
+  /** By number (`connections.id`). */
   private readonly accounts = new Map<string, AccountState>();
   private readonly lostAfterMs: number;
   private readonly emailAfterMs: number;
@@ -62,12 +63,18 @@ export class ConnectionAlerts {
     this.accounts.clear();
   }
 
-  async onConnection({ userId, state, requested }: Parameters<WhatsappEvents['connection']>[0]): Promise<void> {
+  async onConnection({
+    userId,
+    connectionId,
+    state,
+    requested,
+  }: Parameters<WhatsappEvents['connection']>[0]): Promise<void> {
     if (this.closed || requested === 'shutdown') return;
-    let a = this.accounts.get(userId);
+    // Each number has its own ups and downs; the account is told about each.
+    let a = this.accounts.get(connectionId);
     if (!a) {
       a = { up: false, lost: false };
-      this.accounts.set(userId, a);
+      this.accounts.set(connectionId, a);
     }
     if (state.isConnected) {
       this.stopGrace(a);

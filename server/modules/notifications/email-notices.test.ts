@@ -159,7 +159,8 @@ describe('WhatsApp disconnected', () => {
       emailNotices: ctx.app.deps.mail.notices,
       emailAfterMs: EMAIL_AFTER_MS,
     });
-    const on = (s: ReturnType<typeof state>) => alerts.onConnection({ userId: user.id, state: s });
+    const on = (s: ReturnType<typeof state>) =>
+      alerts.onConnection({ userId: user.id, connectionId: user.id, state: s });
     await on(state(true, 'connected'));
     await on(state(false, 'connecting'));
     await new Promise((r) => setTimeout(r, downMs));

@@ -191,7 +191,8 @@ describe('connection alerts', () => {
     const { user, cookie } = await newCustomer(ctx);
     await db().execute(sql`insert into account_settings (user_id, system_alerts) values (${user.id}, true)`);
     const alerts = new ConnectionAlerts({ db: db(), log, lostAfterMs: 60 });
-    const on = (s: ReturnType<typeof state>) => alerts.onConnection({ userId: user.id, state: s });
+    const on = (s: ReturnType<typeof state>) =>
+      alerts.onConnection({ userId: user.id, connectionId: user.id, state: s });
 
     await on(state(true, 'connected'));
     // A blip: reconnecting, back within the grace period.
@@ -223,9 +224,14 @@ describe('connection alerts', () => {
     await db().execute(sql`insert into account_settings (user_id, system_alerts) values (${user.id}, true)`);
     const alerts = new ConnectionAlerts({ db: db(), log, lostAfterMs: 20 });
     // QR codes expiring before a scan: never connected, nothing lost.
-    await alerts.onConnection({ userId: user.id, state: state(false, 'disconnected') });
-    await alerts.onConnection({ userId: user.id, state: state(true, 'connected') });
-    await alerts.onConnection({ userId: user.id, state: state(false, 'disconnected'), requested: 'shutdown' });
+    await alerts.onConnection({ userId: user.id, connectionId: user.id, state: state(false, 'disconnected') });
+    await alerts.onConnection({ userId: user.id, connectionId: user.id, state: state(true, 'connected') });
+    await alerts.onConnection({
+      userId: user.id,
+      connectionId: user.id,
+      state: state(false, 'disconnected'),
+      requested: 'shutdown',
+    });
     await new Promise((r) => setTimeout(r, 60));
     expect(await unread(cookie)).toBe(0);
     alerts.close();

@@ -24,7 +24,7 @@ import {
 } from './settings.service';
 
 /** /api/settings/*: the profile (any signed-in account) and the settings the server obeys (customers). */
-export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, sending }) => {
+export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, sending, connections }) => {
   const tags = ['settings'];
 
   app.get(
@@ -120,6 +120,8 @@ export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
     async (request) => {
       const userId = authed(request).user.id;
       const saved = await updateWhatsappSettings(db, userId, request.body);
+      // The channel chosen here makes that kind's primary number the account's default.
+      if (request.body.channel) await connections.directory.channelChosen(userId, request.body.channel);
       // A running or waiting campaign applies them to its next message, on whichever process sends it.
       sending.settingsChanged(userId);
       await recordActivity(db, request.log, {

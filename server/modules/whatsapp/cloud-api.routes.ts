@@ -15,8 +15,14 @@ import { authed } from '../../plugins/access';
 import { CloudApiSettings } from './cloud-api.service';
 import { WEBHOOK_BODY_LIMIT } from './webhook.fast-path';
 
-export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, db, cloudApi }) => {
-  const cloudSettings = new CloudApiSettings({ config, db, cloud: cloudApi, log: app.log });
+export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, db, cloudApi, connections }) => {
+  const cloudSettings = new CloudApiSettings({
+    config,
+    db,
+    cloud: cloudApi,
+    directory: connections.directory,
+    log: app.log,
+  });
   app.get(
     '/config',
     {

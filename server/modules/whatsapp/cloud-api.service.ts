@@ -14,6 +14,7 @@ import { AppError } from '../../errors';
 import { parseMessagingLimit } from '../../whatsapp/cloud-api/cloud-driver';
 import { GraphApiError } from '../../whatsapp/cloud-api/graph-client';
 import { type CloudAccountRow, type CloudConnections, cloudAccount } from '../../whatsapp/cloud-connections';
+import type { ConnectionDirectory, ConnectionEntry } from '../../whatsapp/connection-directory';
 import { DriverError } from '../../whatsapp/driver';
 
 const HEALTH_CACHE_MS = 9_000;
@@ -21,9 +22,10 @@ const HEALTH_CACHE_MS = 9_000;
 const WEBHOOK_PREFIX = '/api/whatsapp-business/webhook/';
 
 /**
- * An account's Cloud API settings panel: its saved configuration (no secrets), the form that checks
+ * The Cloud API settings of a number: its saved configuration (no secrets), the form that checks
  * credentials against the Graph API before saving them, and the health, profile and templates read
- * through the account's connection (`CloudConnections`, owned by the WhatsApp layer's manager).
+ * through its connection (`CloudConnections`, owned by the WhatsApp layer's manager). The spec's
+ * panel (`/api/whatsapp-business/*`) works on the account's primary Cloud number.
  */
 export class CloudApiSettings {
   private readonly health = new Map<string, { value: CloudApiHealth; at: number }>();
@@ -33,14 +35,20 @@ export class CloudApiSettings {
       config: Config;
       db: Db;
       cloud: CloudConnections;
+      directory: ConnectionDirectory;
       log: FastifyBaseLogger;
     },
   ) {
     // A driver changing state (its token refused, or working again) or new credentials: checked again.
-    opts.cloud.onChange((userId) => this.health.delete(userId));
+    opts.cloud.onChange((connectionId) => this.health.delete(connectionId));
   }
 
-  private configView(row: CloudAccountRow | undefined): CloudApiConfig {
+  /** The account's primary Cloud number (the spec's panel), when it has one. */
+  private primary(userId: string): Promise<ConnectionEntry | undefined> {
+    return this.opts.directory.primary(userId, 'cloud');
+  }
+
+  configView(row: CloudAccountRow | undefined): CloudApiConfig {
     if (!row) {
       return {
         configured: false,
@@ -68,12 +76,27 @@ export class CloudApiSettings {
   }
 
   async getConfig(userId: string): Promise<CloudApiConfig> {
-    return this.configView(await cloudAccount(this.opts.db, userId));
+    const entry = await this.primary(userId);
+    return this.configView(entry ? await cloudAccount(this.opts.db, entry.id) : undefined);
   }
 
-  /** Checks the credentials against the Graph API (phone number lookup) before saving them. */
+  /** The spec's configure: the account's primary Cloud number (added once the credentials are accepted). */
   async configure(userId: string, input: z.output<typeof configureCloudApiInput>) {
-    if (await this.opts.cloud.phoneNumberTaken(userId, input.phoneNumberId)) {
+    const entry = await this.primary(userId);
+    const row = await this.configureNumber(input, entry ?? (() => this.opts.directory.ensurePrimary(userId, 'cloud')));
+    return { success: true, message: cloudApiMsg.configured, config: this.configView(row) };
+  }
+
+  /**
+   * Checks the credentials against the Graph API (phone number lookup) and saves them for a Cloud
+   * number: an existing one, or the one `create` adds once they are accepted.
+   */
+  async configureNumber(
+    input: z.output<typeof configureCloudApiInput>,
+    target: ConnectionEntry | (() => Promise<ConnectionEntry>),
+  ): Promise<CloudAccountRow> {
+    const existing = typeof target === 'function' ? undefined : target;
+    if (await this.opts.cloud.phoneNumberTaken(input.phoneNumberId, existing?.id)) {
       throw new AppError('CONFLICT', cloudApiMsg.phoneNumberInUse);
     }
     const probe = this.opts.cloud.probe(input.accessToken, input.phoneNumberId);
@@ -83,8 +106,9 @@ export class CloudApiSettings {
     } catch (err) {
       throw credentialsError(err);
     }
+    const entry = existing ?? (await (target as () => Promise<ConnectionEntry>)());
     // An empty app secret keeps the saved one, so the panel can update the token alone.
-    const row = await this.opts.cloud.saveCredentials(userId, {
+    return this.opts.cloud.saveCredentials(entry, {
       phoneNumberId: input.phoneNumberId,
       businessAccountId: input.businessAccountId ?? null,
       appId: input.appId ?? null,
@@ -92,15 +116,20 @@ export class CloudApiSettings {
       appSecret: input.appSecret,
       displayPhoneNumber: display,
     });
-    return { success: true, message: cloudApiMsg.configured, config: this.configView(row) };
   }
 
   /** Health for the panel (polled every 10 s): answered from a short cache unless `fresh`. */
   async getHealth(userId: string, fresh = false): Promise<CloudApiHealth> {
-    const cached = this.health.get(userId);
+    return this.healthOf((await this.primary(userId))?.id, fresh);
+  }
+
+  /** A Cloud number's health, from a short cache unless `fresh`. */
+  async healthOf(connectionId: string | undefined, fresh = false): Promise<CloudApiHealth> {
+    const key = connectionId ?? '';
+    const cached = this.health.get(key);
     if (!fresh && cached && Date.now() - cached.at < HEALTH_CACHE_MS) return cached.value;
-    const row = await cloudAccount(this.opts.db, userId);
-    const driver = row ? await this.opts.cloud.driverFor(userId) : null;
+    const row = connectionId ? await cloudAccount(this.opts.db, connectionId) : undefined;
+    const driver = row && connectionId ? await this.opts.cloud.driverFor(connectionId) : null;
     let value: CloudApiHealth;
     const checkedAt = new Date().toISOString();
     if (!row || !driver) {
@@ -137,12 +166,17 @@ export class CloudApiSettings {
         };
       }
     }
-    this.health.set(userId, { value, at: Date.now() });
+    if (connectionId) this.health.set(key, { value, at: Date.now() });
     return value;
   }
 
+  private async primaryDriver(userId: string) {
+    const entry = await this.primary(userId);
+    return entry ? this.opts.cloud.driverFor(entry.id) : null;
+  }
+
   async getProfile(userId: string): Promise<{ success: true; profile: BusinessProfile }> {
-    const driver = await this.opts.cloud.driverFor(userId);
+    const driver = await this.primaryDriver(userId);
     if (!driver) throw new AppError('CONFLICT', cloudApiMsg.notConfigured);
     try {
       const [info, profile] = await Promise.all([driver.phoneInfo(), driver.businessProfile()]);
@@ -165,7 +199,7 @@ export class CloudApiSettings {
   }
 
   async listTemplates(userId: string) {
-    const driver = await this.opts.cloud.driverFor(userId);
+    const driver = await this.primaryDriver(userId);
     if (!driver) throw new AppError('CONFLICT', cloudApiMsg.notConfigured);
     try {
       return { templates: await driver.listTemplates() };

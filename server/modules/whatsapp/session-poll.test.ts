@@ -35,7 +35,9 @@ describe('the 2-second session poll', () => {
     expect(await viaFastPath.json()).toEqual(await viaRoute.json());
     expect(headersOf(viaFastPath)).toEqual(headersOf(viaRoute));
 
-    ctx.app.deps.registry.set(user.id, {
+    // The poll answers for the account's primary personal number.
+    ctx.app.deps.registry.setPrimary(user.id, 'number-1');
+    ctx.app.deps.registry.set('number-1', {
       phoneNumber: '+55 21 99876-5432',
       isConnected: true,
       state: 'connected',

@@ -9,6 +9,7 @@ import { buildApp } from '../../app';
 import { type Config, loadConfig } from '../../config';
 import type { Database } from '../../db/client';
 import { rowsOf } from '../../db/rows';
+import { insertConnection } from '../../testing/connections';
 import { createUser, loginAs, type TestApp, type TestContext, waitFor } from '../../testing/test-app';
 import { createTestDatabase } from '../../testing/test-db';
 import { ConnectionLeases } from '../../whatsapp/connection-leases';
@@ -83,16 +84,24 @@ async function customer() {
   return { user, cookie: await loginAs(ctxOf(apps.a), user) };
 }
 
-async function leaseRow(userId: string) {
+/** The account's personal number (its connection id), once it has one. */
+async function numberOf(userId: string): Promise<string> {
+  const entry = await apps[Object.keys(apps)[0]].deps.connections.directory.primary(userId, 'personal');
+  if (!entry) throw new Error('no personal number');
+  return entry.id;
+}
+
+async function leaseRow(connectionId: string) {
   const [row] = rowsOf<{ owner: string | null; held: boolean; state: string | null }>(
     await database.db.execute(sql`
-      select owner, lease_until is not null as held, state from whatsapp_connection_leases where user_id = ${userId}`),
+      select owner, lease_until is not null as held, state from whatsapp_connection_leases
+      where connection_id = ${connectionId}`),
   );
   return row ? { ...row, state: row.state ? (JSON.parse(row.state) as WhatsappSession) : null } : undefined;
 }
 
-function simulatorOf(app: TestApp, userId: string): SimulatorDriver {
-  const driver = app.deps.connections.personalDriver(userId);
+function simulatorOf(app: TestApp, connectionId: string): SimulatorDriver {
+  const driver = app.deps.connections.personalDriver(connectionId);
   if (!(driver instanceof SimulatorDriver)) throw new Error('no simulated driver here');
   return driver;
 }
@@ -101,26 +110,29 @@ describe('the lease of a personal connection', () => {
   it('is taken from a process that stopped beating, never from a live holder', async () => {
     const { user } = await customer();
     const other = await customer();
+    const mine = await insertConnection(database.db, user.id, 'personal');
+    const theirs = await insertConnection(database.db, other.user.id, 'personal');
     await database.db.execute(sql`
       insert into server_processes (id, host, pid, heartbeat_at) values
         ('dead-x', 'h', 1, now() - interval '1 hour'), ('live-y', 'h', 2, now() + interval '1 hour')`);
     // Draining: live for the leases, but no share of work for the apps of this file.
     await database.db.execute(sql`update server_processes set draining = true where id = 'live-y'`);
     await database.db.execute(sql`
-      insert into whatsapp_connection_leases (user_id, owner, lease_until) values
-        (${user.id}, 'dead-x', now() + interval '1 hour'), (${other.user.id}, 'live-y', now() + interval '1 hour')`);
+      insert into whatsapp_connection_leases (connection_id, user_id, owner, lease_until) values
+        (${mine.id}, ${user.id}, 'dead-x', now() + interval '1 hour'),
+        (${theirs.id}, ${other.user.id}, 'live-y', now() + interval '1 hour')`);
     const live = sql`select id from server_processes where heartbeat_at > now() - interval '1 second'`;
     const leases = new ConnectionLeases(database.db, { id: 'z', liveIds: () => live });
-    expect(await leases.acquire(user.id)).toBe(true);
-    expect(await leases.acquire(other.user.id)).toBe(false);
-    expect(await leases.owner(other.user.id)).toBe('live-y');
-    expect((await leaseRow(user.id))?.owner).toBe('z');
+    expect(await leases.acquire(mine.id, user.id)).toBe(true);
+    expect(await leases.acquire(theirs.id, other.user.id)).toBe(false);
+    expect(await leases.owner(theirs.id)).toBe('live-y');
+    expect((await leaseRow(mine.id))?.owner).toBe('z');
     // A renewal by a process that lost the lease keeps nothing.
     expect([
-      ...(await new ConnectionLeases(database.db, { id: 'dead-x', liveIds: () => live }).renew([user.id])),
+      ...(await new ConnectionLeases(database.db, { id: 'dead-x', liveIds: () => live }).renew([mine.id])),
     ]).toEqual([]);
     await database.db.execute(
-      sql`delete from whatsapp_connection_leases where user_id in (${user.id}, ${other.user.id})`,
+      sql`delete from whatsapp_connection_leases where connection_id in (${mine.id}, ${theirs.id})`,
     );
     await database.db.execute(sql`delete from server_processes where id in ('dead-x', 'live-y')`);
   });
@@ -132,17 +144,18 @@ if (!onPostgres) {
       const { a } = apps;
       const { user, cookie } = await customer();
       expect((await call(a, 'POST', '/api/whatsapp/connect', cookie)).statusCode).toBe(200);
+      const number = await numberOf(user.id);
       await waitFor(
         () => poll(a, cookie),
-        (s) => s.phoneNumber === simulatedNumber(user.id),
+        (s) => s.phoneNumber === simulatedNumber(number),
       );
       const row = await waitFor(
-        () => leaseRow(user.id),
-        (r) => r?.state?.phoneNumber === simulatedNumber(user.id),
+        () => leaseRow(number),
+        (r) => r?.state?.phoneNumber === simulatedNumber(number),
       );
       expect(row).toMatchObject({ owner: 'a', held: true, state: { isConnected: true, state: 'connected' } });
       expect((await call(a, 'POST', '/api/whatsapp/disconnect', cookie)).statusCode).toBe(200);
-      expect(await leaseRow(user.id)).toMatchObject({ owner: 'a', held: false, state: { state: 'disconnected' } });
+      expect(await leaseRow(number)).toMatchObject({ owner: 'a', held: false, state: { state: 'disconnected' } });
       expect(await poll(a, cookie)).toMatchObject({ state: 'disconnected', isConnected: false });
     });
   });
@@ -152,11 +165,13 @@ if (onPostgres) {
   describe('two processes on one PostgreSQL', () => {
     let user: { id: string };
     let cookie: string;
+    let number: string;
 
     it('a number connected through A: B polls the same states, QR then connected', async () => {
       ({ user, cookie } = await customer());
       const { a, b } = apps;
       expect((await call(a, 'POST', '/api/whatsapp/connect', cookie)).statusCode).toBe(200);
+      number = await numberOf(user.id);
       const seen = new Set<string>();
       const last = await waitFor(
         async () => {
@@ -164,19 +179,19 @@ if (onPostgres) {
           seen.add(s.state);
           return s;
         },
-        (s) => s.phoneNumber === simulatedNumber(user.id),
+        (s) => s.phoneNumber === simulatedNumber(number),
         2_000,
       );
       expect(seen.has('qr')).toBe(true);
       expect(last).toEqual(await poll(a, cookie));
-      expect(b.deps.connections.personalDriver(user.id)).toBeUndefined();
-      expect(await leaseRow(user.id)).toMatchObject({ owner: 'a', held: true, state: { isConnected: true } });
+      expect(b.deps.connections.personalDriver(number)).toBeUndefined();
+      expect(await leaseRow(number)).toMatchObject({ owner: 'a', held: true, state: { isConnected: true } });
     });
 
     it('a test send, an inbound message and a connect landing on B run on A', async () => {
       const { a, b } = apps;
       const replaced = simulatedWhatsapp.replacedCount;
-      const driver = simulatorOf(a, user.id);
+      const driver = simulatorOf(a, number);
       const campaign = (
         await call(b, 'POST', '/api/campaigns', cookie, {
           name: 'Teste',
@@ -205,7 +220,7 @@ if (onPostgres) {
 
       // Connecting again through B reaches the holder (already connected): no second connection.
       expect((await call(b, 'POST', '/api/whatsapp/connect', cookie)).statusCode).toBe(200);
-      expect(b.deps.connections.personalDriver(user.id)).toBeUndefined();
+      expect(b.deps.connections.personalDriver(number)).toBeUndefined();
       expect(simulatedWhatsapp.replacedCount).toBe(replaced);
     });
 
@@ -219,17 +234,17 @@ if (onPostgres) {
         async () => {
           const s = await poll(b, cookie);
           states.add(s.state);
-          return b.deps.connections.personalDriver(user.id)?.status();
+          return b.deps.connections.personalDriver(number)?.status();
         },
-        (s) => s?.phoneNumber === simulatedNumber(user.id),
+        (s) => s?.phoneNumber === simulatedNumber(number),
         10_000,
       );
       expect(states.has('qr')).toBe(false);
       expect(simulatedWhatsapp.replacedCount).toBe(replaced);
-      expect(await poll(b, cookie)).toMatchObject({ isConnected: true, phoneNumber: simulatedNumber(user.id) });
+      expect(await poll(b, cookie)).toMatchObject({ isConnected: true, phoneNumber: simulatedNumber(number) });
       expect(
         await waitFor(
-          () => leaseRow(user.id),
+          () => leaseRow(number),
           (r) => r?.state?.isConnected === true,
         ),
       ).toMatchObject({
@@ -240,9 +255,9 @@ if (onPostgres) {
       const again = await start('a');
       await again.deps.connections.restore();
       await new Promise((r) => setTimeout(r, 300));
-      expect(again.deps.connections.personalDriver(user.id)).toBeUndefined();
+      expect(again.deps.connections.personalDriver(number)).toBeUndefined();
       expect(simulatedWhatsapp.replacedCount).toBe(replaced);
-      expect(await poll(again, cookie)).toMatchObject({ isConnected: true, phoneNumber: simulatedNumber(user.id) });
+      expect(await poll(again, cookie)).toMatchObject({ isConnected: true, phoneNumber: simulatedNumber(number) });
     });
   });
 }
@@ -256,9 +271,10 @@ describe('a second live connection of a number', () => {
       () => poll(app, cookie),
       (s) => s.isConnected,
     );
-    const held = simulatorOf(app, user.id);
+    const number = await numberOf(user.id);
+    const held = simulatorOf(app, number);
     const before = simulatedWhatsapp.replacedCount;
-    const intruder = new SimulatorDriver(user.id, timings);
+    const intruder = new SimulatorDriver(number, timings);
     await intruder.connect();
     await waitFor(
       () => held.status().state,

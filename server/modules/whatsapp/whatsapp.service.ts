@@ -55,11 +55,12 @@ export async function getWhatsappChannel(
   connections: ConnectionManager,
   userId: string,
 ): Promise<WhatsappChannelInfo> {
-  const [settings, cloudState] = await Promise.all([
+  const [settings, cloud, personal] = await Promise.all([
     getAccountSettings(db, userId),
-    connections.cloud.readiness(userId),
+    connections.directory.primary(userId, 'cloud'),
+    connections.personalStatus(userId),
   ]);
-  const personal = connections.personalStatus(userId);
+  const cloudState = await connections.cloud.readiness(cloud?.id);
   const personalReady = Boolean(personal?.isConnected && personal.phoneNumber);
   return {
     channel: settings.channel,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPT_OUT_CONFIRMATION } from '../../../contract/contacts';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import { recordInbound } from '../../chatbot/pipeline';
-import { campaignRecipients, campaigns, whatsappConnections, whatsappInboundMessages } from '../../db/schema';
+import { campaignRecipients, campaigns, connections, whatsappInboundMessages } from '../../db/schema';
 import { recordReceipt } from '../../sending/receipts';
 import {
   apiCall,
@@ -60,7 +60,8 @@ describe('personal number through the simulator', () => {
       () => session(cookie),
       (s) => s.phoneNumber !== null,
     );
-    expect(online.phoneNumber).toBe(simulatedNumber(user.id));
+    const number = await ctx.app.deps.connections.directory.primary(user.id, 'personal');
+    expect(online.phoneNumber).toBe(simulatedNumber(number?.id ?? ''));
     expect(online.phoneNumber).toMatch(/^\+55 11 9\d{4}-\d{4}$/);
 
     // Connecting again while connected changes nothing.
@@ -69,8 +70,8 @@ describe('personal number through the simulator', () => {
 
     const [row] = await ctx.database.db
       .select()
-      .from(whatsappConnections)
-      .where(eq(whatsappConnections.userId, user.id));
+      .from(connections)
+      .where(and(eq(connections.userId, user.id), eq(connections.kind, 'personal')));
     expect(row).toMatchObject({ active: true, driver: 'simulator', phoneNumber: online.phoneNumber });
 
     const off = await post('/api/whatsapp/disconnect', cookie);
@@ -78,8 +79,8 @@ describe('personal number through the simulator', () => {
     expect(await session(cookie)).toMatchObject({ isConnected: false, state: 'disconnected' });
     const [after] = await ctx.database.db
       .select()
-      .from(whatsappConnections)
-      .where(eq(whatsappConnections.userId, user.id));
+      .from(connections)
+      .where(and(eq(connections.userId, user.id), eq(connections.kind, 'personal')));
     expect(after.active).toBe(false);
   });
 
@@ -259,13 +260,13 @@ describe('personal number through the simulator', () => {
     await restarted.restore();
     await waitFor(
       async () => registry.status({ id: user.id, accountType: 'active' }),
-      (s) => s.phoneNumber === simulatedNumber(user.id),
+      (s) => s.phoneNumber !== null && s.phoneNumber === simulatedNumber(registry.primaryOf(user.id) ?? ''),
     );
     await restarted.shutdown();
     const [row] = await ctx.database.db
       .select()
-      .from(whatsappConnections)
-      .where(and(eq(whatsappConnections.userId, user.id), eq(whatsappConnections.active, true)));
+      .from(connections)
+      .where(and(eq(connections.userId, user.id), eq(connections.active, true)));
     expect(row).toBeDefined();
     await post('/api/whatsapp/disconnect', cookie);
   });

@@ -36,12 +36,13 @@ const sqlExcludedValue = sql`excluded.value`;
 export async function useDatabaseAuthState(
   db: Db,
   encryptionKey: Buffer,
-  userId: string,
+  owner: { userId: string; connectionId: string },
   runtime: BaileysAuthRuntime,
 ): Promise<DatabaseAuthState> {
+  const { userId, connectionId } = owner;
   const seal = (value: unknown) => encryptSecret(encryptionKey, JSON.stringify(value, runtime.BufferJSON.replacer));
   const open = (sealed: string) => JSON.parse(decryptSecret(encryptionKey, sealed), runtime.BufferJSON.reviver);
-  const mine = eq(whatsappAuthKeys.userId, userId);
+  const mine = eq(whatsappAuthKeys.connectionId, connectionId);
 
   const [credsRow] = await db
     .select({ value: whatsappAuthKeys.value })
@@ -61,9 +62,9 @@ export async function useDatabaseAuthState(
     if (!rows.length) return;
     await db
       .insert(whatsappAuthKeys)
-      .values(rows.map((r) => ({ userId, ...r })))
+      .values(rows.map((r) => ({ userId, connectionId, ...r })))
       .onConflictDoUpdate({
-        target: [whatsappAuthKeys.userId, whatsappAuthKeys.key],
+        target: [whatsappAuthKeys.connectionId, whatsappAuthKeys.key],
         set: { value: sqlExcludedValue },
       });
   };

@@ -9,7 +9,8 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WhatsappSession } from '../../../contract/whatsapp';
-import { whatsappAuthKeys, whatsappConnections } from '../../db/schema';
+import { connections, whatsappAuthKeys } from '../../db/schema';
+import { insertConnection } from '../../testing/connections';
 import { createTestApp, createUser, type TestContext, waitFor } from '../../testing/test-app';
 import type { InboundMessage, Receipt } from '../driver';
 import { ConnectionManager } from '../manager';
@@ -104,6 +105,8 @@ afterAll(() => ctx.close());
 
 async function harness(opts: { autoReconnect?: boolean } = {}) {
   const user = await createUser(ctx);
+  const number = await insertConnection(ctx.database.db, user.id, 'personal');
+  const owner = { userId: user.id, connectionId: number.id };
   const sockets: FakeSocket[] = [];
   const states: WhatsappSession[] = [];
   const inbound: InboundMessage[] = [];
@@ -114,7 +117,7 @@ async function harness(opts: { autoReconnect?: boolean } = {}) {
     log: ctx.app.log,
     backoffMs: 5,
     fetchImage: async (url) => ({ data: Buffer.from(`bytes of ${url}`), mimeType: 'image/jpeg' }),
-    auth: () => useDatabaseAuthState(ctx.database.db, ctx.app.deps.config.ENCRYPTION_KEY, user.id, runtime),
+    auth: () => useDatabaseAuthState(ctx.database.db, ctx.app.deps.config.ENCRYPTION_KEY, owner, runtime),
     makeSocket: () => {
       const s = new FakeSocket();
       sockets.push(s);
@@ -125,8 +128,9 @@ async function harness(opts: { autoReconnect?: boolean } = {}) {
   driver.on('inbound', (m) => inbound.push(m));
   driver.on('receipt', (r) => receipts.push(r));
   const sock = () => sockets[sockets.length - 1];
-  const authRows = () => ctx.database.db.select().from(whatsappAuthKeys).where(eq(whatsappAuthKeys.userId, user.id));
-  return { user, driver, sockets, sock, states, inbound, receipts, authRows };
+  const authRows = () =>
+    ctx.database.db.select().from(whatsappAuthKeys).where(eq(whatsappAuthKeys.connectionId, number.id));
+  return { user, owner, driver, sockets, sock, states, inbound, receipts, authRows };
 }
 
 async function online(h: Awaited<ReturnType<typeof harness>>) {
@@ -165,7 +169,7 @@ describe('Baileys driver against a fake socket', () => {
     expect(rows.map((r) => r.key)).toEqual(['creds']);
     expect(rows[0].value).not.toContain('noiseKey');
 
-    const again = await useDatabaseAuthState(ctx.database.db, ctx.app.deps.config.ENCRYPTION_KEY, h.user.id, runtime);
+    const again = await useDatabaseAuthState(ctx.database.db, ctx.app.deps.config.ENCRYPTION_KEY, h.owner, runtime);
     expect(again.restored).toBe(true);
     const { creds } = again.state;
     expect(Buffer.isBuffer(creds.noiseKey.private)).toBe(true);
@@ -406,7 +410,7 @@ describe('the connection manager with the Baileys driver', () => {
           fetchImage: async () => {
             throw new Error('no image in this test');
           },
-          auth: () => useDatabaseAuthState(c.db, c.config.ENCRYPTION_KEY, c.userId, runtime),
+          auth: () => useDatabaseAuthState(c.db, c.config.ENCRYPTION_KEY, c, runtime),
           makeSocket: () => {
             const s = new FakeSocket();
             sockets.push(s);
@@ -428,7 +432,7 @@ describe('the connection manager with the Baileys driver', () => {
     expect(poll()).toMatchObject({ isConnected: false, state: 'disconnected' });
     expect(await manager.get(user.id)).toBeNull();
     const row = async () =>
-      (await ctx.database.db.select().from(whatsappConnections).where(eq(whatsappConnections.userId, user.id)))[0];
+      (await ctx.database.db.select().from(connections).where(eq(connections.userId, user.id)))[0];
     await waitFor(() => true, Boolean);
     await new Promise((r) => setTimeout(r, 50));
     expect((await row()).active).toBe(false);

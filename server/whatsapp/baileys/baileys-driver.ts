@@ -416,13 +416,22 @@ export async function createBaileysDriver(ctx: PersonalDriverContext): Promise<D
     initAuthCreds: baileys.initAuthCreds,
     appStateSyncKeyFromObject: (v) => baileys.proto.Message.AppStateSyncKeyData.fromObject(v as object),
   };
-  const logger = ctx.log.child({ module: 'baileys', userId: ctx.userId }, { level: 'warn' });
+  const logger = ctx.log.child(
+    { module: 'baileys', userId: ctx.userId, connectionId: ctx.connectionId },
+    { level: 'warn' },
+  );
   return new BaileysDriver({
     userId: ctx.userId,
     autoReconnect: ctx.autoReconnect,
     log: ctx.log,
     fetchImage: linkedImageFetcher({ allowPrivate: ctx.config.OUTBOUND_ALLOW_PRIVATE }, ctx.log),
-    auth: () => useDatabaseAuthState(ctx.db, ctx.config.ENCRYPTION_KEY, ctx.userId, runtime),
+    auth: () =>
+      useDatabaseAuthState(
+        ctx.db,
+        ctx.config.ENCRYPTION_KEY,
+        { userId: ctx.userId, connectionId: ctx.connectionId },
+        runtime,
+      ),
     makeSocket: (auth) =>
       baileys.makeWASocket({
         auth: { creds: auth.creds, keys: baileys.makeCacheableSignalKeyStore(auth.keys, logger as never) },

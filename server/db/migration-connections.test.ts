@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * 0016–0017: an account's personal number and Cloud API number, stored the old way (one of each
+ * per account), become its first `connections` rows, with their Baileys keys, credentials, lanes
+ * and the default chosen by the account's channel. Run on a database holding migrations up to 0015
+ * and rows written as the old code wrote them.
+ */
+const folder = new URL('./migrations/', import.meta.url);
+const files = readdirSync(folder)
+  .filter((f) => /^\d{4}_.*\.sql$/.test(f))
+  .sort();
+const statements = (file: string) =>
+  readFileSync(new URL(file, folder), 'utf8')
+    .split('--> statement-breakpoint')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+let db: PGlite;
+beforeAll(async () => {
+  db = await PGlite.create();
+  for (const file of files.filter((f) => f < '0016')) for (const s of statements(file)) await db.exec(s);
+});
+afterAll(() => db?.close());
+
+const USERS = {
+  personal: '11111111-1111-4111-8111-111111111111',
+  cloud: '22222222-2222-4222-8222-222222222222',
+  both: '33333333-3333-4333-8333-333333333333',
+  none: '44444444-4444-4444-8444-444444444444',
+};
+
+describe('0016: numbers become connections', () => {
+  it('keeps each account’s numbers, keys, credentials and pacing, with the default its channel chose', async () => {
+    for (const [name, id] of Object.entries(USERS)) {
+      await db.query(
+        `insert into users (id, username, email, name, password_hash, account_type, plan_type) values ($1, $2, $3, $4, 'x', 'active', 'basic')`,
+        [id, name, `${name}@example.com`, name],
+      );
+    }
+    await db.query(`insert into account_settings (user_id, channel) values ($1, 'cloud')`, [USERS.both]);
+    for (const id of [USERS.personal, USERS.both]) {
+      await db.query(
+        `insert into whatsapp_connections (user_id, driver, active, phone_number) values ($1, 'baileys', true, '+55 11 98765-4321')`,
+        [id],
+      );
+      await db.query(`insert into whatsapp_auth_keys (user_id, key, value) values ($1, 'creds', 'sealed')`, [id]);
+    }
+    for (const id of [USERS.cloud, USERS.both]) {
+      await db.query(
+        `insert into whatsapp_business_accounts (user_id, phone_number_id, access_token, webhook_key, verify_token, display_phone_number)
+         values ($1, $2, 'tok', $3, 'vt', '551130000000')`,
+        [id, `10${id.slice(0, 4)}`, id.replaceAll('-', '')],
+      );
+    }
+    // A key without a connection (left over): dropped.
+    await db.query(`insert into whatsapp_auth_keys (user_id, key, value) values ($1, 'creds', 'orphan')`, [USERS.none]);
+    await db.query(
+      `insert into sending_lanes (user_id, warmup_started_at, last_sent_at) values ($1, '2026-11-20T10:00:00Z', '2026-11-25T10:00:00Z')`,
+      [USERS.personal],
+    );
+
+    for (const file of files.filter((f) => f >= '0016')) for (const s of statements(file)) await db.exec(s);
+
+    const rows = (
+      await db.query<{
+        user_id: string;
+        kind: string;
+        is_default: boolean;
+        driver: string | null;
+        active: boolean;
+        phone_number: string | null;
+      }>(`select user_id, kind, is_default, driver, active, phone_number from connections order by user_id, kind`)
+    ).rows;
+    expect(rows).toEqual([
+      {
+        user_id: USERS.personal,
+        kind: 'personal',
+        is_default: true,
+        driver: 'baileys',
+        active: true,
+        phone_number: '+55 11 98765-4321',
+      },
+      {
+        user_id: USERS.cloud,
+        kind: 'cloud',
+        is_default: true,
+        driver: null,
+        active: false,
+        phone_number: '551130000000',
+      },
+      {
+        user_id: USERS.both,
+        kind: 'cloud',
+        is_default: true,
+        driver: null,
+        active: false,
+        phone_number: '551130000000',
+      },
+      {
+        user_id: USERS.both,
+        kind: 'personal',
+        is_default: false,
+        driver: 'baileys',
+        active: true,
+        phone_number: '+55 11 98765-4321',
+      },
+    ]);
+    const keys = (
+      await db.query<{ user_id: string; kind: string }>(
+        `select k.user_id, c.kind from whatsapp_auth_keys k join connections c on c.id = k.connection_id order by 1`,
+      )
+    ).rows;
+    expect(keys).toEqual([
+      { user_id: USERS.personal, kind: 'personal' },
+      { user_id: USERS.both, kind: 'personal' },
+    ]);
+    const credentials = (
+      await db.query<{ user_id: string; kind: string }>(
+        `select b.user_id, c.kind from whatsapp_business_accounts b join connections c on c.id = b.connection_id order by 1`,
+      )
+    ).rows;
+    expect(credentials).toEqual([
+      { user_id: USERS.cloud, kind: 'cloud' },
+      { user_id: USERS.both, kind: 'cloud' },
+    ]);
+    const lanes = (
+      await db.query<{ kind: string; warmup: string }>(
+        `select c.kind, l.warmup_started_at::text as warmup from sending_lanes l join connections c on c.id = l.connection_id`,
+      )
+    ).rows;
+    expect(lanes).toHaveLength(1);
+    expect(lanes[0].kind).toBe('personal');
+    expect(new Date(lanes[0].warmup).toISOString()).toBe('2026-11-20T10:00:00.000Z');
+    const tables = (
+      await db.query<{ n: number }>(`select count(*)::int as n from pg_tables where tablename = 'whatsapp_connections'`)
+    ).rows;
+    expect(tables[0].n).toBe(0);
+  });
+});

@@ -1,0 +1,307 @@
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  type ConnectionDetail,
+  type ConnectionSettings,
+  type ConnectionStatus,
+  type ConnectionsResponse,
+  type ConnectionView,
+  connectionLimitFor,
+  connectionsMsg,
+  type createConnectionInput,
+  type updateConnectionInput,
+} from '../../../contract/connections';
+import { phoneDigits } from '../../../contract/phone';
+import { startOfSaoPauloDay } from '../../../contract/sending-time';
+import type { WhatsappSession } from '../../../contract/whatsapp';
+import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
+import { connections, whatsappAuthKeys } from '../../db/schema';
+import { AppError } from '../../errors';
+import { type CloudAccountRow, cloudAccount } from '../../whatsapp/cloud-connections';
+import type { ConnectionEntry } from '../../whatsapp/connection-directory';
+import type { ConnectionManager } from '../../whatsapp/manager';
+import { getAccountSettings } from '../settings';
+import type { CloudApiSettings } from '../whatsapp';
+
+/** How long a restriction WhatsApp reported marks the number restricted (unless a send goes through first). */
+export const RESTRICTION_MS = 24 * 3_600_000;
+
+export interface ConnectionsDeps {
+  db: Db;
+  connections: ConnectionManager;
+  cloudSettings: CloudApiSettings;
+  /** The account's sending settings changed (a number paused, its own settings): lanes apply them at once. */
+  settingsChanged: (userId: string) => void;
+}
+
+interface Account {
+  id: string;
+  planType: string;
+}
+
+/** E.164 with its '+', from whatever a driver or the Graph API gave ('+55 11 98765-4321', '5511987654321'). */
+function e164(phone: string | null | undefined): string | null {
+  const digits = phone ? phoneDigits(phone) : '';
+  return digits.length >= 8 ? `+${digits}` : null;
+}
+
+/** Per number: failed sends in the last 24 h, campaign messages sent today, messages received in the last 24 h. */
+async function figures(db: Db, userId: string, ids: string[]) {
+  const out = new Map<string, { failures: number; sent: number; replies: number }>();
+  for (const id of ids) out.set(id, { failures: 0, sent: 0, replies: 0 });
+  if (!ids.length) return out;
+  const today = startOfSaoPauloDay(new Date());
+  const since = new Date(Date.now() - 24 * 3_600_000);
+  const idList = sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  const sends = rowsOf<{ id: string; failures: number; sent: number }>(
+    await db.execute(sql`
+      select connection_id as id,
+        count(*) filter (where status = 'failed' and failed_at >= ${since})::int as failures,
+        count(*) filter (where sent_at >= ${today})::int as sent
+      from campaign_recipients
+      where user_id = ${userId} and connection_id in (${idList})
+        and (sent_at >= ${today} or (status = 'failed' and failed_at >= ${since}))
+      group by connection_id`),
+  );
+  for (const r of sends) Object.assign(out.get(r.id) ?? {}, { failures: Number(r.failures), sent: Number(r.sent) });
+  const replies = rowsOf<{ id: string; replies: number }>(
+    await db.execute(sql`
+      select connection_id as id, count(*)::int as replies from whatsapp_inbound_messages
+      where user_id = ${userId} and received_at >= ${since} and connection_id in (${idList})
+      group by connection_id`),
+  );
+  for (const r of replies) Object.assign(out.get(r.id) ?? {}, { replies: Number(r.replies) });
+  return out;
+}
+
+/** What a number is doing now, from its live state (personal) or its credentials (Cloud) and its record. */
+function statusOf(
+  entry: ConnectionEntry,
+  live: WhatsappSession | null,
+  cloud: { configured: boolean; ready: boolean } | null,
+): ConnectionStatus {
+  const restricted = entry.restrictedAt && Date.now() - entry.restrictedAt.getTime() < RESTRICTION_MS;
+  if (entry.kind === 'cloud') {
+    if (!cloud?.configured) return 'disconnected';
+    if (!cloud.ready) return 'logged_out';
+    return restricted ? 'restricted' : 'connected';
+  }
+  const state = live?.state ?? 'disconnected';
+  if (state === 'disconnected') return entry.loggedOutAt ? 'logged_out' : 'disconnected';
+  if (state === 'connected' && restricted) return 'restricted';
+  return state;
+}
+
+/** The account's numbers as the "Números" page and the API show them. */
+export async function listConnections(deps: ConnectionsDeps, account: Account): Promise<ConnectionsResponse> {
+  const entries = await deps.connections.directory.list(account.id);
+  return { connections: await views(deps, account.id, entries), limit: connectionLimitFor(account.planType) };
+}
+
+async function views(deps: ConnectionsDeps, userId: string, entries: ConnectionEntry[]): Promise<ConnectionView[]> {
+  const [settings, counts] = await Promise.all([
+    getAccountSettings(deps.db, userId),
+    figures(
+      deps.db,
+      userId,
+      entries.map((e) => e.id),
+    ),
+  ]);
+  return Promise.all(
+    entries.map(async (entry) => {
+      const c = counts.get(entry.id) ?? { failures: 0, sent: 0, replies: 0 };
+      return view(deps, entry, settings.dailyLimit, c);
+    }),
+  );
+}
+
+async function view(
+  deps: ConnectionsDeps,
+  entry: ConnectionEntry,
+  accountDailyLimit: number,
+  c: { failures: number; sent: number; replies: number },
+  cloudRow?: CloudAccountRow,
+): Promise<ConnectionView> {
+  const own = entry.settings ?? {};
+  const live = entry.kind === 'personal' ? deps.connections.numberStatus(entry.id) : null;
+  const cloud = entry.kind === 'cloud' ? await deps.connections.cloud.readiness(entry.id) : null;
+  const status = statusOf(entry, live, cloud);
+  const restricted = status === 'restricted';
+  const out: ConnectionView = {
+    id: entry.id,
+    kind: entry.kind,
+    label: entry.label,
+    phoneNumber: e164(live?.phoneNumber ?? cloud?.phoneNumber ?? entry.phoneNumber),
+    status,
+    isDefault: entry.isDefault,
+    paused: entry.paused,
+    botEnabled: entry.botEnabled,
+    health: {
+      level: restricted ? 'restricted' : c.failures >= 5 ? 'warning' : 'good',
+      recentFailures: c.failures,
+      restriction:
+        restricted && entry.restrictedCode && entry.restrictedAt
+          ? { code: entry.restrictedCode, at: entry.restrictedAt.toISOString() }
+          : null,
+      repliesToday: c.replies,
+    },
+    settings: own,
+    stopReason: entry.stopReason,
+    sentToday: c.sent,
+    dailyLimit: own.dailyLimit ?? accountDailyLimit,
+    createdAt: entry.createdAt.toISOString(),
+  };
+  if (entry.kind === 'cloud') {
+    const config = deps.cloudSettings.configView(cloudRow ?? (await cloudAccount(deps.db, entry.id)));
+    out.phoneNumberId = config.phoneNumberId ?? '';
+    out.webhookUrl = config.webhookUrl;
+    out.webhookPath = config.webhookPath ?? '';
+    out.verifyToken = config.verifyToken ?? '';
+  }
+  return out;
+}
+
+/** One of the account's numbers, or a 404 (another account's number is not found either). */
+export async function findConnection(deps: ConnectionsDeps, userId: string, id: string): Promise<ConnectionEntry> {
+  const entry = await deps.connections.directory.get(userId, id);
+  if (!entry) throw new AppError('NOT_FOUND', connectionsMsg.notFound);
+  return entry;
+}
+
+async function viewOne(deps: ConnectionsDeps, entry: ConnectionEntry, cloudRow?: CloudAccountRow) {
+  const [settings, counts] = await Promise.all([
+    getAccountSettings(deps.db, entry.userId),
+    figures(deps.db, entry.userId, [entry.id]),
+  ]);
+  return view(deps, entry, settings.dailyLimit, counts.get(entry.id) ?? { failures: 0, sent: 0, replies: 0 }, cloudRow);
+}
+
+export async function getConnection(deps: ConnectionsDeps, userId: string, id: string): Promise<ConnectionDetail> {
+  const entry = await findConnection(deps, userId, id);
+  const base = await viewOne(deps, entry);
+  const qr = entry.kind === 'personal' ? deps.connections.numberStatus(entry.id).qr : null;
+  return { ...base, qr };
+}
+
+/** Refuses a new number over the plan's limit (pt-BR, with what to do). */
+async function checkLimit(db: Db, account: Account): Promise<void> {
+  const limit = connectionLimitFor(account.planType);
+  if (limit === null) return;
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(connections)
+    .where(and(eq(connections.userId, account.id), isNull(connections.deletedAt)));
+  if (n >= limit) throw new AppError('FORBIDDEN', connectionsMsg.limitReached(limit));
+}
+
+/** Adds a number: a personal one to pair next, or a Cloud one once the Graph API accepts its credentials. */
+export async function createConnection(
+  deps: ConnectionsDeps,
+  account: Account,
+  input: z.output<typeof createConnectionInput>,
+): Promise<ConnectionView> {
+  await checkLimit(deps.db, account);
+  const directory = deps.connections.directory;
+  if (input.kind === 'personal') {
+    const entry = await directory.insert(account.id, { kind: 'personal', label: input.label });
+    return viewOne(deps, entry);
+  }
+  const { kind: _kind, label, ...credentials } = input;
+  let added: ConnectionEntry | undefined;
+  const row = await deps.cloudSettings.configureNumber(credentials, async () => {
+    // Counted again at the last moment: two adds at once do not both pass the limit.
+    await checkLimit(deps.db, account);
+    added = await directory.insert(account.id, { kind: 'cloud', label });
+    return added;
+  });
+  if (row.displayPhoneNumber) {
+    await deps.db
+      .update(connections)
+      .set({ phoneNumber: row.displayPhoneNumber })
+      .where(eq(connections.id, row.connectionId));
+    directory.changed(account.id);
+  }
+  const entry = await findConnection(deps, account.id, row.connectionId);
+  return viewOne(deps, entry, row);
+}
+
+export async function connectNumber(
+  deps: ConnectionsDeps,
+  userId: string,
+  id: string,
+  phoneNumber: string | undefined,
+): Promise<{ pairingCode?: string }> {
+  const entry = await findConnection(deps, userId, id);
+  if (entry.kind === 'cloud') throw new AppError('CONFLICT', connectionsMsg.cloudHasNoQr);
+  return deps.connections.connectNumber(entry, { phoneNumber });
+}
+
+export async function disconnectNumber(deps: ConnectionsDeps, userId: string, id: string): Promise<void> {
+  const entry = await findConnection(deps, userId, id);
+  if (entry.kind === 'cloud') throw new AppError('CONFLICT', connectionsMsg.cloudNoSession);
+  await deps.connections.disconnectNumber(entry);
+}
+
+/** Label, default, pause and the number's own settings: only what is sent changes. */
+export async function updateConnection(
+  deps: ConnectionsDeps,
+  userId: string,
+  id: string,
+  input: z.output<typeof updateConnectionInput>,
+): Promise<ConnectionView> {
+  const entry = await findConnection(deps, userId, id);
+  const directory = deps.connections.directory;
+  if (input.isDefault === false && entry.isDefault) throw new AppError('CONFLICT', connectionsMsg.keepDefault);
+  const set: Partial<typeof connections.$inferInsert> = {};
+  if (input.label !== undefined) set.label = input.label;
+  if (input.paused !== undefined) set.paused = input.paused;
+  if (input.botEnabled !== undefined) set.botEnabled = input.botEnabled;
+  if (input.settings !== undefined) set.settings = mergeSettings(entry.settings ?? {}, input.settings);
+  if (Object.keys(set).length) {
+    await deps.db
+      .update(connections)
+      .set({ ...set, updatedAt: new Date() })
+      .where(eq(connections.id, entry.id));
+  }
+  if (input.isDefault === true && !entry.isDefault) await directory.makeDefault(userId, entry.id);
+  else directory.changed(userId);
+  if (input.paused !== undefined || input.settings !== undefined || input.isDefault) deps.settingsChanged(userId);
+  return viewOne(deps, await findConnection(deps, userId, id));
+}
+
+/** A field sent as null goes back to the account's setting; an absent one is kept. */
+function mergeSettings(current: ConnectionSettings, patch: ConnectionSettings): ConnectionSettings {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else if (value !== undefined) merged[key] = value;
+  }
+  return merged as ConnectionSettings;
+}
+
+/**
+ * Removes a number: it stops sending and receiving (a personal number logs out, a Cloud number's
+ * credentials go) and leaves the list; its row stays so reports still name who sent each message.
+ * The oldest remaining number becomes the default when this one was.
+ */
+export async function removeConnection(deps: ConnectionsDeps, userId: string, id: string): Promise<void> {
+  const entry = await findConnection(deps, userId, id);
+  const directory = deps.connections.directory;
+  if (entry.kind === 'personal') await deps.connections.disconnectNumber(entry);
+  else await deps.connections.cloud.removeCredentials(entry.id);
+  await deps.db.delete(whatsappAuthKeys).where(eq(whatsappAuthKeys.connectionId, entry.id));
+  await deps.db
+    .update(connections)
+    .set({ deletedAt: new Date(), isDefault: false, active: false, updatedAt: new Date() })
+    .where(eq(connections.id, entry.id));
+  directory.changed(userId);
+  if (entry.isDefault) {
+    const [next] = await directory.list(userId);
+    if (next) await directory.makeDefault(userId, next.id);
+  }
+  deps.settingsChanged(userId);
+}
