@@ -72,14 +72,7 @@ async function cloudNumber(cookie: string, label: string) {
   const n = ++seq;
   const phoneNumberId = `40${n}0000000${n}`;
   const accessToken = `EAAG-many-${n}`;
-  graph.phones.set(phoneNumberId, {
-    token: accessToken,
-    display_phone_number: `55114100${String(n).padStart(4, '0')}`,
-    verified_name: label,
-    quality_rating: 'GREEN',
-    code_verification_status: 'VERIFIED',
-    status: 'CONNECTED',
-  });
+  graph.addPhone(phoneNumberId, accessToken, `55114100${String(n).padStart(4, '0')}`, label);
   const res = await req('POST', '/api/connections', cookie, { kind: 'cloud', label, accessToken, phoneNumberId });
   expect(res.statusCode, res.body).toBe(201);
   return { ...(res.json().connection as ConnectionView), phoneNumberId };

@@ -57,6 +57,19 @@ export interface FakeRequest {
  */
 export class FakeGraphApi {
   readonly phones = new Map<string, FakePhoneNumber>();
+
+  /** A verified, connected phone number with a green rating, answered for `token`. */
+  addPhone(phoneNumberId: string, token: string, displayPhoneNumber: string, name = 'Loja'): void {
+    this.phones.set(phoneNumberId, {
+      token,
+      display_phone_number: displayPhoneNumber,
+      verified_name: name,
+      quality_rating: 'GREEN',
+      code_verification_status: 'VERIFIED',
+      status: 'CONNECTED',
+    });
+  }
+
   readonly templates = new Map<
     string,
     Array<{

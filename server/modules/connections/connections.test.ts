@@ -59,14 +59,7 @@ function graphNumber() {
   const n = ++seq;
   const phoneNumberId = `30${n}0000000${n}`;
   const token = `EAAG-conn-${n}-${Math.random().toString(36).slice(2)}`;
-  graph.phones.set(phoneNumberId, {
-    token,
-    display_phone_number: `55113100${String(n).padStart(4, '0')}`,
-    verified_name: `Loja ${n}`,
-    quality_rating: 'GREEN',
-    code_verification_status: 'VERIFIED',
-    status: 'CONNECTED',
-  });
+  graph.addPhone(phoneNumberId, token, `55113100${String(n).padStart(4, '0')}`, `Loja ${n}`);
   return { phoneNumberId, accessToken: token };
 }
 
