@@ -7,6 +7,7 @@ import {
   MessagesSquare,
   Settings,
   ShieldCheck,
+  Smartphone,
   UserRound,
   UsersRound,
 } from 'lucide-react';
@@ -22,6 +23,7 @@ export interface NavItem {
 /** The authenticated menu (SPEC §2), in order. The label is also the page title. */
 export const navItems: readonly NavItem[] = [
   { to: paths.dashboard, label: 'Dashboard', icon: LayoutDashboard },
+  { to: paths.connections, label: 'Números', icon: Smartphone },
   { to: paths.campaigns, label: 'Campanhas', icon: Megaphone },
   { to: paths.chatbot, label: 'Chatbot', icon: Bot },
   { to: paths.conversations, label: 'Conversas', icon: MessagesSquare },

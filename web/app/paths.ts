@@ -13,6 +13,8 @@ export const paths = {
   demo: '/demo',
   landingPlans: '/#precos',
   dashboard: '/dashboard',
+  /** Números: the account's WhatsApp numbers. */
+  connections: '/numeros',
   campaigns: '/campaigns',
   chatbot: '/chatbot',
   conversations: '/conversations',
@@ -20,6 +22,8 @@ export const paths = {
   groups: '/groups',
   reports: '/reports',
   settings: '/settings',
+  /** The 'Planos' tab of Configurações, where an account upgrades. */
+  settingsPlans: '/settings?tab=planos',
   adminUsers: '/admin/users',
 } as const;
 

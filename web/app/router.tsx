@@ -12,6 +12,7 @@ const AdminUsersPage = lazy(() => import('../features/admin/components/admin-use
 const CampaignsPage = lazy(() => import('./routes/campaigns-page'));
 const ChatbotPage = lazy(() => import('../features/chatbot/components/chatbot-page'));
 const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page'));
+const ConnectionsPage = lazy(() => import('../features/connections/components/connections-page'));
 const ConversationsPage = lazy(() => import('../features/conversations/components/conversations-page'));
 const GroupsPage = lazy(() => import('../features/groups/components/groups-page'));
 const ReportsPage = lazy(() => import('./routes/reports/reports-page'));
@@ -58,6 +59,7 @@ export const router = createBrowserRouter([
             element: <DashboardLayout />,
             children: [
               { path: paths.dashboard, element: <DashboardPage /> },
+              { path: paths.connections, element: <ConnectionsPage /> },
               { path: paths.campaigns, element: <CampaignsPage /> },
               { path: paths.chatbot, element: <ChatbotPage /> },
               { path: paths.conversations, element: <ConversationsPage /> },

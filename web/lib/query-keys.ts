@@ -49,6 +49,10 @@ export const cloudApiConfigQueryKey = ['/api/whatsapp-business/config'] as const
 export const cloudApiHealthQueryKey = ['/api/whatsapp-business/health'] as const;
 export const cloudApiTemplatesQueryKey = ['/api/whatsapp-business/templates'] as const;
 export const businessProfileQueryKey = ['/api/whatsapp-business/profile'] as const;
+/** Prefix of every connections query (the account's numbers and each number); mutations invalidate it. */
+export const connectionsQueryKey = ['/api/connections'] as const;
+/** GET /api/connections/{id}: one number, with its QR code while it pairs. */
+export const connectionQueryKey = (id: string) => [...connectionsQueryKey, id] as const;
 
 // Settings.
 export const profileQueryKey = ['/api/settings/profile'] as const;

@@ -10,6 +10,7 @@ import { WhatsappSection } from '../../features/settings/components/whatsapp-sec
 import { useAuthenticatedUser } from '../../lib/auth/get-me';
 import { canReadWorkspace } from '../../lib/auth/permissions';
 import { useTabParam } from '../../lib/use-tab-param';
+import { SettingsNumbersCard } from './settings-numbers-card';
 
 const TABS = [
   { value: 'perfil', label: 'Perfil', icon: UserRound },
@@ -44,8 +45,9 @@ export default function SettingsPage() {
       <TabsContent value="notificacoes" className="mt-6">
         <NotificationsSection readOnly={readOnly} locked={locked} />
       </TabsContent>
-      <TabsContent value="whatsapp" className="mt-6">
+      <TabsContent value="whatsapp" className="mt-6 grid gap-6">
         <WhatsappSection readOnly={readOnly} locked={locked} />
+        <SettingsNumbersCard />
       </TabsContent>
       <TabsContent value="seguranca" className="mt-6">
         <SecuritySection readOnly={readOnly} />

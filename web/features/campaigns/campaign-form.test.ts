@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { campaignFormMsg } from '../../../contract/campaign-form';
 import type { Campaign } from '../../../contract/campaigns';
 import { campaignBodyFromForm, campaignFormSchema, emptyCampaignForm, formFromCampaign } from './campaign-form';
 
@@ -60,6 +61,14 @@ describe('campaignBodyFromForm', () => {
     const groups = campaignBodyFromForm({ ...filled, targetType: 'groups', tags: 'vip', groups: ['A', 'B'] });
     expect(groups).toMatchObject({ targetGroups: ['A', 'B'], targetTags: [] });
   });
+
+  it('sends the chosen numbers; the default number sends none, or clears a saved choice', () => {
+    expect(campaignBodyFromForm({ ...filled, connectionIds: ['n1', 'n2'] }).connectionIds).toEqual(['n1', 'n2']);
+    expect('connectionIds' in campaignBodyFromForm(filled)).toBe(false);
+    expect('connectionIds' in campaignBodyFromForm({ ...filled, connectionIds: undefined }, [])).toBe(false);
+    expect(campaignBodyFromForm(filled, ['n1']).connectionIds).toEqual([]);
+    expect(campaignBodyFromForm({ ...filled, connectionIds: ['n2'] }, ['n1']).connectionIds).toEqual(['n2']);
+  });
 });
 
 describe('formFromCampaign', () => {
@@ -94,6 +103,11 @@ describe('formFromCampaign', () => {
     });
     expect(formFromCampaign({ ...campaign, status: 'draft' }).scheduledAt).toBe('');
   });
+
+  it('keeps the chosen numbers, and none for the default number', () => {
+    expect(formFromCampaign({ ...campaign, connectionIds: ['n1', 'n2'] }).connectionIds).toEqual(['n1', 'n2']);
+    expect(formFromCampaign({ ...campaign, connectionIds: [] }).connectionIds).toBeUndefined();
+  });
 });
 
 describe('campaignFormSchema', () => {
@@ -102,5 +116,17 @@ describe('campaignFormSchema', () => {
     const schema = campaignFormSchema(now);
     expect(schema.safeParse({ ...filled, scheduledAt: '2026-11-22T09:59' }).success).toBe(false);
     expect(schema.safeParse({ ...filled, scheduledAt: '2026-11-22T10:30' }).success).toBe(true);
+  });
+
+  it("asks for a number when 'Escolher números' has none", () => {
+    const schema = campaignFormSchema();
+    const none = schema.safeParse({ ...filled, connectionIds: [] });
+    expect(none.success).toBe(false);
+    expect(none.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['connectionIds', campaignFormMsg.numbersRequired],
+      ['root', campaignFormMsg.numbersRequired],
+    ]);
+    expect(schema.safeParse({ ...filled, connectionIds: ['n1'] }).success).toBe(true);
+    expect(schema.safeParse(filled).success).toBe(true);
   });
 });

@@ -35,6 +35,8 @@ export function formFromCampaign(c: Campaign | null): CampaignFormState {
     templateName: c.templateName ?? '',
     templateLanguage: c.templateLanguage ?? '',
     templateVariables: (c.templateVariables ?? []) as TemplateVariableInput[],
+    // Absent: the default number ('Número padrão'), as the campaign was saved.
+    ...(c.connectionIds && c.connectionIds.length > 0 ? { connectionIds: [...c.connectionIds] } : {}),
   };
 }
 
@@ -43,9 +45,14 @@ export const campaignFormSchema = (now?: () => number) => campaignForm(fromDateT
 
 /**
  * The request body, the same for create and update: every field is sent so that clearing one
- * (the schedule, the tags, the image) clears it on the server too.
+ * (the schedule, the tags, the image) clears it on the server too. The numbers are the exception:
+ * 'Número padrão' sends none (the body of a campaign before several numbers existed), or an empty
+ * list when the campaign being edited was saved with chosen numbers (`savedConnectionIds`).
  */
-export function campaignBodyFromForm(form: CampaignFormState): CreateCampaignBody & { status: 'draft' | 'scheduled' } {
+export function campaignBodyFromForm(
+  form: CampaignFormState,
+  savedConnectionIds: readonly string[] = [],
+): CreateCampaignBody & { status: 'draft' | 'scheduled' } {
   const scheduledAt = form.scheduledAt.trim() ? fromDateTimeLocal(form.scheduledAt) : null;
   const imageUrl = form.imageUrl.trim();
   return {
@@ -60,5 +67,10 @@ export function campaignBodyFromForm(form: CampaignFormState): CreateCampaignBod
     templateName: form.templateName || null,
     templateLanguage: form.templateName ? form.templateLanguage || 'pt_BR' : null,
     templateVariables: form.templateName ? form.templateVariables : [],
+    ...(form.connectionIds && form.connectionIds.length > 0
+      ? { connectionIds: form.connectionIds }
+      : savedConnectionIds.length > 0
+        ? { connectionIds: [] }
+        : {}),
   };
 }

@@ -137,6 +137,7 @@ describe('campaign card texts', () => {
   it('gives the waiting reason from the contract and ignores unknown ones', () => {
     expect(waitingText('outside_hours')).toBe(campaignMsg.waiting.outside_hours);
     expect(waitingText('daily_limit')).toBe(campaignMsg.waiting.daily_limit);
+    expect(waitingText('numbers_stopped')).toBe(campaignMsg.waiting.numbers_stopped);
     expect(waitingText(null)).toBeNull();
     expect(waitingText('constructor')).toBeNull();
   });

@@ -48,6 +48,21 @@ describe('startConfirmText', () => {
     );
   });
 
+  it('names the chosen numbers and what they may still send today', () => {
+    const two = startConfirmText({
+      ...input,
+      numbers: ['Vendas (+55 11 98765-0000)', 'Suporte (+55 21 99876-0001)'],
+      capacityToday: 1400,
+    });
+    expect(two.summary).toBe(
+      '57 destinatários pelos números Vendas (+55 11 98765-0000) e Suporte (+55 21 99876-0001), término previsto em ~3 min',
+    );
+    expect(two.notes).toEqual(['Capacidade hoje dos números escolhidos: 1.400 mensagens.']);
+    expect(startConfirmText({ ...input, numbers: ['Vendas'], capacityToday: 1 }).summary).toMatch(
+      /^57 destinatários pelo número Vendas,/,
+    );
+  });
+
   it('says why it takes longer: business hours, the daily limit', () => {
     const { notes } = startConfirmText({
       ...input,

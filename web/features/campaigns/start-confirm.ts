@@ -9,6 +9,10 @@ export interface StartConfirmInput {
   /** The number that will send, in any spelling; null when not known (not connected). */
   phoneNumber: string | null;
   channel: 'personal' | 'cloud';
+  /** The campaign's chosen numbers ('Vendas (+55 11 98765-0000)'), when it has some: they replace `phoneNumber`. */
+  numbers?: readonly string[];
+  /** What the chosen numbers may still send today, all together (said when there are chosen numbers). */
+  capacityToday?: number;
   forecast: SendForecast;
   dailyLimit: number;
   businessStart: string;
@@ -47,13 +51,21 @@ export function finishPhrase(finishAt: Date | null, now: Date): string {
 /** What the send confirmation says: how many, through which number, and when it should end. */
 export function startConfirmText(input: StartConfirmInput): StartConfirmText {
   const who = countLabel(input.recipients, 'destinatário', 'destinatários');
+  const numbers = input.numbers ?? [];
   const through =
-    input.phoneNumber !== null
-      ? ` pelo número ${formatPhone(input.phoneNumber)}`
-      : input.channel === 'cloud'
-        ? ' pela API oficial do WhatsApp Business'
-        : ' pelo número pessoal';
+    numbers.length > 0
+      ? numbers.length === 1
+        ? ` pelo número ${numbers[0]}`
+        : ` pelos números ${numbers.slice(0, -1).join(', ')} e ${numbers[numbers.length - 1]}`
+      : input.phoneNumber !== null
+        ? ` pelo número ${formatPhone(input.phoneNumber)}`
+        : input.channel === 'cloud'
+          ? ' pela API oficial do WhatsApp Business'
+          : ' pelo número pessoal';
   const notes: string[] = [];
+  if (numbers.length > 0 && input.capacityToday !== undefined) {
+    notes.push(`Capacidade hoje dos números escolhidos: ${countLabel(input.capacityToday, 'mensagem', 'mensagens')}.`);
+  }
   if (input.forecast.waitsForBusinessHours) {
     notes.push(`Os envios acontecem só no horário comercial (${input.businessStart} às ${input.businessEnd}).`);
   }

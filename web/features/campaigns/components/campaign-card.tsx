@@ -15,7 +15,9 @@ import {
   XCircle,
 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
+import { Link } from 'react-router';
 import type { Campaign } from '../../../../contract/campaigns';
+import { paths } from '../../../app/paths';
 import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -168,6 +170,14 @@ export function CampaignCard({
       {waiting ? (
         <Note icon={<Info aria-hidden />} tone="warning">
           {waiting}
+          {c.waitingReason === 'numbers_stopped' ? (
+            <>
+              {' '}
+              <Link to={paths.connections} className="font-medium underline underline-offset-4">
+                Ver números
+              </Link>
+            </>
+          ) : null}
         </Note>
       ) : null}
       {c.status === 'paused' && c.pauseReason ? (

@@ -40,6 +40,7 @@ import {
 import { TARGET_TYPE_LABELS, toDateTimeLocal } from '../campaign-view';
 import { CampaignAudienceFields } from './campaign-audience-fields';
 import { CampaignContentFields } from './campaign-content-fields';
+import { CampaignNumbersField } from './campaign-numbers-field';
 import { CampaignPreview } from './campaign-preview';
 import { CampaignTemplateFields } from './campaign-template-fields';
 
@@ -74,6 +75,7 @@ export function CampaignDialog({
     message: fieldErrors.message?.message,
     groups: fieldErrors.groups?.message,
     scheduledAt: fieldErrors.scheduledAt?.message,
+    connectionIds: fieldErrors.connectionIds?.message,
   };
   const [uploading, setUploading] = useState(false);
   const messageRef = useRef<HTMLTextAreaElement>(null);
@@ -128,7 +130,13 @@ export function CampaignDialog({
     if (isApiError(error) && error.fieldErrors) {
       const f = error.fieldErrors;
       editor.clearErrors();
-      const named = { name: f.name, message: f.message, groups: f.targetGroups, scheduledAt: f.scheduledAt };
+      const named = {
+        name: f.name,
+        message: f.message,
+        groups: f.targetGroups,
+        scheduledAt: f.scheduledAt,
+        connectionIds: f.connectionIds,
+      };
       for (const [key, message] of Object.entries(named) as [keyof typeof named, string | undefined][]) {
         if (message) editor.setError(key, { type: 'server', message });
       }
@@ -137,7 +145,7 @@ export function CampaignDialog({
   };
 
   const send = (values: CampaignFormState) => {
-    const body = campaignBodyFromForm(values);
+    const body = campaignBodyFromForm(values, campaign?.connectionIds);
     if (campaign) {
       update.mutate(
         { id: campaign.id, body },
@@ -251,6 +259,13 @@ export function CampaignDialog({
                 groupsError={errors.groups}
                 onTagsChange={(tags) => set('tags', tags)}
                 onGroupsChange={(names) => set('groups', names)}
+              />
+
+              <CampaignNumbersField
+                active={open}
+                value={form.connectionIds}
+                error={errors.connectionIds}
+                onChange={(ids) => set('connectionIds', ids)}
               />
 
               <div className="grid gap-4 sm:grid-cols-2">

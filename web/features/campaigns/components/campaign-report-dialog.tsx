@@ -21,8 +21,10 @@ import { formatDateTime, formatNumber } from '../../../lib/format';
 import { toastError } from '../../../lib/toasts';
 import { useIsMobile } from '../../../lib/use-media-query';
 import { type RecipientsExportFormat, useExportCampaignRecipients } from '../api/export-campaign-recipients';
+import { useCampaignNumbers } from '../api/get-campaign-numbers';
 import { RECIPIENTS_PAGE_SIZE, useCampaignRecipients } from '../api/get-campaign-recipients';
 import { isRunningStatus } from '../status';
+import { CampaignNumbersReport, showsNumbers } from './campaign-numbers-report';
 import { CampaignProgress } from './campaign-progress';
 
 const RECIPIENT_TONES: Record<RecipientStatus, BadgeTone> = {
@@ -47,7 +49,22 @@ function recipientLabel(r: CampaignRecipient): string {
   return r.kind === 'group' ? 'Grupo' : formatPhone(r.recipient);
 }
 
-function RecipientsTable({ items }: { items: CampaignRecipient[] }) {
+/** Which number sent a line: its label and phone ('Vendas', '+55 11 98765-4321'); null when none did (yet). */
+type NumberOf = (r: CampaignRecipient) => { label: string; phone: string | null } | null;
+
+function SentFrom({ number }: { number: ReturnType<NumberOf> }) {
+  if (!number) return <>—</>;
+  return (
+    <>
+      <span className="block">{number.label}</span>
+      {number.phone ? <span className="block whitespace-nowrap text-muted-foreground">{number.phone}</span> : null}
+    </>
+  );
+}
+
+function RecipientsTable({ items, numberOf }: { items: CampaignRecipient[]; numberOf: NumberOf }) {
+  // 'Número' only when the page says which number sent (campaigns over several numbers).
+  const withNumber = items.some((r) => numberOf(r));
   return (
     <div className="overflow-x-auto rounded-md border">
       <table className="w-full text-left text-sm">
@@ -60,6 +77,11 @@ function RecipientsTable({ items }: { items: CampaignRecipient[] }) {
             <th scope="col" className="px-3 py-2 font-medium">
               Status
             </th>
+            {withNumber ? (
+              <th scope="col" className="px-3 py-2 font-medium">
+                Número
+              </th>
+            ) : null}
             <th scope="col" className="px-3 py-2 text-right font-medium">
               Tentativas
             </th>
@@ -82,11 +104,18 @@ function RecipientsTable({ items }: { items: CampaignRecipient[] }) {
             <tr key={r.id} className="border-t align-top" data-testid="recipient-row">
               <td className="px-3 py-2">
                 <span className="block font-medium">{r.name || recipientLabel(r)}</span>
-                <span className="block text-xs text-muted-foreground tabular-nums">{recipientLabel(r)}</span>
+                <span className="block text-xs whitespace-nowrap text-muted-foreground tabular-nums">
+                  {recipientLabel(r)}
+                </span>
               </td>
               <td className="px-3 py-2">
                 <RecipientStatusBadge status={r.status} />
               </td>
+              {withNumber ? (
+                <td className="px-3 py-2 text-xs" data-testid="recipient-number">
+                  <SentFrom number={numberOf(r)} />
+                </td>
+              ) : null}
               <td className="px-3 py-2 text-right tabular-nums">{formatNumber(r.attempts)}</td>
               <td className="px-3 py-2 whitespace-nowrap tabular-nums">{when(r.sentAt)}</td>
               <td className="px-3 py-2 whitespace-nowrap tabular-nums">{when(r.deliveredAt)}</td>
@@ -100,7 +129,7 @@ function RecipientsTable({ items }: { items: CampaignRecipient[] }) {
   );
 }
 
-function RecipientsCards({ items }: { items: CampaignRecipient[] }) {
+function RecipientsCards({ items, numberOf }: { items: CampaignRecipient[]; numberOf: NumberOf }) {
   return (
     <ul className="grid gap-2" aria-label="Destinatários da campanha">
       {items.map((r) => (
@@ -121,6 +150,14 @@ function RecipientsCards({ items }: { items: CampaignRecipient[] }) {
             <dd className="tabular-nums">{when(r.readAt)}</dd>
             <dt className="text-muted-foreground">Tentativas</dt>
             <dd className="tabular-nums">{formatNumber(r.attempts)}</dd>
+            {numberOf(r) ? (
+              <>
+                <dt className="text-muted-foreground">Número</dt>
+                <dd>
+                  <SentFrom number={numberOf(r)} />
+                </dd>
+              </>
+            ) : null}
           </dl>
           {r.error ? <p className="text-xs text-red-700">{r.error}</p> : null}
         </li>
@@ -145,6 +182,7 @@ export function CampaignReportDialog({ campaign, onClose }: { campaign: Campaign
     campaign !== null && isRunningStatus(campaign.status),
     open,
   );
+  const numbers = useCampaignNumbers(campaign?.id ?? '', campaign !== null && isRunningStatus(campaign.status), open);
   const exportFile = useExportCampaignRecipients();
 
   // Each campaign's report starts unfiltered on its first page.
@@ -165,6 +203,7 @@ export function CampaignReportDialog({ campaign, onClose }: { campaign: Campaign
   };
 
   const data = recipients.data;
+  const perNumber = numbers.data !== undefined && showsNumbers(campaign?.connectionIds, numbers.data);
   const pages = data ? Math.max(1, Math.ceil(data.total / RECIPIENTS_PAGE_SIZE)) : 1;
 
   let body: ReactNode;
@@ -204,7 +243,24 @@ export function CampaignReportDialog({ campaign, onClose }: { campaign: Campaign
       />
     );
   } else {
-    body = isMobile ? <RecipientsCards items={data.items} /> : <RecipientsTable items={data.items} />;
+    // The per-number answer names each number with its phone written out; the line's own words otherwise.
+    const names = new Map(
+      (numbers.data?.numbers ?? []).map((n) => [
+        n.connectionId,
+        { label: n.label, phone: n.phoneNumber ? formatPhone(n.phoneNumber) : null },
+      ]),
+    );
+    // Only for campaigns over several numbers: with one number the column would repeat it on every line.
+    const numberOf: NumberOf = (r) =>
+      perNumber
+        ? ((r.connectionId ? names.get(r.connectionId) : undefined) ??
+          (r.sentFrom ? { label: r.sentFrom, phone: null } : null))
+        : null;
+    body = isMobile ? (
+      <RecipientsCards items={data.items} numberOf={numberOf} />
+    ) : (
+      <RecipientsTable items={data.items} numberOf={numberOf} />
+    );
   }
 
   return (
@@ -221,6 +277,8 @@ export function CampaignReportDialog({ campaign, onClose }: { campaign: Campaign
         {campaign?.progress && campaign.progress.total > 0 ? (
           <CampaignProgress progress={campaign.progress} label={`Progresso do envio de ${campaign.name}`} />
         ) : null}
+
+        {perNumber && numbers.data ? <CampaignNumbersReport data={numbers.data} /> : null}
 
         <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
           <div className="grid gap-2 sm:w-56">

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { AudienceSummary, Campaign } from '../../../../contract/campaigns';
 import type { TodayMetrics } from '../../../../contract/metrics';
+import { formatPhone } from '../../../../contract/phone';
 import { countLabel } from '../../../../contract/plural';
 import { forecastSend } from '../../../../contract/send-forecast';
 import {
@@ -16,6 +17,7 @@ import {
 } from '../../../components/ui/alert-dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { api } from '../../../lib/api';
+import { capacityToday, useConnections } from '../../../lib/queries/connections';
 import { useBotConfig } from '../../../lib/queries/get-bot-config';
 import { useWhatsappChannel } from '../../../lib/queries/get-whatsapp-channel';
 import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
@@ -51,7 +53,9 @@ function useStartFacts(campaign: Campaign) {
   const session = useWhatsappSession();
   // What went out today already counts against the daily limit (the header's own query).
   const today = useQuery({ queryKey: todayMetricsQueryKey, queryFn: keyPathQueryFn<TodayMetrics>(), staleTime: 0 });
-  return { audience, settings, bot, channel, session, today };
+  // The chosen numbers, when the campaign has some: who sends, their pace and what is left of their day.
+  const connections = useConnections();
+  return { audience, settings, bot, channel, session, today, connections };
 }
 
 /**
@@ -81,9 +85,21 @@ export function StartCampaignConfirm({
 
 function ConfirmBody({ campaign, onConfirm }: { campaign: Campaign; onConfirm: () => void }) {
   const facts = useStartFacts(campaign);
-  const { audience, settings, bot, channel, session, today } = facts;
+  const { audience, settings, bot, channel, session, today, connections } = facts;
   const businessPending = settings.data?.respectBusinessHours === true && bot.isPending;
-  const loading = audience.isPending || settings.isPending || channel.isPending || today.isPending || businessPending;
+  const chosenIds = campaign.connectionIds;
+  const numbersPending = (chosenIds?.length ?? 0) > 0 && connections.isPending;
+  const loading =
+    audience.isPending ||
+    settings.isPending ||
+    channel.isPending ||
+    today.isPending ||
+    businessPending ||
+    numbersPending;
+  const chosen = useMemo(
+    () => (connections.data?.connections ?? []).filter((c) => chosenIds?.includes(c.id)),
+    [connections.data, chosenIds],
+  );
 
   const text = useMemo(() => {
     if (!audience.data || !settings.data) return null;
@@ -95,12 +111,15 @@ function ConfirmBody({ campaign, onConfirm }: { campaign: Campaign; onConfirm: (
         : (channel.data?.personal.phoneNumber ?? null);
     const phoneNumber = kind === 'cloud' ? (channel.data?.cloud.phoneNumber ?? null) : personalNumber;
     const now = new Date();
+    // Several numbers send side by side: their days add up, and together they go that many times faster.
+    const lanes = chosen.filter((c) => c.status === 'connected' && !c.paused);
+    const several = chosen.length > 0;
     const forecast = forecastSend({
       recipients: audience.data.recipients,
       channel: kind,
-      messageDelay: s.messageDelay,
-      dailyLimit: s.dailyLimit,
-      sentToday: today.data?.sentToday ?? 0,
+      messageDelay: several ? s.messageDelay / Math.max(1, lanes.length) : s.messageDelay,
+      dailyLimit: several ? chosen.reduce((sum, c) => sum + c.dailyLimit, 0) : s.dailyLimit,
+      sentToday: several ? chosen.reduce((sum, c) => sum + c.sentToday, 0) : (today.data?.sentToday ?? 0),
       respectBusinessHours: s.respectBusinessHours,
       businessStart: s.businessStart,
       businessEnd: s.businessEnd,
@@ -111,20 +130,25 @@ function ConfirmBody({ campaign, onConfirm }: { campaign: Campaign; onConfirm: (
       recipients: audience.data.recipients,
       phoneNumber,
       channel: kind,
+      numbers: chosen.map((c) => (c.phoneNumber ? `${c.label} (${formatPhone(c.phoneNumber)})` : c.label)),
+      capacityToday: chosen.reduce((sum, c) => sum + capacityToday(c), 0),
       forecast,
-      dailyLimit: s.dailyLimit,
+      dailyLimit: several ? chosen.reduce((sum, c) => sum + c.dailyLimit, 0) : s.dailyLimit,
       businessStart: s.businessStart,
       businessEnd: s.businessEnd,
       now,
     });
-  }, [audience.data, settings.data, channel.data, session.data, today.data, bot.data]);
+  }, [audience.data, settings.data, channel.data, session.data, today.data, bot.data, chosen]);
 
   const kind = channel.data?.channel ?? settings.data?.channel;
-  const offline = channel.data
-    ? kind === 'cloud'
-      ? !channel.data.ready
-      : connectionView(session.data) !== 'online'
-    : false;
+  const offline =
+    chosen.length > 0
+      ? !chosen.some((c) => c.status === 'connected' && !c.paused)
+      : channel.data
+        ? kind === 'cloud'
+          ? !channel.data.ready
+          : connectionView(session.data) !== 'online'
+        : false;
   const skipped = audience.data?.skipped ?? 0;
   const nobody = audience.data !== undefined && audience.data.recipients === 0;
 
@@ -169,9 +193,11 @@ function ConfirmBody({ campaign, onConfirm }: { campaign: Campaign; onConfirm: (
             ) : null}
             {!loading && offline ? (
               <p className="text-amber-900">
-                {kind === 'cloud'
-                  ? 'A API oficial não está pronta: a campanha espera até ela voltar.'
-                  : 'O número não está conectado: a campanha espera a conexão para começar.'}
+                {chosen.length > 0
+                  ? 'Nenhum dos números escolhidos está conectado: a campanha espera um deles para começar.'
+                  : kind === 'cloud'
+                    ? 'A API oficial não está pronta: a campanha espera até ela voltar.'
+                    : 'O número não está conectado: a campanha espera a conexão para começar.'}
               </p>
             ) : null}
           </div>

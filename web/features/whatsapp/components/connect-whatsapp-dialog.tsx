@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { pairingCodeForm, whatsappMsg } from '../../../../contract/whatsapp-connection';
 import { FormField } from '../../../components/form-field';
+import { QrCodeImage } from '../../../components/qr-code-image';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -17,7 +18,6 @@ import { Spinner } from '../../../components/ui/spinner';
 import { errorMessage } from '../../../lib/api';
 import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
 import { useConnectWhatsapp } from '../api/connect-whatsapp';
-import { QrCodeImage } from './qr-code-image';
 
 type Mode = 'qr' | 'code';
 

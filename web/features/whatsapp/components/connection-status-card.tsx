@@ -1,14 +1,20 @@
-import { QrCode, Smartphone, Wifi, WifiOff } from 'lucide-react';
+import { ArrowRight, QrCode, Smartphone, Star, Wifi, WifiOff } from 'lucide-react';
 import { type ReactNode, type Ref, useState } from 'react';
+import { Link } from 'react-router';
+import type { ConnectionView } from '../../../../contract/connections';
+import { formatPhone } from '../../../../contract/phone';
+import { paths } from '../../../app/paths';
 import { LockedState } from '../../../components/locked-state';
 import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { ErrorState } from '../../../components/states';
 import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { useAuthenticatedUser } from '../../../lib/auth/get-me';
 import { canReadWorkspace } from '../../../lib/auth/permissions';
+import { CONNECTION_STATUS_BADGES, useConnections } from '../../../lib/queries/connections';
 import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
 import { cn } from '../../../lib/utils';
 import { ConnectWhatsappDialog } from './connect-whatsapp-dialog';
@@ -28,7 +34,52 @@ const VIEWS = {
   online: { label: 'Online', detail: 'Pronto para enviar mensagens', icon: Wifi, tone: 'green' },
 } as const;
 
-/** WhatsApp connection status (SPEC §4), driven by the 2-second session poll. */
+/** An account with several numbers: each one with its state, the default marked, and the way to the 'Números' page. */
+function NumbersList({ connections }: { connections: readonly ConnectionView[] }) {
+  return (
+    <div className="grid gap-4">
+      <ul className="grid gap-2" aria-label="Números de WhatsApp" data-testid="whatsapp-numbers">
+        {connections.map((c) => {
+          const status = CONNECTION_STATUS_BADGES[c.status];
+          return (
+            <li
+              key={c.id}
+              className="flex min-w-0 flex-wrap items-center justify-between gap-2 rounded-lg border bg-muted/50 px-3 py-2"
+              data-testid="whatsapp-number"
+            >
+              <div className="grid min-w-0">
+                <span className="truncate text-sm font-semibold">{c.label}</span>
+                <span className="text-xs text-muted-foreground tabular-nums">
+                  {c.phoneNumber ? formatPhone(c.phoneNumber) : 'Número ainda não identificado'}
+                </span>
+              </div>
+              <div className="flex flex-wrap items-center gap-1.5">
+                {c.isDefault ? (
+                  <Badge tone="brand">
+                    <Star aria-hidden />
+                    Padrão
+                  </Badge>
+                ) : null}
+                <Badge tone={status.tone}>{status.label}</Badge>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <Button asChild variant="outline" className="w-full sm:w-auto sm:justify-self-start">
+        <Link to={paths.connections}>
+          Gerenciar números
+          <ArrowRight aria-hidden />
+        </Link>
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * WhatsApp connection status (SPEC §4), driven by the 2-second session poll. An account with two
+ * numbers or more sees the list of its numbers instead, with the way to manage them.
+ */
 export function ConnectionStatusCard({
   headingRef,
   onConnect,
@@ -39,13 +90,20 @@ export function ConnectionStatusCard({
 }) {
   const user = useAuthenticatedUser();
   const session = useWhatsappSession();
+  const connections = useConnections();
   const [dialogOpen, setDialogOpen] = useState(false);
   const openConnect = onConnect ?? (() => setDialogOpen(true));
   const allowed = canReadWorkspace(user);
 
+  const numbers = connections.data?.connections ?? [];
+  const several = allowed && numbers.length >= 2;
+  const connectedCount = numbers.filter((c) => c.status === 'connected').length;
+
   let body: ReactNode;
   if (!allowed) {
     body = <LockedState className="py-4" />;
+  } else if (several) {
+    body = <NumbersList connections={numbers} />;
   } else if (session.isPending) {
     body = (
       <div className="grid gap-3" aria-hidden>
@@ -125,9 +183,13 @@ export function ConnectionStatusCard({
           <CardTitle ref={headingRef} tabIndex={-1} className="focus-visible:outline-none">
             Conexão WhatsApp
           </CardTitle>
-          <CardDescription>Sessão do WhatsApp usada para enviar mensagens.</CardDescription>
+          <CardDescription>
+            {several
+              ? `${connectedCount} de ${numbers.length} números conectados.`
+              : 'Sessão do WhatsApp usada para enviar mensagens.'}
+          </CardDescription>
         </div>
-        {allowed && !session.isPending && !session.isError ? (
+        {several ? null : allowed && !session.isPending && !session.isError ? (
           <Badge tone={VIEWS[view].tone}>
             {view === 'online' ? 'Conectado' : view === 'detecting' ? 'Conectado' : 'Desconectado'}
           </Badge>

@@ -1,9 +1,20 @@
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
-import { Skeleton } from '../../../components/ui/skeleton';
+import { Skeleton } from './ui/skeleton';
 
-/** Draws the pairing string WhatsApp emits as a QR code, in the browser; redrawn when a new one arrives. */
-export function QrCodeImage({ value }: { value: string }) {
+/**
+ * A WhatsApp pairing string drawn as a QR code in the browser (no image leaves the server); redrawn
+ * when a new one arrives. Shared by every screen that pairs a personal number.
+ */
+export function QrCodeImage({
+  value,
+  alt = 'QR code para conectar o WhatsApp',
+  testId = 'whatsapp-qr',
+}: {
+  value: string;
+  alt?: string;
+  testId?: string;
+}) {
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
@@ -18,11 +29,11 @@ export function QrCodeImage({ value }: { value: string }) {
   return (
     <img
       src={src}
-      alt="QR code para conectar o WhatsApp"
+      alt={alt}
       width={264}
       height={264}
       className="size-64 rounded-md border bg-white p-2"
-      data-testid="whatsapp-qr"
+      data-testid={testId}
       data-qr={value}
     />
   );

@@ -1,0 +1,352 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { connectionsMsg } from '../contract/connections';
+import { expect, postJson, putJson, shot, signInCustomer, test } from './fixtures';
+
+/** Profissional allows 3 numbers (contract/connections.ts CONNECTION_LIMITS). */
+const customer = { prefix: 'numeros', name: 'Nina Números', plan: 'professional' as const };
+
+async function openNumbers(page: Page) {
+  await page.getByRole('link', { name: 'Números' }).first().click();
+  await expect(page).toHaveURL(/\/numeros$/);
+  await expect(page.getByRole('heading', { name: 'Números', level: 2 })).toBeVisible();
+  await expect(page.getByText(connectionsMsg.subtitle)).toBeVisible();
+  // Loaded: the plan's allowance is printed once the list arrived.
+  await expect(page.getByTestId('connections-usage')).toContainText('de 3 números do seu plano');
+}
+
+/** 'Adicionar número' › WhatsApp pessoal › label: leaves the pairing dialog open. */
+async function addPersonal(page: Page, label: string) {
+  await page.getByRole('button', { name: 'Adicionar número' }).click();
+  const add = page.getByRole('dialog', { name: 'Adicionar número' });
+  await add.getByLabel('Nome do número').fill(label);
+  await add.getByRole('button', { name: 'Adicionar e conectar' }).click();
+  await expect(page.getByRole('dialog', { name: `Conectar ${label}` })).toBeVisible();
+}
+
+function row(page: Page, label: string) {
+  return page
+    .getByTestId('connection-row')
+    .filter({ has: page.getByRole('heading', { name: label, exact: true, level: 3 }) });
+}
+
+async function expectSeriousAxeFree(page: Page) {
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+}
+
+test('Números: add a personal number by QR code, make it the default, pause, rename, disconnect and remove it', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signInCustomer(page, customer);
+  await openNumbers(page);
+
+  const rows = page.getByTestId('connection-row');
+  if ((await rows.count()) === 0) {
+    // A new account may have no number yet: the empty state's button adds the first one, which is the default.
+    await expect(page.getByText('Nenhum número cadastrado')).toBeVisible();
+    await page.screenshot(shot('numeros-empty-1366'));
+    await addPersonal(page, 'Principal');
+    await page.getByRole('dialog', { name: 'Conectar Principal' }).getByRole('button', { name: 'Fechar' }).click();
+  }
+  await expect(rows).toHaveCount(1);
+  const principal = rows.first();
+  await expect(principal.getByText('Padrão', { exact: true })).toBeVisible();
+  await page.screenshot(shot('numeros-1366'));
+  await expectSeriousAxeFree(page);
+
+  // Adicionar número › WhatsApp pessoal: created, then paired in the same dialog by QR code.
+  await page.getByRole('button', { name: 'Adicionar número' }).click();
+  const add = page.getByRole('dialog', { name: 'Adicionar número' });
+  await expect(add.getByRole('radio', { name: 'WhatsApp pessoal (QR code)' })).toBeChecked();
+  // The contract's validation, before anything is sent.
+  await add.getByRole('button', { name: 'Adicionar e conectar' }).click();
+  await expect(add.getByText(connectionsMsg.labelRequired)).toBeVisible();
+  // Cloud API shows the credentials fields, with the labels of the API WhatsApp panel.
+  await add.getByRole('radio', { name: 'API oficial (Cloud API)' }).click();
+  await expect(add.getByLabel('Access Token *')).toBeVisible();
+  await expect(add.getByLabel('Phone Number ID *')).toBeVisible();
+  await page.screenshot(shot('numeros-add-cloud-1366'));
+  await add.getByRole('radio', { name: 'WhatsApp pessoal (QR code)' }).click();
+  await expect(add.getByLabel('Access Token *')).toHaveCount(0);
+  await add.getByLabel('Nome do número').fill('Vendas');
+  await add.getByRole('button', { name: 'Adicionar e conectar' }).click();
+
+  const pairing = page.getByRole('dialog', { name: 'Conectar Vendas' });
+  const qr = pairing.getByTestId('whatsapp-qr');
+  await expect(qr).toBeVisible({ timeout: 10_000 });
+  expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+  await page.screenshot(shot('numeros-qr-1366'));
+  // The simulated phone scans it by itself.
+  await expect(pairing.getByTestId('pairing-done')).toContainText('Número conectado!', { timeout: 20_000 });
+  await expect(pairing.getByTestId('pairing-done')).toContainText(/\+\d{2} \d{2} \d{4,5}-\d{4}/, { timeout: 10_000 });
+  await page.screenshot(shot('numeros-connected-1366'));
+  await pairing.getByRole('button', { name: 'Concluir' }).click();
+  await expect(pairing).toHaveCount(0);
+
+  await expect(rows).toHaveCount(2);
+  const vendas = row(page, 'Vendas');
+  await expect(vendas.getByTestId('connection-status')).toHaveText('Conectado', { timeout: 10_000 });
+  await expect(vendas.getByTestId('connection-phone')).toHaveText(/\+\d{2} \d{2} \d{4,5}-\d{4}/);
+  await expect(vendas.getByTestId('connection-health')).toHaveText('Saudável');
+  await expect(vendas.getByTestId('connection-today')).toHaveText(/^Hoje: \d+ de \d+/);
+
+  // Tornar padrão: the badge moves to Vendas and its button goes away.
+  await vendas.getByRole('button', { name: 'Tornar padrão' }).click();
+  await expect(vendas.getByText('Padrão', { exact: true })).toBeVisible();
+  await expect(vendas.getByRole('button', { name: /Tornar padrão/ })).toHaveCount(0);
+  await expect(principal.getByText('Padrão', { exact: true })).toHaveCount(0);
+
+  // Pausar / Retomar.
+  await vendas.getByRole('button', { name: 'Pausar' }).click();
+  await expect(vendas.getByText('Pausado', { exact: true })).toBeVisible();
+  await vendas.getByRole('button', { name: 'Retomar' }).click();
+  await expect(vendas.getByText('Pausado', { exact: true })).toHaveCount(0);
+  await vendas.getByRole('button', { name: 'Pausar' }).click();
+  await expect(vendas.getByText('Pausado', { exact: true })).toBeVisible();
+  await page.screenshot(shot('numeros-two-rows-1366'));
+
+  // Renomear, with the contract's validation.
+  await vendas.getByRole('button', { name: 'Renomear' }).click();
+  const rename = page.getByRole('dialog', { name: 'Renomear número' });
+  await expect(rename.getByLabel('Nome do número')).toHaveValue('Vendas');
+  await rename.getByLabel('Nome do número').fill('');
+  await rename.getByRole('button', { name: 'Salvar' }).click();
+  await expect(rename.getByText(connectionsMsg.labelRequired)).toBeVisible();
+  await rename.getByLabel('Nome do número').fill('Vendas SP');
+  await rename.getByRole('button', { name: 'Salvar' }).click();
+  await expect(rename).toHaveCount(0);
+  const renamed = row(page, 'Vendas SP');
+  await expect(renamed).toBeVisible();
+
+  // Desconectar asks first; then the number waits for a new QR code.
+  await renamed.getByRole('button', { name: 'Desconectar' }).click();
+  const disconnect = page.getByRole('alertdialog', { name: 'Desconectar número?' });
+  await disconnect.getByRole('button', { name: 'Desconectar' }).click();
+  await expect(disconnect).toHaveCount(0);
+  await expect(renamed.getByTestId('connection-status')).toHaveText('Desconectado');
+  await expect(renamed.getByRole('button', { name: /^Conectar/ })).toBeVisible();
+
+  // The first number takes the default back, so Vendas SP is a plain number when it goes.
+  await principal.getByRole('button', { name: 'Tornar padrão' }).click();
+  await expect(principal.getByText('Padrão', { exact: true })).toBeVisible();
+
+  // Remover asks first, then the row is gone.
+  await renamed.getByRole('button', { name: 'Remover' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Remover número?' });
+  await expect(confirm).toContainText(connectionsMsg.confirmRemove);
+  await confirm.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(renamed).toBeVisible();
+  await renamed.getByRole('button', { name: 'Remover' }).click();
+  await confirm.getByRole('button', { name: 'Remover' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(rows).toHaveCount(1);
+  await expect(row(page, 'Vendas SP')).toHaveCount(0);
+});
+
+test('Números on a phone-sized screen: no horizontal scroll, the actions and the add dialog reachable', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInCustomer(page, customer);
+  const created = await postJson(page.request, '/api/connections', { kind: 'personal', label: 'Principal' });
+  expect(created.status()).toBe(201);
+  await page.goto('/numeros');
+  await expect(page.getByRole('heading', { name: 'Números', level: 2 })).toBeVisible();
+  await expect(page.getByTestId('connections-usage')).toContainText('de 3 números do seu plano');
+  await page.screenshot(shot('numeros-390'));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // Every action of the row fits the screen's width (they wrap instead of overflowing).
+  const principal = row(page, 'Principal');
+  for (const name of [/^Conectar/, /^Pausar/, /^Renomear/, /^Remover/]) {
+    const box = await principal.getByRole('button', { name }).boundingBox();
+    expect(box, String(name)).not.toBeNull();
+    expect((box?.x ?? 0) + (box?.width ?? 0), String(name)).toBeLessThanOrEqual(390);
+  }
+
+  await page.getByRole('button', { name: 'Adicionar número' }).click();
+  const add = page.getByRole('dialog', { name: 'Adicionar número' });
+  await add.getByRole('radio', { name: 'API oficial (Cloud API)' }).click();
+  await expect(add.getByLabel('App Secret (opcional, necessário para o webhook)')).toBeVisible();
+  await page.screenshot(shot('numeros-add-390'));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await add.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(add).toHaveCount(0);
+});
+
+test('Números on Básico: one number, then the add button waits for an upgrade, with the plans link', async ({
+  page,
+}) => {
+  await signInCustomer(page, { prefix: 'numbasico', name: 'Beto Básico', plan: 'basic' });
+  await page.goto('/numeros');
+  await expect(page.getByTestId('connections-usage')).toContainText('de 1 número do seu plano');
+  const rows = page.getByTestId('connection-row');
+  if ((await rows.count()) === 0) {
+    // No number yet: add one (its pairing can wait).
+    await addPersonal(page, 'Principal');
+    const pairing = page.getByRole('dialog', { name: 'Conectar Principal' });
+    await pairing.getByRole('button', { name: 'Fechar' }).click();
+    await expect(pairing).toHaveCount(0);
+  }
+  await expect(rows).toHaveCount(1);
+
+  await expect(page.getByRole('button', { name: 'Adicionar número' })).toBeDisabled();
+  const note = page.getByTestId('connections-limit');
+  await expect(note).toContainText(connectionsMsg.limitReached(1));
+  await expect(page.getByRole('button', { name: 'Adicionar número' })).toHaveAccessibleDescription(
+    new RegExp(connectionsMsg.limitReached(1).slice(0, 30)),
+  );
+  await page.screenshot(shot('numeros-limit-1366'));
+
+  // The server holds the limit too, with the same words.
+  const res = await postJson(page.request, '/api/connections', { kind: 'personal', label: 'Extra' });
+  expect(res.status()).toBe(403);
+  expect((await res.json()).message).toBe(connectionsMsg.limitReached(1));
+
+  await note.getByRole('link', { name: 'Ver planos' }).click();
+  await expect(page).toHaveURL(/\/settings\?tab=planos$/);
+});
+
+/** Six contacts on WhatsApp: the simulator treats numbers ending in 0 as not on WhatsApp, these end in 1. */
+const SIX_CONTACTS = ['11', '21', '31', '41', '51', '61'].map((end, i) => ({
+  name: `Contato ${i + 1}`,
+  phone: `(21) 99888-00${end}`,
+}));
+
+test('a campaign over two numbers: the picker, the send split between them and the report per number', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signInCustomer(page, { prefix: 'doisnum', name: 'Duda Dois Números', plan: 'professional' });
+  for (const contact of SIX_CONTACTS) {
+    const res = await postJson(page.request, '/api/contacts', contact);
+    expect(res.ok(), `contact ${contact.name}`).toBe(true);
+  }
+  const settings = await putJson(page.request, '/api/settings/whatsapp', {
+    autoReconnect: true,
+    messageDelay: 1,
+    dailyLimit: 1000,
+    respectBusinessHours: false,
+    businessStart: '09:00',
+    businessEnd: '18:00',
+  });
+  expect(settings.ok(), 'WhatsApp settings').toBe(true);
+  // The default number, connected through the single-number route as before.
+  const connect = await postJson(page.request, '/api/whatsapp/connect', {});
+  expect(connect.ok(), 'WhatsApp connect').toBe(true);
+  await expect
+    .poll(async () => (await (await page.request.get('/api/whatsapp-session')).json()).phoneNumber, {
+      timeout: 15_000,
+    })
+    .toBeTruthy();
+
+  // A second personal number, paired by QR code on the 'Números' page.
+  await page.goto('/numeros');
+  await expect(page.getByTestId('connections-usage')).toContainText('de 3 números do seu plano');
+  await addPersonal(page, 'Vendas');
+  const pairing = page.getByRole('dialog', { name: 'Conectar Vendas' });
+  await expect(pairing.getByTestId('pairing-done')).toContainText(/\+\d{2} \d{2} \d{4,5}-\d{4}/, { timeout: 20_000 });
+  await pairing.getByRole('button', { name: 'Concluir' }).click();
+  await expect(page.getByTestId('connection-row')).toHaveCount(2);
+  const vendas = row(page, 'Vendas');
+  await expect(vendas.getByTestId('connection-status')).toHaveText('Conectado', { timeout: 10_000 });
+
+  // The chatbot may be switched off on one number.
+  const bot = vendas.getByRole('switch', { name: /Chatbot neste número/ });
+  const botWasOn = (await bot.getAttribute('aria-checked')) === 'true';
+  await bot.click();
+  await expect(bot).toHaveAttribute('aria-checked', botWasOn ? 'false' : 'true');
+  await bot.click();
+  await expect(bot).toHaveAttribute('aria-checked', botWasOn ? 'true' : 'false');
+
+  // The dashboard's card lists both numbers, the default marked, with the way to manage them.
+  await page.goto('/dashboard');
+  const numbers = page.getByTestId('whatsapp-number');
+  await expect(numbers).toHaveCount(2);
+  await expect(numbers.filter({ hasText: 'Vendas' })).toContainText('Conectado');
+  await expect(page.getByTestId('whatsapp-numbers').getByText('Padrão', { exact: true })).toHaveCount(1);
+  await page.getByTestId('whatsapp-numbers').scrollIntoViewIfNeeded();
+  await page.screenshot(shot('dashboard-numbers-1366'));
+  await page.getByRole('link', { name: 'Gerenciar números' }).click();
+  await expect(page).toHaveURL(/\/numeros$/);
+
+  // 'Nova Campanha' › 'Escolher números' › 'Todos os conectados': both, with their capacity today.
+  await page.goto('/campaigns');
+  await page.getByRole('main').getByRole('button', { name: 'Nova Campanha' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Nova Campanha' });
+  await dialog.getByLabel('Nome da campanha').fill('Dois números');
+  await dialog.getByLabel('Mensagem', { exact: true }).fill('Olá {{primeiro_nome}}, novidades!');
+  const picker = dialog.getByTestId('campaign-numbers');
+  await expect(picker.getByRole('radio', { name: 'Número padrão' })).toBeChecked();
+  await picker.getByRole('radio', { name: 'Escolher números' }).click();
+  const options = picker.getByTestId('campaign-number-option');
+  await expect(options).toHaveCount(2);
+  await expect(options.filter({ hasText: 'Vendas' })).toContainText(/Hoje: \d+ de [\d.]+/);
+  await picker.getByRole('button', { name: 'Todos os conectados' }).click();
+  await expect(picker.getByRole('checkbox', { checked: true })).toHaveCount(2);
+  await expect(picker.getByTestId('campaign-numbers-capacity')).toHaveText(
+    /^Capacidade hoje dos números escolhidos: [\d.]+ mensagens$/,
+  );
+  await picker.scrollIntoViewIfNeeded();
+  await page.screenshot(shot('campaign-numbers-picker-1366'));
+  const pickerAxe = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(pickerAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await picker.scrollIntoViewIfNeeded();
+  await page.screenshot(shot('campaign-numbers-picker-390'));
+  const pickerBox = await picker.boundingBox();
+  expect((pickerBox?.x ?? 0) + (pickerBox?.width ?? 0)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1366, height: 850 });
+  // Nothing chosen: the form says so before anything is sent.
+  for (const box of await picker.getByRole('checkbox').all()) await box.uncheck();
+  await expect(picker.getByTestId('campaign-numbers-capacity')).toHaveText(
+    'Capacidade hoje dos números escolhidos: 0 mensagens',
+  );
+  await dialog.getByRole('button', { name: 'Criar Campanha' }).click();
+  await expect(picker.getByText('Escolha ao menos um número ou use o número padrão.')).toBeVisible();
+  await picker.getByRole('button', { name: 'Todos os conectados' }).click();
+  await expect(picker.getByText('Escolha ao menos um número ou use o número padrão.')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Criar Campanha' }).click();
+  await expect(page.getByText('Campanha criada com sucesso.').first()).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  // Editing shows the saved choice.
+  const card = page.getByTestId('campaign-card').filter({ hasText: 'Dois números' });
+  await card.getByRole('button', { name: /Editar/ }).click();
+  const edit = page.getByRole('dialog', { name: 'Editar Campanha' });
+  await expect(edit.getByRole('radio', { name: 'Escolher números' })).toBeChecked();
+  await expect(edit.getByRole('checkbox', { checked: true })).toHaveCount(2);
+  await edit.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(edit).toBeHidden();
+
+  // Send: the confirmation names both numbers; the campaign completes.
+  await card.getByRole('button', { name: /Enviar Campanha/ }).click();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm).toContainText('6 destinatários pelos números');
+  await expect(confirm).toContainText('Capacidade hoje dos números escolhidos');
+  await confirm.getByRole('button', { name: 'Confirmar' }).click();
+  await expect(card.getByText('Concluída')).toBeVisible({ timeout: 60_000 });
+
+  // The report: one row per number, their sent messages adding up to the six contacts.
+  await card.getByRole('button', { name: /Relatório/ }).click();
+  const report = page.getByRole('dialog', { name: 'Relatório da campanha' });
+  const perNumber = report.getByRole('table', { name: 'Envios da campanha por número' });
+  await expect(perNumber).toBeVisible();
+  await expect(report.getByRole('heading', { name: 'Por número' })).toBeVisible();
+  const lines = perNumber.getByTestId('number-row');
+  await expect(lines).toHaveCount(2);
+  await expect(lines.filter({ hasText: 'Vendas' })).toHaveCount(1);
+  const sent = (await perNumber.getByTestId('number-sent').allTextContents()).map(Number);
+  expect(sent.reduce((a, b) => a + b, 0)).toBe(6);
+  await expect(report.getByTestId('recipient-number').first()).toContainText(/\+55 \d{2} \d{4,5}-\d{4}/);
+  await page.screenshot(shot('campaign-numbers-report-1366'));
+
+  // On a phone the per-number table turns into cards, still one per number.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(report.getByTestId('number-row')).toHaveCount(2);
+  await page.screenshot(shot('campaign-numbers-report-390'));
+  const reportBox = await report.getByTestId('campaign-numbers-report').boundingBox();
+  expect((reportBox?.x ?? 0) + (reportBox?.width ?? 0)).toBeLessThanOrEqual(390);
+});

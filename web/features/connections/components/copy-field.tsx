@@ -1,0 +1,35 @@
+import { Copy } from 'lucide-react';
+import { msg } from '../../../../contract/messages';
+import { Button } from '../../../components/ui/button';
+import { toast } from '../../../components/ui/use-toast';
+
+async function copyText(value: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(value);
+    toast({ title: msg.generic.copied, variant: 'success' });
+  } catch (error) {
+    // No clipboard permission (an insecure origin): the value stays on screen to be selected by hand.
+    console.warn('Não foi possível copiar', error);
+  }
+}
+
+/** A value to paste elsewhere (Meta's panel), with its copy button. */
+export function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div className="grid min-w-0 gap-1">
+      <p className="text-xs font-medium text-muted-foreground">{label}</p>
+      <div className="flex min-w-0 items-start gap-2">
+        <code
+          className="min-w-0 flex-1 rounded-md border bg-muted px-2 py-1.5 text-xs break-all"
+          data-testid={testId}
+          title={value}
+        >
+          {value}
+        </code>
+        <Button variant="outline" size="sm" onClick={() => void copyText(value)} aria-label={`Copiar ${label}`}>
+          <Copy aria-hidden />
+        </Button>
+      </div>
+    </div>
+  );
+}
