@@ -367,13 +367,16 @@ export class Dispatcher {
         where id = ${lane.connectionId} and stop_reason is distinct from ${reason}
         returning id`),
     ).length;
+    // Rows given to it meanwhile (a campaign started since, its sticky contacts) go too: cheap when
+    // there are none (a partial index holds the queued rows given to a number).
+    const moved = FAILOVER_REASONS.includes(reason) ? await this.claims.releaseNumber(lane.connectionId) : 0;
+    if (moved) {
+      this.opts.log.warn(
+        { connectionId: lane.connectionId, reason, moved },
+        'a number stopped; its recipients move to the others',
+      );
+    }
     if (changed) {
-      const moved = FAILOVER_REASONS.includes(reason) ? await this.claims.releaseNumber(lane.connectionId) : 0;
-      if (moved)
-        this.opts.log.warn(
-          { connectionId: lane.connectionId, reason, moved },
-          'a number stopped; its recipients move to the others',
-        );
       if (reason === 'restricted' || reason === 'logged_out' || reason === 'disconnected') {
         await notify(this.db, this.opts.log, lane.userId, {
           kind: 'number_stopped',

@@ -102,14 +102,16 @@ export async function planRecipients(tx: Db, c: PlannedCampaign, contactLimit: n
     `);
   }
   // Sticky sender: a contact talking with one of the chosen numbers gets the campaign from that
-  // number (its row is given to it now; if the number stops, its rows go to the others).
+  // number while it can send (its row is given to it now; if the number stops, its rows go to the others).
   if ((c.connectionIds?.length ?? 0) > 1) {
     await tx.execute(sql`
       update campaign_recipients r set connection_id = v.connection_id
       from conversations v
       where r.campaign_id = ${c.id} and r.status = 'queued' and r.kind = 'contact'
         and v.user_id = ${c.userId} and v.phone = r.recipient
-        and v.connection_id = any(${sql.param(c.connectionIds)}::uuid[])`);
+        and v.connection_id = any(${sql.param(c.connectionIds)}::uuid[])
+        and exists (select 1 from connections n where n.id = v.connection_id and not n.paused
+          and (n.stop_reason is null or n.stop_reason in ('outside_hours', 'messaging_limit')))`);
   }
   const [counts] = rowsOf<{ total: number; queued: number }>(
     await tx.execute(sql`
