@@ -28,6 +28,9 @@ export type ConnectionStatus = (typeof connectionStatuses)[number];
 
 export const LABEL_MAX = 40;
 
+/** A restriction WhatsApp reported (463, 131048, 131056) keeps a number out of campaigns this long. */
+export const RESTRICTION_MS = 24 * 3_600_000;
+
 /** pt-BR texts of the "Números" page and the connections API. */
 export const connectionsMsg = {
   title: 'Números',

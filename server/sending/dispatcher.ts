@@ -7,6 +7,7 @@ import {
   type ConnectionSettings,
   type ConnectionStopReason,
   FAILOVER_REASONS,
+  RESTRICTION_MS,
   stopReasonLabels,
 } from '../../contract/connections';
 import { notificationMsg } from '../../contract/notifications';
@@ -39,9 +40,6 @@ export interface NumberInfo {
   loggedOutAt: Date | null;
   stopReason: ConnectionStopReason | null;
 }
-
-/** A restriction keeps a number out of campaigns this long (unless its owner resumes it sooner by hand). */
-export const RESTRICTION_MS = 24 * 3_600_000;
 
 export interface DispatcherOptions {
   db: Db;

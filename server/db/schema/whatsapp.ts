@@ -33,7 +33,7 @@ export const connections = pgTable(
     phoneNumber: text('phone_number'),
     /** The number's own sending settings; an absent field is the account's. */
     settings: jsonb('settings').$type<ConnectionSettings>().notNull().default({}),
-    /** The last restriction WhatsApp reported (463, 131048, 131056…) and when; cleared by a send that goes through. */
+    /** The last restriction WhatsApp reported (463, 131048, 131056…) and when; it counts for 24 h (RESTRICTION_MS). */
     restrictedCode: text('restricted_code'),
     restrictedAt: timestamp('restricted_at', { withTimezone: true }),
     /** Why the number's lane takes no recipients now (disconnected, restricted, logged_out, daily_limit, paused), and since when. */

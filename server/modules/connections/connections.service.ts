@@ -9,6 +9,7 @@ import {
   connectionLimitFor,
   connectionsMsg,
   type createConnectionInput,
+  RESTRICTION_MS,
   type updateConnectionInput,
 } from '../../../contract/connections';
 import { phoneDigits } from '../../../contract/phone';
@@ -23,9 +24,6 @@ import type { ConnectionEntry } from '../../whatsapp/connection-directory';
 import type { ConnectionManager } from '../../whatsapp/manager';
 import { getAccountSettings } from '../settings';
 import type { CloudApiSettings } from '../whatsapp';
-
-/** How long a restriction WhatsApp reported marks the number restricted (unless a send goes through first). */
-export const RESTRICTION_MS = 24 * 3_600_000;
 
 export interface ConnectionsDeps {
   db: Db;
