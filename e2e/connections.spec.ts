@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { connectionSettingsFormMsg } from '../contract/connection-settings-form';
 import { connectionsMsg } from '../contract/connections';
-import { expect, postJson, putJson, shot, signInCustomer, test } from './fixtures';
+import { settingsMsg } from '../contract/settings';
+import { expect, expectOk, postJson, putJson, shot, signInCustomer, test } from './fixtures';
 
 /** Profissional allows 3 numbers (contract/connections.ts CONNECTION_LIMITS). */
 const customer = { prefix: 'numeros', name: 'Nina Números', plan: 'professional' as const };
@@ -349,4 +351,166 @@ test('a campaign over two numbers: the picker, the send split between them and t
   await page.screenshot(shot('campaign-numbers-report-390'));
   const reportBox = await report.getByTestId('campaign-numbers-report').boundingBox();
   expect((reportBox?.x ?? 0) + (reportBox?.width ?? 0)).toBeLessThanOrEqual(390);
+});
+
+/** A PATCH sent as the app sends it, with the page's Origin (the server refuses a cookie-carrying write without it). */
+function patchJson(request: APIRequestContext, path: string, data: unknown) {
+  const baseURL = test.info().project.use.baseURL ?? '';
+  return request.patch(path, { data, headers: { Origin: new URL(baseURL).origin } });
+}
+
+/** The account's WhatsApp settings, so the numbers' "account" values are known. */
+const ACCOUNT_SENDING = {
+  autoReconnect: true,
+  messageDelay: 5,
+  dailyLimit: 1000,
+  respectBusinessHours: false,
+  businessStart: '09:00',
+  businessEnd: '18:00',
+};
+
+test('Configurar envio: a number’s own daily limit and interval, then the account’s limit again', async ({ page }) => {
+  test.setTimeout(60_000);
+  await signInCustomer(page, { prefix: 'numenvio', name: 'Eva Envio', plan: 'professional' });
+  await expectOk(putJson(page.request, '/api/settings/whatsapp', ACCOUNT_SENDING), 'WhatsApp settings');
+  await expectOk(postJson(page.request, '/api/connections', { kind: 'personal', label: 'Vendas' }), 'add Vendas');
+  await page.goto('/numeros');
+  await expect(page.getByTestId('connections-usage')).toContainText('de 3 números do seu plano');
+  const vendas = row(page, 'Vendas');
+  // The card's limit is the account's while the number has none of its own.
+  await expect(vendas.getByTestId('connection-today')).toHaveText('Hoje: 0 de 1.000');
+
+  await vendas.getByRole('button', { name: /^Configurar envio/ }).click();
+  const dialog = page.getByRole('dialog', { name: connectionSettingsFormMsg.title });
+  const limit = dialog.getByLabel('Limite diário de mensagens');
+  const delay = dialog.getByLabel('Intervalo entre mensagens (s)');
+  const limitFromAccount = dialog.getByRole('checkbox', {
+    name: `${connectionSettingsFormMsg.useAccount} (limite diário)`,
+  });
+  const delayFromAccount = dialog.getByRole('checkbox', {
+    name: `${connectionSettingsFormMsg.useAccount} (intervalo entre mensagens)`,
+  });
+  // Every field follows the account at first: the numbers empty, the account's value as placeholder and hint.
+  await expect(limitFromAccount).toBeChecked();
+  await expect(limit).toBeDisabled();
+  await expect(limit).toHaveValue('');
+  await expect(limit).toHaveAttribute('placeholder', '1.000');
+  await expect(dialog.getByText('Configuração da conta: 1.000 mensagens.')).toBeVisible();
+  await expect(delay).toHaveAttribute('placeholder', '5');
+  await expect(dialog.getByRole('switch', { name: 'Aquecimento do número' })).toBeDisabled();
+  await expect(dialog.getByRole('switch', { name: 'Aquecimento do número' })).toHaveAttribute('aria-checked', 'true');
+
+  // Unticking starts from the account's value.
+  await limitFromAccount.uncheck();
+  await expect(limit).toBeEnabled();
+  await expect(limit).toHaveValue('1000');
+  await limit.fill('250');
+  await delayFromAccount.uncheck();
+  await delay.fill('0');
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await expect(dialog.getByText(settingsMsg.messageDelayRange)).toBeVisible();
+  await page.screenshot(shot('numeros-envio-1366'));
+  const axe = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot(shot('numeros-envio-390'));
+  const box = await dialog.boundingBox();
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1366, height: 850 });
+  await delay.fill('10');
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(vendas.getByTestId('connection-today')).toHaveText('Hoje: 0 de 250');
+
+  // Reopened: the number's own values.
+  await vendas.getByRole('button', { name: /^Configurar envio/ }).click();
+  await expect(limitFromAccount).not.toBeChecked();
+  await expect(limit).toHaveValue('250');
+  await expect(delayFromAccount).not.toBeChecked();
+  await expect(delay).toHaveValue('10');
+
+  // Back to the account's limit: the field empties and the card's limit is the account's again.
+  await limitFromAccount.check();
+  await expect(limit).toBeDisabled();
+  await expect(limit).toHaveValue('');
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(vendas.getByTestId('connection-today')).toHaveText('Hoje: 0 de 1.000');
+  const saved = await (await page.request.get('/api/connections')).json();
+  const own = saved.connections.find((c: { label: string }) => c.label === 'Vendas').settings;
+  expect(own).toEqual({ messageDelay: 10 });
+
+  await vendas.getByRole('button', { name: /^Configurar envio/ }).click();
+  await expect(limitFromAccount).toBeChecked();
+  await expect(delay).toHaveValue('10');
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(dialog).toHaveCount(0);
+});
+
+/** Waits until a personal number is paired by the simulator (it scans the QR code by itself). */
+async function waitConnected(request: APIRequestContext, id: string) {
+  await expect
+    .poll(
+      async () => {
+        const c = await (await request.get(`/api/connections/${id}`)).json();
+        return c.status === 'connected' && Boolean(c.phoneNumber);
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+}
+
+test('Conversas with two numbers: each conversation names its number, and the Número filter', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signInCustomer(page, { prefix: 'inboxnum', name: 'Ivo Inbox', plan: 'professional' });
+  // The default number, connected through the single-number route, then named Vendas.
+  await expectOk(postJson(page.request, '/api/whatsapp/connect', {}), 'WhatsApp connect');
+  const first = (await (await page.request.get('/api/connections')).json()).connections[0];
+  await waitConnected(page.request, first.id);
+  await expectOk(patchJson(page.request, `/api/connections/${first.id}`, { label: 'Vendas' }), 'rename');
+  const created = await expectOk(
+    postJson(page.request, '/api/connections', { kind: 'personal', label: 'Suporte' }),
+    'add Suporte',
+  );
+  const suporte = (await created.json()).connection.id as string;
+  await expectOk(postJson(page.request, `/api/connections/${suporte}/connect`, {}), 'connect Suporte');
+  await waitConnected(page.request, suporte);
+
+  // The simulator receives on the default number: one contact writes to Vendas, then another to Suporte.
+  await expectOk(
+    postJson(page.request, '/api/whatsapp/simulator/inbound', { from: '5521998770011', text: 'Quero comprar' }),
+    'inbound Vendas',
+  );
+  await expectOk(patchJson(page.request, `/api/connections/${suporte}`, { isDefault: true }), 'Suporte default');
+  await expectOk(
+    postJson(page.request, '/api/whatsapp/simulator/inbound', { from: '5521998770021', text: 'Preciso de ajuda' }),
+    'inbound Suporte',
+  );
+
+  await page.goto('/conversations');
+  const items = page.getByTestId('conversation-item');
+  await expect(items).toHaveCount(2, { timeout: 10_000 });
+  await expect(items.filter({ hasText: 'Quero comprar' }).getByTestId('conversation-item-number')).toHaveText(
+    'Número: Vendas',
+  );
+  await expect(items.filter({ hasText: 'Preciso de ajuda' }).getByTestId('conversation-item-number')).toHaveText(
+    'Número: Suporte',
+  );
+
+  const filter = page.getByLabel('Número', { exact: true });
+  await expect(filter).toHaveValue('');
+  await filter.selectOption({ label: 'Suporte' });
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toContainText('Preciso de ajuda');
+  await items.first().click();
+  await expect(page.getByTestId('conversation-number')).toHaveText('via Suporte');
+  await page.screenshot(shot('conversas-numeros-1366'));
+  await filter.selectOption({ label: 'Todos os números' });
+  await expect(items).toHaveCount(2);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/conversations');
+  await expect(items).toHaveCount(2);
+  await page.screenshot(shot('conversas-numeros-390'));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });

@@ -1,4 +1,4 @@
-import { Pause, Pencil, Play, QrCode, Star, Trash2, Unplug } from 'lucide-react';
+import { Pause, Pencil, Play, QrCode, SlidersHorizontal, Star, Trash2, Unplug } from 'lucide-react';
 import type { ConnectionView } from '../../../../contract/connections';
 import { formatPhone } from '../../../../contract/phone';
 import { countLabel } from '../../../../contract/plural';
@@ -27,6 +27,7 @@ export interface ConnectionActions {
   onTogglePause: (connection: ConnectionView) => void;
   onToggleBot: (connection: ConnectionView, enabled: boolean) => void;
   onRename: (connection: ConnectionView) => void;
+  onConfigure: (connection: ConnectionView) => void;
   onRemove: (connection: ConnectionView) => void;
 }
 
@@ -196,6 +197,15 @@ export function ConnectionCard({
           onClick={() => actions.onTogglePause(c)}
         >
           {c.paused ? 'Retomar' : 'Pausar'}
+          {of}
+        </PermissionGatedButton>
+        <PermissionGatedButton
+          size="sm"
+          variant="outline"
+          icon={<SlidersHorizontal aria-hidden />}
+          onClick={() => actions.onConfigure(c)}
+        >
+          Configurar envio
           {of}
         </PermissionGatedButton>
         <PermissionGatedButton

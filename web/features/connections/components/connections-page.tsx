@@ -22,6 +22,7 @@ import { useUpdateConnection } from '../api/update-connection';
 import { AddConnectionDialog } from './add-connection-dialog';
 import { ConnectConnectionDialog } from './connect-connection-dialog';
 import { ConnectionCard } from './connection-card';
+import { ConnectionSettingsDialog } from './connection-settings-dialog';
 import { RenameConnectionDialog } from './rename-connection-dialog';
 
 const UPDATE_FAILED = 'Não foi possível atualizar o número.';
@@ -47,6 +48,7 @@ export default function ConnectionsPage() {
   const [adding, setAdding] = useState(false);
   const [pairing, setPairing] = useState<ConnectionView | null>(null);
   const [renaming, setRenaming] = useState<ConnectionView | null>(null);
+  const [configuring, setConfiguring] = useState<ConnectionView | null>(null);
   const [disconnecting, setDisconnecting] = useState<ConnectionView | null>(null);
   const { askDelete, dialog: removeDialog } = useConfirmDelete<ConnectionView>(remove, {
     deleted: connectionsMsg.removed,
@@ -135,6 +137,7 @@ export default function ConnectionsPage() {
               onTogglePause: (x) => patch(x, { paused: !x.paused }),
               onToggleBot: (x, botEnabled) => patch(x, { botEnabled }),
               onRename: setRenaming,
+              onConfigure: setConfiguring,
               onRemove: askDelete,
             }}
           />
@@ -179,6 +182,7 @@ export default function ConnectionsPage() {
       <AddConnectionDialog open={adding} onOpenChange={setAdding} />
       <ConnectConnectionDialog connection={pairing} onOpenChange={(open) => !open && setPairing(null)} />
       <RenameConnectionDialog connection={renaming} onOpenChange={(open) => !open && setRenaming(null)} />
+      <ConnectionSettingsDialog connection={configuring} onOpenChange={(open) => !open && setConfiguring(null)} />
       <ConfirmDialog
         open={disconnecting !== null}
         onCancel={() => setDisconnecting(null)}

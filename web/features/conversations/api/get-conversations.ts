@@ -7,30 +7,39 @@ import { CONVERSATIONS_LIMIT, LIST_POLL_MS, replaceConversation } from '../conve
 
 export type ConversationListResponse = z.infer<typeof conversationListResponse>;
 
-/** The list's keys are ['/api/conversations', { search, limit }]; a conversation's are [..., phone]. */
+/** The list's keys are ['/api/conversations', { search, limit, connectionId? }]; a conversation's are [..., phone]. */
 function isListKey(queryKey: QueryKey): boolean {
   return queryKey[0] === conversationsQueryKey[0] && typeof queryKey[1] === 'object' && queryKey[1] !== null;
 }
 
-export function getConversations(search: string, signal?: AbortSignal): Promise<ConversationListResponse> {
+/** `connectionId`: only the conversations on that number (empty: every number's). */
+export function getConversations(
+  search: string,
+  signal?: AbortSignal,
+  connectionId = '',
+): Promise<ConversationListResponse> {
   const params = new URLSearchParams({ limit: String(CONVERSATIONS_LIMIT) });
   if (search) params.set('search', search);
+  if (connectionId) params.set('connectionId', connectionId);
   return api.get<ConversationListResponse>(`/api/conversations?${params}`, { signal });
 }
 
-export const conversationsQueryOptions = (search: string, enabled = true) =>
+export const conversationsQueryOptions = (search: string, enabled = true, connectionId = '') =>
   queryOptions({
-    queryKey: [...conversationsQueryKey, { search, limit: CONVERSATIONS_LIMIT }],
-    queryFn: ({ signal }) => getConversations(search, signal),
+    queryKey: [
+      ...conversationsQueryKey,
+      connectionId ? { search, limit: CONVERSATIONS_LIMIT, connectionId } : { search, limit: CONVERSATIONS_LIMIT },
+    ],
+    queryFn: ({ signal }) => getConversations(search, signal, connectionId),
     enabled,
     placeholderData: keepPreviousData,
     // Not while the browser tab is hidden: refetchIntervalInBackground stays false.
     refetchInterval: LIST_POLL_MS,
   });
 
-/** Ordered by last activity, polled every 5 s while the page is open and visible. */
-export function useConversations(search: string, enabled = true) {
-  return useQuery(conversationsQueryOptions(search, enabled));
+/** Ordered by last activity, polled every 5 s while the page is open and visible; `connectionId` filters by number. */
+export function useConversations(search: string, enabled = true, connectionId = '') {
+  return useQuery(conversationsQueryOptions(search, enabled, connectionId));
 }
 
 /** Refreshes every cached list (not the open conversations). */

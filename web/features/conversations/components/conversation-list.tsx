@@ -1,5 +1,6 @@
 import { Headset, MessagesSquare, Search } from 'lucide-react';
 import type { ReactNode } from 'react';
+import type { ConnectionView } from '../../../../contract/connections';
 import { type Conversation, conversationsMsg } from '../../../../contract/conversations';
 import { pluralForm } from '../../../../contract/plural';
 import { EmptyState, ErrorState } from '../../../components/states';
@@ -7,6 +8,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { NativeSelect } from '../../../components/ui/select';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { formatDateTime, formatRelativeTime } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
@@ -29,11 +31,14 @@ function ListSkeleton() {
 function ConversationItem({
   conversation: c,
   selected,
+  showNumber,
   now,
   onSelect,
 }: {
   conversation: Conversation;
   selected: boolean;
+  /** The account has several numbers: the row says which one the contact wrote to. */
+  showNumber: boolean;
   now: number;
   onSelect: (phone: string) => void;
 }) {
@@ -53,6 +58,12 @@ function ConversationItem({
         <span className={cn('min-w-0 flex-1 truncate', unread ? 'font-semibold' : 'font-medium')}>
           {conversationTitle(c)}
         </span>
+        {showNumber && c.numberLabel ? (
+          <Badge tone="outline" className="max-w-28 min-w-0 shrink" data-testid="conversation-item-number">
+            <span className="sr-only">Número: </span>
+            <span className="truncate">{c.numberLabel}</span>
+          </Badge>
+        ) : null}
         <time
           dateTime={c.lastMessageAt}
           title={formatDateTime(c.lastMessageAt)}
@@ -82,12 +93,15 @@ function ConversationItem({
   );
 }
 
-/** The left pane: search and the conversations by last activity. */
+/** The left pane: search, the 'Número' filter (with several numbers) and the conversations by last activity. */
 export function ConversationList({
   list,
   search,
   onSearchChange,
   searching,
+  numbers = null,
+  numberId = '',
+  onNumberChange,
   selectedPhone,
   now,
   onSelect,
@@ -97,6 +111,11 @@ export function ConversationList({
   onSearchChange: (value: string) => void;
   /** Whether the list shown is for a search (so 'no results' differs from 'no conversations'). */
   searching: boolean;
+  /** The account's numbers when it has several (the filter and the rows' badges); null hides both. */
+  numbers?: readonly Pick<ConnectionView, 'id' | 'label'>[] | null;
+  /** The number the list is filtered by ('' for all). */
+  numberId?: string;
+  onNumberChange?: (id: string) => void;
   selectedPhone: string | null;
   now: number;
   onSelect: (phone: string) => void;
@@ -125,6 +144,17 @@ export function ConversationList({
           </Button>
         }
       />
+    ) : numberId ? (
+      <EmptyState
+        icon={MessagesSquare}
+        title="Nenhuma conversa neste número"
+        description="Nenhum contato escreveu para este número ainda."
+        action={
+          <Button variant="outline" size="sm" onClick={() => onNumberChange?.('')}>
+            Ver todos os números
+          </Button>
+        }
+      />
     ) : (
       <EmptyState icon={MessagesSquare} title="Nenhuma conversa" description={conversationsMsg.empty} />
     );
@@ -133,7 +163,13 @@ export function ConversationList({
       <ul className="grid grid-cols-1 gap-0.5 p-2" aria-label="Conversas">
         {conversations.map((c) => (
           <li key={c.phone}>
-            <ConversationItem conversation={c} selected={c.phone === selectedPhone} now={now} onSelect={onSelect} />
+            <ConversationItem
+              conversation={c}
+              selected={c.phone === selectedPhone}
+              showNumber={numbers !== null}
+              now={now}
+              onSelect={onSelect}
+            />
           </li>
         ))}
       </ul>
@@ -159,6 +195,23 @@ export function ConversationList({
             onChange={(event) => onSearchChange(event.target.value)}
           />
         </div>
+        {numbers ? (
+          <>
+            <Label htmlFor="conversation-number">Número</Label>
+            <NativeSelect
+              id="conversation-number"
+              value={numberId}
+              onChange={(event) => onNumberChange?.(event.target.value)}
+            >
+              <option value="">Todos os números</option>
+              {numbers.map((n) => (
+                <option key={n.id} value={n.id}>
+                  {n.label}
+                </option>
+              ))}
+            </NativeSelect>
+          </>
+        ) : null}
       </div>
       <div className="min-h-0 flex-1 overflow-x-hidden overflow-y-auto">{body}</div>
     </div>

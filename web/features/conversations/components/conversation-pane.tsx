@@ -1,4 +1,4 @@
-import { ArrowLeft, Bot, Headset, MessagesSquare, UserRound } from 'lucide-react';
+import { ArrowLeft, Bot, Headset, MessagesSquare, Smartphone, UserRound } from 'lucide-react';
 import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { type Conversation, type ConversationMessage, conversationsMsg } from '../../../../contract/conversations';
@@ -7,6 +7,7 @@ import { paths } from '../../../app/paths';
 import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { EmptyState, ErrorState } from '../../../components/states';
 import { Avatar } from '../../../components/ui/avatar';
+import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
@@ -91,14 +92,18 @@ function HandoffBar({ conversation, now }: { conversation: Conversation; now: nu
 function PaneHeader({
   phone,
   conversation,
+  showNumber,
   onBack,
 }: {
   phone: string;
   conversation: Conversation | undefined;
+  showNumber: boolean;
   onBack: () => void;
 }) {
   const title = conversation ? conversationTitle(conversation) : formatPhone(phone);
   const showPhone = Boolean(conversation?.name?.trim());
+  // The number the contact wrote to: replies go out through it.
+  const numberLabel = showNumber ? conversation?.numberLabel : null;
   return (
     <div className="flex items-center gap-3 border-b px-3 py-3 sm:px-4">
       <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Voltar para a lista" onClick={onBack}>
@@ -109,7 +114,17 @@ function PaneHeader({
         <h3 className="truncate font-semibold" data-testid="conversation-title">
           {title}
         </h3>
-        {showPhone ? <p className="truncate text-sm text-muted-foreground tabular-nums">{formatPhone(phone)}</p> : null}
+        {showPhone || numberLabel ? (
+          <p className="flex min-w-0 items-center gap-2 text-sm text-muted-foreground">
+            {showPhone ? <span className="truncate tabular-nums">{formatPhone(phone)}</span> : null}
+            {numberLabel ? (
+              <Badge tone="outline" className="max-w-40 min-w-0" data-testid="conversation-number">
+                <Smartphone aria-hidden />
+                <span className="truncate">via {numberLabel}</span>
+              </Badge>
+            ) : null}
+          </p>
+        ) : null}
       </div>
       {conversation?.contactId ? (
         <Button variant="outline" size="sm" asChild>
@@ -130,10 +145,13 @@ function PaneHeader({
 export function ConversationPane({
   phone,
   listItem,
+  showNumber = false,
   onBack,
 }: {
   phone: string;
   listItem: Conversation | undefined;
+  /** The account has several numbers: the header says which one the conversation is on ('via Vendas'). */
+  showNumber?: boolean;
   onBack: () => void;
 }) {
   const detail = useConversation(phone);
@@ -234,7 +252,7 @@ export function ConversationPane({
 
   return (
     <section className="flex min-h-0 min-w-0 flex-1 flex-col" aria-label="Conversa">
-      <PaneHeader phone={phone} conversation={conversation} onBack={onBack} />
+      <PaneHeader phone={phone} conversation={conversation} showNumber={showNumber} onBack={onBack} />
       {conversation ? <HandoffBar conversation={conversation} now={now} /> : null}
       <section
         ref={scrollRef}

@@ -7,6 +7,7 @@ import { EmptyState } from '../../../components/states';
 import { Card } from '../../../components/ui/card';
 import { useAuthenticatedUser } from '../../../lib/auth/get-me';
 import { canReadWorkspace } from '../../../lib/auth/permissions';
+import { useConnections } from '../../../lib/queries/connections';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useNow } from '../../../lib/use-now';
 import { cn } from '../../../lib/utils';
@@ -18,6 +19,7 @@ import { ConversationPane } from './conversation-pane';
 /**
  * /conversations: the list on the left, the open conversation on the right (one at a time under
  * 1024 px). `?phone=<digits>` opens a conversation, so contacts and shared links can point at one.
+ * With several numbers, each conversation shows the number it is on, and 'Número' filters the list.
  */
 export default function ConversationsPage() {
   const user = useAuthenticatedUser();
@@ -26,7 +28,12 @@ export default function ConversationsPage() {
   const phone = parsePhoneParam(searchParams.get('phone'));
   const [search, setSearch] = useState('');
   const q = useDebouncedValue(search.trim(), 300);
-  const list = useConversations(q, readable);
+  // With two numbers or more, each conversation says which one it is on, and the list filters by number.
+  const numbers = useConnections().data?.connections ?? [];
+  const byNumber = numbers.length >= 2;
+  const [numberId, setNumberId] = useState('');
+  const activeNumber = byNumber && numbers.some((n) => n.id === numberId) ? numberId : '';
+  const list = useConversations(q, readable, activeNumber);
   // Relative times ('5m atrás') and the 'Atendente' badges follow the clock between polls.
   const now = useNow(30_000);
 
@@ -76,6 +83,9 @@ export default function ConversationsPage() {
             search={search}
             onSearchChange={setSearch}
             searching={q !== ''}
+            numbers={byNumber ? numbers : null}
+            numberId={activeNumber}
+            onNumberChange={setNumberId}
             selectedPhone={phone}
             now={now}
             onSelect={select}
@@ -83,7 +93,13 @@ export default function ConversationsPage() {
         </div>
         <div className={cn('min-w-0 flex-1 flex-col lg:flex', phone ? 'flex' : 'hidden')}>
           {phone ? (
-            <ConversationPane key={phone} phone={phone} listItem={listItem} onBack={() => select(null)} />
+            <ConversationPane
+              key={phone}
+              phone={phone}
+              listItem={listItem}
+              showNumber={byNumber}
+              onBack={() => select(null)}
+            />
           ) : (
             <EmptyState
               className="flex-1"
