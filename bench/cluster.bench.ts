@@ -11,6 +11,7 @@ import { createApprovedCustomers, login } from './lib/accounts';
 import { contactRows, toCsvText, unlimitedCustomer, uploadContacts } from './lib/contacts';
 import { expectStatus, request } from './lib/http';
 import { type BenchResult, type Check, ceiling, floor, fmt, printChecks } from './lib/report';
+import { api, DEFAULT_POSTGRES, normalisedBr, postgresUnreachable, rateOf, shownUrl, waitFor } from './lib/sending';
 import { cpuMs, type DisparoServer, defaultServerBundle, whenReady } from './lib/server';
 import { envInt } from './lib/stats';
 
@@ -27,8 +28,6 @@ import { envInt } from './lib/stats';
  */
 export const name = 'cluster';
 
-/** The PostgreSQL server when BENCH_DATABASE_URL is not set. */
-const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN = { username: 'benchadmin', password: 'bench-admin-password-1' };
 const PATH = '/api/whatsapp-session';
 const CONNECTIONS = 50;
@@ -49,17 +48,6 @@ const STOP_TIMEOUT_MS = 30_000;
 const LIVE_WINDOW = "interval '10 seconds'";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `check` every `everyMs` until it answers a value, or throws after `ms`. */
-async function waitFor<T>(what: string, ms: number, everyMs: number, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s`);
-    await sleep(everyMs);
-  }
-}
 
 /** The parent pid of a process (Linux /proc), or -1 when it is gone. */
 function parentPid(pid: number): number {
@@ -295,11 +283,6 @@ async function sendThroughCloud(
   if (settings.status !== 200) throw new Error(`settings answered ${settings.status}: ${settings.text}`);
 }
 
-async function api(base: string, cookie: string, method: string, path: string, json?: unknown) {
-  const res = await request(base, method, path, { cookie, json });
-  return { status: res.status, body: res.body ? JSON.parse(res.body) : undefined, text: res.body };
-}
-
 async function takeover(bench: Bench, checks: Check[], info: BenchResult['info']): Promise<void> {
   const recipients = envInt('BENCH_CLUSTER_RECIPIENTS', 5_000, 1_000, 50_000);
   const graph = await new FakeGraphApi().start();
@@ -423,16 +406,6 @@ interface NumberRun {
   /** Its sends per recipient. */
   to: Map<string, number>;
 }
-
-/** E.164 digits of a phone written as `contactRows` writes it (Brazilian, with or without +55). */
-const normalisedBr = (phone: string) => {
-  const digits = phone.replace(/\D/g, '');
-  return digits.length === 13 && digits.startsWith('55') ? digits : `55${digits}`;
-};
-
-/** Messages a second from the first to the last of these times (ms). */
-const rateOf = (times: readonly number[]) =>
-  times.length > 1 ? ((times.length - 1) * 1000) / (times[times.length - 1] - times[0]) : 0;
 
 /**
  * Ten Cloud API numbers on one process: ten approved customers each configure their own number
@@ -607,17 +580,11 @@ export async function run(): Promise<BenchResult> {
   const checks: Check[] = [];
   const info: BenchResult['info'] = {};
   const serverUrl = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES;
-  const shown = serverUrl.replace(/\/\/[^@/]*@/, '//…@');
-  const probe = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3_000 });
-  try {
-    await probe.connect();
-    await probe.query('select 1');
-  } catch (err) {
-    const why = `PostgreSQL unreachable at ${shown} (${(err as Error).message})`;
+  const shown = shownUrl(serverUrl);
+  const why = await postgresUnreachable(serverUrl);
+  if (why) {
     console.log(`  SKIPPED: ${why}; set BENCH_DATABASE_URL to a PostgreSQL server to run it`);
     return { name, checks, info: { skipped: why } };
-  } finally {
-    await probe.end().catch(() => undefined);
   }
 
   const database = await createDatabase(serverUrl, 'disparo_bench_cluster');

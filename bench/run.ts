@@ -19,6 +19,7 @@ import { repoRoot } from './lib/server';
 import * as login from './login.bench';
 import * as memory from './memory.bench';
 import * as metrics from './metrics.bench';
+import * as numbers from './numbers.bench';
 import * as restore from './restore.bench';
 import * as sessionPoll from './session-poll.bench';
 import * as usersPolling from './users-polling.bench';
@@ -39,6 +40,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   webhookStatuses,
   memory,
   cluster,
+  numbers,
 ];
 
 async function main(): Promise<number> {

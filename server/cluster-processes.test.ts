@@ -10,6 +10,7 @@ import { FakeGraphApi } from './testing/fake-graph-api';
 import { signIn } from './testing/http-session';
 import { apiFetch, type HttpSession, readCampaign, startCampaign } from './testing/raw-http';
 import { RoundRobinProxy } from './testing/round-robin-proxy';
+import { sendingSettings } from './testing/sending-settings';
 import { startSourceServer, untilHealthy } from './testing/source-server';
 import { waitFor } from './testing/test-app';
 import { signBody } from './whatsapp/cloud-api/webhook';
@@ -385,6 +386,80 @@ describe('several processes on one PostgreSQL', () => {
         );
         expect(done.progress).toMatchObject({ total: 400, queued: 0, sending: 0, failed: 0 });
       }
+    } finally {
+      graph.latencyMs = 0;
+    }
+  }, 180_000);
+
+  it("one account's campaign over three Cloud numbers: each number's lane on its own process, shared, each recipient once", async () => {
+    const admin = await signIn(proxy.url, ADMIN);
+    const { id: userId, session } = await approvedCustomer(admin, 'trescluster');
+    const premium = await apiFetch(proxy.url, admin.cookie, 'PATCH', `/api/admin/users/${userId}`, {
+      planType: 'premium',
+    });
+    expect(premium.status, premium.text).toBe(200);
+    const numbers: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const phoneNumberId = `10900000000${2000 + i}`;
+      graph.addPhone(phoneNumberId, `${TOKEN}-tres-${i}`, `55113000${2000 + i}`);
+      const added = await apiFetch(proxy.url, session.cookie, 'POST', '/api/connections', {
+        kind: 'cloud',
+        label: `Chip ${i + 1}`,
+        accessToken: `${TOKEN}-tres-${i}`,
+        phoneNumberId,
+      });
+      expect(added.status, added.text).toBe(201);
+      numbers.push((added.body as { connection: { id: string } }).connection.id);
+    }
+    const settings = await apiFetch(proxy.url, session.cookie, 'PUT', '/api/settings/whatsapp', sendingSettings());
+    expect(settings.status, settings.text).toBe(200);
+    await importNumberedContacts(session, 600, 80_000_000);
+    const recipients = new Set(Array.from({ length: 600 }, (_, i) => `55219${80_000_000 + i}`));
+    graph.latencyMs = 200;
+    try {
+      const { rows: live } = await sql.query(
+        `select id from server_processes where not draining and heartbeat_at > now() - interval '10 seconds' order by id`,
+      );
+      const ids = live.map((r) => r.id as string);
+      const created = await apiFetch(proxy.url, session.cookie, 'POST', '/api/campaigns', {
+        name: 'Três chips',
+        message: 'Oi {{nome}}',
+        targetType: 'contacts',
+        connectionIds: numbers,
+      });
+      expect(created.status, created.text).toBe(200);
+      const campaign = (created.body as { id: string }).id;
+      expect((await apiFetch(proxy.url, session.cookie, 'POST', `/api/campaigns/${campaign}/send`)).status).toBe(200);
+      // Each number's lane runs on the process rendezvous hashing gives that number.
+      const seen = new Map<string, string>();
+      await within(30_000, async () => {
+        const { rows } = await sql.query(
+          'select connection_id, owner from sending_lanes where lease_until is not null and connection_id = any($1::uuid[])',
+          [numbers],
+        );
+        for (const r of rows) seen.set(r.connection_id, r.owner);
+        return seen.size === numbers.length;
+      });
+      for (const n of numbers) expect(seen.get(n), n).toBe(rendezvousOwner(ids, n));
+      const done = await waitFor(
+        () => readCampaign(session, campaign),
+        (c) => c.status === 'completed',
+        90_000,
+        200,
+      );
+      expect(done.progress).toMatchObject({ total: 600, queued: 0, sending: 0, failed: 0 });
+      const { rows } = await sql.query(
+        `select connection_id, count(*)::int as n, count(distinct recipient)::int as distinct_n
+         from campaign_recipients where campaign_id = $1 and sent_at is not null group by connection_id`,
+        [campaign],
+      );
+      expect(rows.map((r) => r.connection_id).sort()).toEqual([...numbers].sort());
+      expect(rows.reduce((sum, r) => sum + r.n, 0)).toBe(600);
+      for (const r of rows) expect(r.n).toBe(r.distinct_n);
+      // What Meta received: each recipient once, whichever process sent it.
+      const received = graph.sent.map((m) => m.to as string).filter((to) => recipients.has(to));
+      expect(received).toHaveLength(600);
+      expect(new Set(received).size).toBe(600);
     } finally {
       graph.latencyMs = 0;
     }

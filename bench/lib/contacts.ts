@@ -37,17 +37,24 @@ export function toXlsxBuffer(rows: string[][]): Buffer {
   return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
 }
 
-/** An approved customer moved to an unlimited plan (Enterprise), signed in. */
-export async function unlimitedCustomer(server: DisparoServer, index: number): Promise<string> {
+/**
+ * An approved customer moved to an unlimited plan (Enterprise; Premium also allows 10 WhatsApp
+ * numbers), signed in.
+ */
+export async function unlimitedCustomer(
+  server: DisparoServer,
+  index: number,
+  planType: 'enterprise' | 'premium' = 'enterprise',
+): Promise<string> {
   const [customer] = await createApprovedCustomers(server, 1, index);
   const adminCookie = await login(server.url, server.admin.username, server.admin.password);
   expectStatus(
     await request(server.url, 'PATCH', `/api/admin/users/${customer.id}`, {
-      json: { planType: 'enterprise' },
+      json: { planType },
       cookie: adminCookie,
     }),
     200,
-    'move the customer to Enterprise',
+    `move the customer to ${planType}`,
   );
   return login(server.url, customer.username, customer.password);
 }

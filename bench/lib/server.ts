@@ -100,7 +100,8 @@ export async function whenReady<S extends NodeServer>(server: S, dataDir?: strin
 /**
  * The built Disparo server (dist/server/main.js) with a fresh embedded database in a temporary
  * directory, or a fresh PostgreSQL database when BENCH_DATABASE_URL (a PostgreSQL server URL) is set,
- * dropped when it stops.
+ * dropped when it stops. With DATABASE_URL in `extraEnv`, that database (the caller creates and
+ * drops it).
  */
 export async function startDisparo(
   bundle = defaultServerBundle(),
@@ -112,7 +113,8 @@ export async function startDisparo(
   // Chrome DevTools or speedscope).
   const profileDir = join(repoRoot, 'bench', 'out', 'profiles');
   const nodeArgs = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const postgresUrl = process.env.BENCH_DATABASE_URL;
+  // A DATABASE_URL of the caller's (a database it created and reads) wins over a fresh one.
+  const postgresUrl = extraEnv.DATABASE_URL ? undefined : process.env.BENCH_DATABASE_URL;
   const launched = await launchDisparo({
     name: 'disparo',
     bundle,
@@ -135,7 +137,7 @@ export async function startDisparo(
   const server = await whenReady(launched, launched.dataDir);
   console.log(
     `  disparo server pid ${server.pid} ready at ${server.url} in ${((Date.now() - started) / 1000).toFixed(1)} s` +
-      (postgresUrl ? ' (PostgreSQL)' : ' (embedded database)'),
+      (postgresUrl || extraEnv.DATABASE_URL ? ' (PostgreSQL)' : ' (embedded database)'),
   );
   return {
     name: server.name,
