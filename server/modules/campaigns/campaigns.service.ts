@@ -442,9 +442,28 @@ async function numberNames(db: Db, userId: string): Promise<Map<string, string>>
   return new Map(rows.map((r) => [r.id, digits(r.phone) ? `${r.label} (+${digits(r.phone)})` : r.label]));
 }
 
-/** Progress and delivery per number of a campaign: the numbers it chose, and every number that sent a line of it. */
+/** The per-number report of large campaigns, kept as briefly as their counters (the report polls it every 3 s). */
+const numbersCache = new Map<string, { at: number; status: string; value: CampaignNumbers }>();
+
+/**
+ * Progress and delivery per number of a campaign: the numbers it chose, and every number that sent
+ * a line of it. A campaign of CACHE_FROM_ROWS lines or more is counted at most every PROGRESS_TTL_MS.
+ */
 export async function campaignNumbers(db: Db, userId: string, id: string): Promise<CampaignNumbers> {
   const campaign = await currentRow(db, userId, id);
+  const hit = numbersCache.get(id);
+  if (hit && hit.status === campaign.status && Date.now() - hit.at < PROGRESS_TTL_MS) return hit.value;
+  const value = await countNumbers(db, userId, campaign);
+  const total = value.unassigned + value.numbers.reduce((n, x) => n + x.queued + x.sent + x.failed, 0);
+  if (total >= CACHE_FROM_ROWS) {
+    if (numbersCache.size >= PROGRESS_CACHE_MAX) numbersCache.clear();
+    numbersCache.set(id, { at: Date.now(), status: campaign.status, value });
+  }
+  return value;
+}
+
+async function countNumbers(db: Db, userId: string, campaign: CampaignRow): Promise<CampaignNumbers> {
+  const { id } = campaign;
   const counts = rowsOf<{
     id: string | null;
     queued: number;
