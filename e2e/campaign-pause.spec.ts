@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, postJson, putJson, shot, signInCustomer, test } from './fixtures';
+import { expect, postJson, prepareSendingAccount, shot, signInCustomer, test } from './fixtures';
 
 /**
  * Enviar asks first, with the recipients, the sending number and a forecast; Pausar, Retomar and
@@ -26,33 +26,12 @@ async function outbox(page: Page): Promise<Sent[]> {
 }
 
 /** Contacts whose numbers all have WhatsApp in the simulator (none ends in 0), the pace, the number online. */
-async function prepareAccount(page: Page): Promise<string> {
-  for (let i = 0; i < RECIPIENTS; i++) {
-    const phone = `(21) 99876-${String(5401 + i * 2).padStart(4, '0')}`;
-    const res = await postJson(page.request, '/api/contacts', { name: `Pessoa ${i + 1} Pausa`, phone });
-    expect(res.ok(), `contact ${phone}`).toBe(true);
-  }
-  const settings = await putJson(page.request, '/api/settings/whatsapp', {
-    autoReconnect: true,
-    messageDelay: DELAY_S,
-    dailyLimit: 1000,
-    respectBusinessHours: false,
-    businessStart: '09:00',
-    businessEnd: '18:00',
-  });
-  expect(settings.ok(), 'WhatsApp settings').toBe(true);
-  expect((await postJson(page.request, '/api/whatsapp/connect', {})).ok(), 'WhatsApp connect').toBe(true);
-  let phoneNumber = '';
-  await expect
-    .poll(
-      async () => {
-        phoneNumber = (await (await page.request.get('/api/whatsapp-session')).json()).phoneNumber ?? '';
-        return phoneNumber;
-      },
-      { timeout: 15_000 },
-    )
-    .toBeTruthy();
-  return phoneNumber;
+function prepareAccount(page: Page): Promise<string> {
+  const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({
+    name: `Pessoa ${i + 1} Pausa`,
+    phone: `(21) 99876-${String(5401 + i * 2).padStart(4, '0')}`,
+  }));
+  return prepareSendingAccount(page, contacts, DELAY_S);
 }
 
 /** Clicks a card action and answers the time its request was acknowledged and what had been sent by then. */

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, postJson, putJson, shot, signInCustomer, test } from './fixtures';
+import { expect, postJson, prepareSendingAccount, shot, signInCustomer, test } from './fixtures';
 
 const customer = { prefix: 'campanhas', name: 'Clara Campanhas' };
 
@@ -12,26 +12,7 @@ const CONTACTS = [
 
 /** Contacts, sending at any hour with a short pause, and the simulated WhatsApp online. */
 async function prepareAccount(page: Page) {
-  for (const contact of CONTACTS) {
-    const res = await postJson(page.request, '/api/contacts', contact);
-    expect(res.ok(), `contact ${contact.name}`).toBe(true);
-  }
-  const settings = await putJson(page.request, '/api/settings/whatsapp', {
-    autoReconnect: true,
-    messageDelay: 1,
-    dailyLimit: 1000,
-    respectBusinessHours: false,
-    businessStart: '09:00',
-    businessEnd: '18:00',
-  });
-  expect(settings.ok(), 'WhatsApp settings').toBe(true);
-  const connect = await postJson(page.request, '/api/whatsapp/connect', {});
-  expect(connect.ok(), 'WhatsApp connect').toBe(true);
-  await expect
-    .poll(async () => (await (await page.request.get('/api/whatsapp-session')).json()).phoneNumber, {
-      timeout: 15_000,
-    })
-    .toBeTruthy();
+  await prepareSendingAccount(page, CONTACTS);
 }
 
 test('campaigns: create with a live preview, send, follow the progress, report and export', async ({ page }) => {

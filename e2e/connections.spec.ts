@@ -3,7 +3,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { connectionSettingsFormMsg } from '../contract/connection-settings-form';
 import { connectionsMsg } from '../contract/connections';
 import { settingsMsg } from '../contract/settings';
-import { expect, expectOk, postJson, putJson, shot, signInCustomer, test } from './fixtures';
+import { expect, expectOk, postJson, prepareSendingAccount, putJson, shot, signInCustomer, test } from './fixtures';
 
 /** Profissional allows 3 numbers (contract/connections.ts CONNECTION_LIMITS). */
 const customer = { prefix: 'numeros', name: 'Nina Números', plan: 'professional' as const };
@@ -222,27 +222,8 @@ test('a campaign over two numbers: the picker, the send split between them and t
 }) => {
   test.setTimeout(120_000);
   await signInCustomer(page, { prefix: 'doisnum', name: 'Duda Dois Números', plan: 'professional' });
-  for (const contact of SIX_CONTACTS) {
-    const res = await postJson(page.request, '/api/contacts', contact);
-    expect(res.ok(), `contact ${contact.name}`).toBe(true);
-  }
-  const settings = await putJson(page.request, '/api/settings/whatsapp', {
-    autoReconnect: true,
-    messageDelay: 1,
-    dailyLimit: 1000,
-    respectBusinessHours: false,
-    businessStart: '09:00',
-    businessEnd: '18:00',
-  });
-  expect(settings.ok(), 'WhatsApp settings').toBe(true);
   // The default number, connected through the single-number route as before.
-  const connect = await postJson(page.request, '/api/whatsapp/connect', {});
-  expect(connect.ok(), 'WhatsApp connect').toBe(true);
-  await expect
-    .poll(async () => (await (await page.request.get('/api/whatsapp-session')).json()).phoneNumber, {
-      timeout: 15_000,
-    })
-    .toBeTruthy();
+  await prepareSendingAccount(page, SIX_CONTACTS);
 
   // A second personal number, paired by QR code on the 'Números' page.
   await page.goto('/numeros');

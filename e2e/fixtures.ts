@@ -81,6 +81,43 @@ export async function expectOk(res: Promise<APIResponse>, label: string): Promis
   return r;
 }
 
+/**
+ * An account ready to send: its contacts (numbers the simulator knows on WhatsApp: none ends in 0),
+ * sending at any hour with a short pause, and its default number connected through the spec's
+ * route. Answers the number, as the session poll shows it.
+ */
+export async function prepareSendingAccount(
+  page: Page,
+  contacts: Array<{ name: string; phone: string; tags?: string[] }>,
+  messageDelay = 1,
+): Promise<string> {
+  for (const contact of contacts) {
+    const res = await postJson(page.request, '/api/contacts', contact);
+    expect(res.ok(), `contact ${contact.name}`).toBe(true);
+  }
+  const settings = await putJson(page.request, '/api/settings/whatsapp', {
+    autoReconnect: true,
+    messageDelay,
+    dailyLimit: 1000,
+    respectBusinessHours: false,
+    businessStart: '09:00',
+    businessEnd: '18:00',
+  });
+  expect(settings.ok(), 'WhatsApp settings').toBe(true);
+  expect((await postJson(page.request, '/api/whatsapp/connect', {})).ok(), 'WhatsApp connect').toBe(true);
+  let phoneNumber = '';
+  await expect
+    .poll(
+      async () => {
+        phoneNumber = (await (await page.request.get('/api/whatsapp-session')).json()).phoneNumber ?? '';
+        return phoneNumber;
+      },
+      { timeout: 15_000 },
+    )
+    .toBeTruthy();
+  return phoneNumber;
+}
+
 export interface Customer {
   username: string;
   password: string;

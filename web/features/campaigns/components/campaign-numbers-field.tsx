@@ -1,15 +1,14 @@
-import { Pause, Star } from 'lucide-react';
 import { useId } from 'react';
 import type { ConnectionView } from '../../../../contract/connections';
 import { formatPhone } from '../../../../contract/phone';
 import { countLabel } from '../../../../contract/plural';
+import { ConnectionBadges } from '../../../components/connection-badges';
 import { FieldError } from '../../../components/field-error';
-import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Label } from '../../../components/ui/label';
 import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group';
 import { formatNumber } from '../../../lib/format';
-import { CONNECTION_STATUS_BADGES, capacityToday, useConnections } from '../../../lib/queries/connections';
+import { capacityToday, useConnections } from '../../../lib/queries/connections';
 
 /** A number as the picker names it: 'Vendas (+55 11 98765-4321)'. */
 function numberName(c: ConnectionView): string {
@@ -114,7 +113,6 @@ export function CampaignNumbersField({
           </div>
           <ul className="grid max-h-56 gap-1 overflow-y-auto rounded-md border p-2" aria-label="Números da conta">
             {list.map((c) => {
-              const status = CONNECTION_STATUS_BADGES[c.status];
               return (
                 <li key={c.id}>
                   <label
@@ -137,19 +135,7 @@ export function CampaignNumbersField({
                         ) : null}
                       </span>
                       <span className="flex flex-wrap items-center gap-1.5">
-                        <Badge tone={status.tone}>{status.label}</Badge>
-                        {c.paused ? (
-                          <Badge tone="yellow">
-                            <Pause aria-hidden />
-                            Pausado
-                          </Badge>
-                        ) : null}
-                        {c.isDefault ? (
-                          <Badge tone="brand">
-                            <Star aria-hidden />
-                            Padrão
-                          </Badge>
-                        ) : null}
+                        <ConnectionBadges connection={c} />
                         <span className="text-xs text-muted-foreground tabular-nums">
                           Hoje: {formatNumber(c.sentToday)} de {formatNumber(c.dailyLimit)} · restam{' '}
                           {formatNumber(capacityToday(c))}

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { BadgeCheck, CheckCircle2, Copy, ExternalLink, RefreshCw, ShieldAlert, XCircle } from 'lucide-react';
+import { BadgeCheck, CheckCircle2, ExternalLink, RefreshCw, ShieldAlert, XCircle } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../../../../contract/cloud-api';
 import { msg } from '../../../../contract/messages';
 import { countLabel } from '../../../../contract/plural';
+import { CopyField } from '../../../components/copy-field';
 import { FormField } from '../../../components/form-field';
 import { LockedState } from '../../../components/locked-state';
 import { PermissionGatedButton } from '../../../components/permission-gated-button';
@@ -347,34 +348,6 @@ function CredentialsCard() {
         </form>
       </CardContent>
     </Card>
-  );
-}
-
-function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      toast({ title: msg.generic.copied });
-    } catch (error) {
-      console.warn('Não foi possível copiar', error);
-    }
-  };
-  return (
-    <div className="grid min-w-0 gap-1.5">
-      <p className="text-sm font-medium">{label}</p>
-      <div className="flex min-w-0 items-start gap-2">
-        <code
-          className="min-w-0 flex-1 rounded-md border bg-muted px-2 py-1.5 text-xs break-all"
-          data-testid={testId}
-          title={value}
-        >
-          {value}
-        </code>
-        <Button variant="outline" size="sm" onClick={() => void copy()} aria-label={`Copiar ${label}`}>
-          <Copy aria-hidden />
-        </Button>
-      </div>
-    </div>
   );
 }
 

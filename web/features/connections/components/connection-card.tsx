@@ -2,17 +2,16 @@ import { Pause, Pencil, Play, QrCode, SlidersHorizontal, Star, Trash2, Unplug } 
 import type { ConnectionView } from '../../../../contract/connections';
 import { formatPhone } from '../../../../contract/phone';
 import { countLabel } from '../../../../contract/plural';
+import { ConnectionBadges } from '../../../components/connection-badges';
+import { CopyField } from '../../../components/copy-field';
 import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { Badge } from '../../../components/ui/badge';
 import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { Switch } from '../../../components/ui/switch';
 import { useCanAct } from '../../../lib/auth/use-can-act';
 import { formatNumber } from '../../../lib/format';
-import { CONNECTION_STATUS_BADGES } from '../../../lib/queries/connections';
 import { cn } from '../../../lib/utils';
 import { HEALTH_LEVELS, isPairing, KIND_LABELS, needsPairing } from './connection-labels';
-import { CopyField } from './copy-field';
 
 /** The Cloud API webhook address to paste in Meta's panel: the server's, else this site's address and the path. */
 function webhookAddress(connection: ConnectionView): string | null {
@@ -42,7 +41,6 @@ export function ConnectionCard({
   busy: boolean;
   actions: ConnectionActions;
 }) {
-  const status = CONNECTION_STATUS_BADGES[c.status];
   const health = HEALTH_LEVELS[c.health.level];
   const personal = c.kind === 'personal';
   const webhook = c.kind === 'cloud' ? webhookAddress(c) : null;
@@ -63,21 +61,7 @@ export function ConnectionCard({
           <h3 id={headingId} className="min-w-0 truncate font-semibold">
             {c.label}
           </h3>
-          <Badge tone={status.tone} data-testid="connection-status">
-            {status.label}
-          </Badge>
-          {c.isDefault ? (
-            <Badge tone="brand">
-              <Star aria-hidden />
-              Padrão
-            </Badge>
-          ) : null}
-          {c.paused ? (
-            <Badge tone="yellow">
-              <Pause aria-hidden />
-              Pausado
-            </Badge>
-          ) : null}
+          <ConnectionBadges connection={c} statusTestId="connection-status" />
         </div>
         <p className="text-sm text-muted-foreground">
           <span className="font-medium text-foreground tabular-nums" data-testid="connection-phone">
@@ -144,11 +128,13 @@ export function ConnectionCard({
       {c.kind === 'cloud' ? (
         <div className="grid min-w-0 gap-3 md:grid-cols-3">
           {c.phoneNumberId ? (
-            <CopyField label="Phone Number ID" value={c.phoneNumberId} testId="connection-phone-number-id" />
+            <CopyField compact label="Phone Number ID" value={c.phoneNumberId} testId="connection-phone-number-id" />
           ) : null}
-          {webhook ? <CopyField label="URL de retorno" value={webhook} testId="connection-webhook-url" /> : null}
+          {webhook ? (
+            <CopyField compact label="URL de retorno" value={webhook} testId="connection-webhook-url" />
+          ) : null}
           {c.verifyToken ? (
-            <CopyField label="Token de verificação" value={c.verifyToken} testId="connection-verify-token" />
+            <CopyField compact label="Token de verificação" value={c.verifyToken} testId="connection-verify-token" />
           ) : null}
         </div>
       ) : null}

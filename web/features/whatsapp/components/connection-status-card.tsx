@@ -1,9 +1,10 @@
-import { ArrowRight, QrCode, Smartphone, Star, Wifi, WifiOff } from 'lucide-react';
+import { ArrowRight, QrCode, Smartphone, Wifi, WifiOff } from 'lucide-react';
 import { type ReactNode, type Ref, useState } from 'react';
 import { Link } from 'react-router';
 import type { ConnectionView } from '../../../../contract/connections';
 import { formatPhone } from '../../../../contract/phone';
 import { paths } from '../../../app/paths';
+import { ConnectionBadges } from '../../../components/connection-badges';
 import { LockedState } from '../../../components/locked-state';
 import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { ErrorState } from '../../../components/states';
@@ -14,7 +15,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { useAuthenticatedUser } from '../../../lib/auth/get-me';
 import { canReadWorkspace } from '../../../lib/auth/permissions';
-import { CONNECTION_STATUS_BADGES, useConnections } from '../../../lib/queries/connections';
+import { useConnections } from '../../../lib/queries/connections';
 import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
 import { cn } from '../../../lib/utils';
 import { ConnectWhatsappDialog } from './connect-whatsapp-dialog';
@@ -40,7 +41,6 @@ function NumbersList({ connections }: { connections: readonly ConnectionView[] }
     <div className="grid gap-4">
       <ul className="grid gap-2" aria-label="Números de WhatsApp" data-testid="whatsapp-numbers">
         {connections.map((c) => {
-          const status = CONNECTION_STATUS_BADGES[c.status];
           return (
             <li
               key={c.id}
@@ -54,13 +54,7 @@ function NumbersList({ connections }: { connections: readonly ConnectionView[] }
                 </span>
               </div>
               <div className="flex flex-wrap items-center gap-1.5">
-                {c.isDefault ? (
-                  <Badge tone="brand">
-                    <Star aria-hidden />
-                    Padrão
-                  </Badge>
-                ) : null}
-                <Badge tone={status.tone}>{status.label}</Badge>
+                <ConnectionBadges connection={c} showPaused={false} />
               </div>
             </li>
           );

@@ -1,7 +1,7 @@
 import { Copy } from 'lucide-react';
-import { msg } from '../../../../contract/messages';
-import { Button } from '../../../components/ui/button';
-import { toast } from '../../../components/ui/use-toast';
+import { msg } from '../../contract/messages';
+import { Button } from './ui/button';
+import { toast } from './ui/use-toast';
 
 async function copyText(value: string): Promise<void> {
   try {
@@ -13,11 +13,24 @@ async function copyText(value: string): Promise<void> {
   }
 }
 
-/** A value to paste elsewhere (Meta's panel), with its copy button. */
-export function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
+/**
+ * A value to paste elsewhere (Meta's panel: the webhook URL, the verify token), with its copy
+ * button. `compact` for a value inside a list row (the 'Números' page).
+ */
+export function CopyField({
+  label,
+  value,
+  testId,
+  compact = false,
+}: {
+  label: string;
+  value: string;
+  testId: string;
+  compact?: boolean;
+}) {
   return (
-    <div className="grid min-w-0 gap-1">
-      <p className="text-xs font-medium text-muted-foreground">{label}</p>
+    <div className={compact ? 'grid min-w-0 gap-1' : 'grid min-w-0 gap-1.5'}>
+      <p className={compact ? 'text-xs font-medium text-muted-foreground' : 'text-sm font-medium'}>{label}</p>
       <div className="flex min-w-0 items-start gap-2">
         <code
           className="min-w-0 flex-1 rounded-md border bg-muted px-2 py-1.5 text-xs break-all"
