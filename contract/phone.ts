@@ -3,6 +3,12 @@ export function phoneDigits(value: string): string {
   return value.replace(/\D/g, '');
 }
 
+/** E.164 with its '+' from any spelling ('+55 11 98765-4321', '5511987654321'), or null when it has too few digits. */
+export function e164Of(value: string | null | undefined): string | null {
+  const digits = value ? phoneDigits(value) : '';
+  return digits.length >= 8 ? `+${digits}` : null;
+}
+
 /**
  * A phone number for display, from E.164 with or without '+' or any spelling of it:
  * '+5521998765432' and '5521998765432' → '+55 21 99876-5432'; other countries '+' and their digits.

@@ -411,6 +411,22 @@ describe('several processes on one PostgreSQL', () => {
       expect(added.status, added.text).toBe(201);
       numbers.push((added.body as { connection: { id: string } }).connection.id);
     }
+    // A number renamed on one process is read renamed on every process within a second (each one had
+    // the account's numbers cached).
+    const labels = async (base: string) =>
+      (
+        (await apiFetch(base, session.cookie, 'GET', '/api/connections')).body as {
+          connections: Array<{ label: string }>;
+        }
+      ).connections.map((c) => c.label);
+    for (const x of servers) expect(await labels(x.url)).toContain('Chip 1');
+    const renamed = await apiFetch(servers[0].url, session.cookie, 'PATCH', `/api/connections/${numbers[0]}`, {
+      label: 'Chip Um',
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    await within(1000, async () =>
+      (await Promise.all(servers.map((x) => labels(x.url)))).every((l) => l.includes('Chip Um')),
+    );
     const settings = await apiFetch(proxy.url, session.cookie, 'PUT', '/api/settings/whatsapp', sendingSettings());
     expect(settings.status, settings.text).toBe(200);
     await importNumberedContacts(session, 600, 80_000_000);

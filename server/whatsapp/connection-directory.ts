@@ -73,11 +73,6 @@ export class ConnectionDirectory {
     return this.get(userId, connectionId);
   }
 
-  /** The account whose number this is, when this process has read it. */
-  ownerOf(connectionId: string): string | undefined {
-    return this.owners.get(connectionId);
-  }
-
   async defaultOf(userId: string): Promise<ConnectionEntry | undefined> {
     const list = await this.list(userId);
     return list.find((c) => c.isDefault) ?? list[0];

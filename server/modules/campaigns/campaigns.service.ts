@@ -17,6 +17,7 @@ import {
 import { mediaMsg } from '../../../contract/media';
 import { messageCounts } from '../../../contract/metrics';
 import { unknownVariable } from '../../../contract/personalize';
+import { e164Of } from '../../../contract/phone';
 import { contactLimitFor } from '../../../contract/plans';
 import { UPLOAD_REF_PREFIX, uploadIdOf } from '../../../contract/uploads';
 import type { Db } from '../../db/client';
@@ -438,8 +439,12 @@ async function numberNames(db: Db, userId: string): Promise<Map<string, string>>
     .select({ id: connections.id, label: connections.label, phone: connections.phoneNumber })
     .from(connections)
     .where(eq(connections.userId, userId));
-  const digits = (p: string | null) => (p ? p.replace(/\D/g, '') : '');
-  return new Map(rows.map((r) => [r.id, digits(r.phone) ? `${r.label} (+${digits(r.phone)})` : r.label]));
+  return new Map(
+    rows.map((r) => {
+      const phone = e164Of(r.phone);
+      return [r.id, phone ? `${r.label} (${phone})` : r.label];
+    }),
+  );
 }
 
 /** The per-number report of large campaigns, kept as briefly as their counters (the report polls it every 3 s). */
@@ -493,7 +498,6 @@ async function countNumbers(db: Db, userId: string, campaign: CampaignRow): Prom
         .where(and(eq(connections.userId, userId), inArray(connections.id, ids)))
     : [];
   const zero = { queued: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
-  const digits = (p: string | null) => (p ? p.replace(/\D/g, '') : '');
   return {
     numbers: rows
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
@@ -502,7 +506,7 @@ async function countNumbers(db: Db, userId: string, campaign: CampaignRow): Prom
         return {
           connectionId: n.id,
           label: n.label,
-          phoneNumber: digits(n.phoneNumber) ? `+${digits(n.phoneNumber)}` : null,
+          phoneNumber: e164Of(n.phoneNumber),
           kind: n.kind,
           removed: n.deletedAt !== null,
           stopReason: n.stopReason,

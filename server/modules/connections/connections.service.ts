@@ -12,12 +12,12 @@ import {
   RESTRICTION_MS,
   type updateConnectionInput,
 } from '../../../contract/connections';
-import { phoneDigits } from '../../../contract/phone';
+import { e164Of } from '../../../contract/phone';
 import { startOfSaoPauloDay } from '../../../contract/sending-time';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
-import { connections, whatsappAuthKeys } from '../../db/schema';
+import { connections, whatsappAuthKeys, whatsappBusinessAccounts } from '../../db/schema';
 import { AppError } from '../../errors';
 import { type CloudAccountRow, cloudAccount } from '../../whatsapp/cloud-connections';
 import type { ConnectionEntry } from '../../whatsapp/connection-directory';
@@ -36,12 +36,6 @@ export interface ConnectionsDeps {
 interface Account {
   id: string;
   planType: string;
-}
-
-/** E.164 with its '+', from whatever a driver or the Graph API gave ('+55 11 98765-4321', '5511987654321'). */
-function e164(phone: string | null | undefined): string | null {
-  const digits = phone ? phoneDigits(phone) : '';
-  return digits.length >= 8 ? `+${digits}` : null;
 }
 
 /** Per number: failed sends in the last 24 h, campaign messages sent today, messages received in the last 24 h. */
@@ -101,18 +95,21 @@ export async function listConnections(deps: ConnectionsDeps, account: Account): 
 }
 
 async function views(deps: ConnectionsDeps, userId: string, entries: ConnectionEntry[]): Promise<ConnectionView[]> {
-  const [settings, counts] = await Promise.all([
+  const [settings, counts, cloudRows] = await Promise.all([
     getAccountSettings(deps.db, userId),
     figures(
       deps.db,
       userId,
       entries.map((e) => e.id),
     ),
+    // Every Cloud number's saved settings in one read, not one per number.
+    deps.db.select().from(whatsappBusinessAccounts).where(eq(whatsappBusinessAccounts.userId, userId)),
   ]);
+  const cloud = new Map(cloudRows.map((r) => [r.connectionId, r]));
   return Promise.all(
     entries.map(async (entry) => {
       const c = counts.get(entry.id) ?? { failures: 0, sent: 0, replies: 0 };
-      return view(deps, entry, settings.dailyLimit, c);
+      return view(deps, entry, settings.dailyLimit, c, cloud.get(entry.id));
     }),
   );
 }
@@ -133,7 +130,7 @@ async function view(
     id: entry.id,
     kind: entry.kind,
     label: entry.label,
-    phoneNumber: e164(live?.phoneNumber ?? cloud?.phoneNumber ?? entry.phoneNumber),
+    phoneNumber: e164Of(live?.phoneNumber ?? cloud?.phoneNumber ?? entry.phoneNumber),
     status,
     isDefault: entry.isDefault,
     paused: entry.paused,
