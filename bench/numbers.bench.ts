@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createDatabase } from '../scripts/launch-server.mjs';
 import { FakeGraphApi } from '../server/testing/fake-graph-api';
 import { sendingSettings } from '../server/testing/sending-settings';
 import { contactRows, toCsvText, unlimitedCustomer, uploadContacts } from './lib/contacts';
+import { type GcFigures, probeMemory, probeNodeArgs } from './lib/gc-probe';
 import { type BenchResult, type Check, ceiling, floor, fmt, printChecks } from './lib/report';
 import { api, DEFAULT_POSTGRES, normalisedBr, postgresUnreachable, rateOf, shownUrl, waitFor } from './lib/sending';
 import { cpuMs, type DisparoServer, rssMb, startDisparo, withServer } from './lib/server';
@@ -27,6 +31,13 @@ const START_MAX_MS = 2_000;
 const AGGREGATE_FLOOR = 0.9 * NUMBERS * THROUGHPUT;
 const PER_NUMBER_CEILING = THROUGHPUT * 1.05;
 const TOKEN = 'EAAG-bench-numbers-token';
+/** How long the server idles after the campaign completes before its memory is read after a forced GC. */
+const SETTLE_MS = 10_000;
+/**
+ * The server's V8 heap after a forced GC may grow this much over the campaign: anything kept per send
+ * or per recipient (about 250 bytes each at 100,000) shows here, garbage not yet collected does not.
+ */
+const HEAP_GROWTH_MAX_MB = 25;
 
 interface NumberFigures {
   phoneId: string;
@@ -80,6 +91,7 @@ async function measure(
   sql: pg.Pool,
   numbers: NumberFigures[],
   recipients: number,
+  probeFile: string,
   checks: Check[],
   info: BenchResult['info'],
 ): Promise<void> {
@@ -104,6 +116,11 @@ async function measure(
   });
   if (notReady.length) throw new Error(`numbers not connected or limited: ${JSON.stringify(views)}`);
 
+  // The server's memory after a forced full collection (bench/lib/memory-probe.mjs) before the import,
+  // before the send and after the campaign: what it keeps, apart from garbage not yet collected (the
+  // RSS peak includes that). The growth is counted from before the import, as the import's own
+  // leftovers may still be alive when the send starts.
+  const gcSetUp = await probeMemory(server.pid, probeFile);
   const rows = contactRows(recipients);
   const expected = new Set(rows.slice(1).map((r) => normalisedBr(r[1])));
   const importStarted = performance.now();
@@ -126,6 +143,7 @@ async function measure(
   );
 
   const rssBefore = rssMb(server.pid);
+  const gcBefore = await probeMemory(server.pid, probeFile);
   let rssPeak = rssBefore;
   const sampler = setInterval(() => {
     rssPeak = Math.max(rssPeak, rssMb(server.pid));
@@ -157,6 +175,15 @@ async function measure(
   // Sends answered after the last row was written: none is expected, but let any straggler land.
   await new Promise((r) => setTimeout(r, 500));
   const serverCpu = cpuMs(server.pid) - cpuBefore;
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  const gcAfter = await probeMemory(server.pid, probeFile);
+  const gcLine = (f: GcFigures) =>
+    `RSS ${fmt(f.rssMb, 0)} MB, heap ${fmt(f.heapMb, 1)} MB used of ${fmt(f.heapTotalMb, 0)} MB, external ${fmt(f.externalMb, 1)} MB`;
+  console.log(
+    `  server memory after a forced GC: before the import ${gcLine(gcSetUp)}; before the send ${gcLine(gcBefore)}; ` +
+      `${fmt(SETTLE_MS / 1000, 0)} s after the campaign completed ${gcLine(gcAfter)} (since before the import: heap ` +
+      `${fmt(gcAfter.heapMb - gcSetUp.heapMb, 1)} MB, RSS ${fmt(gcAfter.rssMb - gcSetUp.rssMb, 0)} MB)`,
+  );
 
   // What the fake received: every recipient once, none outside the audience.
   const perRecipient = new Map<string, number>();
@@ -249,6 +276,12 @@ async function measure(
     ceiling('one campaign, 10 numbers: sends to no contact or from no chosen number', strangers + unattributed, 1, ''),
     ceiling('one campaign, 10 numbers: rows unsent or without a chosen number', rowsUnsent + rowsElsewhere, 1, ''),
     ceiling('one campaign, 10 numbers: GET numbers split ≠ sends at the fake', splitMismatch, 1, ''),
+    ceiling(
+      'one campaign, 10 numbers: server heap growth after a forced GC',
+      gcAfter.heapMb - gcSetUp.heapMb,
+      HEAP_GROWTH_MAX_MB,
+      'MB',
+    ),
   );
   Object.assign(info, {
     recipients,
@@ -271,6 +304,11 @@ async function measure(
     'import s': Number(importS.toFixed(1)),
     'server CPU µs per send': Math.round((serverCpu * 1000) / Math.max(1, graph.sent.length)),
     'server RSS growth MB': Math.round(rssPeak - rssBefore),
+    'server heap MB after GC before import': Number(gcSetUp.heapMb.toFixed(1)),
+    'server heap MB after GC before send': Number(gcBefore.heapMb.toFixed(1)),
+    'server heap MB after GC after campaign': Number(gcAfter.heapMb.toFixed(1)),
+    'server heap growth MB after GC': Number((gcAfter.heapMb - gcSetUp.heapMb).toFixed(1)),
+    'server RSS growth MB after GC': Math.round(gcAfter.rssMb - gcSetUp.rssMb),
     'GET numbers p95 ms while sending': Number(routeLatency.p95.toFixed(1)),
   });
 }
@@ -294,6 +332,8 @@ export async function run(): Promise<BenchResult> {
   const database = await createDatabase(serverUrl, 'disparo_bench_numbers');
   console.log(`  fresh database ${database.name} on ${shownUrl(serverUrl)}`);
   const sql = new pg.Pool({ connectionString: database.url, max: 2 });
+  const probeDir = mkdtempSync(join(tmpdir(), 'disparo-bench-numbers-'));
+  const probeFile = join(probeDir, 'memory-probe.json');
   let graph: FakeGraphApi | undefined;
   try {
     graph = await fakeGraph(numbers);
@@ -301,16 +341,21 @@ export async function run(): Promise<BenchResult> {
       DATABASE_URL: database.url,
       GRAPH_API_URL: graph.url,
       WHATSAPP_CLOUD_THROUGHPUT: String(THROUGHPUT),
+      BENCH_MEMORY_PROBE_FILE: probeFile,
+      ...(process.env.BENCH_MEMORY_PROBE_SNAPSHOTS
+        ? { BENCH_MEMORY_PROBE_SNAPSHOTS: process.env.BENCH_MEMORY_PROBE_SNAPSHOTS }
+        : {}),
     };
     const fake = graph;
     await withServer(
-      () => startDisparo(undefined, env),
-      (server) => measure(server, fake, sql, numbers, recipients, checks, info),
+      () => startDisparo(undefined, env, probeNodeArgs()),
+      (server) => measure(server, fake, sql, numbers, recipients, probeFile, checks, info),
     );
   } finally {
     await sql.end().catch(() => undefined);
     await graph?.stop();
     await database.drop();
+    rmSync(probeDir, { recursive: true, force: true });
   }
   printChecks(checks);
   return { name, checks, info };

@@ -31,6 +31,15 @@ export const LABEL_MAX = 40;
 /** A restriction WhatsApp reported (463, 131048, 131056) keeps a number out of campaigns this long. */
 export const RESTRICTION_MS = 24 * 3_600_000;
 
+/**
+ * A number's health turns to 'warning' when its contacts' signals against it in the last 24 h
+ * (blocks/undeliverable plus opt-outs written to it) reach this many. A count, not a share of the
+ * day's sends: the signals are counted over 24 h and the sends per São Paulo day, so a share would
+ * divide figures of different windows (and jump just after midnight, when the day's sends are few);
+ * and it is the same scale as the rule of five failures in 24 h.
+ */
+export const HEALTH_SIGNALS_WARNING = 5;
+
 /** pt-BR texts of the "Números" page and the connections API. */
 export const connectionsMsg = {
   title: 'Números',
@@ -41,6 +50,7 @@ export const connectionsMsg = {
   notFound: 'Número não encontrado.',
   created: 'Número adicionado.',
   updated: 'Número atualizado.',
+  restrictionCleared: 'Restrição removida: o número volta a enviar.',
   removed: 'Número removido. O histórico dos envios continua nos relatórios.',
   connectStarted: 'Conexão iniciada. Escaneie o QR code com o WhatsApp.',
   disconnected: 'Número desconectado.',
@@ -50,6 +60,8 @@ export const connectionsMsg = {
   limitReached: (limit: number) =>
     `Seu plano permite ${limit} ${limit === 1 ? 'número' : 'números'} de WhatsApp. Faça upgrade para conectar mais números.`,
   confirmRemove: 'Remover este número? Ele para de enviar e de receber mensagens; o histórico continua nos relatórios.',
+  confirmClearRestriction: (label: string) =>
+    `Faça isso só se o WhatsApp já removeu a restrição de ${label}: o número volta a receber envios de campanha na hora. Enviar de novo cedo demais pode fazer o WhatsApp banir o número.`,
   defaultBadge: 'Padrão',
   pausedBadge: 'Pausado',
   defaultLabelPersonal: 'WhatsApp pessoal',
@@ -117,6 +129,11 @@ export const updateConnectionInput = z.object({
   /** The chatbot answers on this number (opt-outs are honoured on every number regardless). */
   botEnabled: z.boolean({ error: 'Valor inválido' }).optional(),
   settings: connectionSettingsSchema.optional(),
+  /**
+   * WhatsApp lifted the number's restriction before the 24 h ran out: it takes campaign recipients
+   * again at once. A no-op on a number that is not restricted (and `false` changes nothing).
+   */
+  clearRestriction: z.boolean({ error: 'Valor inválido' }).optional(),
 });
 export type UpdateConnectionInput = z.input<typeof updateConnectionInput>;
 
@@ -155,7 +172,10 @@ export const stopReasonLabels: Record<ConnectionStopReason, string> = {
 };
 
 export const connectionHealthSchema = z.object({
-  /** `good`: sending normally; `warning`: recent failures; `restricted`: WhatsApp limited the number. */
+  /**
+   * `good`: sending normally; `warning`: recent failures, or blocks and opt-outs reaching
+   * {@link HEALTH_SIGNALS_WARNING}; `restricted`: WhatsApp limited the number.
+   */
   level: z.enum(['good', 'warning', 'restricted']),
   /** Failed sends in the last 24 h. */
   recentFailures: z.number().int(),
@@ -163,6 +183,14 @@ export const connectionHealthSchema = z.object({
   restriction: z.object({ code: z.string(), at: z.string() }).nullable(),
   /** Messages received on the number in the last 24 h. */
   repliesToday: z.number().int(),
+  /**
+   * Campaign messages from this number that failed in the last 24 h because the contact cannot
+   * receive from it: 131026 (undeliverable, which includes a contact who blocked the business) and
+   * 131050 (the contact stopped marketing messages). WhatsApp never says who blocked a business.
+   */
+  blocks: z.number().int().optional(),
+  /** Contacts who asked to stop (SAIR…) writing to this number in the last 24 h, and are opted out. */
+  optOuts: z.number().int().optional(),
 });
 export type ConnectionHealth = z.infer<typeof connectionHealthSchema>;
 

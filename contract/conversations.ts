@@ -12,6 +12,10 @@ export const conversationsMsg = {
   sent: 'Mensagem enviada.',
   sendError: 'Não foi possível enviar a mensagem. Verifique a conexão do WhatsApp e tente novamente.',
   notConnected: 'Conecte o WhatsApp para responder às conversas.',
+  /** The conversation's own number cannot send (a conversation is answered from the number it is on). */
+  numberNotConnected: (label: string) =>
+    `O número ${label} está desconectado. Conecte-o na página Números para responder a esta conversa.`,
+  numberNotFound: 'Número não encontrado.',
   optedOut: 'Este contato pediu para não receber mensagens (SAIR). Não é possível enviar.',
   takenOver: 'Você assumiu esta conversa: o chatbot fica em silêncio com este contato.',
   released: 'Conversa devolvida ao chatbot.',
@@ -43,7 +47,10 @@ export const conversationSchema = z.object({
   unread: z.number().int(),
   /** While a person answers, the bot is silent with this contact until this time. */
   takenOverUntil: z.string().nullable(),
-  /** Ours: the number the contact last wrote to (replies go out through it), and its label. */
+  /**
+   * Ours: the account's number this conversation is on (`/api/connections` id; replies go out through
+   * it), and its label. A contact who wrote to two numbers has two conversations, one per number.
+   */
   connectionId: z.string().nullable().optional(),
   numberLabel: z.string().nullable().optional(),
 });
@@ -90,7 +97,14 @@ export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
 export const conversationParams = z.object({
   phone: z.string().regex(/^\d{6,20}$/, { error: conversationsMsg.notFound }),
 });
-export const conversationMessagesQuery = z.object({
+/**
+ * Ours: which of the contact's conversations (one per number) a route means. Absent: the one with
+ * the latest activity, or, for a contact who never wrote, a new one on the account's default number.
+ */
+export const conversationThreadQuery = z.object({
+  connectionId: z.uuid({ error: conversationsMsg.numberNotFound }).optional(),
+});
+export const conversationMessagesQuery = conversationThreadQuery.extend({
   /** Messages before this time (ISO), for scrolling back. */
   before: z.iso.datetime({ offset: true }).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),

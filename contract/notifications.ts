@@ -103,7 +103,9 @@ export const notificationMsg = {
 export const notificationLinks = {
   campaign: (id: string) => `/campaigns?report=${encodeURIComponent(id)}`,
   whatsapp: '/dashboard#whatsapp-connection',
-  conversation: (phoneDigits: string) => `/conversations?phone=${encodeURIComponent(phoneDigits)}`,
+  /** A contact's conversation; `connectionId`: the one on that number (a conversation is per number). */
+  conversation: (phoneDigits: string, connectionId?: string) =>
+    `/conversations?phone=${encodeURIComponent(phoneDigits)}${connectionId ? `&number=${encodeURIComponent(connectionId)}` : ''}`,
   contacts: '/contacts',
   adminPending: '/admin/users',
 } as const;

@@ -106,13 +106,17 @@ export async function whenReady<S extends NodeServer>(server: S, dataDir?: strin
 export async function startDisparo(
   bundle = defaultServerBundle(),
   extraEnv: Record<string, string> = {},
+  extraNodeArgs: string[] = [],
 ): Promise<DisparoServer> {
   const admin = { username: 'benchadmin', password: 'bench-admin-password-1' };
   const started = Date.now();
   // BENCH_CPU_PROF=1 writes a V8 CPU profile of every Disparo server to bench/out/profiles/ (open it in
   // Chrome DevTools or speedscope).
   const profileDir = join(repoRoot, 'bench', 'out', 'profiles');
-  const nodeArgs = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const nodeArgs = [
+    ...(process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ...extraNodeArgs,
+  ];
   // A DATABASE_URL of the caller's (a database it created and reads) wins over a fresh one.
   const postgresUrl = extraEnv.DATABASE_URL ? undefined : process.env.BENCH_DATABASE_URL;
   const launched = await launchDisparo({

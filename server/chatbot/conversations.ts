@@ -10,12 +10,15 @@ import { RECEIPT_APPLY_ORDER, RECEIPT_FROM } from '../whatsapp/receipt-order';
 export type OutboundSource = 'bot' | 'manual';
 export type OutboundStatus = 'queued' | 'sent' | 'failed';
 
-/** The conversation as the pipeline found it before this message. */
+/**
+ * The conversation (this number and contact) as the pipeline found it before this message; the
+ * opt-out is the contact's, on every number.
+ */
 export interface ConversationState {
   contactId: string | null;
   name: string | null;
   optedOut: boolean;
-  /** The last inbound message before this one, or null for the first ever. */
+  /** The last inbound message on this number before this one, or null for the first ever. */
   previousInboundAt: Date | null;
   takenOverUntil: Date | null;
   outOfHoursDay: string | null;
@@ -79,9 +82,9 @@ function cleanName(value: string | undefined): string {
  * as it was before this message together with the account's contact for the number. A number that
  * writes for the first time becomes a contact (see ensureContact) in a second statement, once.
  * The message joins its conversation afterwards (storeInbound), off the reply's path; so the last
- * inbound message before this one (a new conversation gets the welcome) is also swapped in the
- * contact's `chatbot_turns` row as the message is recorded: of two messages recorded at once, even
- * by two processes, one sees the other (the row's lock orders them).
+ * inbound message on this number before this one (a new conversation gets the welcome) is also
+ * swapped in the contact's `chatbot_turns` row as the message is recorded: of two messages recorded
+ * at once, even by two processes, one sees the other (the row's lock orders them).
  */
 export async function receiveInbound(
   db: Db,
@@ -95,9 +98,10 @@ export async function receiveInbound(
     timestamp: Date;
     pushName?: string;
   },
-  connectionId: string | null = null,
+  connectionId: string,
 ): Promise<ConversationState | null> {
   const e164 = normalizePhone(`+${message.from}`);
+  const at = message.timestamp.toISOString();
   const row = rowsOf<{
     fresh: boolean;
     contact_id: string | null;
@@ -111,26 +115,30 @@ export async function receiveInbound(
       with fresh as (
         insert into whatsapp_inbound_messages (user_id, connection_id, channel, from_phone, text, button_id, provider_message_id, received_at)
         values (${userId}, ${connectionId}::uuid, ${channel}, ${message.from}, ${message.text}, ${message.buttonId ?? null},
-                ${message.providerMessageId}, ${message.timestamp.toISOString()})
+                ${message.providerMessageId}, ${at})
         on conflict do nothing
         returning id
       ), seen as (
-        insert into chatbot_turns (user_id, contact, last_inbound_at)
-        select ${userId}, ${message.from}, ${message.timestamp.toISOString()}::timestamptz where exists (select 1 from fresh)
+        insert into chatbot_turns (user_id, contact, last_inbound_at, inbound_by_number)
+        select ${userId}, ${message.from}, ${at}::timestamptz, jsonb_build_object(${connectionId}::text, ${at}::timestamptz)
+        where exists (select 1 from fresh)
         on conflict (user_id, contact) do update set
           previous_inbound_at = chatbot_turns.last_inbound_at,
-          last_inbound_at = greatest(chatbot_turns.last_inbound_at, excluded.last_inbound_at)
-        returning previous_inbound_at
+          last_inbound_at = greatest(chatbot_turns.last_inbound_at, excluded.last_inbound_at),
+          previous_on_number = (chatbot_turns.inbound_by_number ->> ${connectionId}::text)::timestamptz,
+          inbound_by_number = chatbot_turns.inbound_by_number || jsonb_build_object(${connectionId}::text,
+            greatest((chatbot_turns.inbound_by_number ->> ${connectionId}::text)::timestamptz, excluded.last_inbound_at))
+        returning previous_on_number
       ), contact as (
         select id, name, opted_out from contacts where user_id = ${userId} and phone = ${e164}
       ), before as (
         select last_inbound_at, taken_over_until, out_of_hours_day from conversations
-        where user_id = ${userId} and phone = ${message.from}
+        where user_id = ${userId} and phone = ${message.from} and connection_id = ${connectionId}
       )
       select exists (select 1 from fresh) as fresh,
              (select id from contact) as contact_id, (select name from contact) as contact_name,
              (select opted_out from contact) as opted_out,
-             greatest((select last_inbound_at from before), (select previous_inbound_at from seen)) as last_inbound_at,
+             greatest((select last_inbound_at from before), (select previous_on_number from seen)) as last_inbound_at,
              (select taken_over_until from before) as taken_over_until,
              (select out_of_hours_day from before) as out_of_hours_day`),
   )[0];
@@ -163,7 +171,7 @@ export async function storeInbound(
   message: { from: string; text: string; providerMessageId: string; timestamp: Date; choice?: InboundChoice },
   conversation: ConversationState,
   receivedAt: Date,
-  connectionId: string | null = null,
+  connectionId: string,
 ): Promise<void> {
   const at = message.timestamp.toISOString();
   // An answer to buttons keeps what the contact sent ('2'), with the option it chose; `text` is
@@ -175,17 +183,16 @@ export async function storeInbound(
     : null;
   await db.execute(sql`
     with stored as (
-      insert into conversation_messages (user_id, phone, direction, source, text, choice, status, provider_message_id, created_at)
-      values (${userId}, ${message.from}, 'in', 'contact', ${said}, ${chosen}::jsonb, 'received', ${message.providerMessageId}, ${at})
+      insert into conversation_messages (user_id, phone, connection_id, direction, source, text, choice, status, provider_message_id, created_at)
+      values (${userId}, ${message.from}, ${connectionId}, 'in', 'contact', ${said}, ${chosen}::jsonb, 'received', ${message.providerMessageId}, ${at})
     ), event as (
       insert into bot_events (user_id, contact_phone, kind, created_at)
       values (${userId}, ${message.from}, 'inbound', ${receivedAt.toISOString()})
     )
     insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread, connection_id)
     values (${userId}, ${message.from}, ${conversation.contactId}, ${conversation.name}, ${at}, ${preview(choiceLine(said, choice))}, 'in', ${at}, 1, ${connectionId}::uuid)
-    on conflict (user_id, phone) do update set
+    on conflict (user_id, phone, connection_id) do update set
       contact_id = coalesce(excluded.contact_id, conversations.contact_id),
-      connection_id = coalesce(excluded.connection_id, conversations.connection_id),
       name = coalesce(excluded.name, conversations.name),
       last_message_at = greatest(conversations.last_message_at, excluded.last_message_at),
       last_message_text = case when excluded.last_message_at >= conversations.last_message_at
@@ -206,6 +213,8 @@ export async function recordOutboundMessage(
   userId: string,
   input: {
     phone: string;
+    /** The number it went out through: the conversation it belongs to. */
+    connectionId: string;
     source: OutboundSource;
     text: string;
     imageUrl?: string | null;
@@ -225,15 +234,15 @@ export async function recordOutboundMessage(
   const inserted = rowsOf<{ id: string }>(
     await db.execute(sql`
       with stored as (
-        insert into conversation_messages (user_id, phone, direction, source, text, image_url, buttons, status, failure_reason, provider_message_id)
-        values (${userId}, ${input.phone}, 'out', ${input.source}, ${input.text}, ${input.imageUrl ?? null},
+        insert into conversation_messages (user_id, phone, connection_id, direction, source, text, image_url, buttons, status, failure_reason, provider_message_id)
+        values (${userId}, ${input.phone}, ${input.connectionId}, 'out', ${input.source}, ${input.text}, ${input.imageUrl ?? null},
                 ${input.buttons?.options.length ? JSON.stringify(input.buttons) : null}::jsonb, ${input.status},
                 ${input.failureReason ?? null}, ${input.providerMessageId ?? null})
         returning id
       ), conversation as (
-        insert into conversations (user_id, phone, last_message_at, last_message_text, last_direction)
-        values (${userId}, ${input.phone}, now(), ${preview(input.text)}, 'out')
-        on conflict (user_id, phone) do update set
+        insert into conversations (user_id, phone, connection_id, last_message_at, last_message_text, last_direction)
+        values (${userId}, ${input.phone}, ${input.connectionId}, now(), ${preview(input.text)}, 'out')
+        on conflict (user_id, phone, connection_id) do update set
           last_message_at = now(), last_message_text = excluded.last_message_text, last_direction = 'out'
       )${eventCte}
       select id from stored`),
@@ -241,20 +250,32 @@ export async function recordOutboundMessage(
   return inserted[0]?.id ?? '';
 }
 
-/** Silences the bot for a contact until `until` (a person answers), or hands it back (null). */
-export async function setTakenOver(db: Db, userId: string, phone: string, until: Date | null): Promise<void> {
+/** Silences the bot in a conversation (number and contact) until `until` (a person answers), or hands it back (null). */
+export async function setTakenOver(
+  db: Db,
+  userId: string,
+  phone: string,
+  connectionId: string,
+  until: Date | null,
+): Promise<void> {
   await db.execute(sql`
-    insert into conversations (user_id, phone, taken_over_until, last_message_at)
-    values (${userId}, ${phone}, ${until?.toISOString() ?? null}, now())
-    on conflict (user_id, phone) do update set taken_over_until = excluded.taken_over_until`);
+    insert into conversations (user_id, phone, connection_id, taken_over_until, last_message_at)
+    values (${userId}, ${phone}, ${connectionId}, ${until?.toISOString() ?? null}, now())
+    on conflict (user_id, phone, connection_id) do update set taken_over_until = excluded.taken_over_until`);
 }
 
-export async function markOutOfHoursSent(db: Db, userId: string, phone: string, day: string): Promise<void> {
+export async function markOutOfHoursSent(
+  db: Db,
+  userId: string,
+  phone: string,
+  connectionId: string,
+  day: string,
+): Promise<void> {
   // An upsert: on a first message ever, the conversation is only created after the steps.
   await db.execute(sql`
-    insert into conversations (user_id, phone, out_of_hours_day, last_message_at)
-    values (${userId}, ${phone}, ${day}, now())
-    on conflict (user_id, phone) do update set out_of_hours_day = excluded.out_of_hours_day`);
+    insert into conversations (user_id, phone, connection_id, out_of_hours_day, last_message_at)
+    values (${userId}, ${phone}, ${connectionId}, ${day}, now())
+    on conflict (user_id, phone, connection_id) do update set out_of_hours_day = excluded.out_of_hours_day`);
 }
 
 /** The last messages of a conversation, oldest first, for the AI's context (an answer to buttons as the option chosen). */
@@ -262,12 +283,13 @@ export async function recentMessages(
   db: Db,
   userId: string,
   phone: string,
+  connectionId: string,
   limit: number,
 ): Promise<Array<{ direction: 'in' | 'out'; text: string }>> {
   const rows = rowsOf<{ direction: 'in' | 'out'; text: string }>(
     await db.execute(sql`
       select direction, coalesce(choice->>'option', text) as text from conversation_messages
-      where user_id = ${userId} and phone = ${phone}
+      where user_id = ${userId} and phone = ${phone} and connection_id = ${connectionId}
       order by created_at desc limit ${limit}`),
   );
   return rows.reverse();

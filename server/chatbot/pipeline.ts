@@ -62,6 +62,8 @@ export interface InboundContext {
   ai: AiResponder;
   contactsChanged: (userId: string) => void;
   userId: string;
+  /** The number the message arrived on: the conversation's, and the one replies go out through. */
+  connectionId: string;
   message: InboundMessage;
   driver: Driver;
   setup: BotSetup;
@@ -233,6 +235,7 @@ export function chatbotSubscriber(
       ai: deps.ai,
       contactsChanged: deps.contactsChanged,
       userId,
+      connectionId,
       message,
       driver,
       setup,
@@ -243,6 +246,7 @@ export function chatbotSubscriber(
       reply: async (content, kind, detail, source = 'bot') => {
         const stored = {
           phone: message.from,
+          connectionId,
           source,
           text: content.text,
           imageUrl: content.imageUrl || null,

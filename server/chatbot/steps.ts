@@ -51,7 +51,8 @@ const outOfHoursStep: InboundStep = async (ctx) => {
   if (open) return 'continue';
   const today = saoPauloDay(ctx.now);
   if (ctx.conversation.outOfHoursDay === today) return 'stop';
-  if (await ctx.reply({ text }, 'out_of_hours')) await markOutOfHoursSent(ctx.db, ctx.userId, ctx.message.from, today);
+  if (await ctx.reply({ text }, 'out_of_hours'))
+    await markOutOfHoursSent(ctx.db, ctx.userId, ctx.message.from, ctx.connectionId, today);
   return 'stop';
 };
 
@@ -101,7 +102,7 @@ const replyStep: InboundStep = async (ctx) => {
   if (setup.aiEnabled && ctx.ai.available) {
     // The message being answered joins its conversation after the steps, so it is added here.
     const history = [
-      ...(await recentMessages(ctx.db, ctx.userId, message.from, AI_HISTORY - 1)),
+      ...(await recentMessages(ctx.db, ctx.userId, message.from, ctx.connectionId, AI_HISTORY - 1)),
       { direction: 'in' as const, text: message.text },
     ];
     const answer = await ctx.outside(() =>
@@ -133,7 +134,7 @@ const replyStep: InboundStep = async (ctx) => {
  */
 async function handOff(ctx: InboundContext, why: 'contact' | 'ai'): Promise<void> {
   const until = new Date(ctx.now.getTime() + ctx.setup.handoffMinutes * 60_000);
-  await setTakenOver(ctx.db, ctx.userId, ctx.message.from, until);
+  await setTakenOver(ctx.db, ctx.userId, ctx.message.from, ctx.connectionId, until);
   await ctx.reply({ text: HANDOFF_REPLY }, 'handoff', why);
   const phone = formatPhone(ctx.message.from);
   const name = ctx.conversation.name;
@@ -142,7 +143,7 @@ async function handOff(ctx: InboundContext, why: 'contact' | 'ai'): Promise<void
     kind: 'conversation_handoff',
     title: notificationMsg.handoff.title,
     body: why === 'contact' ? notificationMsg.handoff.contact(who) : notificationMsg.handoff.ai(who),
-    link: notificationLinks.conversation(ctx.message.from),
+    link: notificationLinks.conversation(ctx.message.from, ctx.connectionId),
   });
 }
 

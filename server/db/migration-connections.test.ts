@@ -140,3 +140,85 @@ describe('0016: numbers become connections', () => {
     expect(tables[0].n).toBe(0);
   });
 });
+
+describe('0019: a conversation per number and contact', () => {
+  it('puts each conversation and its messages on the number it recorded, else the default; an account without a number gets one', async () => {
+    const old = await PGlite.create();
+    try {
+      for (const file of files.filter((f) => f < '0019')) for (const s of statements(file)) await old.exec(s);
+      const [withNumbers, without] = ['55555555-5555-4555-8555-555555555555', '66666666-6666-4666-8666-666666666666'];
+      for (const [name, id] of [
+        ['numbers', withNumbers],
+        ['nonumber', without],
+      ]) {
+        await old.query(
+          `insert into users (id, username, email, name, password_hash, account_type, plan_type) values ($1, $2, $3, $4, 'x', 'active', 'premium')`,
+          [id, name, `${name}@example.com`, name],
+        );
+      }
+      const number = async (label: string, isDefault: boolean) =>
+        (
+          await old.query<{ id: string }>(
+            `insert into connections (user_id, kind, label, is_default) values ($1, 'personal', $2, $3) returning id`,
+            [withNumbers, label, isDefault],
+          )
+        ).rows[0].id;
+      const sales = await number('Vendas', true);
+      const support = await number('Suporte', false);
+      // As 0018's code wrote them: one conversation per contact, the number it last heard on (or none).
+      await old.query(
+        `insert into conversations (user_id, phone, connection_id, last_inbound_at) values
+           ($1, '5511900000001', $2, now()), ($1, '5511900000002', null, now()), ($3, '5511900000003', null, now())`,
+        [withNumbers, support, without],
+      );
+      await old.query(
+        `insert into conversation_messages (user_id, phone, direction, source, text, status) values
+           ($1, '5511900000001', 'in', 'contact', 'oi', 'received'), ($1, '5511900000001', 'out', 'bot', 'olá', 'sent'),
+           ($1, '5511900000002', 'in', 'contact', 'oi', 'received'), ($2, '5511900000003', 'in', 'contact', 'oi', 'received')`,
+        [withNumbers, without],
+      );
+      for (const file of files.filter((f) => f >= '0019')) for (const s of statements(file)) await old.exec(s);
+
+      const added = (
+        await old.query<{ id: string; is_default: boolean; kind: string }>(
+          `select id, is_default, kind from connections where user_id = $1`,
+          [without],
+        )
+      ).rows;
+      expect(added).toEqual([{ id: expect.any(String), is_default: true, kind: 'personal' }]);
+      const conversations = (
+        await old.query<{ phone: string; connection_id: string }>(
+          `select phone, connection_id from conversations order by phone`,
+        )
+      ).rows;
+      expect(conversations).toEqual([
+        { phone: '5511900000001', connection_id: support },
+        { phone: '5511900000002', connection_id: sales },
+        { phone: '5511900000003', connection_id: added[0].id },
+      ]);
+      const messages = (
+        await old.query<{ phone: string; connection_id: string; n: number }>(
+          `select phone, connection_id, count(*)::int as n from conversation_messages group by 1, 2 order by 1`,
+        )
+      ).rows;
+      expect(messages).toEqual([
+        { phone: '5511900000001', connection_id: support, n: 2 },
+        { phone: '5511900000002', connection_id: sales, n: 1 },
+        { phone: '5511900000003', connection_id: added[0].id, n: 1 },
+      ]);
+      // The same contact may now have a conversation on each number.
+      await old.query(`insert into conversations (user_id, phone, connection_id) values ($1, '5511900000001', $2)`, [
+        withNumbers,
+        sales,
+      ]);
+      await expect(
+        old.query(`insert into conversations (user_id, phone, connection_id) values ($1, '5511900000001', $2)`, [
+          withNumbers,
+          sales,
+        ]),
+      ).rejects.toThrow(/duplicate key/);
+    } finally {
+      await old.close();
+    }
+  });
+});

@@ -56,8 +56,16 @@ const ownerConnectionId = async (ownerId: string) => {
 const ownerConversationPhone = async (ownerId: string) => {
   const [row] = await ctx.database.db
     .insert(conversations)
-    .values({ userId: ownerId, phone: '5511987650001', lastMessageText: 'Oi' })
-    .onConflictDoUpdate({ target: [conversations.userId, conversations.phone], set: { unread: 1 } })
+    .values({
+      userId: ownerId,
+      phone: '5511987650001',
+      connectionId: await ownerConnectionId(ownerId),
+      lastMessageText: 'Oi',
+    })
+    .onConflictDoUpdate({
+      target: [conversations.userId, conversations.phone, conversations.connectionId],
+      set: { unread: 1 },
+    })
     .returning({ phone: conversations.phone });
   return row.phone;
 };

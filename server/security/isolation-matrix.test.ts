@@ -242,7 +242,8 @@ const PATH_OWNERS: Record<string, { a: () => string[]; b?: () => string }> = {
   '/api/messages/:id': { a: () => [a.savedMessage], b: () => b.savedMessage },
   '/api/uploads/:id': { a: () => [a.upload], b: () => b.upload },
   '/api/connections/:id': { a: () => a.connections, b: () => b.connection },
-  '/api/conversations/:phone': { a: () => [A_PHONES[0]] },
+  // B's contact Carla (B's own conversation with her, on B's number).
+  '/api/conversations/:phone': { a: () => [A_PHONES[0]], b: () => '5521980000001' },
   '/api/admin/users/:id': { a: () => [a.user.id] },
   '/api/whatsapp-business/webhook/:accountKey': { a: () => [a.webhookKey] },
 };
@@ -285,6 +286,11 @@ const refusedNumbers: IdUse = {
   expect: 'refused',
   values: () => [a.connections],
   unknown: () => [[randomUUID()]],
+};
+const refusedNumber: IdUse = {
+  expect: 'refused',
+  values: () => [a.connections[0]],
+  unknown: () => [randomUUID()],
 };
 const metaIds: IdUse = {
   expect: 'external',
@@ -331,6 +337,11 @@ const ID_FIELDS: Record<string, IdUse> = {
     values: () => [a.connections[0]],
     reason: 'filters the caller’s own conversations: another account’s number matches none of them',
   },
+  // One conversation per number: another account's number is refused as an unknown one.
+  'GET /api/conversations/:phone query connectionId': refusedNumber,
+  'POST /api/conversations/:phone/messages query connectionId': refusedNumber,
+  'POST /api/conversations/:phone/takeover query connectionId': refusedNumber,
+  'POST /api/conversations/:phone/release query connectionId': refusedNumber,
   'GET /api/activity query userId': {
     expect: 'ignored',
     values: () => [a.user.id],

@@ -13,7 +13,7 @@ import {
 } from '../testing/test-app';
 import { type Driver, DriverError, type DriverProvider, type OutgoingMessage } from '../whatsapp/driver';
 import { BURST_FAILURES, BURST_WINDOW, MAX_ATTEMPTS } from './dispatcher';
-import { classifyFailure } from './failures';
+import { BLOCK_REASONS, classifyFailure } from './failures';
 
 /** A driver whose every send does what the test scripted for its recipient. */
 class ScriptedDriver implements Driver {
@@ -251,6 +251,15 @@ describe('what each provider error means', () => {
       restriction: '131056',
     });
     expect(classifyFailure(new DriverError('permanent', 'x', undefined, 131026))).toMatchObject({ action: 'fail' });
+    // 131050, the contact stopped marketing messages: a permanent failure whatever the driver called it,
+    // with the pt-BR reason the numbers' health counts as a block.
+    for (const kind of ['permanent', 'transient'] as const) {
+      expect(classifyFailure(new DriverError(kind, 'x', undefined, 131050))).toEqual({
+        action: 'fail',
+        reason: BLOCK_REASONS[1],
+      });
+    }
+    expect(BLOCK_REASONS[1]).toMatch(/marketing/);
     expect(classifyFailure(new DriverError('permanent', 'Param mismatch', undefined, 132000)).action).toBe('fail');
     expect(classifyFailure(new DriverError('transient', 'x', undefined, 463))).toEqual({
       action: 'pause',

@@ -25,11 +25,22 @@ const REASONS: Record<number, string> = {
   131047:
     'Fora da janela de 24 horas: a API oficial só aceita modelos aprovados para quem não falou com você nas últimas 24 horas.',
   131049: 'A Meta limitou mensagens de marketing para este contato; nova tentativa em 24 horas.',
+  131050: 'O contato pediu ao WhatsApp para não receber mensagens de marketing desta empresa.',
   131051: 'Tipo de mensagem não suportado.',
   131052: 'Não foi possível baixar a mídia da mensagem.',
   131053: 'Não foi possível enviar a mídia: formato ou tamanho não aceito.',
   130472: 'O número do contato faz parte de um experimento da Meta e não recebe mensagens de marketing.',
 };
+
+/**
+ * The failures that say the contact cannot receive from the number: 131026 (undeliverable, which
+ * includes a contact who blocked the business) and 131050 (the contact stopped marketing messages).
+ * A row's `error` holds the pt-BR reason when the send was refused, or "<code> <title>" when a
+ * Cloud API webhook reported the failure later (whatsapp/cloud-api/webhook.ts): the numbers' health
+ * counts both.
+ */
+export const BLOCK_CODES = [131026, 131050] as const;
+export const BLOCK_REASONS: readonly string[] = BLOCK_CODES.map((code) => REASONS[code]);
 
 function templateReason(code: number, detail: string): string {
   return `Erro no modelo de mensagem (${code}): ${detail}`;
@@ -52,6 +63,8 @@ export function classifyFailure(err: unknown): FailureAction {
     };
   }
   if (code === 131049) return { action: 'defer', reason: REASONS[131049], delayMs: DAY_MS };
+  // The contact chose not to get marketing from the business: asking again changes nothing.
+  if (code === 131050) return { action: 'fail', reason: REASONS[131050] };
   if (code >= 132000 && code < 133000) return { action: 'fail', reason: templateReason(code, err.message) };
   switch (err.kind) {
     case 'auth':

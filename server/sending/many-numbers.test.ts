@@ -215,11 +215,23 @@ describe('two Cloud numbers', () => {
         sql`insert into conversations (user_id, phone, connection_id) values (${user.id}, ${phone}, ${number})`,
       );
     }
+    // One conversation per number: a contact talking with both gets it from the latest (B, then A).
+    const [both, bothLatestB] = phones.slice(8, 10);
+    for (const [phone, first, second] of [
+      [both, b.id, a.id],
+      [bothLatestB, a.id, b.id],
+    ]) {
+      await ctx.database.db.execute(sql`
+        insert into conversations (user_id, phone, connection_id, last_message_at)
+        values (${user.id}, ${phone}, ${first}, now() - interval '1 hour'), (${user.id}, ${phone}, ${second}, now())`);
+    }
     const id = await start(cookie, [a.id, b.id]);
     await finished(cookie, id);
     const rows = await rowsOfCampaign(id);
     for (const p of withB) expect(rows.find((r) => r.recipient === p)?.connectionId, p).toBe(b.id);
     for (const p of withA) expect(rows.find((r) => r.recipient === p)?.connectionId, p).toBe(a.id);
+    expect(rows.find((r) => r.recipient === both)?.connectionId).toBe(a.id);
+    expect(rows.find((r) => r.recipient === bothLatestB)?.connectionId).toBe(b.id);
     expect(rows.filter((r) => r.sentAt !== null)).toHaveLength(40);
   });
 

@@ -102,16 +102,19 @@ export async function planRecipients(tx: Db, c: PlannedCampaign, contactLimit: n
     `);
   }
   // Sticky sender: a contact talking with one of the chosen numbers gets the campaign from that
-  // number while it can send (its row is given to it now; if the number stops, its rows go to the others).
+  // number while it can send (its row is given to it now; if the number stops, its rows go to the
+  // others). A contact with conversations on several of them: the one with the latest activity.
   if ((c.connectionIds?.length ?? 0) > 1) {
     await tx.execute(sql`
       update campaign_recipients r set connection_id = v.connection_id
-      from conversations v
-      where r.campaign_id = ${c.id} and r.status = 'queued' and r.kind = 'contact'
-        and v.user_id = ${c.userId} and v.phone = r.recipient
-        and v.connection_id = any(${sql.param(c.connectionIds)}::uuid[])
-        and exists (select 1 from connections n where n.id = v.connection_id and not n.paused
-          and (n.stop_reason is null or n.stop_reason in ('outside_hours', 'messaging_limit')))`);
+      from (
+        select distinct on (v.phone) v.phone, v.connection_id
+        from conversations v join connections n on n.id = v.connection_id
+        where v.user_id = ${c.userId} and v.connection_id = any(${sql.param(c.connectionIds)}::uuid[])
+          and not n.paused and (n.stop_reason is null or n.stop_reason in ('outside_hours', 'messaging_limit'))
+        order by v.phone, v.last_message_at desc
+      ) v
+      where r.campaign_id = ${c.id} and r.status = 'queued' and r.kind = 'contact' and v.phone = r.recipient`);
   }
   const [counts] = rowsOf<{ total: number; queued: number }>(
     await tx.execute(sql`

@@ -38,7 +38,15 @@ export const savedMessagesQueryKey = ['/api/messages'] as const;
 
 /** Prefix of every conversations query (the list and each conversation); a send invalidates it. */
 export const conversationsQueryKey = ['/api/conversations'] as const;
-export const conversationQueryKey = (phone: string) => [...conversationsQueryKey, phone] as const;
+/**
+ * One conversation: a contact on one of the account's numbers (`connectionId`), or, without it, the
+ * contact's conversation the server picks. Strings after the base key (the lists have an object
+ * there), so [..., phone] is also the prefix of every conversation of that contact.
+ */
+export const conversationQueryKey = (phone: string, connectionId?: string | null) =>
+  connectionId
+    ? ([...conversationsQueryKey, phone, connectionId] as const)
+    : ([...conversationsQueryKey, phone] as const);
 /** The account's whole bot config; the dialog, the manager and the page share this one query. */
 export const botConfigQueryKey = ['/api/bot-config'] as const;
 

@@ -1,4 +1,15 @@
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './users';
 import { connections } from './whatsapp';
 
@@ -74,6 +85,10 @@ export const chatbotTurns = pgTable(
     lastInboundAt: timestamp('last_inbound_at', { withTimezone: true }),
     /** `last_inbound_at` before the last message was recorded. */
     previousInboundAt: timestamp('previous_inbound_at', { withTimezone: true }),
+    /** The last inbound message's time on each of the account's numbers (connection id → ISO time). */
+    inboundByNumber: jsonb('inbound_by_number').notNull().default({}),
+    /** The last message's number's entry in `inbound_by_number` before it was recorded. */
+    previousOnNumber: timestamp('previous_on_number', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.contact] })],
 );

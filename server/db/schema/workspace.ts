@@ -292,9 +292,9 @@ export const botEvents = pgTable(
 );
 
 /**
- * One conversation per account and contact number (E.164 digits): what the 'Conversas' list shows,
+ * One conversation per account, number and contact (E.164 digits): what the 'Conversas' list shows,
  * the handoff to a person, and the chatbot's memory (welcome after 24 h of silence, the out-of-hours
- * message once a day).
+ * message once a day). A contact who writes to two of the account's numbers has two conversations.
  */
 export const conversations = pgTable(
   'conversations',
@@ -313,12 +313,12 @@ export const conversations = pgTable(
     takenOverUntil: timestamp('taken_over_until', { withTimezone: true }),
     /** The São Paulo day the out-of-hours message was last sent ('YYYY-MM-DD'). */
     outOfHoursDay: text('out_of_hours_day'),
-    /** The number the contact last wrote to: manual replies and the campaigns' sticky sender use it. */
-    connectionId: uuid('connection_id'),
+    /** The account's number this conversation is on: replies go out through it; the campaigns' sticky sender. */
+    connectionId: uuid('connection_id').notNull(),
     createdAt: createdAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.userId, t.phone] }),
+    primaryKey({ columns: [t.userId, t.phone, t.connectionId] }),
     index('conversations_user_last_idx').on(t.userId, t.lastMessageAt),
   ],
 );
@@ -333,6 +333,8 @@ export const conversationMessages = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     userId: owner(),
     phone: text('phone').notNull(),
+    /** The number of the conversation (the one the contact wrote to, or the one that answered). */
+    connectionId: uuid('connection_id').notNull(),
     direction: text('direction', { enum: ['in', 'out'] }).notNull(),
     source: text('source', { enum: ['contact', 'bot', 'manual'] }).notNull(),
     text: text('text').notNull().default(''),
@@ -347,7 +349,7 @@ export const conversationMessages = pgTable(
     choice: jsonb('choice'),
   },
   (t) => [
-    index('conversation_messages_thread_idx').on(t.userId, t.phone, t.createdAt),
+    index('conversation_messages_thread_idx').on(t.userId, t.phone, t.connectionId, t.createdAt),
     index('conversation_messages_provider_idx').on(t.providerMessageId).where(sql`provider_message_id is not null`),
   ],
 );

@@ -28,7 +28,7 @@ import {
 
 const tags = ['connections'];
 
-/** An account's WhatsApp numbers (contract/connections.ts): list, add, pair, label, default, pause, remove. */
+/** An account's WhatsApp numbers (contract/connections.ts): list, add, pair, label, default, pause, free, remove. */
 export const connectionsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { config, db, cloudApi, connections, sending } = deps;
   const service: ConnectionsDeps = {
@@ -139,7 +139,8 @@ export const connectionsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       config: { access: 'customer' },
       schema: {
         tags,
-        summary: "Change a number's label, make it the default, pause it, or set its own sending settings",
+        summary:
+          "Change a number's label, make it the default, pause it, set its own sending settings, or clear a restriction WhatsApp lifted",
         params: connectionIdParams,
         body: updateConnectionInput,
         response: { 200: connectionSavedResponse },
@@ -147,7 +148,7 @@ export const connectionsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
     },
     async (request) => ({
       success: true as const,
-      message: connectionsMsg.updated,
+      message: request.body.clearRestriction ? connectionsMsg.restrictionCleared : connectionsMsg.updated,
       connection: await updateConnection(service, authed(request).user.id, request.params.id, request.body),
     }),
   );

@@ -9,9 +9,11 @@ import {
   connectionLimitFor,
   connectionsMsg,
   type createConnectionInput,
+  HEALTH_SIGNALS_WARNING,
   RESTRICTION_MS,
   type updateConnectionInput,
 } from '../../../contract/connections';
+import { OPT_OUT_KEYWORDS } from '../../../contract/contacts';
 import { e164Of } from '../../../contract/phone';
 import { startOfSaoPauloDay } from '../../../contract/sending-time';
 import type { WhatsappSession } from '../../../contract/whatsapp';
@@ -19,6 +21,7 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { connections, whatsappAuthKeys, whatsappBusinessAccounts } from '../../db/schema';
 import { AppError } from '../../errors';
+import { BLOCK_CODES, BLOCK_REASONS } from '../../sending/failures';
 import { type CloudAccountRow, cloudAccount } from '../../whatsapp/cloud-connections';
 import type { ConnectionEntry } from '../../whatsapp/connection-directory';
 import type { ConnectionManager } from '../../whatsapp/manager';
@@ -38,10 +41,63 @@ interface Account {
   planType: string;
 }
 
-/** Per number: failed sends in the last 24 h, campaign messages sent today, messages received in the last 24 h. */
+/** One number's counts, as its card shows them. */
+interface Figures {
+  /** Failed sends in the last 24 h. */
+  failures: number;
+  /** Campaign messages sent today (São Paulo). */
+  sent: number;
+  /** Messages received in the last 24 h. */
+  replies: number;
+  /** Of the failures, those saying the contact cannot receive from the number (131026, 131050). */
+  blocks: number;
+  /** Contacts who wrote an opt-out word to the number in the last 24 h and are opted out. */
+  optOuts: number;
+}
+
+const noFigures = (): Figures => ({ failures: 0, sent: 0, replies: 0, blocks: 0, optOuts: 0 });
+
+const sqlList = (items: readonly (string | number)[]) =>
+  sql.join(
+    items.map((v) => sql`${String(v)}`),
+    sql`, `,
+  );
+
+/**
+ * A campaign row that failed because the contact cannot receive from the number: its `error` is the
+ * pt-BR reason of a refused send, or "<code> <title>" from a Cloud API webhook (sending/failures.ts).
+ */
+const blockedRow = sql`(error in (${sqlList(BLOCK_REASONS)}) or split_part(error, ' ', 1) in (${sqlList(BLOCK_CODES)}))`;
+
+/**
+ * An inbound message that is an opt-out word, as the chatbot reads it (chatbot/opt-out.ts
+ * isOptOutMessage: case and accents folded, punctuation around the word ignored).
+ */
+const optOutWord = sql`upper(regexp_replace(
+  translate(lower(m.text), 'áàâãäéèêëíìîïóòôõöúùûüçñ', 'aaaaaeeeeiiiiooooouuuucn'),
+  '^[^a-z]+|[^a-z]+$', '', 'g')) in (${sqlList(OPT_OUT_KEYWORDS)})`;
+
+/**
+ * The account's contact with the sender's number is opted out now. Contacts are E.164; the sender
+ * is digits, a Brazilian mobile sometimes without its ninth digit (lib/phone.ts normalizePhone).
+ */
+const senderOptedOut = (userId: string) => sql`exists (
+  select 1 from contacts c
+  where c.user_id = ${userId} and c.opted_out
+    and c.phone in ('+' || m.from_phone, case when m.from_phone ~ '^55[0-9]{2}[6-9][0-9]{7}$'
+      then '+' || substr(m.from_phone, 1, 4) || '9' || substr(m.from_phone, 5) end))`;
+
+/**
+ * Per number: failed sends in the last 24 h (and of them the blocks), campaign messages sent today,
+ * messages received in the last 24 h (and the opt-outs among them). Two queries for all the numbers.
+ *
+ * Opt-outs: a contact's opt-out is recorded on the contact, without a time or a number
+ * (chatbot/opt-out.ts), so a number's are the contacts who wrote an opt-out word to it in the last
+ * 24 h and are opted out now.
+ */
 async function figures(db: Db, userId: string, ids: string[]) {
-  const out = new Map<string, { failures: number; sent: number; replies: number }>();
-  for (const id of ids) out.set(id, { failures: 0, sent: 0, replies: 0 });
+  const out = new Map<string, Figures>();
+  for (const id of ids) out.set(id, noFigures());
   if (!ids.length) return out;
   const today = startOfSaoPauloDay(new Date());
   const since = new Date(Date.now() - 24 * 3_600_000);
@@ -49,24 +105,35 @@ async function figures(db: Db, userId: string, ids: string[]) {
     ids.map((id) => sql`${id}::uuid`),
     sql`, `,
   );
-  const sends = rowsOf<{ id: string; failures: number; sent: number }>(
+  const sends = rowsOf<{ id: string; failures: number; blocks: number; sent: number }>(
     await db.execute(sql`
       select connection_id as id,
         count(*) filter (where status = 'failed' and failed_at >= ${since})::int as failures,
+        count(*) filter (where status = 'failed' and failed_at >= ${since} and ${blockedRow})::int as blocks,
         count(*) filter (where sent_at >= ${today})::int as sent
       from campaign_recipients
       where user_id = ${userId} and connection_id in (${idList})
         and (sent_at >= ${today} or (status = 'failed' and failed_at >= ${since}))
       group by connection_id`),
   );
-  for (const r of sends) Object.assign(out.get(r.id) ?? {}, { failures: Number(r.failures), sent: Number(r.sent) });
-  const replies = rowsOf<{ id: string; replies: number }>(
+  for (const r of sends) {
+    Object.assign(out.get(r.id) ?? {}, {
+      failures: Number(r.failures),
+      blocks: Number(r.blocks),
+      sent: Number(r.sent),
+    });
+  }
+  const replies = rowsOf<{ id: string; replies: number; opt_outs: number }>(
     await db.execute(sql`
-      select connection_id as id, count(*)::int as replies from whatsapp_inbound_messages
-      where user_id = ${userId} and received_at >= ${since} and connection_id in (${idList})
-      group by connection_id`),
+      select m.connection_id as id, count(*)::int as replies,
+        count(distinct m.from_phone) filter (where ${optOutWord} and ${senderOptedOut(userId)})::int as opt_outs
+      from whatsapp_inbound_messages m
+      where m.user_id = ${userId} and m.received_at >= ${since} and m.connection_id in (${idList})
+      group by m.connection_id`),
   );
-  for (const r of replies) Object.assign(out.get(r.id) ?? {}, { replies: Number(r.replies) });
+  for (const r of replies) {
+    Object.assign(out.get(r.id) ?? {}, { replies: Number(r.replies), optOuts: Number(r.opt_outs) });
+  }
   return out;
 }
 
@@ -108,7 +175,7 @@ async function views(deps: ConnectionsDeps, userId: string, entries: ConnectionE
   const cloud = new Map(cloudRows.map((r) => [r.connectionId, r]));
   return Promise.all(
     entries.map(async (entry) => {
-      const c = counts.get(entry.id) ?? { failures: 0, sent: 0, replies: 0 };
+      const c = counts.get(entry.id) ?? noFigures();
       return view(deps, entry, settings.dailyLimit, c, cloud.get(entry.id));
     }),
   );
@@ -118,7 +185,7 @@ async function view(
   deps: ConnectionsDeps,
   entry: ConnectionEntry,
   accountDailyLimit: number,
-  c: { failures: number; sent: number; replies: number },
+  c: Figures,
   cloudRow?: CloudAccountRow,
 ): Promise<ConnectionView> {
   const own = entry.settings ?? {};
@@ -136,13 +203,19 @@ async function view(
     paused: entry.paused,
     botEnabled: entry.botEnabled,
     health: {
-      level: restricted ? 'restricted' : c.failures >= 5 ? 'warning' : 'good',
+      level: restricted
+        ? 'restricted'
+        : c.failures >= 5 || c.blocks + c.optOuts >= HEALTH_SIGNALS_WARNING
+          ? 'warning'
+          : 'good',
       recentFailures: c.failures,
       restriction:
         restricted && entry.restrictedCode && entry.restrictedAt
           ? { code: entry.restrictedCode, at: entry.restrictedAt.toISOString() }
           : null,
       repliesToday: c.replies,
+      blocks: c.blocks,
+      optOuts: c.optOuts,
     },
     settings: own,
     stopReason: entry.stopReason,
@@ -172,7 +245,7 @@ async function viewOne(deps: ConnectionsDeps, entry: ConnectionEntry, cloudRow?:
     getAccountSettings(deps.db, entry.userId),
     figures(deps.db, entry.userId, [entry.id]),
   ]);
-  return view(deps, entry, settings.dailyLimit, counts.get(entry.id) ?? { failures: 0, sent: 0, replies: 0 }, cloudRow);
+  return view(deps, entry, settings.dailyLimit, counts.get(entry.id) ?? noFigures(), cloudRow);
 }
 
 export async function getConnection(deps: ConnectionsDeps, userId: string, id: string): Promise<ConnectionDetail> {
@@ -241,7 +314,10 @@ export async function disconnectNumber(deps: ConnectionsDeps, userId: string, id
   await deps.connections.disconnectNumber(entry);
 }
 
-/** Label, default, pause and the number's own settings: only what is sent changes. */
+/**
+ * Label, default, pause, the chatbot, the number's own settings, and clearing a restriction WhatsApp
+ * lifted early: only what is sent changes.
+ */
 export async function updateConnection(
   deps: ConnectionsDeps,
   userId: string,
@@ -262,10 +338,35 @@ export async function updateConnection(
       .set({ ...set, updatedAt: new Date() })
       .where(eq(connections.id, entry.id));
   }
+  const cleared = input.clearRestriction === true && (await clearRestriction(deps.db, entry.id));
   if (input.isDefault === true && !entry.isDefault) await directory.makeDefault(userId, entry.id);
   else directory.changed(userId);
-  if (input.paused !== undefined || input.settings !== undefined || input.isDefault) deps.settingsChanged(userId);
+  // A lane waiting (paused, restricted) looks again at once; a running one takes the change before its next message.
+  if (input.paused !== undefined || input.settings !== undefined || input.isDefault || cleared) {
+    deps.settingsChanged(userId);
+  }
   return viewOne(deps, await findConnection(deps, userId, id));
+}
+
+/**
+ * Forgets the number's restriction (and why its lane stopped, when that was it): the send loop
+ * gives it campaign recipients again. Answers whether there was one; read from the row, not the
+ * cached directory, so a restriction just recorded by another process is cleared too.
+ */
+async function clearRestriction(db: Db, connectionId: string): Promise<boolean> {
+  const rows = rowsOf(
+    await db.execute(sql`
+      update connections set
+        restricted_code = null,
+        restricted_at = null,
+        stopped_at = case when stop_reason = 'restricted' then null else stopped_at end,
+        stop_reason = nullif(stop_reason, 'restricted'),
+        updated_at = now()
+      where id = ${connectionId}
+        and (restricted_at is not null or restricted_code is not null or stop_reason = 'restricted')
+      returning id`),
+  );
+  return rows.length > 0;
 }
 
 /** A field sent as null goes back to the account's setting; an absent one is kept. */

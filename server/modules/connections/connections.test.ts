@@ -1,7 +1,17 @@
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudApiMsg } from '../../../contract/cloud-api';
-import { type ConnectionDetail, type ConnectionView, connectionsMsg } from '../../../contract/connections';
+import {
+  type ConnectionDetail,
+  type ConnectionView,
+  connectionsMsg,
+  HEALTH_SIGNALS_WARNING,
+} from '../../../contract/connections';
+import { rowsOf } from '../../db/rows';
+import { campaignRecipients, campaigns, connections, contacts, whatsappInboundMessages } from '../../db/schema';
+import { BLOCK_REASONS } from '../../sending/failures';
 import { FakeGraphApi } from '../../testing/fake-graph-api';
+import { sendingSettings } from '../../testing/sending-settings';
 import {
   type ApiMethod,
   apiCall,
@@ -372,5 +382,256 @@ describe('conversations and the chatbot per number', () => {
     expect(manual.statusCode, manual.body).toBe(200);
     expect(outbox(sales.id)).toHaveLength(before + 1);
     expect(outbox(support.id)).toHaveLength(supportBefore);
+  });
+});
+
+/** A finished campaign of the account with failed rows, each on a number with its `error` and when it failed. */
+async function failedRows(
+  userId: string,
+  rows: Array<{ connectionId: string; error: string; hoursAgo?: number }>,
+): Promise<void> {
+  const db = ctx.database.db;
+  const [campaign] = await db
+    .insert(campaigns)
+    .values({ userId, name: `Falhas ${++seq}`, message: 'Oi', status: 'completed' })
+    .returning({ id: campaigns.id });
+  await db.insert(campaignRecipients).values(
+    rows.map((r, i) => ({
+      campaignId: campaign.id,
+      userId,
+      recipient: `55219${String(seq).padStart(4, '0')}${String(i).padStart(4, '0')}`,
+      connectionId: r.connectionId,
+      status: 'failed' as const,
+      error: r.error,
+      failedAt: new Date(Date.now() - (r.hoursAgo ?? 0) * 3_600_000),
+    })),
+  );
+}
+
+/** A message received on one of the account's numbers, written directly. */
+async function inbound(userId: string, connectionId: string, phone: string, text: string) {
+  await ctx.database.db.insert(whatsappInboundMessages).values({
+    userId,
+    connectionId,
+    channel: 'simulator',
+    fromPhone: phone,
+    text,
+    providerMessageId: `in-${++seq}-${Math.random().toString(36).slice(2)}`,
+  });
+}
+
+/** The account's contact with this phone, opted out, and its opt-out message on one of the numbers, written directly. */
+async function optedOutWriting(userId: string, connectionId: string, phone: string, text: string) {
+  await ctx.database.db
+    .insert(contacts)
+    .values({ userId, name: 'Cliente', phone: `+${phone}`, optedOut: true })
+    .onConflictDoUpdate({ target: [contacts.userId, contacts.phone], set: { optedOut: true } });
+  await inbound(userId, connectionId, phone, text);
+}
+
+describe('a number’s health signals: blocks and opt-outs in the last 24 h', () => {
+  it('counts per number only the 131026/131050 failures and the opt-outs written to it, never another account’s', async () => {
+    const { user, cookie } = await customer();
+    const a = await addPersonal(cookie, 'A');
+    const b = await addPersonal(cookie, 'B');
+    await pair(cookie, a.id);
+    await pair(cookie, b.id);
+    const other = await customer();
+    const [undeliverable, noMarketing] = BLOCK_REASONS;
+    await failedRows(user.id, [
+      // The send refused (its pt-BR reason) and the Cloud API webhook's later failure ("<code> <title>").
+      { connectionId: a.id, error: undeliverable },
+      { connectionId: a.id, error: undeliverable },
+      { connectionId: a.id, error: '131026 Message undeliverable' },
+      { connectionId: a.id, error: noMarketing },
+      // Another reason, and a block older than 24 h: failures, not blocks (the old one not even a failure now).
+      { connectionId: a.id, error: 'Erro no modelo de mensagem (132000): Param mismatch' },
+      { connectionId: a.id, error: undeliverable, hoursAgo: 25 },
+      { connectionId: b.id, error: 'Tipo de mensagem não suportado.' },
+      { connectionId: b.id, error: '1310260 Não é o código 131026' },
+    ]);
+    // Another account's rows, even naming this account's number, never count here.
+    await failedRows(other.user.id, [
+      { connectionId: a.id, error: undeliverable },
+      { connectionId: b.id, error: undeliverable },
+    ]);
+
+    // Opt-outs through the real inbound path: on A a contact, and one whose WhatsApp number lacks the ninth digit.
+    const db = ctx.database.db;
+    await db.insert(contacts).values([
+      { userId: user.id, name: 'Ana', phone: '+5521977770011' },
+      { userId: user.id, name: 'Bia', phone: '+5521977770012' },
+      { userId: user.id, name: 'Caio', phone: '+5521977770014' },
+    ]);
+    const manager = ctx.app.deps.connections;
+    await manager.simulateInboundOn(a.id, '5521977770011', 'Sair!');
+    await manager.simulateInboundOn(a.id, '552177770012', 'parar');
+    // The messages recorded on A and the opt-outs applied, as the chatbot stores them, before counting.
+    await waitFor(
+      async () => {
+        await ctx.app.deps.chatbot.idle();
+        return db.select().from(whatsappInboundMessages).where(eq(whatsappInboundMessages.userId, user.id));
+      },
+      (rows) => rows.length === 2,
+    );
+    const optedOut = await waitFor(
+      () =>
+        db
+          .select({ phone: contacts.phone })
+          .from(contacts)
+          .where(and(eq(contacts.userId, user.id), eq(contacts.optedOut, true))),
+      (rows) => ['+5521977770011', '+5521977770012'].every((p) => rows.some((r) => r.phone === p)),
+    );
+    // On B: the opted-out contact saying something else, and an opt-out word inside a sentence from a contact
+    // who is not opted out (the chatbot does not take it for one): neither counts.
+    await inbound(user.id, b.id, '5521977770011', 'oi');
+    await inbound(user.id, b.id, '5521977770014', 'não quero sair');
+    expect(optedOut.map((r) => r.phone).sort()).toEqual(['+5521977770011', '+5521977770012']);
+    // Written again: one contact, counted once.
+    await inbound(user.id, a.id, '5521977770011', 'SAIR');
+    // Another account's opted-out contact and its opt-out message (even on this account's number) never count:
+    // this account's contact with that phone is not opted out, and the other's message is not this account's.
+    await db.insert(contacts).values({ userId: user.id, name: 'Davi', phone: '+5521977770013' });
+    await inbound(user.id, a.id, '5521977770013', 'SAIR');
+    await optedOutWriting(other.user.id, a.id, '5521977770013', 'SAIR');
+    await optedOutWriting(other.user.id, b.id, '5521977770015', 'SAIR');
+
+    const { connections: numbers } = await list(cookie);
+    const health = (id: string) => numbers.find((c) => c.id === id)?.health;
+    expect(health(a.id)).toMatchObject({ recentFailures: 5, blocks: 4, optOuts: 2, repliesToday: 4 });
+    expect(health(b.id)).toMatchObject({ recentFailures: 2, blocks: 0, optOuts: 0, repliesToday: 2 });
+    // One number's page reads the same figures as the list.
+    expect((await req('GET', `/api/connections/${a.id}`, cookie)).json().health).toMatchObject({
+      blocks: 4,
+      optOuts: 2,
+    });
+    // The other account sees none of it on its (empty) list.
+    expect((await list(other.cookie)).connections).toEqual([]);
+  });
+
+  it('turns the number to “warning” when blocks and opt-outs reach the threshold, with fewer than five failures', async () => {
+    const { user, cookie } = await customer();
+    const number = await addPersonal(cookie, 'Vendas');
+    const blocks = 3;
+    await failedRows(
+      user.id,
+      Array.from({ length: blocks }, () => ({ connectionId: number.id, error: BLOCK_REASONS[0] })),
+    );
+    for (let i = 0; i < HEALTH_SIGNALS_WARNING - blocks - 1; i++) {
+      await optedOutWriting(user.id, number.id, `552197777${String(1000 + i)}`, 'SAIR');
+    }
+    const below = (await list(cookie)).connections[0].health;
+    expect(below).toMatchObject({ level: 'good', blocks, optOuts: HEALTH_SIGNALS_WARNING - blocks - 1 });
+    await optedOutWriting(user.id, number.id, '5521977779999', 'Cancelar.');
+    const at = (await list(cookie)).connections[0].health;
+    expect(at).toMatchObject({ level: 'warning', recentFailures: blocks, optOuts: HEALTH_SIGNALS_WARNING - blocks });
+  });
+});
+
+/** Marks a number restricted by WhatsApp, as the send loop does, and has the directory read it again. */
+async function restrict(userId: string, connectionId: string, code = '131048') {
+  await ctx.database.db
+    .update(connections)
+    .set({ restrictedCode: code, restrictedAt: new Date(), stopReason: 'restricted', stoppedAt: new Date() })
+    .where(eq(connections.id, connectionId));
+  ctx.app.deps.connections.directory.changed(userId);
+}
+
+const rowOf = async (id: string) => (await ctx.database.db.select().from(connections).where(eq(connections.id, id)))[0];
+
+describe('clearing a restriction WhatsApp lifted early', () => {
+  it('frees the number at once; a no-op on a number not restricted; another account’s number is not found', async () => {
+    const { user, cookie } = await customer();
+    const cloud = (
+      await req('POST', '/api/connections', cookie, { kind: 'cloud', label: 'Oficial', ...graphNumber() })
+    ).json().connection as ConnectionView;
+    const other = (
+      await req('POST', '/api/connections', cookie, { kind: 'cloud', label: 'Outro', ...graphNumber() })
+    ).json().connection as ConnectionView;
+    await restrict(user.id, cloud.id);
+    // Stopped for another reason: clearing a restriction leaves it as it is.
+    await ctx.database.db.update(connections).set({ stopReason: 'daily_limit' }).where(eq(connections.id, other.id));
+    ctx.app.deps.connections.directory.changed(user.id);
+    const before = (await list(cookie)).connections.find((c) => c.id === cloud.id);
+    expect(before).toMatchObject({
+      status: 'restricted',
+      stopReason: 'restricted',
+      health: { level: 'restricted', restriction: { code: '131048' } },
+    });
+
+    const intruder = await customer();
+    const stolen = await req('PATCH', `/api/connections/${cloud.id}`, intruder.cookie, { clearRestriction: true });
+    expect(stolen.statusCode).toBe(404);
+    expect(stolen.json().message).toBe(connectionsMsg.notFound);
+    expect((await rowOf(cloud.id)).restrictedCode).toBe('131048');
+
+    const res = await req('PATCH', `/api/connections/${cloud.id}`, cookie, { clearRestriction: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe(connectionsMsg.restrictionCleared);
+    expect(res.json().connection).toMatchObject({
+      status: 'connected',
+      stopReason: null,
+      health: { level: 'good', restriction: null },
+    });
+    expect(await rowOf(cloud.id)).toMatchObject({
+      restrictedCode: null,
+      restrictedAt: null,
+      stopReason: null,
+      stoppedAt: null,
+    });
+    expect((await list(cookie)).connections.find((c) => c.id === cloud.id)?.status).toBe('connected');
+
+    // Again, and on a number that is not restricted: success, nothing changes.
+    expect((await req('PATCH', `/api/connections/${cloud.id}`, cookie, { clearRestriction: true })).statusCode).toBe(
+      200,
+    );
+    const untouched = await req('PATCH', `/api/connections/${other.id}`, cookie, { clearRestriction: true });
+    expect(untouched.statusCode, untouched.body).toBe(200);
+    expect(untouched.json().connection).toMatchObject({ status: 'connected', stopReason: 'daily_limit' });
+    expect((await rowOf(other.id)).stopReason).toBe('daily_limit');
+  });
+
+  it('a campaign waiting on the restricted number resumes at once, not when the lane would look again (a minute)', async () => {
+    const { user, cookie } = await customer();
+    const number = (
+      await req('POST', '/api/connections', cookie, { kind: 'cloud', label: 'Oficial', ...graphNumber() })
+    ).json().connection as ConnectionView;
+    const settings = await req('PUT', '/api/settings/whatsapp', cookie, {
+      ...sendingSettings('cloud'),
+      channel: undefined,
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    // Ending in 1: numbers the simulator and the fake Graph API take.
+    const phones = ['5521966660011', '5521966660021'];
+    await ctx.database.db
+      .insert(contacts)
+      .values(phones.map((p, i) => ({ userId: user.id, name: `C${i}`, phone: `+${p}` })));
+    await restrict(user.id, number.id);
+    const created = await req('POST', '/api/campaigns', cookie, {
+      name: 'Depois da restrição',
+      message: 'Oi {{nome}}',
+      targetType: 'all',
+      connectionIds: [number.id],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().id as string;
+    expect((await req('POST', `/api/campaigns/${id}/send`, cookie)).statusCode).toBe(200);
+    const waiting = async () =>
+      rowsOf<{ status: string; waiting_reason: string | null }>(
+        await ctx.database.db.execute(sql`select status, waiting_reason from campaigns where id = ${id}`),
+      )[0];
+    // The lane found the number restricted: the campaign waits, and the lane looks again only in a minute.
+    await waitFor(waiting, (c) => c.status === 'in_progress' && c.waiting_reason === 'numbers_stopped', 8000);
+    expect(graph.sent.filter((m) => phones.includes(m.to as string))).toHaveLength(0);
+
+    const freed = await req('PATCH', `/api/connections/${number.id}`, cookie, { clearRestriction: true });
+    expect(freed.statusCode, freed.body).toBe(200);
+    await waitFor(waiting, (c) => c.status === 'completed', 10_000);
+    expect(
+      graph.sent
+        .filter((m) => phones.includes(m.to as string))
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual(phones);
   });
 });

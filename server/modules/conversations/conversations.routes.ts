@@ -7,6 +7,7 @@ import {
   conversationMessagesQuery,
   conversationParams,
   conversationsMsg,
+  conversationThreadQuery,
   sendConversationMessageInput,
 } from '../../../contract/conversations';
 import type { AppDeps } from '../../deps';
@@ -44,7 +45,7 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         response: { 200: conversationDetailResponse },
       },
     },
-    async (request) => getConversation(db, authed(request).user.id, request.params.phone, request.query),
+    async (request) => getConversation(deps, authed(request).user.id, request.params.phone, request.query),
   );
 
   app.post(
@@ -55,6 +56,7 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         tags: ['conversations'],
         summary: 'Answer as a person: sends through WhatsApp and silences the bot for this contact',
         params: conversationParams,
+        querystring: conversationThreadQuery,
         body: sendConversationMessageInput,
         response: { 200: conversationActionResponse },
       },
@@ -62,7 +64,13 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
     async (request) => ({
       success: true as const,
       message: conversationsMsg.sent,
-      conversation: await sendManualMessage(deps, authed(request).user.id, request.params.phone, request.body.text),
+      conversation: await sendManualMessage(
+        deps,
+        authed(request).user.id,
+        request.params.phone,
+        request.body.text,
+        request.query,
+      ),
     }),
   );
 
@@ -74,13 +82,20 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         tags: ['conversations'],
         summary: 'Take the conversation over: the bot stops answering this contact for a while',
         params: conversationParams,
+        querystring: conversationThreadQuery,
         response: { 200: conversationActionResponse },
       },
     },
     async (request) => ({
       success: true as const,
       message: conversationsMsg.takenOver,
-      conversation: await setConversationOwner(db, authed(request).user.id, request.params.phone, true),
+      conversation: await setConversationOwner(
+        deps,
+        authed(request).user.id,
+        request.params.phone,
+        true,
+        request.query,
+      ),
     }),
   );
 
@@ -92,13 +107,20 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         tags: ['conversations'],
         summary: 'Hand the conversation back to the bot',
         params: conversationParams,
+        querystring: conversationThreadQuery,
         response: { 200: conversationActionResponse },
       },
     },
     async (request) => ({
       success: true as const,
       message: conversationsMsg.released,
-      conversation: await setConversationOwner(db, authed(request).user.id, request.params.phone, false),
+      conversation: await setConversationOwner(
+        deps,
+        authed(request).user.id,
+        request.params.phone,
+        false,
+        request.query,
+      ),
     }),
   );
 };

@@ -10,6 +10,7 @@ import { DriverError } from '../../whatsapp/driver';
 
 interface ConversationRow {
   phone: string;
+  connection_id: string;
   contact_id: string | null;
   name: string | null;
   contact_name: string | null;
@@ -18,7 +19,6 @@ interface ConversationRow {
   last_direction: 'in' | 'out';
   unread: number;
   taken_over_until: Date | string | null;
-  connection_id?: string | null;
   number_label?: string | null;
 }
 
@@ -35,7 +35,7 @@ function toConversation(r: ConversationRow, now = new Date()): Conversation {
     lastDirection: r.last_direction,
     unread: r.unread,
     takenOverUntil: until && until > now ? until.toISOString() : null,
-    connectionId: r.connection_id ?? null,
+    connectionId: r.connection_id,
     numberLabel: r.number_label ?? null,
   };
 }
@@ -70,18 +70,46 @@ export async function listConversations(
   return rows.map((r) => toConversation(r, now));
 }
 
-async function findConversation(db: Db, userId: string, phone: string): Promise<Conversation> {
+/** Which conversation of a contact a route means: the one on this number (`/api/connections` id), else the latest. */
+export interface ThreadChoice {
+  connectionId?: string;
+}
+
+/**
+ * One of a contact's conversations (one per number): the one on the number asked for, else the one
+ * with the latest activity. A contact with none there has an empty conversation (reachable from the
+ * contacts page), on the number asked for or the account's default; `connectionId` null when the
+ * account has no number at all. A number of another account, or unknown, is not found.
+ */
+async function findConversation(
+  deps: Pick<AppDeps, 'db' | 'connections'>,
+  userId: string,
+  phone: string,
+  choice: ThreadChoice = {},
+): Promise<Conversation> {
+  const { db } = deps;
+  const number = choice.connectionId
+    ? rowsOf<{ id: string; label: string }>(
+        await db.execute(
+          sql`select id, label from connections where id = ${choice.connectionId} and user_id = ${userId}`,
+        ),
+      )[0]
+    : undefined;
+  if (choice.connectionId && !number) throw new AppError('NOT_FOUND', conversationsMsg.numberNotFound);
+  const onNumber = number ? sql`and v.connection_id = ${number.id}` : sql``;
   const row = rowsOf<ConversationRow>(
-    await db.execute(sql`${SELECT} where v.user_id = ${userId} and v.phone = ${phone}`),
+    await db.execute(
+      sql`${SELECT} where v.user_id = ${userId} and v.phone = ${phone} ${onNumber} order by v.last_message_at desc limit 1`,
+    ),
   )[0];
   if (row) return toConversation(row);
-  // A contact who never wrote has an empty conversation (reachable from the contacts page).
   const contact = rowsOf<{ id: string; name: string; created_at: Date | string }>(
     await db.execute(
       sql`select id, name, created_at from contacts where user_id = ${userId} and phone = ${`+${phone}`}`,
     ),
   )[0];
   if (!contact) throw new AppError('NOT_FOUND', conversationsMsg.notFound);
+  const fallback = number ?? (await deps.connections.directory.defaultOf(userId));
   return {
     phone,
     contactId: contact.id,
@@ -91,6 +119,8 @@ async function findConversation(db: Db, userId: string, phone: string): Promise<
     lastDirection: 'out',
     unread: 0,
     takenOverUntil: null,
+    connectionId: fallback?.id ?? null,
+    numberLabel: fallback?.label ?? null,
   };
 }
 
@@ -100,12 +130,16 @@ async function findConversation(db: Db, userId: string, phone: string): Promise<
  * Opening it marks it read.
  */
 export async function getConversation(
-  db: Db,
+  deps: Pick<AppDeps, 'db' | 'connections'>,
   userId: string,
   phone: string,
-  q: { before?: string; limit: number },
+  q: { before?: string; limit: number } & ThreadChoice,
 ): Promise<{ conversation: Conversation; messages: ConversationMessage[] }> {
-  const conversation = await findConversation(db, userId, phone);
+  const { db } = deps;
+  const conversation = await findConversation(deps, userId, phone, q);
+  // A conversation is one number's: its messages, and the campaigns that number sent (those sent
+  // before numbers were told apart, with none recorded, show on the default number's).
+  const number = conversation.connectionId ?? null;
   const before = q.before ? sql`and m.created_at < ${q.before}::timestamptz` : sql``;
   const beforeCampaign = q.before ? sql`and r.sent_at < ${q.before}::timestamptz` : sql``;
   const own = rowsOf<{
@@ -124,7 +158,7 @@ export async function getConversation(
       select m.id, m.direction, m.source, m.text, m.image_url, m.status, m.failure_reason, m.created_at,
              m.buttons, m.choice
       from conversation_messages m
-      where m.user_id = ${userId} and m.phone = ${phone} ${before}
+      where m.user_id = ${userId} and m.phone = ${phone} and m.connection_id = ${number} ${before}
       order by m.created_at desc limit ${q.limit}`),
   );
   // Each campaign's row for this number through the (campaign, recipient) key: cheap whatever the campaign sizes.
@@ -143,6 +177,8 @@ export async function getConversation(
       from campaigns c
       join campaign_recipients r on r.campaign_id = c.id and r.recipient = ${phone}
       where c.user_id = ${userId} and r.kind = 'contact' and r.sent_at is not null ${beforeCampaign}
+        and (r.connection_id = ${number} or (r.connection_id is null and exists (
+          select 1 from connections n where n.id = ${number} and n.user_id = ${userId} and n.is_default)))
       order by r.sent_at desc limit ${q.limit}`),
   );
   const messages: ConversationMessage[] = [
@@ -178,7 +214,9 @@ export async function getConversation(
     .slice(0, q.limit)
     .reverse();
   if (conversation.unread > 0) {
-    await db.execute(sql`update conversations set unread = 0 where user_id = ${userId} and phone = ${phone}`);
+    await db.execute(
+      sql`update conversations set unread = 0 where user_id = ${userId} and phone = ${phone} and connection_id = ${number}`,
+    );
     conversation.unread = 0;
   }
   return { conversation, messages };
@@ -192,30 +230,31 @@ async function handoffMinutes(db: Db, userId: string): Promise<number> {
 }
 
 /**
- * A person answers from 'Conversas': the message goes out through the account's WhatsApp, is
- * stored, and the conversation is taken over (the bot is silent with this contact for the
- * configured time).
+ * A person answers from 'Conversas': the message goes out through the conversation's number, is
+ * stored in it, and the conversation is taken over (the bot is silent with this contact on this
+ * number for the configured time).
  */
 export async function sendManualMessage(
-  deps: Pick<AppDeps, 'db' | 'drivers'>,
+  deps: Pick<AppDeps, 'db' | 'drivers' | 'connections'>,
   userId: string,
   phone: string,
   text: string,
+  choice: ThreadChoice = {},
 ): Promise<Conversation> {
   const { db } = deps;
-  await findConversation(db, userId, phone);
+  const conversation = await findConversation(deps, userId, phone, choice);
   const optedOut = rowsOf<{ opted_out: boolean }>(
     await db.execute(sql`select opted_out from contacts where user_id = ${userId} and phone = ${`+${phone}`}`),
   )[0]?.opted_out;
   if (optedOut) throw new AppError('CONFLICT', conversationsMsg.optedOut);
-  // Through the number the contact last wrote to, while it can send; else the account's default.
-  const [{ number } = { number: null }] = rowsOf<{ number: string | null }>(
-    await db.execute(
-      sql`select connection_id as number from conversations where user_id = ${userId} and phone = ${phone}`,
-    ),
-  );
-  const driver = (number && (await deps.drivers.getConnection?.(userId, number))) || (await deps.drivers.get(userId));
-  if (driver?.status().state !== 'connected') throw new AppError('CONFLICT', conversationsMsg.notConnected);
+  // Only through the conversation's own number: an answer from another would start another conversation.
+  const number = conversation.connectionId;
+  const entry = number ? await deps.connections.directory.get(userId, number) : undefined;
+  if (!number || !entry) throw new AppError('CONFLICT', conversationsMsg.notConnected);
+  const driver = await deps.drivers.getConnection?.(userId, number);
+  if (driver?.status().state !== 'connected') {
+    throw new AppError('CONFLICT', conversationsMsg.numberNotConnected(entry.label));
+  }
   let providerMessageId: string;
   try {
     ({ providerMessageId } = await driver.send(phone, { kind: 'text', text }));
@@ -223,6 +262,7 @@ export async function sendManualMessage(
     const reason = err instanceof DriverError ? err.message : conversationsMsg.sendError;
     await recordOutboundMessage(db, userId, {
       phone,
+      connectionId: number,
       source: 'manual',
       text,
       status: 'failed',
@@ -233,24 +273,36 @@ export async function sendManualMessage(
       err instanceof DriverError && err.kind === 'template_required' ? reason : conversationsMsg.sendError,
     );
   }
-  await recordOutboundMessage(db, userId, { phone, source: 'manual', text, status: 'sent', providerMessageId });
-  await setTakenOver(db, userId, phone, new Date(Date.now() + (await handoffMinutes(db, userId)) * 60_000));
-  return findConversation(db, userId, phone);
+  await recordOutboundMessage(db, userId, {
+    phone,
+    connectionId: number,
+    source: 'manual',
+    text,
+    status: 'sent',
+    providerMessageId,
+  });
+  await setTakenOver(db, userId, phone, number, new Date(Date.now() + (await handoffMinutes(db, userId)) * 60_000));
+  return findConversation(deps, userId, phone, { connectionId: number });
 }
 
 /** Takes a conversation over without answering, or hands it back to the bot. */
 export async function setConversationOwner(
-  db: Db,
+  deps: Pick<AppDeps, 'db' | 'connections'>,
   userId: string,
   phone: string,
   person: boolean,
+  choice: ThreadChoice = {},
 ): Promise<Conversation> {
-  await findConversation(db, userId, phone);
+  const { db } = deps;
+  const number = (await findConversation(deps, userId, phone, choice)).connectionId;
+  // An account without any number has no conversation to hand over.
+  if (!number) throw new AppError('CONFLICT', conversationsMsg.notConnected);
   await setTakenOver(
     db,
     userId,
     phone,
+    number,
     person ? new Date(Date.now() + (await handoffMinutes(db, userId)) * 60_000) : null,
   );
-  return findConversation(db, userId, phone);
+  return findConversation(deps, userId, phone, { connectionId: number });
 }

@@ -13,6 +13,7 @@ import {
 } from '../../../contract/metrics';
 import { rowsOf } from '../../db/rows';
 import { recordReceipt } from '../../sending/receipts';
+import { insertConnection } from '../../testing/connections';
 import {
   apiCall,
   connectSimulator,
@@ -96,19 +97,25 @@ async function botEvent(userId: string, kind: string, createdAt: Date) {
                  values (${userId}, '5511999990000', ${kind}, ${createdAt.toISOString()})`);
 }
 
+/** The account's number its conversations are on (added on first use). */
+async function numberOf(userId: string): Promise<string> {
+  const [found] = await exec<{ id: string }>(sql`select id from connections where user_id = ${userId} limit 1`);
+  return found?.id ?? (await insertConnection(db(), userId, 'personal')).id;
+}
+
 /** A conversation message as the chatbot stores it: an inbound one, or a reply that left (a provider id) or failed. */
 async function message(userId: string, phone: string, direction: 'in' | 'out', createdAt: Date, sent = true) {
   const out = direction === 'out';
   await exec(sql`
-    insert into conversation_messages (user_id, phone, direction, source, text, status, provider_message_id, created_at)
-    values (${userId}, ${phone}, ${direction}, ${out ? 'bot' : 'contact'}, 'oi', ${out ? (sent ? 'sent' : 'failed') : 'received'},
+    insert into conversation_messages (user_id, connection_id, phone, direction, source, text, status, provider_message_id, created_at)
+    values (${userId}, ${await numberOf(userId)}, ${phone}, ${direction}, ${out ? 'bot' : 'contact'}, 'oi', ${out ? (sent ? 'sent' : 'failed') : 'received'},
             ${sent ? `wamid.${++phoneSeq}` : null}, ${createdAt.toISOString()})`);
 }
 
 async function conversation(userId: string, phone: string, lastMessageAt: Date, lastInboundAt: Date | null) {
   await exec(sql`
-    insert into conversations (user_id, phone, last_message_at, last_inbound_at)
-    values (${userId}, ${phone}, ${lastMessageAt.toISOString()}, ${lastInboundAt?.toISOString() ?? null})`);
+    insert into conversations (user_id, connection_id, phone, last_message_at, last_inbound_at)
+    values (${userId}, ${await numberOf(userId)}, ${phone}, ${lastMessageAt.toISOString()}, ${lastInboundAt?.toISOString() ?? null})`);
 }
 
 /** The account's rollups as stored, then as recomputed from its rows: the triggers must have kept them equal. */

@@ -25,6 +25,10 @@ async function account(): Promise<string> {
     insert into users (name, email, username, whatsapp_number, password_hash, account_type, plan_type, is_active)
     values ('Conta', ${`rollup${n}@example.com`}, ${`rollup${n}`}, '+55 11 90000-0000', 'x', 'active', 'enterprise', true)
     returning id`);
+  // Each conversation message is on one of the account's numbers.
+  await exec(
+    sql`insert into connections (user_id, kind, label, is_default) values (${row.id}, 'personal', 'WhatsApp', true)`,
+  );
   return row.id;
 }
 
@@ -135,15 +139,15 @@ describe('chatbot figures', () => {
 
     // Inbound messages of 20 contacts over two São Paulo days, several per contact and day.
     await exec(sql`
-      insert into conversation_messages (user_id, phone, direction, source, status, created_at)
-      select ${userId}, 'c' || (g % 20), 'in', 'contact', 'received', ${T0}::timestamptz + g * interval '7 minutes'
+      insert into conversation_messages (user_id, connection_id, phone, direction, source, status, created_at)
+      select ${userId}, (select id from connections where user_id = ${userId}), 'c' || (g % 20), 'in', 'contact', 'received', ${T0}::timestamptz + g * interval '7 minutes'
       from generate_series(1, 400) g`);
     await rollupsMatchRows(userId);
 
     // Replies: some that left (a provider id), some that failed, some still queued without one.
     await exec(sql`
-      insert into conversation_messages (user_id, phone, direction, source, status, provider_message_id, created_at)
-      select ${userId}, 'c' || (g % 20), 'out', 'bot', case when g % 3 = 0 then 'failed' else 'sent' end,
+      insert into conversation_messages (user_id, connection_id, phone, direction, source, status, provider_message_id, created_at)
+      select ${userId}, (select id from connections where user_id = ${userId}), 'c' || (g % 20), 'out', 'bot', case when g % 3 = 0 then 'failed' else 'sent' end,
         case when g % 3 = 1 then 'wamid.a' || g end, ${T0}::timestamptz + g * interval '20 minutes'
       from generate_series(1, 60) g`);
     await rollupsMatchRows(userId);
@@ -156,8 +160,8 @@ describe('chatbot figures', () => {
 
     // One statement with both sides for the same contacts: a message, a reply after it, a message after that.
     await exec(sql`
-      insert into conversation_messages (user_id, phone, direction, source, status, provider_message_id, created_at)
-      select ${userId}, 'n' || (g % 4), case when g % 3 = 1 then 'out' else 'in' end,
+      insert into conversation_messages (user_id, connection_id, phone, direction, source, status, provider_message_id, created_at)
+      select ${userId}, (select id from connections where user_id = ${userId}), 'n' || (g % 4), case when g % 3 = 1 then 'out' else 'in' end,
         case when g % 3 = 1 then 'bot' else 'contact' end, case when g % 3 = 1 then 'sent' else 'received' end,
         case when g % 3 = 1 then 'wamid.c' || g end, ${T0}::timestamptz + interval '3 days' + g * interval '1 minute'
       from generate_series(1, 36) g`);
@@ -175,16 +179,16 @@ describe('chatbot figures', () => {
     });
     const inbound = database.db.transaction(async (tx) => {
       await tx.execute(sql`
-        insert into conversation_messages (user_id, phone, direction, source, status, created_at)
-        values (${userId}, 'x1', 'in', 'contact', 'received', ${T0})`);
+        insert into conversation_messages (user_id, connection_id, phone, direction, source, status, created_at)
+        values (${userId}, (select id from connections where user_id = ${userId}), 'x1', 'in', 'contact', 'received', ${T0})`);
       await gate;
     });
     await new Promise((r) => setTimeout(r, 100));
     // Waits for the contact's lock until the message commits, then sees it and counts it answered.
     const reply = database.db.transaction(async (tx) => {
       await tx.execute(sql`
-        insert into conversation_messages (user_id, phone, direction, source, status, provider_message_id, created_at)
-        values (${userId}, 'x1', 'out', 'bot', 'sent', 'wamid.x1', ${T0}::timestamptz + interval '1 second')`);
+        insert into conversation_messages (user_id, connection_id, phone, direction, source, status, provider_message_id, created_at)
+        values (${userId}, (select id from connections where user_id = ${userId}), 'x1', 'out', 'bot', 'sent', 'wamid.x1', ${T0}::timestamptz + interval '1 second')`);
     });
     await new Promise((r) => setTimeout(r, 200));
     release();

@@ -189,8 +189,10 @@ describe('the chatbot', () => {
       kind: 'conversation_handoff',
       title: notificationMsg.handoff.title,
       body: notificationMsg.handoff.contact('+55 11 98765-0123'),
-      link: '/conversations?phone=5511987650123',
     });
+    // The link opens the conversation on the number the contact wrote to.
+    const number = (await ctx.app.deps.connections.directory.defaultOf(a.user.id))?.id;
+    expect(got.notifications[0].link).toBe(`/conversations?phone=5511987650123&number=${number}`);
     // The bot is silent with this contact now: a second message is no second notice.
     a.driver.injectInbound('5511987650123', 'Alô? Quero um atendente');
     await ctx.app.deps.chatbot.idle();

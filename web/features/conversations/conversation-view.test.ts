@@ -1,14 +1,20 @@
 import { QueryClient } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Conversation, ConversationMessage } from '../../../contract/conversations';
 import { conversationQueryKey } from '../../lib/query-keys';
+import { applyConversation, type ConversationDetail, fetchConversation } from './api/get-conversation';
 import {
   conversationsQueryOptions,
   invalidateConversationLists,
   updateConversationInLists,
 } from './api/get-conversations';
+import { releaseConversation } from './api/release-conversation';
+import { sendConversationMessage } from './api/send-conversation-message';
+import { takeOverConversation } from './api/take-over-conversation';
 import {
+  conversationPath,
   conversationTitle,
+  findConversation,
   handoffState,
   isTakenOver,
   mayHaveOlder,
@@ -18,11 +24,18 @@ import {
   messageTextView,
   messageTimeText,
   olderCursor,
+  paneKeyOf,
+  parseNumberParam,
   parsePhoneParam,
+  parseThreadParams,
   previewText,
   replaceConversation,
+  sameThread,
   sourceLabel,
+  threadKey,
+  threadOf,
   unreadText,
+  withThreadParams,
 } from './conversation-view';
 
 // Local times, so the expectations hold in any time zone.
@@ -270,5 +283,224 @@ describe('messageTextView', () => {
       text: 'Olá',
       caption: null,
     });
+  });
+});
+
+// Two of the account's numbers ('Vendas' and 'Suporte'), as /api/connections ids.
+const VENDAS = 'a3bb189e-8bf9-4888-9912-ace4e6543002';
+const SUPORTE = '0f8fad5b-d9cb-469f-a165-70867728950e';
+
+describe('threads (a contact on one number)', () => {
+  it('names a conversation by its number and phone', () => {
+    const onVendas = conversation({ phone: '111111', connectionId: VENDAS });
+    expect(threadOf(onVendas)).toEqual({ phone: '111111', connectionId: VENDAS });
+    expect(threadOf(conversation({ phone: '111111' }))).toEqual({ phone: '111111', connectionId: null });
+    expect(threadKey(onVendas)).toBe(`${VENDAS}:111111`);
+    expect(threadKey({ phone: '111111', connectionId: null })).toBe(':111111');
+    expect(threadKey({ phone: '111111', connectionId: SUPORTE })).not.toBe(threadKey(onVendas));
+  });
+
+  it('tells the same contact on another number apart', () => {
+    const vendas = { phone: '111111', connectionId: VENDAS };
+    expect(sameThread(vendas, { phone: '111111', connectionId: VENDAS })).toBe(true);
+    expect(sameThread(vendas, { phone: '111111', connectionId: SUPORTE })).toBe(false);
+    expect(sameThread(vendas, { phone: '222222', connectionId: VENDAS })).toBe(false);
+    expect(sameThread(vendas, { phone: '111111', connectionId: null })).toBe(false);
+    // A missing number equals only a missing number (undefined and null alike).
+    expect(sameThread({ phone: '111111', connectionId: null }, { phone: '111111' })).toBe(true);
+  });
+
+  it("finds a list entry by thread; without a number, the contact's first (latest) one", () => {
+    const vendas = conversation({ phone: '111111', connectionId: VENDAS, lastMessageText: 'Quero comprar' });
+    const suporte = conversation({ phone: '111111', connectionId: SUPORTE, lastMessageText: 'Preciso de ajuda' });
+    const other = conversation({ phone: '222222', connectionId: VENDAS });
+    const list = [other, suporte, vendas];
+    expect(findConversation(list, { phone: '111111', connectionId: VENDAS })).toBe(vendas);
+    expect(findConversation(list, { phone: '111111', connectionId: SUPORTE })).toBe(suporte);
+    expect(findConversation(list, { phone: '111111', connectionId: null })).toBe(suporte);
+    // A number the list does not show: not another number's conversation.
+    expect(findConversation([other, vendas], { phone: '111111', connectionId: SUPORTE })).toBeUndefined();
+    expect(findConversation(undefined, { phone: '111111', connectionId: null })).toBeUndefined();
+  });
+
+  it('replaces one conversation of a contact and leaves the one on the other number', () => {
+    const vendas = conversation({ phone: '111111', connectionId: VENDAS, unread: 2 });
+    const suporte = conversation({ phone: '111111', connectionId: SUPORTE, unread: 3 });
+    const read = { ...suporte, unread: 0 };
+    expect(replaceConversation([vendas, suporte], read)).toEqual([vendas, read]);
+  });
+});
+
+describe('the URL of a thread', () => {
+  it('accepts only a uuid in ?number=', () => {
+    expect(parseNumberParam(VENDAS)).toBe(VENDAS);
+    expect(parseNumberParam('vendas')).toBeNull();
+    expect(parseNumberParam('123')).toBeNull();
+    expect(parseNumberParam('')).toBeNull();
+    expect(parseNumberParam(null)).toBeNull();
+  });
+
+  it('reads ?phone=&number=, the number optional and meaningless alone', () => {
+    const read = (search: string) => parseThreadParams(new URLSearchParams(search));
+    expect(read(`phone=5521998765432&number=${VENDAS}`)).toEqual({ phone: '5521998765432', connectionId: VENDAS });
+    expect(read('phone=5521998765432')).toEqual({ phone: '5521998765432', connectionId: null });
+    expect(read('phone=5521998765432&number=x')).toEqual({ phone: '5521998765432', connectionId: null });
+    expect(read(`number=${VENDAS}`)).toBeNull();
+    expect(read(`phone=12&number=${VENDAS}`)).toBeNull();
+  });
+
+  it('opens, switches and closes a thread, keeping the other parameters', () => {
+    const start = new URLSearchParams('tab=x');
+    const opened = withThreadParams(start, { phone: '111111', connectionId: VENDAS });
+    expect(opened.toString()).toBe(`tab=x&phone=111111&number=${VENDAS}`);
+    expect(start.toString()).toBe('tab=x');
+    // Another contact without a number: the old number does not stay.
+    expect(withThreadParams(opened, { phone: '222222', connectionId: null }).toString()).toBe('tab=x&phone=222222');
+    expect(withThreadParams(opened, null).toString()).toBe('tab=x');
+  });
+
+  it('keys the pane by thread, keeping the key when the URL comes to name the number', () => {
+    const opened = { phone: '111111', connectionId: null };
+    const named = { phone: '111111', connectionId: VENDAS };
+    expect(paneKeyOf(named, null)).toBe(threadKey(named));
+    const renamed = { thread: threadKey(named), pane: threadKey(opened) };
+    expect(paneKeyOf(opened, renamed)).toBe(threadKey(opened));
+    expect(paneKeyOf(named, renamed)).toBe(threadKey(opened));
+    // Another conversation of the same contact is another pane.
+    expect(paneKeyOf({ phone: '111111', connectionId: SUPORTE }, renamed)).toBe(`${SUPORTE}:111111`);
+  });
+
+  it('round-trips with the notification link of a conversation', async () => {
+    const { notificationLinks } = await import('../../../contract/notifications');
+    const link = (phone: string, id?: string) =>
+      new URL(notificationLinks.conversation(phone, id), 'http://x').searchParams;
+    expect(parseThreadParams(link('111111', VENDAS))).toEqual({ phone: '111111', connectionId: VENDAS });
+    expect(parseThreadParams(link('111111'))).toEqual({ phone: '111111', connectionId: null });
+  });
+});
+
+describe('the API of a thread', () => {
+  it('adds connectionId to the path when the thread names its number', () => {
+    expect(conversationPath({ phone: '111111', connectionId: null })).toBe('/api/conversations/111111');
+    expect(conversationPath({ phone: '111111', connectionId: VENDAS }, '/takeover')).toBe(
+      `/api/conversations/111111/takeover?connectionId=${VENDAS}`,
+    );
+    expect(conversationPath({ phone: '111111', connectionId: VENDAS }, '', { limit: '50' })).toBe(
+      `/api/conversations/111111?limit=50&connectionId=${VENDAS}`,
+    );
+    expect(conversationPath({ phone: '111111', connectionId: null }, '', { limit: '50' })).toBe(
+      '/api/conversations/111111?limit=50',
+    );
+  });
+
+  describe('calls', () => {
+    afterEach(() => vi.unstubAllGlobals());
+
+    /** Answers every call with `body`, recording method, URL and body. */
+    const stubFetch = (body: unknown) => {
+      const calls: { method: string; url: string; body: unknown }[] = [];
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (url: string, init: RequestInit) => {
+          calls.push({
+            method: init.method ?? 'GET',
+            url,
+            body: init.body ? JSON.parse(String(init.body)) : undefined,
+          });
+          return new Response(JSON.stringify(body), { status: 200 });
+        }),
+      );
+      return calls;
+    };
+
+    it('send, take over and release the thread they are given', async () => {
+      const onSuporte = { phone: '111111', connectionId: SUPORTE };
+      const answer = { success: true, message: 'ok', conversation: conversation(onSuporte) };
+      const calls = stubFetch(answer);
+      await sendConversationMessage(onSuporte, 'Olá');
+      await takeOverConversation(onSuporte);
+      await releaseConversation(onSuporte);
+      await releaseConversation({ phone: '111111', connectionId: null });
+      expect(calls).toEqual([
+        { method: 'POST', url: `/api/conversations/111111/messages?connectionId=${SUPORTE}`, body: { text: 'Olá' } },
+        { method: 'POST', url: `/api/conversations/111111/takeover?connectionId=${SUPORTE}`, body: undefined },
+        { method: 'POST', url: `/api/conversations/111111/release?connectionId=${SUPORTE}`, body: undefined },
+        { method: 'POST', url: '/api/conversations/111111/release', body: undefined },
+      ]);
+    });
+
+    it('fetch a thread by its number; asked without one, cache the answer under the number it is on', async () => {
+      const client = new QueryClient();
+      const detail: ConversationDetail = {
+        conversation: conversation({ phone: '111111', connectionId: SUPORTE }),
+        messages: [],
+      };
+      const calls = stubFetch(detail);
+      await fetchConversation(client, { phone: '111111', connectionId: SUPORTE });
+      expect(calls.map((c) => c.url)).toEqual([`/api/conversations/111111?limit=50&connectionId=${SUPORTE}`]);
+      expect(client.getQueryData(conversationQueryKey('111111', SUPORTE))).toBeUndefined();
+
+      expect(await fetchConversation(client, { phone: '111111', connectionId: null })).toEqual(detail);
+      expect(calls[1].url).toBe('/api/conversations/111111?limit=50');
+      expect(client.getQueryData(conversationQueryKey('111111', SUPORTE))).toEqual(detail);
+      expect(client.getQueryData(conversationQueryKey('111111', VENDAS))).toBeUndefined();
+    });
+  });
+});
+
+describe('cached conversations of a contact on two numbers', () => {
+  it("have keys of their own, under the contact's, which refreshing the lists leaves alone", async () => {
+    expect(conversationQueryKey('111111')).toEqual(['/api/conversations', '111111']);
+    expect(conversationQueryKey('111111', null)).toEqual(['/api/conversations', '111111']);
+    expect(conversationQueryKey('111111', VENDAS)).toEqual(['/api/conversations', '111111', VENDAS]);
+    const client = new QueryClient();
+    const listKey = conversationsQueryOptions('').queryKey;
+    client.setQueryData(listKey, { conversations: [] });
+    client.setQueryData(conversationQueryKey('111111', VENDAS), { conversation: conversation(), messages: [] });
+    await invalidateConversationLists(client);
+    expect(client.getQueryState(listKey)?.isInvalidated).toBe(true);
+    expect(client.getQueryState(conversationQueryKey('111111', VENDAS))?.isInvalidated).toBe(false);
+  });
+
+  it('take what the server returned into the lists as separate entries', () => {
+    const client = new QueryClient();
+    const vendas = conversation({ phone: '111111', connectionId: VENDAS, unread: 2 });
+    const suporte = conversation({ phone: '111111', connectionId: SUPORTE, unread: 1 });
+    const listKey = conversationsQueryOptions('').queryKey;
+    const suporteKey = conversationsQueryOptions('', true, SUPORTE).queryKey;
+    client.setQueryData(listKey, { conversations: [vendas, suporte] });
+    client.setQueryData(suporteKey, { conversations: [suporte] });
+
+    const read = { ...vendas, unread: 0 };
+    expect(updateConversationInLists(client, read)).toBe(true);
+    expect(client.getQueryData(listKey)).toEqual({ conversations: [read, suporte] });
+    // The list of the other number does not show it, and stays as it was.
+    expect(client.getQueryData(suporteKey)).toEqual({ conversations: [suporte] });
+  });
+
+  it("apply an action's answer to that conversation only, also while open without a number", async () => {
+    const client = new QueryClient();
+    const vendas = conversation({ phone: '111111', connectionId: VENDAS });
+    const suporte = conversation({ phone: '111111', connectionId: SUPORTE });
+    const listKey = conversationsQueryOptions('').queryKey;
+    client.setQueryData(listKey, { conversations: [vendas, suporte] });
+    client.setQueryData<ConversationDetail>(conversationQueryKey('111111', VENDAS), {
+      conversation: vendas,
+      messages: [],
+    });
+    client.setQueryData<ConversationDetail>(conversationQueryKey('111111', SUPORTE), {
+      conversation: suporte,
+      messages: [],
+    });
+    // Opened from an old link: the server answered its latest, on Suporte.
+    client.setQueryData<ConversationDetail>(conversationQueryKey('111111'), { conversation: suporte, messages: [] });
+
+    const taken = { ...suporte, takenOverUntil: at(22, 12, 0) };
+    await applyConversation(client, taken);
+    const detailOf = (key: readonly unknown[]) => client.getQueryData<ConversationDetail>(key)?.conversation;
+    expect(detailOf(conversationQueryKey('111111', SUPORTE))).toEqual(taken);
+    expect(detailOf(conversationQueryKey('111111'))).toEqual(taken);
+    expect(detailOf(conversationQueryKey('111111', VENDAS))).toEqual(vendas);
+    expect(client.getQueryData(listKey)).toEqual({ conversations: [vendas, taken] });
   });
 });

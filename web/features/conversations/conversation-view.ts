@@ -5,7 +5,7 @@ import type {
   ConversationMessageStatus,
   MessageSource,
 } from '../../../contract/conversations';
-import { messageSourceLabels } from '../../../contract/conversations';
+import { conversationThreadQuery, messageSourceLabels } from '../../../contract/conversations';
 import { formatPhone, phoneDigits } from '../../../contract/phone';
 import { normalizeForMatch } from '../../../contract/text-match';
 import { formatDateTime } from '../../lib/format';
@@ -23,6 +23,94 @@ export function parsePhoneParam(value: string | null | undefined): string | null
   if (!value) return null;
   const digits = phoneDigits(value);
   return /^\d{6,20}$/.test(digits) ? digits : null;
+}
+
+/**
+ * One conversation: a contact on one of the account's numbers (a contact who wrote to two numbers has
+ * two). `connectionId` null: the one the server picks, the contact's latest (old links, the contacts
+ * page), or a conversation the server gave no number.
+ */
+export interface Thread {
+  phone: string;
+  connectionId: string | null;
+}
+
+/** The thread a conversation (or anything with its phone and number) is. */
+export function threadOf(c: Pick<Conversation, 'phone' | 'connectionId'>): Thread {
+  return { phone: c.phone, connectionId: c.connectionId ?? null };
+}
+
+/** A string naming one thread, for React keys: '<connectionId>:<phone>' (':<phone>' without a number). */
+export function threadKey(t: Pick<Conversation, 'phone' | 'connectionId'>): string {
+  return `${t.connectionId ?? ''}:${t.phone}`;
+}
+
+/** Same contact on the same number (a missing number equals only a missing number). */
+export function sameThread(
+  a: Pick<Conversation, 'phone' | 'connectionId'>,
+  b: Pick<Conversation, 'phone' | 'connectionId'>,
+): boolean {
+  return a.phone === b.phone && (a.connectionId ?? null) === (b.connectionId ?? null);
+}
+
+/** `?number=` from the URL: the number's id when it is one the API accepts (a uuid), else null. */
+export function parseNumberParam(value: string | null | undefined): string | null {
+  if (!value) return null;
+  return conversationThreadQuery.safeParse({ connectionId: value }).success ? value : null;
+}
+
+/** The thread `?phone=&number=` name; null without a valid phone (a number alone means nothing). */
+export function parseThreadParams(params: URLSearchParams): Thread | null {
+  const phone = parsePhoneParam(params.get('phone'));
+  return phone ? { phone, connectionId: parseNumberParam(params.get('number')) } : null;
+}
+
+/** `params` opening `thread` (`?phone=&number=`; no `number` without one), or closing it (null). */
+export function withThreadParams(params: URLSearchParams, thread: Thread | null): URLSearchParams {
+  const next = new URLSearchParams(params);
+  if (thread) next.set('phone', thread.phone);
+  else next.delete('phone');
+  if (thread?.connectionId) next.set('number', thread.connectionId);
+  else next.delete('number');
+  return next;
+}
+
+/** A thread the URL came to name after it was opened without a number: its key then, and now. */
+export interface RenamedThread {
+  thread: string;
+  pane: string;
+}
+
+/**
+ * The open conversation pane's React key: the thread's, so another conversation starts over; but a
+ * pane opened without a number keeps its key once the URL names the number the server answered
+ * (the same conversation: its loaded pages and a reply being typed stay).
+ */
+export function paneKeyOf(thread: Thread, renamed: RenamedThread | null): string {
+  const key = threadKey(thread);
+  return renamed?.thread === key ? renamed.pane : key;
+}
+
+/**
+ * The API path of a thread: `/api/conversations/<phone><suffix>?…`, with `connectionId` when the
+ * thread names its number (without it the server picks the contact's latest conversation).
+ */
+export function conversationPath(thread: Thread, suffix = '', query: Record<string, string> = {}): string {
+  const params = new URLSearchParams(query);
+  if (thread.connectionId) params.set('connectionId', thread.connectionId);
+  const search = params.toString();
+  return `/api/conversations/${encodeURIComponent(thread.phone)}${suffix}${search ? `?${search}` : ''}`;
+}
+
+/**
+ * The list entry of `thread`. Without a number, the contact's first one: the list is by last
+ * activity, as the server's pick is (until the server answers which one it is).
+ */
+export function findConversation(list: readonly Conversation[] | undefined, thread: Thread): Conversation | undefined {
+  if (!list) return undefined;
+  const exact = list.find((c) => sameThread(c, thread));
+  if (exact || thread.connectionId) return exact;
+  return list.find((c) => c.phone === thread.phone);
 }
 
 /** The contact's name, else the formatted number. */
@@ -189,7 +277,10 @@ export function mayHaveOlder(count: number, pageSize: number = MESSAGES_PAGE_SIZ
   return count >= pageSize;
 }
 
-/** The list with `conversation` in place of the one with its phone (the list is otherwise unchanged). */
+/**
+ * The list with `conversation` in place of the one of its thread (same phone and number; the same
+ * contact's conversation on another number stays). The list is otherwise unchanged.
+ */
 export function replaceConversation(list: readonly Conversation[], conversation: Conversation): Conversation[] {
-  return list.map((c) => (c.phone === conversation.phone ? conversation : c));
+  return list.map((c) => (sameThread(c, conversation) ? conversation : c));
 }

@@ -4,7 +4,7 @@ import { api } from '../../../lib/api';
 import type { ConnectionSaved } from './create-connection';
 import { invalidateConnections } from './invalidate';
 
-/** PATCH /api/connections/{id}: only what is sent changes (label, default, paused, chatbot, settings). */
+/** PATCH /api/connections/{id}: only what is sent changes (label, default, paused, chatbot, settings, a restriction cleared). */
 export function updateConnection(id: string, input: UpdateConnectionInput): Promise<ConnectionSaved> {
   return api.patch(`/api/connections/${encodeURIComponent(id)}`, input);
 }

@@ -1,4 +1,4 @@
-import { Pause, Pencil, Play, QrCode, SlidersHorizontal, Star, Trash2, Unplug } from 'lucide-react';
+import { Pause, Pencil, Play, QrCode, ShieldCheck, SlidersHorizontal, Star, Trash2, Unplug } from 'lucide-react';
 import type { ConnectionView } from '../../../../contract/connections';
 import { formatPhone } from '../../../../contract/phone';
 import { countLabel } from '../../../../contract/plural';
@@ -11,7 +11,14 @@ import { Switch } from '../../../components/ui/switch';
 import { useCanAct } from '../../../lib/auth/use-can-act';
 import { formatNumber } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
-import { HEALTH_LEVELS, isPairing, KIND_LABELS, needsPairing } from './connection-labels';
+import {
+  canClearRestriction,
+  HEALTH_LEVELS,
+  healthSignals,
+  isPairing,
+  KIND_LABELS,
+  needsPairing,
+} from './connection-labels';
 
 /** The Cloud API webhook address to paste in Meta's panel: the server's, else this site's address and the path. */
 function webhookAddress(connection: ConnectionView): string | null {
@@ -28,6 +35,8 @@ export interface ConnectionActions {
   onRename: (connection: ConnectionView) => void;
   onConfigure: (connection: ConnectionView) => void;
   onRemove: (connection: ConnectionView) => void;
+  /** 'Liberar número': WhatsApp lifted the restriction before the 24 h ran out (asks to confirm first). */
+  onClearRestriction: (connection: ConnectionView) => void;
 }
 
 /** One number of the 'Números' page: who it is, its state and health, today's sends and its actions. */
@@ -94,6 +103,14 @@ export function ConnectionCard({
           <dt className="text-xs text-muted-foreground">Respostas (24 h)</dt>
           <dd className="font-medium tabular-nums">{countLabel(c.health.repliesToday, 'mensagem', 'mensagens')}</dd>
         </div>
+        {healthSignals(c.health).map((signal) => (
+          <div key={signal.key} className="grid gap-0.5">
+            <dt className="text-xs text-muted-foreground">{signal.label}</dt>
+            <dd className="font-medium tabular-nums" data-testid={`connection-${signal.key}`}>
+              {formatNumber(signal.value)}
+            </dd>
+          </div>
+        ))}
       </dl>
 
       <div className="flex items-start justify-between gap-4 rounded-md border bg-muted/40 px-3 py-2">
@@ -118,11 +135,31 @@ export function ConnectionCard({
         />
       </div>
 
-      {c.health.restriction ? (
-        <p className="rounded-md bg-red-50 p-3 text-sm text-red-800" data-testid="connection-restriction">
-          O WhatsApp limitou este número (código {c.health.restriction.code}). Ele não recebe envios enquanto a
-          restrição durar.
-        </p>
+      {c.health.restriction || canClearRestriction(c) ? (
+        <div
+          className="flex flex-col gap-3 rounded-md bg-red-50 p-3 text-sm text-red-800 sm:flex-row sm:items-center sm:justify-between"
+          data-testid="connection-restriction"
+        >
+          <p>
+            O WhatsApp limitou este número
+            {c.health.restriction ? ` (código ${c.health.restriction.code})` : ''}. Ele não recebe envios enquanto a
+            restrição durar.
+          </p>
+          {canClearRestriction(c) ? (
+            <PermissionGatedButton
+              size="sm"
+              variant="outline"
+              className="shrink-0 bg-white"
+              disabled={busy}
+              icon={<ShieldCheck aria-hidden />}
+              onClick={() => actions.onClearRestriction(c)}
+              data-testid="connection-clear-restriction"
+            >
+              Liberar número
+              {of}
+            </PermissionGatedButton>
+          ) : null}
+        </div>
       ) : null}
 
       {c.kind === 'cloud' ? (

@@ -50,6 +50,7 @@ export default function ConnectionsPage() {
   const [renaming, setRenaming] = useState<ConnectionView | null>(null);
   const [configuring, setConfiguring] = useState<ConnectionView | null>(null);
   const [disconnecting, setDisconnecting] = useState<ConnectionView | null>(null);
+  const [freeing, setFreeing] = useState<ConnectionView | null>(null);
   const { askDelete, dialog: removeDialog } = useConfirmDelete<ConnectionView>(remove, {
     deleted: connectionsMsg.removed,
     deleteError: 'Não foi possível remover o número.',
@@ -86,6 +87,20 @@ export default function ConnectionsPage() {
       },
       onError: (error) => toastError(error, 'Não foi possível desconectar o número.'),
     });
+  };
+
+  const confirmFree = () => {
+    if (!freeing) return;
+    update.mutate(
+      { id: freeing.id, input: { clearRestriction: true } },
+      {
+        onSuccess: (res) => {
+          toastSuccess(res.message);
+          setFreeing(null);
+        },
+        onError: (error) => toastError(error, 'Não foi possível liberar o número.'),
+      },
+    );
   };
 
   const addButton = (
@@ -139,6 +154,7 @@ export default function ConnectionsPage() {
               onRename: setRenaming,
               onConfigure: setConfiguring,
               onRemove: askDelete,
+              onClearRestriction: setFreeing,
             }}
           />
         ))}
@@ -191,6 +207,15 @@ export default function ConnectionsPage() {
         confirmLabel="Desconectar"
         pending={disconnect.isPending}
         onConfirm={confirmDisconnect}
+      />
+      <ConfirmDialog
+        open={freeing !== null}
+        onCancel={() => setFreeing(null)}
+        title="Liberar número?"
+        description={connectionsMsg.confirmClearRestriction(freeing?.label ?? 'este número')}
+        confirmLabel="Liberar número"
+        pending={update.isPending && update.variables?.id === freeing?.id}
+        onConfirm={confirmFree}
       />
       <ConfirmDialog
         {...removeDialog}

@@ -7,39 +7,62 @@ import type {
 } from '../../../../contract/conversations';
 import { api, isApiError } from '../../../lib/api';
 import { conversationQueryKey, conversationsQueryKey } from '../../../lib/query-keys';
-import { CONVERSATION_POLL_MS, MESSAGES_PAGE_SIZE } from '../conversation-view';
+import {
+  CONVERSATION_POLL_MS,
+  conversationPath,
+  MESSAGES_PAGE_SIZE,
+  sameThread,
+  type Thread,
+} from '../conversation-view';
 import { invalidateConversationLists, updateConversationInLists } from './get-conversations';
 
 export type ConversationDetail = z.infer<typeof conversationDetailResponse>;
 /** What send, takeover and release answer. */
 export type ConversationActionResponse = z.infer<typeof conversationActionResponse>;
 
-/** One page of a conversation, oldest first: the newest messages, or those before `before` (ISO). */
+/**
+ * One page of a conversation, oldest first: the newest messages, or those before `before` (ISO).
+ * Without the thread's number, the server answers the contact's latest conversation (and says which).
+ */
 export function getConversationPage(
-  phone: string,
+  thread: Thread,
   { before, limit = MESSAGES_PAGE_SIZE }: { before?: string; limit?: number } = {},
   signal?: AbortSignal,
 ): Promise<ConversationDetail> {
-  const params = new URLSearchParams({ limit: String(limit) });
-  if (before) params.set('before', before);
-  return api.get<ConversationDetail>(`/api/conversations/${encodeURIComponent(phone)}?${params}`, { signal });
+  const query: Record<string, string> = { limit: String(limit) };
+  if (before) query.before = before;
+  return api.get<ConversationDetail>(conversationPath(thread, '', query), { signal });
 }
 
 /**
- * The open conversation's newest page, polled every 3 s while the page is visible. Opening it marks
- * it read on the server, so the lists take the returned conversation and refetch when it was unread.
+ * The newest page of `thread`. Opening it marks it read on the server, so the lists take the
+ * returned conversation (and refetch when it was unread). Asked without a number, the answer is
+ * cached under its number too, so the page that then names it in the URL shows it at once.
  */
-export function useConversation(phone: string | null) {
+export async function fetchConversation(
+  queryClient: QueryClient,
+  thread: Thread,
+  signal?: AbortSignal,
+): Promise<ConversationDetail> {
+  const detail = await getConversationPage(thread, {}, signal);
+  const { connectionId } = detail.conversation;
+  if (!thread.connectionId && connectionId && detail.conversation.phone === thread.phone) {
+    queryClient.setQueryData<ConversationDetail>(conversationQueryKey(thread.phone, connectionId), detail);
+  }
+  if (updateConversationInLists(queryClient, detail.conversation)) void invalidateConversationLists(queryClient);
+  return detail;
+}
+
+/** The open conversation's newest page, polled every 3 s while the page is visible. */
+export function useConversation(thread: Thread | null) {
   const queryClient = useQueryClient();
+  const phone = thread?.phone ?? '';
+  const connectionId = thread?.connectionId ?? null;
   return useQuery(
     queryOptions({
-      queryKey: conversationQueryKey(phone ?? ''),
-      queryFn: async ({ signal }) => {
-        const detail = await getConversationPage(phone ?? '', {}, signal);
-        if (updateConversationInLists(queryClient, detail.conversation)) void invalidateConversationLists(queryClient);
-        return detail;
-      },
-      enabled: phone !== null,
+      queryKey: conversationQueryKey(phone, connectionId),
+      queryFn: ({ signal }) => fetchConversation(queryClient, { phone, connectionId }, signal),
+      enabled: thread !== null,
       // Not while the browser tab is hidden, nor for a number without a conversation (404).
       refetchInterval: (query) =>
         isApiError(query.state.error) && query.state.error.status === 404 ? false : CONVERSATION_POLL_MS,
@@ -49,12 +72,15 @@ export function useConversation(phone: string | null) {
 
 /**
  * A conversation an action returned (send, takeover, release) replaces the cached one in the open
- * conversation and in the lists, so the handoff shows at once; then everything refetches.
+ * conversation (cached under its number, or without one while the URL does not name it yet) and in
+ * the lists, so the handoff shows at once; then everything refetches. The contact's conversation on
+ * another number is left alone.
  */
 export function applyConversation(queryClient: QueryClient, conversation: Conversation | undefined): Promise<void> {
   if (conversation) {
-    queryClient.setQueryData<ConversationDetail>(conversationQueryKey(conversation.phone), (old) =>
-      old ? { ...old, conversation } : old,
+    // [..., phone] is the prefix of each of the contact's conversations; only this one's copies change.
+    queryClient.setQueriesData<ConversationDetail>({ queryKey: conversationQueryKey(conversation.phone) }, (old) =>
+      old && sameThread(old.conversation, conversation) ? { ...old, conversation } : undefined,
     );
     updateConversationInLists(queryClient, conversation);
   }

@@ -3,11 +3,14 @@ import type { z } from 'zod';
 import type { Conversation, conversationListResponse } from '../../../../contract/conversations';
 import { api } from '../../../lib/api';
 import { conversationsQueryKey } from '../../../lib/query-keys';
-import { CONVERSATIONS_LIMIT, LIST_POLL_MS, replaceConversation } from '../conversation-view';
+import { CONVERSATIONS_LIMIT, LIST_POLL_MS, replaceConversation, sameThread } from '../conversation-view';
 
 export type ConversationListResponse = z.infer<typeof conversationListResponse>;
 
-/** The list's keys are ['/api/conversations', { search, limit, connectionId? }]; a conversation's are [..., phone]. */
+/**
+ * The list's keys are ['/api/conversations', { search, limit, connectionId? }]; a conversation's are
+ * [..., phone] or [..., phone, connectionId].
+ */
 function isListKey(queryKey: QueryKey): boolean {
   return queryKey[0] === conversationsQueryKey[0] && typeof queryKey[1] === 'object' && queryKey[1] !== null;
 }
@@ -53,7 +56,8 @@ function differs(a: Conversation, b: Conversation): boolean {
 }
 
 /**
- * Puts a conversation the server just returned into every cached list that shows it, so its badges
+ * Puts a conversation the server just returned into every cached list that shows it (the same
+ * contact on the same number; its conversation on another number is another entry), so its badges
  * change at once. Answers whether some list showed it differently (unread, handoff, last message),
  * i.e. whether the lists are worth refetching (the order may have changed too).
  */
@@ -62,7 +66,7 @@ export function updateConversationInLists(queryClient: QueryClient, conversation
   for (const [key, data] of queryClient.getQueriesData<ConversationListResponse>({
     predicate: (query) => isListKey(query.queryKey),
   })) {
-    const current = data?.conversations.find((c) => c.phone === conversation.phone);
+    const current = data?.conversations.find((c) => sameThread(c, conversation));
     if (!data || !current || !differs(current, conversation)) continue;
     changed = true;
     queryClient.setQueryData<ConversationListResponse>(key, {

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { conversationPath, type Thread } from '../conversation-view';
 import { applyConversation, type ConversationActionResponse } from './get-conversation';
 
-/** Hands the conversation back to the chatbot. */
-export function releaseConversation(phone: string): Promise<ConversationActionResponse> {
-  return api.post<ConversationActionResponse>(`/api/conversations/${encodeURIComponent(phone)}/release`);
+/** Hands the conversation (the contact on that number) back to the chatbot. */
+export function releaseConversation(thread: Thread): Promise<ConversationActionResponse> {
+  return api.post<ConversationActionResponse>(conversationPath(thread, '/release'));
 }
 
 export function useReleaseConversation() {

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { conversationPath, type Thread } from '../conversation-view';
 import { applyConversation, type ConversationActionResponse } from './get-conversation';
 
-/** Silences the chatbot with this contact without answering yet. */
-export function takeOverConversation(phone: string): Promise<ConversationActionResponse> {
-  return api.post<ConversationActionResponse>(`/api/conversations/${encodeURIComponent(phone)}/takeover`);
+/** Silences the chatbot with this contact on that number without answering yet. */
+export function takeOverConversation(thread: Thread): Promise<ConversationActionResponse> {
+  return api.post<ConversationActionResponse>(conversationPath(thread, '/takeover'));
 }
 
 export function useTakeOverConversation() {

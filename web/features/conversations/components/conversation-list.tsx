@@ -13,7 +13,16 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { formatDateTime, formatRelativeTime } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 import type { useConversations } from '../api/get-conversations';
-import { conversationTitle, isTakenOver, previewText, unreadText } from '../conversation-view';
+import {
+  conversationTitle,
+  isTakenOver,
+  previewText,
+  sameThread,
+  type Thread,
+  threadKey,
+  threadOf,
+  unreadText,
+} from '../conversation-view';
 
 function ListSkeleton() {
   return (
@@ -40,7 +49,7 @@ function ConversationItem({
   /** The account has several numbers: the row says which one the contact wrote to. */
   showNumber: boolean;
   now: number;
-  onSelect: (phone: string) => void;
+  onSelect: (thread: Thread) => void;
 }) {
   const unread = c.unread > 0;
   return (
@@ -51,7 +60,7 @@ function ConversationItem({
         selected && 'bg-brand-soft hover:bg-brand-soft',
       )}
       aria-current={selected ? 'true' : undefined}
-      onClick={() => onSelect(c.phone)}
+      onClick={() => onSelect(threadOf(c))}
       data-testid="conversation-item"
     >
       <span className="flex items-center gap-2">
@@ -102,7 +111,7 @@ export function ConversationList({
   numbers = null,
   numberId = '',
   onNumberChange,
-  selectedPhone,
+  selected,
   now,
   onSelect,
 }: {
@@ -116,9 +125,10 @@ export function ConversationList({
   /** The number the list is filtered by ('' for all). */
   numberId?: string;
   onNumberChange?: (id: string) => void;
-  selectedPhone: string | null;
+  /** The open conversation (a contact who wrote to two numbers has two rows: only its own is selected). */
+  selected: Thread | null;
   now: number;
-  onSelect: (phone: string) => void;
+  onSelect: (thread: Thread) => void;
 }) {
   const conversations = list.data?.conversations;
   let body: ReactNode;
@@ -162,10 +172,10 @@ export function ConversationList({
     body = (
       <ul className="grid grid-cols-1 gap-0.5 p-2" aria-label="Conversas">
         {conversations.map((c) => (
-          <li key={c.phone}>
+          <li key={threadKey(c)}>
             <ConversationItem
               conversation={c}
-              selected={c.phone === selectedPhone}
+              selected={selected !== null && sameThread(c, selected)}
               showNumber={numbers !== null}
               now={now}
               onSelect={onSelect}

@@ -1,5 +1,5 @@
 import { ArrowLeft, Bot, Headset, MessagesSquare, Smartphone, UserRound } from 'lucide-react';
-import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { type Conversation, type ConversationMessage, conversationsMsg } from '../../../../contract/conversations';
 import { formatPhone } from '../../../../contract/phone';
@@ -18,7 +18,15 @@ import { cn } from '../../../lib/utils';
 import { getConversationPage, useConversation } from '../api/get-conversation';
 import { useReleaseConversation } from '../api/release-conversation';
 import { useTakeOverConversation } from '../api/take-over-conversation';
-import { conversationTitle, handoffState, mayHaveOlder, mergeMessages, olderCursor } from '../conversation-view';
+import {
+  conversationTitle,
+  handoffState,
+  mayHaveOlder,
+  mergeMessages,
+  olderCursor,
+  type Thread,
+  threadOf,
+} from '../conversation-view';
 import { MessageBubble } from './message-bubble';
 import { MessageComposer } from './message-composer';
 
@@ -36,6 +44,8 @@ function MessagesSkeleton() {
 }
 
 function HandoffBar({ conversation, now }: { conversation: Conversation; now: number }) {
+  // The conversation shown: this contact on this number (the bot is silenced per conversation).
+  const thread = threadOf(conversation);
   const release = useReleaseConversation();
   const takeOver = useTakeOverConversation();
   const state = handoffState(conversation.takenOverUntil, now);
@@ -60,7 +70,7 @@ function HandoffBar({ conversation, now }: { conversation: Conversation; now: nu
           disabled={release.isPending}
           icon={release.isPending ? <Spinner /> : <Bot aria-hidden />}
           onClick={() =>
-            release.mutate(conversation.phone, {
+            release.mutate(thread, {
               onSuccess: () => toastSuccess(conversationsMsg.released),
               onError: (error) => toastError(error, 'Não foi possível devolver a conversa ao chatbot.'),
             })
@@ -76,7 +86,7 @@ function HandoffBar({ conversation, now }: { conversation: Conversation; now: nu
           disabled={takeOver.isPending}
           icon={takeOver.isPending ? <Spinner /> : <Headset aria-hidden />}
           onClick={() =>
-            takeOver.mutate(conversation.phone, {
+            takeOver.mutate(thread, {
               onSuccess: () => toastSuccess(conversationsMsg.takenOver),
               onError: (error) => toastError(error, 'Não foi possível assumir a conversa.'),
             })
@@ -140,21 +150,27 @@ function PaneHeader({
 
 /**
  * The open conversation: header, who answers now (chatbot or a person), the messages (newest page
- * polled, older pages on demand) and the reply box. Keyed by phone, so its state starts over per contact.
+ * polled, older pages on demand) and the reply box. Keyed by thread, so its state starts over per
+ * conversation (a contact on one number).
  */
 export function ConversationPane({
-  phone,
+  thread,
   listItem,
   showNumber = false,
   onBack,
+  onResolve,
 }: {
-  phone: string;
+  /** Without a number, the server answers the contact's latest conversation. */
+  thread: Thread;
   listItem: Conversation | undefined;
   /** The account has several numbers: the header says which one the conversation is on ('via Vendas'). */
   showNumber?: boolean;
   onBack: () => void;
+  /** Opened without a number: the thread the server answered (with its number), once it has. */
+  onResolve?: (thread: Thread) => void;
 }) {
-  const detail = useConversation(phone);
+  const { phone } = thread;
+  const detail = useConversation(thread);
   const now = useNow(30_000);
   const [older, setOlder] = useState<ConversationMessage[]>([]);
   const [olderPageFull, setOlderPageFull] = useState<boolean | null>(null);
@@ -169,6 +185,14 @@ export function ConversationPane({
   const conversation = detail.data?.conversation ?? listItem;
   const hasOlder = latest ? (olderPageFull ?? mayHaveOlder(latest.length)) : false;
   const lastId = messages.at(-1)?.id;
+  // The number the server answered for (the thread's own, or the one it picked without one).
+  const answeredNumber = detail.data?.conversation.connectionId ?? null;
+  // Every call (older pages, the reply) goes to the conversation shown, even before the URL names it.
+  const resolved: Thread = { phone, connectionId: thread.connectionId ?? answeredNumber };
+
+  useEffect(() => {
+    if (!thread.connectionId && answeredNumber) onResolve?.({ phone, connectionId: answeredNumber });
+  }, [phone, thread.connectionId, answeredNumber, onResolve]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the newest message or the older pages change
   useLayoutEffect(() => {
@@ -187,7 +211,7 @@ export function ConversationPane({
     if (!before || loadingOlder) return;
     setLoadingOlder(true);
     try {
-      const page = await getConversationPage(phone, { before });
+      const page = await getConversationPage(resolved, { before });
       const el = scrollRef.current;
       if (el) restoreFromBottom.current = el.scrollHeight - el.scrollTop;
       setOlder((prev) => mergeMessages(page.messages, prev));
@@ -267,7 +291,7 @@ export function ConversationPane({
       >
         {body}
       </section>
-      {detail.data ? <MessageComposer phone={phone} /> : null}
+      {detail.data ? <MessageComposer thread={resolved} /> : null}
     </section>
   );
 }

@@ -12,20 +12,32 @@ import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useNow } from '../../../lib/use-now';
 import { cn } from '../../../lib/utils';
 import { useConversations } from '../api/get-conversations';
-import { parsePhoneParam } from '../conversation-view';
+import {
+  findConversation,
+  paneKeyOf,
+  parseNumberParam,
+  parseThreadParams,
+  type RenamedThread,
+  type Thread,
+  threadKey,
+  threadOf,
+  withThreadParams,
+} from '../conversation-view';
 import { ConversationList } from './conversation-list';
 import { ConversationPane } from './conversation-pane';
 
 /**
  * /conversations: the list on the left, the open conversation on the right (one at a time under
- * 1024 px). `?phone=<digits>` opens a conversation, so contacts and shared links can point at one.
+ * 1024 px). `?phone=<digits>&number=<connection id>` opens a conversation (a contact on one of the
+ * account's numbers), so contacts, notifications and shared links can point at one; with `phone`
+ * alone, the contact's latest, whose number then goes into the URL (a refresh keeps the same one).
  * With several numbers, each conversation shows the number it is on, and 'Número' filters the list.
  */
 export default function ConversationsPage() {
   const user = useAuthenticatedUser();
   const readable = canReadWorkspace(user);
   const [searchParams, setSearchParams] = useSearchParams();
-  const phone = parsePhoneParam(searchParams.get('phone'));
+  const thread = parseThreadParams(searchParams);
   const [search, setSearch] = useState('');
   const q = useDebouncedValue(search.trim(), 300);
   // With two numbers or more, each conversation says which one it is on, and the list filters by number.
@@ -37,17 +49,21 @@ export default function ConversationsPage() {
   // Relative times ('5m atrás') and the 'Atendente' badges follow the clock between polls.
   const now = useNow(30_000);
 
-  const select = (next: string | null) =>
+  const select = (next: Thread | null) =>
     setSearchParams(
-      (prev) => {
-        const params = new URLSearchParams(prev);
-        if (next) params.set('phone', next);
-        else params.delete('phone');
-        return params;
-      },
+      (prev) => withThreadParams(prev, next),
       // Opening the first conversation is a step back can undo; switching between them is not.
-      { replace: phone !== null || next === null },
+      { replace: thread !== null || next === null },
     );
+  // A pane opened without a number stays the same pane once the URL names it (a reply being typed stays).
+  const [renamed, setRenamed] = useState<RenamedThread | null>(null);
+  // Opened without a number: name the one the server answered, in place (no new history entry).
+  const resolve = (answered: Thread) => {
+    if (!thread || thread.connectionId || answered.phone !== thread.phone) return;
+    if (!parseNumberParam(answered.connectionId)) return;
+    setRenamed({ thread: threadKey(answered), pane: threadKey(thread) });
+    setSearchParams((prev) => withThreadParams(prev, answered), { replace: true });
+  };
 
   const header = (
     <div className="grid gap-1">
@@ -69,7 +85,10 @@ export default function ConversationsPage() {
     );
   }
 
-  const listItem = phone ? list.data?.conversations.find((c) => c.phone === phone) : undefined;
+  const listItem = thread ? findConversation(list.data?.conversations, thread) : undefined;
+  // Without a number in the URL yet, the row it stands for (the contact's latest) shows as selected.
+  const selected = thread && !thread.connectionId && listItem ? threadOf(listItem) : thread;
+  const phone = thread?.phone ?? null;
 
   return (
     <div className="grid grid-cols-1 gap-6">
@@ -86,19 +105,20 @@ export default function ConversationsPage() {
             numbers={byNumber ? numbers : null}
             numberId={activeNumber}
             onNumberChange={setNumberId}
-            selectedPhone={phone}
+            selected={selected}
             now={now}
             onSelect={select}
           />
         </div>
         <div className={cn('min-w-0 flex-1 flex-col lg:flex', phone ? 'flex' : 'hidden')}>
-          {phone ? (
+          {thread ? (
             <ConversationPane
-              key={phone}
-              phone={phone}
+              key={paneKeyOf(thread, renamed)}
+              thread={thread}
               listItem={listItem}
               showNumber={byNumber}
               onBack={() => select(null)}
+              onResolve={resolve}
             />
           ) : (
             <EmptyState

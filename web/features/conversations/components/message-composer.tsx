@@ -10,15 +10,16 @@ import { Textarea } from '../../../components/ui/textarea';
 import { useCanAct } from '../../../lib/auth/use-can-act';
 import { toastError } from '../../../lib/toasts';
 import { useSendConversationMessage } from '../api/send-conversation-message';
+import type { Thread } from '../conversation-view';
 
 const MAX_LENGTH = 4096;
 
 /**
  * The reply box, validated by the contract's `sendConversationMessageInput`: Enter sends, Shift+Enter
  * breaks the line, an empty text is not sent. Sending takes the conversation over. On failure the text
- * stays, with the server's reason in a toast.
+ * stays, with the server's reason in a toast. The reply goes out through the thread's number.
  */
-export function MessageComposer({ phone }: { phone: string }) {
+export function MessageComposer({ thread }: { thread: Thread }) {
   const form = useForm({ resolver: zodResolver(sendConversationMessageInput), defaultValues: { text: '' } });
   const [status, setStatus] = useState('');
   const sending = useSendConversationMessage();
@@ -31,7 +32,7 @@ export function MessageComposer({ phone }: { phone: string }) {
     if (sending.isPending || can.state !== 'allowed') return;
     setStatus('Enviando...');
     sending.mutate(
-      { phone, text },
+      { thread, text },
       {
         onSuccess: () => {
           // Anything typed while it was sending stays.
