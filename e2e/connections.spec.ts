@@ -489,9 +489,35 @@ test('Conversas with two numbers: each conversation names its number, and the N�
   await filter.selectOption({ label: 'Todos os números' });
   await expect(items).toHaveCount(2);
 
+  // The first contact writes to Suporte too: a second conversation, on that number, apart from Vendas's.
+  await expectOk(
+    postJson(page.request, '/api/whatsapp/simulator/inbound', { from: '5521998770011', text: 'E o suporte?' }),
+    'inbound Suporte from the Vendas contact',
+  );
+  await expect(items).toHaveCount(3, { timeout: 10_000 });
+  await items.filter({ hasText: 'Quero comprar' }).click();
+  await expect(page.getByTestId('conversation-number')).toHaveText('via Vendas');
+  await expect(page).toHaveURL(new RegExp(`number=${first.id}`));
+  await page.getByPlaceholder('Escreva uma mensagem...').fill('Aqui é o time de vendas.');
+  await page.getByRole('button', { name: 'Enviar' }).click();
+  const messages = page.getByTestId('conversation-message');
+  await expect(messages.filter({ hasText: 'Aqui é o time de vendas.' })).toHaveCount(1);
+  await expect(messages.filter({ hasText: 'E o suporte?' })).toHaveCount(0);
+  await items.filter({ hasText: 'E o suporte?' }).click();
+  await expect(page.getByTestId('conversation-number')).toHaveText('via Suporte');
+  await expect(page).toHaveURL(new RegExp(`number=${suporte}`));
+  await expect(messages.filter({ hasText: 'E o suporte?' })).toHaveCount(1);
+  await expect(messages.filter({ hasText: 'Aqui é o time de vendas.' })).toHaveCount(0);
+  // The answer went out through Vendas, the number of its conversation.
+  const vendasThread = await (
+    await page.request.get(`/api/conversations/5521998770011?connectionId=${first.id}`)
+  ).json();
+  expect(vendasThread.messages.at(-1)).toMatchObject({ source: 'manual', text: 'Aqui é o time de vendas.' });
+  await page.screenshot(shot('conversas-por-numero-1366'));
+
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/conversations');
-  await expect(items).toHaveCount(2);
+  await expect(items).toHaveCount(3);
   await page.screenshot(shot('conversas-numeros-390'));
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });

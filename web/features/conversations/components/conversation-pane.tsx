@@ -190,8 +190,13 @@ export function ConversationPane({
   // Every call (older pages, the reply) goes to the conversation shown, even before the URL names it.
   const resolved: Thread = { phone, connectionId: thread.connectionId ?? answeredNumber };
 
+  // Once per number answered: the URL's change commits in a transition, during which this pane
+  // renders again with the old URL; asking again would start the navigation over, and over.
+  const resolvedTo = useRef<string | null>(null);
   useEffect(() => {
-    if (!thread.connectionId && answeredNumber) onResolve?.({ phone, connectionId: answeredNumber });
+    if (thread.connectionId || !answeredNumber || resolvedTo.current === answeredNumber) return;
+    resolvedTo.current = answeredNumber;
+    onResolve?.({ phone, connectionId: answeredNumber });
   }, [phone, thread.connectionId, answeredNumber, onResolve]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the newest message or the older pages change
