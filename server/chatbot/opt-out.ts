@@ -17,14 +17,21 @@ export function isOptOutMessage(text: string): boolean {
 
 /**
  * Marks the account's contact with this number as opted out (or back in); answers whether a
- * contact matched. Whoever calls it tells the contacts module its cached figures changed.
+ * contact matched. `via`: the account's number the contact wrote the opt-out to (its health counts
+ * it). Whoever calls it tells the contacts module its cached figures changed.
  */
-export async function setContactOptOut(db: Db, userId: string, phone: string, optedOut = true): Promise<boolean> {
+export async function setContactOptOut(
+  db: Db,
+  userId: string,
+  phone: string,
+  optedOut = true,
+  via: string | null = null,
+): Promise<boolean> {
   const e164 = normalizePhone(phone.startsWith('+') ? phone : `+${phone}`) ?? normalizePhone(phone);
   if (!e164) return false;
   const rows = await db
     .update(contacts)
-    .set({ optedOut })
+    .set({ optedOut, optedOutAt: optedOut ? new Date() : null, optedOutVia: optedOut ? via : null })
     .where(and(eq(contacts.userId, userId), eq(contacts.phone, e164)))
     .returning({ id: contacts.id });
   return rows.length > 0;
@@ -39,7 +46,7 @@ export async function setContactOptOut(db: Db, userId: string, phone: string, op
 export const optOutStep: InboundStep = async (ctx) => {
   const { db, userId, message } = ctx;
   if (message.groupId || !isOptOutMessage(message.text)) return 'continue';
-  const flagged = await setContactOptOut(db, userId, message.from);
+  const flagged = await setContactOptOut(db, userId, message.from, true, ctx.connectionId);
   if (!flagged) return 'continue';
   ctx.contactsChanged(userId);
   await ctx.reply({ text: OPT_OUT_CONFIRMATION }, 'opt_out');

@@ -40,6 +40,9 @@ export const contacts = pgTable(
     tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
     isActive: boolean('is_active').notNull().default(true),
     optedOut: boolean('opted_out').notNull().default(false),
+    /** When the contact opted out by writing to one of the account's numbers, and which one (its health). */
+    optedOutAt: timestamp('opted_out_at', { withTimezone: true }),
+    optedOutVia: uuid('opted_out_via'),
     /** Lower-cased, accent-free name plus the phone digits: what the contacts search matches. */
     searchText: text('search_text')
       .notNull()

@@ -13,7 +13,6 @@ import {
   RESTRICTION_MS,
   type updateConnectionInput,
 } from '../../../contract/connections';
-import { OPT_OUT_KEYWORDS } from '../../../contract/contacts';
 import { e164Of } from '../../../contract/phone';
 import { startOfSaoPauloDay } from '../../../contract/sending-time';
 import type { WhatsappSession } from '../../../contract/whatsapp';
@@ -51,7 +50,7 @@ interface Figures {
   replies: number;
   /** Of the failures, those saying the contact cannot receive from the number (131026, 131050). */
   blocks: number;
-  /** Contacts who wrote an opt-out word to the number in the last 24 h and are opted out. */
+  /** Contacts who opted out by writing to the number in the last 24 h (and still are). */
   optOuts: number;
 }
 
@@ -70,30 +69,9 @@ const sqlList = (items: readonly (string | number)[]) =>
 const blockedRow = sql`(error in (${sqlList(BLOCK_REASONS)}) or split_part(error, ' ', 1) in (${sqlList(BLOCK_CODES)}))`;
 
 /**
- * An inbound message that is an opt-out word, as the chatbot reads it (chatbot/opt-out.ts
- * isOptOutMessage: case and accents folded, punctuation around the word ignored).
- */
-const optOutWord = sql`upper(regexp_replace(
-  translate(lower(m.text), 'áàâãäéèêëíìîïóòôõöúùûüçñ', 'aaaaaeeeeiiiiooooouuuucn'),
-  '^[^a-z]+|[^a-z]+$', '', 'g')) in (${sqlList(OPT_OUT_KEYWORDS)})`;
-
-/**
- * The account's contact with the sender's number is opted out now. Contacts are E.164; the sender
- * is digits, a Brazilian mobile sometimes without its ninth digit (lib/phone.ts normalizePhone).
- */
-const senderOptedOut = (userId: string) => sql`exists (
-  select 1 from contacts c
-  where c.user_id = ${userId} and c.opted_out
-    and c.phone in ('+' || m.from_phone, case when m.from_phone ~ '^55[0-9]{2}[6-9][0-9]{7}$'
-      then '+' || substr(m.from_phone, 1, 4) || '9' || substr(m.from_phone, 5) end))`;
-
-/**
  * Per number: failed sends in the last 24 h (and of them the blocks), campaign messages sent today,
- * messages received in the last 24 h (and the opt-outs among them). Two queries for all the numbers.
- *
- * Opt-outs: a contact's opt-out is recorded on the contact, without a time or a number
- * (chatbot/opt-out.ts), so a number's are the contacts who wrote an opt-out word to it in the last
- * 24 h and are opted out now.
+ * messages received in the last 24 h, and the contacts who opted out writing to it in the last 24 h
+ * (`contacts.opted_out_via`, chatbot/opt-out.ts). Two queries for all the numbers.
  */
 async function figures(db: Db, userId: string, ids: string[]) {
   const out = new Map<string, Figures>();
@@ -125,11 +103,15 @@ async function figures(db: Db, userId: string, ids: string[]) {
   }
   const replies = rowsOf<{ id: string; replies: number; opt_outs: number }>(
     await db.execute(sql`
-      select m.connection_id as id, count(*)::int as replies,
-        count(distinct m.from_phone) filter (where ${optOutWord} and ${senderOptedOut(userId)})::int as opt_outs
-      from whatsapp_inbound_messages m
-      where m.user_id = ${userId} and m.received_at >= ${since} and m.connection_id in (${idList})
-      group by m.connection_id`),
+      select id, sum(replies)::int as replies, sum(opt_outs)::int as opt_outs from (
+        select connection_id as id, count(*) as replies, 0 as opt_outs from whatsapp_inbound_messages
+        where user_id = ${userId} and received_at >= ${since} and connection_id in (${idList})
+        group by connection_id
+        union all
+        select opted_out_via, 0, count(*) from contacts
+        where user_id = ${userId} and opted_out and opted_out_at >= ${since} and opted_out_via in (${idList})
+        group by opted_out_via
+      ) x group by id`),
   );
   for (const r of replies) {
     Object.assign(out.get(r.id) ?? {}, { replies: Number(r.replies), optOuts: Number(r.opt_outs) });

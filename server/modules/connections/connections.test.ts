@@ -420,12 +420,13 @@ async function inbound(userId: string, connectionId: string, phone: string, text
   });
 }
 
-/** The account's contact with this phone, opted out, and its opt-out message on one of the numbers, written directly. */
+/** The account's contact with this phone, opted out writing to one of the numbers (as the chatbot records it), and its message, written directly. */
 async function optedOutWriting(userId: string, connectionId: string, phone: string, text: string) {
+  const optOut = { optedOut: true, optedOutAt: new Date(), optedOutVia: connectionId };
   await ctx.database.db
     .insert(contacts)
-    .values({ userId, name: 'Cliente', phone: `+${phone}`, optedOut: true })
-    .onConflictDoUpdate({ target: [contacts.userId, contacts.phone], set: { optedOut: true } });
+    .values({ userId, name: 'Cliente', phone: `+${phone}`, ...optOut })
+    .onConflictDoUpdate({ target: [contacts.userId, contacts.phone], set: optOut });
   await inbound(userId, connectionId, phone, text);
 }
 
