@@ -17,7 +17,7 @@ export const conversationsMsg = {
     `O número ${label} está desconectado. Conecte-o na página Números para responder a esta conversa.`,
   numberNotFound: 'Número não encontrado.',
   optedOut: 'Este contato pediu para não receber mensagens (SAIR). Não é possível enviar.',
-  takenOver: 'Você assumiu esta conversa: o chatbot fica em silêncio com este contato.',
+  takenOver: 'Você assumiu esta conversa: o chatbot fica em silêncio nela.',
   released: 'Conversa devolvida ao chatbot.',
   search: 'Buscar conversas...',
 } as const;

@@ -471,6 +471,8 @@ test('Conversas with two numbers: each conversation names its number, and the N�
   await page.goto('/conversations');
   const items = page.getByTestId('conversation-item');
   await expect(items).toHaveCount(2, { timeout: 10_000 });
+  // With several numbers the sidebar counts them, and leads to Números.
+  await expect(page.getByTestId('whatsapp-numbers-pill')).toHaveText('WhatsApp:2 de 2 online');
   await expect(items.filter({ hasText: 'Quero comprar' }).getByTestId('conversation-item-number')).toHaveText(
     'Número: Vendas',
   );

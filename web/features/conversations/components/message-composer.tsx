@@ -79,7 +79,7 @@ export function MessageComposer({ thread }: { thread: Thread }) {
         </PermissionGatedButton>
       </div>
       <p id={hintId} className="text-xs text-muted-foreground">
-        Enter envia, Shift+Enter quebra a linha. Ao responder, o chatbot fica em silêncio com este contato.
+        Enter envia, Shift+Enter quebra a linha. Ao responder, o chatbot fica em silêncio nesta conversa.
       </p>
       <p className="sr-only" aria-live="polite">
         {status}
