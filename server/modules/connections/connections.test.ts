@@ -1,15 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudApiMsg } from '../../../contract/cloud-api';
-import {
-  type ConnectionDetail,
-  type ConnectionView,
-  connectionsMsg,
-  HEALTH_SIGNALS_WARNING,
-} from '../../../contract/connections';
+import { type ConnectionView, connectionsMsg, HEALTH_SIGNALS_WARNING } from '../../../contract/connections';
 import { rowsOf } from '../../db/rows';
 import { campaignRecipients, campaigns, connections, contacts, whatsappInboundMessages } from '../../db/schema';
 import { BLOCK_REASONS } from '../../sending/failures';
+import { addPersonalNumber, pairNumber } from '../../testing/connections';
 import { FakeGraphApi } from '../../testing/fake-graph-api';
 import { sendingSettings } from '../../testing/sending-settings';
 import {
@@ -73,20 +69,8 @@ function graphNumber() {
   return { phoneNumberId, accessToken: token };
 }
 
-async function addPersonal(cookie: string, label: string): Promise<ConnectionView> {
-  const res = await req('POST', '/api/connections', cookie, { kind: 'personal', label });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().connection;
-}
-
-async function pair(cookie: string, id: string): Promise<ConnectionDetail> {
-  const res = await req('POST', `/api/connections/${id}/connect`, cookie);
-  expect(res.statusCode, res.body).toBe(200);
-  return waitFor(
-    async () => (await req('GET', `/api/connections/${id}`, cookie)).json() as ConnectionDetail,
-    (c) => c.status === 'connected' && c.phoneNumber !== null,
-  );
-}
+const addPersonal = (cookie: string, label: string) => addPersonalNumber(ctx, cookie, label);
+const pair = (cookie: string, id: string) => pairNumber(ctx, cookie, id);
 
 describe('the spec’s routes on the default number', () => {
   it('connect through /api/whatsapp/connect: the account’s first number, default, seen the same on both APIs', async () => {

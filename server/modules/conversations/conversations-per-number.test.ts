@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConnectionDetail, ConnectionView } from '../../../contract/connections';
+import type { ConnectionView } from '../../../contract/connections';
 import { type Conversation, type ConversationMessage, conversationsMsg } from '../../../contract/conversations';
-import {
-  type ApiMethod,
-  apiCall,
-  createTestApp,
-  createUser,
-  loginAs,
-  type TestContext,
-  waitFor,
-} from '../../testing/test-app';
+import { addPersonalNumber, pairNumber } from '../../testing/connections';
+import { type ApiMethod, apiCall, createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
 
 /**
  * A conversation is (number, contact): a contact who writes to two of the account's numbers has two
@@ -34,14 +27,7 @@ async function customer() {
 }
 
 async function pairedNumber(cookie: string, label: string): Promise<ConnectionView> {
-  const added = await req('POST', '/api/connections', cookie, { kind: 'personal', label });
-  expect(added.statusCode, added.body).toBe(201);
-  const { id } = added.json().connection as ConnectionView;
-  expect((await req('POST', `/api/connections/${id}/connect`, cookie)).statusCode).toBe(200);
-  return waitFor(
-    async () => (await req('GET', `/api/connections/${id}`, cookie)).json() as ConnectionDetail,
-    (c) => c.status === 'connected' && c.phoneNumber !== null,
-  );
+  return pairNumber(ctx, cookie, (await addPersonalNumber(ctx, cookie, label)).id);
 }
 
 /** An account with the bot on (a welcome and one rule) and two paired numbers. */
