@@ -6,8 +6,8 @@ afterEach(async () => {
   for (const d of drivers.splice(0)) await d.disconnect();
 });
 
-async function connected(): Promise<SimulatorDriver> {
-  const driver = new SimulatorDriver('memory-user', { qrMs: 1, detectMs: 1, deliveredMs: 60_000, readMs: 60_000 });
+async function connected(id = 'memory-user'): Promise<SimulatorDriver> {
+  const driver = new SimulatorDriver(id, { qrMs: 1, detectMs: 1, deliveredMs: 60_000, readMs: 60_000 });
   drivers.push(driver);
   await driver.connect();
   await new Promise<void>((resolve) => {
@@ -31,5 +31,20 @@ describe('the simulator keeps a bounded history per number', () => {
     expect(driver.outbox[0].message).toEqual({ kind: 'text', text: 'Oi 500' });
     expect(driver.outbox.at(-1)?.message).toEqual({ kind: 'text', text: 'Oi 1499' });
     expect(driver.typingLog.at(-1)?.to).toBe(driver.outbox.at(-1)?.to);
+  });
+});
+
+describe('the simulator’s message ids', () => {
+  it('never repeat across two numbers of one account, even in the same millisecond', async () => {
+    const sales = await connected('number-sales');
+    const support = await connected('number-support');
+    const ids = new Set<string>();
+    for (let i = 0; i < 50; i++) {
+      ids.add(sales.injectInbound('5521977770001', 'oi').providerMessageId);
+      ids.add(support.injectInbound('5521977770002', 'oi').providerMessageId);
+      ids.add((await sales.send('5521977770003', { kind: 'text', text: 'oi' })).providerMessageId);
+      ids.add((await support.send('5521977770003', { kind: 'text', text: 'oi' })).providerMessageId);
+    }
+    expect(ids.size).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { formatPhone, phoneDigits } from '../../../contract/phone';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import {
@@ -114,11 +114,21 @@ export const simulatedWhatsapp = new SimulatedWhatsapp();
  * receipts after short delays, deterministic number checks (a number ending in 0 has no WhatsApp)
  * and groups, and inbound messages injected by tests and demos.
  */
+/**
+ * Message ids unique like WhatsApp's: one sequence for every simulated number of this process, after
+ * a prefix of its own (two numbers of one account, or two processes, never hand out the same id —
+ * an inbound id seen twice is a repeated delivery, and dropped).
+ */
+const PROCESS_ID = randomBytes(3).toString('hex').toUpperCase();
+let messageSeq = 0;
+export function nextSimulatedMessageId(prefix: 'SIM' | 'SIMIN'): string {
+  return `${prefix}${Date.now().toString(36).toUpperCase()}${PROCESS_ID}${(++messageSeq).toString().padStart(4, '0')}`;
+}
+
 export class SimulatorDriver extends DriverEmitter implements Driver {
   readonly kind = 'simulator' as const;
   private state: WhatsappSession = { phoneNumber: null, isConnected: false, state: 'disconnected', qr: null };
   private timers = new Set<NodeJS.Timeout>();
-  private seq = 0;
   private readonly menus = new MenuMemory();
   readonly phoneNumber: string;
   /** Why the connection last closed by itself: 'replaced' when another connection of the number opened. */
@@ -227,8 +237,7 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
       throw new DriverError('permanent', 'Número sem WhatsApp');
     }
     if (message.kind === 'interactive') this.menus.remember(digits, message.buttons);
-    const providerMessageId =
-      opts.messageId ?? `SIM${Date.now().toString(36).toUpperCase()}${(++this.seq).toString().padStart(4, '0')}`;
+    const providerMessageId = opts.messageId ?? nextSimulatedMessageId('SIM');
     this.outbox.push({ to, message, providerMessageId, at: new Date() });
     if (this.outbox.length > OUTBOX_MAX) this.outbox.splice(0, this.outbox.length - OUTBOX_MAX);
     this.scheduleReceipts(providerMessageId);
@@ -274,7 +283,7 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
   /** A message "arriving" from `from` (tests and demos). A numeric answer to a menu maps to its button. */
   injectInbound(from: string, text: string): { providerMessageId: string } {
     const digits = phoneDigits(from);
-    const providerMessageId = `SIMIN${Date.now().toString(36).toUpperCase()}${(++this.seq).toString().padStart(4, '0')}`;
+    const providerMessageId = nextSimulatedMessageId('SIMIN');
     this.emit('inbound', {
       from: digits,
       text,
