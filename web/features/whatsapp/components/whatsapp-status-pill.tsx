@@ -36,7 +36,8 @@ export function WhatsappStatusPill() {
   const { user } = useUser();
   const numbers = useQuery({
     ...connectionsQueryOptions(user !== null && canReadWorkspace(user)),
-    refetchInterval: NUMBERS_PILL_POLL_MS,
+    // Only an account with several numbers has the summary to keep fresh; one number's state is the session poll's.
+    refetchInterval: (query) => ((query.state.data?.connections.length ?? 0) >= 2 ? NUMBERS_PILL_POLL_MS : false),
   }).data?.connections;
   if (session.fetchStatus === 'idle' && session.isPending) return null; // not polled for this account
   if (numbers && numbers.length >= 2) {
