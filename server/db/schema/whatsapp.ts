@@ -92,6 +92,8 @@ export const whatsappBusinessAccounts = pgTable(
   },
   (t) => [
     uniqueIndex('whatsapp_business_accounts_webhook_key_idx').on(t.webhookKey),
+    // One phone number id sends for one connection of one account (one lane at its Meta tier).
+    uniqueIndex('whatsapp_business_accounts_phone_number_idx').on(t.phoneNumberId),
     index('whatsapp_business_accounts_user_idx').on(t.userId),
   ],
 );
