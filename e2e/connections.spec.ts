@@ -610,3 +610,48 @@ test('Liberar número: WhatsApp restricts a number mid-campaign (the simulator�
     })
     .toBe('completed');
 });
+
+test('the dashboard’s WhatsApp quick action, with two numbers, connects and disconnects the one chosen', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signInCustomer(page, { prefix: 'atalho', name: 'Ana Atalho', plan: 'professional' });
+  await expectOk(postJson(page.request, '/api/whatsapp/connect', {}), 'WhatsApp connect');
+  const standard = (await (await page.request.get('/api/connections')).json()).connections[0].id as string;
+  await waitConnected(page.request, standard);
+  await expectOk(postJson(page.request, '/api/connections', { kind: 'personal', label: 'Suporte' }), 'add Suporte');
+
+  await page.goto('/dashboard');
+  const quick = page.getByTestId('whatsapp-quick-action');
+  await expect(quick).toHaveText('WhatsApp: 1 de 2 conectados');
+  await quick.click();
+  const chooser = page.getByRole('dialog', { name: 'Qual número?' });
+  await expect(chooser.getByTestId('choose-number')).toHaveCount(2);
+  // The default number is connected: only 'Desconectar' for it; Suporte offers 'Conectar'.
+  await expect(chooser.getByRole('button', { name: 'Desconectar WhatsApp pessoal' })).toBeVisible();
+  await page.screenshot(shot('dashboard-choose-number-1366'));
+  await chooser.getByRole('button', { name: 'Conectar Suporte' }).click();
+  const pairing = page.getByRole('dialog', { name: 'Conectar Suporte' });
+  await expect(pairing.getByTestId('pairing-done')).toContainText(/\+\d{2} \d{2} \d{4,5}-\d{4}/, { timeout: 20_000 });
+  await pairing.getByRole('button', { name: 'Concluir' }).click();
+  await expect(quick).toHaveText('WhatsApp: 2 de 2 conectados');
+
+  // Disconnecting Suporte leaves the default number connected.
+  await quick.click();
+  await chooser.getByRole('button', { name: 'Desconectar Suporte' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Desconectar Suporte?' });
+  await confirm.getByRole('button', { name: 'Desconectar' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(quick).toHaveText('WhatsApp: 1 de 2 conectados');
+  expect((await (await page.request.get(`/api/connections/${standard}`)).json()).status).toBe('connected');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await quick.click();
+  await expect(chooser).toBeVisible();
+  // The dialog as the phone shows it once it finished opening (the viewport: a full-page capture shifts fixed layers).
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await page.screenshot({ path: 'e2e/screenshots/dashboard-choose-number-390.png' });
+  const box = await chooser.boundingBox();
+  expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 390).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
