@@ -15,6 +15,7 @@ export const whatsappMsg = {
   numberNotFound: 'Número não encontrado.',
   simulatorPersonalOnly: 'O simulador só atende números de WhatsApp pessoal.',
   restrictionArmed: 'O próximo envio deste número vai falhar com a restrição do WhatsApp.',
+  restrictionCodeInvalid: 'Código de restrição inválido. Use 463 ou 131048',
 } as const;
 
 /** `POST /api/whatsapp/connect`: no body starts a QR pairing; a phone number asks for a pairing code instead. */
@@ -60,7 +61,7 @@ export const simulatedRestrictions = ['463', '131048'] as const;
 export const simulateRestrictionInput = z
   .object({
     connectionId: simulatedNumberField,
-    code: z.enum(simulatedRestrictions).default('463'),
+    code: z.enum(simulatedRestrictions, { error: whatsappMsg.restrictionCodeInvalid }).default('463'),
   })
   .nullish();
 export const simulateRestrictionResponse = z.object({ success: z.boolean(), message: z.string() });

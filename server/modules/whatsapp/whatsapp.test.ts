@@ -363,7 +363,9 @@ describe('the simulator routes on one of several numbers', () => {
     const refused = await restrict({ connectionId: support.id }, other.cookie);
     expect([refused.statusCode, refused.json().message]).toEqual([404, connectionsMsg.notFound]);
     expect((await restrict({ connectionId: randomUUID() })).statusCode).toBe(404);
-    expect((await restrict({ connectionId: support.id, code: '500' })).statusCode).toBe(400);
+    const badCode = await restrict({ connectionId: support.id, code: '500' });
+    expect(badCode.statusCode).toBe(400);
+    expect(badCode.body).toContain(whatsappMsg.restrictionCodeInvalid);
     // The other account's attempt armed nothing.
     await expect(driverOf(support.id).send('5511911116666', { kind: 'text', text: 'oi' })).resolves.toBeTruthy();
     await post(`/api/connections/${support.id}/disconnect`, cookie);
