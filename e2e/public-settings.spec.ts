@@ -248,6 +248,10 @@ test('settings: profile, notifications and WhatsApp saved and read back after a 
   await expect(page.getByLabel('Limite diário de mensagens')).toHaveValue('1000');
   await expect(page.getByLabel('Início do expediente')).toHaveValue('09:00');
   await expect(page.getByLabel('Fim do expediente')).toHaveValue('18:00');
+  // Which number sends is chosen in one place, the 'Números' page: here only a summary leading there.
+  await expect(page.getByLabel('Canal de envio')).toHaveCount(0);
+  await expect(page.getByTestId('settings-numbers-count')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Gerenciar números' })).toHaveAttribute('href', '/numeros');
   await page.screenshot(shot('settings-whatsapp-1366'));
   await delay.fill('61');
   await page.getByLabel('Limite diário de mensagens').fill('0');
@@ -259,7 +263,6 @@ test('settings: profile, notifications and WhatsApp saved and read back after a 
   await delay.fill('7');
   await page.getByLabel('Limite diário de mensagens').fill('250');
   await page.getByLabel('Início do expediente').fill('08:00');
-  await page.getByLabel('Canal de envio').selectOption('cloud');
   await page.getByRole('switch', { name: 'Respeitar horário comercial' }).click();
   await expect(page.getByLabel('Início do expediente')).toBeHidden();
   await page.getByRole('button', { name: 'Salvar alterações' }).click();
@@ -267,7 +270,6 @@ test('settings: profile, notifications and WhatsApp saved and read back after a 
   await page.reload();
   await expect(delay).toHaveValue('7');
   await expect(page.getByLabel('Limite diário de mensagens')).toHaveValue('250');
-  await expect(page.getByLabel('Canal de envio')).toHaveValue('cloud');
   await expect(page.getByRole('switch', { name: 'Respeitar horário comercial' })).toHaveAttribute(
     'aria-checked',
     'false',
@@ -368,7 +370,7 @@ test.describe('at 390 px', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot(shot('settings-profile-390'));
     await page.goto('/settings?tab=whatsapp');
-    await expect(page.getByLabel('Canal de envio')).toBeVisible();
+    await expect(page.getByLabel('Intervalo entre mensagens (segundos)')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot(shot('settings-whatsapp-390'));
   });

@@ -342,6 +342,9 @@ const ID_FIELDS: Record<string, IdUse> = {
   'POST /api/conversations/:phone/messages query connectionId': refusedNumber,
   'POST /api/conversations/:phone/takeover query connectionId': refusedNumber,
   'POST /api/conversations/:phone/release query connectionId': refusedNumber,
+  // The simulator's routes act on one of the caller's own numbers only.
+  'POST /api/whatsapp/simulator/inbound body connectionId': refusedNumber,
+  'POST /api/whatsapp/simulator/restrict body connectionId': refusedNumber,
   'GET /api/activity query userId': {
     expect: 'ignored',
     values: () => [a.user.id],

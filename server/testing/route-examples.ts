@@ -56,6 +56,7 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
   'PUT /api/settings/whatsapp': () => ({ ...DEFAULT_WHATSAPP_SETTINGS }),
   'POST /api/whatsapp/connect': () => ({}),
   'POST /api/whatsapp/simulator/inbound': () => ({ from: '5521980000009', text: 'Olá' }),
+  'POST /api/whatsapp/simulator/restrict': () => ({ code: '463' }),
   'POST /api/whatsapp-business/configure': () => ({
     accessToken: 'EAAB'.padEnd(40, 'x'),
     phoneNumberId: '123456789012345',
