@@ -338,6 +338,15 @@ test('Campanhas at 390 px: a customer creates a campaign and starts it', async (
   await expect(card.getByText('Concluída')).toBeVisible({ timeout: 30_000 });
   await expectNoSideScroll(page, 'campaigns after sending');
   await page.screenshot(screen('mobile-campaign-sent-390'));
+
+  // 'Compor Nova Mensagem' (the saved messages on the same page) opens and fits too.
+  await page.getByRole('button', { name: 'Compor Mensagem' }).click();
+  const compose = page.getByRole('dialog', { name: 'Compor Nova Mensagem' });
+  await expectFitsScreen(compose, 'Compor Nova Mensagem');
+  await expectTouchTargets(compose, 'Compor Nova Mensagem');
+  await page.screenshot(screen('mobile-compose-message-390'));
+  await compose.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(compose).toBeHidden();
 });
 
 test('Chatbot at 390 px: a customer adds, edits, pauses and deletes a rule, and opens the bot settings', async ({
