@@ -187,6 +187,20 @@ describe('one auto reply at a time', () => {
     expect(await rules()).toEqual(stored);
   });
 
+  it('takes two adds of the same keyword at once in turn: one is kept, the other refused', async () => {
+    const { call, rules } = await account();
+    const answers = await Promise.all(
+      ['Entrega grátis.', 'Entrega paga.', 'Entrega amanhã.'].map((text) =>
+        call('POST', '/api/bot-config/auto-replies', rule('frete', text)),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+    for (const refused of answers.filter((a) => a.status === 400)) {
+      expect(refused.body.message).toBe(botMsg.keywordDuplicate('frete'));
+    }
+    expect((await rules()).map((r) => r.trigger)).toEqual(['frete']);
+  });
+
   it("answers another account's rule id as not found, and leaves both accounts' rules as they were", async () => {
     const a = await account();
     const b = await account();
