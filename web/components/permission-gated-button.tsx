@@ -25,8 +25,8 @@ export type PermissionGatedButtonProps = Omit<ButtonProps, 'asChild' | 'children
 /**
  * A button for an action the account may not be allowed to run (SPEC §4, §6):
  * allowed → the button; pending/deactivated → 'Solicitar Aprovação' opening a
- * WhatsApp chat with the provider; demo or non-admin on mobile → disabled with
- * the reason ('Disponível apenas no desktop').
+ * WhatsApp chat with the provider; demo → disabled with the reason. The screen's
+ * width plays no part (docs/decisions/025-working-from-a-phone.md).
  */
 export function PermissionGatedButton({
   kind = 'other',
