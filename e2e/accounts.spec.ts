@@ -24,10 +24,19 @@ test('register → pending → admin approves → login → dashboard', async ({
   expect(decodeURIComponent((await release.getAttribute('href')) ?? '')).toContain(email);
   await page.screenshot(shot('register-done-1366'));
 
-  // The pending account can sign in and sees it is waiting, with every action asking for approval.
+  // The pending account can sign in and sees it is waiting: one 'Solicitar Aprovação', in the
+  // notice, and the actions keep their names, disabled, saying what they wait for.
   await login(page, username, password);
   await expect(page.getByText('Aguardando Aprovação').first()).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Solicitar Aprovação' }).first()).toHaveAttribute('href', /wa\.me/);
+  const ask = page.getByRole('link', { name: 'Solicitar Aprovação' });
+  await expect(ask).toHaveCount(1);
+  await expect(ask).toHaveAttribute('href', /wa\.me/);
+  await expect(page.getByText('Solicitar Aprovação')).toHaveCount(1);
+  const newCampaign = page.getByRole('button', { name: 'Nova Campanha' }).first();
+  await expect(newCampaign).toHaveAttribute('aria-disabled', 'true');
+  await expect(newCampaign).toHaveAccessibleDescription(
+    'Sua conta aguarda aprovação. Entre em contato com o suporte para liberação.',
+  );
   await page.screenshot(shot('dashboard-pending-1366'));
 
   // The admin approves it.
