@@ -3,7 +3,7 @@ import { DEFAULT_PERIOD_DAYS } from '../../../../contract/metrics';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { BackupDownloadButton } from '../../../features/backup/components/backup-download-button';
-import { contactsExportUrl } from '../../../features/contacts/api/import-contacts';
+import { contactsExportUrl } from '../../../features/contacts/api/get-contacts';
 import { ReportPdfButton } from '../../../features/reports/components/report-pdf-button';
 import { useSupportLink } from '../../../lib/auth/use-can-act';
 import { presetPeriod, today } from '../../../lib/metrics/period';
