@@ -31,7 +31,12 @@ test('register → pending → admin approves → login → dashboard', async ({
   const ask = page.getByRole('link', { name: 'Solicitar Aprovação' });
   await expect(ask).toHaveCount(1);
   await expect(ask).toHaveAttribute('href', /wa\.me/);
-  await expect(page.getByText('Solicitar Aprovação')).toHaveCount(1);
+  await expect(page.getByText('Solicitar Aprovação', { exact: true })).toHaveCount(1);
+  // What waits is said once, in the notice, not printed under each quick action.
+  const printed = await page
+    .getByText(/^Sua conta aguarda aprovação/)
+    .evaluateAll((els) => els.filter((el) => !el.classList.contains('sr-only')).length);
+  expect(printed).toBe(1);
   const newCampaign = page.getByRole('button', { name: 'Nova Campanha' }).first();
   await expect(newCampaign).toHaveAttribute('aria-disabled', 'true');
   await expect(newCampaign).toHaveAccessibleDescription(

@@ -66,11 +66,14 @@ export function PermissionGatedButton({
     );
   }
 
+  // The account notice already says, once, that a pending or deactivated account waits: the reason
+  // stays in the tooltip and the accessible description rather than printed under every button.
+  const printHint = showHint && can.state !== 'request-approval';
   // aria-disabled (not `disabled`) keeps the button focusable so its reason is read out.
   const block = (event: MouseEvent<HTMLButtonElement>) => event.preventDefault();
   return (
     <span
-      className={cn(showHint ? 'inline-flex flex-col items-stretch gap-1 text-center' : 'contents', wrapperClassName)}
+      className={cn(printHint ? 'inline-flex flex-col items-stretch gap-1 text-center' : 'contents', wrapperClassName)}
     >
       <Button
         variant={variant}
@@ -86,7 +89,7 @@ export function PermissionGatedButton({
         {icon}
         {label}
       </Button>
-      <span id={hintId} className={showHint ? 'text-xs text-muted-foreground' : 'sr-only'}>
+      <span id={hintId} className={printHint ? 'text-xs text-muted-foreground' : 'sr-only'}>
         {can.hint}
       </span>
     </span>
