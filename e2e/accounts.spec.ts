@@ -67,6 +67,8 @@ test('register → pending → admin approves → login → dashboard', async ({
   await expect(page.getByText('Aguardando Aprovação')).toHaveCount(0);
   await expect(page.getByText(/Olá, Maria|Bem-vind/).first()).toBeVisible();
   await expect(page.getByText('Mensagens Enviadas').first()).toBeVisible();
+  // The upgrade card compares plans by their numbers too (contract/plans.ts CONNECTION_LIMITS).
+  await expect(page.getByText(/Mais números de WhatsApp \(até 10 no Plano Premium\)/)).toBeVisible();
   await page.screenshot(shot('dashboard-active-1366'));
   const dashAxe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(dashAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);

@@ -1,5 +1,6 @@
 import { Download, ExternalLink, FileText, LifeBuoy, MessageCircle, Sparkles } from 'lucide-react';
 import { DEFAULT_PERIOD_DAYS } from '../../../../contract/metrics';
+import { CONNECTION_LIMITS, planLabel } from '../../../../contract/plans';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { BackupDownloadButton } from '../../../features/backup/components/backup-download-button';
@@ -47,7 +48,10 @@ export function UpgradeCard() {
           <Sparkles aria-hidden className="size-4 text-brand-strong" />
           Faça upgrade do seu plano
         </CardTitle>
-        <CardDescription>Mais contatos, mais campanhas e suporte prioritário.</CardDescription>
+        <CardDescription>
+          Mais números de WhatsApp (até {CONNECTION_LIMITS.premium} no {planLabel('premium')}), mais contatos e suporte
+          prioritário.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <Button asChild variant="emphasis" className="w-full">
