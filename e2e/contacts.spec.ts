@@ -166,6 +166,7 @@ test('contacts: import a CSV with its result and rejected rows, templates and ex
   await expect(page.getByTestId('contact-row')).toHaveCount(1);
   await page.getByRole('button', { name: 'Exportar Contatos' }).click();
   await expect(page.getByTestId('export-scope')).toHaveText('Somente os contatos com a tag vip, como na lista.');
+  await page.screenshot(shot('contacts-export-tag-1366'));
   const filtered = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Planilha CSV (.csv)' }).click();
   const filteredBody = Buffer.concat(await (await (await filtered).createReadStream()).toArray()).toString('utf8');
