@@ -66,18 +66,19 @@ test('landing page: anchors, countdown, video, plans, contact and meta tags', as
   // Four plans with §9 prices; buying opens the configured payment link.
   const config = await (await page.request.get('/api/public-config')).json();
   const expected = [
-    ['basic', 'Plano Básico', 'R$ 25,00', 'R$ 30,00', 'Até 5.000 contatos'],
-    ['professional', 'Plano Profissional', 'R$ 60,00', 'R$ 90,00', 'Até 15.000 contatos'],
-    ['enterprise', 'Plano Enterprise', 'R$ 100,00', 'R$ 180,00', 'Contatos ilimitados'],
-    ['premium', 'Plano Premium', 'R$ 180,00', 'R$ 360,00', 'Contatos ilimitados'],
+    ['basic', 'Plano Básico', 'R$ 25,00', 'R$ 30,00', 'Até 5.000 contatos', '1 número de WhatsApp'],
+    ['professional', 'Plano Profissional', 'R$ 60,00', 'R$ 90,00', 'Até 15.000 contatos', 'Até 3 números de WhatsApp'],
+    ['enterprise', 'Plano Enterprise', 'R$ 100,00', 'R$ 180,00', 'Contatos ilimitados', 'Até 5 números de WhatsApp'],
+    ['premium', 'Plano Premium', 'R$ 180,00', 'R$ 360,00', 'Contatos ilimitados', 'Até 10 números de WhatsApp'],
   ] as const;
   const pricing = page.locator('#precos');
-  for (const [type, label, price, list, limit] of expected) {
+  for (const [type, label, price, list, limit, numbers] of expected) {
     const card = pricing.getByTestId(`plan-${type}`);
     await expect(card.getByRole('heading', { name: label })).toBeVisible();
     await expect(card).toContainText(price);
     await expect(card.locator('s')).toHaveText(list);
     await expect(card).toContainText(limit);
+    await expect(card).toContainText(numbers);
     await expect(card).toContainText('Garantia de 7 dias');
     const buy = card.getByRole('link', { name: /Assinar/ });
     await expect(buy).toHaveAttribute('href', config.paymentUrls[type]);
@@ -293,6 +294,10 @@ test('settings: profile, notifications and WhatsApp saved and read back after a 
   await expect(page.getByTestId('plan-professional')).toContainText('Trimestral');
   await expect(page.getByTestId('plan-premium')).toContainText('Anual');
   await expect(page.getByTestId('plan-premium')).toContainText('R$ 180,00');
+  // How many numbers each plan has (contract/plans.ts CONNECTION_LIMITS, the limit Números enforces).
+  await expect(page.getByTestId('plan-basic')).toContainText('1 número de WhatsApp');
+  await expect(page.getByTestId('plan-professional')).toContainText('Até 3 números de WhatsApp');
+  await expect(page.getByTestId('plan-premium')).toContainText('Até 10 números de WhatsApp');
   await expect(page.getByTestId('plan-professional').getByRole('link')).toHaveCount(0);
   await expect(page.getByTestId('plan-premium').getByRole('link', { name: /Fazer upgrade/ })).toHaveAttribute(
     'href',
