@@ -237,12 +237,16 @@ export async function landingSignup(
   return created;
 }
 
-/** Makes sure the configured administrator exists, with the configured password when one is given. */
+/**
+ * Makes sure the configured administrator exists, with the configured password when one is given.
+ * Answers the password it generated for a new administrator when none was configured (else null):
+ * the caller shows it to the person starting the server (`adminPasswordNotice`); no log line carries it.
+ */
 export async function ensureAdmin(
   db: Db,
   opts: { username: string; password?: string },
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
-): Promise<void> {
+): Promise<string | null> {
   const [existing] = await db
     .select()
     .from(users)
@@ -256,7 +260,7 @@ export async function ensureAdmin(
     await db.update(users).set(patch).where(eq(users.id, existing.id));
     // A new ADMIN_PASSWORD is a password change: sessions opened with the old one end.
     if (newPassword) await db.delete(sessions).where(eq(sessions.userId, existing.id));
-    return;
+    return null;
   }
   const password = opts.password ?? generatePassword();
   await db.insert(users).values({
@@ -266,9 +270,33 @@ export async function ensureAdmin(
     passwordHash: await hashPassword(password),
     ...adminFields,
   });
-  if (opts.password) log.info({ username: opts.username }, 'administrator account created');
-  else
-    log.warn(
-      `Administrator "${opts.username}" created with the generated password: ${password} — set ADMIN_PASSWORD to choose one.`,
-    );
+  if (opts.password) {
+    log.info({ username: opts.username }, 'administrator account created');
+    return null;
+  }
+  log.warn(
+    { username: opts.username },
+    'administrator account created with a generated password, printed once in a framed block on stderr; set ADMIN_PASSWORD to choose one',
+  );
+  return password;
+}
+
+/**
+ * The generated administrator password as a person starting the server should see it: a plain block
+ * of text, framed, printed apart from the JSON log lines (server/main.ts writes it to stderr).
+ */
+export function adminPasswordNotice(opts: { username: string; password: string; url: string }): string {
+  const lines = [
+    'Administrator account created (first start, ADMIN_PASSWORD is not set)',
+    '',
+    `  Sign in at: ${opts.url}/login`,
+    `  Username:   ${opts.username}`,
+    `  Password:   ${opts.password}`,
+    '',
+    'This password is shown only this once. Keep it, or set ADMIN_PASSWORD',
+    'and restart to choose your own.',
+  ];
+  const width = Math.max(...lines.map((l) => l.length));
+  const rule = `+${'-'.repeat(width + 2)}+`;
+  return ['', rule, ...lines.map((l) => `| ${l.padEnd(width)} |`), rule, ''].join('\n');
 }
