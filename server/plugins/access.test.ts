@@ -1,11 +1,21 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../db/schema';
-import { campaigns, connections, contacts, conversations, groups, mediaUploads, savedMessages } from '../db/schema';
+import {
+  autoReplies,
+  campaigns,
+  connections,
+  contacts,
+  conversations,
+  groups,
+  mediaUploads,
+  savedMessages,
+} from '../db/schema';
 import { seedDemoWorkspace } from '../modules/auth';
 import { recordActivity } from '../records/activity';
 import { notify } from '../records/notify';
 import { insertConnection } from '../testing/connections';
+import { EXAMPLES } from '../testing/route-examples';
 import { type ApiMethod, apiCall, createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 
 /**
@@ -41,6 +51,13 @@ const ownerUploadId = async (ownerId: string) => {
     .insert(mediaUploads)
     .values({ userId: ownerId, fileName: 'dono.png', mimeType: 'image/png', size: 1, data: Buffer.from([0]) })
     .returning({ id: mediaUploads.id });
+  return row.id;
+};
+const ownerAutoReplyId = async (ownerId: string) => {
+  const [row] = await ctx.database.db
+    .insert(autoReplies)
+    .values({ userId: ownerId, trigger: `dono-${Date.now()}`, response: 'Oi' })
+    .returning({ id: autoReplies.id });
   return row.id;
 };
 /** One of the owner's WhatsApp numbers (added once, then reused). */
@@ -88,6 +105,11 @@ const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string
   'GET /api/campaigns/:id/recipients/export': async (o) => ({ id: await ownerCampaignId(o) }),
   'GET /api/campaigns/:id/numbers': async (o) => ({ id: await ownerCampaignId(o) }),
   'GET /api/campaigns/:id/forecast': async (o) => ({ id: await ownerCampaignId(o) }),
+  'PUT /api/bot-config/auto-replies/:id': async (o) => ({
+    id: await ownerAutoReplyId(o),
+    payload: EXAMPLES['PUT /api/bot-config/auto-replies/:id'](),
+  }),
+  'DELETE /api/bot-config/auto-replies/:id': async (o) => ({ id: await ownerAutoReplyId(o) }),
   'GET /api/connections/:id': async (o) => ({ id: await ownerConnectionId(o) }),
   'PATCH /api/connections/:id': async (o) => ({ id: await ownerConnectionId(o), payload: { label: 'X' } }),
   'DELETE /api/connections/:id': async (o) => ({ id: await ownerConnectionId(o) }),

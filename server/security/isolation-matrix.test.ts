@@ -566,6 +566,8 @@ beforeAll(async () => {
     username: MARK,
     email: `${MARK}@example.com`,
     company: `Empresa ${MARK}`,
+    // Room for a personal and a Cloud number.
+    planType: 'professional',
   });
   const cookieA = await loginAs(ctx, userA);
   await json(cookieA, 'PUT', '/api/settings/whatsapp', { ...DEFAULT_WHATSAPP_SETTINGS, respectBusinessHours: false });
@@ -679,7 +681,7 @@ beforeAll(async () => {
   };
 
   // Account B: another active customer with a little of its own.
-  const userB = await createUser(ctx, { name: 'Outra Loja' });
+  const userB = await createUser(ctx, { name: 'Outra Loja', planType: 'professional' });
   const cookieB = await loginAs(ctx, userB);
   const own = {
     contact: (
