@@ -59,18 +59,13 @@ export class RpcPayloadError extends Error {
   }
 }
 
-/** Binary data never crosses the bus (a Buffer shows here as `{ type: 'Buffer', data }`, a typed array as itself). */
-function refuseBytes(key: string, value: unknown): unknown {
-  if (
-    ArrayBuffer.isView(value) ||
-    value instanceof ArrayBuffer ||
-    (value !== null &&
-      typeof value === 'object' &&
-      (value as { type?: unknown }).type === 'Buffer' &&
-      Array.isArray((value as { data?: unknown }).data))
-  ) {
-    throw new RpcPayloadError(`binary data at '${key}'`);
-  }
+/**
+ * Binary data never crosses the bus. The replacer is handed a Buffer already turned into
+ * `{ type: 'Buffer', data }`; the object holding it (`this`) still has the Buffer itself.
+ */
+function refuseBytes(this: unknown, key: string, value: unknown): unknown {
+  const raw = (this as Record<string, unknown>)[key];
+  if (ArrayBuffer.isView(raw) || raw instanceof ArrayBuffer) throw new RpcPayloadError(`binary data at '${key}'`);
   return value;
 }
 
