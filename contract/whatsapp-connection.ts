@@ -67,10 +67,20 @@ export const simulateRestrictionInput = z
 export const simulateRestrictionResponse = z.object({ success: z.boolean(), message: z.string() });
 export const simulateInboundResponse = z.object({ success: z.boolean(), providerMessageId: z.string() });
 
-/** Simulator only: what the simulated number sent, oldest first (browser tests count it). */
-export const simulatorOutboxResponse = z.object({
-  messages: z.array(z.object({ to: z.string(), at: z.string(), providerMessageId: z.string() })),
+/** One message a simulated number sent. */
+export const simulatedSend = z.object({
+  to: z.string(),
+  at: z.string(),
+  providerMessageId: z.string(),
+  /** Ours: what kind of message it was. */
+  kind: z.enum(['text', 'image', 'interactive', 'template']).optional(),
+  /** Ours: for an image sent with its bytes (an upload), how many bytes went out. */
+  imageBytes: z.number().int().optional(),
 });
+export type SimulatedSend = z.infer<typeof simulatedSend>;
+
+/** Simulator only: what the simulated number sent, oldest first (browser tests count it). */
+export const simulatorOutboxResponse = z.object({ messages: z.array(simulatedSend) });
 
 export const whatsappChannels = ['personal', 'cloud'] as const;
 export type WhatsappChannel = (typeof whatsappChannels)[number];

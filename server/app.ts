@@ -183,6 +183,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   const stopEmailNotices = onNotification(db, emailNotices.onNotification);
   // Connection lost / back: the account's notifications and activity log (an e-mail after 10 minutes).
   const connectionAlerts = new ConnectionAlerts({ db, log: app.log, emailNotices });
+  const loadImage = (userId: string, id: string) => loadUpload(db, userId, id);
   const connections = new ConnectionManager({
     config,
     db,
@@ -198,13 +199,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     // messages go through the chatbot's pipeline (opt-out first).
     subscribers: [receiptsSubscriber({ db, log: app.log }), chatbot, connectionAlerts.subscriber],
     foreground,
+    // A send handed over from another process names an uploaded image by id; the holder reads it.
+    loadImage,
     announceCloudCredentials: (connectionId) => bus.publish('cloud-credentials', connectionId),
     // Each personal connection is held by one live process (a lease); the others see its state and
     // forward commands to it (whatsapp/connection-leases.ts).
     cluster: { processes, bus },
   });
   const drivers = opts.drivers ?? connections;
-  const loadImage = (userId: string, id: string) => loadUpload(db, userId, id);
   const dispatcher = new Dispatcher({
     loadImage,
     db,

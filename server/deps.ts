@@ -7,13 +7,13 @@ import type { Db } from './db/client';
 import type { EmailNotices } from './mail/email-notices';
 import type { Mailer } from './mail/mailer';
 import type { PresenceTracker } from './records/presence-tracker';
-import type { ImageLoader } from './sending/content';
 import type { Dispatcher } from './sending/dispatcher';
 import type { SessionStore } from './sessions/session-store';
 import type { CloudConnections } from './whatsapp/cloud-connections';
 import type { DriverProvider } from './whatsapp/driver';
 import type { ConnectionManager } from './whatsapp/manager';
 import type { ConnectionRegistry } from './whatsapp/registry';
+import type { ImageLoader } from './whatsapp/uploaded-image';
 
 /** Content of a saved message, by id (the messages module's, for campaigns). */
 export type SavedMessageSource = (

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../scripts/launch-server.mjs';
-import { PgBus } from './bus';
+import { BUS_PAYLOAD_MAX_BYTES, BusPayloadError, LocalBus, PgBus } from './bus';
 
 /**
  * The change bus on PostgreSQL (LISTEN/NOTIFY): what one process publishes reaches the others and
@@ -20,11 +20,12 @@ afterAll(async () => {
   await database.drop();
 });
 
-const bus = (origin: string) =>
+const bus = (origin: string, onError?: (err: unknown) => void) =>
   new PgBus({
     connectionString: database.url,
     origin,
     notify: (channel, payload) => pool.query('select pg_notify($1, $2)', [channel, payload]),
+    onError,
   });
 
 async function until(check: () => boolean, ms = 3000): Promise<void> {
@@ -79,5 +80,35 @@ describe('the change bus', () => {
     expect(resets).toBeGreaterThanOrEqual(2);
     await a.close();
     await b.close();
+  });
+
+  it('refuses a notification over its limit: reported, thrown, never sent; ids pass', async () => {
+    const errors: unknown[] = [];
+    const a = bus('a3', (err) => errors.push(err));
+    const b = bus('b3');
+    await Promise.all([a.start(), b.start()]);
+    const heard: string[] = [];
+    b.subscribe('connection-command', (k) => heard.push(k));
+    // What an image inlined into a command looked like: its bytes as base64.
+    const bytes = Buffer.alloc(BUS_PAYLOAD_MAX_BYTES).toString('base64');
+    expect(() => a.publish('connection-command', bytes)).toThrow(BusPayloadError);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ topic: 'connection-command' });
+    // Multi-byte text counts in bytes, not characters.
+    expect(() => a.publish('connection-command', 'ç'.repeat(BUS_PAYLOAD_MAX_BYTES / 2))).toThrow(BusPayloadError);
+    a.publish('connection-command', 'p2\nid\n0\n1\neyJvcCI6InNlbmQifQ==');
+    await a.flushed();
+    await until(() => heard.length === 1);
+    expect(heard).toEqual(['p2\nid\n0\n1\neyJvcCI6InNlbmQifQ==']);
+    await a.close();
+    await b.close();
+  });
+
+  it('alone on its database, refuses what it would refuse with others', () => {
+    const errors: unknown[] = [];
+    const alone = new LocalBus((err) => errors.push(err));
+    expect(() => alone.publish('connection-command', 'x'.repeat(BUS_PAYLOAD_MAX_BYTES + 1))).toThrow(BusPayloadError);
+    expect(errors).toHaveLength(1);
+    expect(() => alone.publish('sessions', 'user:1')).not.toThrow();
   });
 });

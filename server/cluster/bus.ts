@@ -12,7 +12,11 @@ import pg from 'pg';
  * handler then runs, and each drops everything it caches instead of trusting it.
  */
 export interface ChangeBus {
-  /** Announces a change to the other processes; `key` names what changed (an account's id, mostly). Never throws. */
+  /**
+   * Announces a change to the other processes; `key` names what changed (an account's id, mostly).
+   * Throws only a `BusPayloadError`, for a key that makes the notification larger than
+   * `BUS_PAYLOAD_MAX_BYTES` (nothing is sent): the bus carries ids, never data.
+   */
   publish(topic: string, key: string): void;
   subscribe(topic: string, handler: (key: string) => void): () => void;
   /** Runs when notifications may have been missed: drop every cache. */
@@ -22,14 +26,48 @@ export interface ChangeBus {
 
 type Handler = (key: string) => void;
 
+/**
+ * The largest notification the bus sends, in bytes: names and ids fit many times over, and
+ * PostgreSQL's own limit (8,000 bytes) is never reached, where a refusal would only be logged
+ * after the fact. `ConnectionRpc` cuts its commands to fit; anything larger is a mistake.
+ */
+export const BUS_PAYLOAD_MAX_BYTES = 7_000;
+/** Room the bus's own header (the publishing process's id, the topic) takes within a notification, at most. */
+export const BUS_HEADER_MAX_BYTES = 512;
+
+/** A notification refused for its size: data was about to travel where only ids may. */
+export class BusPayloadError extends Error {
+  constructor(
+    readonly topic: string,
+    readonly bytes: number,
+  ) {
+    super(`change bus: a ${bytes}-byte notification on '${topic}' refused (at most ${BUS_PAYLOAD_MAX_BYTES})`);
+    this.name = 'BusPayloadError';
+  }
+}
+
+/** Refuses (reports, then throws) a notification over the limit, on every bus alike. */
+function checkPayload(topic: string, payload: string, onError: (err: unknown) => void): void {
+  // Cheap first: a string never takes more than 3 bytes per UTF-16 unit in UTF-8.
+  if (payload.length * 3 <= BUS_PAYLOAD_MAX_BYTES) return;
+  const bytes = Buffer.byteLength(payload);
+  if (bytes <= BUS_PAYLOAD_MAX_BYTES) return;
+  const err = new BusPayloadError(topic, bytes);
+  onError(err);
+  throw err;
+}
+
 /** A process alone on its database: nobody to tell. Also the subscribers' registry of PgBus. */
 export class LocalBus implements ChangeBus {
   private readonly topics = new Map<string, Set<Handler>>();
   private readonly resets = new Set<() => void>();
 
-  constructor(private readonly onError: (err: unknown) => void = () => undefined) {}
+  constructor(protected readonly onError: (err: unknown) => void = () => undefined) {}
 
-  publish(_topic: string, _key: string): void {}
+  /** Sends nothing (nobody listens), but refuses what the other buses would: the same mistakes show alone. */
+  publish(topic: string, key: string): void {
+    checkPayload(topic, `${topic}\t${key}`, this.onError);
+  }
 
   subscribe(topic: string, handler: Handler): () => void {
     let set = this.topics.get(topic);
@@ -156,6 +194,7 @@ export class PgBus extends LocalBus {
 
   override publish(topic: string, key: string): void {
     const payload = `${this.opts.origin}\t${topic}\t${key}`;
+    checkPayload(topic, payload, this.onError);
     this.sending = this.sending
       .then(() => this.opts.notify(BUS_CHANNEL, payload))
       .catch((err) => this.opts.onError?.(err));

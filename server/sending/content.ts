@@ -2,6 +2,7 @@ import { renderMessage, seededRandom, variableValues } from '../../contract/pers
 import { formatPhone } from '../../contract/phone';
 import { uploadIdOf } from '../../contract/uploads';
 import type { OutgoingMessage } from '../whatsapp/driver';
+import { type ImageLoader, withUploadedImage } from '../whatsapp/uploaded-image';
 
 /** What a campaign sends, as the dispatcher reads it with each claimed row. */
 export interface CampaignContent {
@@ -20,9 +21,6 @@ export interface RecipientFields {
   email: string | null;
 }
 
-/** An uploaded image, by its `upload:<id>` reference. */
-export type ImageLoader = (userId: string, ref: string) => Promise<{ data: Buffer; mimeType: string } | null>;
-
 /** The recipient's own text: variables filled in, spintax chosen per recipient (the same every time for one recipient). */
 export function personalText(message: string, r: RecipientFields): string {
   const phone = r.kind === 'contact' ? formatPhone(r.recipient) : '';
@@ -31,12 +29,14 @@ export function personalText(message: string, r: RecipientFields): string {
 
 /**
  * The message one recipient gets: a template on the Cloud API when the campaign names one, an
- * image with the text as caption when it has one, text otherwise.
+ * image with the text as caption when it has one, text otherwise. An uploaded image is read here,
+ * unless the driver reads it itself (`byReference`: a number held by another process, which is
+ * handed the upload's id, never its bytes).
  */
 export async function buildMessage(
   c: CampaignContent,
   r: RecipientFields,
-  ctx: { userId: string; cloud: boolean; loadImage?: ImageLoader; text?: string },
+  ctx: { userId: string; cloud: boolean; loadImage?: ImageLoader; text?: string; byReference?: boolean },
 ): Promise<OutgoingMessage> {
   const text = ctx.text ?? personalText(c.message, r);
   if (ctx.cloud && c.templateName) {
@@ -59,9 +59,8 @@ export async function buildMessage(
   if (c.imageUrl) {
     const upload = uploadIdOf(c.imageUrl);
     if (upload !== null) {
-      const image = await ctx.loadImage?.(ctx.userId, upload);
-      if (image) return { kind: 'image', image: { data: image.data, mimeType: image.mimeType }, caption: text };
-      return { kind: 'text', text };
+      const message: OutgoingMessage = { kind: 'image', image: { upload }, caption: text };
+      return ctx.byReference ? message : withUploadedImage(message, ctx.userId, ctx.loadImage);
     }
     return { kind: 'image', image: { url: c.imageUrl }, caption: text };
   }

@@ -120,7 +120,12 @@ describe('Pausar and Cancelar stop the next message', () => {
     const listed = await apiCall(ctx, 'GET', '/api/whatsapp/simulator/outbox', { cookie: a.cookie });
     expect(listed.statusCode).toBe(200);
     expect(listed.json().messages).toEqual(
-      a.driver.outbox.map((m) => ({ to: m.to, at: m.at.toISOString(), providerMessageId: m.providerMessageId })),
+      a.driver.outbox.map((m) => ({
+        to: m.to,
+        at: m.at.toISOString(),
+        providerMessageId: m.providerMessageId,
+        kind: 'text',
+      })),
     );
   });
 

@@ -2,9 +2,10 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import type { Driver } from '../whatsapp/driver';
+import type { ImageLoader } from '../whatsapp/uploaded-image';
 import { markGoingOn } from './campaign-lifecycle';
 import type { ClaimedRow, LaneScope, RowClaims } from './claim';
-import { buildMessage, type ImageLoader, personalText } from './content';
+import { buildMessage, personalText } from './content';
 import { classifyFailure } from './failures';
 import { type LaneState, type Lanes, sleep } from './lanes';
 import type { Outcome, Outcomes, Stopped } from './outcomes';
@@ -202,7 +203,13 @@ async function sendOne(
 ): Promise<Outcome | Stopped> {
   let message: Awaited<ReturnType<typeof buildMessage>>;
   try {
-    message = await buildMessage(row, row, { userId, cloud, loadImage: ctx.loadImage, text });
+    message = await buildMessage(row, row, {
+      userId,
+      cloud,
+      loadImage: ctx.loadImage,
+      text,
+      byReference: driver.readsUploads,
+    });
   } catch (err) {
     // Not sent, and never to be: a row that is no longer ours or whose campaign stopped is left as it is.
     if (!(await ctx.claims.handOver(row, chooseIds))) return { row, stopped: true };

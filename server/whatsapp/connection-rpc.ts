@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '../../contract/errors';
-import type { ChangeBus } from '../cluster/bus';
+import { BUS_HEADER_MAX_BYTES, BUS_PAYLOAD_MAX_BYTES, type ChangeBus } from '../cluster/bus';
 import { AppError } from '../errors';
 import { DriverError } from './driver';
 
@@ -19,8 +19,18 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 15_000;
 export const OWNER_UNREACHABLE =
   'O servidor que mantém a conexão do WhatsApp não respondeu. Tente novamente em instantes.';
 
-/** Base64 characters per notification: far below PostgreSQL's ~8,000-byte payload limit with the header. */
-const CHUNK = 6_000;
+/**
+ * The largest command, as JSON: a send of the longest text a message may have (4,096 characters)
+ * fits with room to spare; the image it names goes by id. A larger one is refused before it is sent.
+ */
+export const COMMAND_MAX_BYTES = 32 * 1024;
+/** The largest answer, as JSON: the members of a full WhatsApp group (1,024) fit. */
+export const REPLY_MAX_BYTES = 512 * 1024;
+/**
+ * Base64 characters per notification: with this message's header (two process ids, an id, the
+ * part numbers) and the bus's own, within the bus's limit.
+ */
+const CHUNK = BUS_PAYLOAD_MAX_BYTES - 2 * BUS_HEADER_MAX_BYTES;
 /** Parts of a message still missing after this long are dropped. */
 const PARTIAL_TTL_MS = 60_000;
 
@@ -37,19 +47,25 @@ type SerializedError =
 
 type Reply = { ok: true; result: unknown } | { ok: false; error: SerializedError };
 
-/** Buffers (image data) travel as base64, not as JSON arrays of numbers. */
-function replacer(_key: string, value: unknown): unknown {
-  if (value && typeof value === 'object' && (value as { type?: string }).type === 'Buffer') {
-    const data = (value as { data?: unknown }).data;
-    if (Array.isArray(data)) return { __buffer: Buffer.from(data).toString('base64') };
+/**
+ * A command or answer refused before it reached the bus: it held bytes (an image's, a file's) or
+ * was larger than its limit. The bus carries ids, never bytes: whoever needs the bytes reads them
+ * from the database by id.
+ */
+export class RpcPayloadError extends Error {
+  constructor(message: string) {
+    super(`connection command refused: ${message}`);
+    this.name = 'RpcPayloadError';
   }
-  return value;
 }
 
-function reviver(_key: string, value: unknown): unknown {
-  if (value && typeof value === 'object' && typeof (value as { __buffer?: unknown }).__buffer === 'string') {
-    return Buffer.from((value as { __buffer: string }).__buffer, 'base64');
-  }
+/**
+ * Binary data never crosses the bus. The replacer is handed a Buffer already turned into
+ * `{ type: 'Buffer', data }`; the object holding it (`this`) still has the Buffer itself.
+ */
+function refuseBytes(this: unknown, key: string, value: unknown): unknown {
+  const raw = (this as Record<string, unknown>)[key];
+  if (ArrayBuffer.isView(raw) || raw instanceof ArrayBuffer) throw new RpcPayloadError(`binary data at '${key}'`);
   return value;
 }
 
@@ -80,6 +96,11 @@ function rebuildError(e: SerializedError): Error {
  * a line of its own (the bus cuts its payload at tabs), the JSON cut into parts below the
  * notification size limit; every process hears it, only `to` acts.
  * A command unanswered within the timeout fails with a 503 (`UNAVAILABLE`).
+ *
+ * Commands and answers carry ids and short texts, never bytes: one holding binary data, or larger
+ * than `COMMAND_MAX_BYTES` (`REPLY_MAX_BYTES` for an answer), is refused before anything is sent,
+ * reported to `onRefused`, and the call fails with an `RpcPayloadError` (an image goes by its upload's
+ * id, and the holder reads it: uploaded-image.ts).
  */
 export class ConnectionRpc {
   private readonly pending = new Map<
@@ -94,6 +115,9 @@ export class ConnectionRpc {
     private readonly selfId: string,
     private readonly run: (command: ConnectionCommand) => Promise<unknown>,
     private readonly timeoutMs = DEFAULT_COMMAND_TIMEOUT_MS,
+    /** A command or answer was refused for what it held (logged by the caller). */
+    private readonly onRefused: (err: RpcPayloadError, detail: { op?: string; connectionId?: string }) => void = () =>
+      undefined,
   ) {
     this.unsubscribe = [
       bus.subscribe(COMMAND_TOPIC, (key) => this.heard(key, (id, body) => this.serve(id, body))),
@@ -104,6 +128,13 @@ export class ConnectionRpc {
   /** Runs `op` on the process `to`; answers its result or throws its error. */
   call(to: string, command: ConnectionCommand): Promise<unknown> {
     const id = randomUUID();
+    let data: string;
+    try {
+      data = this.encode({ from: this.selfId, ...command }, COMMAND_MAX_BYTES);
+    } catch (err) {
+      if (err instanceof RpcPayloadError) this.onRefused(err, { op: command.op, connectionId: command.connectionId });
+      return Promise.reject(err);
+    }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
@@ -111,7 +142,13 @@ export class ConnectionRpc {
       }, this.timeoutMs);
       timer.unref?.();
       this.pending.set(id, { resolve, reject, timer });
-      this.send(COMMAND_TOPIC, to, id, { from: this.selfId, ...command });
+      try {
+        this.send(COMMAND_TOPIC, to, id, data);
+      } catch (err) {
+        clearTimeout(timer);
+        this.pending.delete(id);
+        reject(err);
+      }
     });
   }
 
@@ -125,8 +162,14 @@ export class ConnectionRpc {
     }
   }
 
-  private send(topic: string, to: string, id: string, body: unknown): void {
-    const data = Buffer.from(JSON.stringify(body, replacer)).toString('base64');
+  /** The message as base64 JSON; throws an `RpcPayloadError` for bytes, or for JSON over `maxBytes`. */
+  private encode(body: unknown, maxBytes: number): string {
+    const json = Buffer.from(JSON.stringify(body, refuseBytes) ?? 'null');
+    if (json.length > maxBytes) throw new RpcPayloadError(`${json.length} bytes (at most ${maxBytes})`);
+    return json.toString('base64');
+  }
+
+  private send(topic: string, to: string, id: string, data: string): void {
     const parts = Math.max(1, Math.ceil(data.length / CHUNK));
     for (let i = 0; i < parts; i++) {
       this.bus.publish(topic, `${to}\n${id}\n${i}\n${parts}\n${data.slice(i * CHUNK, (i + 1) * CHUNK)}`);
@@ -156,7 +199,7 @@ export class ConnectionRpc {
     }
     let body: unknown;
     try {
-      body = JSON.parse(Buffer.from(whole, 'base64').toString('utf8'), reviver);
+      body = JSON.parse(Buffer.from(whole, 'base64').toString('utf8'));
     } catch {
       return;
     }
@@ -167,9 +210,26 @@ export class ConnectionRpc {
     const { from, connectionId, op, args } = body as ConnectionCommand & { from: string };
     if (typeof from !== 'string' || typeof connectionId !== 'string' || typeof op !== 'string') return;
     void this.run({ connectionId, op, args: Array.isArray(args) ? args : [] }).then(
-      (result) => this.send(REPLY_TOPIC, from, id, { ok: true, result: result ?? null } satisfies Reply),
-      (err) => this.send(REPLY_TOPIC, from, id, { ok: false, error: serializeError(err) } satisfies Reply),
+      (result) => this.reply(from, id, { ok: true, result: result ?? null }, { op, connectionId }),
+      (err) => this.reply(from, id, { ok: false, error: serializeError(err) }, { op, connectionId }),
     );
+  }
+
+  /** Answers a command; an answer that may not cross the bus is replaced by the error saying so. */
+  private reply(to: string, id: string, reply: Reply, detail: { op: string; connectionId: string }): void {
+    let data: string;
+    try {
+      data = this.encode(reply, REPLY_MAX_BYTES);
+    } catch (err) {
+      if (!(err instanceof RpcPayloadError)) throw err;
+      this.onRefused(err, detail);
+      data = this.encode({ ok: false, error: serializeError(err) } satisfies Reply, REPLY_MAX_BYTES);
+    }
+    try {
+      this.send(REPLY_TOPIC, to, id, data);
+    } catch {
+      // The bus refused and reported it; the caller's wait ends at its timeout.
+    }
   }
 
   private answered(id: string, body: unknown): void {

@@ -14,9 +14,22 @@ export interface MessageButton {
 
 export type OutgoingMessage =
   | { kind: 'text'; text: string }
-  | { kind: 'image'; image: { url?: string; data?: Buffer; mimeType?: string }; caption?: string }
+  | { kind: 'image'; image: OutgoingImage; caption?: string }
   | { kind: 'interactive'; text: string; buttons: MessageButton[]; imageUrl?: string }
   | { kind: 'template'; name: string; language: string; components?: unknown[] };
+
+/**
+ * An image to send: a link, its bytes, or one of the account's uploads by id (`media_uploads`). A
+ * connection held by another process is handed the upload's id alone and reads the bytes itself
+ * (uploaded-image.ts): the bus carries ids, never bytes.
+ */
+export interface OutgoingImage {
+  url?: string;
+  data?: Buffer;
+  mimeType?: string;
+  /** The id of one of the sending account's uploads, read where the message is sent. */
+  upload?: string;
+}
 
 export interface InboundMessage {
   /** The sender as E.164 digits without '+', LID addressing already mapped back where possible. */
@@ -111,6 +124,11 @@ export interface Driver {
   send(to: string, message: OutgoingMessage, opts?: SendOptions): Promise<{ providerMessageId: string }>;
   /** Whether `send` honours a caller-chosen `messageId`. */
   readonly choosesMessageIds?: boolean;
+  /**
+   * Whether `send` takes an uploaded image by its id alone (`image.upload`, without `data`): a
+   * connection held by another process, which reads the bytes from the database itself.
+   */
+  readonly readsUploads?: boolean;
   /**
    * Cloud API: Meta's messaging limit (unique users a business may start conversations with in a
    * moving 24 h), or null when it cannot be read (then no limit is assumed).

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { msg } from '../../contract/messages';
 import type { WhatsappSession } from '../../contract/whatsapp';
-import { whatsappMsg } from '../../contract/whatsapp-connection';
+import { type SimulatedSend, whatsappMsg } from '../../contract/whatsapp-connection';
 import type { ChangeBus } from '../cluster/bus';
 import type { ProcessRegistry } from '../cluster/process-registry';
 import type { Config } from '../config';
@@ -19,9 +19,11 @@ import {
   type Driver,
   DriverError,
   type DriverProvider,
+  type OutgoingMessage,
   type PersonalDriverContext,
   type PersonalDriverKind,
   type Receipt,
+  type SendOptions,
   type WhatsappEvents,
   type WhatsappSubscriber,
 } from './driver';
@@ -33,6 +35,7 @@ import {
   SimulatorDriver,
   type SimulatorTimings,
 } from './simulator/simulator-driver';
+import { type ImageLoader, withUploadedImage } from './uploaded-image';
 
 /** Which channel sends for an account, and whether its personal number reconnects by itself. */
 export interface AccountChannel {
@@ -56,6 +59,11 @@ export interface ConnectionManagerOptions {
   subscribers?: WhatsappSubscriber[];
   /** Cloud API webhooks run as foreground work: the chatbot's statements wait for them. */
   foreground?: Foreground;
+  /**
+   * Reads one of an account's uploaded images: a send that another process hands to this one names
+   * its image by upload id, and the bytes are read here (the bus carries ids, never bytes).
+   */
+  loadImage?: ImageLoader;
   /** Tells the other processes that a Cloud number's credentials changed (its connection id). */
   announceCloudCredentials?: (connectionId: string) => void;
   /** The accounts' numbers (shared with the connections API); by default one of its own. */
@@ -157,6 +165,8 @@ export class ConnectionManager implements DriverProvider {
         cluster.processes.id,
         (command) => this.runCommand(command),
         cluster.commandTimeoutMs,
+        (err, detail) =>
+          opts.log.error({ err, ...detail }, 'a connection command was refused: the bus carries ids, never bytes'),
       );
       this.unsubscribe.push(
         cluster.bus.subscribe(STATE_TOPIC, (key) => this.remoteState(key)),
@@ -322,30 +332,31 @@ export class ConnectionManager implements DriverProvider {
   }
 
   /** Simulator only: what the account's simulated numbers sent, oldest first, wherever each is held. */
-  async simulatorOutbox(userId: string): Promise<Array<{ to: string; at: string; providerMessageId: string }>> {
-    const all: Array<{ to: string; at: string; providerMessageId: string }> = [];
+  async simulatorOutbox(userId: string): Promise<SimulatedSend[]> {
+    const all: SimulatedSend[] = [];
     for (const entry of await this.directory.list(userId)) {
       if (entry.kind === 'personal') all.push(...(await this.simulatorOutboxOf(entry.id)));
     }
     return all.sort((a, b) => a.at.localeCompare(b.at));
   }
 
-  private async simulatorOutboxOf(
-    connectionId: string,
-  ): Promise<Array<{ to: string; at: string; providerMessageId: string }>> {
+  private async simulatorOutboxOf(connectionId: string): Promise<SimulatedSend[]> {
     const driver = this.personal.get(connectionId);
     if (!driver) {
       const holder = this.leases && (await this.leases.owner(connectionId));
       if (holder && holder !== this.selfId) {
-        return (await this.command(holder, connectionId, 'outbox', [])) as Array<{
-          to: string;
-          at: string;
-          providerMessageId: string;
-        }>;
+        return (await this.command(holder, connectionId, 'outbox', [])) as SimulatedSend[];
       }
     }
     if (!(driver instanceof SimulatorDriver)) return [];
-    return driver.outbox.map((m) => ({ to: m.to, at: m.at.toISOString(), providerMessageId: m.providerMessageId }));
+    // What was sent, never its bytes (this answer may cross the bus): an image's size stands for them.
+    return driver.outbox.map(({ to, at, providerMessageId, message }) => ({
+      to,
+      at: at.toISOString(),
+      providerMessageId,
+      kind: message.kind,
+      ...(message.kind === 'image' && message.image.data ? { imageBytes: message.image.data.length } : {}),
+    }));
   }
 
   /** Reconnects the personal numbers that were active when the process last stopped. */
@@ -459,8 +470,13 @@ export class ConnectionManager implements DriverProvider {
     const driver = this.personal.get(connectionId);
     if (!driver) throw new DriverError('transient', 'WhatsApp desconectado', 30_000);
     switch (op) {
-      case 'send':
-        return driver.send(String(args[0]), args[1] as Parameters<Driver['send']>[1], args[2] ?? {});
+      case 'send': {
+        // An uploaded image came as its id: read for the number's own account, never the caller's word.
+        const owner = (await this.directory.byId(connectionId))?.userId;
+        const message = args[1] as OutgoingMessage;
+        const resolved = await withUploadedImage(message, owner ?? '', owner ? this.opts.loadImage : undefined);
+        return driver.send(String(args[0]), resolved, (args[2] ?? {}) as SendOptions);
+      }
       case 'typing':
         return driver.typing?.(String(args[0]), Boolean(args[1]));
       case 'checkNumbers':

@@ -21,10 +21,13 @@ export interface RemotePort {
 /**
  * A personal connection held by another process, seen from this one: its state is the one the
  * holder publishes, and every send or query runs on the holder (ConnectionManager's commands).
- * Events (inbound, receipts) are the holder's to pass on; none arrive here.
+ * Events (inbound, receipts) are the holder's to pass on; none arrive here. What it sends crosses
+ * the bus, so it carries ids, never bytes: an uploaded image goes as its upload's id.
  */
 export class RemoteDriver implements Driver {
   readonly choosesMessageIds = true;
+  /** An uploaded image goes by its id: the holder reads the bytes from the database. */
+  readonly readsUploads = true;
 
   constructor(
     readonly kind: PersonalDriverKind,

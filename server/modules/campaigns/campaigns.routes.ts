@@ -283,7 +283,12 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
           templateVariables: campaign.templateVariables ?? [],
         },
         { recipient, kind: 'contact', name: user.name, email: user.email },
-        { userId: user.id, cloud: driver.kind === 'cloud', loadImage: deps.sending.loadImage },
+        {
+          userId: user.id,
+          cloud: driver.kind === 'cloud',
+          loadImage: deps.sending.loadImage,
+          byReference: driver.readsUploads,
+        },
       );
       await driver.send(recipient, message);
       return { success: true, message: campaignMsg.testSent(formatPhone(phone)) };

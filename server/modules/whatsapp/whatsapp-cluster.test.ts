@@ -10,6 +10,7 @@ import { type Config, loadConfig } from '../../config';
 import type { Database } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { insertConnection } from '../../testing/connections';
+import { multipart } from '../../testing/multipart';
 import { createUser, loginAs, type TestApp, type TestContext, waitFor } from '../../testing/test-app';
 import { createTestDatabase } from '../../testing/test-db';
 import { ConnectionLeases } from '../../whatsapp/connection-leases';
@@ -228,6 +229,65 @@ if (onPostgres) {
       expect((await call(b, 'POST', '/api/whatsapp/connect', cookie)).statusCode).toBe(200);
       expect(b.deps.connections.personalDriver(number)).toBeUndefined();
       expect(simulatedWhatsapp.replacedCount).toBe(replaced);
+    });
+
+    it("a test send with an uploaded image landing on B: A reads the image for the number's account, the bus carries its id", async () => {
+      const { a, b } = apps;
+      const driver = simulatorOf(a, number);
+      const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(300_000, 7)]);
+      const upload = async (app: TestApp, as: string) => {
+        const form = multipart('oferta.png', png);
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/uploads',
+          payload: form.payload,
+          headers: { ...form.headers, cookie: as, origin: 'http://localhost' },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json().id as string;
+      };
+      const mine = await upload(b, cookie);
+      const campaign = (
+        await call(b, 'POST', '/api/campaigns', cookie, {
+          name: 'Imagem',
+          message: 'Veja a oferta',
+          targetType: 'all',
+          targetGroups: [],
+          status: 'draft',
+          imageUrl: `upload:${mine}`,
+        })
+      ).json() as { id: string };
+      const published: number[] = [];
+      const publish = b.deps.cluster.bus.publish.bind(b.deps.cluster.bus);
+      b.deps.cluster.bus.publish = (topic, key) => {
+        published.push(Buffer.byteLength(key));
+        publish(topic, key);
+      };
+      try {
+        const sent = await call(b, 'POST', `/api/campaigns/${campaign.id}/test`, cookie, { phone: '(21) 99876-5432' });
+        expect(sent.statusCode, sent.body).toBe(200);
+      } finally {
+        b.deps.cluster.bus.publish = publish;
+      }
+      const last = driver.outbox.at(-1)?.message;
+      expect(last?.kind).toBe('image');
+      if (last?.kind === 'image') {
+        expect(last.image.data?.equals(png)).toBe(true);
+        expect(last.image.mimeType).toBe('image/png');
+        expect(last.caption).toBe('Veja a oferta');
+      }
+      // One command, a few hundred bytes: the image's id, not its 300 KB.
+      expect(published).toHaveLength(1);
+      expect(published[0]).toBeLessThan(1_000);
+
+      // The holder reads uploads as the number's account: another account's id is as missing as a
+      // deleted one, and the caption goes alone.
+      const other = await customer();
+      const theirs = await upload(a, other.cookie);
+      const remote = await b.deps.connections.getConnection(user.id, number);
+      expect(remote?.readsUploads).toBe(true);
+      await remote?.send('5521998765433', { kind: 'image', image: { upload: theirs }, caption: 'Só o texto' });
+      expect(driver.outbox.at(-1)?.message).toEqual({ kind: 'text', text: 'Só o texto' });
     });
 
     it('A closing: B takes the connection over from the saved link, with no second live connection', async () => {
