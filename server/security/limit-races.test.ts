@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOT_REPLIES_MAX } from '../../contract/bot';
 import { contactsMsg } from '../../contract/contacts';
 import { uploadsMsg } from '../../contract/uploads';
 import { rowsOf } from '../db/rows';
@@ -133,5 +134,40 @@ describe("the account's room for images under concurrent uploads", () => {
     );
     expect(stored.n).toBe(2);
     expect(Number(stored.total)).toBeLessThanOrEqual(QUOTA_MB * 1024 * 1024);
+  });
+});
+
+describe("the account's limit of automatic replies under concurrent restores and saves", () => {
+  const replies = (prefix: string, n: number) =>
+    Array.from({ length: n }, (_, i) => ({ trigger: `${prefix}${i}`, response: 'Olá!', type: 'text' }));
+
+  it('keeps at most BOT_REPLIES_MAX rules when backups are restored while the bot settings are saved', async () => {
+    // A backup of another account carrying 1,900 rules.
+    const donor = await account();
+    expect(
+      (await apiFetch(base, donor.s.cookie, 'POST', '/api/bot-config', { autoReplies: replies('a', 1900) })).status,
+    ).toBe(200);
+    const backup = await fetch(`${base}/api/backup`, { headers: { cookie: donor.s.cookie } });
+    expect(backup.status).toBe(200);
+    const file = Buffer.from(await backup.arrayBuffer());
+
+    const { id, s } = await account();
+    expect((await apiFetch(base, s.cookie, 'POST', '/api/bot-config', { isEnabled: true })).status).toBe(200);
+    const answers = await Promise.all(
+      Array.from({ length: AT_ONCE }, (_, i) =>
+        i % 2
+          ? apiUpload(s, '/api/backup/restore', { name: 'backup.json', data: file })
+          : // Saves of few rules and of the most there may be, in turn: a restore that counted the few
+            // and added to them while the many replaced them would go over the limit.
+            apiFetch(base, s.cookie, 'POST', '/api/bot-config', {
+              autoReplies: replies(`b${i}-`, i % 4 ? BOT_REPLIES_MAX : 10),
+            }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    const [{ n }] = rowsOf<{ n: number }>(
+      await ctx.database.db.execute(sql`select count(*)::int as n from auto_replies where user_id = ${id}`),
+    );
+    expect(n).toBeLessThanOrEqual(BOT_REPLIES_MAX);
   });
 });
