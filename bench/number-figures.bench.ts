@@ -23,7 +23,7 @@ import { envInt, summarize } from './lib/stats';
  * number sent 10,000. The built server then starts on that database and both lists are requested
  * in turn, one at a time. Each number's card carries its figures (failures and blocks in 24 h, sent
  * today, replies and opt-outs in 24 h): read from counters, the busy account's list costs about what
- * the quiet one's does (docs/decisions/025-number-figures-by-trigger.md); recounted from the day's
+ * the quiet one's does (docs/decisions/026-number-figures-by-trigger.md); recounted from the day's
  * rows it cost 20 to 30 times more.
  */
 export const name = 'number-figures';

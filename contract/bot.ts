@@ -41,6 +41,13 @@ export const botMsg = {
   daysInvalid: 'Dias do expediente inválidos.',
   handoffRange: 'O tempo de atendimento humano deve ser de 5 minutos a 7 dias.',
   booleanInvalid: 'Valor inválido: use ativado ou desativado',
+  ruleAdded: 'Mensagem adicionada com sucesso.',
+  ruleUpdated: 'Mensagem atualizada com sucesso.',
+  rulePaused: 'Mensagem pausada: o bot não a envia até ser ativada.',
+  ruleActivated: 'Mensagem ativada.',
+  ruleRemoved: 'Mensagem removida com sucesso.',
+  ruleNotFound: 'Mensagem automática não encontrada.',
+  ruleIdInvalid: 'Identificador de mensagem automática inválido.',
   /** What a customer reads when the server has no AI key: nothing they can act on but asking. */
   aiUnavailable: 'IA indisponível neste servidor — fale com o suporte.',
   /** What an administrator reads instead: the setting that makes it work. */
@@ -147,54 +154,67 @@ export const botButtonInput = z
       ctx.addIssue({ code: 'custom', message: botMsg.buttonKeywordTooLong, path: ['value'] });
   });
 
+const autoReplyFields = z.object({
+  id: text().max(100).optional(),
+  keyword: text({ error: botMsg.keywordRequired }).optional(),
+  trigger: text({ error: botMsg.keywordRequired }).optional(),
+  response: text({ error: botMsg.responseRequired }),
+  type: z.enum(autoReplyTypes, { error: botMsg.typeInvalid }).default('text'),
+  buttons: z.array(botButtonInput).max(BOT_BUTTONS_MAX, botMsg.tooManyButtons).default([]),
+  imageUrl: text({ error: botMsg.imageUrlInvalid }).trim().max(2048, botMsg.imageUrlInvalid).nullish(),
+  isActive: bool().default(true),
+});
+
+/** The rule's checks and its stored shape, whichever schema read it (with or without an id). */
+function toRule(r: Omit<z.output<typeof autoReplyFields>, 'id'> & { id?: string }, ctx: z.RefinementCtx) {
+  const trigger = (r.trigger ?? r.keyword ?? '').trim();
+  const response = r.response.trim();
+  const imageUrl = r.imageUrl ?? '';
+  if (!trigger) ctx.addIssue({ code: 'custom', message: botMsg.keywordRequired, path: ['trigger'] });
+  else if (trigger.length > BOT_TRIGGER_MAX)
+    ctx.addIssue({ code: 'custom', message: botMsg.keywordTooLong, path: ['trigger'] });
+  if (!response) ctx.addIssue({ code: 'custom', message: botMsg.responseRequired, path: ['response'] });
+  const max = r.type === 'image' ? BOT_CAPTION_MAX : BOT_TEXT_MAX;
+  if (response.length > max)
+    ctx.addIssue({
+      code: 'custom',
+      message: r.type === 'image' ? botMsg.captionTooLong : botMsg.responseTooLong,
+      path: ['response'],
+    });
+  if (r.type === 'text' && r.buttons.length > 0)
+    ctx.addIssue({ code: 'custom', message: botMsg.buttonsOnlyInteractive, path: ['buttons'] });
+  if (r.type === 'image' && !imageUrl)
+    ctx.addIssue({ code: 'custom', message: botMsg.imageUrlRequired, path: ['imageUrl'] });
+  if (imageUrl && !isHttpUrl(imageUrl))
+    ctx.addIssue({ code: 'custom', message: botMsg.imageUrlInvalid, path: ['imageUrl'] });
+  return {
+    /** A stored rule's id is kept across saves (the editors match rows by it); anything else gets a new one. */
+    id: r.id && UUID.test(r.id) ? r.id.toLowerCase() : undefined,
+    trigger,
+    response,
+    type: r.type,
+    buttons: r.buttons.map((b, i) => ({ id: b.id || `btn-${i + 1}`, text: b.text, type: b.type, value: b.value })),
+    imageUrl: r.type === 'image' ? imageUrl : '',
+    isActive: r.isActive,
+  };
+}
+
 /**
  * One auto reply as either editor sends it: the simple dialog's `{ keyword, response }` or the
  * manager's `{ trigger, response, type, buttons, imageUrl, isActive }` (SPEC §3). Both become one rule.
  */
-export const autoReplyInput = z
-  .object({
-    id: text().max(100).optional(),
-    keyword: text({ error: botMsg.keywordRequired }).optional(),
-    trigger: text({ error: botMsg.keywordRequired }).optional(),
-    response: text({ error: botMsg.responseRequired }),
-    type: z.enum(autoReplyTypes, { error: botMsg.typeInvalid }).default('text'),
-    buttons: z.array(botButtonInput).max(BOT_BUTTONS_MAX, botMsg.tooManyButtons).default([]),
-    imageUrl: text({ error: botMsg.imageUrlInvalid }).trim().max(2048, botMsg.imageUrlInvalid).nullish(),
-    isActive: bool().default(true),
-  })
-  .transform((r, ctx) => {
-    const trigger = (r.trigger ?? r.keyword ?? '').trim();
-    const response = r.response.trim();
-    const imageUrl = r.imageUrl ?? '';
-    if (!trigger) ctx.addIssue({ code: 'custom', message: botMsg.keywordRequired, path: ['trigger'] });
-    else if (trigger.length > BOT_TRIGGER_MAX)
-      ctx.addIssue({ code: 'custom', message: botMsg.keywordTooLong, path: ['trigger'] });
-    if (!response) ctx.addIssue({ code: 'custom', message: botMsg.responseRequired, path: ['response'] });
-    const max = r.type === 'image' ? BOT_CAPTION_MAX : BOT_TEXT_MAX;
-    if (response.length > max)
-      ctx.addIssue({
-        code: 'custom',
-        message: r.type === 'image' ? botMsg.captionTooLong : botMsg.responseTooLong,
-        path: ['response'],
-      });
-    if (r.type === 'text' && r.buttons.length > 0)
-      ctx.addIssue({ code: 'custom', message: botMsg.buttonsOnlyInteractive, path: ['buttons'] });
-    if (r.type === 'image' && !imageUrl)
-      ctx.addIssue({ code: 'custom', message: botMsg.imageUrlRequired, path: ['imageUrl'] });
-    if (imageUrl && !isHttpUrl(imageUrl))
-      ctx.addIssue({ code: 'custom', message: botMsg.imageUrlInvalid, path: ['imageUrl'] });
-    return {
-      /** A stored rule's id is kept across saves (the editors match rows by it); anything else gets a new one. */
-      id: r.id && UUID.test(r.id) ? r.id.toLowerCase() : undefined,
-      trigger,
-      response,
-      type: r.type,
-      buttons: r.buttons.map((b, i) => ({ id: b.id || `btn-${i + 1}`, text: b.text, type: b.type, value: b.value })),
-      imageUrl: r.type === 'image' ? imageUrl : '',
-      isActive: r.isActive,
-    };
-  });
+export const autoReplyInput = autoReplyFields.transform(toRule);
 export type AutoReplyInput = z.input<typeof autoReplyInput>;
+
+/**
+ * `POST /api/bot-config/auto-replies` and `PUT /api/bot-config/auto-replies/{id}`: one rule in the
+ * manager's shape of SPEC §3 (trigger, response, type, buttons, imageUrl, isActive), checked as in
+ * a whole save; the id is the path's.
+ */
+export const autoReplyRuleInput = autoReplyFields.omit({ id: true }).transform(toRule);
+export type AutoReplyRuleInput = z.input<typeof autoReplyRuleInput>;
+
+export const autoReplyIdParams = z.object({ id: z.uuid({ error: botMsg.ruleIdInvalid }) });
 export type AutoReplyRule = z.output<typeof autoReplyInput>;
 
 /** The first message of a failed parse, or `fallback`. */
@@ -380,6 +400,9 @@ export const botConfigSavedResponse = z.object({
   message: z.string(),
   config: botConfigSchema,
 });
+
+/** A rule added or changed on its own: the rule as stored, and the whole config after it (as a save answers). */
+export const autoReplySavedResponse = botConfigSavedResponse.extend({ rule: autoReplySchema });
 
 /** The defaults of SPEC §3, before an account saves anything. */
 export const DEFAULT_BOT_CONFIG = {

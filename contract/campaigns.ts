@@ -434,3 +434,25 @@ export const audienceSummary = z.object({
   skippedReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
 });
 export type AudienceSummary = z.infer<typeof audienceSummary>;
+
+/**
+ * When a campaign should finish, by the rules the engine obeys: its pace, the daily limit (what went
+ * out today counts) and the business hours and days (contract/send-forecast.ts). Computed on the
+ * server, once for the send confirmation and the card alike (server/modules/campaigns/campaign-forecast.ts).
+ */
+export const campaignForecast = z.object({
+  /** ISO instant of the last message; null when the business hours never open. */
+  finishAt: z.string().nullable(),
+  waitsForDailyLimit: z.boolean(),
+  waitsForBusinessHours: z.boolean(),
+  /** What the forecast assumed, for the sentence that explains it. */
+  channel: z.enum(['personal', 'cloud']),
+  dailyLimit: z.number().int(),
+  businessStart: z.string(),
+  businessEnd: z.string(),
+});
+export type CampaignForecast = z.infer<typeof campaignForecast>;
+
+/** GET /api/campaigns/{id}/forecast (ours): who a start now would send to, and when it would end. */
+export const startForecastResponse = z.object({ audience: audienceSummary, forecast: campaignForecast });
+export type StartForecast = z.infer<typeof startForecastResponse>;

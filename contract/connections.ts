@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { configureCloudApiInput } from './cloud-api';
-import type { PlanType } from './plans';
 import { settingsMsg, whatsappSettingsFields } from './settings';
 import { text } from './text';
 
@@ -68,19 +67,8 @@ export const connectionsMsg = {
   defaultLabelCloud: 'API oficial',
 } as const;
 
-/** How many numbers a plan allows (null: unlimited). An unknown plan gets the smallest. */
-export const CONNECTION_LIMITS: Record<PlanType, number | null> = {
-  basic: 1,
-  professional: 3,
-  enterprise: 5,
-  premium: 10,
-  admin: null,
-  demo: 1,
-};
-
-export function connectionLimitFor(planType: string): number | null {
-  return planType in CONNECTION_LIMITS ? CONNECTION_LIMITS[planType as PlanType] : 1;
-}
+// How many numbers each plan allows lives with the plans (the pricing cards show it): re-exported here.
+export { CONNECTION_LIMITS, connectionLimitFor } from './plans';
 
 const labelField = text({ error: connectionsMsg.labelRequired })
   .trim()

@@ -292,6 +292,16 @@ export type ImportResult = z.infer<typeof importResult>;
 
 export const fileFormatQuery = z.object({ format: z.enum(['csv', 'xlsx']).default('csv') });
 
+/**
+ * `GET /api/contacts/export` (ours): the format and, optional, the list's filter — its search (q)
+ * and tag, as `GET /api/contacts` reads them — so the file holds what the list shows.
+ */
+export const contactExportQuery = fileFormatQuery.extend({
+  q: contactListQuery.shape.q,
+  tag: contactListQuery.shape.tag,
+});
+export type ContactExportQuery = z.input<typeof contactExportQuery>;
+
 export const IMPORT_MAX_FILE_MB = 25;
 export const IMPORT_MAX_ROWS = 200_000;
 export const IMPORT_TEMPLATE_COLUMNS = ['Nome', 'Telefone', 'Email', 'Tags'] as const;

@@ -53,6 +53,8 @@ export const conversationSchema = z.object({
    */
   connectionId: z.string().nullable().optional(),
   numberLabel: z.string().nullable().optional(),
+  /** Ours: who wrote the last message when it is outbound ('bot' or 'manual'; campaigns leave it as it was). */
+  lastSource: z.enum(messageSources).nullable().optional(),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
@@ -91,6 +93,11 @@ export const conversationMessageSchema = z.object({
    * contact sent (`text` keeps what they sent: '2', the option's words, or a button's title).
    */
   choice: z.object({ option: z.string(), number: z.number().int().optional() }).optional(),
+  /**
+   * Ours, additive: who wrote an outbound message, beside its `source` — the campaign's name, or the
+   * name of the person who answered from 'Conversas'; null for the chatbot and inbound messages.
+   */
+  author: z.string().nullable().optional(),
 });
 export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
 

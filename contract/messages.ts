@@ -76,7 +76,6 @@ export const msg = {
     headersTooLarge: 'Endereço ou cabeçalhos da requisição grandes demais.',
     requestTimeout: 'A requisição demorou demais para chegar. Tente novamente.',
     copied: 'Copiado!',
-    mobileOnlyDesktop: 'Disponível apenas no desktop',
     loading: 'Carregando...',
     whatsappRefused: (reason: string) => `O WhatsApp não concluiu a operação: ${reason}`,
   },

@@ -79,3 +79,26 @@ export function contactLimitFor(planType: string): number | null {
   const plan = PLANS.find((p) => p.type === planType) ?? PLANS[0];
   return plan.contactLimit;
 }
+
+/**
+ * How many WhatsApp numbers a plan allows (null: unlimited). The "Números" API enforces it and the
+ * plan cards (landing page, Configurações › Planos) show it. An unknown plan gets the smallest.
+ */
+export const CONNECTION_LIMITS: Record<PlanType, number | null> = {
+  basic: 1,
+  professional: 3,
+  enterprise: 5,
+  premium: 10,
+  admin: null,
+  demo: 1,
+};
+
+export function connectionLimitFor(planType: string): number | null {
+  return planType in CONNECTION_LIMITS ? CONNECTION_LIMITS[planType as PlanType] : 1;
+}
+
+/** A plan card's line on numbers: '1 número de WhatsApp', 'Até 3 números de WhatsApp', unlimited. */
+export function connectionLimitText(limit: number | null): string {
+  if (limit === null) return 'Números de WhatsApp ilimitados';
+  return limit === 1 ? '1 número de WhatsApp' : `Até ${limit} números de WhatsApp`;
+}

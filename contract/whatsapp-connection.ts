@@ -11,6 +11,11 @@ export const whatsappMsg = {
   notConnected: 'O WhatsApp não está conectado.',
   simulatorOnly: 'Disponível apenas com o simulador.',
   connectFailed: 'Não foi possível iniciar a conexão. Tente novamente.',
+  /** The same words as connectionsMsg.notFound (contract/connections.ts imports this file, not the reverse). */
+  numberNotFound: 'Número não encontrado.',
+  simulatorPersonalOnly: 'O simulador só atende números de WhatsApp pessoal.',
+  restrictionArmed: 'O próximo envio deste número vai falhar com a restrição do WhatsApp.',
+  restrictionCodeInvalid: 'Código de restrição inválido. Use 463 ou 131048',
 } as const;
 
 /** `POST /api/whatsapp/connect`: no body starts a QR pairing; a phone number asks for a pairing code instead. */
@@ -32,11 +37,34 @@ export const connectWhatsappResponse = z.object({
 });
 export type ConnectWhatsappResponse = z.infer<typeof connectWhatsappResponse>;
 
-/** Simulator only: a message "arriving" from a contact. */
+/**
+ * Ours, simulator only: which of the account's numbers (`/api/connections` id, a personal one) a
+ * simulator route acts on. Absent: the account's primary personal number, as before numbers.
+ */
+const simulatedNumberField = z.uuid({ error: whatsappMsg.numberNotFound }).optional();
+
+/** Simulator only: a message "arriving" from a contact, on `connectionId` or the primary personal number. */
 export const simulateInboundInput = z.object({
   from: text().trim().min(8).max(32),
   text: text().min(1).max(4096),
+  connectionId: simulatedNumberField,
 });
+export type SimulateInboundInput = z.infer<typeof simulateInboundInput>;
+
+/** The WhatsApp codes that restrict a number (server/sending/failures.ts): 463 (time lock), 131048 (spam). */
+export const simulatedRestrictions = ['463', '131048'] as const;
+
+/**
+ * Simulator only, a fault switch for tests and demos: the number's next send fails as WhatsApp
+ * fails it when it restricts a number (the sending engine then marks the number restricted).
+ */
+export const simulateRestrictionInput = z
+  .object({
+    connectionId: simulatedNumberField,
+    code: z.enum(simulatedRestrictions, { error: whatsappMsg.restrictionCodeInvalid }).default('463'),
+  })
+  .nullish();
+export const simulateRestrictionResponse = z.object({ success: z.boolean(), message: z.string() });
 export const simulateInboundResponse = z.object({ success: z.boolean(), providerMessageId: z.string() });
 
 /** Simulator only: what the simulated number sent, oldest first (browser tests count it). */

@@ -24,10 +24,24 @@ test('register → pending → admin approves → login → dashboard', async ({
   expect(decodeURIComponent((await release.getAttribute('href')) ?? '')).toContain(email);
   await page.screenshot(shot('register-done-1366'));
 
-  // The pending account can sign in and sees it is waiting, with every action asking for approval.
+  // The pending account can sign in and sees it is waiting: one 'Solicitar Aprovação', in the
+  // notice, and the actions keep their names, disabled, saying what they wait for.
   await login(page, username, password);
   await expect(page.getByText('Aguardando Aprovação').first()).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Solicitar Aprovação' }).first()).toHaveAttribute('href', /wa\.me/);
+  const ask = page.getByRole('link', { name: 'Solicitar Aprovação' });
+  await expect(ask).toHaveCount(1);
+  await expect(ask).toHaveAttribute('href', /wa\.me/);
+  await expect(page.getByText('Solicitar Aprovação', { exact: true })).toHaveCount(1);
+  // What waits is said once, in the notice, not printed under each quick action.
+  const printed = await page
+    .getByText(/^Sua conta aguarda aprovação/)
+    .evaluateAll((els) => els.filter((el) => !el.classList.contains('sr-only')).length);
+  expect(printed).toBe(1);
+  const newCampaign = page.getByRole('button', { name: 'Nova Campanha' }).first();
+  await expect(newCampaign).toHaveAttribute('aria-disabled', 'true');
+  await expect(newCampaign).toHaveAccessibleDescription(
+    'Sua conta aguarda aprovação. Entre em contato com o suporte para liberação.',
+  );
   await page.screenshot(shot('dashboard-pending-1366'));
 
   // The admin approves it.
@@ -53,6 +67,8 @@ test('register → pending → admin approves → login → dashboard', async ({
   await expect(page.getByText('Aguardando Aprovação')).toHaveCount(0);
   await expect(page.getByText(/Olá, Maria|Bem-vind/).first()).toBeVisible();
   await expect(page.getByText('Mensagens Enviadas').first()).toBeVisible();
+  // The upgrade card compares plans by their numbers too (contract/plans.ts CONNECTION_LIMITS).
+  await expect(page.getByText(/Mais números de WhatsApp \(até 10 no Plano Premium\)/)).toBeVisible();
   await page.screenshot(shot('dashboard-active-1366'));
   const dashAxe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(dashAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, postJson, prepareSendingAccount, shot, signInCustomer, test } from './fixtures';
+import { expect, postJson, prepareSendingAccount, shot, signInCustomer, sql, test } from './fixtures';
 
 const customer = { prefix: 'campanhas', name: 'Clara Campanhas' };
 
@@ -232,4 +232,37 @@ test('a message composed in HTML is saved, listed under the campaigns, and used 
   await expect(bubble).toHaveText('Oferta para Ana');
   await expect(bubble.locator('strong')).toHaveText('Oferta');
   await page.screenshot(shot('campaigns-saved-message-1366'));
+});
+
+test('the card of a campaign waiting for business hours says the end the confirmation said', async ({ page }) => {
+  test.setTimeout(60_000);
+  const me = await signInCustomer(page, { prefix: 'previsao', name: 'Paulo Previsão' });
+  await prepareSendingAccount(page, CONTACTS);
+  // Business hours only on the day after tomorrow (São Paulo): closed now, whatever the hour of the run.
+  const closedDay = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', weekday: 'long' })
+    .format(new Date(Date.now() + 2 * 86_400_000))
+    .toLowerCase();
+  await sql(
+    `update account_settings set respect_business_hours = true, business_start = '09:00', business_end = '18:00',
+       business_days = $1 where user_id = (select id from users where username = $2)`,
+    [[closedDay], me.username],
+  );
+  expect(
+    (await postJson(page.request, '/api/campaigns', { name: 'Fim de semana', message: 'Oi!', targetType: 'all' })).ok(),
+  ).toBe(true);
+
+  await page.goto('/campaigns');
+  const card = page.getByTestId('campaign-card').filter({ hasText: 'Fim de semana' });
+  await card.getByRole('button', { name: /Enviar Campanha/ }).click();
+  const confirm = page.getByRole('alertdialog');
+  const summary = confirm.getByTestId('start-confirm-summary');
+  await expect(summary).toContainText('término previsto em ');
+  await expect(confirm.getByTestId('start-confirm-note').first()).toContainText('horário comercial (09:00 às 18:00)');
+  const said = /término previsto (em \d\d\/\d\d\/\d{4} 09:0\d)/.exec((await summary.textContent()) ?? '')?.[1];
+  expect(said, 'the opening day at 09:0x').toBeTruthy();
+  await confirm.getByRole('button', { name: 'Confirmar' }).click();
+
+  await expect(card.getByText('Aguardando o horário comercial para continuar.')).toBeVisible({ timeout: 15_000 });
+  await expect(card.getByText(`Término previsto ${said}`)).toBeVisible();
+  await page.screenshot(shot('campaign-waiting-hours-1366'));
 });

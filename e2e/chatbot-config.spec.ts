@@ -1,6 +1,10 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, postJson, shot, signInCustomer, test } from './fixtures';
 
+/** What 'Bot ativo' says under it, on and off. */
+const BOT_ON = 'Ligado: o bot responde automaticamente às mensagens.';
+const BOT_OFF = 'Desligado: o bot não envia nenhuma resposta automática.';
+
 /** SPEC §8, bot config toasts. */
 const SAVED = 'Configuração do bot salva com sucesso.';
 /** contract/bot.ts botMsg.aiUnavailable: the server's refusal to switch AI on without its key, as a customer reads it. */
@@ -86,6 +90,8 @@ test("'Configurar Chatbot' opens on a new account's defaults, with AI locked wit
   const dialog = await openConfig(page);
 
   await expect(dialog.getByRole('switch', { name: 'Bot ativo' })).toBeChecked();
+  // The text under the switch says the state it is in.
+  await expect(dialog.getByRole('switch', { name: 'Bot ativo' })).toHaveAccessibleDescription(BOT_ON);
   const welcome = dialog.getByLabel('Mensagem de boas-vindas');
   await expect(welcome).toHaveValue('');
   await expect(welcome).toHaveAttribute('rows', '3');
@@ -134,6 +140,7 @@ test("'Configurar Chatbot': edit, save, and the saved config back in the page an
   // The stored config.
   const bot = dialog.getByRole('switch', { name: 'Bot ativo' });
   await expect(bot).not.toBeChecked();
+  await expect(bot).toHaveAccessibleDescription(BOT_OFF);
   const welcome = dialog.getByLabel('Mensagem de boas-vindas');
   await expect(welcome).toHaveValue('Oi! Em que posso ajudar?');
   await expectRows(dialog, [
@@ -144,6 +151,7 @@ test("'Configurar Chatbot': edit, save, and the saved config back in the page an
   // Turn the bot on, rewrite the welcome, add a row, change one and remove another.
   await bot.click();
   await expect(bot).toBeChecked();
+  await expect(bot).toHaveAccessibleDescription(BOT_ON);
   const newWelcome = 'Olá! Bem-vindo à Loja da Bia. Responderemos em instantes.';
   await welcome.fill(newWelcome);
   await dialog.getByRole('button', { name: 'Adicionar resposta' }).click();

@@ -3,9 +3,16 @@ import { expect, postJson, shot, signInCustomer, test } from './fixtures';
 
 const botConfig = async (page: Page) => (await page.request.get('/api/bot-config')).json();
 
-test('the automatic messages manager keeps changes local until "Salvar Configurações"', async ({ page }) => {
+test('the automatic messages manager: add, edit, pause and delete, each kept at once', async ({ page }) => {
+  test.setTimeout(60_000);
   await signInCustomer(page, { prefix: 'chatbot', name: 'Carla Chatbot' });
   await page.goto('/chatbot');
+  const triggers = async () =>
+    (await botConfig(page)).autoReplies.map((r: { trigger: string; response: string; isActive: boolean }) => [
+      r.trigger,
+      r.response,
+      r.isActive,
+    ]);
   await expect(page.getByText('Nenhuma mensagem configurada')).toBeVisible();
   await page.getByRole('button', { name: 'Criar Primeira Mensagem' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Criar Nova Mensagem Automática' });
@@ -13,14 +20,51 @@ test('the automatic messages manager keeps changes local until "Salvar Configura
   await dialog.getByLabel('Mensagem', { exact: true }).fill('Abrimos às 9h, de segunda a sexta.');
   await dialog.getByRole('button', { name: 'Adicionar Mensagem' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByText('Abrimos às 9h, de segunda a sexta.').first()).toBeVisible();
-  // Nothing reaches the server before the save.
-  expect((await botConfig(page)).autoReplies).toEqual([]);
-  await page.getByRole('button', { name: 'Salvar Configurações' }).click();
-  await expect
-    .poll(async () => (await botConfig(page)).autoReplies.map((r: { trigger: string }) => r.trigger))
-    .toEqual(['horário']);
+  await expect(page.getByText('Mensagem adicionada com sucesso.').first()).toBeVisible();
+  expect(await triggers()).toEqual([['horário', 'Abrimos às 9h, de segunda a sexta.', true]]);
+  await expect(page.getByRole('button', { name: 'Salvar Configurações' })).toHaveCount(0);
+
+  // A second keyword that repeats the first (accents and case aside) is refused, and the dialog keeps it.
+  await page.getByRole('button', { name: 'Nova Mensagem' }).click();
+  await dialog.getByLabel('Palavra-chave').first().fill('HORARIO');
+  await dialog.getByLabel('Mensagem', { exact: true }).fill('Outro texto');
+  await dialog.getByRole('button', { name: 'Adicionar Mensagem' }).click();
+  await expect(
+    page.getByText('A palavra-chave "HORARIO" aparece em mais de uma resposta automática.').first(),
+  ).toBeVisible();
+  await expect(dialog.getByLabel('Palavra-chave').first()).toHaveValue('HORARIO');
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+
+  // Edit: the same form, filled with the rule; saved in its place.
+  const card = page.getByTestId('auto-message-card');
+  await card.getByRole('button', { name: 'Editar a mensagem horário' }).click();
+  const edit = page.getByRole('dialog', { name: 'Editar Mensagem Automática' });
+  await expect(edit.getByLabel('Palavra-chave').first()).toHaveValue('horário');
+  await expect(edit.getByLabel('Mensagem', { exact: true })).toHaveValue('Abrimos às 9h, de segunda a sexta.');
+  await edit.getByLabel('Mensagem', { exact: true }).fill('Abrimos às 8h, de segunda a sábado.');
+  await edit.getByRole('button', { name: 'Salvar Mensagem' }).click();
+  await expect(edit).toBeHidden();
+  await expect(page.getByText('Mensagem atualizada com sucesso.').first()).toBeVisible();
+  expect(await triggers()).toEqual([['horário', 'Abrimos às 8h, de segunda a sábado.', true]]);
+  await expect(card.getByText('Abrimos às 8h, de segunda a sábado.')).toBeVisible();
+
+  // Pause and activate.
+  await card.getByRole('button', { name: 'Pausar a mensagem horário' }).click();
+  await expect(card.getByText('Pausada')).toBeVisible();
+  await expect.poll(triggers).toEqual([['horário', 'Abrimos às 8h, de segunda a sábado.', false]]);
+  await card.getByRole('button', { name: 'Ativar a mensagem horário' }).click();
+  await expect(card.getByText('Ativa', { exact: true })).toBeVisible();
+  await expect.poll(triggers).toEqual([['horário', 'Abrimos às 8h, de segunda a sábado.', true]]);
   await page.screenshot(shot('chatbot-manager-1366'));
+
+  // Delete asks first.
+  await card.getByRole('button', { name: 'Excluir a mensagem horário' }).click();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm).toContainText('horário');
+  await confirm.getByRole('button', { name: /Excluir/ }).click();
+  await expect(page.getByText('Mensagem removida com sucesso.').first()).toBeVisible();
+  await expect(page.getByText('Nenhuma mensagem configurada')).toBeVisible();
+  expect(await triggers()).toEqual([]);
 });
 
 test('a conversation answered by the bot, then by hand from "Conversas"', async ({ page }) => {

@@ -457,14 +457,17 @@ test('Conversas with two numbers: each conversation names its number, and the N�
   await expectOk(postJson(page.request, `/api/connections/${suporte}/connect`, {}), 'connect Suporte');
   await waitConnected(page.request, suporte);
 
-  // The simulator receives on the default number: one contact writes to Vendas, then another to Suporte.
+  // The simulator receives on the default number, or on the one named: one contact writes to Vendas, another to Suporte.
   await expectOk(
     postJson(page.request, '/api/whatsapp/simulator/inbound', { from: '5521998770011', text: 'Quero comprar' }),
     'inbound Vendas',
   );
-  await expectOk(patchJson(page.request, `/api/connections/${suporte}`, { isDefault: true }), 'Suporte default');
   await expectOk(
-    postJson(page.request, '/api/whatsapp/simulator/inbound', { from: '5521998770021', text: 'Preciso de ajuda' }),
+    postJson(page.request, '/api/whatsapp/simulator/inbound', {
+      from: '5521998770021',
+      text: 'Preciso de ajuda',
+      connectionId: suporte,
+    }),
     'inbound Suporte',
   );
 
@@ -493,7 +496,11 @@ test('Conversas with two numbers: each conversation names its number, and the N�
 
   // The first contact writes to Suporte too: a second conversation, on that number, apart from Vendas's.
   await expectOk(
-    postJson(page.request, '/api/whatsapp/simulator/inbound', { from: '5521998770011', text: 'E o suporte?' }),
+    postJson(page.request, '/api/whatsapp/simulator/inbound', {
+      from: '5521998770011',
+      text: 'E o suporte?',
+      connectionId: suporte,
+    }),
     'inbound Suporte from the Vendas contact',
   );
   await expect(items).toHaveCount(3, { timeout: 10_000 });
@@ -521,5 +528,130 @@ test('Conversas with two numbers: each conversation names its number, and the N�
   await page.goto('/conversations');
   await expect(items).toHaveCount(3);
   await page.screenshot(shot('conversas-numeros-390'));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+test('Liberar número: WhatsApp restricts a number mid-campaign (the simulator’s fault), Números shows it, and freeing it brings it back', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signInCustomer(page, { prefix: 'restrito', name: 'Rita Restrita', plan: 'professional' });
+  await prepareSendingAccount(page, SIX_CONTACTS);
+  const standard = (await (await page.request.get('/api/connections')).json()).connections[0].id as string;
+  const created = await expectOk(
+    postJson(page.request, '/api/connections', { kind: 'personal', label: 'Suporte' }),
+    'add Suporte',
+  );
+  const suporte = (await created.json()).connection.id as string;
+  await expectOk(postJson(page.request, `/api/connections/${suporte}/connect`, {}), 'connect Suporte');
+  await waitConnected(page.request, suporte);
+  // The first contact talks with Suporte, so the campaign gives that contact to Suporte (sticky sender);
+  // Suporte's bot is off, so nothing else goes out from it before the campaign.
+  await expectOk(patchJson(page.request, `/api/connections/${suporte}`, { botEnabled: false }), 'bot off');
+  await expectOk(
+    postJson(page.request, '/api/whatsapp/simulator/inbound', {
+      from: '5521998880011',
+      text: 'Oi, Suporte',
+      connectionId: suporte,
+    }),
+    'inbound Suporte',
+  );
+  await expect
+    .poll(
+      async () =>
+        (await (await page.request.get(`/api/conversations?connectionId=${suporte}`)).json()).conversations.length,
+    )
+    .toBe(1);
+  // The fault switch: Suporte's next send fails as WhatsApp fails a number it restricted (463).
+  await expectOk(
+    postJson(page.request, '/api/whatsapp/simulator/restrict', { connectionId: suporte, code: '463' }),
+    'restrict Suporte',
+  );
+  const campaign = await expectOk(
+    postJson(page.request, '/api/campaigns', {
+      name: 'Dois números, um restrito',
+      message: 'Olá {{primeiro_nome}}!',
+      targetType: 'all',
+      targetGroups: [],
+      status: 'draft',
+      connectionIds: [standard, suporte],
+    }),
+    'campaign',
+  );
+  const campaignId = (await campaign.json()).id as string;
+  await expectOk(postJson(page.request, `/api/campaigns/${campaignId}/send`, {}), 'send');
+  await expect
+    .poll(async () => (await (await page.request.get(`/api/connections/${suporte}`)).json()).status, {
+      timeout: 30_000,
+    })
+    .toBe('restricted');
+
+  await page.goto('/numeros');
+  const restricted = row(page, 'Suporte');
+  await expect(restricted.getByTestId('connection-status')).toHaveText('Restrito');
+  await expect(restricted.getByTestId('connection-restriction')).toContainText('código 463');
+  await expect(restricted.getByTestId('connection-health')).toHaveText('Restrito');
+  await restricted.scrollIntoViewIfNeeded();
+  await page.screenshot(shot('numeros-restrito-1366'));
+
+  await restricted.getByRole('button', { name: 'Liberar número Suporte' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Liberar número?' });
+  await expect(confirm).toContainText('banir o número');
+  await confirm.getByRole('button', { name: 'Liberar número' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(restricted.getByTestId('connection-status')).toHaveText('Conectado');
+  await expect(restricted.getByTestId('connection-restriction')).toHaveCount(0);
+  await expect(restricted.getByTestId('connection-health')).not.toHaveText('Restrito');
+  await page.screenshot(shot('numeros-liberado-1366'));
+  // The campaign still reached all six contacts: the default number took Suporte's share.
+  await expect
+    .poll(async () => (await (await page.request.get(`/api/campaigns/${campaignId}`)).json()).status, {
+      timeout: 30_000,
+    })
+    .toBe('completed');
+});
+
+test('the dashboard’s WhatsApp quick action, with two numbers, connects and disconnects the one chosen', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signInCustomer(page, { prefix: 'atalho', name: 'Ana Atalho', plan: 'professional' });
+  await expectOk(postJson(page.request, '/api/whatsapp/connect', {}), 'WhatsApp connect');
+  const standard = (await (await page.request.get('/api/connections')).json()).connections[0].id as string;
+  await waitConnected(page.request, standard);
+  await expectOk(postJson(page.request, '/api/connections', { kind: 'personal', label: 'Suporte' }), 'add Suporte');
+
+  await page.goto('/dashboard');
+  const quick = page.getByTestId('whatsapp-quick-action');
+  await expect(quick).toHaveText('WhatsApp: 1 de 2 conectados');
+  await quick.click();
+  const chooser = page.getByRole('dialog', { name: 'Qual número?' });
+  await expect(chooser.getByTestId('choose-number')).toHaveCount(2);
+  // The default number is connected: only 'Desconectar' for it; Suporte offers 'Conectar'.
+  await expect(chooser.getByRole('button', { name: 'Desconectar WhatsApp pessoal' })).toBeVisible();
+  await page.screenshot(shot('dashboard-choose-number-1366'));
+  await chooser.getByRole('button', { name: 'Conectar Suporte' }).click();
+  const pairing = page.getByRole('dialog', { name: 'Conectar Suporte' });
+  await expect(pairing.getByTestId('pairing-done')).toContainText(/\+\d{2} \d{2} \d{4,5}-\d{4}/, { timeout: 20_000 });
+  await pairing.getByRole('button', { name: 'Concluir' }).click();
+  await expect(quick).toHaveText('WhatsApp: 2 de 2 conectados');
+
+  // Disconnecting Suporte leaves the default number connected.
+  await quick.click();
+  await chooser.getByRole('button', { name: 'Desconectar Suporte' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Desconectar Suporte?' });
+  await confirm.getByRole('button', { name: 'Desconectar' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(quick).toHaveText('WhatsApp: 1 de 2 conectados');
+  expect((await (await page.request.get(`/api/connections/${standard}`)).json()).status).toBe('connected');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await quick.click();
+  await expect(chooser).toBeVisible();
+  // The dialog as the phone shows it once it finished opening (the viewport: a full-page capture shifts fixed layers).
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await page.screenshot({ path: 'e2e/screenshots/dashboard-choose-number-390.png' });
+  const box = await chooser.boundingBox();
+  expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 390).toBe(true);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });

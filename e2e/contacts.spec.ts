@@ -161,6 +161,24 @@ test('contacts: import a CSV with its result and rejected rows, templates and ex
   ]);
   await page.keyboard.press('Escape');
 
+  // With the tag chip 'vip' pressed, the list shows Ana only, and so does the file.
+  await page.getByRole('list', { name: 'Filtrar por tag' }).getByRole('button', { name: /^vip,/ }).click();
+  await expect(page.getByTestId('contact-row')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Exportar Contatos' }).click();
+  await expect(page.getByTestId('export-scope')).toHaveText('Somente os contatos com a tag vip, como na lista.');
+  await page.screenshot(shot('contacts-export-tag-1366'));
+  const filtered = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Planilha CSV (.csv)' }).click();
+  const filteredBody = Buffer.concat(await (await (await filtered).createReadStream()).toArray()).toString('utf8');
+  const filteredLines = filteredBody
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
+  expect(filteredLines).toHaveLength(2);
+  expect(filteredLines[1]).toContain('Ana Import;+5521998765432');
+  expect(filteredBody).not.toContain('Bruno Import');
+  await page.keyboard.press('Escape');
+
   await page.goto('/dashboard');
   const quick = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Exportar Contatos' }).click();

@@ -66,18 +66,19 @@ test('landing page: anchors, countdown, video, plans, contact and meta tags', as
   // Four plans with §9 prices; buying opens the configured payment link.
   const config = await (await page.request.get('/api/public-config')).json();
   const expected = [
-    ['basic', 'Plano Básico', 'R$ 25,00', 'R$ 30,00', 'Até 5.000 contatos'],
-    ['professional', 'Plano Profissional', 'R$ 60,00', 'R$ 90,00', 'Até 15.000 contatos'],
-    ['enterprise', 'Plano Enterprise', 'R$ 100,00', 'R$ 180,00', 'Contatos ilimitados'],
-    ['premium', 'Plano Premium', 'R$ 180,00', 'R$ 360,00', 'Contatos ilimitados'],
+    ['basic', 'Plano Básico', 'R$ 25,00', 'R$ 30,00', 'Até 5.000 contatos', '1 número de WhatsApp'],
+    ['professional', 'Plano Profissional', 'R$ 60,00', 'R$ 90,00', 'Até 15.000 contatos', 'Até 3 números de WhatsApp'],
+    ['enterprise', 'Plano Enterprise', 'R$ 100,00', 'R$ 180,00', 'Contatos ilimitados', 'Até 5 números de WhatsApp'],
+    ['premium', 'Plano Premium', 'R$ 180,00', 'R$ 360,00', 'Contatos ilimitados', 'Até 10 números de WhatsApp'],
   ] as const;
   const pricing = page.locator('#precos');
-  for (const [type, label, price, list, limit] of expected) {
+  for (const [type, label, price, list, limit, numbers] of expected) {
     const card = pricing.getByTestId(`plan-${type}`);
     await expect(card.getByRole('heading', { name: label })).toBeVisible();
     await expect(card).toContainText(price);
     await expect(card.locator('s')).toHaveText(list);
     await expect(card).toContainText(limit);
+    await expect(card).toContainText(numbers);
     await expect(card).toContainText('Garantia de 7 dias');
     const buy = card.getByRole('link', { name: /Assinar/ });
     await expect(buy).toHaveAttribute('href', config.paymentUrls[type]);
@@ -248,6 +249,10 @@ test('settings: profile, notifications and WhatsApp saved and read back after a 
   await expect(page.getByLabel('Limite diário de mensagens')).toHaveValue('1000');
   await expect(page.getByLabel('Início do expediente')).toHaveValue('09:00');
   await expect(page.getByLabel('Fim do expediente')).toHaveValue('18:00');
+  // Which number sends is chosen in one place, the 'Números' page: here only a summary leading there.
+  await expect(page.getByLabel('Canal de envio')).toHaveCount(0);
+  await expect(page.getByTestId('settings-numbers-count')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Gerenciar números' })).toHaveAttribute('href', '/numeros');
   await page.screenshot(shot('settings-whatsapp-1366'));
   await delay.fill('61');
   await page.getByLabel('Limite diário de mensagens').fill('0');
@@ -259,7 +264,6 @@ test('settings: profile, notifications and WhatsApp saved and read back after a 
   await delay.fill('7');
   await page.getByLabel('Limite diário de mensagens').fill('250');
   await page.getByLabel('Início do expediente').fill('08:00');
-  await page.getByLabel('Canal de envio').selectOption('cloud');
   await page.getByRole('switch', { name: 'Respeitar horário comercial' }).click();
   await expect(page.getByLabel('Início do expediente')).toBeHidden();
   await page.getByRole('button', { name: 'Salvar alterações' }).click();
@@ -267,7 +271,6 @@ test('settings: profile, notifications and WhatsApp saved and read back after a 
   await page.reload();
   await expect(delay).toHaveValue('7');
   await expect(page.getByLabel('Limite diário de mensagens')).toHaveValue('250');
-  await expect(page.getByLabel('Canal de envio')).toHaveValue('cloud');
   await expect(page.getByRole('switch', { name: 'Respeitar horário comercial' })).toHaveAttribute(
     'aria-checked',
     'false',
@@ -291,6 +294,10 @@ test('settings: profile, notifications and WhatsApp saved and read back after a 
   await expect(page.getByTestId('plan-professional')).toContainText('Trimestral');
   await expect(page.getByTestId('plan-premium')).toContainText('Anual');
   await expect(page.getByTestId('plan-premium')).toContainText('R$ 180,00');
+  // How many numbers each plan has (contract/plans.ts CONNECTION_LIMITS, the limit Números enforces).
+  await expect(page.getByTestId('plan-basic')).toContainText('1 número de WhatsApp');
+  await expect(page.getByTestId('plan-professional')).toContainText('Até 3 números de WhatsApp');
+  await expect(page.getByTestId('plan-premium')).toContainText('Até 10 números de WhatsApp');
   await expect(page.getByTestId('plan-professional').getByRole('link')).toHaveCount(0);
   await expect(page.getByTestId('plan-premium').getByRole('link', { name: /Fazer upgrade/ })).toHaveAttribute(
     'href',
@@ -368,7 +375,7 @@ test.describe('at 390 px', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot(shot('settings-profile-390'));
     await page.goto('/settings?tab=whatsapp');
-    await expect(page.getByLabel('Canal de envio')).toBeVisible();
+    await expect(page.getByLabel('Intervalo entre mensagens (segundos)')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot(shot('settings-whatsapp-390'));
   });

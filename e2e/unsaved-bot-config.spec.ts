@@ -30,8 +30,9 @@ const toast = (page: Page, message: string) =>
     .getByRole('listitem', { includeHidden: true })
     .filter({ hasText: message });
 
-test('an automatic message not saved yet: leaving asks, staying keeps it, saving lets you leave', async ({ page }) => {
-  test.setTimeout(90_000);
+test('an automatic message is kept as soon as it is added: nothing is left to lose, leaving is free', async ({
+  page,
+}) => {
   await signInCustomer(page, { prefix: 'unsaved', name: 'Úrsula Unsaved' });
   await openChatbot(page);
   await expect(page.getByText('Nenhuma mensagem configurada')).toBeVisible();
@@ -44,75 +45,50 @@ test('an automatic message not saved yet: leaving asks, staying keeps it, saving
   await dialog.getByRole('button', { name: 'Adicionar Mensagem' }).click();
   await expect(dialog).toBeHidden();
 
-  // The toast says the message is not kept yet, and what keeps it; no 'Sucesso!'.
-  await expect(toast(page, 'Mensagem adicionada — clique em Salvar Configurações para manter.')).toBeVisible();
-  await expect(toast(page, 'Mensagem adicionada com sucesso.')).toHaveCount(0);
-  await expect(page.getByText('Alterações não salvas.')).toBeVisible();
-  await expect.poll(() => beforeUnloadArmed(page)).toBe(true);
-
-  // Contatos in the menu: the app asks before leaving.
-  await menuLink(page, 'Contatos').click();
-  const leave = page.getByRole('alertdialog', { name: LEAVE_TITLE });
-  await expect(leave).toBeVisible();
-  await expect(leave).toContainText(LEAVE_TEXT);
-  await page.screenshot(shot('unsaved-bot-config-leave-1366'));
-  await leave.getByRole('button', { name: 'Continuar editando' }).click();
-  await expect(leave).toBeHidden();
-  await expect(page).toHaveURL(/\/chatbot$/);
-  await expect(page.getByText('Entregamos em até 2 dias úteis.').first()).toBeVisible();
-
-  // The browser's back button asks too.
-  await page.goBack();
-  await expect(leave).toBeVisible();
-  await leave.getByRole('button', { name: 'Continuar editando' }).click();
-  await expect(page).toHaveURL(/\/chatbot$/);
-
-  // Saved: nothing to lose, leaving is free and the message is there on coming back.
-  await page.getByRole('button', { name: 'Salvar Configurações' }).click();
-  await expect
-    .poll(async () => (await botConfig(page)).autoReplies.map((r: { trigger: string }) => r.trigger))
-    .toEqual(['entrega']);
-  await expect(page.getByText('Alterações não salvas.')).toBeHidden();
+  // One action: the server has it, and the toast of SPEC §8 says so.
+  await expect(toast(page, 'Mensagem adicionada com sucesso.')).toBeVisible();
+  expect((await botConfig(page)).autoReplies.map((r: { trigger: string }) => r.trigger)).toEqual(['entrega']);
+  await expect(page.getByText('Alterações não salvas.')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Salvar Configurações' })).toHaveCount(0);
   await expect.poll(() => beforeUnloadArmed(page)).toBe(false);
+  await page.screenshot(shot('unsaved-bot-config-kept-1366'));
+
   await menuLink(page, 'Contatos').click();
   await expect(page).toHaveURL(/\/contacts$/);
-  await expect(leave).toHaveCount(0);
+  await expect(page.getByRole('alertdialog', { name: LEAVE_TITLE })).toHaveCount(0);
   await menuLink(page, 'Chatbot').click();
   await expect(page.getByText('Entregamos em até 2 dias úteis.').first()).toBeVisible();
 });
 
-test("'Sair sem salvar' leaves and drops the draft; the browser's own prompt guards a reload", async ({ page }) => {
+test("'Configurar Chatbot' with edits: the browser's own prompt guards a reload; 'Sair sem salvar' drops them", async ({
+  page,
+}) => {
   await signInCustomer(page, { prefix: 'unsaved2', name: 'Ulisses Unsaved' });
   await openChatbot(page);
-  await page.getByRole('button', { name: 'Criar Primeira Mensagem' }).first().click();
-  const dialog = page.getByRole('dialog', { name: 'Criar Nova Mensagem Automática' });
-  await dialog.getByLabel('Palavra-chave').first().fill('pix');
-  await dialog.getByLabel('Mensagem', { exact: true }).fill('Aceitamos Pix.');
-  await dialog.getByRole('button', { name: 'Adicionar Mensagem' }).click();
-  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Configurar Chatbot' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Configurar Chatbot' });
+  const welcome = dialog.getByLabel('Mensagem de boas-vindas');
+  await welcome.fill('Aceitamos Pix.');
 
-  // A reload meets the browser's beforeunload prompt (dismissed: the page stays with the draft).
+  // A reload meets the browser's beforeunload prompt (dismissed: the page stays with the edit).
   const prompts: string[] = [];
   page.on('dialog', (d) => {
     prompts.push(d.type());
     void d.dismiss();
   });
-  await page.getByText('Alterações não salvas.').click(); // a user gesture, which Chromium requires
+  await welcome.click(); // a user gesture, which Chromium requires
   await page.evaluate(() => {
     window.location.reload();
   });
   await expect.poll(() => prompts).toEqual(['beforeunload']);
-  await expect(page.getByText('Aceitamos Pix.').first()).toBeVisible();
+  await expect(welcome).toHaveValue('Aceitamos Pix.');
 
-  await menuLink(page, 'Contatos').click();
+  await page.goBack();
   const leave = page.getByRole('alertdialog', { name: LEAVE_TITLE });
   await leave.getByRole('button', { name: 'Sair sem salvar' }).click();
-  await expect(page).toHaveURL(/\/contacts$/);
-  // The URL changes as the router navigates; the chatbot page's guard is removed when it unmounts.
+  await expect(page).not.toHaveURL(/\/chatbot$/);
   await expect.poll(() => beforeUnloadArmed(page)).toBe(false);
-  await menuLink(page, 'Chatbot').click();
-  await expect(page.getByText('Nenhuma mensagem configurada')).toBeVisible();
-  expect((await botConfig(page)).autoReplies).toEqual([]);
+  expect((await botConfig(page)).welcomeMessage).toBe('');
 });
 
 test("'Configurar Chatbot' with edits: closing and leaving ask first; Cancelar discards", async ({ page }) => {

@@ -83,6 +83,11 @@ test('Business API panel: validation, configuration against the Graph API, statu
     'https://developers.facebook.com/apps',
   );
 
+  // One place for numbers: the tab says so and leads to 'Números'.
+  const numbers = page.getByTestId('business-numbers');
+  await expect(numbers).toContainText('O número que você configurar aqui aparece também em Números.');
+  await expect(numbers.getByRole('link', { name: 'Gerenciar números' })).toHaveAttribute('href', '/numeros');
+
   await page.getByRole('button', { name: 'Salvar Configuração' }).click();
   await expect(page.getByText('Access Token é obrigatório')).toBeVisible();
   await expect(page.getByText('Phone Number ID é obrigatório')).toBeVisible();
@@ -99,6 +104,10 @@ test('Business API panel: validation, configuration against the Graph API, statu
   await expect(page.getByText('API do WhatsApp Business configurada com sucesso!').first()).toBeVisible();
   await expect(status).toContainText('API Conectada');
   await expect(status).toContainText('Sistema funcionando normalmente');
+  // The number configured here is the account's Cloud number on 'Números' too, named in the tab.
+  await expect(numbers).toContainText('Este painel mostra o número API oficial.');
+  await expect(numbers.getByRole('listitem')).toHaveCount(1);
+  await expect(numbers.getByRole('listitem')).toContainText('+55 11 3000-9999');
   const profile = page.getByTestId('business-profile');
   await expect(profile).toContainText('Loja E2E');
   await expect(profile).toContainText('+55 11 3000-9999');

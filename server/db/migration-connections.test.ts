@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConnectionView } from '../../contract/connections';
+import { apiCall, createTestApp, newCustomer } from '../testing/test-app';
+import { openPglite } from './client';
 
 /**
  * 0016–0017: an account's personal number and Cloud API number, stored the old way (one of each
@@ -219,6 +222,126 @@ describe('0019: a conversation per number and contact', () => {
       ).rejects.toThrow(/duplicate key/);
     } finally {
       await old.close();
+    }
+  });
+});
+
+describe('0022: sends and inbound messages from before numbers name their number', () => {
+  it('go to the number their campaign chose, else the default; the cards then add up to the header', async () => {
+    const old = await PGlite.create();
+    // Every migration but 0022, which changes no table, only rows: the app on that database is the
+    // app as it ran before 0022 (the later migrations' tables, such as the numbers' counters of 0023,
+    // are there, and count the rows 0022 then gives a number, as they count any update).
+    for (const file of files.filter((f) => !f.startsWith('0022_'))) for (const s of statements(file)) await old.exec(s);
+    const ctx = await createTestApp({}, undefined, { database: openPglite(old) });
+    try {
+      const { user, cookie } = await newCustomer(ctx, { planType: 'premium' });
+      const other = await newCustomer(ctx);
+      const number = async (userId: string, kind: string, label: string, isDefault: boolean) =>
+        (
+          await old.query<{ id: string }>(
+            `insert into connections (user_id, kind, label, is_default, created_at) values ($1, $2, $3, $4, now() - interval '30 days') returning id`,
+            [userId, kind, label, isDefault],
+          )
+        ).rows[0].id;
+      const sales = await number(user.id, 'personal', 'Vendas', true);
+      const support = await number(user.id, 'personal', 'Suporte', false);
+      const api = await number(user.id, 'cloud', 'API oficial', false);
+      const otherDefault = await number(other.user.id, 'personal', 'WhatsApp pessoal', true);
+      const campaign = async (userId: string, connectionIds: string[]) =>
+        (
+          await old.query<{ id: string }>(
+            `insert into campaigns (user_id, name, message, status, connection_ids) values ($1, 'Promo', 'Oi', 'paused', $2::uuid[]) returning id`,
+            [userId, connectionIds],
+          )
+        ).rows[0].id;
+      const before = await campaign(user.id, []); // from before numbers: no number chosen
+      const chose = await campaign(user.id, [support]);
+      const theirs = await campaign(other.user.id, []);
+      // Rows as the code before numbers wrote them: no connection_id.
+      const row = (campaignId: string, userId: string, recipient: string, status: string) =>
+        old.query(
+          `insert into campaign_recipients (campaign_id, user_id, recipient, status, sent_at, failed_at)
+           values ($1, $2, $3, $4, case when $4 in ('sent', 'delivered', 'read') then now() end,
+                   case when $4 = 'failed' then now() end)`,
+          [campaignId, userId, recipient, status],
+        );
+      await row(before, user.id, '5511900000001', 'sent');
+      await row(before, user.id, '5511900000002', 'delivered');
+      await row(before, user.id, '5511900000003', 'read');
+      await row(before, user.id, '5511900000004', 'failed');
+      await row(before, user.id, '5511900000005', 'queued');
+      await row(before, user.id, '5511900000006', 'skipped');
+      await row(chose, user.id, '5511900000007', 'sent');
+      await row(chose, user.id, '5511900000008', 'read');
+      await row(theirs, other.user.id, '5511900000009', 'sent');
+      await old.query(
+        `insert into whatsapp_inbound_messages (user_id, channel, from_phone, text, provider_message_id) values
+           ($1, 'baileys', '5511900000001', 'oi', 'in-1'), ($1, 'simulator', '5511900000002', 'oi', 'in-2'),
+           ($1, 'cloud', '5511900000003', 'oi', 'in-3'), ($2, 'cloud', '5511900000009', 'oi', 'in-4')`,
+        [user.id, other.user.id],
+      );
+
+      const cards = async () => {
+        const res = await apiCall(ctx, 'GET', '/api/connections', { cookie });
+        expect(res.statusCode).toBe(200);
+        const byLabel = new Map((res.json().connections as ConnectionView[]).map((c) => [c.label, c]));
+        return Object.fromEntries(
+          ['Vendas', 'Suporte', 'API oficial'].map((label) => {
+            const c = byLabel.get(label) as ConnectionView;
+            return [label, { sent: c.sentToday, failures: c.health.recentFailures, replies: c.health.repliesToday }];
+          }),
+        );
+      };
+      const header = (await apiCall(ctx, 'GET', '/api/metrics/today', { cookie })).json().sentToday;
+      expect(header).toBe(5);
+      // The upgrade's symptom: the header counts five, the cards none.
+      expect((await cards()).Vendas).toEqual({ sent: 0, failures: 0, replies: 0 });
+
+      for (const s of statements('0022_fill_send_numbers.sql')) await old.exec(s);
+
+      expect(await cards()).toEqual({
+        Vendas: { sent: 3, failures: 1, replies: 2 },
+        Suporte: { sent: 2, failures: 0, replies: 0 },
+        'API oficial': { sent: 0, failures: 0, replies: 1 },
+      });
+      const numbers = (await cards()) as Record<string, { sent: number }>;
+      expect(Object.values(numbers).reduce((sum, c) => sum + c.sent, 0)).toBe(header);
+      const lines = (
+        await old.query<{ recipient: string; connection_id: string | null }>(
+          `select recipient, connection_id from campaign_recipients order by recipient`,
+        )
+      ).rows;
+      expect(lines).toEqual([
+        { recipient: '5511900000001', connection_id: sales },
+        { recipient: '5511900000002', connection_id: sales },
+        { recipient: '5511900000003', connection_id: sales },
+        { recipient: '5511900000004', connection_id: sales },
+        // Waiting for a lane to claim it, or never sent: no number.
+        { recipient: '5511900000005', connection_id: null },
+        { recipient: '5511900000006', connection_id: null },
+        { recipient: '5511900000007', connection_id: support },
+        { recipient: '5511900000008', connection_id: support },
+        // Another account's row goes to that account's number.
+        { recipient: '5511900000009', connection_id: otherDefault },
+      ]);
+      const inbound = (
+        await old.query<{ provider_message_id: string; connection_id: string }>(
+          `select provider_message_id, connection_id from whatsapp_inbound_messages order by 1`,
+        )
+      ).rows;
+      expect(inbound).toEqual([
+        { provider_message_id: 'in-1', connection_id: sales },
+        { provider_message_id: 'in-2', connection_id: sales },
+        { provider_message_id: 'in-3', connection_id: api },
+        // An account without a Cloud number: its default.
+        { provider_message_id: 'in-4', connection_id: otherDefault },
+      ]);
+      // Run again: nothing changes.
+      for (const s of statements('0022_fill_send_numbers.sql')) await old.exec(s);
+      expect(await cards()).toEqual(numbers);
+    } finally {
+      await ctx.close();
     }
   });
 });

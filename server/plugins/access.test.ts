@@ -87,6 +87,7 @@ const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string
   'GET /api/campaigns/:id/recipients': async (o) => ({ id: await ownerCampaignId(o) }),
   'GET /api/campaigns/:id/recipients/export': async (o) => ({ id: await ownerCampaignId(o) }),
   'GET /api/campaigns/:id/numbers': async (o) => ({ id: await ownerCampaignId(o) }),
+  'GET /api/campaigns/:id/forecast': async (o) => ({ id: await ownerCampaignId(o) }),
   'GET /api/connections/:id': async (o) => ({ id: await ownerConnectionId(o) }),
   'PATCH /api/connections/:id': async (o) => ({ id: await ownerConnectionId(o), payload: { label: 'X' } }),
   'DELETE /api/connections/:id': async (o) => ({ id: await ownerConnectionId(o) }),

@@ -72,6 +72,7 @@ interface Intruder {
   savedMessage: string;
   campaign: string;
   connection: string;
+  autoReply: string;
   graphToken: string;
   graphPhone: string;
 }
@@ -242,6 +243,7 @@ const PATH_OWNERS: Record<string, { a: () => string[]; b?: () => string }> = {
   '/api/messages/:id': { a: () => [a.savedMessage], b: () => b.savedMessage },
   '/api/uploads/:id': { a: () => [a.upload], b: () => b.upload },
   '/api/connections/:id': { a: () => a.connections, b: () => b.connection },
+  '/api/bot-config/auto-replies/:id': { a: () => [a.autoReply], b: () => b.autoReply },
   // B's contact Carla (B's own conversation with her, on B's number).
   '/api/conversations/:phone': { a: () => [A_PHONES[0]], b: () => '5521980000001' },
   '/api/admin/users/:id': { a: () => [a.user.id] },
@@ -322,6 +324,16 @@ const ID_FIELDS: Record<string, IdUse> = {
     expect: 'external',
     reason: 'a button’s id is the editor’s label for it inside the rule, not a stored resource',
   },
+  'POST /api/bot-config/auto-replies body imageUrl': refusedUpload,
+  'PUT /api/bot-config/auto-replies/:id body imageUrl': refusedUpload,
+  'POST /api/bot-config/auto-replies body buttons[].id': {
+    expect: 'external',
+    reason: 'a button’s id is the editor’s label for it inside the rule, not a stored resource',
+  },
+  'PUT /api/bot-config/auto-replies/:id body buttons[].id': {
+    expect: 'external',
+    reason: 'a button’s id is the editor’s label for it inside the rule, not a stored resource',
+  },
   'POST /api/contacts/bulk body ids': {
     expect: 'ignored',
     values: () => [[a.contact]],
@@ -342,6 +354,9 @@ const ID_FIELDS: Record<string, IdUse> = {
   'POST /api/conversations/:phone/messages query connectionId': refusedNumber,
   'POST /api/conversations/:phone/takeover query connectionId': refusedNumber,
   'POST /api/conversations/:phone/release query connectionId': refusedNumber,
+  // The simulator's routes act on one of the caller's own numbers only.
+  'POST /api/whatsapp/simulator/inbound body connectionId': refusedNumber,
+  'POST /api/whatsapp/simulator/restrict body connectionId': refusedNumber,
   'GET /api/activity query userId': {
     expect: 'ignored',
     values: () => [a.user.id],
@@ -689,6 +704,12 @@ beforeAll(async () => {
         label: 'Vendas B',
       })
     ).connection.id,
+    autoReply: (
+      await json<{ rule: { id: string } }>(cookieB, 'POST', '/api/bot-config/auto-replies', {
+        trigger: 'horario',
+        response: 'Das 9h às 18h',
+      })
+    ).rule.id,
   };
   b = { user: userB, cookie: cookieB, ...own, graphToken: `EAAG-b-${MARK}`, graphPhone: B_GRAPH_PHONE };
 

@@ -56,6 +56,7 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
   'PUT /api/settings/whatsapp': () => ({ ...DEFAULT_WHATSAPP_SETTINGS }),
   'POST /api/whatsapp/connect': () => ({}),
   'POST /api/whatsapp/simulator/inbound': () => ({ from: '5521980000009', text: 'Olá' }),
+  'POST /api/whatsapp/simulator/restrict': () => ({ code: '463' }),
   'POST /api/whatsapp-business/configure': () => ({
     accessToken: 'EAAB'.padEnd(40, 'x'),
     phoneNumberId: '123456789012345',
@@ -115,6 +116,9 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
     aiInstructions: '',
     handoffMinutes: 120,
   }),
+  // An image rule with a button: a hostile value in its image reaches the upload check.
+  'POST /api/bot-config/auto-replies': () => autoReplyExample(),
+  'PUT /api/bot-config/auto-replies/:id': () => autoReplyExample(),
   'POST /api/conversations/:phone/messages': () => ({ text: 'Olá, aqui é a Maria.' }),
   'POST /api/messages': () => ({
     title: `Mensagem ${unique()}`,
@@ -136,6 +140,17 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
   }),
   'POST /api/notifications/read': () => ({ ids: [] }),
 };
+
+function autoReplyExample(): Record<string, unknown> {
+  return {
+    trigger: `r${unique()}`,
+    response: 'Veja as ofertas',
+    type: 'image',
+    imageUrl: 'https://exemplo.com.br/foto.png',
+    buttons: [{ id: 'btn-1', text: 'Site', type: 'url', value: 'https://exemplo.com.br' }],
+    isActive: true,
+  };
+}
 
 /** Stands for an id of nothing in a path the suites have no real id for. */
 export const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';

@@ -29,9 +29,13 @@ export async function createTestApp(
   options: Pick<
     BuildAppOptions,
     'drivers' | 'simulatorTimings' | 'verification' | 'dispatcher' | 'ai' | 'chatbotClock'
-  > = {},
+  > & {
+    /** A database the test prepared itself (a migration test: migrated up to a point, old rows written); closed with the app. */
+    database?: Database;
+  } = {},
 ): Promise<TestContext> {
-  const database = await createTestDatabase();
+  const { database: own, ...buildOptions } = options;
+  const database = own ?? (await createTestDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'disparo-app-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -40,7 +44,7 @@ export async function createTestApp(
     LOGIN_RATE_LIMIT: '1000',
     ...env,
   });
-  const app = await buildApp({ config, db: database.db, serveWeb: false, sessionCacheMs, ...options });
+  const app = await buildApp({ config, db: database.db, serveWeb: false, sessionCacheMs, ...buildOptions });
   await app.ready();
   sendSameOriginByDefault(app);
   return {

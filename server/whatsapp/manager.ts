@@ -27,7 +27,12 @@ import {
 } from './driver';
 import type { ConnectionRegistry } from './registry';
 import { RemoteDriver } from './remote-driver';
-import { DEFAULT_SIMULATOR_TIMINGS, SimulatorDriver, type SimulatorTimings } from './simulator/simulator-driver';
+import {
+  DEFAULT_SIMULATOR_TIMINGS,
+  type SimulatedRestriction,
+  SimulatorDriver,
+  type SimulatorTimings,
+} from './simulator/simulator-driver';
 
 /** Which channel sends for an account, and whether its personal number reconnects by itself. */
 export interface AccountChannel {
@@ -211,7 +216,7 @@ export class ConnectionManager implements DriverProvider {
 
   /** The spec's connect: pairs the account's primary personal number (added when it has none). */
   async connect(userId: string, opts: { phoneNumber?: string } = {}): Promise<{ pairingCode?: string }> {
-    const entry = await this.directory.ensurePrimary(userId, 'personal');
+    const { entry } = await this.directory.ensurePrimary(userId, 'personal');
     await this.refreshPrimary(userId);
     return this.connectNumber(entry, opts);
   }
@@ -287,13 +292,6 @@ export class ConnectionManager implements DriverProvider {
     }
   }
 
-  /** Simulator only: a message "arriving" from `from` on the account's primary simulated number, wherever it is held. */
-  async simulateInbound(userId: string, from: string, text: string): Promise<{ providerMessageId: string }> {
-    const entry = await this.directory.primary(userId, 'personal');
-    if (!entry) throw new AppError('CONFLICT', whatsappMsg.notConnected);
-    return this.simulateInboundOn(entry.id, from, text);
-  }
-
   /** Simulator only: a message "arriving" on one simulated number, wherever it is held. */
   async simulateInboundOn(connectionId: string, from: string, text: string): Promise<{ providerMessageId: string }> {
     const driver = this.personal.get(connectionId);
@@ -306,6 +304,21 @@ export class ConnectionManager implements DriverProvider {
     if (!driver?.status().isConnected) throw new AppError('CONFLICT', whatsappMsg.notConnected);
     if (!(driver instanceof SimulatorDriver)) throw new AppError('NOT_FOUND', msg.generic.notFound);
     return driver.injectInbound(from, text);
+  }
+
+  /** Simulator only: the next send of one simulated number fails with a WhatsApp restriction, wherever it is held. */
+  async simulateRestrictionOn(connectionId: string, code: SimulatedRestriction): Promise<void> {
+    const driver = this.personal.get(connectionId);
+    if (!driver) {
+      const holder = this.leases && (await this.leases.owner(connectionId));
+      if (holder && holder !== this.selfId) {
+        await this.command(holder, connectionId, 'restrict', [code]);
+        return;
+      }
+    }
+    if (!driver?.status().isConnected) throw new AppError('CONFLICT', whatsappMsg.notConnected);
+    if (!(driver instanceof SimulatorDriver)) throw new AppError('NOT_FOUND', msg.generic.notFound);
+    driver.restrictNextSend(code);
   }
 
   /** Simulator only: what the account's simulated numbers sent, oldest first, wherever each is held. */
@@ -440,6 +453,8 @@ export class ConnectionManager implements DriverProvider {
         return this.simulateInboundOn(connectionId, String(args[0]), String(args[1]));
       case 'outbox':
         return this.simulatorOutboxOf(connectionId);
+      case 'restrict':
+        return this.simulateRestrictionOn(connectionId, args[0] as SimulatedRestriction);
     }
     const driver = this.personal.get(connectionId);
     if (!driver) throw new DriverError('transient', 'WhatsApp desconectado', 30_000);

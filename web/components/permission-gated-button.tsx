@@ -1,7 +1,7 @@
 import { MessageCircle } from 'lucide-react';
 import { type MouseEvent, type ReactNode, useId } from 'react';
 import { type ActionKind, REQUEST_APPROVAL_LABEL } from '../lib/auth/permissions';
-import { useCanAct } from '../lib/auth/use-can-act';
+import { useApprovalLink, useCanAct } from '../lib/auth/use-can-act';
 import { cn } from '../lib/utils';
 import { Button, type ButtonProps } from './ui/button';
 
@@ -24,9 +24,12 @@ export type PermissionGatedButtonProps = Omit<ButtonProps, 'asChild' | 'children
 
 /**
  * A button for an action the account may not be allowed to run (SPEC §4, §6):
- * allowed → the button; pending/deactivated → 'Solicitar Aprovação' opening a
- * WhatsApp chat with the provider; demo or non-admin on mobile → disabled with
- * the reason ('Disponível apenas no desktop').
+ * allowed → the button; demo, pending or deactivated → disabled with the reason
+ * ('Sua conta aguarda aprovação…'). A pending or deactivated account asks for
+ * approval through the one `RequestApprovalButton` of the account notice at the
+ * top of the shell: six buttons all saying 'Solicitar Aprovação' told the user
+ * nothing more. The screen's width plays no part
+ * (docs/decisions/025-working-from-a-phone.md).
  */
 export function PermissionGatedButton({
   kind = 'other',
@@ -64,31 +67,14 @@ export function PermissionGatedButton({
     );
   }
 
-  if (can.state === 'request-approval') {
-    const label = <span className={labelClassName}>{REQUEST_APPROVAL_LABEL}</span>;
-    if (!can.approvalLink) {
-      return (
-        <Button variant={variant} size={size} className={className} disabled title={can.hint}>
-          <MessageCircle aria-hidden />
-          {label}
-        </Button>
-      );
-    }
-    return (
-      <Button asChild variant={variant} size={size} className={className} title={can.hint}>
-        <a href={can.approvalLink} target="_blank" rel="noopener noreferrer">
-          <MessageCircle aria-hidden />
-          {label}
-        </a>
-      </Button>
-    );
-  }
-
+  // The account notice already says, once, that a pending or deactivated account waits: the reason
+  // stays in the tooltip and the accessible description rather than printed under every button.
+  const printHint = showHint && can.state !== 'request-approval';
   // aria-disabled (not `disabled`) keeps the button focusable so its reason is read out.
   const block = (event: MouseEvent<HTMLButtonElement>) => event.preventDefault();
   return (
     <span
-      className={cn(showHint ? 'inline-flex flex-col items-stretch gap-1 text-center' : 'contents', wrapperClassName)}
+      className={cn(printHint ? 'inline-flex flex-col items-stretch gap-1 text-center' : 'contents', wrapperClassName)}
     >
       <Button
         variant={variant}
@@ -104,9 +90,33 @@ export function PermissionGatedButton({
         {icon}
         {label}
       </Button>
-      <span id={hintId} className={showHint ? 'text-xs text-muted-foreground' : 'sr-only'}>
+      <span id={hintId} className={printHint ? 'text-xs text-muted-foreground' : 'sr-only'}>
         {can.hint}
       </span>
     </span>
+  );
+}
+
+/**
+ * 'Solicitar Aprovação' (SPEC §4): a WhatsApp chat with the provider carrying the user's e-mail.
+ * Shown once, in the account notice; disabled until the support number is known.
+ */
+export function RequestApprovalButton({ className, size }: Pick<ButtonProps, 'className' | 'size'>) {
+  const approvalLink = useApprovalLink();
+  if (!approvalLink) {
+    return (
+      <Button size={size} className={className} disabled>
+        <MessageCircle aria-hidden />
+        {REQUEST_APPROVAL_LABEL}
+      </Button>
+    );
+  }
+  return (
+    <Button asChild size={size} className={className}>
+      <a href={approvalLink} target="_blank" rel="noopener noreferrer">
+        <MessageCircle aria-hidden />
+        {REQUEST_APPROVAL_LABEL}
+      </a>
+    </Button>
   );
 }

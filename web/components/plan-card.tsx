@@ -1,6 +1,6 @@
 import { Check, ExternalLink, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { MONEY_BACK_GUARANTEE_DAYS, type Plan } from '../../contract/plans';
+import { connectionLimitFor, connectionLimitText, MONEY_BACK_GUARANTEE_DAYS, type Plan } from '../../contract/plans';
 import { countLabel } from '../../contract/plural';
 import { formatMoney } from '../lib/format';
 import { cn } from '../lib/utils';
@@ -69,7 +69,12 @@ export function PlanCard({
         {plan.note ? <p className="text-xs text-muted-foreground">Valor do {plan.note}</p> : null}
       </div>
       <ul className="grid gap-2 text-sm">
-        {[contactLimitText(plan.contactLimit), 'Campanhas e chatbot', 'Relatórios de entrega'].map((item) => (
+        {[
+          connectionLimitText(connectionLimitFor(plan.type)),
+          contactLimitText(plan.contactLimit),
+          'Campanhas e chatbot',
+          'Relatórios de entrega',
+        ].map((item) => (
           <li key={item} className="flex items-center gap-2">
             <Check aria-hidden className="size-4 shrink-0 text-brand-strong" />
             {item}

@@ -198,7 +198,8 @@ async function seededAccount(): Promise<{ user: UserRow; cookie: string }> {
   await ctx.database.db.insert(whatsappBusinessAccounts).values({
     connectionId: cloud.id,
     userId: user.id,
-    phoneNumberId: '109000000000777',
+    // One phone number id per account (one lane per id).
+    phoneNumberId: `1090${user.id.replaceAll('-', '').slice(0, 11)}`,
     accessToken: SECRETS.accessToken,
     appSecret: SECRETS.appSecret,
     webhookKey: `${SECRETS.webhookKey}-${user.id}`,

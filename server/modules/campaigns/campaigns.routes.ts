@@ -16,6 +16,7 @@ import {
   recipientsExportQuery,
   recipientsPage,
   recipientsQuery,
+  startForecastResponse,
   testCampaignBody,
   updateCampaignBody,
 } from '../../../contract/campaigns';
@@ -36,19 +37,19 @@ import {
   startCampaign,
 } from '../../sending/campaign-lifecycle';
 import { buildMessage, personalText } from '../../sending/content';
-import { getAccountSettings } from '../settings';
 import { audienceSummary } from './campaign-audience';
+import { forecastCampaign, readForecastFacts } from './campaign-forecast';
 import {
   campaignNumbers,
   createCampaign,
   deleteCampaign,
   duplicateCampaign,
+  type ForecastSource,
   forgetProgress,
   getCampaign,
   listCampaigns,
   listRecipients,
   namelessRecipients,
-  type PacingView,
   recipientsTable,
   sampleRecipients,
   updateCampaign,
@@ -65,17 +66,18 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     outbound: { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE },
   };
 
-  const pacing = async (userId: string): Promise<PacingView> => {
-    const s = await getAccountSettings(db, userId);
-    return { channel: s.channel, messageDelay: s.messageDelay, cloudThroughput: config.WHATSAPP_CLOUD_THROUGHPUT };
-  };
+  // What a running campaign's expected finish is forecast from, read when one has messages left.
+  const pacing =
+    (userId: string): ForecastSource =>
+    () =>
+      readForecastFacts(db, userId, config.WHATSAPP_CLOUD_THROUGHPUT);
   // Each status change goes through the campaign's lifecycle, which records its activity; the
   // campaign's cached counters are dropped once it commits.
   const lifecycle = (log: FastifyBaseLogger): LifecycleContext => ({ db, log, changed: forgetProgress });
   const actionAnswer = async (userId: string, id: string, message: string) => ({
     success: true as const,
     message,
-    campaign: await getCampaign(db, userId, id, await pacing(userId)),
+    campaign: await getCampaign(db, userId, id, pacing(userId)),
   });
 
   app.get(
@@ -86,7 +88,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     },
     async (request) => {
       const userId = authed(request).user.id;
-      return listCampaigns(db, userId, await pacing(userId));
+      return listCampaigns(db, userId, pacing(userId));
     },
   );
 
@@ -162,7 +164,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     },
     async (request) => {
       const userId = authed(request).user.id;
-      return getCampaign(db, userId, request.params.id, await pacing(userId));
+      return getCampaign(db, userId, request.params.id, pacing(userId));
     },
   );
 
@@ -355,6 +357,35 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     async (request) => {
       const { targetType, groups, tags: targetTags } = request.query;
       return audienceSummary(db, authed(request).user, { targetType, targetGroups: groups, targetTags });
+    },
+  );
+
+  app.get(
+    '/:id/forecast',
+    {
+      config: customer,
+      schema: {
+        tags,
+        summary:
+          'Who a start now would send the campaign to, and when the last message should go out by the pace, daily limit and business hours',
+        params: campaignIdParams,
+        response: { 200: startForecastResponse },
+      },
+    },
+    async (request) => {
+      const { user } = authed(request);
+      const campaign = await getCampaign(db, user.id, request.params.id);
+      const audience = await audienceSummary(db, user, {
+        targetType: campaign.targetType,
+        targetGroups: campaign.targetGroups,
+        targetTags: campaign.targetTags ?? [],
+      });
+      const facts = await readForecastFacts(db, user.id, config.WHATSAPP_CLOUD_THROUGHPUT);
+      const forecast = forecastCampaign(facts, {
+        recipients: audience.recipients,
+        connectionIds: campaign.connectionIds,
+      });
+      return { audience, forecast };
     },
   );
 };

@@ -36,19 +36,18 @@ import {
   editCampaign,
   type LifecycleContext,
 } from '../../sending/campaign-lifecycle';
-import { meanGapMs } from '../../sending/pacing';
 import { namelessInAudience } from '../../sending/planner';
 import { onContactsChanged } from '../contacts';
 import { assertGroupTargetsLinked } from '../groups';
+import { type ForecastFacts, forecastCampaign } from './campaign-forecast';
 
 type CampaignRow = typeof campaigns.$inferSelect;
 
-/** What the expected finish time is estimated from. */
-export interface PacingView {
-  channel: 'personal' | 'cloud';
-  messageDelay: number;
-  cloudThroughput: number;
-}
+/**
+ * What a running campaign's expected finish is forecast from (campaign-forecast.ts), read only when a
+ * campaign of the answer still has messages to send.
+ */
+export type ForecastSource = () => Promise<ForecastFacts>;
 
 const EMPTY_PROGRESS: CampaignProgress = {
   total: 0,
@@ -126,16 +125,18 @@ async function countProgress(db: Db, ids: string[]): Promise<Map<string, Campaig
   return out;
 }
 
-function toCampaign(row: CampaignRow, p: CampaignProgress, pacing?: PacingView): Campaign {
+/** Messages a running campaign still has to send; 0 for any other. */
+function leftToSend(row: CampaignRow, p: CampaignProgress): number {
+  return isCampaignStatusIn(CAMPAIGN_RUNNING, row.status) ? p.queued + p.sending : 0;
+}
+
+function toCampaign(row: CampaignRow, p: CampaignProgress, facts?: ForecastFacts): Campaign {
   // Sent, delivered and read as every screen counts them (contract/metrics.ts).
   const figures = messageCounts(p);
-  const left = p.queued + p.sending;
-  let expectedFinishAt: string | null = null;
-  if (pacing && isCampaignStatusIn(CAMPAIGN_RUNNING, row.status) && left > 0) {
-    const ms =
-      pacing.channel === 'cloud' ? (left / pacing.cloudThroughput) * 1000 : left * meanGapMs(pacing.messageDelay);
-    expectedFinishAt = new Date(Date.now() + ms).toISOString();
-  }
+  const left = leftToSend(row, p);
+  // The confirmation's forecast for what is left: pace, daily limit, business hours and days.
+  const expectedFinishAt =
+    facts && left > 0 ? forecastCampaign(facts, { recipients: left, connectionIds: row.connectionIds }).finishAt : null;
   return {
     id: row.id,
     name: row.name,
@@ -164,18 +165,21 @@ function toCampaign(row: CampaignRow, p: CampaignProgress, pacing?: PacingView):
 }
 
 /** Campaigns of one account, newest first, with counters computed from their recipient rows. */
-export async function listCampaigns(db: Db, userId: string, pacing?: PacingView): Promise<Campaign[]> {
+export async function listCampaigns(db: Db, userId: string, forecast?: ForecastSource): Promise<Campaign[]> {
   const rows = await db.select().from(campaigns).where(eq(campaigns.userId, userId)).orderBy(desc(campaigns.createdAt));
   // Drafts and scheduled campaigns have no rows yet: only the others are counted.
   const counted = rows.filter((r) => r.status !== 'draft' && r.status !== 'scheduled');
   const progress = await progressOf(db, counted);
-  return rows.map((r) => toCampaign(r, progress.get(r.id) ?? EMPTY_PROGRESS, pacing));
+  const progressOfRow = (r: CampaignRow) => progress.get(r.id) ?? EMPTY_PROGRESS;
+  const facts = forecast && rows.some((r) => leftToSend(r, progressOfRow(r)) > 0) ? await forecast() : undefined;
+  return rows.map((r) => toCampaign(r, progressOfRow(r), facts));
 }
 
-export async function getCampaign(db: Db, userId: string, id: string, pacing?: PacingView): Promise<Campaign> {
+export async function getCampaign(db: Db, userId: string, id: string, forecast?: ForecastSource): Promise<Campaign> {
   const row = await currentRow(db, userId, id);
-  const progress = await progressOf(db, [row]);
-  return toCampaign(row, progress.get(id) ?? EMPTY_PROGRESS, pacing);
+  const p = (await progressOf(db, [row])).get(id) ?? EMPTY_PROGRESS;
+  const facts = forecast && leftToSend(row, p) > 0 ? await forecast() : undefined;
+  return toCampaign(row, p, facts);
 }
 
 export interface CampaignDeps {

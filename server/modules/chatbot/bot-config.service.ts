@@ -1,15 +1,17 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Role } from '../../../contract/auth';
 import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import {
   type AutoReply,
+  type AutoReplyRule,
   aiUnavailableFor,
   BOT_REPLIES_MAX,
   type BotButton,
   type BotConfig,
   type BotConfigInput,
   type botConfigInput,
+  botMsg,
   DEFAULT_BOT_CONFIG,
   type Weekday,
   weekdays,
@@ -23,6 +25,20 @@ import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { getAccountSettings, updateBusinessHours } from '../settings';
 
 type ParsedInput = z.output<typeof botConfigInput>;
+type RuleRow = typeof autoReplies.$inferSelect;
+
+function toAutoReply(r: RuleRow): AutoReply {
+  return {
+    id: r.id,
+    keyword: r.trigger,
+    trigger: r.trigger,
+    response: r.response,
+    type: r.type,
+    buttons: (r.buttons as BotButton[]) ?? [],
+    imageUrl: r.imageUrl,
+    isActive: r.isActive,
+  };
+}
 
 /** The whole bot config of SPEC §3 with our additions, defaults for an account that saved nothing. */
 export async function getBotConfig(
@@ -41,18 +57,7 @@ export async function getBotConfig(
   return {
     isEnabled: row?.isEnabled ?? d.isEnabled,
     welcomeMessage: row?.welcomeMessage ?? d.welcomeMessage,
-    autoReplies: rules.map(
-      (r): AutoReply => ({
-        id: r.id,
-        keyword: r.trigger,
-        trigger: r.trigger,
-        response: r.response,
-        type: r.type,
-        buttons: (r.buttons as BotButton[]) ?? [],
-        imageUrl: r.imageUrl,
-        isActive: r.isActive,
-      }),
-    ),
+    autoReplies: rules.map(toAutoReply),
     aiEnabled: row?.aiEnabled ?? d.aiEnabled,
     aiModel: row?.aiModel ?? opts.defaultModel ?? d.aiModel,
     businessHours: {
@@ -79,7 +84,7 @@ export async function saveBotConfig(
   opts: { aiAvailable: boolean; defaultModel?: string; outbound?: OutboundPolicy; role: Role },
 ): Promise<BotConfig> {
   const outbound = opts.outbound ?? { allowPrivate: false };
-  const badImage = input.autoReplies?.findIndex((r) => r.imageUrl && linkProblem(r.imageUrl, outbound)) ?? -1;
+  const badImage = input.autoReplies?.findIndex((r) => imageProblem(r, outbound)) ?? -1;
   if (badImage >= 0) {
     throw new AppError('VALIDATION', mediaMsg.imageUrlNotPublic, {
       [`autoReplies.${badImage}.imageUrl`]: mediaMsg.imageUrlNotPublic,
@@ -139,6 +144,129 @@ export async function saveBotConfig(
   if (input.businessHours) {
     await updateBusinessHours(db, userId, input.businessHours);
   }
+  return getBotConfig(db, userId, opts);
+}
+
+/** A rule's image must be a public link (not an upload of this server, not a private address). */
+function imageProblem(rule: Pick<AutoReplyRule, 'imageUrl'>, outbound: OutboundPolicy): boolean {
+  return Boolean(rule.imageUrl && linkProblem(rule.imageUrl, outbound));
+}
+
+type RuleOpts = { aiAvailable: boolean; defaultModel?: string; outbound?: OutboundPolicy };
+
+/**
+ * One rule written on its own (the manager's add, edit, pause, delete): in one transaction that
+ * first touches the account's config row — which moves `updated_at`, so the chatbot recompiles, and
+ * locks the row, so two writes of one account's rules take turns and the repeated-keyword check
+ * holds — then finds the account's own rule `exceptId` (not found: 404, whoever else owns the id)
+ * and checks the keyword against the account's other rules.
+ */
+async function writeRule<T>(
+  db: Db,
+  userId: string,
+  rule: AutoReplyRule | null,
+  exceptId: string | null,
+  write: (t: Db, before: RuleRow | undefined) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    await t
+      .insert(botConfigs)
+      .values({ userId, updatedAt: new Date() })
+      .onConflictDoUpdate({ target: botConfigs.userId, set: { updatedAt: sql`now()` } });
+    let before: RuleRow | undefined;
+    if (exceptId) {
+      [before] = await t
+        .select()
+        .from(autoReplies)
+        .where(and(eq(autoReplies.id, exceptId), eq(autoReplies.userId, userId)));
+      if (!before) throw new AppError('NOT_FOUND', botMsg.ruleNotFound);
+    }
+    if (rule) {
+      const others = await t
+        .select({ trigger: autoReplies.trigger })
+        .from(autoReplies)
+        .where(
+          exceptId ? and(eq(autoReplies.userId, userId), ne(autoReplies.id, exceptId)) : eq(autoReplies.userId, userId),
+        );
+      const key = normalizeForMatch(rule.trigger);
+      if (others.some((o) => normalizeForMatch(o.trigger) === key)) {
+        const message = botMsg.keywordDuplicate(rule.trigger);
+        throw new AppError('VALIDATION', message, { trigger: message });
+      }
+      if (!exceptId && others.length >= BOT_REPLIES_MAX) throw new AppError('VALIDATION', botMsg.tooManyReplies);
+    }
+    return write(t, before);
+  });
+}
+
+const ruleValues = (rule: AutoReplyRule) => ({
+  trigger: rule.trigger,
+  response: rule.response,
+  type: rule.type,
+  buttons: rule.buttons,
+  imageUrl: rule.imageUrl,
+  isActive: rule.isActive,
+});
+
+function refuseBadImage(rule: AutoReplyRule, outbound: OutboundPolicy | undefined): void {
+  if (imageProblem(rule, outbound ?? { allowPrivate: false })) {
+    throw new AppError('VALIDATION', mediaMsg.imageUrlNotPublic, { imageUrl: mediaMsg.imageUrlNotPublic });
+  }
+}
+
+/** `POST /api/bot-config/auto-replies`: one rule added after the account's others, kept at once. */
+export async function addAutoReply(
+  db: Db,
+  userId: string,
+  rule: AutoReplyRule,
+  opts: RuleOpts,
+): Promise<{ rule: AutoReply; config: BotConfig }> {
+  refuseBadImage(rule, opts.outbound);
+  const row = await writeRule(db, userId, rule, null, async (t) => {
+    const [last] = await t
+      .select({ position: sql<number>`coalesce(max(${autoReplies.position}), -1)` })
+      .from(autoReplies)
+      .where(eq(autoReplies.userId, userId));
+    const [inserted] = await t
+      .insert(autoReplies)
+      .values({ userId, ...ruleValues(rule), position: Number(last?.position ?? -1) + 1 })
+      .returning();
+    return inserted;
+  });
+  return { rule: toAutoReply(row), config: await getBotConfig(db, userId, opts) };
+}
+
+/**
+ * `PUT /api/bot-config/auto-replies/{id}`: the account's own rule replaced whole, in its place
+ * (another account's id, or none, is not found). Tells whether only its on/off state moved.
+ */
+export async function updateAutoReply(
+  db: Db,
+  userId: string,
+  id: string,
+  rule: AutoReplyRule,
+  opts: RuleOpts,
+): Promise<{ rule: AutoReply; config: BotConfig; onlyActiveChanged: boolean }> {
+  refuseBadImage(rule, opts.outbound);
+  const { row, onlyActiveChanged } = await writeRule(db, userId, rule, id, async (t, before) => {
+    const [updated] = await t
+      .update(autoReplies)
+      .set(ruleValues(rule))
+      .where(and(eq(autoReplies.id, id), eq(autoReplies.userId, userId)))
+      .returning();
+    const same = (r: RuleRow) => JSON.stringify({ ...ruleValues(toAutoReply(r)), isActive: null });
+    const moved = before !== undefined && before.isActive !== updated.isActive;
+    return { row: updated, onlyActiveChanged: moved && same(before) === same(updated) };
+  });
+  return { rule: toAutoReply(row), config: await getBotConfig(db, userId, opts), onlyActiveChanged };
+}
+
+/** `DELETE /api/bot-config/auto-replies/{id}`: the account's own rule removed (another's is not found). */
+export async function deleteAutoReply(db: Db, userId: string, id: string, opts: RuleOpts): Promise<BotConfig> {
+  await writeRule(db, userId, null, id, async (t) => {
+    await t.delete(autoReplies).where(and(eq(autoReplies.id, id), eq(autoReplies.userId, userId)));
+  });
   return getBotConfig(db, userId, opts);
 }
 

@@ -6,7 +6,7 @@ import { BLOCK_CODES, BLOCK_REASONS } from '../../sending/failures';
 import { createTestDatabase } from '../../testing/test-db';
 
 /**
- * Each number's hourly counters (stats_number_hours, migration 0022) are kept by statement triggers
+ * Each number's hourly counters (stats_number_hours, migration 0023) are kept by statement triggers
  * on campaign_recipients and whatsapp_inbound_messages. Each scenario writes many rows per statement
  * — inserts, updates moving lines between statuses, hours and numbers, receipts, requeues — and the
  * counters must then equal a recount of the rows by the same rules: sent in the hour of sent_at,
@@ -147,6 +147,15 @@ describe("a number's hourly counters", () => {
       insert into whatsapp_inbound_messages (user_id, connection_id, channel, from_phone, text, provider_message_id)
       select ${userId}, ${a}::uuid, 'simulator', '55219' || g, 'oi', 'in-' || g from generate_series(1, 10) g
       on conflict do nothing`);
+    // A data migration giving messages a number, or moving them (the app itself never updates them).
+    await exec(sql`
+      update whatsapp_inbound_messages set connection_id = case when from_phone like '%1' then null else ${b}::uuid end,
+        received_at = received_at + interval '1 hour'
+      where user_id = ${userId} and provider_message_id like 'in-2%'`);
+    await countersMatchRows(userId);
+    await exec(
+      sql`update whatsapp_inbound_messages set connection_id = ${a}::uuid where user_id = ${userId} and connection_id is null`,
+    );
     const last = await countersMatchRows(userId);
     expect(total(last, 'inbound')).toBe(300);
     // Another account's counters are its own.

@@ -1,13 +1,19 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { IMPORT_TEMPLATE_COLUMNS } from '../../../contract/contacts';
 import type { Db } from '../../db/client';
 import { contacts } from '../../db/schema';
 import type { Table } from '../../lib/download';
+import { type ContactFilter, contactFilterCondition } from './contacts.service';
 
 export const EXPORT_COLUMNS = [...IMPORT_TEMPLATE_COLUMNS, 'Ativo', 'Descadastrado', 'WhatsApp'];
 
-/** Every contact of the account, in name order, as export rows (header first). */
-export async function contactsTable(db: Db, userId: string): Promise<Table> {
+/**
+ * The account's contacts the list shows under `filter` (its search and tag, read by the list's own
+ * `contactFilterCondition`; none: every contact), in the list's order, as export rows (header first).
+ */
+export async function contactsTable(db: Db, userId: string, filter: ContactFilter = {}): Promise<Table> {
+  const condition = await contactFilterCondition(db, userId, filter);
+  if (condition.none) return [EXPORT_COLUMNS];
   const rows = await db
     .select({
       name: contacts.name,
@@ -19,7 +25,7 @@ export async function contactsTable(db: Db, userId: string): Promise<Table> {
       wa: contacts.isWhatsappActive,
     })
     .from(contacts)
-    .where(eq(contacts.userId, userId))
+    .where(and(eq(contacts.userId, userId), condition.filter))
     .orderBy(asc(contacts.searchText), asc(contacts.id));
   const yesNo = (b: boolean | null) => (b === null ? '' : b ? 'Sim' : 'Não');
   return [

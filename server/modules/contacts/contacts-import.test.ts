@@ -423,6 +423,76 @@ describe('contacts export and template', () => {
     });
   });
 
+  it('exports what the list shows: the same search and tag, through the list’s own filter, and only the account’s contacts', async () => {
+    const { cookie } = await account();
+    const people = [
+      { name: 'Maria Vip', phone: '21998760001', tags: ['vip'] },
+      { name: 'Bruno Vip', phone: '21998760002', tags: ['vip', 'lead'] },
+      { name: 'Carla Vip', phone: '21998760003', tags: ['VIP cliente', 'vip'] },
+      { name: 'Maria Lead', phone: '21998760004', tags: ['lead'] },
+      { name: 'Sem tag', phone: '21998760005', tags: [] },
+    ];
+    for (const payload of people)
+      expect(
+        (await ctx.app.inject({ method: 'POST', url: '/api/contacts', payload, headers: { cookie } })).statusCode,
+      ).toBe(200);
+    // Another account's vip is never in this account's file.
+    const other = await account();
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      payload: { name: 'Outra Vip', phone: '21998760009', tags: ['vip'] },
+      headers: { cookie: other.cookie },
+    });
+
+    const exported = async (query: string) => {
+      const res = await ctx.app.inject({ method: 'GET', url: `/api/contacts/export?${query}`, headers: { cookie } });
+      expect(res.statusCode).toBe(200);
+      return res.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((line) => line.split(';')[0]);
+    };
+    const listed = async (query: string) => {
+      const res = await ctx.app.inject({ method: 'GET', url: `/api/contacts?${query}&limit=200`, headers: { cookie } });
+      return (res.json() as { items: Array<{ name: string }> }).items.map((c) => c.name);
+    };
+    for (const query of ['tag=vip', 'tag=vip&q=maria', 'q=maria', 'q=lead', 'q=98760004', 'tag=lead&q=vip']) {
+      expect(await exported(`format=csv&${query}`), query).toEqual(await listed(query));
+    }
+    expect(await exported('format=csv&tag=vip')).toEqual(['Bruno Vip', 'Carla Vip', 'Maria Vip']);
+    expect(await exported('format=csv&tag=vip&q=maria')).toEqual(['Maria Vip']);
+    // A search for a word finds the contacts whose tag holds it, as the list does.
+    expect(await exported('format=csv&q=lead')).toEqual(['Bruno Vip', 'Maria Lead']);
+    // No filter: every contact; an empty filter is no filter.
+    expect(await exported('format=csv')).toHaveLength(5);
+    expect(await exported('format=csv&q=&tag=')).toHaveLength(5);
+    // Nothing matches: the header alone; a NUL matches nothing, without an error.
+    expect(await exported('format=csv&tag=ninguem')).toEqual([]);
+    expect(await exported('format=csv&q=%00')).toEqual([]);
+
+    // The XLSX follows the same filter.
+    const xlsx = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/contacts/export?format=xlsx&tag=vip',
+      headers: { cookie },
+    });
+    const book = XLSX.read(xlsx.rawPayload, { type: 'buffer' });
+    const rows = XLSX.utils.sheet_to_json<string[]>(book.Sheets[book.SheetNames[0]], { header: 1 });
+    expect(rows.slice(1).map((r) => r[0])).toEqual(['Bruno Vip', 'Carla Vip', 'Maria Vip']);
+
+    // A tag longer than any stored one is refused with a pt-BR message, as the list refuses it.
+    const long = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/contacts/export?format=csv&tag=${'x'.repeat(51)}`,
+      headers: { cookie },
+    });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toMatch(/[a-zà-ú]/);
+  });
+
   it('neutralises each dangerous first character', () => {
     for (const v of ['=1+1', '+55+cmd|x', '-2+3', '@SUM(A1)', '+55 (11)']) expect(neutralizeCell(v)).toBe(`'${v}`);
     // After a tab the formula is a cell of its own for a reader that splits on tabs.

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   contactBulkInput,
   contactBulkResponse,
+  contactExportQuery,
   contactIdParams,
   contactInput,
   contactListQuery,
@@ -39,21 +40,24 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
       config: { access: 'customer' },
       schema: {
         tags: ['contacts'],
-        summary: 'All contacts as CSV or XLSX (cells neutralised against formula injection)',
-        querystring: fileFormatQuery,
+        summary:
+          'The contacts as CSV or XLSX — all, or with q and tag those the list shows (cells neutralised against formula injection)',
+        querystring: contactExportQuery,
       },
     },
     async (request, reply) => {
       const userId = authed(request).user.id;
-      const table = await contactsTable(db, userId);
-      const filename = datedName('contatos', request.query.format);
+      const { format, q, tag } = request.query;
+      const table = await contactsTable(db, userId, { q, tag });
+      const filename = datedName('contatos', format);
+      const narrowed = [tag ? `tag ${tag}` : '', q?.trim() ? `busca “${q.trim()}”` : ''].filter(Boolean).join(', ');
       await recordActivity(db, request.log, {
         userId,
         actorId: userId,
         kind: 'contacts_exported',
-        detail: `${filename}: ${countLabel(table.length - 1, 'contato', 'contatos')}`,
+        detail: `${filename}: ${countLabel(table.length - 1, 'contato', 'contatos')}${narrowed ? ` (${narrowed})` : ''}`,
       });
-      return sendTable(reply, { table, format: request.query.format, filename, sheet: 'Contatos' });
+      return sendTable(reply, { table, format, filename, sheet: 'Contatos' });
     },
   );
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import {
@@ -199,31 +199,54 @@ async function countContacts(db: Db, userId: string): Promise<ContactStats> {
   return { total: r.total, active: r.active, optedOut: r.optedOut };
 }
 
-/** One page of an account's contacts, searched on the server, with the totals the stat cards show. */
-export async function listContactsPage(
+/** What the contacts list narrows to: its search box and its tag chip (`GET /api/contacts`'s q and tag). */
+export interface ContactFilter {
+  q?: string;
+  tag?: string;
+}
+
+/**
+ * The one reading of the list's filter, shared by the page and the export: the rows' condition
+ * (undefined when nothing narrows the list), or `none` when nothing can match.
+ */
+export async function contactFilterCondition(
   db: Db,
-  account: Account,
-  opts: { q?: string; page?: number; limit?: number; tag?: string },
-): Promise<ContactPage> {
-  const page = opts.page ?? 1;
-  const limit = opts.limit ?? 50;
+  userId: string,
+  opts: ContactFilter,
+): Promise<
+  { none: true } | { none: false; filter: SQL | undefined; needle?: string; matchedTags: string[]; tag?: string }
+> {
   const searched = searchNeedle(opts.q);
   const needle = searched?.needle;
   // A tag is matched exactly as stored, as a campaign's tags are (server/sending/planner.ts).
   const tag = opts.tag || undefined;
-  const offset = (page - 1) * limit;
-  const stats = await contactStats(db, account.id);
-  const contactLimit = contactLimitFor(account.planType);
-  if (needle?.includes('\0') || tag?.includes('\0')) {
-    // No stored text holds a NUL (PostgreSQL refuses it, even as a query parameter): nothing matches.
-    return { items: [], total: 0, totalIsLowerBound: false, page, limit, stats, contactLimit };
-  }
+  // No stored text holds a NUL (PostgreSQL refuses it, even as a query parameter): nothing matches.
+  if (needle?.includes('\0') || tag?.includes('\0')) return { none: true };
   // Words may name tags; numbers are looked for in phones only.
-  const matchedTags = searched && !searched.phoneLike ? await tagsMatching(db, account.id, searched.needle) : [];
+  const matchedTags = searched && !searched.phoneLike ? await tagsMatching(db, userId, searched.needle) : [];
   const filter = and(
     searchCondition(needle, matchedTags),
     tag === undefined ? undefined : sql`${contacts.tags} @> array[${tag}]::text[]`,
   );
+  return { none: false, filter, needle, matchedTags, tag };
+}
+
+/** One page of an account's contacts, searched on the server, with the totals the stat cards show. */
+export async function listContactsPage(
+  db: Db,
+  account: Account,
+  opts: ContactFilter & { page?: number; limit?: number },
+): Promise<ContactPage> {
+  const page = opts.page ?? 1;
+  const limit = opts.limit ?? 50;
+  const offset = (page - 1) * limit;
+  const stats = await contactStats(db, account.id);
+  const contactLimit = contactLimitFor(account.planType);
+  const condition = await contactFilterCondition(db, account.id, opts);
+  if (condition.none) {
+    return { items: [], total: 0, totalIsLowerBound: false, page, limit, stats, contactLimit };
+  }
+  const { filter, needle, matchedTags, tag } = condition;
   const where = and(eq(contacts.userId, account.id), filter);
   // The index holds names and phones only: a search within a tag, or one that names a tag, is the database's.
   const found =

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Conversation, type ConversationMessage, conversationsMsg } from '../../../contract/conversations';
+import { uploadIdOf, uploadUrl } from '../../../contract/uploads';
 import { recordOutboundMessage, setTakenOver } from '../../chatbot/conversations';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
@@ -20,9 +21,21 @@ interface ConversationRow {
   unread: number;
   taken_over_until: Date | string | null;
   number_label?: string | null;
+  last_source?: Conversation['lastSource'];
 }
 
 const iso = (v: Date | string) => new Date(v).toISOString();
+
+/**
+ * Where the page loads a message's image from: an upload of the account (`upload:<id>`, as campaigns
+ * and bot replies keep it) at its address, an http(s) link as it is; anything else is no image.
+ */
+function imageAddress(ref: string | null): string | null {
+  if (!ref) return null;
+  const uploadId = uploadIdOf(ref);
+  if (uploadId) return uploadUrl(uploadId);
+  return /^https?:\/\//i.test(ref) || ref.startsWith(uploadUrl('')) ? ref : null;
+}
 
 function toConversation(r: ConversationRow, now = new Date()): Conversation {
   const until = r.taken_over_until ? new Date(r.taken_over_until) : null;
@@ -37,12 +50,17 @@ function toConversation(r: ConversationRow, now = new Date()): Conversation {
     takenOverUntil: until && until > now ? until.toISOString() : null,
     connectionId: r.connection_id,
     numberLabel: r.number_label ?? null,
+    lastSource: r.last_direction === 'out' ? (r.last_source ?? null) : null,
   };
 }
 
 const SELECT = sql`
   select v.phone, coalesce(v.contact_id, c.id) as contact_id, v.name, c.name as contact_name, v.last_message_at,
-         v.last_message_text, v.last_direction, v.unread, v.taken_over_until, v.connection_id, n.label as number_label
+         v.last_message_text, v.last_direction, v.unread, v.taken_over_until, v.connection_id, n.label as number_label,
+         -- Who wrote the latest stored message (campaign sends do not move the list): the thread's index finds it.
+         (select m.source from conversation_messages m
+           where m.user_id = v.user_id and m.phone = v.phone and m.connection_id = v.connection_id
+           order by m.created_at desc limit 1) as last_source
   from conversations v
   left join contacts c on c.user_id = v.user_id and c.phone = '+' || v.phone
   left join connections n on n.id = v.connection_id and n.user_id = v.user_id`;
@@ -153,10 +171,13 @@ export async function getConversation(
     created_at: Date | string;
     buttons: ConversationMessage['buttons'] | null;
     choice: ConversationMessage['choice'] | null;
+    author: string | null;
   }>(
     await db.execute(sql`
       select m.id, m.direction, m.source, m.text, m.image_url, m.status, m.failure_reason, m.created_at,
-             m.buttons, m.choice
+             m.buttons, m.choice,
+             -- A person's answer is the account user's (one person per account).
+             case when m.source = 'manual' then (select u.name from users u where u.id = m.user_id) end as author
       from conversation_messages m
       where m.user_id = ${userId} and m.phone = ${phone} and m.connection_id = ${number} ${before}
       order by m.created_at desc limit ${q.limit}`),
@@ -171,9 +192,10 @@ export async function getConversation(
     status: string;
     error: string | null;
     sent_at: Date | string;
+    campaign_name: string;
   }>(
     await db.execute(sql`
-      select r.id, c.message, c.image_url, r.name, r.email, r.status, r.error, r.sent_at
+      select r.id, c.message, c.image_url, c.name as campaign_name, r.name, r.email, r.status, r.error, r.sent_at
       from campaigns c
       join campaign_recipients r on r.campaign_id = c.id and r.recipient = ${phone}
       where c.user_id = ${userId} and r.kind = 'contact' and r.sent_at is not null ${beforeCampaign}
@@ -187,10 +209,11 @@ export async function getConversation(
       direction: m.direction,
       source: m.source,
       text: m.text,
-      imageUrl: m.image_url,
+      imageUrl: imageAddress(m.image_url),
       status: m.status,
       failureReason: m.failure_reason,
       createdAt: iso(m.created_at),
+      author: m.author || null,
       // What the contact saw (the buttons of a bot reply) and answered (the option of a button answer).
       ...(m.buttons?.options?.length ? { buttons: m.buttons } : {}),
       ...(m.choice?.option ? { choice: m.choice } : {}),
@@ -201,12 +224,14 @@ export async function getConversation(
         direction: 'out',
         source: 'campaign',
         text: personalText(r.message, { recipient: phone, kind: 'contact', name: r.name, email: r.email }),
-        imageUrl: r.image_url && /^https?:\/\//.test(r.image_url) ? r.image_url : null,
+        // The campaign's image as it went out: a link, or the account's upload (`upload:<id>`).
+        imageUrl: imageAddress(r.image_url),
         status: (['sent', 'delivered', 'read', 'failed'].includes(r.status)
           ? r.status
           : 'sent') as ConversationMessage['status'],
         failureReason: r.status === 'failed' ? r.error : null,
         createdAt: iso(r.sent_at),
+        author: r.campaign_name,
       }),
     ),
   ]

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationMessage } from '../../../contract/conversations';
 import { HANDOFF_REPLY } from '../../chatbot/steps';
@@ -69,6 +70,9 @@ describe('conversation messages with buttons (personal number, simulator)', () =
     // What the contact got: the text with the numbered options.
     const sent = driver.outbox.filter((m) => m.to === from);
     expect(sent.at(-1)?.message).toMatchObject({ kind: 'interactive', text: 'Como podemos ajudar?' });
+    // The list says the last message is the bot's (not the person's).
+    const afterBot = (await call('GET', '/api/conversations')).json();
+    expect(afterBot.conversations[0]).toMatchObject({ phone: from, lastDirection: 'out', lastSource: 'bot' });
     await say('3');
     await say('ligar para suporte');
 
@@ -266,5 +270,56 @@ describe('conversation messages with buttons (Cloud API)', () => {
     ]);
     // The chosen link is sent back.
     expect(shown(messages)[3]).toMatchObject({ direction: 'out', text: '🔗 https://loja.example.com/ajuda' });
+  });
+});
+
+describe('who wrote each outbound message, and the campaign’s image', () => {
+  const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), Buffer.alloc(64, 1)]);
+
+  it('names the campaign and the person, and gives the campaign’s uploaded image its address', async () => {
+    const { user, cookie } = await newCustomer(ctx, { name: 'Rita Atendente' });
+    const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      apiCall(ctx, method, url, { cookie, payload });
+    await connectSimulator(ctx, user.id, cookie);
+    const upload = await apiCall(ctx, 'POST', '/api/uploads', { cookie, file: { name: 'oferta.jpg', data: JPEG } });
+    expect(upload.statusCode, upload.body).toBe(200);
+    const imageId = upload.json().id as string;
+    expect((await call('POST', '/api/contacts', { name: 'Ana', phone: '21998761111' })).statusCode).toBe(200);
+    const created = await call('POST', '/api/campaigns', {
+      name: 'Black Friday',
+      message: '*20% de desconto* hoje',
+      targetType: 'contacts',
+      imageUrl: `upload:${imageId}`,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const campaignId = created.json().id as string;
+    expect((await call('POST', `/api/campaigns/${campaignId}/send`)).statusCode).toBe(200);
+    // The send loop does not run in this file: the row goes out as the engine would mark it.
+    const number = await ctx.app.deps.connections.directory.primary(user.id, 'personal');
+    await ctx.database.db.execute(
+      sql`update campaign_recipients set status = 'sent', sent_at = now() - interval '1 minute', connection_id = ${number?.id}
+          where campaign_id = ${campaignId}`,
+    );
+    const answered = await call('POST', '/api/conversations/5521998761111/messages', { text: 'Posso ajudar?' });
+    expect(answered.statusCode, answered.body).toBe(200);
+
+    const detail = await call('GET', '/api/conversations/5521998761111');
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(detail.json().conversation).toMatchObject({ lastDirection: 'out', lastSource: 'manual' });
+    const messages = detail.json().messages as ConversationMessage[];
+    expect(messages.map(({ source, author, text, imageUrl }) => ({ source, author, text, imageUrl }))).toEqual([
+      // The text as it went out (the page formats it); the image at the upload's address.
+      {
+        source: 'campaign',
+        author: 'Black Friday',
+        text: '*20% de desconto* hoje',
+        imageUrl: `/api/uploads/${imageId}`,
+      },
+      { source: 'manual', author: 'Rita Atendente', text: 'Posso ajudar?', imageUrl: null },
+    ]);
+    // The owner loads the image from there; another account does not.
+    expect((await call('GET', `/api/uploads/${imageId}`)).statusCode).toBe(200);
+    const stranger = await newCustomer(ctx);
+    expect((await apiCall(ctx, 'GET', `/api/uploads/${imageId}`, { cookie: stranger.cookie })).statusCode).toBe(404);
   });
 });

@@ -217,6 +217,12 @@ if (onPostgres) {
       });
       expect(injected.statusCode, injected.body).toBe(200);
       expect(inbound).toEqual(['Oi pelo B']);
+      // So does the simulator's restriction: the next send of A's connection fails with WhatsApp's 463.
+      const restricted = await call(b, 'POST', '/api/whatsapp/simulator/restrict', cookie, { connectionId: number });
+      expect(restricted.statusCode, restricted.body).toBe(200);
+      await expect(driver.send('5521998765431', { kind: 'text', text: 'oi' })).rejects.toMatchObject({
+        providerCode: 463,
+      });
 
       // Connecting again through B reaches the holder (already connected): no second connection.
       expect((await call(b, 'POST', '/api/whatsapp/connect', cookie)).statusCode).toBe(200);

@@ -6,6 +6,8 @@ import {
   connectWhatsappResponse,
   simulateInboundInput,
   simulateInboundResponse,
+  simulateRestrictionInput,
+  simulateRestrictionResponse,
   simulatorOutboxResponse,
   whatsappChannelResponse,
 } from '../../../contract/whatsapp-connection';
@@ -16,6 +18,7 @@ import {
   disconnectWhatsapp,
   getWhatsappChannel,
   simulateInbound,
+  simulateRestriction,
   simulatorOutbox,
 } from './whatsapp.service';
 
@@ -93,7 +96,20 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
           response: { 200: simulateInboundResponse },
         },
       },
-      async (request) => simulateInbound(connections, authed(request).user.id, request.body.from, request.body.text),
+      async (request) => simulateInbound(connections, authed(request).user.id, request.body),
+    );
+    app.post(
+      '/whatsapp/simulator/restrict',
+      {
+        config: { access: 'customer' },
+        schema: {
+          tags: ['whatsapp'],
+          summary: 'Simulator only: the number’s next send fails with a WhatsApp restriction (463 or 131048)',
+          body: simulateRestrictionInput,
+          response: { 200: simulateRestrictionResponse },
+        },
+      },
+      async (request) => simulateRestriction(connections, authed(request).user.id, request.body),
     );
     app.get(
       '/whatsapp/simulator/outbox',

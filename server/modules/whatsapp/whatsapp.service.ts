@@ -1,6 +1,10 @@
+import type { z } from 'zod';
+import { connectionsMsg } from '../../../contract/connections';
 import {
   type ConnectWhatsappInput,
   type ConnectWhatsappResponse,
+  type SimulateInboundInput,
+  type simulateRestrictionInput,
   type WhatsappChannelInfo,
   whatsappMsg,
 } from '../../../contract/whatsapp-connection';
@@ -9,6 +13,8 @@ import { AppError } from '../../errors';
 import { DriverError } from '../../whatsapp/driver';
 import type { ConnectionManager } from '../../whatsapp/manager';
 import { getAccountSettings } from '../settings';
+
+type SimulateRestrictionInput = z.output<typeof simulateRestrictionInput>;
 
 /** Starts pairing the account's personal number: a QR code, or a pairing code for a phone number. */
 export async function connectWhatsapp(
@@ -37,11 +43,39 @@ export async function disconnectWhatsapp(connections: ConnectionManager, userId:
 }
 
 /**
- * Simulator only: injects a message from a contact into the account's simulated connection (on the
- * process that holds it, wherever the request landed).
+ * Simulator only: the account's personal number a simulator route acts on — the one asked for (another
+ * account's or an unknown one is a 404, as on the conversation routes), else the primary one.
  */
-export async function simulateInbound(connections: ConnectionManager, userId: string, from: string, text: string) {
-  return { success: true as const, ...(await connections.simulateInbound(userId, from, text)) };
+async function simulatedNumber(connections: ConnectionManager, userId: string, connectionId?: string) {
+  if (connectionId) {
+    const entry = await connections.directory.get(userId, connectionId);
+    if (!entry) throw new AppError('NOT_FOUND', connectionsMsg.notFound);
+    if (entry.kind !== 'personal') throw new AppError('CONFLICT', whatsappMsg.simulatorPersonalOnly);
+    return entry;
+  }
+  const entry = await connections.directory.primary(userId, 'personal');
+  if (!entry) throw new AppError('CONFLICT', whatsappMsg.notConnected);
+  return entry;
+}
+
+/**
+ * Simulator only: injects a message from a contact into one of the account's simulated numbers (on
+ * the process that holds it, wherever the request landed).
+ */
+export async function simulateInbound(connections: ConnectionManager, userId: string, input: SimulateInboundInput) {
+  const entry = await simulatedNumber(connections, userId, input.connectionId);
+  return { success: true as const, ...(await connections.simulateInboundOn(entry.id, input.from, input.text)) };
+}
+
+/** Simulator only: the number's next send fails with a WhatsApp restriction (a fault switch for tests and demos). */
+export async function simulateRestriction(
+  connections: ConnectionManager,
+  userId: string,
+  input: SimulateRestrictionInput,
+) {
+  const entry = await simulatedNumber(connections, userId, input?.connectionId);
+  await connections.simulateRestrictionOn(entry.id, input?.code ?? '463');
+  return { success: true as const, message: whatsappMsg.restrictionArmed };
 }
 
 /** Simulator only: what the account's simulated number sent, oldest first (for browser tests). */

@@ -1,10 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectionsMsg } from '../../../contract/connections';
 import { OPT_OUT_CONFIRMATION } from '../../../contract/contacts';
 import type { WhatsappSession } from '../../../contract/whatsapp';
+import { whatsappMsg } from '../../../contract/whatsapp-connection';
 import { recordInbound } from '../../chatbot/pipeline';
 import { campaignRecipients, campaigns, connections, whatsappInboundMessages } from '../../db/schema';
+import { classifyFailure } from '../../sending/failures';
 import { recordReceipt } from '../../sending/receipts';
+import { addPersonalNumber, insertConnection, pairNumber } from '../../testing/connections';
 import {
   apiCall,
   connectSimulator,
@@ -15,6 +20,7 @@ import {
   type TestContext,
   waitFor,
 } from '../../testing/test-app';
+import { type Driver, DriverError } from '../../whatsapp/driver';
 import { ConnectionManager } from '../../whatsapp/manager';
 import { ConnectionRegistry } from '../../whatsapp/registry';
 import { simulatedNumber } from '../../whatsapp/simulator/simulator-driver';
@@ -269,6 +275,101 @@ describe('personal number through the simulator', () => {
       .where(and(eq(connections.userId, user.id), eq(connections.active, true)));
     expect(row).toBeDefined();
     await post('/api/whatsapp/disconnect', cookie);
+  });
+});
+
+describe('the simulator routes on one of several numbers', () => {
+  it('injects on the number asked for; another account’s, an unknown or a Cloud number is refused', async () => {
+    const { user, cookie } = await newCustomer(ctx, { planType: 'premium' });
+    const sales = await addPersonalNumber(ctx, cookie, 'Vendas');
+    const support = await addPersonalNumber(ctx, cookie, 'Suporte');
+    expect(sales.isDefault).toBe(true);
+    await pairNumber(ctx, cookie, sales.id);
+    await pairNumber(ctx, cookie, support.id);
+    const cloud = await insertConnection(ctx.database.db, user.id, 'cloud', { isDefault: false });
+    ctx.app.deps.connections.directory.changed(user.id);
+
+    const inbound = (payload: object, as = cookie) => post('/api/whatsapp/simulator/inbound', as, payload);
+    expect((await inbound({ from: '5511911115555', text: 'no suporte', connectionId: support.id })).statusCode).toBe(
+      200,
+    );
+    expect((await inbound({ from: '5511911115555', text: 'no padrão' })).statusCode).toBe(200);
+    const rows = () =>
+      ctx.database.db
+        .select({ text: whatsappInboundMessages.text, connectionId: whatsappInboundMessages.connectionId })
+        .from(whatsappInboundMessages)
+        .where(eq(whatsappInboundMessages.userId, user.id));
+    const recorded = await waitFor(rows, (r) => r.length === 2);
+    expect(Object.fromEntries(recorded.map((r) => [r.text, r.connectionId]))).toEqual({
+      'no suporte': support.id,
+      'no padrão': sales.id,
+    });
+
+    // Another account's number answers exactly as an unknown one.
+    const other = await newCustomer(ctx);
+    const refused = await inbound({ from: '5511911115555', text: 'oi', connectionId: sales.id }, other.cookie);
+    const unknown = await inbound({ from: '5511911115555', text: 'oi', connectionId: randomUUID() });
+    for (const res of [refused, unknown]) {
+      expect([res.statusCode, res.json().message]).toEqual([404, connectionsMsg.notFound]);
+    }
+    const malformed = await inbound({ from: '5511911115555', text: 'oi', connectionId: 'vendas' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.body).toContain(connectionsMsg.notFound);
+    const onCloud = await inbound({ from: '5511911115555', text: 'oi', connectionId: cloud.id });
+    expect([onCloud.statusCode, onCloud.json().message]).toEqual([409, whatsappMsg.simulatorPersonalOnly]);
+    // Nothing more was recorded, on any account.
+    expect(await rows()).toHaveLength(2);
+    await post(`/api/connections/${support.id}/disconnect`, cookie);
+    await post(`/api/connections/${sales.id}/disconnect`, cookie);
+  });
+
+  it('restricts a number: its next send fails as WhatsApp’s restriction, once; others refused as for inbound', async () => {
+    const { cookie } = await newCustomer(ctx, { planType: 'premium' });
+    const sales = await addPersonalNumber(ctx, cookie, 'Vendas');
+    const support = await addPersonalNumber(ctx, cookie, 'Suporte');
+    const restrict = (payload?: object, as = cookie) => post('/api/whatsapp/simulator/restrict', as, payload);
+    // Not connected yet: nothing to restrict.
+    expect((await restrict({ connectionId: support.id })).statusCode).toBe(409);
+    await pairNumber(ctx, cookie, sales.id);
+    await pairNumber(ctx, cookie, support.id);
+    const manager = ctx.app.deps.connections;
+    const driverOf = (id: string) => manager.personalDriver(id) as Driver;
+
+    const armed = await restrict({ connectionId: support.id, code: '131048' });
+    expect(armed.json()).toEqual({ success: true, message: whatsappMsg.restrictionArmed });
+    // The default number is untouched; the restricted one fails once, as WhatsApp's 131048 reads.
+    await expect(driverOf(sales.id).send('5511911116666', { kind: 'text', text: 'oi' })).resolves.toBeTruthy();
+    const failure = await driverOf(support.id)
+      .send('5511911116666', { kind: 'text', text: 'oi' })
+      .then(
+        () => null,
+        (err) => err,
+      );
+    expect(failure).toBeInstanceOf(DriverError);
+    expect(classifyFailure(failure)).toMatchObject({ action: 'pause', restriction: '131048' });
+    await expect(driverOf(support.id).send('5511911116666', { kind: 'text', text: 'oi' })).resolves.toBeTruthy();
+
+    // Without a number: the primary personal one, with WhatsApp's 463 by default.
+    expect((await restrict()).statusCode).toBe(200);
+    const timeLock = await driverOf(sales.id)
+      .send('5511911116666', { kind: 'text', text: 'oi' })
+      .then(
+        () => null,
+        (err) => err,
+      );
+    expect(classifyFailure(timeLock)).toMatchObject({ action: 'pause', restriction: '463' });
+
+    const other = await newCustomer(ctx);
+    const refused = await restrict({ connectionId: support.id }, other.cookie);
+    expect([refused.statusCode, refused.json().message]).toEqual([404, connectionsMsg.notFound]);
+    expect((await restrict({ connectionId: randomUUID() })).statusCode).toBe(404);
+    const badCode = await restrict({ connectionId: support.id, code: '500' });
+    expect(badCode.statusCode).toBe(400);
+    expect(badCode.body).toContain(whatsappMsg.restrictionCodeInvalid);
+    // The other account's attempt armed nothing.
+    await expect(driverOf(support.id).send('5511911116666', { kind: 'text', text: 'oi' })).resolves.toBeTruthy();
+    await post(`/api/connections/${support.id}/disconnect`, cookie);
+    await post(`/api/connections/${sales.id}/disconnect`, cookie);
   });
 });
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { formatPhone, phoneDigits } from '../../../contract/phone';
 import type { WhatsappSession } from '../../../contract/whatsapp';
+import type { simulatedRestrictions } from '../../../contract/whatsapp-connection';
 import {
   type Driver,
   DriverError,
@@ -52,6 +53,15 @@ const SAMPLE_GROUPS = [
  * its receipts follow) but the send still fails with the error, as when the answer is lost.
  */
 export type SimulatorSendFault = { kind: 'fail' | 'lose-answer'; error: Error };
+
+/** The restrictions the simulator can put on a number (contract/whatsapp-connection.ts). */
+export type SimulatedRestriction = (typeof simulatedRestrictions)[number];
+
+/** What WhatsApp answers a send from a restricted number, as the drivers report it. */
+const RESTRICTION_TEXTS: Record<SimulatedRestriction, string> = {
+  '463': 'Número temporariamente restrito pelo WhatsApp (463)',
+  '131048': 'Limite de spam atingido: o WhatsApp restringiu o número (131048)',
+};
 
 /** Faults the simulated number injects; all off by default. */
 export interface SimulatorFaults {
@@ -223,8 +233,25 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
     if (this.typingLog.length > OUTBOX_MAX) this.typingLog.splice(0, this.typingLog.length - OUTBOX_MAX);
   }
 
+  /** A restriction armed by `restrictNextSend`: the WhatsApp code the next send fails with. */
+  private restriction: SimulatedRestriction | null = null;
+
+  /**
+   * The next send fails as WhatsApp fails it when it restricts a number (463: a time lock, 131048:
+   * spam), once; nothing goes out. The sending engine then marks the number restricted, as it would
+   * on a real one (tests and demos of "Liberar número").
+   */
+  restrictNextSend(code: SimulatedRestriction): void {
+    this.restriction = code;
+  }
+
   async send(to: string, message: OutgoingMessage, opts: SendOptions = {}): Promise<{ providerMessageId: string }> {
     if (!this.state.isConnected) throw new DriverError('transient', 'WhatsApp desconectado', 30_000);
+    if (this.restriction) {
+      const code = this.restriction;
+      this.restriction = null;
+      throw new DriverError('permanent', RESTRICTION_TEXTS[code], undefined, Number(code));
+    }
     let fault: SimulatorSendFault | null = null;
     if (this.faults.send) {
       const attempt = (this.sendAttempts.get(to) ?? 0) + 1;

@@ -1,8 +1,6 @@
-import { Info } from 'lucide-react';
 import { type ReactNode, Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { roleOf } from '../../../contract/auth';
-import { msg } from '../../../contract/messages';
 import { PageSkeleton } from '../../components/page-skeleton';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../components/ui/sheet';
 import { AccountNotice } from '../../features/auth/components/account-notice';
@@ -57,12 +55,6 @@ export function DashboardLayout({ children }: { children?: ReactNode }) {
           <AppHeader user={user} title={title} onOpenMenu={() => setMenuOpen(true)} />
           {role === 'demo' ? <DemoBanner user={user} /> : null}
           <AccountNotice user={user} />
-          {role === 'customer' && isMobile ? (
-            <p className="flex items-center gap-2 border-b bg-muted px-4 py-2 text-xs text-muted-foreground sm:px-6">
-              <Info aria-hidden className="size-4 shrink-0" />
-              Mensagens, bot e campanhas: {msg.generic.mobileOnlyDesktop}
-            </p>
-          ) : null}
           <main
             id="conteudo"
             tabIndex={-1}

@@ -206,17 +206,19 @@ describe('progressSummary', () => {
 describe('expectedFinishText', () => {
   const now = new Date(2026, 10, 22, 10, 0).getTime();
 
-  it('says "em instantes" within a minute, the clock and what is left the same day, the date otherwise', () => {
-    expect(expectedFinishText(new Date(now + 30_000).toISOString(), now)).toBe('Término previsto: em instantes');
-    expect(expectedFinishText(new Date(now - 5_000).toISOString(), now)).toBe('Término previsto: em instantes');
+  it('says the send confirmation’s words: minutes, today’s clock, tomorrow, a date', () => {
+    expect(expectedFinishText(new Date(now + 30_000).toISOString(), now)).toBe('Término previsto em menos de 1 min');
+    expect(expectedFinishText(new Date(now - 5_000).toISOString(), now)).toBe('Término previsto em menos de 1 min');
+    expect(expectedFinishText(new Date(2026, 10, 22, 10, 45).toISOString(), now)).toBe('Término previsto em ~45 min');
     expect(expectedFinishText(new Date(2026, 10, 22, 11, 23).toISOString(), now)).toBe(
-      'Término previsto às 11:23 (em 1h 23min)',
+      'Término previsto em ~1 h 23 min (hoje às 11:23)',
     );
-    expect(expectedFinishText(new Date(2026, 10, 22, 10, 45).toISOString(), now)).toBe(
-      'Término previsto às 10:45 (em 45min)',
+    // Outside business hours the forecast lands on the next opening: the card says so, as the confirmation did.
+    expect(expectedFinishText(new Date(2026, 10, 23, 9, 2).toISOString(), now)).toBe(
+      'Término previsto amanhã às 09:02',
     );
-    expect(expectedFinishText(new Date(2026, 10, 23, 9, 0).toISOString(), now)).toBe(
-      'Término previsto em 23/11/2026 09:00',
+    expect(expectedFinishText(new Date(2026, 10, 25, 9, 0).toISOString(), now)).toBe(
+      'Término previsto em 25/11/2026 09:00',
     );
   });
 

@@ -6,7 +6,8 @@ import {
   campaignWaitReasons,
 } from '../../../contract/campaigns';
 import { attempted, deliveryRate, deliveryTone, type MessageCounts } from '../../../contract/metrics';
-import { formatDate, formatDateTime, formatRemaining } from '../../lib/format';
+import { formatDate } from '../../lib/format';
+import { finishPhrase } from './start-confirm';
 
 /** Case-insensitive substring search on name or message (SPEC §5). */
 export function filterCampaigns<T extends Pick<Campaign, 'name' | 'message'>>(
@@ -135,24 +136,17 @@ export function progressSummary(p: CampaignProgress): ProgressSummary {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-function sameDay(a: Date, b: Date): boolean {
-  return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
-}
-
 /**
- * When a running campaign should finish: 'Término previsto: em instantes' within a minute,
- * 'Término previsto às 14:05 (em 1h 23min)' the same day, else 'Término previsto em 23/11/2026 09:00'.
+ * When a running campaign should finish, in the send confirmation's words (`finishPhrase`) about the
+ * server's one forecast (pace, daily limit, business hours): 'Término previsto em ~3 min',
+ * 'Término previsto amanhã às 09:02'. Null without a valid time.
  */
 export function expectedFinishText(value: string | null | undefined, now: number = Date.now()): string | null {
   if (!value) return null;
   const at = new Date(value);
   if (Number.isNaN(at.getTime())) return null;
-  const ms = at.getTime() - now;
-  if (ms <= 60_000) return 'Término previsto: em instantes';
-  if (sameDay(at, new Date(now))) {
-    return `Término previsto às ${pad(at.getHours())}:${pad(at.getMinutes())} (em ${formatRemaining(ms)})`;
-  }
-  return `Término previsto em ${formatDateTime(at)}`;
+  const phrase = finishPhrase(at, new Date(now));
+  return phrase.charAt(0).toUpperCase() + phrase.slice(1);
 }
 
 /** Why an in-progress campaign is waiting, in pt-BR; null for no (or an unknown) reason. */

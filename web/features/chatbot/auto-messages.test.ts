@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { type AutoReply, autoReplyForm, type BotConfig, sampleAutoReplies } from '../../../contract/bot';
+import {
+  type AutoReply,
+  autoReplyForm,
+  autoReplyRuleInput,
+  type BotConfig,
+  sampleAutoReplies,
+} from '../../../contract/bot';
 import {
   buttonActionLabel,
-  emptyNewMessage,
-  type ManagedReply,
-  managedFromConfig,
+  draftFromReply,
   managerPayload,
   moreRepliesText,
-  newManagedReply,
-  removeReply,
-  sameReplies,
+  ruleInput,
   sampleRepliesToAdd,
-  toggleReplyActive,
+  toggledRuleInput,
 } from './auto-messages';
 
 const stored: AutoReply = {
@@ -39,19 +41,16 @@ const config: BotConfig = {
 };
 
 describe('managerPayload', () => {
-  it('sends the current config with the local rules in the manager shape', () => {
-    const local = managedFromConfig(config.autoReplies);
-    const created = newManagedReply(
-      autoReplyForm(local.map((r) => r.trigger)).parse({
-        ...emptyNewMessage,
-        trigger: 'menu',
-        type: 'image',
-        response: 'Cardápio',
-        imageUrl: 'https://x.com/a.png',
-      }),
-    );
-    const list = toggleReplyActive([...local, created], local[0].key);
-    expect(managerPayload(config, list)).toEqual({
+  it('sends the current config with its rules (and their ids) and the samples after them', () => {
+    const sample = {
+      trigger: 'menu',
+      response: 'Cardápio',
+      type: 'image' as const,
+      buttons: [],
+      imageUrl: 'https://x.com/a.png',
+      isActive: true,
+    };
+    expect(managerPayload(config, [sample])).toEqual({
       isEnabled: false,
       welcomeMessage: 'Bem-vindo!',
       aiEnabled: true,
@@ -68,58 +67,54 @@ describe('managerPayload', () => {
           type: 'interactive',
           buttons: stored.buttons,
           imageUrl: '',
-          isActive: false,
-        },
-        {
-          trigger: 'menu',
-          response: 'Cardápio',
-          type: 'image',
-          buttons: [],
-          imageUrl: 'https://x.com/a.png',
           isActive: true,
         },
+        sample,
       ],
     });
   });
 
-  it('drops buttons of a text rule and the image of a non-image rule', () => {
-    const rule: ManagedReply = {
-      ...managedFromConfig([stored])[0],
-      type: 'text',
-      imageUrl: 'https://x.com/a.png',
-    };
-    expect(managerPayload(config, [rule]).autoReplies?.[0]).toMatchObject({ buttons: [], imageUrl: '' });
-  });
-
   it('leaves aiEnabled out when AI is on but no longer available on the server', () => {
-    const payload = managerPayload({ ...config, aiAvailable: false }, []);
+    const payload = managerPayload({ ...config, aiAvailable: false, autoReplies: [] }, []);
     expect(payload).not.toHaveProperty('aiEnabled');
     expect(payload.autoReplies).toEqual([]);
   });
 });
 
-describe('sameReplies', () => {
-  it('notices a pause, a removal and an undo', () => {
-    const local = managedFromConfig(config.autoReplies);
-    const paused = toggleReplyActive(local, local[0].key);
-    expect(sameReplies(local, managedFromConfig(config.autoReplies))).toBe(true);
-    expect(sameReplies(local, paused)).toBe(false);
-    expect(sameReplies(local, toggleReplyActive(paused, local[0].key))).toBe(true);
-    expect(sameReplies(local, removeReply(local, local[0].key))).toBe(false);
-  });
-});
-
-describe('newManagedReply', () => {
-  it('makes an accepted rule a new active rule without an id', () => {
-    const rule = autoReplyForm([]).parse({ ...emptyNewMessage, trigger: ' menu ', response: ' Veja ' });
-    expect(newManagedReply(rule)).toMatchObject({
-      id: null,
-      trigger: 'menu',
-      response: 'Veja',
-      type: 'text',
-      buttons: [],
+describe('one rule at a time', () => {
+  it('sends a stored rule as the rule routes take it, without buttons on text or an image off image rules', () => {
+    expect(ruleInput(stored)).toEqual({
+      trigger: 'oi',
+      response: 'Olá!',
+      type: 'interactive',
+      buttons: stored.buttons,
+      imageUrl: '',
       isActive: true,
     });
+    expect(autoReplyRuleInput.safeParse(ruleInput(stored)).success).toBe(true);
+    expect(ruleInput({ ...stored, type: 'text', imageUrl: 'https://x.com/a.png' })).toMatchObject({
+      buttons: [],
+      imageUrl: '',
+    });
+  });
+
+  it('pauses and activates a rule, changing nothing else', () => {
+    expect(toggledRuleInput(stored)).toEqual({ ...ruleInput(stored), isActive: false });
+    expect(toggledRuleInput({ ...stored, isActive: false })).toEqual(ruleInput(stored));
+  });
+
+  it('opens the edit form with the rule as stored, which the form accepts back unchanged', () => {
+    const draft = draftFromReply(stored);
+    expect(draft).toEqual({
+      trigger: 'oi',
+      type: 'interactive',
+      response: 'Olá!',
+      imageUrl: '',
+      buttons: stored.buttons,
+    });
+    // Its own keyword is no repeat when the others' are checked.
+    expect(autoReplyForm([]).parse(draft)).toMatchObject({ trigger: 'oi', buttons: stored.buttons });
+    expect(autoReplyForm(['OI']).safeParse(draft).success).toBe(false);
   });
 });
 
@@ -143,12 +138,9 @@ describe('sampleRepliesToAdd', () => {
     const samples = sampleAutoReplies({ phone: '+55 (11) 4000-1234', email: 'loja@exemplo.com.br' });
     const all = sampleRepliesToAdd(samples, []);
     expect(all.map((r) => r.trigger)).toEqual(['oi', 'produtos', 'suporte']);
-    expect(all.every((r) => r.id === null && r.isActive && r.buttons.length === 3)).toBe(true);
+    expect(all.every((r) => r.isActive && r.buttons?.length === 3)).toBe(true);
     expect(all[2].response).toContain('loja@exemplo.com.br');
-    expect(all[2].buttons[0]).toMatchObject({ type: 'phone', value: '551140001234' });
-    expect(sampleRepliesToAdd(samples, managedFromConfig([stored])).map((r) => r.trigger)).toEqual([
-      'produtos',
-      'suporte',
-    ]);
+    expect(all[2].buttons?.[0]).toMatchObject({ type: 'phone', value: '551140001234' });
+    expect(sampleRepliesToAdd(samples, [{ trigger: 'Oi' }]).map((r) => r.trigger)).toEqual(['produtos', 'suporte']);
   });
 });

@@ -3,8 +3,7 @@ import {
   type AutoReplyButtonDraft,
   type AutoReplyDraft,
   type AutoReplyInput,
-  type AutoReplyRule,
-  type AutoReplyType,
+  type AutoReplyRuleInput,
   type BotButton,
   type BotConfig,
   type BotConfigInput,
@@ -13,58 +12,29 @@ import {
 } from '../../../contract/bot';
 import { countLabel } from '../../../contract/plural';
 import { normalizeForMatch } from '../../../contract/text-match';
-import { newRowKey, sendsAiEnabled } from './bot-config-form';
+import { sendsAiEnabled } from './bot-config-form';
 
 /**
  * Texts of 'Mensagens Automáticas WhatsApp' (SPEC §8) that the contract's `botMsg` does not carry.
- * Adds, removals and pauses stay in the browser until 'Salvar Configurações' (SPEC §4), so their
- * toasts say so instead of SPEC §8's 'Mensagem adicionada com sucesso.', which read as kept.
+ * Each add, edit, pause and delete is kept at once (docs/decisions/025-working-from-a-phone.md): the
+ * success toasts are the server's ('Mensagem adicionada com sucesso.'); these are the fallbacks.
  */
 export const autoMessagesMsg = {
   saved: 'Mensagens do bot atualizadas com sucesso.',
   saveError: 'Erro ao atualizar configurações. Tente novamente.',
-  /** Title of the toasts of a local change (neutral, not 'Sucesso!'). */
-  unsavedTitle: 'Alteração não salva',
-  added: 'Mensagem adicionada — clique em Salvar Configurações para manter.',
-  removed: 'Mensagem removida — clique em Salvar Configurações para confirmar.',
-  samplesAdded: 'Mensagens de exemplo adicionadas — revise e clique em Salvar Configurações para manter.',
-  discarded: 'Alterações descartadas.',
+  addError: 'Erro ao adicionar mensagem. Tente novamente.',
+  updateError: 'Erro ao atualizar mensagem. Tente novamente.',
+  deleteError: 'Erro ao excluir mensagem. Tente novamente.',
 } as const;
 
 /** How many rules the Chatbot page lists before '+N respostas adicionais' (SPEC §9). */
 export const BOT_REPLIES_PREVIEW = 3;
 
-/** One rule as the manager keeps it until 'Salvar Configurações'; `id` is null for a rule not saved yet. */
-export interface ManagedReply {
-  key: string;
-  id: string | null;
-  trigger: string;
-  response: string;
-  type: AutoReplyType;
-  buttons: BotButton[];
-  imageUrl: string;
-  isActive: boolean;
-}
-
-export function managedFromConfig(replies: readonly AutoReply[]): ManagedReply[] {
-  return replies.map((r) => ({
-    key: `saved-${r.id}`,
-    id: r.id,
-    trigger: r.trigger || r.keyword,
-    response: r.response,
-    type: r.type,
-    buttons: r.buttons.map((b) => ({ ...b })),
-    imageUrl: r.imageUrl,
-    isActive: r.isActive,
-  }));
-}
-
-/** A rule in the manager's shape of SPEC §3: trigger, response, type, buttons, imageUrl (empty if none), isActive. */
-export function toAutoReplyInput(r: ManagedReply): AutoReplyInput {
+/** A stored rule in the manager's shape of SPEC §3, as `PUT /api/bot-config/auto-replies/{id}` takes it. */
+export function ruleInput(r: AutoReply): AutoReplyRuleInput {
   const withButtons = r.type !== 'text';
   return {
-    ...(r.id ? { id: r.id } : {}),
-    trigger: r.trigger,
+    trigger: r.trigger || r.keyword,
     response: r.response,
     type: r.type,
     buttons: withButtons ? r.buttons.map((b) => ({ id: b.id, text: b.text, type: b.type, value: b.value })) : [],
@@ -73,15 +43,31 @@ export function toAutoReplyInput(r: ManagedReply): AutoReplyInput {
   };
 }
 
+/** The same rule, paused or activated. */
+export function toggledRuleInput(r: AutoReply): AutoReplyRuleInput {
+  return { ...ruleInput(r), isActive: !r.isActive };
+}
+
+/** 'Editar Mensagem Automática' opens with the rule as stored. */
+export function draftFromReply(r: AutoReply): AutoReplyDraft {
+  return {
+    trigger: r.trigger || r.keyword,
+    type: r.type,
+    response: r.response,
+    imageUrl: r.type === 'image' ? r.imageUrl : '',
+    buttons: r.type === 'text' ? [] : r.buttons.map((b) => ({ ...b })),
+  };
+}
+
 /**
- * 'Salvar Configurações': the config as the server has it now, with the rules replaced by the
- * manager's list (the config is saved whole, SPEC §3).
+ * 'Usar mensagens de exemplo': the config as the server has it now, its rules kept (with their ids)
+ * and the samples after them (the config is saved whole, SPEC §3).
  */
-export function managerPayload(config: BotConfig, replies: readonly ManagedReply[]): BotConfigInput {
+export function managerPayload(config: BotConfig, added: readonly AutoReplyInput[]): BotConfigInput {
   return {
     isEnabled: config.isEnabled,
     welcomeMessage: config.welcomeMessage,
-    autoReplies: replies.map(toAutoReplyInput),
+    autoReplies: [...config.autoReplies.map((r) => ({ id: r.id, ...ruleInput(r) })), ...added],
     ...(sendsAiEnabled(config.aiEnabled, config) ? { aiEnabled: config.aiEnabled } : {}),
     aiModel: config.aiModel || DEFAULT_AI_MODEL,
     businessHours: {
@@ -95,44 +81,11 @@ export function managerPayload(config: BotConfig, replies: readonly ManagedReply
   };
 }
 
-/** Whether two lists would save the same rules (the local keys do not count). */
-export function sameReplies(a: readonly ManagedReply[], b: readonly ManagedReply[]): boolean {
-  if (a.length !== b.length) return false;
-  return JSON.stringify(a.map(toAutoReplyInput)) === JSON.stringify(b.map(toAutoReplyInput));
-}
-
-export function toggleReplyActive(list: readonly ManagedReply[], key: string): ManagedReply[] {
-  return list.map((r) => (r.key === key ? { ...r, isActive: !r.isActive } : r));
-}
-
-export function removeReply(list: readonly ManagedReply[], key: string): ManagedReply[] {
-  return list.filter((r) => r.key !== key);
-}
-
 /** 'Criar Nova Mensagem Automática' starts empty, as a text rule; its checks are the contract's `autoReplyForm`. */
 export const emptyNewMessage: AutoReplyDraft = { trigger: '', type: 'text', response: '', imageUrl: '', buttons: [] };
 
 /** Its 'add button' row starts empty, as a quick reply; its checks are the contract's `autoReplyButtonForm`. */
 export const emptyButtonDraft: AutoReplyButtonDraft = { text: '', type: 'quick_reply', value: '' };
-
-function isDuplicate(trigger: string, list: readonly ManagedReply[]): boolean {
-  const key = normalizeForMatch(trigger);
-  return list.some((r) => normalizeForMatch(r.trigger) === key);
-}
-
-/** A rule the new-message form accepted, as a new active rule of the manager's list (no id until saved). */
-export function newManagedReply(rule: AutoReplyRule): ManagedReply {
-  return {
-    key: newRowKey('new'),
-    id: null,
-    trigger: rule.trigger,
-    response: rule.response,
-    type: rule.type,
-    buttons: rule.buttons,
-    imageUrl: rule.imageUrl,
-    isActive: true,
-  };
-}
 
 /** 'Link → https://…', 'Telefone → 5511…', 'Resposta rápida → produtos'. */
 export function buttonActionLabel(button: Pick<BotButton, 'type' | 'value'>): string {
@@ -146,15 +99,19 @@ export function moreRepliesText(total: number, shown: number = BOT_REPLIES_PREVI
   return `+${countLabel(more, 'resposta adicional', 'respostas adicionais')}`;
 }
 
-/** The sample messages as local rules, leaving out any whose keyword the list already uses. */
-export function sampleRepliesToAdd(samples: readonly AutoReplyInput[], list: readonly ManagedReply[]): ManagedReply[] {
-  const added: ManagedReply[] = [];
+/** The sample messages to add, leaving out any whose keyword the account's rules already use. */
+export function sampleRepliesToAdd(
+  samples: readonly AutoReplyInput[],
+  existing: readonly Pick<AutoReply, 'trigger'>[],
+): AutoReplyInput[] {
+  const taken = new Set(existing.map((r) => normalizeForMatch(r.trigger)));
+  const added: AutoReplyInput[] = [];
   for (const s of samples) {
     const trigger = (s.trigger ?? s.keyword ?? '').trim();
-    if (!trigger || isDuplicate(trigger, [...list, ...added])) continue;
+    const key = normalizeForMatch(trigger);
+    if (!trigger || taken.has(key)) continue;
+    taken.add(key);
     added.push({
-      key: newRowKey('sample'),
-      id: null,
       trigger,
       response: s.response,
       type: s.type ?? 'text',

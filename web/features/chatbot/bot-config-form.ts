@@ -9,17 +9,6 @@ import {
 /** Also decides what the automatic messages manager sends (its home is the contract's form module). */
 export { sendsAiEnabled } from '../../../contract/bot-config-form';
 
-let rowSequence = 0;
-
-/**
- * A key for a row that exists only in the browser, in the automatic messages manager (no
- * crypto.randomUUID: it needs a secure context).
- */
-export function newRowKey(prefix = 'row'): string {
-  rowSequence += 1;
-  return `${prefix}-${rowSequence}`;
-}
-
 /** Days in week order, with `day` switched on or off. */
 export function toggleDay(days: readonly Weekday[], day: Weekday): Weekday[] {
   const next = days.includes(day) ? days.filter((d) => d !== day) : [...days, day];

@@ -111,6 +111,13 @@ describe('delivery state', () => {
     expect(sourceLabel({ direction: 'out', source: 'campaign' })).toBe('Campanha');
     expect(sourceLabel({ direction: 'out', source: 'manual' })).toBe('Atendente');
     expect(sourceLabel({ direction: 'in', source: 'contact' })).toBeNull();
+    // With the author the server names: the campaign by its name, the person by theirs.
+    expect(sourceLabel({ direction: 'out', source: 'campaign', author: 'Black Friday' })).toBe(
+      'Campanha: Black Friday',
+    );
+    expect(sourceLabel({ direction: 'out', source: 'manual', author: 'Rita Souza' })).toBe('Rita Souza');
+    expect(sourceLabel({ direction: 'out', source: 'bot', author: null })).toBe('Chatbot');
+    expect(sourceLabel({ direction: 'out', source: 'manual', author: '  ' })).toBe('Atendente');
   });
 
   it('times a bubble with the hour today and the full date before', () => {
@@ -157,6 +164,13 @@ describe('list items', () => {
   it('previews the last message on one line, marking ours and image-only ones', () => {
     expect(previewText(conversation({ lastMessageText: 'Oi,\n  tudo bem?' }))).toBe('Oi, tudo bem?');
     expect(previewText(conversation({ lastMessageText: 'Pode sim', lastDirection: 'out' }))).toBe('Você: Pode sim');
+    // The bot's reply is the bot's, not 'Você'.
+    expect(previewText(conversation({ lastMessageText: 'Olá!', lastDirection: 'out', lastSource: 'bot' }))).toBe(
+      'Chatbot: Olá!',
+    );
+    expect(previewText(conversation({ lastMessageText: 'Pode sim', lastDirection: 'out', lastSource: 'manual' }))).toBe(
+      'Você: Pode sim',
+    );
     expect(previewText(conversation({ lastMessageText: '  ' }))).toBe('Imagem');
     const long = previewText(conversation({ lastMessageText: 'a'.repeat(200) }));
     expect(long).toHaveLength(80);

@@ -174,9 +174,16 @@ export function messageStatusView(status: string): MessageStatusView {
     : { label: status, icon: null };
 }
 
-/** Who wrote an outbound message ('Chatbot', 'Campanha', 'Atendente'); null for the contact's own. */
-export function sourceLabel(m: Pick<ConversationMessage, 'direction' | 'source'>): string | null {
+/**
+ * Who wrote an outbound message: 'Chatbot', 'Campanha: Black Friday', the person's name ('Atendente'
+ * and 'Campanha' when the server names no one); null for the contact's own.
+ */
+export function sourceLabel(m: Pick<ConversationMessage, 'direction' | 'source' | 'author'>): string | null {
   if (m.direction === 'in' || !Object.hasOwn(messageSourceLabels, m.source)) return null;
+  const author = m.author?.trim();
+  // The campaign by its name, the person by theirs; the chatbot is the chatbot.
+  if (author && m.source === 'campaign') return `Campanha: ${author}`;
+  if (author && m.source === 'manual') return author;
   return messageSourceLabels[m.source as MessageSource];
 }
 
@@ -245,11 +252,15 @@ export function messageTimeText(createdAt: string, now: number): string {
 
 const PREVIEW_MAX = 80;
 
-/** The list item's last message on one line: 'Você: ' for outbound, 'Imagem' for a message without text. */
-export function previewText(c: Pick<Conversation, 'lastMessageText' | 'lastDirection'>): string {
+/**
+ * The list item's last message on one line: 'Chatbot: ' for the bot's reply, 'Você: ' for a person's
+ * (or an outbound message of unknown author), 'Imagem' for a message without text.
+ */
+export function previewText(c: Pick<Conversation, 'lastMessageText' | 'lastDirection' | 'lastSource'>): string {
   const flat = c.lastMessageText.replace(/\s+/g, ' ').trim() || 'Imagem';
   const text = flat.length > PREVIEW_MAX ? `${flat.slice(0, PREVIEW_MAX - 1).trimEnd()}…` : flat;
-  return c.lastDirection === 'out' ? `Você: ${text}` : text;
+  if (c.lastDirection !== 'out') return text;
+  return c.lastSource === 'bot' ? `${messageSourceLabels.bot}: ${text}` : `Você: ${text}`;
 }
 
 /** '3', or '99+' past 99. */

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { msg } from '../../../contract/messages';
 import { actionPermission, canReadWorkspace } from './permissions';
 
 const admin = { accountType: 'admin', isActive: true } as const;
@@ -9,30 +8,24 @@ const pending = { accountType: 'pending', isActive: false } as const;
 const inactive = { accountType: 'regular', isActive: false } as const;
 
 describe('actionPermission', () => {
-  it('always allows admins, on any screen', () => {
-    expect(actionPermission(admin, 'campaign', true).state).toBe('allowed');
-    expect(actionPermission(admin, 'message', false).state).toBe('allowed');
+  it('always allows admins', () => {
+    expect(actionPermission(admin, 'campaign').state).toBe('allowed');
+    expect(actionPermission(admin, 'message').state).toBe('allowed');
   });
 
-  it('allows customers on the desktop and disables message, bot and campaign actions under 1024 px', () => {
-    expect(actionPermission(customer, 'campaign', false).state).toBe('allowed');
-    for (const kind of ['message', 'bot', 'campaign'] as const) {
-      expect(actionPermission(customer, kind, true)).toMatchObject({
-        state: 'disabled',
-        reason: 'mobile',
-        hint: msg.generic.mobileOnlyDesktop,
-      });
+  it('allows customers every kind of action, whatever the screen (decision 025)', () => {
+    for (const kind of ['message', 'bot', 'campaign', 'other'] as const) {
+      expect(actionPermission(customer, kind)).toEqual({ state: 'allowed', role: 'customer' });
     }
-    expect(actionPermission(customer, 'other', true).state).toBe('allowed');
   });
 
   it('disables every action of a demo account', () => {
-    expect(actionPermission(demo, 'other', false)).toMatchObject({ state: 'disabled', reason: 'demo' });
+    expect(actionPermission(demo, 'other')).toMatchObject({ state: 'disabled', reason: 'demo' });
   });
 
   it('turns actions of pending and deactivated accounts into an approval request', () => {
-    expect(actionPermission(pending, 'campaign', false).state).toBe('request-approval');
-    expect(actionPermission(inactive, 'campaign', true).state).toBe('request-approval');
+    expect(actionPermission(pending, 'campaign').state).toBe('request-approval');
+    expect(actionPermission(inactive, 'campaign').state).toBe('request-approval');
   });
 
   it('lets only approved, active accounts read workspace data', () => {

@@ -2,30 +2,28 @@ import { type Role, roleOf, type User } from '../../../contract/auth';
 import { msg } from '../../../contract/messages';
 
 /**
- * Kinds of action buttons. SPEC §4 restricts message, bot and campaign actions
- * to the desktop for non-admins; other writes (connecting WhatsApp, say) only
- * follow the role rules.
+ * Kinds of action buttons. SPEC §4 restricted message, bot and campaign actions to the desktop for
+ * non-admins; we depart from it (docs/decisions/025-working-from-a-phone.md): every kind follows
+ * the role rules alone, on any screen. The kind stays on each button so that a rule for one kind
+ * has this one home.
  */
 export type ActionKind = 'message' | 'bot' | 'campaign' | 'other';
-
-const MOBILE_RESTRICTED: ReadonlySet<ActionKind> = new Set(['message', 'bot', 'campaign']);
 
 export type ActionPermission =
   /** The action may run. */
   | { state: 'allowed'; role: Role }
   /** Pending or deactivated account: the button becomes 'Solicitar Aprovação' (WhatsApp to the provider). */
   | { state: 'request-approval'; role: Role; hint: string }
-  /** Demo account, or a non-admin under 1024 px: the button shows but is disabled, with a hint. */
-  | { state: 'disabled'; role: Role; reason: 'demo' | 'mobile'; hint: string };
+  /** Demo account: the button shows but is disabled, with a hint. */
+  | { state: 'disabled'; role: Role; reason: 'demo'; hint: string };
 
 export const REQUEST_APPROVAL_LABEL = 'Solicitar Aprovação';
 
-/** Pure rule behind useCanAct: role first (SPEC §6), then the mobile restriction (SPEC §4). */
-export function actionPermission(
-  user: Pick<User, 'accountType' | 'isActive'>,
-  kind: ActionKind,
-  isMobile: boolean,
-): ActionPermission {
+/**
+ * Pure rule behind useCanAct: the role (SPEC §6). The screen's width plays no part: SPEC §4's
+ * 'Disponível apenas no desktop' is not applied (docs/decisions/025-working-from-a-phone.md).
+ */
+export function actionPermission(user: Pick<User, 'accountType' | 'isActive'>, _kind: ActionKind): ActionPermission {
   const role = roleOf(user);
   switch (role) {
     case 'admin':
@@ -37,9 +35,6 @@ export function actionPermission(
     case 'demo':
       return { state: 'disabled', role, reason: 'demo', hint: msg.roles.demoReadOnly };
     case 'customer':
-      if (isMobile && MOBILE_RESTRICTED.has(kind)) {
-        return { state: 'disabled', role, reason: 'mobile', hint: msg.generic.mobileOnlyDesktop };
-      }
       return { state: 'allowed', role };
   }
 }

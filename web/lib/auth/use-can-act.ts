@@ -1,6 +1,5 @@
 import { roleOf } from '../../../contract/auth';
 import { useProductName, useSupportWhatsappLink } from '../public-config';
-import { useIsMobile } from '../use-media-query';
 import { useAuthenticatedUser } from './get-me';
 import { type ActionKind, type ActionPermission, actionPermission } from './permissions';
 
@@ -10,15 +9,13 @@ export type CanAct = ActionPermission & {
 };
 
 /**
- * Whether the signed-in user may run an action of this kind right now:
- * combines the role (admin, customer, demo, pending, inactive) with the
- * under-1024-px rule. Use <PermissionGatedButton> for the usual rendering.
+ * Whether the signed-in user may run an action of this kind right now, by role (admin, customer,
+ * demo, pending, inactive), on any screen width. Use <PermissionGatedButton> for the usual rendering.
  */
 export function useCanAct(kind: ActionKind = 'other'): CanAct {
   const user = useAuthenticatedUser();
-  const isMobile = useIsMobile();
   const approvalLink = useApprovalLink();
-  return { ...actionPermission(user, kind, isMobile), approvalLink };
+  return { ...actionPermission(user, kind), approvalLink };
 }
 
 /** The WhatsApp message a pending or deactivated user sends the provider, with their e-mail. */

@@ -3,11 +3,13 @@ import { roleOf, type User } from '../../../../contract/auth';
 import { LockedState } from '../../../components/locked-state';
 import { Card } from '../../../components/ui/card';
 import { useCampaigns } from '../../../features/campaigns/api/get-campaigns';
+import { ChooseNumberDialog } from '../../../features/connections/components/choose-number-dialog';
 import { ComposeMessageDialog } from '../../../features/messages/components/compose-message-dialog';
 import { ConnectWhatsappDialog } from '../../../features/whatsapp/components/connect-whatsapp-dialog';
 import { ConnectionStatusCard, WHATSAPP_CARD_ID } from '../../../features/whatsapp/components/connection-status-card';
 import { canReadWorkspace } from '../../../lib/auth/permissions';
 import { useMetrics } from '../../../lib/metrics/get-metrics';
+import { useConnections } from '../../../lib/queries/connections';
 import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
 import { BotPerformanceCard } from './bot-performance-card';
 import { MetricCards } from './metric-cards';
@@ -25,6 +27,8 @@ export function OverviewTab({ user }: { user: User }) {
   const whatsappHeading = useRef<HTMLHeadingElement>(null);
   const session = useWhatsappSession();
   const [connectOpen, setConnectOpen] = useState(false);
+  const connections = useConnections();
+  const [choosing, setChoosing] = useState(false);
 
   // 'Conectar WhatsApp' (shown while disconnected; once connected the number and 'Desconectar' take
   // its place) opens the pairing dialog; an account that may not connect is led to the card.
@@ -40,8 +44,9 @@ export function OverviewTab({ user }: { user: User }) {
   const banner = (
     <WelcomeBanner
       user={user}
-      whatsapp={whatsappQuickAction(session.data)}
+      whatsapp={whatsappQuickAction(session.data, readable ? connections.data?.connections : undefined)}
       onConnectWhatsapp={goToWhatsappCard}
+      onChooseNumber={() => setChoosing(true)}
       onComposeMessage={() => setComposeOpen(true)}
     />
   );
@@ -89,6 +94,7 @@ export function OverviewTab({ user }: { user: User }) {
 
       <ComposeMessageDialog open={composeOpen} onOpenChange={setComposeOpen} />
       <ConnectWhatsappDialog open={connectOpen} onOpenChange={setConnectOpen} />
+      <ChooseNumberDialog open={choosing} onOpenChange={setChoosing} />
     </div>
   );
 }

@@ -1,9 +1,10 @@
 import { Download, ExternalLink, FileText, LifeBuoy, MessageCircle, Sparkles } from 'lucide-react';
 import { DEFAULT_PERIOD_DAYS } from '../../../../contract/metrics';
+import { CONNECTION_LIMITS, planLabel } from '../../../../contract/plans';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { BackupDownloadButton } from '../../../features/backup/components/backup-download-button';
-import { contactsExportUrl } from '../../../features/contacts/api/import-contacts';
+import { contactsExportUrl } from '../../../features/contacts/api/get-contacts';
 import { ReportPdfButton } from '../../../features/reports/components/report-pdf-button';
 import { useSupportLink } from '../../../lib/auth/use-can-act';
 import { presetPeriod, today } from '../../../lib/metrics/period';
@@ -47,7 +48,10 @@ export function UpgradeCard() {
           <Sparkles aria-hidden className="size-4 text-brand-strong" />
           Faça upgrade do seu plano
         </CardTitle>
-        <CardDescription>Mais contatos, mais campanhas e suporte prioritário.</CardDescription>
+        <CardDescription>
+          Mais números de WhatsApp (até {CONNECTION_LIMITS.premium} no {planLabel('premium')}), mais contatos e suporte
+          prioritário.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <Button asChild variant="emphasis" className="w-full">

@@ -15,11 +15,14 @@ export function WelcomeBanner({
   user,
   whatsapp,
   onConnectWhatsapp,
+  onChooseNumber,
   onComposeMessage,
 }: {
   user: User;
   whatsapp: WhatsappQuickAction;
   onConnectWhatsapp: () => void;
+  /** With several numbers: opens the choice of the number to connect or disconnect. */
+  onChooseNumber: () => void;
   onComposeMessage: () => void;
 }) {
   const product = useProductName();
@@ -49,7 +52,20 @@ export function WelcomeBanner({
       </div>
 
       <div className="mt-5 grid grid-cols-1 gap-2 min-[420px]:grid-cols-2 lg:grid-cols-4">
-        {whatsapp.kind === 'connect' ? (
+        {whatsapp.kind === 'choose' ? (
+          <PermissionGatedButton
+            variant="outline"
+            className="w-full justify-start"
+            icon={<Smartphone aria-hidden />}
+            onClick={onChooseNumber}
+            aria-haspopup="dialog"
+            data-testid="whatsapp-quick-action"
+          >
+            <span className="truncate">
+              WhatsApp: {whatsapp.connected} de {whatsapp.total} conectados
+            </span>
+          </PermissionGatedButton>
+        ) : whatsapp.kind === 'connect' ? (
           <PermissionGatedButton
             variant="outline"
             className="w-full justify-start"

@@ -17,4 +17,18 @@ describe("the dashboard's WhatsApp quick action", () => {
       label: 'Detectando número...',
     });
   });
+
+  it('with several numbers, lets the person choose which (connected ones counted), whatever the default is doing', () => {
+    const numbers = [{ status: 'connected' as const }, { status: 'disconnected' as const }, { status: 'qr' as const }];
+    expect(whatsappQuickAction({ isConnected: true, phoneNumber: '+55 11 98765-4321' }, numbers)).toEqual({
+      kind: 'choose',
+      connected: 1,
+      total: 3,
+    });
+    expect(whatsappQuickAction(undefined, numbers.slice(1))).toEqual({ kind: 'choose', connected: 0, total: 2 });
+    // One number: the spec's single-number action, from the session.
+    expect(whatsappQuickAction({ isConnected: false, phoneNumber: null }, numbers.slice(0, 1))).toEqual({
+      kind: 'connect',
+    });
+  });
 });

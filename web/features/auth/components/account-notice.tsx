@@ -1,9 +1,12 @@
 import { Ban, Hourglass } from 'lucide-react';
 import { roleOf, type User } from '../../../../contract/auth';
 import { msg } from '../../../../contract/messages';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
+import { RequestApprovalButton } from '../../../components/permission-gated-button';
 
-/** Pending accounts: 'Aguardando Aprovação'; deactivated customers: account disabled. Both with the support button. */
+/**
+ * Pending accounts: 'Aguardando Aprovação'; deactivated customers: account disabled. Both with the one
+ * 'Solicitar Aprovação' button of the page (the actions elsewhere are disabled and say why).
+ */
 export function AccountNotice({ user }: { user: User }) {
   const role = roleOf(user);
   if (role !== 'pending' && role !== 'inactive') return null;
@@ -27,9 +30,7 @@ export function AccountNotice({ user }: { user: User }) {
           <p className="text-sm">{pending ? msg.roles.pendingRestricted : msg.roles.inactiveRestricted}</p>
         </div>
       </div>
-      <PermissionGatedButton size="sm" className="w-full sm:w-auto">
-        Solicitar Aprovação
-      </PermissionGatedButton>
+      <RequestApprovalButton size="sm" className="w-full sm:w-auto" />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { nameVariables, renderMessage, seededRandom, unknownVariable } from '../
 import { Skeleton } from '../../../components/ui/skeleton';
 import { WhatsappMessage } from '../../../components/whatsapp-message';
 import { errorMessage } from '../../../lib/api';
+import { maskPhone } from '../../../lib/mask';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useCampaignPreview } from '../api/preview-campaign';
 
@@ -28,12 +29,14 @@ function Bubble({
   text: string;
   imageUrl: string | null;
 }) {
+  // Masked as the contacts list masks it: the preview is no place to read numbers off.
+  const masked = maskPhone(phone);
   return (
     <li className="grid gap-1" data-testid="campaign-preview-item">
       <span className="flex min-w-0 items-baseline justify-between gap-2 text-xs text-muted-foreground">
         {/* A contact without a name is known by its number. */}
-        <span className="truncate font-medium text-foreground">{name || phone}</span>
-        {name ? <span className="shrink-0 tabular-nums">{phone}</span> : null}
+        <span className="truncate font-medium text-foreground">{name || masked}</span>
+        {name ? <span className="shrink-0 tabular-nums">{masked}</span> : null}
       </span>
       <WhatsappMessage
         text={text}
@@ -72,7 +75,7 @@ function NamelessNote({ message, count, examples }: { message: string; count: nu
         {examples.length > 0 ? (
           <span className="tabular-nums">
             {count > examples.length ? 'Por exemplo: ' : ''}
-            {examples.join(', ')}
+            {examples.map(maskPhone).join(', ')}
           </span>
         ) : null}
       </p>

@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { AudienceSummary, Campaign } from '../../../../contract/campaigns';
-import type { TodayMetrics } from '../../../../contract/metrics';
+import type { Campaign, StartForecast } from '../../../../contract/campaigns';
 import { formatPhone } from '../../../../contract/phone';
 import { countLabel } from '../../../../contract/plural';
-import { forecastSend } from '../../../../contract/send-forecast';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -18,50 +16,36 @@ import {
 import { Spinner } from '../../../components/ui/spinner';
 import { api } from '../../../lib/api';
 import { capacityToday, useConnections } from '../../../lib/queries/connections';
-import { useBotConfig } from '../../../lib/queries/get-bot-config';
 import { useWhatsappChannel } from '../../../lib/queries/get-whatsapp-channel';
 import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
-import { useWhatsappSettings } from '../../../lib/queries/get-whatsapp-settings';
-import { keyPathQueryFn } from '../../../lib/query-client';
-import { audienceQueryKey, todayMetricsQueryKey } from '../../../lib/query-keys';
+import { audienceQueryKey } from '../../../lib/query-keys';
 import { startConfirmText } from '../start-confirm';
 
-type Audience = Pick<Campaign, 'targetType' | 'targetGroups' | 'targetTags'>;
-
-/** GET /api/campaigns/audience: who the campaign would go to if it started now. */
-function audiencePath(c: Audience): string {
-  const q = new URLSearchParams({ targetType: c.targetType });
-  for (const g of c.targetGroups ?? []) q.append('groups', g);
-  for (const t of c.targetTags ?? []) q.append('tags', t);
-  return `/api/campaigns/audience?${q}`;
-}
+/** GET /api/campaigns/{id}/forecast: who a start now would send to, and the server's forecast of its end. */
+const forecastPath = (c: Campaign) => `/api/campaigns/${encodeURIComponent(c.id)}/forecast`;
 
 /** What the confirmation is computed from, read while it is open (its body is mounted only then). */
 function useStartFacts(campaign: Campaign) {
-  const path = audiencePath(campaign);
-  const audience = useQuery({
+  const path = forecastPath(campaign);
+  const start = useQuery({
     queryKey: [...audienceQueryKey, path],
-    queryFn: ({ signal }) => api.get<AudienceSummary>(path, { signal }),
-    // Counted afresh each time the dialog opens: contacts change.
+    queryFn: ({ signal }) => api.get<StartForecast>(path, { signal }),
+    // Counted afresh each time the dialog opens: contacts, settings and today's sends change.
     staleTime: 0,
     gcTime: 0,
   });
-  const settings = useWhatsappSettings();
-  // Business days are the chatbot's business hours: read only when campaigns keep to them.
-  const bot = useBotConfig(settings.data?.respectBusinessHours === true);
   const channel = useWhatsappChannel();
   const session = useWhatsappSession();
-  // What went out today already counts against the daily limit (the header's own query).
-  const today = useQuery({ queryKey: todayMetricsQueryKey, queryFn: keyPathQueryFn<TodayMetrics>(), staleTime: 0 });
-  // The chosen numbers, when the campaign has some: who sends, their pace and what is left of their day.
+  // The chosen numbers, when the campaign has some: who sends and what is left of their day.
   const connections = useConnections();
-  return { audience, settings, bot, channel, session, today, connections };
+  return { start, channel, session, connections };
 }
 
 /**
  * 'Enviar Campanha' / 'Enviar agora' asks first: how many recipients, through which number, and
- * when the last message should go out by the account's pace, daily limit and business hours
- * (contract/send-forecast.ts). Confirmar starts the campaign; Cancelar (or Escape) sends nothing.
+ * when the last message should go out by the account's pace, daily limit and business hours — the
+ * server's forecast (server/modules/campaigns/campaign-forecast.ts), the one the campaign card shows
+ * once it runs. Confirmar starts the campaign; Cancelar (or Escape) sends nothing.
  */
 export function StartCampaignConfirm({
   campaign,
@@ -85,62 +69,44 @@ export function StartCampaignConfirm({
 
 function ConfirmBody({ campaign, onConfirm }: { campaign: Campaign; onConfirm: () => void }) {
   const facts = useStartFacts(campaign);
-  const { audience, settings, bot, channel, session, today, connections } = facts;
-  const businessPending = settings.data?.respectBusinessHours === true && bot.isPending;
+  const { start, channel, session, connections } = facts;
   const chosenIds = campaign.connectionIds;
   const numbersPending = (chosenIds?.length ?? 0) > 0 && connections.isPending;
-  const loading =
-    audience.isPending ||
-    settings.isPending ||
-    channel.isPending ||
-    today.isPending ||
-    businessPending ||
-    numbersPending;
+  const loading = start.isPending || channel.isPending || numbersPending;
   const chosen = useMemo(
     () => (connections.data?.connections ?? []).filter((c) => chosenIds?.includes(c.id)),
     [connections.data, chosenIds],
   );
+  const audience = start.data?.audience;
 
   const text = useMemo(() => {
-    if (!audience.data || !settings.data) return null;
-    const s = settings.data;
-    const kind = channel.data?.channel ?? s.channel;
+    if (!start.data) return null;
+    const { audience, forecast } = start.data;
+    const kind = channel.data?.channel ?? forecast.channel;
     const personalNumber =
       connectionView(session.data) === 'online'
         ? (session.data?.phoneNumber ?? null)
         : (channel.data?.personal.phoneNumber ?? null);
     const phoneNumber = kind === 'cloud' ? (channel.data?.cloud.phoneNumber ?? null) : personalNumber;
-    const now = new Date();
-    // Several numbers send side by side: their days add up, and together they go that many times faster.
-    const lanes = chosen.filter((c) => c.status === 'connected' && !c.paused);
-    const several = chosen.length > 0;
-    const forecast = forecastSend({
-      recipients: audience.data.recipients,
-      channel: kind,
-      messageDelay: several ? s.messageDelay / Math.max(1, lanes.length) : s.messageDelay,
-      dailyLimit: several ? chosen.reduce((sum, c) => sum + c.dailyLimit, 0) : s.dailyLimit,
-      sentToday: several ? chosen.reduce((sum, c) => sum + c.sentToday, 0) : (today.data?.sentToday ?? 0),
-      respectBusinessHours: s.respectBusinessHours,
-      businessStart: s.businessStart,
-      businessEnd: s.businessEnd,
-      businessDays: bot.data?.businessHours.days ?? [],
-      now,
-    });
     return startConfirmText({
-      recipients: audience.data.recipients,
+      recipients: audience.recipients,
       phoneNumber,
       channel: kind,
       numbers: chosen.map((c) => (c.phoneNumber ? `${c.label} (${formatPhone(c.phoneNumber)})` : c.label)),
       capacityToday: chosen.reduce((sum, c) => sum + capacityToday(c), 0),
-      forecast,
-      dailyLimit: several ? chosen.reduce((sum, c) => sum + c.dailyLimit, 0) : s.dailyLimit,
-      businessStart: s.businessStart,
-      businessEnd: s.businessEnd,
-      now,
+      forecast: {
+        finishAt: forecast.finishAt ? new Date(forecast.finishAt) : null,
+        waitsForDailyLimit: forecast.waitsForDailyLimit,
+        waitsForBusinessHours: forecast.waitsForBusinessHours,
+      },
+      dailyLimit: forecast.dailyLimit,
+      businessStart: forecast.businessStart,
+      businessEnd: forecast.businessEnd,
+      now: new Date(),
     });
-  }, [audience.data, settings.data, channel.data, session.data, today.data, bot.data, chosen]);
+  }, [start.data, channel.data, session.data, chosen]);
 
-  const kind = channel.data?.channel ?? settings.data?.channel;
+  const kind = channel.data?.channel ?? start.data?.forecast.channel;
   const offline =
     chosen.length > 0
       ? !chosen.some((c) => c.status === 'connected' && !c.paused)
@@ -149,8 +115,8 @@ function ConfirmBody({ campaign, onConfirm }: { campaign: Campaign; onConfirm: (
           ? !channel.data.ready
           : connectionView(session.data) !== 'online'
         : false;
-  const skipped = audience.data?.skipped ?? 0;
-  const nobody = audience.data !== undefined && audience.data.recipients === 0;
+  const skipped = audience?.skipped ?? 0;
+  const nobody = audience !== undefined && audience.recipients === 0;
 
   return (
     <>
@@ -184,7 +150,7 @@ function ConfirmBody({ campaign, onConfirm }: { campaign: Campaign; onConfirm: (
             {!loading && skipped > 0 ? (
               <p>
                 {countLabel(skipped, 'destinatário fica', 'destinatários ficam')} de fora (
-                {audience.data?.skippedReasons.map((r) => `${r.reason.replace(/\.$/, '')}: ${r.count}`).join('; ')}
+                {audience?.skippedReasons.map((r) => `${r.reason.replace(/\.$/, '')}: ${r.count}`).join('; ')}
                 ).
               </p>
             ) : null}

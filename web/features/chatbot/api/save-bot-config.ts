@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { BotConfigInput, botConfigSavedResponse } from '../../../../contract/bot';
+import type { BotConfig, BotConfigInput, botConfigSavedResponse } from '../../../../contract/bot';
 import { api } from '../../../lib/api';
 import { botConfigQueryKey, metricsQueryKey } from '../../../lib/query-keys';
 
@@ -11,17 +11,22 @@ export function saveBotConfig(body: BotConfigInput): Promise<BotConfigSaved> {
   return api.post<BotConfigSaved>('/api/bot-config', body);
 }
 
-export function useSaveBotConfig() {
+/**
+ * After any write of the bot (the whole config or one rule): the answer carries the stored config,
+ * shown at once, then refreshed from the server anyway.
+ */
+export function useBotConfigStored() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: saveBotConfig,
-    onSuccess: (saved) => {
-      // The answer is the stored config: show it at once, then refresh from the server anyway.
-      if (saved?.config) queryClient.setQueryData(botConfigQueryKey, saved.config);
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: botConfigQueryKey }),
-        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
-      ]);
-    },
-  });
+  return (saved: { config?: BotConfig } | undefined) => {
+    if (saved?.config) queryClient.setQueryData(botConfigQueryKey, saved.config);
+    return Promise.all([
+      queryClient.invalidateQueries({ queryKey: botConfigQueryKey }),
+      queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
+    ]);
+  };
+}
+
+export function useSaveBotConfig() {
+  const stored = useBotConfigStored();
+  return useMutation({ mutationFn: saveBotConfig, onSuccess: stored });
 }

@@ -1,20 +1,25 @@
-import { Pause, Play, Trash2 } from 'lucide-react';
-import { autoReplyTypeLabels } from '../../../../contract/bot';
+import { Pause, Pencil, Play, Trash2 } from 'lucide-react';
+import { type AutoReply, autoReplyTypeLabels } from '../../../../contract/bot';
 import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
-import { buttonActionLabel, type ManagedReply } from '../auto-messages';
+import { buttonActionLabel } from '../auto-messages';
 import { WhatsappPreview } from './whatsapp-preview';
 
-const TYPE_TONES: Record<ManagedReply['type'], BadgeTone> = { text: 'neutral', interactive: 'blue', image: 'purple' };
+const TYPE_TONES: Record<AutoReply['type'], BadgeTone> = { text: 'neutral', interactive: 'blue', image: 'purple' };
 
-/** One rule of the manager: preview, badges, its buttons' actions, pause/activate and delete. */
+/** One rule of the manager: preview, badges, its buttons' actions, edit, pause/activate and delete. */
 export function AutoMessageCard({
   reply,
+  busy,
+  onEdit,
   onToggle,
   onDelete,
 }: {
-  reply: ManagedReply;
+  reply: AutoReply;
+  /** A change of this rule is under way. */
+  busy: boolean;
+  onEdit: () => void;
   onToggle: () => void;
   onDelete: () => void;
 }) {
@@ -38,7 +43,6 @@ export function AutoMessageCard({
           <div className="flex flex-wrap gap-1.5">
             <Badge tone={TYPE_TONES[reply.type]}>{autoReplyTypeLabels[reply.type]}</Badge>
             <Badge tone={reply.isActive ? 'green' : 'yellow'}>{reply.isActive ? 'Ativa' : 'Pausada'}</Badge>
-            {reply.id ? null : <Badge tone="outline">Não salva</Badge>}
           </div>
         </div>
         {buttons.length > 0 ? (
@@ -54,10 +58,15 @@ export function AutoMessageCard({
           </div>
         ) : null}
         <div className="flex flex-wrap gap-2 pt-1">
+          <PermissionGatedButton kind="bot" size="sm" variant="outline" icon={<Pencil aria-hidden />} onClick={onEdit}>
+            Editar
+            {forTrigger}
+          </PermissionGatedButton>
           <PermissionGatedButton
             kind="bot"
             size="sm"
             variant="outline"
+            disabled={busy}
             icon={reply.isActive ? <Pause aria-hidden /> : <Play aria-hidden />}
             onClick={onToggle}
           >

@@ -1,33 +1,25 @@
-import { MessageSquareText, Plus, Save, Sparkles, Undo2 } from 'lucide-react';
-import { type ReactNode, useMemo, useState } from 'react';
-import { sampleAutoReplies } from '../../../../contract/bot';
+import { MessageSquareText, Plus, Sparkles } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { type AutoReply, type AutoReplyRule, botMsg, sampleAutoReplies } from '../../../../contract/bot';
+import { ConfirmDeleteDialog, useConfirmDelete } from '../../../components/confirm-delete';
 import { LockedState } from '../../../components/locked-state';
 import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { EmptyState, ErrorState } from '../../../components/states';
-import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/use-toast';
 import { useAuthenticatedUser } from '../../../lib/auth/get-me';
 import { canReadWorkspace } from '../../../lib/auth/permissions';
 import { usePublicConfig } from '../../../lib/public-config';
 import { useBotConfig } from '../../../lib/queries/get-bot-config';
 import { toastError, toastSuccess } from '../../../lib/toasts';
-import { UnsavedChangesGuard } from '../../../lib/use-unsaved-changes-guard';
+import { useAddAutoReply } from '../api/add-auto-reply';
+import { useDeleteAutoReply } from '../api/delete-auto-reply';
 import { useSaveBotConfig } from '../api/save-bot-config';
-import {
-  autoMessagesMsg,
-  type ManagedReply,
-  managedFromConfig,
-  managerPayload,
-  removeReply,
-  sameReplies,
-  sampleRepliesToAdd,
-  toggleReplyActive,
-} from '../auto-messages';
+import { useUpdateAutoReply } from '../api/update-auto-reply';
+import { autoMessagesMsg, managerPayload, sampleRepliesToAdd, toggledRuleInput } from '../auto-messages';
 import { AutoMessageCard } from './auto-message-card';
-import { NewAutoMessageDialog } from './new-auto-message-dialog';
+import { AutoMessageDialog } from './auto-message-dialog';
 
 function ListSkeleton() {
   return (
@@ -47,50 +39,60 @@ function ListSkeleton() {
 }
 
 /**
- * 'Mensagens Automáticas WhatsApp' (SPEC §2, §4): keyword rules with a phone-style preview. Adds,
- * deletes and pauses stay in the browser until 'Salvar Configurações' saves the whole config.
+ * 'Mensagens Automáticas WhatsApp' (SPEC §2): keyword rules with a phone-style preview. Each add,
+ * edit, pause and delete is kept at once, one action each (we depart from SPEC §4's 'local until
+ * Salvar Configurações': docs/decisions/025-working-from-a-phone.md); a delete asks first.
  */
 export function AutoMessagesManager() {
   const user = useAuthenticatedUser();
   const readable = canReadWorkspace(user);
   const config = useBotConfig(readable);
   const publicConfig = usePublicConfig();
-  const save = useSaveBotConfig();
-  const [draft, setDraft] = useState<ManagedReply[] | null>(null);
-  const [newOpen, setNewOpen] = useState(false);
+  const saveAll = useSaveBotConfig();
+  const add = useAddAutoReply();
+  const update = useUpdateAutoReply();
+  const remove = useDeleteAutoReply();
+  const [dialog, setDialog] = useState<{ open: boolean; editing: AutoReply | null }>({ open: false, editing: null });
+  const confirmDelete = useConfirmDelete<AutoReply>(remove, {
+    deleted: botMsg.ruleRemoved,
+    deleteError: autoMessagesMsg.deleteError,
+  });
 
-  const serverList = useMemo(() => (config.data ? managedFromConfig(config.data.autoReplies) : []), [config.data]);
-  const dirty = draft !== null && !sameReplies(draft, serverList);
-  // Without local changes the list follows the server, so a save from 'Configurar Chatbot' shows here too.
-  const list = dirty && draft ? draft : serverList;
+  const list = config.data?.autoReplies ?? [];
+  const openDialog = (editing: AutoReply | null) => setDialog({ open: true, editing });
+  const closeDialog = () => setDialog((d) => ({ ...d, open: false }));
 
-  // A local change is not kept yet: the toast says what keeps it (no 'Sucesso!').
-  const toastUnsaved = (description: string) => toast({ title: autoMessagesMsg.unsavedTitle, description });
-
-  const create = (reply: ManagedReply) => {
-    setDraft([...list, reply]);
-    setNewOpen(false);
-    toastUnsaved(autoMessagesMsg.added);
+  const submit = (rule: AutoReplyRule) => {
+    const done = {
+      onSuccess: (saved: { message: string }) => {
+        toastSuccess(saved.message);
+        closeDialog();
+      },
+    };
+    if (dialog.editing) {
+      update.mutate(
+        { id: dialog.editing.id, rule },
+        { ...done, onError: (error) => toastError(error, autoMessagesMsg.updateError) },
+      );
+    } else {
+      add.mutate(rule, { ...done, onError: (error) => toastError(error, autoMessagesMsg.addError) });
+    }
   };
 
-  const remove = (reply: ManagedReply) => {
-    setDraft(removeReply(list, reply.key));
-    toastUnsaved(autoMessagesMsg.removed);
-  };
+  const toggle = (reply: AutoReply) =>
+    update.mutate(
+      { id: reply.id, rule: toggledRuleInput(reply) },
+      {
+        onSuccess: (saved) => toastSuccess(saved.message),
+        onError: (error) => toastError(error, autoMessagesMsg.updateError),
+      },
+    );
 
   const addSamples = () => {
-    const samples = sampleAutoReplies({ phone: publicConfig.data?.supportWhatsapp ?? '', email: user.email });
-    setDraft([...list, ...sampleRepliesToAdd(samples, list)]);
-    toastUnsaved(autoMessagesMsg.samplesAdded);
-  };
-
-  const submit = () => {
     if (!config.data) return;
-    save.mutate(managerPayload(config.data, list), {
-      onSuccess: () => {
-        setDraft(null);
-        toastSuccess(autoMessagesMsg.saved);
-      },
+    const samples = sampleAutoReplies({ phone: publicConfig.data?.supportWhatsapp ?? '', email: user.email });
+    saveAll.mutate(managerPayload(config.data, sampleRepliesToAdd(samples, list)), {
+      onSuccess: () => toastSuccess(autoMessagesMsg.saved),
       onError: (error) => toastError(error, autoMessagesMsg.saveError),
     });
   };
@@ -101,7 +103,7 @@ export function AutoMessagesManager() {
       size="sm"
       variant={variant}
       icon={<Plus aria-hidden />}
-      onClick={() => setNewOpen(true)}
+      onClick={() => openDialog(null)}
     >
       {label}
     </PermissionGatedButton>
@@ -121,31 +123,25 @@ export function AutoMessagesManager() {
       />
     );
   } else if (list.length === 0) {
-    const neverConfigured = serverList.length === 0;
     body = (
       <EmptyState
         className="py-10"
         icon={MessageSquareText}
         title="Nenhuma mensagem configurada"
-        description={
-          neverConfigured
-            ? 'Crie respostas por palavra-chave, com botões ou imagem, ou comece pelas mensagens de exemplo de saudação, produtos e suporte.'
-            : 'Todas as mensagens foram removidas. Crie uma nova ou salve para deixar o bot sem respostas automáticas.'
-        }
+        description="Crie respostas por palavra-chave, com botões ou imagem, ou comece pelas mensagens de exemplo de saudação, produtos e suporte."
         action={
           <div className="flex flex-wrap justify-center gap-2">
             {newButton('Criar Primeira Mensagem')}
-            {neverConfigured ? (
-              <PermissionGatedButton
-                kind="bot"
-                size="sm"
-                variant="outline"
-                icon={<Sparkles aria-hidden />}
-                onClick={addSamples}
-              >
-                Usar mensagens de exemplo
-              </PermissionGatedButton>
-            ) : null}
+            <PermissionGatedButton
+              kind="bot"
+              size="sm"
+              variant="outline"
+              disabled={saveAll.isPending}
+              icon={saveAll.isPending ? <Spinner /> : <Sparkles aria-hidden />}
+              onClick={addSamples}
+            >
+              Usar mensagens de exemplo
+            </PermissionGatedButton>
           </div>
         }
       />
@@ -154,11 +150,13 @@ export function AutoMessagesManager() {
     body = (
       <ul className="grid gap-4 xl:grid-cols-2" aria-label="Mensagens automáticas">
         {list.map((reply) => (
-          <li key={reply.key} className="grid">
+          <li key={reply.id} className="grid">
             <AutoMessageCard
               reply={reply}
-              onToggle={() => setDraft(toggleReplyActive(list, reply.key))}
-              onDelete={() => remove(reply)}
+              busy={update.isPending && update.variables?.id === reply.id}
+              onEdit={() => openDialog(reply)}
+              onToggle={() => toggle(reply)}
+              onDelete={() => confirmDelete.askDelete(reply)}
             />
           </li>
         ))}
@@ -167,6 +165,7 @@ export function AutoMessagesManager() {
   }
 
   const ready = readable && !config.isPending && !config.isError && Boolean(config.data);
+  const deleting = confirmDelete.deleting;
 
   return (
     <Card>
@@ -175,51 +174,31 @@ export function AutoMessagesManager() {
           <h2 className="text-base leading-tight font-semibold tracking-tight">Mensagens Automáticas WhatsApp</h2>
           <CardDescription>
             Respostas enviadas quando o cliente manda uma palavra-chave: texto, mensagem interativa com botões ou
-            imagem.
+            imagem. Cada alteração vale na hora.
           </CardDescription>
         </div>
-        {ready ? (
-          <div className="flex flex-wrap gap-2">
-            {list.length > 0 ? newButton('Nova Mensagem', 'outline') : null}
-            <PermissionGatedButton
-              kind="bot"
-              size="sm"
-              icon={save.isPending ? <Spinner /> : <Save aria-hidden />}
-              disabled={!dirty || save.isPending}
-              onClick={submit}
-            >
-              {save.isPending ? 'Salvando...' : 'Salvar Configurações'}
-            </PermissionGatedButton>
-          </div>
+        {ready && list.length > 0 ? (
+          <div className="flex flex-wrap gap-2">{newButton('Nova Mensagem', 'outline')}</div>
         ) : null}
       </CardHeader>
-      <CardContent className="grid gap-4">
-        {ready && dirty ? (
-          <div
-            role="status"
-            className="flex flex-col gap-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 sm:flex-row sm:items-center sm:justify-between"
-          >
-            <p>
-              <strong className="font-semibold">Alterações não salvas.</strong> Adições, exclusões e pausas só valem
-              depois de Salvar Configurações.
-            </p>
-            <Button
-              variant="ghost"
-              size="sm"
-              className="self-start text-amber-900 hover:bg-amber-100 sm:self-auto"
-              onClick={() => setDraft(null)}
-              disabled={save.isPending}
-            >
-              <Undo2 aria-hidden />
-              Descartar alterações
-            </Button>
-          </div>
-        ) : null}
-        {body}
-      </CardContent>
-      <NewAutoMessageDialog open={newOpen} onOpenChange={setNewOpen} replies={list} onCreate={create} />
-      {/* Leaving the page (menu, back button, another tab of the dashboard, reload) would lose the draft. */}
-      <UnsavedChangesGuard when={ready && dirty} />
+      <CardContent className="grid gap-4">{body}</CardContent>
+      <AutoMessageDialog
+        open={dialog.open}
+        onOpenChange={(open) => (open ? setDialog((d) => ({ ...d, open })) : closeDialog())}
+        editing={dialog.editing}
+        replies={list}
+        pending={add.isPending || update.isPending}
+        onSubmit={submit}
+      />
+      <ConfirmDeleteDialog
+        dialog={confirmDelete.dialog}
+        title="Excluir mensagem automática?"
+        description={
+          deleting
+            ? `O bot deixa de responder à palavra-chave “${deleting.trigger || deleting.keyword}”. Esta ação não pode ser desfeita.`
+            : ''
+        }
+      />
     </Card>
   );
 }

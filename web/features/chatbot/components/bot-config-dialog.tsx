@@ -66,6 +66,12 @@ const WEEKDAY_NAMES: Record<Weekday, string> = {
   sunday: 'Domingo',
 };
 
+/** What 'Bot ativo' says under it: the state it is in now. */
+const botSwitchText = {
+  on: 'Ligado: o bot responde automaticamente às mensagens.',
+  off: 'Desligado: o bot não envia nenhuma resposta automática.',
+} as const;
+
 /** Suggestions only: any model name the configured OpenAI-compatible server knows is accepted. */
 const AI_MODEL_SUGGESTIONS = [DEFAULT_AI_MODEL, 'gpt-4o-mini', 'gpt-4o', 'gpt-4.1-mini'];
 
@@ -245,7 +251,7 @@ function BotConfigForm({
     <form onSubmit={submit} noValidate className="grid gap-6">
       <SwitchRow
         label="Bot ativo"
-        description="Desligado, o bot não envia nenhuma resposta automática."
+        description={form.isEnabled ? botSwitchText.on : botSwitchText.off}
         checked={form.isEnabled}
         onCheckedChange={(value) => set('isEnabled', value)}
       />

@@ -6,6 +6,7 @@ import {
   businessProfileQueryKey,
   cloudApiConfigQueryKey,
   cloudApiHealthQueryKey,
+  connectionsQueryKey,
   whatsappChannelQueryKey,
 } from '../../../lib/query-keys';
 import { getCloudApiHealth } from './get-cloud-api-health';
@@ -24,6 +25,8 @@ export function useConfigureCloudApi() {
       queryClient.setQueryData(cloudApiHealthQueryKey, await getCloudApiHealth(true));
       await queryClient.invalidateQueries({ queryKey: businessProfileQueryKey });
       await queryClient.invalidateQueries({ queryKey: whatsappChannelQueryKey });
+      // The first configuration adds the account's Cloud number: 'Números' lists it.
+      await queryClient.invalidateQueries({ queryKey: connectionsQueryKey });
     },
   });
 }

@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { BadgeCheck, CheckCircle2, ExternalLink, RefreshCw, ShieldAlert, XCircle } from 'lucide-react';
+import { ArrowRight, BadgeCheck, CheckCircle2, ExternalLink, RefreshCw, ShieldAlert, XCircle } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import {
   type BusinessProfile,
   type CloudApiConfig,
@@ -13,9 +14,12 @@ import {
   META_DEVELOPERS_URL,
 } from '../../../../contract/cloud-api';
 import { msg } from '../../../../contract/messages';
+import { formatPhone } from '../../../../contract/phone';
 import { countLabel } from '../../../../contract/plural';
+import { paths } from '../../../app/paths';
+import { CloudCredentialsFields } from '../../../components/cloud-credentials-fields';
+import { ConnectionBadges } from '../../../components/connection-badges';
 import { CopyField } from '../../../components/copy-field';
-import { FormField } from '../../../components/form-field';
 import { LockedState } from '../../../components/locked-state';
 import { PermissionGatedButton } from '../../../components/permission-gated-button';
 import { ErrorState } from '../../../components/states';
@@ -30,6 +34,7 @@ import { errorMessage } from '../../../lib/api';
 import { useAuthenticatedUser } from '../../../lib/auth/get-me';
 import { canReadWorkspace } from '../../../lib/auth/permissions';
 import { formatDateTime } from '../../../lib/format';
+import { useConnections } from '../../../lib/queries/connections';
 import { cloudApiHealthQueryKey } from '../../../lib/query-keys';
 import { toastSuccess } from '../../../lib/toasts';
 import { useConfigureCloudApi } from '../api/configure-cloud-api';
@@ -37,7 +42,11 @@ import { useBusinessProfile } from '../api/get-business-profile';
 import { useCloudApiConfig } from '../api/get-cloud-api-config';
 import { getCloudApiHealth, useCloudApiHealth } from '../api/get-cloud-api-health';
 
-/** The 'API WhatsApp' tab (SPEC §2): status, profile, credentials, webhook and how-to. */
+/**
+ * The 'API WhatsApp' tab (SPEC §2): status, profile, credentials, webhook and how-to, of the account's
+ * primary Cloud number (the spec's routes speak of one). Numbers are managed in one place, the
+ * 'Números' page: the tab says which number it shows and leads there for the others.
+ */
 export function CloudApiPanel() {
   const user = useAuthenticatedUser();
   const allowed = canReadWorkspace(user);
@@ -56,10 +65,64 @@ export function CloudApiPanel() {
         <CredentialsCard />
       </div>
       <div className="grid min-w-0 content-start gap-6">
+        <CloudNumbersCard />
         <WebhookCard />
         <HowToCard />
       </div>
     </div>
+  );
+}
+
+/** Which Cloud number this tab shows (the default when it is one, else the oldest), the others, and the way to 'Números'. */
+function CloudNumbersCard() {
+  const { data } = useConnections();
+  if (!data) return null;
+  const cloud = data.connections.filter((c) => c.kind === 'cloud');
+  const shown = cloud.find((c) => c.isDefault) ?? cloud[0];
+  return (
+    <Card data-testid="business-numbers">
+      <CardHeader>
+        <CardTitle>Números da API oficial</CardTitle>
+        <CardDescription>
+          {shown ? (
+            <>
+              Este painel mostra o número <strong className="text-foreground">{shown.label}</strong>.
+            </>
+          ) : (
+            'O número que você configurar aqui aparece também em Números.'
+          )}{' '}
+          Adicione outros números, escolha o padrão e acompanhe cada um na página Números.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        {cloud.length ? (
+          <ul className="grid gap-2" aria-label="Números da API oficial">
+            {cloud.map((c) => (
+              <li
+                key={c.id}
+                className="flex min-w-0 flex-wrap items-center justify-between gap-2 rounded-lg border bg-muted/50 px-3 py-2"
+              >
+                <div className="grid min-w-0">
+                  <span className="truncate text-sm font-semibold">{c.label}</span>
+                  <span className="text-xs text-muted-foreground tabular-nums">
+                    {c.phoneNumber ? formatPhone(c.phoneNumber) : 'Número ainda não identificado'}
+                  </span>
+                </div>
+                <div className="flex flex-wrap items-center gap-1.5">
+                  <ConnectionBadges connection={c} />
+                </div>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <Button asChild variant="outline" className="w-full sm:w-auto sm:justify-self-start">
+          <Link to={paths.connections}>
+            Gerenciar números
+            <ArrowRight aria-hidden />
+          </Link>
+        </Button>
+      </CardContent>
+    </Card>
   );
 }
 
@@ -296,49 +359,11 @@ function CredentialsCard() {
       </CardHeader>
       <CardContent>
         <form onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-2">
-          <div className="sm:col-span-2">
-            <FormField
-              id="business-access-token"
-              label="Access Token *"
-              type="password"
-              autoComplete="off"
-              placeholder={saved?.configured ? '•••••••• (salvo)' : 'EAAG...'}
-              error={errors.accessToken?.message}
-              {...form.register('accessToken')}
-            />
-          </div>
-          <FormField
-            id="business-phone-number-id"
-            label="Phone Number ID *"
-            inputMode="numeric"
-            autoComplete="off"
-            error={errors.phoneNumberId?.message}
-            {...form.register('phoneNumberId')}
-          />
-          <FormField
-            id="business-account-id"
-            label="Business Account ID (opcional)"
-            inputMode="numeric"
-            autoComplete="off"
-            error={errors.businessAccountId?.message}
-            {...form.register('businessAccountId')}
-          />
-          <FormField
-            id="business-app-id"
-            label="App ID (opcional)"
-            inputMode="numeric"
-            autoComplete="off"
-            error={errors.appId?.message}
-            {...form.register('appId')}
-          />
-          <FormField
-            id="business-app-secret"
-            label="App Secret (opcional, necessário para o webhook)"
-            type="password"
-            autoComplete="off"
-            placeholder={saved?.hasAppSecret ? '•••••••• (salvo)' : ''}
-            error={errors.appSecret?.message}
-            {...form.register('appSecret')}
+          <CloudCredentialsFields
+            idPrefix="business"
+            register={(name) => form.register(name)}
+            errors={errors}
+            saved={{ accessToken: saved?.configured === true, appSecret: saved?.hasAppSecret === true }}
           />
           <div className="sm:col-span-2">
             <PermissionGatedButton type="submit" disabled={configure.isPending} className="w-full sm:w-auto">

@@ -9,6 +9,7 @@ import {
   createConnectionInput,
 } from '../../../../contract/connections';
 import { paths } from '../../../app/paths';
+import { CloudCredentialsFields } from '../../../components/cloud-credentials-fields';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import {
@@ -173,44 +174,7 @@ export function AddConnectionDialog({ open, onOpenChange }: { open: boolean; onO
 
             {kind === 'cloud' ? (
               <div className="grid gap-4 sm:grid-cols-2">
-                <div className="sm:col-span-2">
-                  <FormField
-                    label="Access Token *"
-                    type="password"
-                    autoComplete="off"
-                    placeholder="EAAG..."
-                    error={cloudErrors.accessToken?.message}
-                    {...form.register('accessToken')}
-                  />
-                </div>
-                <FormField
-                  label="Phone Number ID *"
-                  inputMode="numeric"
-                  autoComplete="off"
-                  error={cloudErrors.phoneNumberId?.message}
-                  {...form.register('phoneNumberId')}
-                />
-                <FormField
-                  label="Business Account ID (opcional)"
-                  inputMode="numeric"
-                  autoComplete="off"
-                  error={cloudErrors.businessAccountId?.message}
-                  {...form.register('businessAccountId')}
-                />
-                <FormField
-                  label="App ID (opcional)"
-                  inputMode="numeric"
-                  autoComplete="off"
-                  error={cloudErrors.appId?.message}
-                  {...form.register('appId')}
-                />
-                <FormField
-                  label="App Secret (opcional, necessário para o webhook)"
-                  type="password"
-                  autoComplete="off"
-                  error={cloudErrors.appSecret?.message}
-                  {...form.register('appSecret')}
-                />
+                <CloudCredentialsFields register={(name) => form.register(name)} errors={cloudErrors} />
               </div>
             ) : null}
 

@@ -55,6 +55,5 @@ export function useImportContacts() {
   });
 }
 
-/** Download links of the export and of the import template. */
-export const contactsExportUrl = (format: 'csv' | 'xlsx') => `/api/contacts/export?format=${format}`;
+/** Download link of the import template. */
 export const importTemplateUrl = (format: 'csv' | 'xlsx') => `/api/contacts/import-template?format=${format}`;

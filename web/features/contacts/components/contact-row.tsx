@@ -8,9 +8,9 @@ import { PermissionGatedButton } from '../../../components/permission-gated-butt
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/use-toast';
+import { maskEmail, maskPhone, whatsappLink } from '../../../lib/mask';
 import { toastError } from '../../../lib/toasts';
 import { cn } from '../../../lib/utils';
-import { maskEmail, maskPhone, whatsappLink } from '../mask';
 
 async function copy(text: string) {
   try {

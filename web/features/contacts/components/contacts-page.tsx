@@ -197,7 +197,7 @@ export default function ContactsPage() {
               : ''}
           </p>
         </div>
-        <ContactsToolbar onNew={openNew} />
+        <ContactsToolbar onNew={openNew} filter={{ q, tag }} />
       </div>
 
       <div className="grid gap-4 sm:grid-cols-3">

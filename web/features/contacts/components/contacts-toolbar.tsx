@@ -6,11 +6,29 @@ import { TagChip, TagChipList } from '../../../components/tag-chips';
 import { Button } from '../../../components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '../../../components/ui/popover';
 import { useContactTags } from '../../../lib/queries/get-contact-tags';
-import { contactsExportUrl } from '../api/import-contacts';
+import { type ContactsFilter, contactsExportUrl } from '../api/get-contacts';
 import { ImportDialog } from './import-dialog';
 
-/** Export links as CSV or XLSX (a plain download: the browser sends the session cookie). */
-export function ExportContactsMenu({ label = 'Exportar Contatos' }: { label?: string }) {
+const NO_FILTER: ContactsFilter = { q: '', tag: '' };
+
+/** What the export holds, said in its menu: the whole list, or what the search and tag narrow it to. */
+export function exportScopeText(filter: ContactsFilter): string {
+  const parts = [filter.tag ? `com a tag ${filter.tag}` : '', filter.q ? `que correspondem a “${filter.q}”` : ''];
+  const narrowed = parts.filter(Boolean).join(' e ');
+  return narrowed ? `Somente os contatos ${narrowed}, como na lista.` : 'Todos os contatos.';
+}
+
+/**
+ * Export links as CSV or XLSX (a plain download: the browser sends the session cookie), of the
+ * contacts the list shows: the same search and tag (`contactsFilterParams`, the list's own).
+ */
+export function ExportContactsMenu({
+  label = 'Exportar Contatos',
+  filter = NO_FILTER,
+}: {
+  label?: string;
+  filter?: ContactsFilter;
+}) {
   return (
     <Popover>
       <PopoverTrigger asChild>
@@ -19,14 +37,17 @@ export function ExportContactsMenu({ label = 'Exportar Contatos' }: { label?: st
           {label}
         </Button>
       </PopoverTrigger>
-      <PopoverContent className="grid w-56 gap-1 p-2">
+      <PopoverContent className="grid w-64 gap-1 p-2">
+        <p className="px-2 pb-1 text-xs text-muted-foreground" data-testid="export-scope">
+          {exportScopeText(filter)}
+        </p>
         <Button variant="ghost" className="justify-start" asChild>
-          <a href={contactsExportUrl('csv')} download>
+          <a href={contactsExportUrl('csv', filter)} download>
             Planilha CSV (.csv)
           </a>
         </Button>
         <Button variant="ghost" className="justify-start" asChild>
-          <a href={contactsExportUrl('xlsx')} download>
+          <a href={contactsExportUrl('xlsx', filter)} download>
             Excel (.xlsx)
           </a>
         </Button>
@@ -35,12 +56,12 @@ export function ExportContactsMenu({ label = 'Exportar Contatos' }: { label?: st
   );
 }
 
-/** Actions above the contacts list. */
-export function ContactsToolbar({ onNew }: { onNew: () => void }) {
+/** Actions above the contacts list; the export follows the list's `filter`. */
+export function ContactsToolbar({ onNew, filter }: { onNew: () => void; filter: ContactsFilter }) {
   const [importOpen, setImportOpen] = useState(false);
   return (
     <div className="grid grid-cols-1 gap-2 min-[420px]:grid-cols-2 sm:flex">
-      <ExportContactsMenu />
+      <ExportContactsMenu filter={filter} />
       <PermissionGatedButton variant="outline" icon={<Upload aria-hidden />} onClick={() => setImportOpen(true)}>
         Importar
       </PermissionGatedButton>

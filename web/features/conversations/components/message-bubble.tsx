@@ -1,6 +1,7 @@
 import { Check, CheckCheck, CircleAlert, Clock, ExternalLink, Phone, Reply } from 'lucide-react';
 import { useId } from 'react';
 import type { ConversationMessage } from '../../../../contract/conversations';
+import { MessageImage, WhatsappText } from '../../../components/whatsapp-message';
 import { cn } from '../../../lib/utils';
 import {
   type MessageOptionsView,
@@ -74,7 +75,10 @@ function SentOptions({ view }: { view: MessageOptionsView }) {
   );
 }
 
-/** One chat bubble: the contact's on the left, ours on the right with who sent it and its delivery state. */
+/**
+ * One chat bubble: the contact's on the left, ours on the right with who wrote it (the chatbot, the
+ * campaign by name, the person by name) and its delivery state.
+ */
 export function MessageBubble({ message, now }: { message: ConversationMessage; now: number }) {
   const out = message.direction === 'out';
   const source = sourceLabel(message);
@@ -89,17 +93,10 @@ export function MessageBubble({ message, now }: { message: ConversationMessage; 
         )}
       >
         {source ? <span className="text-xs font-semibold text-brand-ink">{source}</span> : null}
-        {message.imageUrl ? (
-          <a href={message.imageUrl} target="_blank" rel="noopener noreferrer" className="block w-fit">
-            <img
-              src={message.imageUrl}
-              alt={out ? 'Imagem enviada' : 'Imagem recebida'}
-              loading="lazy"
-              className="max-h-60 max-w-full rounded-md object-cover"
-            />
-          </a>
-        ) : null}
-        {body.text ? <p className="break-words whitespace-pre-wrap">{body.text}</p> : null}
+        {/* The image as the campaign preview shows it: an upload of the account, or a link to another site's. */}
+        {message.imageUrl ? <MessageImage src={message.imageUrl} className="max-h-60" /> : null}
+        {/* *bold*, _italic_, ~strike~ and ```mono``` as WhatsApp shows them, as React text (never HTML). */}
+        {body.text ? <WhatsappText text={body.text} /> : null}
         {body.caption ? <p className="text-xs text-muted-foreground">{body.caption}</p> : null}
         {options ? <SentOptions view={options} /> : null}
         <div className="flex items-center justify-end gap-2 text-xs text-muted-foreground">

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { WhatsappSettings } from '../../../../contract/settings';
+import type { UpdateWhatsappSettingsInput, WhatsappSettings } from '../../../../contract/settings';
 import { api } from '../../../lib/api';
 import { whatsappSettingsQueryKey } from '../../../lib/query-keys';
 
-export function updateWhatsappSettings(input: WhatsappSettings): Promise<WhatsappSettings> {
+/** The settings form sends the six fields of SPEC §3; the stored channel stays as it is. */
+export function updateWhatsappSettings(input: UpdateWhatsappSettingsInput): Promise<WhatsappSettings> {
   return api.put<WhatsappSettings>('/api/settings/whatsapp', input);
 }
 

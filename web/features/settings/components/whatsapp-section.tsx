@@ -5,8 +5,6 @@ import { settingsMsg, type WhatsappSettings, whatsappSettingsSchema } from '../.
 import { FormField } from '../../../components/form-field';
 import { LockedState } from '../../../components/locked-state';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Label } from '../../../components/ui/label';
-import { NativeSelect } from '../../../components/ui/select';
 import { isApiError } from '../../../lib/api';
 import { useWhatsappSettings } from '../../../lib/queries/get-whatsapp-settings';
 import { toastError, toastSuccess } from '../../../lib/toasts';
@@ -20,7 +18,6 @@ const fields = [
   'respectBusinessHours',
   'businessStart',
   'businessEnd',
-  'channel',
 ] as const;
 
 function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOnly: boolean }) {
@@ -30,7 +27,9 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
   useEffect(() => form.reset(initial), [initial, form]);
   const respect = form.watch('respectBusinessHours');
 
-  const onSubmit = form.handleSubmit((values) =>
+  // The six fields of SPEC §3 only: which number sends is chosen on the 'Números' page (its default),
+  // so the stored channel is left as it is.
+  const onSubmit = form.handleSubmit(({ channel: _channel, ...values }) =>
     save.mutate(values, {
       onSuccess: () => toastSuccess(settingsMsg.saved),
       onError: (error) => {
@@ -47,21 +46,6 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-5">
-      <div className="grid gap-2 md:max-w-md">
-        <Label htmlFor="wa-channel">Canal de envio</Label>
-        <NativeSelect
-          id="wa-channel"
-          disabled={readOnly}
-          aria-describedby="wa-channel-hint"
-          {...form.register('channel')}
-        >
-          <option value="personal">WhatsApp pessoal (QR code)</option>
-          <option value="cloud">API oficial do WhatsApp Business</option>
-        </NativeSelect>
-        <p id="wa-channel-hint" className="text-xs text-muted-foreground">
-          A conexão que envia as campanhas e as respostas do bot.
-        </p>
-      </div>
       <div className="grid gap-4 md:grid-cols-2">
         <FormField
           id="wa-delay"

@@ -4,8 +4,8 @@ import { connectionView, useWhatsappSession } from '../../../lib/queries/get-wha
 import { cn } from '../../../lib/utils';
 
 /**
- * Which channel will send (the account's choice in Configurações) and whether it is ready; shown by
- * the connection card and meant for the campaign dialog.
+ * Which channel will send (the kind of the account's default number, chosen on 'Números') and
+ * whether it is ready; shown by the connection card of an account with one number.
  */
 export function SendingChannelNote({ className }: { className?: string }) {
   const channel = useWhatsappChannel();

@@ -1,8 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Plus, Trash2 } from 'lucide-react';
+import { Plus, Save, Trash2 } from 'lucide-react';
 import { useEffect, useId, useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import {
+  type AutoReply,
+  type AutoReplyRule,
   autoReplyButtonForm,
   autoReplyForm,
   autoReplyTypeLabels,
@@ -32,16 +34,11 @@ import {
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/select';
+import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
 import { formatNumber } from '../../../lib/format';
 import { toastError } from '../../../lib/toasts';
-import {
-  buttonActionLabel,
-  emptyButtonDraft,
-  emptyNewMessage,
-  type ManagedReply,
-  newManagedReply,
-} from '../auto-messages';
+import { buttonActionLabel, draftFromReply, emptyButtonDraft, emptyNewMessage } from '../auto-messages';
 import { WhatsappPreview } from './whatsapp-preview';
 
 const VALUE_LABELS: Record<BotButtonType, { label: string; placeholder: string }> = {
@@ -50,21 +47,34 @@ const VALUE_LABELS: Record<BotButtonType, { label: string; placeholder: string }
   quick_reply: { label: 'Palavra-chave', placeholder: 'produtos' },
 };
 
-/** 'Criar Nova Mensagem Automática': the rule is only added to the local list (SPEC §4). */
-export function NewAutoMessageDialog({
+/**
+ * 'Criar Nova Mensagem Automática', and 'Editar Mensagem Automática' with the same form prefilled.
+ * Its button keeps the rule at once (`onSubmit`); the dialog stays open, with what was typed, until
+ * the server has it.
+ */
+export function AutoMessageDialog({
   open,
   onOpenChange,
+  editing,
   replies,
-  onCreate,
+  pending,
+  onSubmit,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** The manager's current list, for the repeated-keyword check. */
-  replies: readonly ManagedReply[];
-  onCreate: (reply: ManagedReply) => void;
+  /** The stored rule being edited; null to create one. */
+  editing: AutoReply | null;
+  /** The account's rules, for the repeated-keyword check (the edited one aside). */
+  replies: readonly AutoReply[];
+  /** The save is under way. */
+  pending: boolean;
+  onSubmit: (rule: AutoReplyRule) => void;
 }) {
   // Both forms are checked on their button only (errors do not come and go while typing).
-  const keywords = useMemo(() => replies.map((r) => r.trigger), [replies]);
+  const keywords = useMemo(
+    () => replies.filter((r) => r.id !== editing?.id).map((r) => r.trigger || r.keyword),
+    [replies, editing],
+  );
   const form = useForm({
     resolver: zodResolver(autoReplyForm(keywords)),
     defaultValues: emptyNewMessage,
@@ -89,15 +99,16 @@ export function NewAutoMessageDialog({
     buttonsTitle: useId(),
   };
 
-  // Each opening starts empty: only when `open` turns true (`reset` is stable), so no render loop.
+  // Each opening starts empty, or with the edited rule: only when `open` turns true or another rule
+  // is chosen (`reset` is stable), so no render loop.
   const { reset } = form;
   const { reset: resetButton } = buttonForm;
   useEffect(() => {
     if (open) {
-      reset(emptyNewMessage);
+      reset(editing ? draftFromReply(editing) : emptyNewMessage);
       resetButton(emptyButtonDraft);
     }
-  }, [open, reset, resetButton]);
+  }, [open, editing, reset, resetButton]);
 
   const setButtons = (buttons: BotButton[]) => form.setValue('buttons', buttons);
   // Editing the button row takes its error away (only when there is one).
@@ -123,7 +134,9 @@ export function NewAutoMessageDialog({
   );
 
   const submit = form.handleSubmit(
-    (rule) => onCreate(newManagedReply(rule)),
+    (rule) => {
+      if (!pending) onSubmit({ ...rule, isActive: editing?.isActive ?? true });
+    },
     (errors) => {
       if (errors.root?.message) toastError(errors.root.message);
     },
@@ -135,14 +148,14 @@ export function NewAutoMessageDialog({
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="sm:max-w-3xl">
         <DialogHeader>
-          <DialogTitle>Criar Nova Mensagem Automática</DialogTitle>
+          <DialogTitle>{editing ? 'Editar Mensagem Automática' : 'Criar Nova Mensagem Automática'}</DialogTitle>
           <DialogDescription>
-            Quando um cliente enviar a palavra-chave, o bot responde com esta mensagem. Ela só vale depois de Salvar
-            Configurações.
+            Quando um cliente enviar a palavra-chave, o bot responde com esta mensagem.
+            {editing ? ' As alterações valem assim que você salvar.' : ' Ela vale assim que você a adicionar.'}
           </DialogDescription>
         </DialogHeader>
-        <form onSubmit={submit} noValidate className="grid gap-6">
-          <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,16rem)]">
+        <form onSubmit={submit} noValidate className="grid min-w-0 gap-6">
+          <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,16rem)]">
             <div className="grid content-start gap-4">
               <div className="grid gap-4 sm:grid-cols-2">
                 <FormField
@@ -193,7 +206,7 @@ export function NewAutoMessageDialog({
               ) : null}
 
               {withButtons ? (
-                <section aria-labelledby={ids.buttonsTitle} className="grid gap-3 rounded-lg border p-4">
+                <section aria-labelledby={ids.buttonsTitle} className="grid min-w-0 gap-3 rounded-lg border p-4">
                   <div className="flex items-baseline justify-between gap-2">
                     <h3 id={ids.buttonsTitle} className="text-sm font-semibold">
                       Botões
@@ -203,9 +216,12 @@ export function NewAutoMessageDialog({
                     </span>
                   </div>
                   {draft.buttons.length > 0 ? (
-                    <ul className="grid gap-2">
+                    <ul className="grid min-w-0 gap-2">
                       {draft.buttons.map((b) => (
-                        <li key={b.id} className="flex items-center gap-2 rounded-md bg-muted/60 px-3 py-2 text-sm">
+                        <li
+                          key={b.id}
+                          className="flex min-w-0 items-center gap-2 rounded-md bg-muted/60 px-3 py-2 text-sm"
+                        >
                           <span className="min-w-0 flex-1">
                             <span className="block truncate font-medium">{b.text}</span>
                             <span className="block truncate text-xs text-muted-foreground">{buttonActionLabel(b)}</span>
@@ -300,12 +316,12 @@ export function NewAutoMessageDialog({
           </div>
 
           <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)}>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
               Cancelar
             </Button>
-            <Button type="submit">
-              <Plus aria-hidden />
-              Adicionar Mensagem
+            <Button type="submit" disabled={pending}>
+              {pending ? <Spinner /> : editing ? <Save aria-hidden /> : <Plus aria-hidden />}
+              {pending ? 'Salvando...' : editing ? 'Salvar Mensagem' : 'Adicionar Mensagem'}
             </Button>
           </DialogFooter>
         </form>

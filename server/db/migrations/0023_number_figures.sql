@@ -11,7 +11,7 @@ CREATE TABLE "stats_number_hours" (
 --> statement-breakpoint
 ALTER TABLE "stats_number_hours" ADD CONSTRAINT "stats_number_hours_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "contacts_opted_out_via_idx" ON "contacts" USING btree ("opted_out_via","opted_out_at") WHERE opted_out;--> statement-breakpoint
--- Each number's own figures per São Paulo hour (docs/decisions/025-number-figures-by-trigger.md),
+-- Each number's own figures per São Paulo hour (docs/decisions/026-number-figures-by-trigger.md),
 -- kept as the dashboard's rollups are (0009): once per statement, over its transition tables, one
 -- GROUP BY and one upsert of the sums taken in key order. The number's card then reads at most 25
 -- rows per number however many messages the day had.
@@ -78,7 +78,8 @@ CREATE TRIGGER stats_number_recipients_updated AFTER UPDATE ON campaign_recipien
 REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
 FOR EACH STATEMENT EXECUTE FUNCTION stats_number_recipients_updated();
 --> statement-breakpoint
--- Messages received are never updated; deleted only with their account.
+-- Messages received are deleted only with their account. The app never updates them; a data
+-- migration that gives them a number (0022) is counted by the update trigger.
 CREATE FUNCTION stats_number_inbound_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO stats_number_hours AS h (user_id, connection_id, hour, inbound)
@@ -91,6 +92,25 @@ END $$;
 --> statement-breakpoint
 CREATE TRIGGER stats_number_inbound_inserted AFTER INSERT ON whatsapp_inbound_messages REFERENCING NEW TABLE AS new_rows
 FOR EACH STATEMENT EXECUTE FUNCTION stats_number_inbound_inserted();
+--> statement-breakpoint
+CREATE FUNCTION stats_number_inbound_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO stats_number_hours AS h (user_id, connection_id, hour, inbound)
+  SELECT user_id, connection_id, hour, sum(sign) FROM (
+    SELECT user_id, connection_id, stats_hour(received_at) AS hour, -1 AS sign FROM old_rows WHERE connection_id IS NOT NULL
+    UNION ALL
+    SELECT user_id, connection_id, stats_hour(received_at), 1 FROM new_rows WHERE connection_id IS NOT NULL
+  ) m
+  GROUP BY 1, 2, 3
+  HAVING sum(sign) <> 0
+  ORDER BY 1, 2, 3
+  ON CONFLICT (user_id, connection_id, hour) DO UPDATE SET inbound = h.inbound + excluded.inbound;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER stats_number_inbound_updated AFTER UPDATE ON whatsapp_inbound_messages
+REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION stats_number_inbound_updated();
 --> statement-breakpoint
 -- The figures of what is already stored.
 INSERT INTO stats_number_hours (user_id, connection_id, hour, sent, failed, blocked, inbound)
