@@ -23,7 +23,7 @@ import { envInt, summarize } from './lib/stats';
  * number sent 10,000. The built server then starts on that database and both lists are requested
  * in turn, one at a time. Each number's card carries its figures (failures and blocks in 24 h, sent
  * today, replies and opt-outs in 24 h): read from counters, the busy account's list costs about what
- * the quiet one's does (docs/decisions/026-number-figures-by-trigger.md); recounted from the day's
+ * the quiet one's does (docs/decisions/027-number-figures-by-trigger.md); recounted from the day's
  * rows it cost 5 to 6 times more, and 65–93 ms at 300,000.
  */
 export const name = 'number-figures';

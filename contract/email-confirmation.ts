@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pluralForm } from './plural';
 import { text } from './text';
 
 /**
@@ -9,6 +10,12 @@ import { text } from './text';
 
 /** How long a confirmation link works. */
 export const EMAIL_CONFIRMATION_HOURS = 48;
+/**
+ * Confirmation e-mails one account may be sent in an hour, the registration's included: 'Reenviar
+ * e-mail de confirmação' (`POST /api/auth/resend-confirmation`, signed in) answers 429 past this,
+ * saying when to try again. Earlier links keep working.
+ */
+export const EMAIL_CONFIRMATION_PER_HOUR = 3;
 
 export const emailConfirmationMsg = {
   title: 'Confirmação de email',
@@ -24,6 +31,19 @@ export const emailConfirmationMsg = {
   /** The administrators' list. */
   confirmed: 'Email confirmado',
   notConfirmed: 'Email não confirmado',
+  /** The signed-in account that has not confirmed its address ('Aguardando Aprovação' notice). */
+  pendingNotice: (email: string) => `Confirme seu email: enviamos um link de confirmação para ${email}.`,
+  resendButton: 'Reenviar e-mail de confirmação',
+  resending: 'Reenviando...',
+  resentTitle: 'Email reenviado',
+  resent: (email: string) =>
+    `Enviamos um novo link de confirmação para ${email}. Confira a caixa de entrada e a pasta de spam.`,
+  resendErrorTitle: 'Erro ao reenviar o email',
+  alreadyConfirmed: 'Seu email já está confirmado.',
+  resendLimited: (minutes: number) =>
+    `Você já recebeu ${EMAIL_CONFIRMATION_PER_HOUR} emails de confirmação na última hora. Tente novamente em ${minutes} ${pluralForm(minutes, 'minuto', 'minutos')}.`,
+  /** Production without SMTP_URL. */
+  resendUnavailable: 'O envio de emails não está disponível neste servidor. Fale com o suporte.',
 } as const;
 
 export const confirmEmailInput = z.object({

@@ -29,9 +29,12 @@ export const msg = {
     registerSuccessTitle: 'Conta criada com sucesso!',
     registerSuccess: 'Confirme seu email e entre em contato para liberação.',
     registerErrorTitle: 'Erro ao criar conta',
-    /** A taken username or email gets this one answer: a sign-up does not tell who has an account. */
-    registrationUnavailable:
-      'Não foi possível concluir o cadastro com esse usuário ou email. Se você já tem uma conta, faça login; caso contrário, escolha outro nome de usuário.',
+    /**
+     * A taken username is refused (usernames are public handles). A taken e-mail is not: the sign-up
+     * answers as for a free one and the address's owner is told by e-mail, so a sign-up never says
+     * who has an account.
+     */
+    usernameTaken: 'Este nome de usuário já está em uso. Escolha outro.',
     emailTaken: 'Este email já está cadastrado. Faça login ou use outro email.',
     demoCreated: 'Conta demo criada com sucesso! Ela expira em 2 horas.',
     demoErrorTitle: 'Erro ao criar conta demo',

@@ -11,8 +11,16 @@ import { text } from './text';
 
 /** How long a link works. */
 export const PASSWORD_RESET_MINUTES = 30;
-/** E-mails one account may be sent in an hour; further requests get the same answer and no e-mail. */
+/**
+ * Links one account is sent in an hour at the request of one client address; further requests get
+ * the same answer and no e-mail. Counted per requester, so a stranger asking for someone's address
+ * does not use up the owner's own requests.
+ */
 export const PASSWORD_RESET_PER_HOUR = 3;
+/** Links one account is sent in an hour whoever asks: how many e-mails strangers can make it receive. */
+export const PASSWORD_RESET_PER_ACCOUNT_HOUR = 10;
+/** Links one client address gets sent in an hour, whichever accounts it asks for. */
+export const PASSWORD_RESET_PER_REQUESTER_HOUR = 10;
 
 export const passwordResetMsg = {
   forgotLink: 'Esqueci minha senha',
@@ -33,7 +41,7 @@ export const passwordResetMsg = {
   resetDescription: 'Escolha a nova senha da sua conta. Ao salvar, todas as sessões abertas são encerradas.',
   resetSubmit: 'Salvar nova senha',
   resetErrorTitle: 'Erro ao redefinir a senha',
-  /** An expired, used, replaced or unknown token. */
+  /** An expired, used or unknown token (using one link spends the account's others). */
   invalidLink: 'Este link de redefinição de senha é inválido, expirou ou já foi usado. Peça um novo link.',
   missingLink: 'O link de redefinição está incompleto. Abra o link do email novamente ou peça um novo.',
   resetDone: 'Senha redefinida. Entre com a nova senha.',

@@ -76,14 +76,14 @@ test('register → pending → admin approves → login → dashboard', async ({
 
 test('the login form shows the spec’s validation messages and the generic failure', async ({ page }) => {
   await page.goto('/login');
-  await page.getByLabel('Nome de usuário').fill('ab');
+  await page.getByLabel('Usuário ou e-mail').fill('ab');
   await page.getByLabel('Senha', { exact: true }).fill('123');
   await page.getByRole('button', { name: 'Entrar', exact: true }).click();
   await expect(page.getByText('Nome de usuário deve ter pelo menos 3 caracteres')).toBeVisible();
   await expect(page.getByText('Senha deve ter pelo menos 6 caracteres')).toBeVisible();
   await page.screenshot(shot('login-validation-1366'));
 
-  await page.getByLabel('Nome de usuário').fill('ninguem');
+  await page.getByLabel('Usuário ou e-mail').fill('ninguem');
   await page.getByLabel('Senha', { exact: true }).fill('errada123');
   await page.getByRole('button', { name: 'Entrar', exact: true }).click();
   await expect(page.getByText('Erro ao fazer login', { exact: true })).toBeVisible();
@@ -125,7 +125,7 @@ test('an expired demo is signed out and told so on the login screen', async ({ p
   await page.waitForURL('**/login?expired=1', { timeout: 20_000 });
   await expect(page.getByText('Conta demo expirada!').first()).toBeVisible();
 
-  await page.getByLabel('Nome de usuário').fill(credentials.username);
+  await page.getByLabel('Usuário ou e-mail').fill(credentials.username);
   await page.getByLabel('Senha', { exact: true }).fill(credentials.password);
   await page.getByRole('button', { name: 'Entrar', exact: true }).click();
   await expect(page.getByText('Erro ao fazer login', { exact: true })).toBeVisible();

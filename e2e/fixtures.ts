@@ -40,7 +40,7 @@ export async function sql(query: string, params: unknown[] = []): Promise<pg.Que
 
 export async function login(page: Page, username: string, password: string): Promise<void> {
   await page.goto('/login');
-  await page.getByLabel('Nome de usuário').fill(username);
+  await page.getByLabel('Usuário ou e-mail').fill(username);
   await page.getByLabel('Senha', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Entrar', exact: true }).click();
   await page.waitForURL('**/dashboard');

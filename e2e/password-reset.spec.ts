@@ -12,7 +12,7 @@ test('a forgotten password is set again through the e-mailed link, which works o
   const customer = await createActiveCustomer(page, { prefix: 'senha', name: 'Rita Recupera' });
 
   await page.goto('/login');
-  await page.getByLabel('Nome de usuário').fill(customer.email);
+  await page.getByLabel('Usuário ou e-mail').fill(customer.email);
   await page.getByRole('link', { name: 'Esqueci minha senha' }).click();
   await expect(page).toHaveURL(/\/esqueci-senha/);
   await expect(page.getByRole('heading', { name: 'Esqueceu sua senha?' })).toBeVisible();

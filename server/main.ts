@@ -5,7 +5,7 @@ import { openDatabase } from './db/client';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock';
 import { collectStartupGarbage } from './lib/startup-memory';
 import { loggerOptions, type SerializedError, serializeError } from './logger';
-import { ensureAdmin } from './modules/auth';
+import { adminPasswordNotice, ensureAdmin } from './modules/auth';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     databaseUrl: config.DATABASE_URL,
   });
   // Processes started together on PostgreSQL take turns: one creates the administrator, the others find it.
-  await database.exclusive(() =>
+  const generatedAdminPassword = await database.exclusive(() =>
     ensureAdmin(database.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD }, app.log),
   );
 
@@ -76,9 +76,16 @@ async function main(): Promise<void> {
   void app.deps.connections.restore().catch((err) => app.log.error({ err }, 'WhatsApp restore failed'));
   // What start-up allocated is garbage now: an idle server should not carry it (docs: Operations → Memory).
   setImmediate(collectStartupGarbage);
+  const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT}`;
   app.log.info(
-    `${config.PRODUCT_NAME} is running on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT} (${database.kind === 'pglite' ? `embedded database in ${config.DATA_DIR}` : 'PostgreSQL'})`,
+    `${config.PRODUCT_NAME} is running on ${url} (${database.kind === 'pglite' ? `embedded database in ${config.DATA_DIR}` : 'PostgreSQL'})`,
   );
+  // Last, so it is what a person starting the server sees; plain text, not inside a JSON log line.
+  if (generatedAdminPassword) {
+    process.stderr.write(
+      `${adminPasswordNotice({ username: config.ADMIN_USERNAME, password: generatedAdminPassword, url: config.PUBLIC_URL?.replace(/\/+$/, '') ?? url })}\n`,
+    );
+  }
 }
 
 main().catch((err) => {

@@ -95,6 +95,33 @@ export const mailTemplates = {
       footer: accountFooter(d.product),
     }),
 
+  /**
+   * Someone signed up with an address that already has an account: nothing was created, and the
+   * sign-up answered as for a new address; its owner hears of it here.
+   */
+  signupAttempt: (d: {
+    product: string;
+    name: string;
+    username: string;
+    loginUrl: string;
+    forgotUrl: string;
+  }): MailContent =>
+    render({
+      subject: `Tentativa de cadastro com o seu email – ${d.product}`,
+      product: d.product,
+      name: d.name,
+      paragraphs: [
+        `Alguém tentou criar uma conta no ${d.product} com este email, que já está cadastrado. Nenhuma conta nova foi criada e a sua continua como estava.`,
+        `Se foi você, você já tem uma conta: entre com o seu usuário, ${d.username} (ou com este email), e a senha dessa conta. O cadastro de agora não criou outra, e o usuário e a senha que ele mostrou ou pediu não valem.`,
+      ],
+      action: { label: `Entrar no ${d.product}`, url: d.loginUrl },
+      after: [
+        `Esqueceu a senha? Crie uma nova pelo link: ${d.forgotUrl}`,
+        'Se não foi você, ignore este email: ninguém entra na sua conta sem a sua senha.',
+      ],
+      footer: accountFooter(d.product),
+    }),
+
   accountApproved: (d: { product: string; name: string; username: string; loginUrl: string }): MailContent =>
     render({
       subject: `Sua conta no ${d.product} foi aprovada`,

@@ -705,7 +705,7 @@ describe('(b) login throttling', () => {
 });
 
 describe('(b) registration', () => {
-  it('answers a taken username and a taken e-mail alike, naming neither', async () => {
+  it('refuses a taken username whatever the e-mail; answers a taken e-mail as a free one', async () => {
     const username = `cadastro_${Date.now().toString(36)}`;
     const fields = (over: Record<string, string>) => ({
       name: 'Cliente Cadastro',
@@ -720,19 +720,24 @@ describe('(b) registration', () => {
     const sameUsername = await call('POST', '/api/auth/register', {
       json: fields({ email: `outro_${username}@example.com`, username: username.toUpperCase() }),
     });
+    const sameBoth = await call('POST', '/api/auth/register', { json: fields({ username: username.toUpperCase() }) });
     const sameEmail = await call('POST', '/api/auth/register', {
       json: fields({ email: `${username.toUpperCase()}@EXAMPLE.COM`, username: `outro_${username}` }),
     });
+    const fresh = await call('POST', '/api/auth/register', {
+      json: fields({ email: `novo_${username}@example.com`, username: `novo_${username}` }),
+    });
     expect(sameUsername.status).toBe(409);
-    expect(sameEmail.status).toBe(409);
-    expect(json(sameUsername)).toMatchObject({ success: false, message: msg.auth.registrationUnavailable });
-    expect(sameEmail.body).toBe(sameUsername.body);
-    // Nothing was created by the refused attempts.
+    expect(json(sameUsername)).toMatchObject({ success: false, message: msg.auth.usernameTaken });
+    expect(sameBoth.body).toBe(sameUsername.body);
+    expect(sameEmail.status).toBe(fresh.status);
+    expect(sameEmail.body).toBe(fresh.body);
+    // The taken e-mail created nothing.
     const rows = await ctx.database.db
       .select()
       .from(users)
-      .where(sql`lower(${users.username}) in (${username}, ${`outro_${username}`})`);
-    expect(rows.map((r) => r.username)).toEqual([username]);
+      .where(sql`lower(${users.username}) in (${username}, ${`outro_${username}`}, ${`novo_${username}`})`);
+    expect(rows.map((r) => r.username).sort()).toEqual([username, `novo_${username}`]);
   });
 });
 

@@ -21,9 +21,12 @@ export function rawRequest(
   path: string,
   headers: Record<string, string> = {},
   body?: string | Buffer,
+  /** The loopback address the request comes from (127.0.0.2, …): another client, as the server sees it. */
+  from?: string,
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+    const options = { host: '127.0.0.1', port, method, path, headers, agent: false, localAddress: from };
+    const req = request(options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

@@ -155,17 +155,25 @@ export function apiCall(
   ctx: TestContext,
   method: ApiMethod,
   url: string,
-  opts: { cookie?: string; payload?: unknown; file?: { name: string; data: Buffer | string } } = {},
+  opts: {
+    cookie?: string;
+    payload?: unknown;
+    file?: { name: string; data: Buffer | string };
+    /** The client address the server sees (127.0.0.1 unless given): limits counted per client. */
+    remoteAddress?: string;
+  } = {},
 ): Promise<LightMyRequestResponse> {
   const cookie = opts.cookie ? { cookie: opts.cookie } : {};
+  const from = opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {};
   if (opts.file) {
     const form = multipart(opts.file.name, opts.file.data);
-    return ctx.app.inject({ method, url, payload: form.payload, headers: { ...form.headers, ...cookie } });
+    return ctx.app.inject({ method, url, payload: form.payload, headers: { ...form.headers, ...cookie }, ...from });
   }
   return ctx.app.inject({
     method,
     url,
     headers: cookie,
+    ...from,
     ...(opts.payload === undefined ? {} : { payload: opts.payload as object }),
   });
 }

@@ -79,7 +79,7 @@ export const statsContactDays = pgTable(
 
 /**
  * Each WhatsApp number's own figures per São Paulo hour, for its card's health
- * (docs/decisions/026-number-figures-by-trigger.md): campaign messages sent (`sent_at` in the hour,
+ * (docs/decisions/027-number-figures-by-trigger.md): campaign messages sent (`sent_at` in the hour,
  * whatever the message's later status), failed (`failed_at` in the hour) and, of those, blocked
  * (the contact cannot receive from the number: sending/failures.ts, `stats_is_block`), and messages
  * received on the number. Kept by triggers on inserts and updates of the rows; a deleted campaign

@@ -25,6 +25,11 @@ export const users = pgTable(
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
     /** The account's last request, written at most once a minute (server/modules/presence/presence-tracker.ts). */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    /**
+     * When the owner was last e-mailed that someone tried to sign up with this address: a sign-up
+     * answers a taken address like a free one, and these notices are spaced (auth.service.ts).
+     */
+    signupNoticeAt: timestamp('signup_notice_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
@@ -84,10 +89,13 @@ export const passwordResetTokens = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     spentAt: timestamp('spent_at', { withTimezone: true }),
+    /** The client address that asked for the link: links are limited per address and per requester. */
+    requestedIp: text('requested_ip').notNull().default(''),
   },
   (t) => [
     index('password_reset_tokens_user_idx').on(t.userId, t.createdAt),
     index('password_reset_tokens_created_idx').on(t.createdAt),
+    index('password_reset_tokens_ip_idx').on(t.requestedIp, t.createdAt),
   ],
 );
 

@@ -18,6 +18,7 @@ import { authed, SESSION_COOKIE } from '../../plugins/access';
 import { recordActivity } from '../../records/activity';
 import { demoSignup, landingSignup, login, register, toPublicUser } from './auth.service';
 import { sendEmailConfirmationLater } from './email-confirmation.routes';
+import { sendSignupNoticeLater } from './signup-notice';
 
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db, sessions, config } = deps;
@@ -87,14 +88,16 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       config: { access: 'public', rateLimit: signupLimit },
       schema: {
         tags: ['auth'],
-        summary: 'Create an account (pending approval)',
+        summary: 'Create an account (pending approval); a taken e-mail gets the same answer and its owner an e-mail',
         body: registerInput,
         response: { 201: okResponse },
       },
     },
     async (request, reply) => {
-      const row = await register(db, request.body, request.log);
-      sendEmailConfirmationLater(deps, row);
+      // The same answer for a taken e-mail as for a new one (its owner is e-mailed instead).
+      const outcome = await register(db, request.body, request.log);
+      if ('created' in outcome) sendEmailConfirmationLater(deps, outcome.created);
+      else sendSignupNoticeLater(deps, outcome.emailOwner?.id);
       return reply.status(201).send({ success: true, message: msg.auth.registerSuccess });
     },
   );
@@ -128,17 +131,24 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       config: { access: 'public', rateLimit: signupLimit },
       schema: {
         tags: ['auth'],
-        summary: 'Landing-page signup: pending account with generated credentials',
+        summary:
+          'Landing-page signup: pending account with generated credentials; a taken e-mail gets the same answer and its owner an e-mail',
         body: landingSignupInput,
         response: { 201: landingSignupResponse },
       },
     },
     async (request, reply) => {
-      const { row, credentials } = await landingSignup(db, request.body, request.log);
-      sendEmailConfirmationLater(deps, row);
-      return reply
-        .status(201)
-        .send({ success: true as const, message: msg.auth.signupCreated, credentials, user: { email: row.email } });
+      // The same answer for a taken e-mail as for a new one: credentials made alike, which open
+      // nothing, and the owner is e-mailed instead.
+      const outcome = await landingSignup(db, request.body, request.log);
+      if ('created' in outcome) sendEmailConfirmationLater(deps, outcome.created);
+      else sendSignupNoticeLater(deps, outcome.emailOwner?.id);
+      return reply.status(201).send({
+        success: true as const,
+        message: msg.auth.signupCreated,
+        credentials: outcome.credentials,
+        user: { email: request.body.email },
+      });
     },
   );
 };

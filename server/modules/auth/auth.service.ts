@@ -130,12 +130,31 @@ export async function login(
   return { user, token };
 }
 
-function conflictMessage(err: unknown): AppError | undefined {
-  // One answer whichever of the two is taken, so a sign-up does not tell who has an account.
-  if (isUniqueViolation(err, 'users_username_lower_idx') || isUniqueViolation(err, 'users_email_lower_idx')) {
-    return new AppError('CONFLICT', msg.auth.registrationUnavailable);
-  }
-  return undefined;
+/**
+ * What a sign-up did. A taken e-mail is not refused: the sign-up answers exactly as for a new
+ * account, and the address's owner (when the row is still there) is told by e-mail instead.
+ */
+export type SignupOutcome<T> = ({ created: UserRow } | { emailOwner: UserRow | undefined }) & T;
+
+const usernameTaken = () => new AppError('CONFLICT', msg.auth.usernameTaken, { username: msg.auth.usernameTaken });
+
+async function usernameExists(db: Db, username: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${username})`)
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** The account an e-mail belongs to (demo accounts may repeat an address and own none). */
+async function emailOwner(db: Db, email: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email}) and ${users.accountType} <> 'demo'`)
+    .limit(1);
+  return row;
 }
 
 /** Every administrator hears of an account awaiting approval (the bell, linking to Usuários). */
@@ -148,8 +167,11 @@ async function notifyPendingAccount(db: Db, log: ErrorLog, row: UserRow): Promis
   });
 }
 
-export async function register(db: Db, input: RegisterInput, log: ErrorLog): Promise<UserRow> {
+export async function register(db: Db, input: RegisterInput, log: ErrorLog): Promise<SignupOutcome<object>> {
   const passwordHash = await hashPassword(input.password);
+  // The username is checked on its own, before the e-mail has any say: a taken username is refused
+  // whether or not the address has an account, so the answer never tells which addresses do.
+  if (await usernameExists(db, input.username)) throw usernameTaken();
   let row: UserRow;
   try {
     [row] = await db
@@ -166,10 +188,12 @@ export async function register(db: Db, input: RegisterInput, log: ErrorLog): Pro
       })
       .returning();
   } catch (err) {
-    throw conflictMessage(err) ?? err;
+    if (isUniqueViolation(err, 'users_username_lower_idx')) throw usernameTaken();
+    if (isUniqueViolation(err, 'users_email_lower_idx')) return { emailOwner: await emailOwner(db, input.email) };
+    throw err;
   }
   await notifyPendingAccount(db, log, row);
-  return row;
+  return { created: row };
 }
 
 function generatedUsername(prefix: string): string {
@@ -181,12 +205,16 @@ function generatedUsername(prefix: string): string {
   return `${base || 'cliente'}${randomInt(100_000, 1_000_000)}`;
 }
 
-/** Inserts an account with a generated username, retrying when the random suffix is taken. */
+/**
+ * Inserts an account with a generated username, retrying when the random suffix is taken. An
+ * address that already has an account creates nothing and answers credentials made the same way,
+ * which open nothing (the owner is told by e-mail; see SignupOutcome).
+ */
 async function insertGenerated(
   db: Db,
   prefix: string,
   values: Omit<typeof users.$inferInsert, 'username' | 'passwordHash'>,
-): Promise<{ row: UserRow; credentials: Credentials }> {
+): Promise<SignupOutcome<{ credentials: Credentials }>> {
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   for (let attempt = 0; ; attempt++) {
@@ -196,10 +224,13 @@ async function insertGenerated(
         .insert(users)
         .values({ ...values, username, passwordHash })
         .returning();
-      return { row, credentials: { username, password } };
+      return { created: row, credentials: { username, password } };
     } catch (err) {
       if (isUniqueViolation(err, 'users_username_lower_idx') && attempt < 5) continue;
-      throw conflictMessage(err) ?? err;
+      if (isUniqueViolation(err, 'users_email_lower_idx')) {
+        return { emailOwner: await emailOwner(db, values.email), credentials: { username, password } };
+      }
+      throw err;
     }
   }
 }
@@ -215,8 +246,10 @@ export async function demoSignup(db: Db, input: DemoSignupInput): Promise<{ row:
       isActive: true,
       demoExpiresAt: new Date(Date.now() + DEMO_DURATION_MS),
     });
-    await seedDemoWorkspace(tx as unknown as Db, created.row.id);
-    return created;
+    // Demo accounts may repeat an e-mail (the unique index leaves them out): always created.
+    if (!('created' in created)) throw new Error('a demo account was refused for its e-mail');
+    await seedDemoWorkspace(tx as unknown as Db, created.created.id);
+    return { row: created.created, credentials: created.credentials };
   });
 }
 
@@ -224,8 +257,8 @@ export async function landingSignup(
   db: Db,
   input: LandingSignupInput,
   log: ErrorLog,
-): Promise<{ row: UserRow; credentials: Credentials }> {
-  const created = await insertGenerated(db, input.email.split('@')[0], {
+): Promise<SignupOutcome<{ credentials: Credentials }>> {
+  const outcome = await insertGenerated(db, input.email.split('@')[0], {
     name: input.name,
     email: input.email,
     whatsappNumber: input.whatsappNumber,
@@ -233,16 +266,20 @@ export async function landingSignup(
     planType: 'basic',
     isActive: false,
   });
-  await notifyPendingAccount(db, log, created.row);
-  return created;
+  if ('created' in outcome) await notifyPendingAccount(db, log, outcome.created);
+  return outcome;
 }
 
-/** Makes sure the configured administrator exists, with the configured password when one is given. */
+/**
+ * Makes sure the configured administrator exists, with the configured password when one is given.
+ * Answers the password it generated for a new administrator when none was configured (else null):
+ * the caller shows it to the person starting the server (`adminPasswordNotice`); no log line carries it.
+ */
 export async function ensureAdmin(
   db: Db,
   opts: { username: string; password?: string },
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
-): Promise<void> {
+): Promise<string | null> {
   const [existing] = await db
     .select()
     .from(users)
@@ -256,7 +293,7 @@ export async function ensureAdmin(
     await db.update(users).set(patch).where(eq(users.id, existing.id));
     // A new ADMIN_PASSWORD is a password change: sessions opened with the old one end.
     if (newPassword) await db.delete(sessions).where(eq(sessions.userId, existing.id));
-    return;
+    return null;
   }
   const password = opts.password ?? generatePassword();
   await db.insert(users).values({
@@ -266,9 +303,33 @@ export async function ensureAdmin(
     passwordHash: await hashPassword(password),
     ...adminFields,
   });
-  if (opts.password) log.info({ username: opts.username }, 'administrator account created');
-  else
-    log.warn(
-      `Administrator "${opts.username}" created with the generated password: ${password} — set ADMIN_PASSWORD to choose one.`,
-    );
+  if (opts.password) {
+    log.info({ username: opts.username }, 'administrator account created');
+    return null;
+  }
+  log.warn(
+    { username: opts.username },
+    'administrator account created with a generated password, printed once in a framed block on stderr; set ADMIN_PASSWORD to choose one',
+  );
+  return password;
+}
+
+/**
+ * The generated administrator password as a person starting the server should see it: a plain block
+ * of text, framed, printed apart from the JSON log lines (server/main.ts writes it to stderr).
+ */
+export function adminPasswordNotice(opts: { username: string; password: string; url: string }): string {
+  const lines = [
+    'Administrator account created (first start, ADMIN_PASSWORD is not set)',
+    '',
+    `  Sign in at: ${opts.url}/login`,
+    `  Username:   ${opts.username}`,
+    `  Password:   ${opts.password}`,
+    '',
+    'This password is shown only this once. Keep it, or set ADMIN_PASSWORD',
+    'and restart to choose your own.',
+  ];
+  const width = Math.max(...lines.map((l) => l.length));
+  const rule = `+${'-'.repeat(width + 2)}+`;
+  return ['', rule, ...lines.map((l) => `| ${l.padEnd(width)} |`), rule, ''].join('\n');
 }

@@ -255,15 +255,30 @@ describe('register', () => {
     expect(blocked.json()).toMatchObject({ code: 'ACCOUNT_PENDING', message: msg.roles.pendingRestricted });
   });
 
-  it('refuses a duplicate username or e-mail, case-insensitively, with one answer that does not say which', async () => {
+  it('refuses a taken username, case-insensitively, naming only the username', async () => {
     const input = newRegistration();
     expect((await post('/api/auth/register', input)).statusCode).toBe(201);
     const sameUser = await post('/api/auth/register', { ...newRegistration(), username: input.username.toUpperCase() });
     expect(sameUser.statusCode).toBe(409);
-    expect(sameUser.json()).toMatchObject({ success: false, message: msg.auth.registrationUnavailable });
-    const sameEmail = await post('/api/auth/register', { ...newRegistration(), email: input.email.toUpperCase() });
-    expect(sameEmail.statusCode).toBe(409);
-    expect(sameEmail.json()).toEqual(sameUser.json());
+    expect(sameUser.json()).toMatchObject({
+      success: false,
+      code: 'CONFLICT',
+      message: msg.auth.usernameTaken,
+      fieldErrors: { username: msg.auth.usernameTaken },
+    });
+    // The same answer when the e-mail is taken too: the username decides alone.
+    const both = await post('/api/auth/register', { ...input, username: input.username.toUpperCase() });
+    expect(both.body).toBe(sameUser.body);
+  });
+
+  it('answers a taken e-mail as a new one and creates nothing', async () => {
+    const input = newRegistration();
+    expect((await post('/api/auth/register', input)).statusCode).toBe(201);
+    const other = newRegistration();
+    const sameEmail = await post('/api/auth/register', { ...other, email: input.email.toUpperCase() });
+    expect(sameEmail.statusCode).toBe(201);
+    expect(sameEmail.json()).toEqual({ success: true, message: msg.auth.registerSuccess });
+    expect(await ctx.database.db.select().from(users).where(eq(users.username, other.username))).toHaveLength(0);
   });
 
   it('answers every §5 message for bad fields', async () => {
@@ -391,12 +406,17 @@ describe('landing signup', () => {
     expect((await get('/api/auth/me', cookie)).json()).toMatchObject({ accountType: 'pending', isActive: false });
   });
 
-  it('answers a taken e-mail with the same neutral message as the registration', async () => {
+  it('answers a taken e-mail as a new one, with credentials made alike, and creates nothing', async () => {
     const input = newRegistration();
     expect((await post('/api/auth/register', input)).statusCode).toBe(201);
     const res = await post('/api/auth/signup', { name: 'Lead', email: input.email, whatsappNumber: '(21) 98765-4321' });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(msg.auth.registrationUnavailable);
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({ success: true, message: msg.auth.signupCreated, user: { email: input.email } });
+    expect(body.credentials.username).toMatch(/^maria\d+\d{6}$/);
+    expect(body.credentials.password).toHaveLength(16);
+    const rows = await ctx.database.db.select().from(users).where(eq(users.email, input.email));
+    expect(rows.map((r) => r.username)).toEqual([input.username]);
   });
 
   it('answers the landing form message when a field is missing', async () => {

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import { EMAIL_CONFIRMATION_HOURS, emailConfirmationMsg } from '../../../contract/email-confirmation';
+import {
+  EMAIL_CONFIRMATION_HOURS,
+  EMAIL_CONFIRMATION_PER_HOUR,
+  emailConfirmationMsg,
+} from '../../../contract/email-confirmation';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import { emailConfirmationTokens, type UserRow, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { hashToken } from '../../sessions/session-store';
@@ -20,6 +25,41 @@ export async function createEmailConfirmation(db: Db, userId: string): Promise<s
   });
   await db.delete(emailConfirmationTokens).where(lt(emailConfirmationTokens.expiresAt, sql`now()`));
   return token;
+}
+
+/**
+ * A new confirmation link for a signed-in account that has not confirmed its address, or how many
+ * seconds until it may have one: at most EMAIL_CONFIRMATION_PER_HOUR links an hour (the
+ * registration's counts). The earlier links keep working. The account's row is locked so two
+ * requests at once count each other.
+ */
+export async function resendEmailConfirmation(
+  db: Db,
+  userId: string,
+): Promise<{ token: string } | { retryAfterSeconds: number }> {
+  return db.transaction(async (tx) => {
+    const [user] = rowsOf<{ confirmed: boolean }>(
+      await tx.execute(
+        sql`select email_confirmed_at is not null as confirmed from users where id = ${userId} for update`,
+      ),
+    );
+    if (!user) throw new AppError('UNAUTHENTICATED', emailConfirmationMsg.invalidLink);
+    if (user.confirmed) throw new AppError('CONFLICT', emailConfirmationMsg.alreadyConfirmed);
+    const [recent] = await tx
+      .select({
+        count: sql<number>`count(*)::int`,
+        retryAfter: sql<number>`ceil(extract(epoch from (min(${emailConfirmationTokens.createdAt}) + interval '1 hour' - now())))::int`,
+      })
+      .from(emailConfirmationTokens)
+      .where(
+        and(
+          eq(emailConfirmationTokens.userId, userId),
+          sql`${emailConfirmationTokens.createdAt} > now() - interval '1 hour'`,
+        ),
+      );
+    if (recent.count >= EMAIL_CONFIRMATION_PER_HOUR) return { retryAfterSeconds: Math.max(1, recent.retryAfter) };
+    return { token: await createEmailConfirmation(tx as unknown as Db, userId) };
+  });
 }
 
 /**

@@ -1,12 +1,18 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMAIL_CONFIRMATION_HOURS, emailConfirmationMsg } from '../../../contract/email-confirmation';
+import {
+  EMAIL_CONFIRMATION_HOURS,
+  EMAIL_CONFIRMATION_PER_HOUR,
+  emailConfirmationMsg,
+} from '../../../contract/email-confirmation';
 import { msg } from '../../../contract/messages';
 import { emailConfirmationTokens, users } from '../../db/schema';
 import { hashToken } from '../../sessions/session-store';
+import { signIn } from '../../testing/http-session';
 import { createMailTestApp, linkToken } from '../../testing/mail-app';
+import { apiFetch, type HttpSession, listen } from '../../testing/raw-http';
 import type { ReceivedMail, SmtpSink } from '../../testing/smtp-sink';
-import { apiCall, createUser, loginAs } from '../../testing/test-app';
+import { apiCall, createUser, loginAs, TEST_PASSWORD } from '../../testing/test-app';
 
 /**
  * 'Confirme seu email', as the registration toast says: a new account (registration or the landing
@@ -105,5 +111,100 @@ describe('e-mail confirmation', () => {
     const empty = await confirm('');
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toBe(emailConfirmationMsg.invalidLink);
+  });
+});
+
+describe("'Reenviar e-mail de confirmação', over HTTP", () => {
+  let base = '';
+  beforeAll(async () => {
+    base = `http://127.0.0.1:${await listen(ctx)}`;
+  });
+
+  /** A new pending account registered over HTTP, its first link arrived, signed in. */
+  async function registered(): Promise<{ email: string; session: HttpSession; firstToken: string }> {
+    const username = `reenvio${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const email = `${username}@example.com`;
+    const res = await fetch(`${base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({
+        name: 'Rui Reenvio',
+        email,
+        username,
+        password: 'senha-segura-1',
+        whatsappNumber: '+55 11 98765-4321',
+      }),
+    });
+    expect(res.status).toBe(201);
+    const firstToken = tokenOf(await sink.waitFor(email));
+    return { email, session: await signIn(base, { username, password: 'senha-segura-1' }), firstToken };
+  }
+  const resend = (s: HttpSession) => apiFetch(s.base, s.cookie, 'POST', '/api/auth/resend-confirmation');
+
+  it('e-mails a new link to the signed-in account; the earlier one still works; refused once confirmed', async () => {
+    const { email, session, firstToken } = await registered();
+    const res = await resend(session);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ success: true, message: emailConfirmationMsg.resent(email) });
+    const second = tokenOf(await sink.waitFor(email, 2));
+    expect(second).not.toBe(firstToken);
+
+    expect((await apiFetch(base, session.cookie, 'GET', '/api/auth/me')).body.emailConfirmedAt).toBeNull();
+    expect((await confirm(firstToken)).statusCode).toBe(200);
+    expect(await confirmedAt(email)).toBeInstanceOf(Date);
+    // The open session sees it at once (its cached account is dropped).
+    expect((await apiFetch(base, session.cookie, 'GET', '/api/auth/me')).body.emailConfirmedAt).toEqual(
+      expect.any(String),
+    );
+    const again = await resend(session);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'CONFLICT', message: emailConfirmationMsg.alreadyConfirmed });
+    await ctx.app.deps.mail.mailer.idle();
+    expect(sink.to(email)).toHaveLength(2);
+  });
+
+  it(`sends at most ${EMAIL_CONFIRMATION_PER_HOUR} an hour, the registration's included, then says when to retry`, async () => {
+    const { email, session } = await registered();
+    for (let i = 1; i < EMAIL_CONFIRMATION_PER_HOUR; i++) expect((await resend(session)).status).toBe(200);
+    await sink.waitFor(email, EMAIL_CONFIRMATION_PER_HOUR);
+
+    const refused = await fetch(`${base}/api/auth/resend-confirmation`, {
+      method: 'POST',
+      headers: { cookie: session.cookie, origin: base },
+    });
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(3000);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(await refused.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: emailConfirmationMsg.resendLimited(Math.ceil(retryAfter / 60)),
+    });
+    expect(emailConfirmationMsg.resendLimited(60)).toBe(
+      `Você já recebeu ${EMAIL_CONFIRMATION_PER_HOUR} emails de confirmação na última hora. Tente novamente em 60 minutos.`,
+    );
+    await ctx.app.deps.mail.mailer.idle();
+    expect(sink.to(email)).toHaveLength(EMAIL_CONFIRMATION_PER_HOUR);
+
+    // An hour later the oldest no longer counts.
+    const [user] = await ctx.database.db.select().from(users).where(eq(users.email, email));
+    await ctx.database.db
+      .update(emailConfirmationTokens)
+      .set({ createdAt: sql`now() - interval '61 minutes'` })
+      .where(eq(emailConfirmationTokens.userId, user.id));
+    expect((await resend(session)).status).toBe(200);
+    await sink.waitFor(email, EMAIL_CONFIRMATION_PER_HOUR + 1);
+  });
+
+  it('needs a session, and a demo account may not use it', async () => {
+    const anonymous = await apiFetch(base, '', 'POST', '/api/auth/resend-confirmation');
+    expect(anonymous.status).toBe(401);
+    const demo = await createUser(ctx, {
+      accountType: 'demo',
+      planType: 'demo',
+      demoExpiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const demoSession = await signIn(base, { username: demo.username, password: TEST_PASSWORD });
+    expect((await resend(demoSession)).status).toBe(403);
   });
 });

@@ -1,6 +1,6 @@
 /** The auth module's public surface: what app.ts, main.ts and other modules may import (server/README.md). */
 export { authRoutes } from './auth.routes';
-export { ensureAdmin, toPublicUser } from './auth.service';
+export { adminPasswordNotice, ensureAdmin, toPublicUser } from './auth.service';
 export { seedDemoWorkspace } from './demo-data';
 export { emailConfirmationRoutes } from './email-confirmation.routes';
 export { hashPassword, verifyPassword } from './password';

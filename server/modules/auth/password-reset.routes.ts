@@ -15,7 +15,8 @@ import { createPasswordReset, resetPassword } from './password-reset.service';
 
 /** POST /api/auth/forgot-password and /api/auth/reset-password ('Esqueci minha senha'). */
 export const passwordResetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, config, mail }) => {
-  // Per client address, as sign-in; each account is also sent at most PASSWORD_RESET_PER_HOUR links.
+  // Per client address, as sign-in; the links e-mailed are limited per account and per requester
+  // as well (createPasswordReset).
   const rateLimit = {
     max: config.LOGIN_RATE_LIMIT,
     timeWindow: '1 minute',
@@ -38,8 +39,9 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, {
       if (!mailer.available) throw new AppError('UNAVAILABLE', passwordResetMsg.unavailable);
       // Answered before the account is even looked up: neither the answer nor its time tells
       // whether the address has an account, was already sent links this hour, or the e-mail failed.
+      const requesterIp = request.ip;
       mailer.sendLater('password_reset', async () => {
-        const reset = await createPasswordReset(db, request.body.email);
+        const reset = await createPasswordReset(db, request.body.email, requesterIp);
         if (!reset) return null;
         return {
           to: reset.user.email,

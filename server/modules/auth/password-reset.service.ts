@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import { PASSWORD_RESET_MINUTES, PASSWORD_RESET_PER_HOUR, passwordResetMsg } from '../../../contract/password-reset';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import {
+  PASSWORD_RESET_MINUTES,
+  PASSWORD_RESET_PER_ACCOUNT_HOUR,
+  PASSWORD_RESET_PER_HOUR,
+  PASSWORD_RESET_PER_REQUESTER_HOUR,
+  passwordResetMsg,
+} from '../../../contract/password-reset';
 import type { Db } from '../../db/client';
 import { loginFailures, passwordResetTokens, type UserRow, users } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -9,19 +15,28 @@ import { hashPassword } from './password';
 
 /**
  * 'Esqueci minha senha'. A link carries 32 random bytes; the database keeps only their SHA-256, so
- * a copy of it opens no account. A link works once, for PASSWORD_RESET_MINUTES; asking again spends
- * the earlier ones. The route answers the same whether or not an account has the address, before
+ * a copy of it opens no account. A link works once, for PASSWORD_RESET_MINUTES. Asking again does
+ * not spend the links already sent: anyone may ask for anyone's address, and a stranger's request
+ * must not kill the link the owner is about to open. Several links may be live at once; using one
+ * spends the others. The route answers the same whether or not an account has the address, before
  * any of this runs (server/modules/auth/password-reset.routes.ts).
  */
 
 /** Rows older than this go as new requests come in: the hour counted for the limit, with room. */
 const KEEP = sql`interval '1 day'`;
+const LAST_HOUR = sql`now() - interval '1 hour'`;
 
 /**
- * A new link for the account with this e-mail, or null when there is none (demo accounts do not
- * count: their e-mails may repeat) or it was sent PASSWORD_RESET_PER_HOUR links in the last hour.
+ * A new link for the account with this e-mail, asked for from `requesterIp`, or null when there is
+ * no such account (demo accounts do not count: their e-mails may repeat) or a limit is reached:
+ * PASSWORD_RESET_PER_HOUR links to this account for this requester, PASSWORD_RESET_PER_ACCOUNT_HOUR
+ * for all requesters together, PASSWORD_RESET_PER_REQUESTER_HOUR to all accounts for this requester.
  */
-export async function createPasswordReset(db: Db, email: string): Promise<{ user: UserRow; token: string } | null> {
+export async function createPasswordReset(
+  db: Db,
+  email: string,
+  requesterIp: string,
+): Promise<{ user: UserRow; token: string } | null> {
   const [user] = await db
     .select()
     .from(users)
@@ -30,22 +45,34 @@ export async function createPasswordReset(db: Db, email: string): Promise<{ user
   if (!user) return null;
   const token = randomBytes(32).toString('base64url');
   return db.transaction(async (tx) => {
-    // The account's row is locked so two requests at once count each other.
+    // The account's row, then the requester, are locked so two requests at once count each other
+    // (always in this order: no two requests wait for each other).
     await tx.execute(sql`select 1 from users where id = ${user.id} for update`);
-    const [{ recent }] = await tx
-      .select({ recent: sql<number>`count(*)::int` })
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`password-reset:${requesterIp}`}))`);
+    const [counts] = await tx
+      .select({
+        account: sql<number>`count(*) filter (where ${passwordResetTokens.userId} = ${user.id})::int`,
+        pair: sql<number>`count(*) filter (where ${passwordResetTokens.userId} = ${user.id} and ${passwordResetTokens.requestedIp} = ${requesterIp})::int`,
+        requester: sql<number>`count(*) filter (where ${passwordResetTokens.requestedIp} = ${requesterIp})::int`,
+      })
       .from(passwordResetTokens)
       .where(
-        and(eq(passwordResetTokens.userId, user.id), sql`${passwordResetTokens.createdAt} > now() - interval '1 hour'`),
+        and(
+          sql`${passwordResetTokens.createdAt} > ${LAST_HOUR}`,
+          or(eq(passwordResetTokens.userId, user.id), eq(passwordResetTokens.requestedIp, requesterIp)),
+        ),
       );
-    if (recent >= PASSWORD_RESET_PER_HOUR) return null;
-    await tx
-      .update(passwordResetTokens)
-      .set({ spentAt: sql`now()` })
-      .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.spentAt)));
+    if (
+      counts.pair >= PASSWORD_RESET_PER_HOUR ||
+      counts.account >= PASSWORD_RESET_PER_ACCOUNT_HOUR ||
+      counts.requester >= PASSWORD_RESET_PER_REQUESTER_HOUR
+    ) {
+      return null;
+    }
     await tx.insert(passwordResetTokens).values({
       tokenHash: hashToken(token),
       userId: user.id,
+      requestedIp: requesterIp,
       expiresAt: sql`now() + ${`${PASSWORD_RESET_MINUTES} minutes`}::interval`,
     });
     await tx.delete(passwordResetTokens).where(lt(passwordResetTokens.createdAt, sql`now() - ${KEEP}`));

@@ -3,8 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD_RESET_PER_HOUR, passwordResetMsg } from '../../../contract/password-reset';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  PASSWORD_RESET_PER_ACCOUNT_HOUR,
+  PASSWORD_RESET_PER_HOUR,
+  PASSWORD_RESET_PER_REQUESTER_HOUR,
+  passwordResetMsg,
+} from '../../../contract/password-reset';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
 import { rowsOf } from '../../db/rows';
@@ -12,6 +17,7 @@ import { loginFailures, passwordResetTokens } from '../../db/schema';
 import { loggerOptions } from '../../logger';
 import { hashToken } from '../../sessions/session-store';
 import { createMailTestApp, linkToken, MAIL_PUBLIC_URL } from '../../testing/mail-app';
+import { listen, rawRequest } from '../../testing/raw-http';
 import type { ReceivedMail, SmtpSink } from '../../testing/smtp-sink';
 import { apiCall, createTestApp, createUser, loginAs, TEST_PASSWORD, type TestApp } from '../../testing/test-app';
 import { createTestDatabase } from '../../testing/test-db';
@@ -19,8 +25,10 @@ import { createTestDatabase } from '../../testing/test-db';
 /**
  * 'Esqueci minha senha' against a real SMTP server on loopback: the e-mail that arrives carries the
  * link, the link sets the password once, within 30 minutes, and ends every session; an address
- * without an account gets the same answer and no e-mail; requests are limited per address and per
- * client; production without SMTP says so and production never logs a link.
+ * without an account gets the same answer and no e-mail; a new request leaves the links already
+ * sent alive; links are limited per account and requester, per account and per requester, so a
+ * stranger neither kills nor uses up the owner's; production without SMTP says so and production
+ * never logs a link.
  */
 const PUBLIC_URL = MAIL_PUBLIC_URL;
 let ctx: Awaited<ReturnType<typeof createMailTestApp>>;
@@ -32,7 +40,14 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-const forgot = (email: string) => apiCall(ctx, 'POST', '/api/auth/forgot-password', { payload: { email } });
+// Each test asks from a client address of its own: links are counted per requester.
+let clients = 0;
+let client = '';
+beforeEach(() => {
+  client = `10.1.0.${++clients}`;
+});
+const forgot = (email: string, from = client) =>
+  apiCall(ctx, 'POST', '/api/auth/forgot-password', { payload: { email }, remoteAddress: from });
 const reset = (token: string, password: string) =>
   apiCall(ctx, 'POST', '/api/auth/reset-password', { payload: { token, password } });
 const me = (cookie: string) => apiCall(ctx, 'GET', '/api/auth/me', { cookie });
@@ -113,17 +128,30 @@ describe('forgot password', () => {
     expect(activity.map((a) => a.detail)).toEqual(['Senha redefinida pelo link enviado por email']);
   });
 
-  it('refuses an expired link, and one replaced by a newer request', async () => {
+  it('keeps the earlier links alive when a new one is asked for; using one spends the others', async () => {
     const user = await createUser(ctx);
     const first = await linkFor(user.email, 1);
     const second = await linkFor(user.email, 2);
-    expect((await reset(first, 'nova-senha-1')).json().message).toBe(passwordResetMsg.invalidLink);
+    const third = await linkFor(user.email, 3);
+    expect(new Set([first, second, third]).size).toBe(3);
+    // The second is used: the earlier and the later one are spent with it.
+    expect((await reset(second, 'nova-senha-1')).statusCode).toBe(200);
+    for (const token of [first, third]) {
+      const res = await reset(token, 'nova-senha-2');
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(passwordResetMsg.invalidLink);
+    }
+    expect((await login(user.username, 'nova-senha-1')).statusCode).toBe(200);
+  });
 
+  it('refuses an expired link', async () => {
+    const user = await createUser(ctx);
+    const token = await linkFor(user.email);
     await ctx.database.db
       .update(passwordResetTokens)
       .set({ expiresAt: sql`now() - interval '1 second'` })
-      .where(eq(passwordResetTokens.tokenHash, hashToken(second)));
-    const expired = await reset(second, 'nova-senha-1');
+      .where(eq(passwordResetTokens.tokenHash, hashToken(token)));
+    const expired = await reset(token, 'nova-senha-1');
     expect(expired.statusCode).toBe(400);
     expect(expired.json().message).toBe(passwordResetMsg.invalidLink);
     expect((await login(user.username, TEST_PASSWORD)).statusCode).toBe(200);
@@ -167,13 +195,82 @@ describe('forgot password', () => {
     expect(sink.received.some((m) => m.to.some((t) => t.startsWith('ninguem.')))).toBe(false);
   });
 
-  it(`sends one address at most ${PASSWORD_RESET_PER_HOUR} links an hour, with the same answer`, async () => {
+  it(`sends one account at most ${PASSWORD_RESET_PER_HOUR} links an hour for one requester, with the same answer`, async () => {
     const user = await createUser(ctx);
     const answers = [];
     for (let i = 0; i < PASSWORD_RESET_PER_HOUR + 2; i++) answers.push(await forgot(user.email));
     for (const a of answers) expect(a.body).toBe(answers[0].body);
     await sent();
     expect(sink.to(user.email)).toHaveLength(PASSWORD_RESET_PER_HOUR);
+  });
+
+  it(`sends one account at most ${PASSWORD_RESET_PER_ACCOUNT_HOUR} links an hour whoever asks`, async () => {
+    const user = await createUser(ctx);
+    const requesters = Math.ceil(PASSWORD_RESET_PER_ACCOUNT_HOUR / PASSWORD_RESET_PER_HOUR) + 1;
+    for (let r = 0; r < requesters; r++) {
+      const from = `10.2.${clients}.${r + 1}`;
+      for (let i = 0; i < PASSWORD_RESET_PER_HOUR; i++) expect((await forgot(user.email, from)).statusCode).toBe(200);
+    }
+    await sent();
+    expect(sink.to(user.email)).toHaveLength(PASSWORD_RESET_PER_ACCOUNT_HOUR);
+  });
+
+  it(`sends one requester at most ${PASSWORD_RESET_PER_REQUESTER_HOUR} links an hour, whichever accounts it asks for`, async () => {
+    const accounts = [];
+    for (let i = 0; i < PASSWORD_RESET_PER_REQUESTER_HOUR + 2; i++) accounts.push(await createUser(ctx));
+    for (const a of accounts) expect((await forgot(a.email)).statusCode).toBe(200);
+    await sent();
+    const received = accounts.filter((a) => sink.to(a.email).length > 0);
+    expect(received).toHaveLength(PASSWORD_RESET_PER_REQUESTER_HOUR);
+    // Another client still gets a link for an account the first one could not reach.
+    const missed = accounts.find((a) => sink.to(a.email).length === 0);
+    expect(missed).toBeDefined();
+    expect((await forgot(missed?.email ?? '', `10.3.${clients}.1`)).statusCode).toBe(200);
+    await sink.waitFor(missed?.email ?? '');
+  });
+});
+
+describe("a stranger asking for the owner's address, over HTTP from another client", () => {
+  let port = 0;
+  beforeAll(async () => {
+    port = await listen(ctx);
+  });
+  const OWNER = '127.0.0.1';
+  const STRANGER = '127.0.0.2';
+  const forgotFrom = (from: string, email: string) =>
+    rawRequest(
+      port,
+      'POST',
+      '/api/auth/forgot-password',
+      { 'content-type': 'application/json', origin: `http://127.0.0.1:${port}` },
+      JSON.stringify({ email }),
+      from,
+    );
+
+  it("neither kills the link the owner holds nor uses up the owner's requests", async () => {
+    const user = await createUser(ctx);
+    const asked = await forgotFrom(OWNER, user.email);
+    expect(asked.status).toBe(200);
+    const owners = tokenOf(await sink.waitFor(user.email, 1));
+
+    // The stranger asks over and over: the same answer each time, and at most its own share of e-mails.
+    for (let i = 0; i < PASSWORD_RESET_PER_HOUR + 3; i++) {
+      const res = await forgotFrom(STRANGER, user.email);
+      expect(res.status).toBe(200);
+      expect(res.body).toBe(asked.body);
+    }
+    await sent();
+    expect(sink.to(user.email)).toHaveLength(1 + PASSWORD_RESET_PER_HOUR);
+
+    // The owner may still ask for a new one, and gets it.
+    expect((await forgotFrom(OWNER, user.email)).status).toBe(200);
+    const latest = tokenOf(await sink.waitFor(user.email, 2 + PASSWORD_RESET_PER_HOUR));
+
+    // The owner's first link still works; using it spends every other one.
+    const done = await reset(owners, 'senha-do-dono-1');
+    expect(done.statusCode, done.body).toBe(200);
+    expect((await reset(latest, 'senha-do-estranho')).statusCode).toBe(400);
+    expect((await login(user.username, 'senha-do-dono-1')).statusCode).toBe(200);
   });
 });
 

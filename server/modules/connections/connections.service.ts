@@ -58,7 +58,7 @@ const noFigures = (): Figures => ({ failures: 0, sent: 0, replies: 0, blocks: 0,
 /**
  * Per number: failed sends in the last 24 h (and of them the blocks), campaign messages sent today,
  * messages received in the last 24 h, from the number's hourly counters (`stats_number_hours`, kept
- * by triggers: docs/decisions/026-number-figures-by-trigger.md), so the read is at most 25 rows a
+ * by triggers: docs/decisions/027-number-figures-by-trigger.md), so the read is at most 25 rows a
  * number however many messages the day had. "The last 24 h" is whole São Paulo hours: from the start
  * of the hour 24 h ago (24 to 25 h). The contacts who opted out writing to it in the last 24 h
  * (`contacts.opted_out_via`, chatbot/opt-out.ts) are read through the index of opted-out contacts.

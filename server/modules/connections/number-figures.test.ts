@@ -6,7 +6,7 @@ import { BLOCK_CODES, BLOCK_REASONS } from '../../sending/failures';
 import { createTestDatabase } from '../../testing/test-db';
 
 /**
- * Each number's hourly counters (stats_number_hours, migration 0023) are kept by statement triggers
+ * Each number's hourly counters (stats_number_hours, migration 0024) are kept by statement triggers
  * on campaign_recipients and whatsapp_inbound_messages. Each scenario writes many rows per statement
  * — inserts, updates moving lines between statuses, hours and numbers, receipts, requeues — and the
  * counters must then equal a recount of the rows by the same rules: sent in the hour of sent_at,

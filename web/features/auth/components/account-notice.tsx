@@ -1,11 +1,20 @@
-import { Ban, Hourglass } from 'lucide-react';
+import { Ban, Hourglass, MailCheck } from 'lucide-react';
 import { roleOf, type User } from '../../../../contract/auth';
+import { emailConfirmationMsg } from '../../../../contract/email-confirmation';
 import { msg } from '../../../../contract/messages';
 import { RequestApprovalButton } from '../../../components/permission-gated-button';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage } from '../../../lib/api';
+import { usePublicConfig } from '../../../lib/public-config';
+import { useResendConfirmation } from '../api/resend-confirmation';
 
 /**
  * Pending accounts: 'Aguardando Aprovação'; deactivated customers: account disabled. Both with the one
- * 'Solicitar Aprovação' button of the page (the actions elsewhere are disabled and say why).
+ * 'Solicitar Aprovação' button of the page (the actions elsewhere are disabled and say why). A pending
+ * account that has not confirmed its e-mail is reminded to, with 'Reenviar e-mail de confirmação'
+ * (where this server sends e-mail).
  */
 export function AccountNotice({ user }: { user: User }) {
   const role = roleOf(user);
@@ -28,9 +37,46 @@ export function AccountNotice({ user }: { user: User }) {
             {pending ? 'Aguardando Aprovação' : 'Conta desativada'}
           </h2>
           <p className="text-sm">{pending ? msg.roles.pendingRestricted : msg.roles.inactiveRestricted}</p>
+          {pending && !user.emailConfirmedAt ? <EmailConfirmationReminder email={user.email} /> : null}
         </div>
       </div>
       <RequestApprovalButton size="sm" className="w-full sm:w-auto" />
     </section>
+  );
+}
+
+function EmailConfirmationReminder({ email }: { email: string }) {
+  const emailAvailable = usePublicConfig().data?.emailAvailable ?? false;
+  const resend = useResendConfirmation();
+  if (!emailAvailable) return null;
+  const onResend = () =>
+    resend.mutate(undefined, {
+      onSuccess: (res) =>
+        toast({ title: emailConfirmationMsg.resentTitle, description: res.message, variant: 'success' }),
+      onError: (error) =>
+        toast({
+          title: emailConfirmationMsg.resendErrorTitle,
+          description: errorMessage(error, msg.generic.internal),
+          variant: 'destructive',
+        }),
+    });
+  return (
+    <div className="mt-1 flex flex-col items-start gap-2 sm:flex-row sm:items-center">
+      <p className="flex items-start gap-1.5 text-sm">
+        <MailCheck aria-hidden className="mt-0.5 size-4 shrink-0" />
+        <span className="[overflow-wrap:anywhere]">{emailConfirmationMsg.pendingNotice(email)}</span>
+      </p>
+      <Button
+        type="button"
+        variant="outline"
+        size="sm"
+        className="border-amber-300 bg-white text-amber-900 hover:bg-amber-100"
+        onClick={onResend}
+        disabled={resend.isPending}
+      >
+        {resend.isPending ? <Spinner /> : null}
+        {resend.isPending ? emailConfirmationMsg.resending : emailConfirmationMsg.resendButton}
+      </Button>
+    </div>
   );
 }

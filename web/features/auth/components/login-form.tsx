@@ -45,7 +45,7 @@ export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
       <FormField
         id="login-username"
-        label="Nome de usuário"
+        label="Usuário ou e-mail"
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}

@@ -11,7 +11,7 @@ CREATE TABLE "stats_number_hours" (
 --> statement-breakpoint
 ALTER TABLE "stats_number_hours" ADD CONSTRAINT "stats_number_hours_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "contacts_opted_out_via_idx" ON "contacts" USING btree ("opted_out_via","opted_out_at") WHERE opted_out;--> statement-breakpoint
--- Each number's own figures per São Paulo hour (docs/decisions/026-number-figures-by-trigger.md),
+-- Each number's own figures per São Paulo hour (docs/decisions/027-number-figures-by-trigger.md),
 -- kept as the dashboard's rollups are (0009): once per statement, over its transition tables, one
 -- GROUP BY and one upsert of the sums taken in key order. The number's card then reads at most 25
 -- rows per number however many messages the day had.
