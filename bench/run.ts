@@ -19,6 +19,7 @@ import { repoRoot } from './lib/server';
 import * as login from './login.bench';
 import * as memory from './memory.bench';
 import * as metrics from './metrics.bench';
+import * as numberFigures from './number-figures.bench';
 import * as numbers from './numbers.bench';
 import * as restore from './restore.bench';
 import * as sessionPoll from './session-poll.bench';
@@ -41,6 +42,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   memory,
   cluster,
   numbers,
+  numberFigures,
 ];
 
 async function main(): Promise<number> {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { ConversationMessage } from '../../contract/conversations';
 import { contactLimitFor } from '../../contract/plans';
+import { lockAccount } from '../db/account-lock';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { normalizePhone } from '../lib/phone';
@@ -50,22 +51,35 @@ export async function ensureContact(
     await db.execute(sql`select id, name, opted_out from contacts where user_id = ${userId} and phone = ${e164}`),
   )[0];
   if (found) return { id: found.id, name: found.name, optedOut: found.opted_out };
-  const account = rowsOf<{ plan_type: string; total: number }>(
-    await db.execute(sql`select plan_type, (select count(*)::int from contacts where user_id = ${userId}) as total
-                         from users where id = ${userId}`),
-  )[0];
-  if (!account) return null;
-  const limit = contactLimitFor(account.plan_type);
-  if (limit !== null && account.total >= limit) return null;
   // Without a profile name the contact has none: screens show its number, {{nome}} its fallback.
   const name = cleanName(pushName);
-  const created = rowsOf<{ id: string; name: string; opted_out: boolean }>(
-    await db.execute(sql`
-      insert into contacts (user_id, name, phone, tags) values (${userId}, ${name}, ${e164}, '{}')
-      on conflict (user_id, phone) do update set phone = excluded.phone
-      returning id, name, opted_out`),
-  )[0];
-  return created ? { id: created.id, name: created.name, optedOut: created.opted_out } : null;
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    const account = rowsOf<{ plan_type: string }>(
+      await t.execute(sql`select plan_type from users where id = ${userId}`),
+    )[0];
+    if (!account) return null;
+    const limit = contactLimitFor(account.plan_type);
+    // Counted and inserted under the account's contacts lock, as creates and imports are: twenty new
+    // numbers writing at once to an account one short of its limit make one contact, not twenty.
+    if (limit !== null) await lockAccount(t, userId, 'contacts');
+    const fits = limit === null ? sql`true` : sql`(select count(*) from contacts where user_id = ${userId}) < ${limit}`;
+    const rows = rowsOf<{ id: string; name: string; opted_out: boolean }>(
+      await t.execute(sql`
+        insert into contacts (user_id, name, phone, tags)
+        select ${userId}, ${name}, ${e164}, '{}'
+        where ${fits}
+        on conflict (user_id, phone) do update set phone = excluded.phone
+        returning id, name, opted_out`),
+    );
+    // At the limit, a number added meanwhile by someone else is still the contact.
+    const row =
+      rows[0] ??
+      rowsOf<{ id: string; name: string; opted_out: boolean }>(
+        await t.execute(sql`select id, name, opted_out from contacts where user_id = ${userId} and phone = ${e164}`),
+      )[0];
+    return row ? { id: row.id, name: row.name, optedOut: row.opted_out } : null;
+  });
 }
 
 function cleanName(value: string | undefined): string {

@@ -76,3 +76,29 @@ export const statsContactDays = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );
+
+/**
+ * Each WhatsApp number's own figures per São Paulo hour, for its card's health
+ * (docs/decisions/027-number-figures-by-trigger.md): campaign messages sent (`sent_at` in the hour,
+ * whatever the message's later status), failed (`failed_at` in the hour) and, of those, blocked
+ * (the contact cannot receive from the number: sending/failures.ts, `stats_is_block`), and messages
+ * received on the number. Kept by triggers on inserts and updates of the rows; a deleted campaign
+ * leaves its messages counted (the number did send them).
+ */
+export const statsNumberHours = pgTable(
+  'stats_number_hours',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // No foreign key: a report line may name a number that is gone (or another account's, which
+    // counts under its own account only, never on the number's card).
+    connectionId: uuid('connection_id').notNull(),
+    hour: spHour(),
+    sent: counter('sent'),
+    failed: counter('failed'),
+    blocked: counter('blocked'),
+    inbound: counter('inbound'),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.connectionId, t.hour] })],
+);

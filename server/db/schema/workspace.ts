@@ -58,6 +58,8 @@ export const contacts = pgTable(
     // Also serves every per-account lookup (user_id is its first column): one index less to maintain on import.
     uniqueIndex('contacts_user_phone_idx').on(t.userId, t.phone),
     index('contacts_user_search_idx').on(t.userId, t.searchText, t.id),
+    // The opt-outs a number received lately (its card's health): only opted-out contacts are in it.
+    index('contacts_opted_out_via_idx').on(t.optedOutVia, t.optedOutAt).where(sql`opted_out`),
   ],
 );
 

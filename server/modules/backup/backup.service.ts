@@ -628,7 +628,8 @@ export async function restoreBackup(
     const t = tx as unknown as Db;
     if (images.entries.size) {
       // Room for every image the file carries, made (as an upload makes it) before the account's
-      // own uploads are listed; each image's own check still refuses it when it does not fit.
+      // own uploads are listed; each image's own check still refuses it when it does not fit. It
+      // takes the account's uploads lock, held until the restore commits: uploads meanwhile wait.
       let bytes = 0;
       for (const e of images.entries.values()) bytes += Math.floor(((e.end - e.start) * 3) / 4);
       await makeUploadRoom(t, userId, bytes, opts.uploadsQuotaMb);

@@ -291,7 +291,34 @@ export async function restoreBot(
 ): Promise<{ config: RestoreCounts; rules: RestoreCounts }> {
   const config = zeroCounts();
   const rules = zeroCounts();
-  const [row] = await t.select().from(botConfigs).where(eq(botConfigs.userId, userId));
+  // The account's bot row is locked before its rules are counted, until the restore commits: saving
+  // the bot settings meanwhile (which takes the row first, then replaces the rules) waits, so the
+  // rules counted here stay the account's and BOT_REPLIES_MAX holds. An account that never saved a
+  // configuration gets the backup's now, which locks it the same way.
+  const locked = () => t.select().from(botConfigs).where(eq(botConfigs.userId, userId)).for('update');
+  let [row] = await locked();
+  let created = false;
+  if (!row) {
+    const d = DEFAULT_BOT_CONFIG;
+    const [inserted] = await t
+      .insert(botConfigs)
+      .values({
+        userId,
+        isEnabled: bot.isEnabled ?? d.isEnabled,
+        welcomeMessage: (bot.welcomeMessage ?? d.welcomeMessage).trim(),
+        // AI needs a key on this server: without one it stays off, as the bot settings would keep it.
+        aiEnabled: (bot.aiEnabled ?? d.aiEnabled) && aiAvailable,
+        aiModel: bot.aiModel ?? d.aiModel,
+        outOfHoursMessage: (bot.outOfHoursMessage ?? d.outOfHoursMessage).trim(),
+        aiInstructions: (bot.aiInstructions ?? d.aiInstructions).trim(),
+        handoffMinutes: bot.handoffMinutes ?? d.handoffMinutes,
+      })
+      // Saved meanwhile from the bot settings: theirs wins, and is filled in as any saved one.
+      .onConflictDoNothing()
+      .returning({ userId: botConfigs.userId });
+    created = inserted !== undefined;
+    if (!created) [row] = await locked();
+  }
   const existing = await t
     .select({ trigger: autoReplies.trigger, position: autoReplies.position })
     .from(autoReplies)
@@ -325,26 +352,9 @@ export async function restoreBot(
     await t.insert(autoReplies).values(fresh.slice(i, i + RESTORE_BATCH));
   rules.added = fresh.length;
 
-  const d = DEFAULT_BOT_CONFIG;
   if (!row) {
-    const [created] = await t
-      .insert(botConfigs)
-      .values({
-        userId,
-        isEnabled: bot.isEnabled ?? d.isEnabled,
-        welcomeMessage: (bot.welcomeMessage ?? d.welcomeMessage).trim(),
-        // AI needs a key on this server: without one it stays off, as the bot settings would keep it.
-        aiEnabled: (bot.aiEnabled ?? d.aiEnabled) && aiAvailable,
-        aiModel: bot.aiModel ?? d.aiModel,
-        outOfHoursMessage: (bot.outOfHoursMessage ?? d.outOfHoursMessage).trim(),
-        aiInstructions: (bot.aiInstructions ?? d.aiInstructions).trim(),
-        handoffMinutes: bot.handoffMinutes ?? d.handoffMinutes,
-      })
-      // Saved meanwhile from the bot settings: theirs wins.
-      .onConflictDoNothing()
-      .returning({ userId: botConfigs.userId });
-    if (created) config.added = 1;
-    else config.unchanged = 1;
+    // Created here (or, saved meanwhile, gone again before it could be read).
+    config[created ? 'added' : 'unchanged'] = 1;
     return { config, rules };
   }
   const fill = {

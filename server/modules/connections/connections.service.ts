@@ -20,7 +20,6 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { connections, whatsappAuthKeys, whatsappBusinessAccounts } from '../../db/schema';
 import { AppError } from '../../errors';
-import { BLOCK_CODES, BLOCK_REASONS } from '../../sending/failures';
 import { type CloudAccountRow, cloudAccount } from '../../whatsapp/cloud-connections';
 import type { ConnectionEntry } from '../../whatsapp/connection-directory';
 import type { ConnectionManager } from '../../whatsapp/manager';
@@ -56,65 +55,65 @@ interface Figures {
 
 const noFigures = (): Figures => ({ failures: 0, sent: 0, replies: 0, blocks: 0, optOuts: 0 });
 
-const sqlList = (items: readonly (string | number)[]) =>
-  sql.join(
-    items.map((v) => sql`${String(v)}`),
-    sql`, `,
-  );
-
-/**
- * A campaign row that failed because the contact cannot receive from the number: its `error` is the
- * pt-BR reason of a refused send, or "<code> <title>" from a Cloud API webhook (sending/failures.ts).
- */
-const blockedRow = sql`(error in (${sqlList(BLOCK_REASONS)}) or split_part(error, ' ', 1) in (${sqlList(BLOCK_CODES)}))`;
-
 /**
  * Per number: failed sends in the last 24 h (and of them the blocks), campaign messages sent today,
- * messages received in the last 24 h, and the contacts who opted out writing to it in the last 24 h
- * (`contacts.opted_out_via`, chatbot/opt-out.ts). Two queries for all the numbers.
+ * messages received in the last 24 h, from the number's hourly counters (`stats_number_hours`, kept
+ * by triggers: docs/decisions/027-number-figures-by-trigger.md), so the read is at most 25 rows a
+ * number however many messages the day had. "The last 24 h" is whole São Paulo hours: from the start
+ * of the hour 24 h ago (24 to 25 h). The contacts who opted out writing to it in the last 24 h
+ * (`contacts.opted_out_via`, chatbot/opt-out.ts) are read through the index of opted-out contacts.
+ * One query for all the numbers.
  */
 async function figures(db: Db, userId: string, ids: string[]) {
   const out = new Map<string, Figures>();
   for (const id of ids) out.set(id, noFigures());
   if (!ids.length) return out;
-  const today = startOfSaoPauloDay(new Date());
-  const since = new Date(Date.now() - 24 * 3_600_000);
+  const today = startOfSaoPauloDay(new Date()).toISOString();
+  const since = new Date(Date.now() - 24 * 3_600_000).toISOString();
   const idList = sql.join(
     ids.map((id) => sql`${id}::uuid`),
     sql`, `,
   );
-  const sends = rowsOf<{ id: string; failures: number; blocks: number; sent: number }>(
+  const rows = rowsOf<{
+    id: string;
+    failures: number;
+    blocks: number;
+    sent: number;
+    replies: number;
+    opt_outs: number;
+  }>(
     await db.execute(sql`
-      select connection_id as id,
-        count(*) filter (where status = 'failed' and failed_at >= ${since})::int as failures,
-        count(*) filter (where status = 'failed' and failed_at >= ${since} and ${blockedRow})::int as blocks,
-        count(*) filter (where sent_at >= ${today})::int as sent
-      from campaign_recipients
-      where user_id = ${userId} and connection_id in (${idList})
-        and (sent_at >= ${today} or (status = 'failed' and failed_at >= ${since}))
-      group by connection_id`),
+      with hours as (
+        select connection_id as id,
+          sum(failed) filter (where hour >= stats_hour(${since}::timestamptz)) as failures,
+          sum(blocked) filter (where hour >= stats_hour(${since}::timestamptz)) as blocks,
+          sum(sent) filter (where hour >= stats_hour(${today}::timestamptz)) as sent,
+          sum(inbound) filter (where hour >= stats_hour(${since}::timestamptz)) as replies,
+          0 as opt_outs
+        from stats_number_hours
+        where user_id = ${userId} and connection_id in (${idList})
+          and hour >= least(stats_hour(${since}::timestamptz), stats_hour(${today}::timestamptz))
+        group by connection_id
+      ), opt_outs as (
+        select opted_out_via as id, 0, 0, 0, 0, count(*) from contacts
+        where opted_out and opted_out_via in (${idList}) and opted_out_at >= ${since}::timestamptz
+          and user_id = ${userId}
+        group by opted_out_via
+      )
+      select id, coalesce(sum(failures), 0)::int as failures, coalesce(sum(blocks), 0)::int as blocks,
+        coalesce(sum(sent), 0)::int as sent, coalesce(sum(replies), 0)::int as replies,
+        coalesce(sum(opt_outs), 0)::int as opt_outs
+      from (select * from hours union all select * from opt_outs) x
+      group by id`),
   );
-  for (const r of sends) {
+  for (const r of rows) {
     Object.assign(out.get(r.id) ?? {}, {
       failures: Number(r.failures),
       blocks: Number(r.blocks),
       sent: Number(r.sent),
+      replies: Number(r.replies),
+      optOuts: Number(r.opt_outs),
     });
-  }
-  const replies = rowsOf<{ id: string; replies: number; opt_outs: number }>(
-    await db.execute(sql`
-      select id, sum(replies)::int as replies, sum(opt_outs)::int as opt_outs from (
-        select connection_id as id, count(*) as replies, 0 as opt_outs from whatsapp_inbound_messages
-        where user_id = ${userId} and received_at >= ${since} and connection_id in (${idList})
-        group by connection_id
-        union all
-        select opted_out_via, 0, count(*) from contacts
-        where user_id = ${userId} and opted_out and opted_out_at >= ${since} and opted_out_via in (${idList})
-        group by opted_out_via
-      ) x group by id`),
-  );
-  for (const r of replies) {
-    Object.assign(out.get(r.id) ?? {}, { replies: Number(r.replies), optOuts: Number(r.opt_outs) });
   }
   return out;
 }

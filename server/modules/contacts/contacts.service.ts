@@ -14,12 +14,13 @@ import {
 } from '../../../contract/contacts';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import { foldText } from '../../../contract/text-match';
+import { lockAccount } from '../../db/account-lock';
 import { type BulkTable, type BulkValue, bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { rowsOf } from '../../db/rows';
 import type { UserRow } from '../../db/schema';
-import { contacts, users } from '../../db/schema';
+import { contacts } from '../../db/schema';
 import { AppError } from '../../errors';
 import { timeOrderedIds } from '../../lib/ids';
 import { normalizePhone } from '../../lib/phone';
@@ -314,11 +315,12 @@ export async function listContactsPage(
 }
 
 /**
- * Locks the account row for the rest of the transaction, so concurrent creates and imports of one
- * account count against the plan limit one after the other; answers how many contacts still fit.
+ * Takes the account's contacts lock for the rest of the transaction, so concurrent creates, imports,
+ * restores and contacts made by the chatbot (server/chatbot/conversations.ts) count against the plan
+ * limit one after the other, in every process; answers how many contacts still fit.
  */
 export async function lockRemainingSlots(tx: Tx, account: Account): Promise<number> {
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, account.id)).for('update');
+  await lockAccount(tx as unknown as Db, account.id, 'contacts');
   const limit = contactLimitFor(account.planType);
   if (limit === null) return Number.POSITIVE_INFINITY;
   const [{ n }] = await tx.select({ n: count() }).from(contacts).where(eq(contacts.userId, account.id));

@@ -8,6 +8,7 @@ import {
   uploadsMsg,
   uploadUrl,
 } from '../../../contract/uploads';
+import { lockAccount } from '../../db/account-lock';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { mediaUploads } from '../../db/schema';
@@ -101,15 +102,18 @@ export async function pruneUnusedUploads(db: Db, userId: string): Promise<number
 
 /**
  * Whether `bytes` more fit in the account's room for images (`quotaMb`); when they do not, unused
- * old uploads are pruned first. A backup restore asks once for all the images it may store, before
- * it looks at the account's own uploads: a prune in the middle could remove one a restored row is
- * about to point at.
+ * old uploads are pruned first. Called in the transaction that then stores them: it takes the
+ * account's uploads lock first, so concurrent uploads (and restores) of one account are counted one
+ * after the other, in every process, until that transaction ends. A backup restore asks once for all
+ * the images it may store, before it looks at the account's own uploads: a prune in the middle could
+ * remove one a restored row is about to point at.
  */
-export async function makeUploadRoom(db: Db, userId: string, bytes: number, quotaMb: number): Promise<boolean> {
+export async function makeUploadRoom(tx: Db, userId: string, bytes: number, quotaMb: number): Promise<boolean> {
+  await lockAccount(tx, userId, 'uploads');
   const quota = quotaMb * 1024 * 1024;
-  if ((await storedBytes(db, userId)) + bytes <= quota) return true;
-  await pruneUnusedUploads(db, userId);
-  return (await storedBytes(db, userId)) + bytes <= quota;
+  if ((await storedBytes(tx, userId)) + bytes <= quota) return true;
+  await pruneUnusedUploads(tx, userId);
+  return (await storedBytes(tx, userId)) + bytes <= quota;
 }
 
 /**
@@ -128,23 +132,27 @@ export async function saveUpload(
   if (file.data.length > UPLOAD_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.tooLarge);
   const mimeType = detectImageType(file.data);
   if (!mimeType) throw new AppError('VALIDATION', uploadsMsg.invalidType);
-  if (!(await makeUploadRoom(db, userId, file.data.length, opts.quotaMb)))
-    throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.quotaExceeded(opts.quotaMb));
-  const [row] = await db
-    .insert(mediaUploads)
-    .values({
-      userId,
-      fileName: storedFileName(file.fileName, mimeType),
-      mimeType,
-      size: file.data.length,
-      data: bytesIn(file.data),
-    })
-    .returning({
-      id: mediaUploads.id,
-      fileName: mediaUploads.fileName,
-      mimeType: mediaUploads.mimeType,
-      size: mediaUploads.size,
-    });
+  const row = await db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    if (!(await makeUploadRoom(t, userId, file.data.length, opts.quotaMb)))
+      throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.quotaExceeded(opts.quotaMb));
+    const [stored] = await t
+      .insert(mediaUploads)
+      .values({
+        userId,
+        fileName: storedFileName(file.fileName, mimeType),
+        mimeType,
+        size: file.data.length,
+        data: bytesIn(file.data),
+      })
+      .returning({
+        id: mediaUploads.id,
+        fileName: mediaUploads.fileName,
+        mimeType: mediaUploads.mimeType,
+        size: mediaUploads.size,
+      });
+    return stored;
+  });
   return toUpload(row);
 }
 

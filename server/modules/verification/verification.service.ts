@@ -57,16 +57,32 @@ export class ContactVerifier {
   async verifyList(userId: string): Promise<VerifyListResponse> {
     let job = this.jobs.get(userId);
     if (job?.status !== 'running') {
-      const [{ pending }] = await this.db
-        .select({ pending: count() })
-        .from(contacts)
-        .where(and(eq(contacts.userId, userId), this.stale()));
-      if (pending > 0) {
-        const driver = await this.drivers.get(userId);
-        if (!driver?.status().isConnected) throw new AppError('CONFLICT', verifyMsg.connectToVerify);
-        job = { status: 'running', error: null };
-        this.jobs.set(userId, job);
-        void this.run(userId, job);
+      // Taken before the first await: a request arriving meanwhile finds the job running and starts
+      // none of its own (each number is asked of WhatsApp once). Put back if nothing starts.
+      const previous = job;
+      const starting: Job = { status: 'running', error: null };
+      this.jobs.set(userId, starting);
+      const putBack = () => {
+        if (this.jobs.get(userId) !== starting) return;
+        if (previous) this.jobs.set(userId, previous);
+        else this.jobs.delete(userId);
+      };
+      try {
+        const [{ pending }] = await this.db
+          .select({ pending: count() })
+          .from(contacts)
+          .where(and(eq(contacts.userId, userId), this.stale()));
+        if (pending > 0) {
+          const driver = await this.drivers.get(userId);
+          if (!driver?.status().isConnected) throw new AppError('CONFLICT', verifyMsg.connectToVerify);
+          job = starting;
+          void this.run(userId, job);
+        } else {
+          putBack();
+        }
+      } catch (err) {
+        putBack();
+        throw err;
       }
     }
     return this.snapshot(userId, job);

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyMsg } from '../../../contract/verification';
 import { FakeDrivers } from '../../testing/fake-driver';
+import { listen } from '../../testing/raw-http';
 import { createTestApp, createUser, loginAs, type TestContext, waitFor } from '../../testing/test-app';
 
 let ctx: TestContext;
@@ -37,6 +38,21 @@ describe('contact verification', () => {
     const res = await verify(cookie);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(verifyMsg.connectToVerify);
+  });
+
+  it('runs one verification of an account however many requests start it at once', async () => {
+    const { user, cookie } = await account(10);
+    const driver = drivers.connect(user.id);
+    const base = `http://127.0.0.1:${await listen(ctx)}`;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${base}/api/users/verify-list`, { headers: { cookie } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    await untilDone(cookie);
+    // Each number asked of WhatsApp once: one job, not one per request.
+    const asked = driver.checkCalls.flat();
+    expect(asked).toHaveLength(10);
+    expect(new Set(asked).size).toBe(10);
   });
 
   it('checks in small batches in the background, answers at once, and caches each result', async () => {
