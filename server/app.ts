@@ -294,7 +294,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     extraImageSources: ['https://pps.whatsapp.net'],
   });
   fastPoll = sessionPollFastPath(deps, headers.api);
-  fastWebhook = webhookFastPath({ cloudApi: deps.cloudApi, foreground, log: app.log }, headers.api);
+  fastWebhook = webhookFastPath({ cloudApi: deps.cloudApi, log: app.log }, headers.api);
 
   app.addHook('onReady', async () => {
     if (bus instanceof PgBus) await bus.start();

@@ -1,4 +1,7 @@
+import { connect, type Socket } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Foreground } from '../lib/foreground';
 import { apiFetch, listen } from '../testing/raw-http';
 import { EXAMPLES, withPathIds } from '../testing/route-examples';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
@@ -269,5 +272,52 @@ describe('the cost of a request', () => {
     }
     expect(checked).toBeGreaterThan(20);
     expect(overruns).toEqual([]);
+  });
+
+  it('holds nothing shared for a body that trickles in, on every public route', async () => {
+    // Each public route with a body gets requests that declare a large body and send a byte now and
+    // then: they hold their own sockets and nothing else. No one's work is counted as foreground
+    // (the chatbot's statements would then wait), health and a statement stay within budget.
+    const routes = ctx.app.deps.routes.filter(
+      (r) => r.access === 'public' && ['POST', 'PUT', 'PATCH'].includes(r.method),
+    );
+    expect(routes.length).toBeGreaterThan(5);
+    const run = vi.spyOn(Foreground.prototype, 'run');
+    const sockets: Socket[] = [];
+    const { port } = new URL(base);
+    try {
+      for (const r of routes) {
+        const path = pathIds(r.url.replace(':accountKey', 'a'.repeat(32)));
+        for (let i = 0; i < 3; i++) {
+          const socket = connect(Number(port), '127.0.0.1');
+          socket.on('error', () => {});
+          socket.write(
+            `${r.method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+              `Content-Length: 1000000\r\n\r\n{`,
+          );
+          sockets.push(socket);
+        }
+      }
+      const drip = setInterval(() => {
+        for (const s of sockets) s.write(' ');
+      }, 20);
+      try {
+        for (let i = 0; i < 5; i++) {
+          await check('slow bodies', `statement while ${sockets.length} bodies trickle`, async () => {
+            const { healthMs } = await measure('GET', '/api/health', '');
+            const t = performance.now();
+            await ctx.database.db.execute(sql`select 1`);
+            return { ms: performance.now() - t, healthMs, status: 200 };
+          });
+        }
+      } finally {
+        clearInterval(drip);
+      }
+      expect(run).not.toHaveBeenCalled();
+      expect(overruns).toEqual([]);
+    } finally {
+      run.mockRestore();
+      for (const s of sockets) s.destroy();
+    }
   });
 });

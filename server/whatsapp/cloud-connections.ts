@@ -300,16 +300,16 @@ export class CloudConnections {
    * secret is checked once more against the stored one, in case it changed in another process)
    * and one shared statement per burst.
    */
-  receiveWebhook(key: string, rawBody: Buffer, signature: string | undefined): Promise<{ applied: number }> {
-    const work = () => this.applyWebhook(key, rawBody, signature);
+  async receiveWebhook(key: string, rawBody: Buffer, signature: string | undefined): Promise<{ applied: number }> {
+    // Proved first, outside the foreground: a wrong key or a forged signature holds back no one.
+    const row = await this.verifiedAccount(key, rawBody, signature);
+    this.opts.foreground?.arrived();
+    const work = () => this.applyWebhook(row, rawBody);
     return this.opts.foreground ? this.opts.foreground.run(work) : work();
   }
 
-  private async applyWebhook(
-    key: string,
-    rawBody: Buffer,
-    signature: string | undefined,
-  ): Promise<{ applied: number }> {
+  /** The account a delivery is for, once its signature checks out against the number's app secret. */
+  private async verifiedAccount(key: string, rawBody: Buffer, signature: string | undefined): Promise<WebhookAccount> {
     let row = await this.accountByWebhookKey(key);
     if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
     if (row.appSecret && !verifySignature(rawBody, signature, row.appSecret)) {
@@ -320,7 +320,10 @@ export class CloudConnections {
       }
     }
     if (!row.appSecret) throw new AppError('FORBIDDEN', cloudApiMsg.webhookNeedsSecret);
-    this.opts.foreground?.arrived();
+    return row;
+  }
+
+  private async applyWebhook(row: WebhookAccount, rawBody: Buffer): Promise<{ applied: number }> {
     let payload: WebhookPayload;
     try {
       payload = JSON.parse(rawBody.toString('utf8'));

@@ -1,8 +1,10 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { ConnectionKind } from '../../contract/connections';
-import { connectionsMsg } from '../../contract/connections';
+import { connectionLimitFor, connectionsMsg } from '../../contract/connections';
+import { lockAccount } from '../db/account-lock';
 import type { Db } from '../db/client';
-import { accountSettings, connections } from '../db/schema';
+import { accountSettings, connections, users } from '../db/schema';
+import { AppError } from '../errors';
 
 /** One of an account's numbers, as the WhatsApp layer needs it (`connections` row, not removed). */
 export type ConnectionEntry = typeof connections.$inferSelect;
@@ -85,49 +87,85 @@ export class ConnectionDirectory {
   }
 
   /**
-   * The primary number of a kind, added when the account has none (the spec's connect and
-   * Cloud API routes on an account that never had one). It becomes the default when the account has
-   * no default yet.
+   * The primary number of a kind, added when the account has none (the spec's connect and Cloud
+   * API routes on an account that never had one) and its plan has room for it. It becomes the
+   * default when the account has no default yet. Requests at once, on any process, add one number.
    */
   async ensurePrimary(
     userId: string,
     kind: ConnectionKind,
     values: Partial<typeof connections.$inferInsert> = {},
-  ): Promise<ConnectionEntry> {
+  ): Promise<{ entry: ConnectionEntry; created: boolean }> {
     const existing = await this.primary(userId, kind);
-    if (existing) return existing;
+    if (existing) return { entry: existing, created: false };
     const label = kind === 'personal' ? connectionsMsg.defaultLabelPersonal : connectionsMsg.defaultLabelCloud;
-    const row = await this.insert(userId, { kind, label, ...values });
-    return row;
+    return this.add(userId, { kind, label, ...values }, true);
   }
 
   /**
-   * Adds a number; the account's first number (or the first after its default was removed) is its
-   * default. The default flag and the account's channel setting move together.
+   * Adds a number within the plan's limit (a pt-BR 403 over it); the account's first number (or
+   * the first after its default was removed) is its default. The default flag and the account's
+   * channel setting move together.
    */
   async insert(
     userId: string,
     values: Omit<typeof connections.$inferInsert, 'userId' | 'isDefault'>,
   ): Promise<ConnectionEntry> {
-    const row = await this.db.transaction(async (tx) => {
-      const [{ hasDefault }] = await tx
-        .select({ hasDefault: sql<boolean>`count(*) > 0` })
+    return (await this.add(userId, values, false)).entry;
+  }
+
+  /**
+   * The count, the default and the insert in one step under the account's lock, so concurrent adds
+   * on any process never pass the limit nor make two defaults. With `reusePrimary`, a number of the
+   * same kind added meanwhile is answered instead.
+   */
+  private async add(
+    userId: string,
+    values: Omit<typeof connections.$inferInsert, 'userId' | 'isDefault'>,
+    reusePrimary: boolean,
+  ): Promise<{ entry: ConnectionEntry; created: boolean }> {
+    const result = await this.db.transaction(async (tx) => {
+      const t = tx as unknown as Db;
+      await lockAccount(t, userId, 'connections');
+      const live = await tx
+        .select()
         .from(connections)
-        .where(and(eq(connections.userId, userId), eq(connections.isDefault, true), isNull(connections.deletedAt)));
+        .where(and(eq(connections.userId, userId), isNull(connections.deletedAt)))
+        .orderBy(asc(connections.createdAt), asc(connections.id));
+      if (reusePrimary) {
+        const same =
+          live.find((c) => c.kind === values.kind && c.isDefault) ?? live.find((c) => c.kind === values.kind);
+        if (same) return { entry: same, created: false };
+      }
+      const [account] = await tx.select({ planType: users.planType }).from(users).where(eq(users.id, userId));
+      const limit = connectionLimitFor(account?.planType ?? '');
+      if (limit !== null && live.length >= limit) throw new AppError('FORBIDDEN', connectionsMsg.limitReached(limit));
+      const hasDefault = live.some((c) => c.isDefault);
       const [inserted] = await tx
         .insert(connections)
         .values({ ...values, userId, isDefault: !hasDefault })
         .returning();
-      if (!hasDefault) await syncChannel(tx as unknown as Db, userId, inserted.kind);
-      return inserted;
+      if (!hasDefault) await syncChannel(t, userId, inserted.kind);
+      return { entry: inserted, created: true };
     });
+    if (result.created) this.changed(userId);
+    return result;
+  }
+
+  /**
+   * Takes back a number this request has just added and nothing uses yet (its credentials were
+   * refused after it was added): the row goes, as if it had never been.
+   */
+  async discard(userId: string, connectionId: string): Promise<void> {
+    await this.db.delete(connections).where(and(eq(connections.userId, userId), eq(connections.id, connectionId)));
     this.changed(userId);
-    return row;
   }
 
   /** Makes a number the account's default (and the account's channel its kind). */
   async makeDefault(userId: string, connectionId: string): Promise<void> {
     await this.db.transaction(async (tx) => {
+      // Behind any add or other change of default of the account (one default at a time).
+      await lockAccount(tx as unknown as Db, userId, 'connections');
       await tx
         .update(connections)
         .set({ isDefault: false, updatedAt: new Date() })

@@ -211,7 +211,7 @@ export class ConnectionManager implements DriverProvider {
 
   /** The spec's connect: pairs the account's primary personal number (added when it has none). */
   async connect(userId: string, opts: { phoneNumber?: string } = {}): Promise<{ pairingCode?: string }> {
-    const entry = await this.directory.ensurePrimary(userId, 'personal');
+    const { entry } = await this.directory.ensurePrimary(userId, 'personal');
     await this.refreshPrimary(userId);
     return this.connectNumber(entry, opts);
   }

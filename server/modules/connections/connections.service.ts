@@ -1,4 +1,4 @@
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   type ConnectionDetail,
@@ -237,15 +237,17 @@ export async function getConnection(deps: ConnectionsDeps, userId: string, id: s
   return { ...base, qr };
 }
 
-/** Refuses a new number over the plan's limit (pt-BR, with what to do). */
-async function checkLimit(db: Db, account: Account): Promise<void> {
+/**
+ * Refuses a new number over the plan's limit (pt-BR, with what to do) before anything is asked of
+ * the Graph API. Only a first answer: the limit holds in the add itself (ConnectionDirectory.insert),
+ * which counts and inserts under the account's lock.
+ */
+async function precheckLimit(deps: ConnectionsDeps, account: Account): Promise<void> {
   const limit = connectionLimitFor(account.planType);
   if (limit === null) return;
-  const [{ n }] = await db
-    .select({ n: count() })
-    .from(connections)
-    .where(and(eq(connections.userId, account.id), isNull(connections.deletedAt)));
-  if (n >= limit) throw new AppError('FORBIDDEN', connectionsMsg.limitReached(limit));
+  if ((await deps.connections.directory.list(account.id)).length >= limit) {
+    throw new AppError('FORBIDDEN', connectionsMsg.limitReached(limit));
+  }
 }
 
 /** Adds a number: a personal one to pair next, or a Cloud one once the Graph API accepts its credentials. */
@@ -254,20 +256,17 @@ export async function createConnection(
   account: Account,
   input: z.output<typeof createConnectionInput>,
 ): Promise<ConnectionView> {
-  await checkLimit(deps.db, account);
+  await precheckLimit(deps, account);
   const directory = deps.connections.directory;
   if (input.kind === 'personal') {
     const entry = await directory.insert(account.id, { kind: 'personal', label: input.label });
     return viewOne(deps, entry);
   }
   const { kind: _kind, label, ...credentials } = input;
-  let added: ConnectionEntry | undefined;
-  const row = await deps.cloudSettings.configureNumber(credentials, async () => {
-    // Counted again at the last moment: two adds at once do not both pass the limit.
-    await checkLimit(deps.db, account);
-    added = await directory.insert(account.id, { kind: 'cloud', label });
-    return added;
-  });
+  const row = await deps.cloudSettings.configureNumber(credentials, async () => ({
+    entry: await directory.insert(account.id, { kind: 'cloud', label }),
+    created: true,
+  }));
   if (row.displayPhoneNumber) {
     await deps.db
       .update(connections)

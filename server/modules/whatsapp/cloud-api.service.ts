@@ -10,6 +10,7 @@ import {
 import { formatPhone } from '../../../contract/phone';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
 import { parseMessagingLimit } from '../../whatsapp/cloud-api/cloud-driver';
 import { GraphApiError } from '../../whatsapp/cloud-api/graph-client';
@@ -93,12 +94,10 @@ export class CloudApiSettings {
    */
   async configureNumber(
     input: z.output<typeof configureCloudApiInput>,
-    target: ConnectionEntry | (() => Promise<ConnectionEntry>),
+    target: ConnectionEntry | (() => Promise<{ entry: ConnectionEntry; created: boolean }>),
   ): Promise<CloudAccountRow> {
     const existing = typeof target === 'function' ? undefined : target;
-    if (await this.opts.cloud.phoneNumberTaken(input.phoneNumberId, existing?.id)) {
-      throw new AppError('CONFLICT', cloudApiMsg.phoneNumberInUse);
-    }
+    // The credentials first: whether a phone number id is a customer's is told only to its owner.
     const probe = this.opts.cloud.probe(input.accessToken, input.phoneNumberId);
     let display: string | null;
     try {
@@ -106,16 +105,29 @@ export class CloudApiSettings {
     } catch (err) {
       throw credentialsError(err);
     }
-    const entry = existing ?? (await (target as () => Promise<ConnectionEntry>)());
-    // An empty app secret keeps the saved one, so the panel can update the token alone.
-    return this.opts.cloud.saveCredentials(entry, {
-      phoneNumberId: input.phoneNumberId,
-      businessAccountId: input.businessAccountId ?? null,
-      appId: input.appId ?? null,
-      accessToken: input.accessToken,
-      appSecret: input.appSecret,
-      displayPhoneNumber: display,
-    });
+    const { entry, created } = existing
+      ? { entry: existing, created: false }
+      : await (target as () => Promise<{ entry: ConnectionEntry; created: boolean }>)();
+    if (await this.opts.cloud.phoneNumberTaken(input.phoneNumberId, entry.id)) {
+      if (created) await this.opts.directory.discard(entry.userId, entry.id);
+      throw new AppError('CONFLICT', cloudApiMsg.phoneNumberInUse);
+    }
+    try {
+      // An empty app secret keeps the saved one, so the panel can update the token alone.
+      return await this.opts.cloud.saveCredentials(entry, {
+        phoneNumberId: input.phoneNumberId,
+        businessAccountId: input.businessAccountId ?? null,
+        appId: input.appId ?? null,
+        accessToken: input.accessToken,
+        appSecret: input.appSecret,
+        displayPhoneNumber: display,
+      });
+    } catch (err) {
+      // Another account saved the same phone number id a moment ago (the unique index decides).
+      if (!isUniqueViolation(err, 'whatsapp_business_accounts_phone_number_idx')) throw err;
+      if (created) await this.opts.directory.discard(entry.userId, entry.id);
+      throw new AppError('CONFLICT', cloudApiMsg.phoneNumberInUse);
+    }
   }
 
   /** Health for the panel (polled every 10 s): answered from a short cache unless `fresh`. */

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { msg } from '../../../contract/messages';
@@ -26,6 +27,8 @@ let appPort: number;
 let webhookPath: string;
 let userId: string;
 const SECRET = 'segredo-do-app-rapido';
+/** The bare server's deadline for a body to arrive (the app's own is WEBHOOK_BODY_DEADLINE_MS). */
+const BODY_DEADLINE_MS = 400;
 const PHONE_ID = '109000000000555';
 
 beforeAll(async () => {
@@ -58,8 +61,9 @@ beforeAll(async () => {
   await updateAccountSettings(ctx.database.db, userId, { channel: 'cloud' });
 
   const fast = webhookFastPath(
-    { cloudApi: ctx.app.deps.cloudApi, foreground: new Foreground(), log: ctx.app.log },
+    { cloudApi: ctx.app.deps.cloudApi, log: ctx.app.log },
     { 'x-content-type-options': 'nosniff' },
+    BODY_DEADLINE_MS,
   );
   bare = createServer((request, response) => {
     if (fast(request, response)) return;
@@ -221,6 +225,62 @@ describe('webhook fast path', () => {
     } finally {
       arrived.mockRestore();
     }
+  });
+});
+
+describe('a slow delivery', () => {
+  /** Opens a socket, declares a large body and sends its first byte only; answers what the server sends back. */
+  function trickle(port: number, path: string) {
+    const socket: Socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (c: Buffer) => received.push(c));
+    socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+        `Content-Length: 1000000\r\nX-Hub-Signature-256: sha256=${'0'.repeat(64)}\r\n\r\n{`,
+    );
+    return { socket, closed, answer: () => Buffer.concat(received).toString('utf8') };
+  }
+
+  it('counts as foreground work only once its body arrived and its signature checked out', async () => {
+    const run = vi.spyOn(Foreground.prototype, 'run');
+    const slow = [
+      trickle(appPort, `/api/whatsapp-business/webhook/${'a'.repeat(32)}`),
+      trickle(appPort, webhookPath),
+      trickle(barePort, webhookPath),
+    ];
+    try {
+      // Bytes keep trickling in: the requests are under way, and no one's statements wait for them.
+      for (let i = 0; i < 3; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        for (const s of slow.slice(0, 2)) s.socket.write(' ');
+      }
+      expect(run).not.toHaveBeenCalled();
+      // A forged delivery is refused without being counted either.
+      const body = message('Forjada');
+      const forged = { ...json, 'x-hub-signature-256': signBody(body, 'falsa') };
+      expect((await routePost(webhookPath, body, forged)).status).toBe(403);
+      expect((await fastPost(webhookPath, body, forged)).status).toBe(403);
+      expect(run).not.toHaveBeenCalled();
+      // A signed one is, once.
+      const ok = message('Assinada');
+      expect((await fastPost(webhookPath, ok, { ...json, 'x-hub-signature-256': signBody(ok, SECRET) })).status).toBe(
+        200,
+      );
+      expect(run).toHaveBeenCalledTimes(1);
+    } finally {
+      run.mockRestore();
+      for (const s of slow) s.socket.destroy();
+    }
+  });
+
+  it('is answered 408 and its socket closed when its body does not arrive by the deadline', async () => {
+    const slow = trickle(barePort, webhookPath);
+    await slow.closed;
+    expect(slow.answer()).toMatch(/^HTTP\/1\.1 408 /);
+    const body = JSON.parse(slow.answer().split('\r\n\r\n')[1]);
+    expect(body).toEqual({ success: false, code: 'REQUEST_TIMEOUT', message: msg.generic.requestTimeout });
   });
 });
 
