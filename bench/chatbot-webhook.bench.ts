@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { FakeGraphApi } from '../server/testing/fake-graph-api';
 import { signBody } from '../server/whatsapp/cloud-api/webhook';
-import { unlimitedCustomer } from './lib/contacts';
+import { contactRows, toCsvText, unlimitedCustomer, uploadContacts } from './lib/contacts';
 import { request } from './lib/http';
 import { KeepAlivePoster } from './lib/keep-alive-poster';
 import { type BenchResult, ceiling, fmt, printChecks } from './lib/report';
@@ -17,7 +17,10 @@ import { envInt, summarize } from './lib/stats';
  * contact's next message only once its previous webhook was answered (Meta delivers a sender's
  * messages in order); 5 % of the deliveries are repeated (Meta's retries). Measures the webhook's
  * answer time and the time until every reply reached the fake, and checks every message was answered
- * exactly once, in order per contact.
+ * exactly once, in order per contact. Last, the same account sends a campaign through the same number
+ * (`BENCH_WEBHOOK_CAMPAIGN_RECIPIENTS` contacts imported, the default 80 msg/s), and while it sends,
+ * bursts of 100 messages from 20 new contacts arrive with 20 webhooks in flight: their answer time
+ * is held to the same p99.
  */
 export const name = 'chatbot-webhook';
 
@@ -48,6 +51,10 @@ const SETTLE_MS = 1500;
 const REPLY_TIMEOUT_MS = 120_000;
 /** How long the steady stream after the burst lasts. */
 const STEADY_SECONDS = 4;
+/** While a campaign sends: bursts of CAMPAIGN_BURST_CONTACTS × CAMPAIGN_BURST_PER_CONTACT messages, that many in flight. */
+const CAMPAIGN_BURSTS = 5;
+const CAMPAIGN_BURST_CONTACTS = 20;
+const CAMPAIGN_BURST_PER_CONTACT = 5;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -144,7 +151,7 @@ async function repliesSettled(graph: FakeGraphApi, count: number): Promise<void>
   }
 }
 
-async function setUp(server: DisparoServer): Promise<URL> {
+async function setUp(server: DisparoServer): Promise<{ webhookUrl: URL; cookie: string }> {
   const cookie = await unlimitedCustomer(server, 401);
   const api = async (method: string, path: string, json: unknown) => {
     const res = await request(server.url, method, path, { cookie, json });
@@ -176,7 +183,7 @@ async function setUp(server: DisparoServer): Promise<URL> {
     aiEnabled: false,
     autoReplies: KEYWORDS.map((keyword, k) => ({ keyword, response: replyText(k) })),
   });
-  return new URL(webhookPath, server.url);
+  return { webhookUrl: new URL(webhookPath, server.url), cookie };
 }
 
 export async function run(): Promise<BenchResult> {
@@ -185,6 +192,7 @@ export async function run(): Promise<BenchResult> {
   const concurrency = envInt('BENCH_WEBHOOK_CONCURRENCY', 50, 1, 500);
   const messages = contacts * perContact;
   const steadyRate = envInt('BENCH_WEBHOOK_STEADY_RATE', 100, 1, 2_000);
+  const campaignRecipients = envInt('BENCH_WEBHOOK_CAMPAIGN_RECIPIENTS', 5_000, 100, 100_000);
 
   const graph = await new FakeGraphApi().start();
   graph.keepRequests = false;
@@ -202,7 +210,8 @@ export async function run(): Promise<BenchResult> {
     return await withServer(
       () => startDisparo(undefined, { GRAPH_API_URL: graph.url }),
       async (server) => {
-        poster = new KeepAlivePoster(await setUp(server));
+        const { webhookUrl, cookie } = await setUp(server);
+        poster = new KeepAlivePoster(webhookUrl);
         const client = poster;
         const phone = (c: number, warm = false) => `5511${warm ? '97' : '98'}${String(1_000_000 + c).slice(1)}0`;
         const steadyPhone = (i: number) => `551196${String(1_000_000 + i).slice(1)}0`;
@@ -231,7 +240,11 @@ export async function run(): Promise<BenchResult> {
          * next message becomes ready when its previous webhook was answered, and joins the back of the
          * line, so contacts interleave.
          */
-        const postBurst = async (byContact: Delivery[][], repeated: Map<Delivery, 'overlapping' | 'later'>) => {
+        const postBurst = async (
+          byContact: Delivery[][],
+          repeated: Map<Delivery, 'overlapping' | 'later'>,
+          inFlight = concurrency,
+        ) => {
           const repeatOf = (d: Delivery): Delivery => ({ ...d, duplicate: true });
           const ready: Delivery[] = byContact.map((list) => list[0]);
           const answers: Array<Answer & { duplicate: boolean }> = [];
@@ -278,7 +291,7 @@ export async function run(): Promise<BenchResult> {
               }
             }
           };
-          await Promise.all(Array.from({ length: concurrency }, sender));
+          await Promise.all(Array.from({ length: inFlight }, sender));
           return { t0, postedMs: performance.now() - t0, answers, failures };
         };
 
@@ -411,6 +424,77 @@ export async function run(): Promise<BenchResult> {
           ceiling(`steady ${steadyRate}/s: messages not answered exactly once`, steadyMissing + steadyExtra, 1, ''),
         );
 
+        // While a campaign sends through the same number: the dispatcher claims, sends and records its
+        // rows on the same thread and the same database while new contacts write in.
+        const csv = Buffer.from(toCsvText(contactRows(campaignRecipients)));
+        const imported = await uploadContacts(server.url, cookie, 'campanha.csv', csv);
+        if (imported.body.imported !== campaignRecipients)
+          throw new Error(`campaign contacts: imported ${imported.body.imported} of ${campaignRecipients}`);
+        const created = await request(server.url, 'POST', '/api/campaigns', {
+          cookie,
+          json: {
+            name: 'Durante a campanha',
+            message: '{Olá|Oi} {{primeiro_nome}}, temos novidades!',
+            targetType: 'contacts',
+          },
+        });
+        if (created.status !== 200) throw new Error(`campaign create answered ${created.status}`);
+        const campaignId = (JSON.parse(created.body) as { id: string }).id;
+        const beforeCampaign = graph.sent.length;
+        const started = await request(server.url, 'POST', `/api/campaigns/${campaignId}/send`, { cookie });
+        if (started.status !== 200) throw new Error(`campaign send answered ${started.status}`);
+        const sendingSince = Date.now();
+        while (graph.sent.length - beforeCampaign < 20) {
+          if (Date.now() - sendingSince > 30_000) throw new Error('the campaign did not start sending within 30 s');
+          await sleep(20);
+        }
+        // Contacts of an area code the imported ones never use, so none is a campaign recipient.
+        const campaignPhone = (b: number, c: number) => `554798${String(10_000 + b * 100 + c).slice(1)}00`;
+        const campaignAnswers: Answer[] = [];
+        const campaignFailures: string[] = [];
+        const campaignPhones = new Set<string>();
+        for (let b = 0; b < CAMPAIGN_BURSTS; b++) {
+          const byContact = Array.from({ length: CAMPAIGN_BURST_CONTACTS }, (_, c) => {
+            campaignPhones.add(campaignPhone(b, c));
+            return Array.from({ length: CAMPAIGN_BURST_PER_CONTACT }, (_, seq) =>
+              delivery(
+                client,
+                campaignPhone(b, c),
+                `Durante ${b}.${c}`,
+                `wamid.CAMP${campaignPhone(b, c)}${seq}`,
+                text(c, seq),
+                c,
+                seq,
+              ),
+            );
+          });
+          const burst = await postBurst(byContact, new Map(), CAMPAIGN_BURST_CONTACTS);
+          campaignAnswers.push(...burst.answers);
+          campaignFailures.push(...burst.failures);
+          await sleep(500);
+        }
+        const campaignSent = graph.sent.length - beforeCampaign;
+        const campaignLatency = summarize(campaignAnswers.map((a) => a.ms).filter(Number.isFinite));
+        const expectedReplies = CAMPAIGN_BURSTS * CAMPAIGN_BURST_CONTACTS * CAMPAIGN_BURST_PER_CONTACT;
+        const repliesDue = Date.now() + 30_000;
+        const repliesTo = () => graph.sent.filter((r) => campaignPhones.has(String(r.to))).length;
+        while (repliesTo() < expectedReplies && Date.now() < repliesDue) await sleep(50);
+        const campaignReplies = repliesTo();
+        console.log(
+          `  during a campaign (${fmt(campaignRecipients)} recipients, ${fmt(campaignSent)} sent meanwhile): ${CAMPAIGN_BURSTS} bursts of ${fmt(CAMPAIGN_BURST_CONTACTS * CAMPAIGN_BURST_PER_CONTACT)} messages from ${CAMPAIGN_BURST_CONTACTS} new contacts, ${CAMPAIGN_BURST_CONTACTS} in flight; webhook answer p50 ${fmt(campaignLatency.p50)} ms, p95 ${fmt(campaignLatency.p95)} ms, p99 ${fmt(campaignLatency.p99)} ms, max ${fmt(campaignLatency.max)} ms; replies ${fmt(campaignReplies)} of ${fmt(expectedReplies)}`,
+        );
+        if (campaignFailures.length) console.log(`  failed webhooks: ${campaignFailures.slice(0, 5).join('; ')}`);
+        checks.push(
+          ceiling('during a campaign: webhook answer time p99', campaignLatency.p99, WEBHOOK_P99_MAX_MS, 'ms'),
+          ceiling(
+            'during a campaign: webhooks not answered 200',
+            campaignAnswers.filter((a) => a.status !== 200).length,
+            1,
+            '',
+          ),
+          ceiling('during a campaign: messages not replied', expectedReplies - campaignReplies, 1, ''),
+        );
+
         printChecks(checks);
         return {
           name,
@@ -425,6 +509,7 @@ export async function run(): Promise<BenchResult> {
             'webhooks/s': Number(webhooksPerSecond.toFixed(0)),
             replies: replies.length,
             'steady reply lag p99 ms': Number(lag.p99.toFixed(2)),
+            'during a campaign webhook p99 ms': Number(campaignLatency.p99.toFixed(2)),
           },
         };
       },

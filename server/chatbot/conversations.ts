@@ -63,7 +63,12 @@ export async function ensureContact(
     // Counted and inserted under the account's contacts lock, as creates and imports are: twenty new
     // numbers writing at once to an account one short of its limit make one contact, not twenty.
     if (limit !== null) await lockAccount(t, userId, 'contacts');
-    const fits = limit === null ? sql`true` : sql`(select count(*) from contacts where user_id = ${userId}) < ${limit}`;
+    // Counted only up to the limit: counting every contact of a large account (100,000 of them)
+    // took the one thread for about 15 ms at each number's first message.
+    const fits =
+      limit === null
+        ? sql`true`
+        : sql`(select count(*) from (select 1 from contacts where user_id = ${userId} limit ${limit}) t) < ${limit}`;
     const rows = rowsOf<{ id: string; name: string; opted_out: boolean }>(
       await t.execute(sql`
         insert into contacts (user_id, name, phone, tags)

@@ -1,8 +1,7 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useToasts } from '../components/ui/use-toast';
 import { watchSessionEnd } from '../features/auth/session-end';
-import { createQueryClient } from '../lib/query-client';
 
 // The toast area (Radix Toast) loads with the first toast, so pages that never toast (the landing
 // page's first view) do not ship it.
@@ -21,8 +20,7 @@ function LazyToaster() {
   ) : null;
 }
 
-export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   useEffect(() => watchSessionEnd(queryClient), [queryClient]);
   return (
     <QueryClientProvider client={queryClient}>

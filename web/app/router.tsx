@@ -1,11 +1,15 @@
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { FullPageLoader } from '../components/states';
+import LandingPage from '../features/landing/components/landing-page';
 import { GuestOnly, RequireAdmin, RequireAuth, SessionBoundary, SessionSwitch } from './guards';
 import { PublicLayout } from './layouts/public-layout';
 import { paths } from './paths';
 
-// Pages load on demand so the first screen stays small.
+// The landing page is part of the entry: a visitor's '/' renders as soon as the session answers. Lazy, it
+// suspended under a fallback already on screen, and React holds a revealed boundary until 300 ms after
+// its fallback appeared, which set the largest contentful paint (docs/decisions/004-landing-page-budget.md).
+// Every other page loads on demand so the first screen stays small.
 const LoginPage = lazy(() => import('../features/auth/components/login-page'));
 const DashboardPage = lazy(() => import('./routes/dashboard/dashboard-page'));
 const AdminUsersPage = lazy(() => import('../features/admin/components/admin-users-page'));
@@ -17,7 +21,6 @@ const ConversationsPage = lazy(() => import('../features/conversations/component
 const GroupsPage = lazy(() => import('../features/groups/components/groups-page'));
 const ReportsPage = lazy(() => import('./routes/reports/reports-page'));
 const SettingsPage = lazy(() => import('./routes/settings-page'));
-const LandingPage = lazy(() => import('../features/landing/components/landing-page'));
 const DemoPage = lazy(() => import('../features/demo/components/demo-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/components/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));

@@ -13,7 +13,7 @@ import {
   ShieldCheck,
   UsersRound,
 } from 'lucide-react';
-import { type MouseEvent, useEffect, useRef, useState } from 'react';
+import { lazy, type MouseEvent, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { DEMO_DURATION_MS } from '../../../../contract/constants';
 import { whatsappLink } from '../../../../contract/links';
@@ -23,12 +23,18 @@ import { paths } from '../../../app/paths';
 import { usePageTitle } from '../../../app/use-page-title';
 import { PaymentLinkButton, PlanCard } from '../../../components/plan-card';
 import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
 import { formatCount, formatPercent } from '../../../lib/format';
 import { usePublicConfig } from '../../../lib/public-config';
 import { cn } from '../../../lib/utils';
-import { LandingSignupForm } from './landing-signup';
 import { formatCountdown, useLoopingCountdown } from './use-countdown';
 import { VideoPlayer } from './video-player';
+
+// The signup form (react-hook-form and the contract's zod schemas) stays out of the first view: it loads
+// when the visitor opens it, or earlier when a pointer or the focus reaches a button that does.
+const loadSignupForm = () => import('./landing-signup');
+const LandingSignupForm = lazy(() => loadSignupForm().then((m) => ({ default: m.LandingSignupForm })));
+const prefetchSignupForm = () => void loadSignupForm();
 
 const SECTIONS = [
   { id: 'recursos', label: 'Recursos' },
@@ -137,11 +143,11 @@ export default function LandingPage() {
     if (id) document.getElementById(id)?.scrollIntoView();
   }, []);
 
+  // The form focuses its first field once it has loaded (see LandingSignupForm).
   const openSignup = () => {
     setSignupOpen(true);
     requestAnimationFrame(() => {
       signupRef.current?.scrollIntoView({ behavior: scrollBehavior(), block: 'start' });
-      document.getElementById('landing-name')?.focus({ preventScroll: true });
     });
   };
 
@@ -215,7 +221,7 @@ export default function LandingPage() {
                 resultado de cada mensagem.
               </p>
               <div className="flex flex-col gap-3 sm:flex-row">
-                <Button size="lg" onClick={openSignup}>
+                <Button size="lg" onClick={openSignup} onPointerEnter={prefetchSignupForm} onFocus={prefetchSignupForm}>
                   Criar minha conta
                   <ArrowRight aria-hidden />
                 </Button>
@@ -385,6 +391,8 @@ export default function LandingPage() {
               <button
                 type="button"
                 onClick={openSignup}
+                onPointerEnter={prefetchSignupForm}
+                onFocus={prefetchSignupForm}
                 className="font-medium text-brand-ink underline underline-offset-4"
               >
                 crie sua conta
@@ -410,7 +418,17 @@ export default function LandingPage() {
                 Geramos seu usuário e senha na hora. A liberação é feita pela nossa equipe.
               </p>
             </div>
-            <LandingSignupForm />
+            {signupOpen ? (
+              <Suspense
+                fallback={
+                  <div className="flex justify-center py-8 text-brand-strong">
+                    <Spinner className="size-6" />
+                  </div>
+                }
+              >
+                <LandingSignupForm />
+              </Suspense>
+            ) : null}
           </div>
         </section>
       </main>

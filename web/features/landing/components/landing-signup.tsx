@@ -34,6 +34,11 @@ export function LandingSignupForm() {
   const [created, setCreated] = useState<Credentials | null>(null);
   const [popupOpen, setPopupOpen] = useState(false);
 
+  // Mounted when the visitor opens the form (the landing page loads it then): the first field takes the focus.
+  useEffect(() => {
+    document.getElementById('landing-name')?.focus({ preventScroll: true });
+  }, []);
+
   useEffect(() => {
     if (!created) return;
     const closePopup = window.setTimeout(() => setPopupOpen(false), TOAST.landingSignupPopupMs);

@@ -18,7 +18,7 @@ export function VideoPlayer() {
           ref={ref}
           className="aspect-video w-full object-cover"
           src="/media/disparo-demo.webm"
-          preload="metadata"
+          preload="none"
           poster="/og-image.jpg"
           muted
           loop
