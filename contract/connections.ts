@@ -98,6 +98,29 @@ export const connectionSettingsSchema = z
   });
 export type ConnectionSettings = z.infer<typeof connectionSettingsSchema>;
 
+/**
+ * What paces one number: the account's sending settings with the number's own where it has them
+ * (the send loop and the campaign forecast read them alike).
+ */
+export function withNumberSettings<
+  T extends {
+    messageDelay: number;
+    dailyLimit: number;
+    respectBusinessHours: boolean;
+    businessStart: string;
+    businessEnd: string;
+  },
+>(account: T, own: ConnectionSettings): T {
+  return {
+    ...account,
+    messageDelay: own.messageDelay ?? account.messageDelay,
+    dailyLimit: own.dailyLimit ?? account.dailyLimit,
+    respectBusinessHours: own.respectBusinessHours ?? account.respectBusinessHours,
+    businessStart: own.businessStart ?? account.businessStart,
+    businessEnd: own.businessEnd ?? account.businessEnd,
+  };
+}
+
 /** `POST /api/connections`: a personal number to pair, or Cloud API credentials checked against the Graph API. */
 export const createConnectionInput = z.discriminatedUnion(
   'kind',

@@ -1,20 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrationFiles, migrationStatements } from '../testing/migration-files';
 
 /**
  * 0021: one Cloud phone number id per connection. Two accounts that saved the same id at the same
  * moment (before the unique index) keep it on the oldest registration; the migration then holds.
  */
-const folder = new URL('./migrations/', import.meta.url);
-const files = readdirSync(folder)
-  .filter((f) => /^\d{4}_.*\.sql$/.test(f))
-  .sort();
-const statements = (file: string) =>
-  readFileSync(new URL(file, folder), 'utf8')
-    .split('--> statement-breakpoint')
-    .map((s) => s.trim())
-    .filter(Boolean);
+const files = migrationFiles;
+const statements = migrationStatements;
 
 let db: PGlite;
 beforeAll(async () => {

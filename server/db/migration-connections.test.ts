@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionView } from '../../contract/connections';
+import { migrationFiles, migrationStatements } from '../testing/migration-files';
 import { apiCall, createTestApp, newCustomer } from '../testing/test-app';
 import { openPglite } from './client';
 
@@ -11,15 +11,8 @@ import { openPglite } from './client';
  * and the default chosen by the account's channel. Run on a database holding migrations up to 0015
  * and rows written as the old code wrote them.
  */
-const folder = new URL('./migrations/', import.meta.url);
-const files = readdirSync(folder)
-  .filter((f) => /^\d{4}_.*\.sql$/.test(f))
-  .sort();
-const statements = (file: string) =>
-  readFileSync(new URL(file, folder), 'utf8')
-    .split('--> statement-breakpoint')
-    .map((s) => s.trim())
-    .filter(Boolean);
+const files = migrationFiles;
+const statements = migrationStatements;
 
 let db: PGlite;
 beforeAll(async () => {

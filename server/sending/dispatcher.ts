@@ -9,6 +9,7 @@ import {
   FAILOVER_REASONS,
   RESTRICTION_MS,
   stopReasonLabels,
+  withNumberSettings,
 } from '../../contract/connections';
 import { notificationMsg } from '../../contract/notifications';
 import type { Db } from '../db/client';
@@ -462,15 +463,3 @@ const WAIT_REASON: Record<ConnectionStopReason, CampaignWaitReason> = {
   outside_hours: 'outside_hours',
   messaging_limit: 'messaging_limit',
 };
-
-/** The account's sending settings with the number's own where it has them. */
-function withNumberSettings(account: SendingSettings, own: ConnectionSettings): SendingSettings {
-  return {
-    ...account,
-    messageDelay: own.messageDelay ?? account.messageDelay,
-    dailyLimit: own.dailyLimit ?? account.dailyLimit,
-    respectBusinessHours: own.respectBusinessHours ?? account.respectBusinessHours,
-    businessStart: own.businessStart ?? account.businessStart,
-    businessEnd: own.businessEnd ?? account.businessEnd,
-  };
-}

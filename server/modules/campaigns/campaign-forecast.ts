@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { CampaignForecast } from '../../../contract/campaigns';
-import type { ConnectionSettings } from '../../../contract/connections';
+import { type ConnectionSettings, withNumberSettings } from '../../../contract/connections';
 import { forecastSend } from '../../../contract/send-forecast';
 import { type BusinessHours, startOfSaoPauloDay } from '../../../contract/sending-time';
 import type { Db } from '../../db/client';
@@ -77,18 +77,6 @@ export async function readForecastFacts(
   };
 }
 
-/** A number's pace: the account's settings with the number's own where it has them (as the engine reads them). */
-function paceOf(account: Pace, own: ConnectionSettings): Pace {
-  return {
-    ...account,
-    messageDelay: own.messageDelay ?? account.messageDelay,
-    dailyLimit: own.dailyLimit ?? account.dailyLimit,
-    respectBusinessHours: own.respectBusinessHours ?? account.respectBusinessHours,
-    businessStart: own.businessStart ?? account.businessStart,
-    businessEnd: own.businessEnd ?? account.businessEnd,
-  };
-}
-
 /**
  * When `recipients` more messages of a campaign sent by `connectionIds` (none: the default number)
  * should be out, from `facts`: the one forecast the send confirmation and the campaign card show.
@@ -110,10 +98,10 @@ export function forecastCampaign(
   let sentToday: number;
   if (chosen.length <= 1) {
     const one = chosen[0];
-    pace = one ? paceOf(facts.account, one.settings) : facts.account;
+    pace = one ? withNumberSettings(facts.account, one.settings) : facts.account;
     sentToday = one ? sentBy(one) : [...facts.sentToday.values()].reduce((a, b) => a + b, 0);
   } else {
-    const paces = chosen.map((n) => paceOf(facts.account, n.settings));
+    const paces = chosen.map((n) => withNumberSettings(facts.account, n.settings));
     const able = chosen.filter((n) => !n.paused && !NOT_SENDING.has(n.stopReason ?? ''));
     const meanDelay = paces.reduce((sum, p) => sum + p.messageDelay, 0) / paces.length;
     pace = {
