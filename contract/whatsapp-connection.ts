@@ -9,6 +9,8 @@ export const whatsappMsg = {
   pairingStarted: 'Digite o código de pareamento no WhatsApp do celular.',
   disconnected: 'WhatsApp desconectado com sucesso.',
   notConnected: 'O WhatsApp não está conectado.',
+  answerTooLarge:
+    'O WhatsApp respondeu com dados demais para repassar entre os servidores (mais de 512 KB). Tente de novo com menos itens ou fale com o suporte.',
   simulatorOnly: 'Disponível apenas com o simulador.',
   connectFailed: 'Não foi possível iniciar a conexão. Tente novamente.',
   /** The same words as connectionsMsg.notFound (contract/connections.ts imports this file, not the reverse). */

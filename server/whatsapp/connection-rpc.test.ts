@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { whatsappMsg } from '../../contract/whatsapp-connection';
 import { BUS_PAYLOAD_MAX_BYTES, LocalBus } from '../cluster/bus';
+import { AppError } from '../errors';
 import {
   COMMAND_MAX_BYTES,
   type ConnectionCommand,
@@ -103,6 +105,15 @@ describe('connection commands over the bus', () => {
     expect(holder.published.map((p) => p.topic)).toEqual([REPLY_TOPIC]);
     expect(holder.published[0].bytes).toBeLessThan(600);
     expect(refused.map((r) => [r.side, r.op])).toEqual([['holder', 'listGroups']]);
+  });
+
+  it('refuse an answer too long for the bus: the caller gets a pt-BR refusal, not a fault', async () => {
+    const groups = Array.from({ length: 6000 }, (_, i) => ({ id: `${i}@g.us`, name: `Grupo ${'x'.repeat(80)} ${i}` }));
+    const { from, refused } = pair(async () => groups);
+    const call = from.call('p2', { connectionId: 'n1', op: 'listGroups', args: [] });
+    await expect(call).rejects.toBeInstanceOf(AppError);
+    await expect(call).rejects.toMatchObject({ code: 'CONFLICT', message: whatsappMsg.answerTooLarge });
+    expect(refused.map((r) => [r.side, r.op, r.err.tooLarge])).toEqual([['holder', 'listGroups', true]]);
   });
 
   it('cut a long answer into parts the bus accepts, and put it together again', async () => {

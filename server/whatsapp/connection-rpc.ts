@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '../../contract/errors';
+import { whatsappMsg } from '../../contract/whatsapp-connection';
 import { BUS_HEADER_MAX_BYTES, BUS_PAYLOAD_MAX_BYTES, type ChangeBus } from '../cluster/bus';
 import { AppError } from '../errors';
 import { DriverError } from './driver';
@@ -53,7 +54,11 @@ type Reply = { ok: true; result: unknown } | { ok: false; error: SerializedError
  * from the database by id.
  */
 export class RpcPayloadError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Refused for its size alone (a long answer: a number in thousands of groups), not for holding bytes. */
+    readonly tooLarge = false,
+  ) {
     super(`connection command refused: ${message}`);
     this.name = 'RpcPayloadError';
   }
@@ -165,7 +170,7 @@ export class ConnectionRpc {
   /** The message as base64 JSON; throws an `RpcPayloadError` for bytes, or for JSON over `maxBytes`. */
   private encode(body: unknown, maxBytes: number): string {
     const json = Buffer.from(JSON.stringify(body, refuseBytes) ?? 'null');
-    if (json.length > maxBytes) throw new RpcPayloadError(`${json.length} bytes (at most ${maxBytes})`);
+    if (json.length > maxBytes) throw new RpcPayloadError(`${json.length} bytes (at most ${maxBytes})`, true);
     return json.toString('base64');
   }
 
@@ -223,7 +228,9 @@ export class ConnectionRpc {
     } catch (err) {
       if (!(err instanceof RpcPayloadError)) throw err;
       this.onRefused(err, detail);
-      data = this.encode({ ok: false, error: serializeError(err) } satisfies Reply, REPLY_MAX_BYTES);
+      // Too long an answer is the data's doing, not a fault: the caller gets a pt-BR refusal (409).
+      const error = err.tooLarge ? new AppError('CONFLICT', whatsappMsg.answerTooLarge) : err;
+      data = this.encode({ ok: false, error: serializeError(error) } satisfies Reply, REPLY_MAX_BYTES);
     }
     try {
       this.send(REPLY_TOPIC, to, id, data);
