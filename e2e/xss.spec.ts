@@ -512,9 +512,11 @@ test('stored script and event-handler payloads show as text on every page, under
 
   await stored.settle();
 
-  // The conversation: the contact's name, the inbound text, the bot's replies and the one by hand.
+  // The conversation: the contact's name, the inbound text, the bot's replies and the one by hand
+  // (bubbles apply WhatsApp's formatting, as the previews do).
   await visit(page, probe, `/conversations?phone=${PHONE_A}`);
-  for (const text of [T.contactA, T.inbound, T.welcome, T.reply, T.manual]) await visibleText(page, text);
+  await visibleText(page, T.contactA);
+  for (const text of [T.inbound, T.welcome, T.reply, T.manual]) await visibleText(page, asWhatsapp(text));
   await page.screenshot({ ...shot('xss-conversation-1366'), fullPage: false });
 
   // The bell: the finished campaign and the hand-off name stored texts.
