@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { addDays, saoPauloDay } from '../contract/metrics';
-import { createDatabase, type FreshDatabase, startNodeServer } from '../scripts/launch-server.mjs';
+import { createDatabase, type FreshDatabase } from '../scripts/launch-server.mjs';
 import { type Database, openDatabase } from '../server/db/client';
 import { rowsOf } from '../server/db/rows';
 import { hashPassword } from '../server/modules/auth';
 import { login } from './lib/accounts';
 import { request } from './lib/http';
 import { type BenchResult, ceiling, fmt, printChecks } from './lib/report';
-import { defaultServerBundle } from './lib/server';
+import { startDisparoOn } from './lib/server';
 import { envInt, median, summarize } from './lib/stats';
 
 /**
@@ -223,8 +223,6 @@ async function triggerCost(database: Database, userId: string): Promise<Record<s
   return info;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export async function run(): Promise<BenchResult> {
   const recipients = envInt('BENCH_METRICS_RECIPIENTS', 1_000_000, 10_000, 2_000_000);
   const requests = envInt('BENCH_METRICS_REQUESTS', 200, 20, 5_000);
@@ -250,34 +248,7 @@ export async function run(): Promise<BenchResult> {
     }
 
     // The built server on that database, as bench/lib/server.ts starts one (it starts on fresh ones only).
-    const server = await startNodeServer({
-      name: 'disparo',
-      script: defaultServerBundle(),
-      output: 'capture',
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? tmpdir(),
-        NODE_ENV: 'production',
-        DATA_DIR: dataDir,
-        ...(fresh ? { DATABASE_URL: fresh.url } : {}),
-        ADMIN_USERNAME: 'benchadmin',
-        ADMIN_PASSWORD: 'bench-admin-password-1',
-        LOGIN_RATE_LIMIT: '1000000',
-        LOG_LEVEL: 'warn',
-        WHATSAPP_DRIVER: 'simulator',
-      },
-    });
-    stopServer = server.stop;
-    for (let waited = 0; ; waited += 100) {
-      if (server.exitStatus()) throw new Error(`the server exited early:\n${server.output()}`);
-      if (waited > 60_000) throw new Error(`the server was not ready after 60 s:\n${server.output()}`);
-      const health = await request(server.url, 'GET', '/api/health', { timeoutMs: 1000 }).catch(() => undefined);
-      if (health?.status === 200) break;
-      await sleep(100);
-    }
-    console.log(
-      `  disparo server pid ${server.pid} ready at ${server.url} (${fresh ? 'PostgreSQL' : 'embedded database'})`,
-    );
+    const server = await startDisparoOn(dataDir, fresh?.url);
     const cookie = await login(server.url, seeded.username, seeded.password);
 
     const today = saoPauloDay(new Date());

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { startOfSaoPauloDay } from '../contract/sending-time';
-import { createDatabase, type FreshDatabase, startNodeServer } from '../scripts/launch-server.mjs';
+import { createDatabase, type FreshDatabase } from '../scripts/launch-server.mjs';
 import { type Database, openDatabase } from '../server/db/client';
 import { rowsOf } from '../server/db/rows';
 import { hashPassword } from '../server/modules/auth';
@@ -12,7 +12,7 @@ import { BLOCK_REASONS } from '../server/sending/failures';
 import { login } from './lib/accounts';
 import { request } from './lib/http';
 import { type BenchResult, ceiling, fmt, printChecks } from './lib/report';
-import { defaultServerBundle } from './lib/server';
+import { startDisparoOn } from './lib/server';
 import { envInt, summarize } from './lib/stats';
 
 /**
@@ -102,8 +102,6 @@ async function seed(database: Database, sends: number, n: number): Promise<Seede
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** The number's card as the list answers it, against what the rows say; answers how many figures differ. */
 async function wrongFigures(url: string, cookie: string, seeded: Seeded): Promise<number> {
   const listed = JSON.parse((await request(url, 'GET', '/api/connections', { cookie })).body);
@@ -144,34 +142,7 @@ export async function run(): Promise<BenchResult> {
       await database.close();
     }
 
-    const server = await startNodeServer({
-      name: 'disparo',
-      script: defaultServerBundle(),
-      output: 'capture',
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? tmpdir(),
-        NODE_ENV: 'production',
-        DATA_DIR: dataDir,
-        ...(fresh ? { DATABASE_URL: fresh.url } : {}),
-        ADMIN_USERNAME: 'benchadmin',
-        ADMIN_PASSWORD: 'bench-admin-password-1',
-        LOGIN_RATE_LIMIT: '1000000',
-        LOG_LEVEL: 'warn',
-        WHATSAPP_DRIVER: 'simulator',
-      },
-    });
-    stopServer = server.stop;
-    for (let waited = 0; ; waited += 100) {
-      if (server.exitStatus()) throw new Error(`the server exited early:\n${server.output()}`);
-      if (waited > 60_000) throw new Error(`the server was not ready after 60 s:\n${server.output()}`);
-      const health = await request(server.url, 'GET', '/api/health', { timeoutMs: 1000 }).catch(() => undefined);
-      if (health?.status === 200) break;
-      await sleep(100);
-    }
-    console.log(
-      `  disparo server pid ${server.pid} ready at ${server.url} (${fresh ? 'PostgreSQL' : 'embedded database'})`,
-    );
+    const server = await startDisparoOn(dataDir, fresh?.url);
     const accounts = [
       { seeded: busy, cookie: await login(server.url, busy.username, busy.password), ms: [] as number[] },
       { seeded: quiet, cookie: await login(server.url, quiet.username, quiet.password), ms: [] as number[] },

@@ -154,6 +154,35 @@ export async function startDisparo(
   };
 }
 
+/**
+ * The built Disparo server on a database the caller made and seeded (an embedded one in `dataDir`,
+ * or PostgreSQL at `databaseUrl`); the caller removes it afterwards.
+ */
+export async function startDisparoOn(dataDir: string, databaseUrl?: string): Promise<NodeServer> {
+  const server = await whenReady(
+    await startNodeServer({
+      name: 'disparo',
+      script: defaultServerBundle(),
+      output: 'capture',
+      env: {
+        ...baseEnv(),
+        NODE_ENV: 'production',
+        DATA_DIR: dataDir,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        ADMIN_USERNAME: 'benchadmin',
+        ADMIN_PASSWORD: 'bench-admin-password-1',
+        LOGIN_RATE_LIMIT: '1000000',
+        LOG_LEVEL: 'warn',
+        WHATSAPP_DRIVER: 'simulator',
+      },
+    }),
+  );
+  console.log(
+    `  disparo server pid ${server.pid} ready at ${server.url} (${databaseUrl ? 'PostgreSQL' : 'embedded database'})`,
+  );
+  return server;
+}
+
 /** The bare node:http baseline (bench/bare-server.mjs). */
 export async function startBareServer(): Promise<ChildServer> {
   const started = await startNodeServer({
