@@ -111,6 +111,12 @@ async function seed(database: Database, recipients: number): Promise<Seeded> {
   }
   // The chatbot: 100,000 messages from 20,000 contacts over the 90 days; 85 % answered by the bot
   // two seconds later (a reply event each), the rest unmatched.
+  // Every conversation is on a number (decision 024): the account's one personal number.
+  const [{ id: connectionId }] = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      insert into connections (user_id, kind, label, is_default) values (${userId}, 'personal', 'WhatsApp', true)
+      returning id`),
+  );
   await withoutTriggers(db, async (tx) => {
     await tx.execute(sql`
       with m as (
@@ -118,11 +124,11 @@ async function seed(database: Database, recipients: number): Promise<Seeded> {
                now() - ${`${DAYS} days`}::interval + (g * ${(DAYS * 86_400) / 100_000}::float8) * interval '1 second' as at
         from generate_series(0, 99999) g
       ), inbound as (
-        insert into conversation_messages (user_id, phone, direction, source, text, status, provider_message_id, created_at)
-        select ${userId}::uuid, phone, 'in', 'contact', 'quero saber o preço', 'received', 'wamid.in.' || g, at from m
+        insert into conversation_messages (user_id, connection_id, phone, direction, source, text, status, provider_message_id, created_at)
+        select ${userId}::uuid, ${connectionId}::uuid, phone, 'in', 'contact', 'quero saber o preço', 'received', 'wamid.in.' || g, at from m
       ), replies as (
-        insert into conversation_messages (user_id, phone, direction, source, text, status, provider_message_id, created_at)
-        select ${userId}::uuid, phone, 'out', 'bot', 'A partir de R$ 10.', 'read', 'wamid.out.' || g, at + interval '2 seconds'
+        insert into conversation_messages (user_id, connection_id, phone, direction, source, text, status, provider_message_id, created_at)
+        select ${userId}::uuid, ${connectionId}::uuid, phone, 'out', 'bot', 'A partir de R$ 10.', 'read', 'wamid.out.' || g, at + interval '2 seconds'
         from m where g % 20 < 17
       ), events as (
         insert into bot_events (user_id, contact_phone, kind, detail, created_at)
@@ -130,8 +136,8 @@ async function seed(database: Database, recipients: number): Promise<Seeded> {
         union all
         select ${userId}::uuid, phone, case when g % 20 < 17 then 'auto_reply' else 'no_match' end, null, at + interval '2 seconds' from m
       )
-      insert into conversations (user_id, phone, last_message_at, last_message_text, last_direction, last_inbound_at)
-      select ${userId}::uuid, phone, max(at) + interval '2 seconds', 'A partir de R$ 10.', 'out', max(at) from m group by phone`);
+      insert into conversations (user_id, connection_id, phone, last_message_at, last_message_text, last_direction, last_inbound_at)
+      select ${userId}::uuid, ${connectionId}::uuid, phone, max(at) + interval '2 seconds', 'A partir de R$ 10.', 'out', max(at) from m group by phone`);
   });
   await db.execute(sql`select stats_rebuild(${userId}::uuid)`);
   await db.execute(sql`vacuum analyze`);
