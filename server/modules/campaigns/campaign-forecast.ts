@@ -33,8 +33,8 @@ export interface ForecastFacts {
   sentToday: Map<string, number>;
 }
 
-/** A number sends nothing while it is in one of these states: it adds no pace to a forecast. */
-const NOT_SENDING = new Set(['disconnected', 'logged_out', 'restricted']);
+/** A number sends nothing while it is in one of these states: it adds no pace to a forecast (a constant). */
+const NOT_SENDING: ReadonlySet<string> = new Set(['disconnected', 'logged_out', 'restricted']);
 
 /** The account's settings, numbers and today's sends: one read each. */
 export async function readForecastFacts(
