@@ -7,7 +7,7 @@ function clock() {
 }
 
 describe('TtlCache', () => {
-  it('serves an entry until its time is up, then forgets it', () => {
+  it('serves an entry until its time is up; peek still sees it', () => {
     const c = clock();
     const cache = new TtlCache<string, number>({ ttlMs: 100, maxEntries: 10, now: c.now });
     cache.set('a', 1);
@@ -15,7 +15,10 @@ describe('TtlCache', () => {
     expect(cache.get('a')).toBe(1);
     c.advance(1);
     expect(cache.get('a')).toBeUndefined();
-    expect(cache.size).toBe(0);
+    // Still there to be checked again (peek), until set anew.
+    expect(cache.peek('a')).toBe(1);
+    cache.set('a', 2);
+    expect(cache.get('a')).toBe(2);
   });
 
   it('set, delete and clear', () => {

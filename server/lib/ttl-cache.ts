@@ -43,17 +43,22 @@ export class TtlCache<K, V> {
     return this.weight;
   }
 
+  /** The entry's value while it is young enough (and its stamp is `stamp`); a hit makes it the most recently used. */
   get(key: K, stamp?: string): V | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (this.now() - entry.at >= this.opts.ttlMs) {
-      this.delete(key);
-      return undefined;
-    }
-    if (entry.stamp !== stamp) return undefined;
+    if (!entry || this.now() - entry.at >= this.opts.ttlMs || entry.stamp !== stamp) return undefined;
     this.entries.delete(key);
     this.entries.set(key, entry);
     return entry.value;
+  }
+
+  /**
+   * The entry's value whatever its age, for a value that is checked again rather than read again
+   * (`set` it anew once it is found current). An expired entry stays until it is set again,
+   * deleted or evicted.
+   */
+  peek(key: K): V | undefined {
+    return this.entries.get(key)?.value;
   }
 
   set(key: K, value: V, stamp?: string): void {
