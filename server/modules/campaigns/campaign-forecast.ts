@@ -1,8 +1,9 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { CampaignForecast } from '../../../contract/campaigns';
 import { type ConnectionSettings, withNumberSettings } from '../../../contract/connections';
+import { startOfSaoPauloDay } from '../../../contract/sao-paulo-time';
 import { forecastSend } from '../../../contract/send-forecast';
-import { type BusinessHours, startOfSaoPauloDay } from '../../../contract/sending-time';
+import type { BusinessHours } from '../../../contract/sending-time';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { connections } from '../../db/schema';
