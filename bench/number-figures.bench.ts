@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import { startOfSaoPauloDay } from '../contract/sending-time';
+import { startOfSaoPauloDay } from '../contract/sao-paulo-time';
 import { createDatabase, type FreshDatabase } from '../scripts/launch-server.mjs';
 import { type Database, openDatabase } from '../server/db/client';
 import { rowsOf } from '../server/db/rows';

@@ -2,6 +2,10 @@ import './zod-locale';
 import { z } from 'zod';
 import { CAMPAIGN_FINISHED, CAMPAIGN_PROGRESS_POLL_MS, CAMPAIGN_RUNNING, isCampaignStatusIn } from './campaigns';
 import { deliveryRateTone } from './format';
+import { saoPauloDay } from './sao-paulo-time';
+
+// The dashboard's days are São Paulo days (sao-paulo-time.ts); the browser reads them from here.
+export { saoPauloDay };
 
 /*
  * The dashboard and report figures: one definition each, used by every screen (the server computes
@@ -46,7 +50,6 @@ import { deliveryRateTone } from './format';
  * otherwise; the server keeps no cache of them longer than that.
  */
 
-export const SAO_PAULO_TIME_ZONE = 'America/Sao_Paulo';
 /** Analytics and the report cover the last 30 days unless a period says otherwise. */
 export const DEFAULT_PERIOD_DAYS = 30;
 /** The longest period a daily series may cover. */
@@ -161,63 +164,6 @@ export function isLiveCampaign(
     return age >= 0 && age < RECEIPTS_GRACE_MS;
   }
   return false;
-}
-
-const spDayFormat = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SAO_PAULO_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-
-/** The São Paulo calendar day of an instant, 'YYYY-MM-DD'. */
-export function saoPauloDay(at: Date): string {
-  return spDayFormat.format(at);
-}
-
-const spHourFormat = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SAO_PAULO_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** The São Paulo wall-clock hour of an instant, 'YYYY-MM-DDTHH:00:00' (no offset: a local time). */
-export function saoPauloHour(at: Date): string {
-  const p: Record<string, string> = {};
-  for (const part of spHourFormat.formatToParts(at)) p[part.type] = part.value;
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:00:00`;
-}
-
-const spTimestampFormat = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SAO_PAULO_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-  timeZoneName: 'longOffset',
-});
-
-/**
- * An instant as São Paulo wall-clock time with its offset, '2026-11-25 16:22:14 -03:00': how every
- * exported table (CSV and XLSX) writes a time, so a file shows the hour the screen showed.
- * The offset comes from the time-zone database (it was -02:00 in the summers before 2019), never a
- * fixed -03:00. Written with a space rather than ISO's 'T': Brazilian Excel turns neither form
- * into a date once an offset is attached, so the cell stays text either way (XLSX cells are text
- * anyway) — and as text the spaced form reads like a date and a time, still sorts in time order,
- * and PostgreSQL, JavaScript and Python read it back as the same instant.
- */
-export function saoPauloTimestamp(at: Date): string {
-  const p: Record<string, string> = {};
-  for (const part of spTimestampFormat.formatToParts(at)) p[part.type] = part.value;
-  // 'GMT-03:00'; a zero offset is written plain 'GMT'.
-  const offset = p.timeZoneName.replace('GMT', '') || '+00:00';
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${offset}`;
 }
 
 /** A wall-clock hour ('YYYY-MM-DDTHH:00:00') moved by `n` hours of the clock face. */

@@ -1,11 +1,5 @@
-import {
-  type BusinessHours,
-  businessCloseAt,
-  businessWindow,
-  meanGapMs,
-  nextSaoPauloMidnight,
-  startOfSaoPauloDay,
-} from './sending-time';
+import { nextSaoPauloMidnight, startOfSaoPauloDay } from './sao-paulo-time';
+import { type BusinessHours, businessCloseAt, businessWindow, meanGapMs } from './sending-time';
 
 /** Meta's default Cloud API throughput of one number (messages a second), when the server's is not known. */
 export const DEFAULT_CLOUD_THROUGHPUT = 80;

@@ -1,12 +1,13 @@
 /**
- * The clock of sending, shared by the engine (server/sending/pacing.ts re-exports it) and the
- * browser (the campaign dialog's forecast): São Paulo days, business hours, the mean gap between
- * two personal-number messages. Pure functions of their arguments.
+ * The rules of sending time, shared by the engines (the send loop and the chatbot's out-of-hours
+ * message) and the browser (the campaign dialog's forecast): business hours and the mean gap
+ * between two personal-number messages, on the São Paulo clock (sao-paulo-time.ts). Pure functions
+ * of their arguments.
  */
 
-export const SAO_PAULO = 'America/Sao_Paulo';
+import { fromSaoPaulo, nextSaoPauloMidnight, saoPauloParts } from './sao-paulo-time';
+
 const DAY_MS = 86_400_000;
-const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 
 /** Random extra wait added to every gap: at least 1 s, or 30 % of the configured delay when larger. */
 export function jitterMaxMs(delaySeconds: number): number {
@@ -16,63 +17,6 @@ export function jitterMaxMs(delaySeconds: number): number {
 /** The mean gap, for estimates (expected finish time). */
 export function meanGapMs(delaySeconds: number): number {
   return delaySeconds * 1000 + jitterMaxMs(delaySeconds) / 2;
-}
-
-interface LocalParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  weekday: (typeof WEEKDAYS)[number];
-}
-
-const partsFormat = new Intl.DateTimeFormat('en-US', {
-  timeZone: SAO_PAULO,
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: 'numeric',
-  second: 'numeric',
-  weekday: 'long',
-  hourCycle: 'h23',
-});
-
-/** The wall-clock parts of an instant in São Paulo. */
-export function saoPauloParts(at: Date): LocalParts & { second: number } {
-  const p: Record<string, string> = {};
-  for (const part of partsFormat.formatToParts(at)) p[part.type] = part.value;
-  return {
-    year: Number(p.year),
-    month: Number(p.month),
-    day: Number(p.day),
-    hour: Number(p.hour),
-    minute: Number(p.minute),
-    second: Number(p.second),
-    weekday: p.weekday.toLowerCase() as LocalParts['weekday'],
-  };
-}
-
-/** The UTC instant of a São Paulo wall-clock time (whatever offset the zone has that day). */
-function fromSaoPaulo(year: number, month: number, day: number, hour: number, minute: number): Date {
-  const guess = Date.UTC(year, month - 1, day, hour, minute);
-  const p = saoPauloParts(new Date(guess));
-  const shown = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute);
-  return new Date(guess + (guess - shown));
-}
-
-/** Midnight that starts the São Paulo day holding `at`: where the daily limit's count begins. */
-export function startOfSaoPauloDay(at: Date): Date {
-  const p = saoPauloParts(at);
-  return fromSaoPaulo(p.year, p.month, p.day, 0, 0);
-}
-
-/** Midnight that ends the São Paulo day holding `at`: when the daily limit starts over. */
-export function nextSaoPauloMidnight(at: Date): Date {
-  const p = saoPauloParts(at);
-  const noonTomorrow = new Date(fromSaoPaulo(p.year, p.month, p.day, 12, 0).getTime() + DAY_MS);
-  return startOfSaoPauloDay(noonTomorrow);
 }
 
 /**

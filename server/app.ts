@@ -25,6 +25,7 @@ import type { Config } from './config';
 import { type Db, projectRoot } from './db/client';
 import type { AppDeps } from './deps';
 import { AppError } from './errors';
+import { AppState } from './lib/app-state';
 import { Foreground } from './lib/foreground';
 import { EmailNotices } from './mail/email-notices';
 import { createMailer } from './mail/mailer';
@@ -34,7 +35,7 @@ import { backupRoutes } from './modules/backup';
 import { campaignsRoutes } from './modules/campaigns';
 import { botConfigRoutes } from './modules/chatbot';
 import { connectionsRoutes } from './modules/connections';
-import { announceContactChanges, contactsChanged, contactsRoutes, forgetContacts } from './modules/contacts';
+import { contactsRoutes, contactsState } from './modules/contacts';
 import { conversationsRoutes } from './modules/conversations';
 import { groupsRoutes } from './modules/groups';
 import { messagesRoutes, savedMessageAsContent } from './modules/messages';
@@ -99,6 +100,9 @@ export interface BuildAppOptions {
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance & { deps: AppDeps }> {
   const { config, db } = opts;
+  // The modules' caches and listeners: this app's own, shared with no other app in the process.
+  const state = new AppState();
+  const contacts = contactsState(state);
   // The 2-second session poll of a cached session is answered before Fastify (see the fast path);
   // the handler is set once the services it reads exist.
   let fastPoll: (request: IncomingMessage, response: ServerResponse) => boolean = () => false;
@@ -169,7 +173,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   const chatbot = chatbotSubscriber({
     db,
     log: app.log,
-    contactsChanged,
+    contactsChanged: (userId) => contacts.changed(userId),
     ai,
     now: opts.chatbotClock,
     foreground,
@@ -238,15 +242,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   bus.subscribe('settings', settingsChanged);
   bus.subscribe('cloud-credentials', (connectionId) => connections.cloud.forget(connectionId));
   bus.subscribe(CONNECTIONS_TOPIC, (userId) => directory.forget(userId));
-  bus.subscribe('contacts', (userId) => forgetContacts(userId));
+  bus.subscribe('contacts', (userId) => contacts.forget(userId));
   bus.subscribe('processes', () => void processes.refresh().catch(() => undefined));
   bus.onReset(() => {
     sessions.forgetRemote('all');
-    forgetContacts(null);
+    contacts.forget(null);
     connections.cloud.forgetAll();
     directory.forgetAll();
   });
-  announceContactChanges((userId) => bus.publish('contacts', userId));
+  contacts.announceWith((userId) => bus.publish('contacts', userId));
   processes.onChange(() => {
     void dispatcher.membershipChanged().catch((err) => app.log.warn({ err }, 'taking over lanes failed'));
   });
@@ -263,6 +267,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   const deps: AppDeps = {
     config,
     db,
+    state,
     sessions,
     registry,
     drivers,

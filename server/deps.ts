@@ -4,6 +4,7 @@ import type { ChangeBus } from './cluster/bus';
 import type { ProcessRegistry } from './cluster/process-registry';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import type { AppState } from './lib/app-state';
 import type { EmailNotices } from './mail/email-notices';
 import type { Mailer } from './mail/mailer';
 import type { PresenceTracker } from './records/presence-tracker';
@@ -25,6 +26,8 @@ export type SavedMessageSource = (
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** What the modules keep in memory (caches, listeners), this app's own: each module reads its slot. */
+  state: AppState;
   sessions: SessionStore;
   registry: ConnectionRegistry;
   /** The WhatsApp driver of each account. */

@@ -5,6 +5,7 @@ import type { BusinessHours } from '../../contract/sending-time';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { autoReplies, botConfigs } from '../db/schema';
+import { TtlCache } from '../lib/ttl-cache';
 import { RuleMatcher } from './matcher';
 
 export interface StoredRule extends AutoReplyRule {
@@ -41,14 +42,17 @@ interface Versions {
  * invalidates), in another process within a second.
  */
 export class BotSetupCache {
-  private readonly cache = new Map<string, { key: string; setup: BotSetup; checkedAt: number }>();
+  /** Per account: the setup and the versions it was read at (`peek`ed once its time is up, to check them). */
+  private readonly cache: TtlCache<string, { key: string; setup: BotSetup }>;
 
   constructor(
     private readonly db: Db,
     /** How long a setup is used without looking at its versions (a save in another process shows within this). */
-    private readonly recheckMs = 1000,
-    private readonly maxAccounts = 5000,
-  ) {}
+    recheckMs = 1000,
+    maxAccounts = 5000,
+  ) {
+    this.cache = new TtlCache({ ttlMs: recheckMs, maxEntries: maxAccounts });
+  }
 
   /** A save in this process is seen at once. */
   invalidate(userId: string): void {
@@ -56,17 +60,17 @@ export class BotSetupCache {
   }
 
   async get(userId: string): Promise<BotSetup> {
-    const hit = this.cache.get(userId);
-    if (hit && Date.now() - hit.checkedAt < this.recheckMs) return hit.setup;
+    const fresh = this.cache.get(userId);
+    if (fresh) return fresh.setup;
     const versions = await this.versions(userId);
     const key = `${versions.bot}|${versions.settings}|${versions.name}`;
+    const hit = this.cache.peek(userId);
     if (hit && hit.key === key) {
-      hit.checkedAt = Date.now();
+      this.cache.set(userId, hit);
       return hit.setup;
     }
     const setup = await this.load(userId, versions.name);
-    if (this.cache.size >= this.maxAccounts) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(userId, { key, setup, checkedAt: Date.now() });
+    this.cache.set(userId, { key, setup });
     return setup;
   }
 

@@ -1,7 +1,8 @@
 import { notificationLinks, notificationMsg } from '../../contract/notifications';
 import { formatPhone } from '../../contract/phone';
+import { saoPauloDay } from '../../contract/sao-paulo-time';
+import { businessWindow } from '../../contract/sending-time';
 import { notify } from '../records/notify';
-import { businessWindow, saoPauloParts } from '../sending/pacing';
 import type { StoredRule } from './bot-setup';
 import { markOutOfHoursSent, recentMessages, setTakenOver } from './conversations';
 import { asksForPerson } from './matcher';
@@ -13,11 +14,6 @@ const NEW_CONVERSATION_MS = 24 * HOUR;
 export const HANDOFF_REPLY =
   'Certo! Vou chamar um atendente para continuar esta conversa. Aguarde um momento, por favor.';
 const AI_HISTORY = 10;
-
-export function saoPauloDay(at: Date): string {
-  const p = saoPauloParts(at);
-  return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
-}
 
 const ruleContent = (rule: StoredRule): ReplyContent => ({
   text: rule.response,

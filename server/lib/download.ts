@@ -1,7 +1,7 @@
 import type * as XlsxModule from '@e965/xlsx';
 import type { FastifyReply } from 'fastify';
 import { toCsv } from '../../contract/contacts';
-import { saoPauloDay, saoPauloTimestamp } from '../../contract/metrics';
+import { saoPauloDay, saoPauloTimestamp } from '../../contract/sao-paulo-time';
 import { lazyModule } from './lazy-module';
 
 /** The spreadsheet library (~9 MB resident) loads with the first .xlsx export. */

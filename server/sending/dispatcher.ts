@@ -12,6 +12,7 @@ import {
   withNumberSettings,
 } from '../../contract/connections';
 import { notificationMsg } from '../../contract/notifications';
+import { startOfSaoPauloDay } from '../../contract/sao-paulo-time';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { notify } from '../records/notify';
@@ -21,7 +22,7 @@ import { dueScheduledCampaigns, finishCampaigns, markWaiting, statusIn } from '.
 import { type LaneScope, RowClaims } from './claim';
 import { DEFAULT_LEASE_MS, Lanes } from './lanes';
 import { Outcomes } from './outcomes';
-import { businessWindow, remainingToday, startOfSaoPauloDay } from './pacing';
+import { businessWindow, remainingToday } from './pacing';
 import { type SendContext, type SendingSettings, sendCloud, sendPersonal } from './send-strategies';
 
 // The dispatcher's parts: lanes and their leases (lanes.ts), claims on recipient rows (claim.ts),

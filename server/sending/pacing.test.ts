@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { weekdays } from '../../contract/bot';
+import { nextSaoPauloMidnight, startOfSaoPauloDay } from '../../contract/sao-paulo-time';
 import {
   backoffMs,
   businessWindow,
   jitterMaxMs,
   nextGapMs,
-  nextSaoPauloMidnight,
   remainingToday,
-  startOfSaoPauloDay,
   typingMs,
   WARMUP_DAILY_CAPS,
   warmupCap,

@@ -3,19 +3,16 @@
  * a random source, so each rule is tested on its own (pacing.test.ts).
  */
 
-import { jitterMaxMs, startOfSaoPauloDay } from '../../contract/sending-time';
+import { startOfSaoPauloDay } from '../../contract/sao-paulo-time';
+import { jitterMaxMs } from '../../contract/sending-time';
 
-// The clock and business-hours rules live in the contract, where the campaign dialog's forecast
-// reads them too; the engine keeps importing them from here.
+// The business-hours rules live in the contract, where the campaign dialog's forecast reads them
+// too; the engine keeps importing them from here. The São Paulo clock is contract/sao-paulo-time.ts.
 export {
   type BusinessHours,
   businessWindow,
   jitterMaxMs,
   meanGapMs,
-  nextSaoPauloMidnight,
-  SAO_PAULO,
-  saoPauloParts,
-  startOfSaoPauloDay,
 } from '../../contract/sending-time';
 
 const DAY_MS = 86_400_000;

@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import { once } from '../../lib/once';
 import { Semaphore } from '../../lib/semaphore';
 
 // OWASP's argon2id parameters. Each hash takes ~19 MiB and tens of milliseconds, so at most two run
@@ -15,14 +16,15 @@ export function verifyPassword(passwordHash: string, password: string): Promise<
   return hashing.run(() => verify(passwordHash, password).catch(() => false));
 }
 
-let dummyHash: Promise<string> | undefined;
+/** The hash of a random password nobody knows, made on the first unknown username. */
+const dummyHash = once(() => hashPassword(randomBytes(16).toString('hex')));
+
 /**
  * Spends the same time as a real check, so an unknown username answers as slowly as a wrong
  * password; always false (nobody knows the random password behind the dummy hash).
  */
 export async function burnPasswordCheck(password: string): Promise<false> {
-  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
-  await verifyPassword(await dummyHash, password);
+  await verifyPassword(await dummyHash(), password);
   return false;
 }
 

@@ -7,7 +7,7 @@ import { attachmentHeader, datedName } from '../../lib/download';
 import { authed } from '../../plugins/access';
 import { exportBackup, restoreBackup } from './backup.service';
 
-export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, chatbot, config }) => {
+export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, state, chatbot, config }) => {
   app.get(
     '',
     {
@@ -58,7 +58,7 @@ export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ch
       }
       // The reader cuts a file at the limit without an error when a chunk ends exactly on it.
       if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', backupMsg.fileTooLarge(BACKUP_MAX_FILE_MB));
-      const result = await restoreBackup(db, user, data, {
+      const result = await restoreBackup(db, state, user, data, {
         aiAvailable: chatbot.ai.available,
         uploadsQuotaMb: config.UPLOADS_QUOTA_MB,
         outbound: { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE },

@@ -38,6 +38,7 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { campaignRecipients, campaigns, contacts, groups, mediaUploads, savedMessages } from '../../db/schema';
 import { AppError } from '../../errors';
+import type { AppState } from '../../lib/app-state';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { normalizePhone } from '../../lib/phone';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
@@ -613,6 +614,7 @@ const WARNINGS_LISTED = 50;
  */
 export async function restoreBackup(
   db: Db,
+  state: AppState,
   account: Account,
   data: Buffer,
   opts: { aiAvailable: boolean; uploadsQuotaMb: number; outbound?: OutboundPolicy },
@@ -682,7 +684,7 @@ export async function restoreBackup(
       recipients: campaignResult.recipients,
     };
   });
-  contactsChanged(userId);
+  contactsChanged(state, userId);
   const { counts } = result;
   void vacuumAfterRestore(db, counts.contacts.added, result.recipients, turns).catch(() => undefined);
 

@@ -962,7 +962,7 @@ describe('uploaded images', () => {
       .returning({ id: mediaUploads.id });
     const [n1, n2, n3] = [randomUUID(), randomUUID(), randomUUID()];
     const restoreWithRoom = (file: unknown) =>
-      restoreBackup(ctx.database.db, user, Buffer.from(JSON.stringify(file)), {
+      restoreBackup(ctx.database.db, ctx.app.deps.state, user, Buffer.from(JSON.stringify(file)), {
         aiAvailable: false,
         uploadsQuotaMb: 5,
       });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Campaign, StartForecast } from '../../../contract/campaigns';
-import { saoPauloParts } from '../../../contract/sending-time';
+import { saoPauloParts } from '../../../contract/sao-paulo-time';
 import {
   apiCall,
   connectSimulator,

@@ -1,8 +1,9 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { CampaignForecast } from '../../../contract/campaigns';
 import { type ConnectionSettings, withNumberSettings } from '../../../contract/connections';
+import { startOfSaoPauloDay } from '../../../contract/sao-paulo-time';
 import { forecastSend } from '../../../contract/send-forecast';
-import { type BusinessHours, startOfSaoPauloDay } from '../../../contract/sending-time';
+import type { BusinessHours } from '../../../contract/sending-time';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { connections } from '../../db/schema';
@@ -33,8 +34,8 @@ export interface ForecastFacts {
   sentToday: Map<string, number>;
 }
 
-/** A number sends nothing while it is in one of these states: it adds no pace to a forecast. */
-const NOT_SENDING = new Set(['disconnected', 'logged_out', 'restricted']);
+/** A number sends nothing while it is in one of these states: it adds no pace to a forecast (a constant). */
+const NOT_SENDING: ReadonlySet<string> = new Set(['disconnected', 'logged_out', 'restricted']);
 
 /** The account's settings, numbers and today's sends: one read each. */
 export async function readForecastFacts(

@@ -59,7 +59,7 @@ const customer = { access: 'customer' } as const;
 const tags = ['campaigns'];
 
 export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const { db, drivers, config } = deps;
+  const { db, state, drivers, config } = deps;
   const campaignDeps = {
     db,
     savedMessage: deps.sending.savedMessage,
@@ -73,11 +73,15 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       readForecastFacts(db, userId, config.WHATSAPP_CLOUD_THROUGHPUT);
   // Each status change goes through the campaign's lifecycle, which records its activity; the
   // campaign's cached counters are dropped once it commits.
-  const lifecycle = (log: FastifyBaseLogger): LifecycleContext => ({ db, log, changed: forgetProgress });
+  const lifecycle = (log: FastifyBaseLogger): LifecycleContext => ({
+    db,
+    log,
+    changed: (id) => forgetProgress(state, id),
+  });
   const actionAnswer = async (userId: string, id: string, message: string) => ({
     success: true as const,
     message,
-    campaign: await getCampaign(db, userId, id, pacing(userId)),
+    campaign: await getCampaign(db, state, userId, id, pacing(userId)),
   });
 
   app.get(
@@ -88,7 +92,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     },
     async (request) => {
       const userId = authed(request).user.id;
-      return listCampaigns(db, userId, pacing(userId));
+      return listCampaigns(db, state, userId, pacing(userId));
     },
   );
 
@@ -137,7 +141,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       // Only a message that writes the name needs to know who has none.
       const nameless =
         nameVariables(message).length > 0
-          ? await namelessRecipients(db, user, request.body, 3)
+          ? await namelessRecipients(db, state, user, request.body, 3)
           : { count: 0, phones: [] };
       return {
         previews: sample.map((c) => ({
@@ -164,7 +168,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     },
     async (request) => {
       const userId = authed(request).user.id;
-      return getCampaign(db, userId, request.params.id, pacing(userId));
+      return getCampaign(db, state, userId, request.params.id, pacing(userId));
     },
   );
 
@@ -264,7 +268,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     },
     async (request) => {
       const { user } = authed(request);
-      const campaign = await getCampaign(db, user.id, request.params.id);
+      const campaign = await getCampaign(db, state, user.id, request.params.id);
       const driver = await drivers.get(user.id);
       if (!driver?.status().isConnected) throw new AppError('CONFLICT', campaignMsg.notConnected);
       const given = request.body?.phone?.trim();
@@ -323,7 +327,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
         response: { 200: campaignNumbersResponse },
       },
     },
-    async (request) => campaignNumbers(db, authed(request).user.id, request.params.id),
+    async (request) => campaignNumbers(db, state, authed(request).user.id, request.params.id),
   );
 
   app.get(
@@ -379,7 +383,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     },
     async (request) => {
       const { user } = authed(request);
-      const campaign = await getCampaign(db, user.id, request.params.id);
+      const campaign = await getCampaign(db, state, user.id, request.params.id);
       const audience = await audienceSummary(db, user, {
         targetType: campaign.targetType,
         targetGroups: campaign.targetGroups,

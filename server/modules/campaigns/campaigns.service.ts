@@ -25,6 +25,7 @@ import { rowsOf } from '../../db/rows';
 import { campaignRecipients, campaigns, connections, groups, mediaUploads, type UserRow } from '../../db/schema';
 import type { SavedMessageSource } from '../../deps';
 import { AppError } from '../../errors';
+import type { AppState } from '../../lib/app-state';
 import { type Table, tableTime } from '../../lib/download';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import {
@@ -37,9 +38,9 @@ import {
   type LifecycleContext,
 } from '../../sending/campaign-lifecycle';
 import { namelessInAudience } from '../../sending/planner';
-import { onContactsChanged } from '../contacts';
 import { assertGroupTargetsLinked } from '../groups';
 import { type ForecastFacts, forecastCampaign } from './campaign-forecast';
+import { campaignsSlot, namelessKey } from './campaigns-state';
 
 type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -63,44 +64,35 @@ const EMPTY_PROGRESS: CampaignProgress = {
 /**
  * Counters of large campaigns, kept briefly: counting 100,000 rows on every 3-second poll of every
  * open page would cost more than the send loop. A campaign under CACHE_FROM_ROWS is always counted
- * afresh; a larger one at most every PROGRESS_TTL_MS (the card refreshes every 3 s anyway).
+ * afresh; a larger one at most every few seconds, while its status stays (campaigns-state.ts).
  */
 const CACHE_FROM_ROWS = 5_000;
-const PROGRESS_TTL_MS = 2_000;
-const PROGRESS_CACHE_MAX = 10_000;
-/**
- * Keyed by campaign, with the status it was counted under: once the campaign's status changes (it
- * finished, here or on another process) the counters are read afresh.
- */
-const progressCache = new Map<string, { at: number; status: string; progress: CampaignProgress }>();
 
 /** Drops a campaign's cached counters (after an action that changes its rows). */
-export function forgetProgress(id: string): void {
-  progressCache.delete(id);
+export function forgetProgress(state: AppState, id: string): void {
+  state.of(campaignsSlot).progress.delete(id);
 }
 
 /** Counters per campaign from its recipient rows (one grouped count over the campaign index). */
 async function progressOf(
   db: Db,
+  state: AppState,
   campaignsToCount: Array<{ id: string; status: string }>,
 ): Promise<Map<string, CampaignProgress>> {
+  const cache = state.of(campaignsSlot).progress;
   const out = new Map<string, CampaignProgress>();
-  const now = Date.now();
   const ids: string[] = [];
   const statusOf = new Map(campaignsToCount.map((c) => [c.id, c.status]));
   for (const { id, status } of campaignsToCount) {
-    const hit = progressCache.get(id);
-    if (hit && hit.status === status && now - hit.at < PROGRESS_TTL_MS) out.set(id, hit.progress);
+    const hit = cache.get(id, status);
+    if (hit) out.set(id, hit);
     else ids.push(id);
   }
   if (!ids.length) return out;
   const counted = await countProgress(db, ids);
   for (const [id, p] of counted) {
     out.set(id, p);
-    if (p.total >= CACHE_FROM_ROWS) {
-      if (progressCache.size >= PROGRESS_CACHE_MAX) progressCache.clear();
-      progressCache.set(id, { at: now, status: statusOf.get(id) ?? '', progress: p });
-    }
+    if (p.total >= CACHE_FROM_ROWS) cache.set(id, p, statusOf.get(id) ?? '');
   }
   return out;
 }
@@ -165,19 +157,30 @@ function toCampaign(row: CampaignRow, p: CampaignProgress, facts?: ForecastFacts
 }
 
 /** Campaigns of one account, newest first, with counters computed from their recipient rows. */
-export async function listCampaigns(db: Db, userId: string, forecast?: ForecastSource): Promise<Campaign[]> {
+export async function listCampaigns(
+  db: Db,
+  state: AppState,
+  userId: string,
+  forecast?: ForecastSource,
+): Promise<Campaign[]> {
   const rows = await db.select().from(campaigns).where(eq(campaigns.userId, userId)).orderBy(desc(campaigns.createdAt));
   // Drafts and scheduled campaigns have no rows yet: only the others are counted.
   const counted = rows.filter((r) => r.status !== 'draft' && r.status !== 'scheduled');
-  const progress = await progressOf(db, counted);
+  const progress = await progressOf(db, state, counted);
   const progressOfRow = (r: CampaignRow) => progress.get(r.id) ?? EMPTY_PROGRESS;
   const facts = forecast && rows.some((r) => leftToSend(r, progressOfRow(r)) > 0) ? await forecast() : undefined;
   return rows.map((r) => toCampaign(r, progressOfRow(r), facts));
 }
 
-export async function getCampaign(db: Db, userId: string, id: string, forecast?: ForecastSource): Promise<Campaign> {
+export async function getCampaign(
+  db: Db,
+  state: AppState,
+  userId: string,
+  id: string,
+  forecast?: ForecastSource,
+): Promise<Campaign> {
   const row = await currentRow(db, userId, id);
-  const p = (await progressOf(db, [row])).get(id) ?? EMPTY_PROGRESS;
+  const p = (await progressOf(db, state, [row])).get(id) ?? EMPTY_PROGRESS;
   const facts = forecast && leftToSend(row, p) > 0 ? await forecast() : undefined;
   return toCampaign(row, p, facts);
 }
@@ -395,25 +398,16 @@ export async function sampleRecipients(
   );
 }
 
-/** How long a count of the contacts without a name serves the previews (each pause in typing asks again). */
-const NAMELESS_TTL_MS = 15_000;
-const namelessCache = new Map<string, { at: number; value: { count: number; phones: string[] } }>();
-// A contact edited, imported or removed here or in another process changes the count at once.
-onContactsChanged((userId) => {
-  if (userId === null) return namelessCache.clear();
-  const prefix = JSON.stringify([userId]).slice(0, -1);
-  for (const key of namelessCache.keys()) if (key.startsWith(prefix)) namelessCache.delete(key);
-});
-
 /**
  * The contacts of an audience without a name, whose {{nome}} a campaign fills with the variable's
  * fallback (or nothing): how many, and the first few numbers, by the planner's rule of who a start
  * sends to (`namelessInAudience`). A groups audience has none. The count reads every contact of
  * the account (tens of milliseconds for 100,000), so the previews of one audience share it for
- * NAMELESS_TTL_MS, or until the account's contacts change.
+ * a few seconds, or until the account's contacts change (campaigns-state.ts).
  */
 export async function namelessRecipients(
   db: Db,
+  state: AppState,
   account: Pick<UserRow, 'id' | 'planType'>,
   audience: { targetType?: 'all' | 'groups' | 'contacts'; targetTags?: string[] },
   n: number,
@@ -421,17 +415,17 @@ export async function namelessRecipients(
   const targetType = audience.targetType ?? 'all';
   if (targetType === 'groups') return { count: 0, phones: [] };
   const tags = targetType === 'contacts' && audience.targetTags?.length ? [...new Set(audience.targetTags)] : [];
-  const key = JSON.stringify([account.id, n, targetType, tags, account.planType]);
-  const cached = namelessCache.get(key);
-  if (cached && Date.now() - cached.at < NAMELESS_TTL_MS) return cached.value;
+  const cache = state.of(campaignsSlot).nameless;
+  const key = namelessKey(account.id, n, targetType, tags, account.planType);
+  const cached = cache.get(key);
+  if (cached) return cached;
   const value = await namelessInAudience(
     db,
     { userId: account.id, targetType, targetGroups: [], targetTags: tags },
     contactLimitFor(account.planType),
     n,
   );
-  if (namelessCache.size > 10_000) namelessCache.clear();
-  namelessCache.set(key, { at: Date.now(), value });
+  cache.set(key, value);
   return value;
 }
 
@@ -451,23 +445,19 @@ async function numberNames(db: Db, userId: string): Promise<Map<string, string>>
   );
 }
 
-/** The per-number report of large campaigns, kept as briefly as their counters (the report polls it every 3 s). */
-const numbersCache = new Map<string, { at: number; status: string; value: CampaignNumbers }>();
-
 /**
  * Progress and delivery per number of a campaign: the numbers it chose, and every number that sent
- * a line of it. A campaign of CACHE_FROM_ROWS lines or more is counted at most every PROGRESS_TTL_MS.
+ * a line of it. A campaign of CACHE_FROM_ROWS lines or more is kept as briefly as its counters (the
+ * report polls it every 3 s).
  */
-export async function campaignNumbers(db: Db, userId: string, id: string): Promise<CampaignNumbers> {
+export async function campaignNumbers(db: Db, state: AppState, userId: string, id: string): Promise<CampaignNumbers> {
+  const cache = state.of(campaignsSlot).numbers;
   const campaign = await currentRow(db, userId, id);
-  const hit = numbersCache.get(id);
-  if (hit && hit.status === campaign.status && Date.now() - hit.at < PROGRESS_TTL_MS) return hit.value;
+  const hit = cache.get(id, campaign.status);
+  if (hit) return hit;
   const value = await countNumbers(db, userId, campaign);
   const total = value.unassigned + value.numbers.reduce((n, x) => n + x.queued + x.sent + x.failed, 0);
-  if (total >= CACHE_FROM_ROWS) {
-    if (numbersCache.size >= PROGRESS_CACHE_MAX) numbersCache.clear();
-    numbersCache.set(id, { at: Date.now(), status: campaign.status, value });
-  }
+  if (total >= CACHE_FROM_ROWS) cache.set(id, value, campaign.status);
   return value;
 }
 

@@ -175,7 +175,7 @@ describe('campaigns API', () => {
       { userId: user.id, name: '', phone: '+5511987650095', isWhatsappActive: false, tags: ['vip'] },
       { userId: user.id, name: '', phone: '+551198765', tags: ['vip'] },
     ]);
-    contactsChanged(user.id);
+    contactsChanged(ctx.app.deps.state, user.id);
     const tagged = (await preview({ message: 'Oi {{nome}}', targetType: 'contacts', targetTags: ['vip'] })).json();
     expect([tagged.fallbackCount, tagged.fallbackExamples]).toEqual([1, ['+55 11 98765-0097']]);
     const groupsOnly = (await preview({ message: 'Oi {{nome}}', targetType: 'groups' })).json();

@@ -14,7 +14,7 @@ import {
   type updateConnectionInput,
 } from '../../../contract/connections';
 import { e164Of } from '../../../contract/phone';
-import { startOfSaoPauloDay } from '../../../contract/sending-time';
+import { startOfSaoPauloDay } from '../../../contract/sao-paulo-time';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';

@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { IMPORT_TEMPLATE_COLUMNS } from '../../../contract/contacts';
 import type { Db } from '../../db/client';
 import { contacts } from '../../db/schema';
+import type { AppState } from '../../lib/app-state';
 import type { Table } from '../../lib/download';
 import { type ContactFilter, contactFilterCondition } from './contacts.service';
 
@@ -11,8 +12,13 @@ export const EXPORT_COLUMNS = [...IMPORT_TEMPLATE_COLUMNS, 'Ativo', 'Descadastra
  * The account's contacts the list shows under `filter` (its search and tag, read by the list's own
  * `contactFilterCondition`; none: every contact), in the list's order, as export rows (header first).
  */
-export async function contactsTable(db: Db, userId: string, filter: ContactFilter = {}): Promise<Table> {
-  const condition = await contactFilterCondition(db, userId, filter);
+export async function contactsTable(
+  db: Db,
+  state: AppState,
+  userId: string,
+  filter: ContactFilter = {},
+): Promise<Table> {
+  const condition = await contactFilterCondition(db, state, userId, filter);
   if (condition.none) return [EXPORT_COLUMNS];
   const rows = await db
     .select({

@@ -14,13 +14,14 @@ import { type BulkValue, bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { AppError } from '../../errors';
+import type { AppState } from '../../lib/app-state';
 import { timeOrderedIds } from '../../lib/ids';
 import { normalizePhone } from '../../lib/phone';
 import { recordActivity } from '../../records/activity';
 import { type ErrorLog, notify } from '../../records/notify';
-import { type Account, contactRows, contactsChanged, lockRemainingSlots, planLimitMessage } from './contacts.service';
+import { type Account, contactRows, lockRemainingSlots, planLimitMessage } from './contacts.service';
+import { contactsChanged, contactsState } from './contacts-state';
 import { type ColumnMap, detectFileKind, mapHeader, readTextRows } from './import-file';
-import { readSpreadsheet } from './spreadsheet-parser';
 
 const LOOKUP_BATCH = 10_000;
 const VACUUM_AFTER_ROWS = 5_000;
@@ -66,9 +67,10 @@ function positional(width: number): ColumnMap {
 }
 
 /** Reads and checks every row; nothing touches the database yet. Spreadsheets are read in a worker. */
-async function parseFile(accountId: string, filename: string, data: Buffer) {
+async function parseFile(state: AppState, accountId: string, filename: string, data: Buffer) {
   const kind = detectFileKind(filename, data);
-  const rows = kind === 'csv' ? readTextRows(data) : await readSpreadsheet(accountId, kind, data);
+  const rows =
+    kind === 'csv' ? readTextRows(data) : await contactsState(state).spreadsheets.read(accountId, kind, data);
   const firstIndex = rows.findIndex((r) => r.some((c) => String(c).trim() !== ''));
   if (firstIndex < 0) return { failure: contactsMsg.emptyFile } as const;
   let columns = mapHeader(rows[firstIndex]);
@@ -179,11 +181,12 @@ function ignoreFailure(): void {}
  */
 export async function importContacts(
   db: Db,
+  state: AppState,
   account: Account,
   file: { filename: string; data: Buffer },
   log: ErrorLog,
 ): Promise<ImportResult> {
-  const parsed = await parseFile(account.id, file.filename, file.data);
+  const parsed = await parseFile(state, account.id, file.filename, file.data);
   if ('failure' in parsed) {
     return {
       success: false,
@@ -221,7 +224,7 @@ export async function importContacts(
     return inserted;
   });
 
-  contactsChanged(account.id);
+  contactsChanged(state, account.id);
   if (imported >= VACUUM_AFTER_ROWS) {
     // Freshly inserted rows make every page read visit the heap until the table is vacuumed (visibility
     // map, hint bits) and the planner has no statistics for them; PGlite has no autovacuum. Done after

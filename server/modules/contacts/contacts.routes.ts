@@ -33,7 +33,7 @@ import {
 import { contactsTable, TEMPLATE_TABLE } from './contacts-export';
 import { fileTooLarge, importContacts } from './contacts-import.service';
 
-export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, state }) => {
   app.get(
     '/export',
     {
@@ -48,7 +48,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
     async (request, reply) => {
       const userId = authed(request).user.id;
       const { format, q, tag } = request.query;
-      const table = await contactsTable(db, userId, { q, tag });
+      const table = await contactsTable(db, state, userId, { q, tag });
       const filename = datedName('contatos', format);
       const narrowed = [tag ? `tag ${tag}` : '', q?.trim() ? `busca “${q.trim()}”` : ''].filter(Boolean).join(', ');
       await recordActivity(db, request.log, {
@@ -104,7 +104,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
       }
       // The reader cuts a file at the limit without an error when a chunk ends exactly on it.
       if (part.file.truncated) throw fileTooLarge(IMPORT_MAX_FILE_MB);
-      return importContacts(db, user, { filename: part.filename, data }, request.log);
+      return importContacts(db, state, user, { filename: part.filename, data }, request.log);
     },
   );
 
@@ -126,7 +126,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
       if (q === undefined && page === undefined && limit === undefined && tag === undefined) {
         return listAllContacts(db, user.id);
       }
-      return listContactsPage(db, user, { q, page, limit, tag });
+      return listContactsPage(db, state, user, { q, page, limit, tag });
     },
   );
 
@@ -140,7 +140,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
         response: { 200: contactTagsResponse },
       },
     },
-    async (request) => listContactTags(db, authed(request).user.id),
+    async (request) => listContactTags(db, state, authed(request).user.id),
   );
 
   app.post(
@@ -157,7 +157,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
     },
     async (request) => ({
       success: true as const,
-      ...(await bulkContacts(db, authed(request).user.id, request.body)),
+      ...(await bulkContacts(db, state, authed(request).user.id, request.body)),
     }),
   );
 
@@ -175,7 +175,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
     async (request) => ({
       success: true as const,
       message: contactsMsg.created,
-      contact: await createContact(db, authed(request).user, request.body),
+      contact: await createContact(db, state, authed(request).user, request.body),
     }),
   );
 
@@ -194,7 +194,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
     async (request) => ({
       success: true as const,
       message: contactsMsg.updated,
-      contact: await updateContact(db, authed(request).user.id, request.params.id, request.body),
+      contact: await updateContact(db, state, authed(request).user.id, request.params.id, request.body),
     }),
   );
 
@@ -210,7 +210,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
       },
     },
     async (request) => {
-      await deleteContact(db, authed(request).user.id, request.params.id);
+      await deleteContact(db, state, authed(request).user.id, request.params.id);
       return { success: true, message: contactsMsg.deleted };
     },
   );

@@ -22,9 +22,11 @@ import { rowsOf } from '../../db/rows';
 import type { UserRow } from '../../db/schema';
 import { contacts } from '../../db/schema';
 import { AppError } from '../../errors';
+import type { AppState } from '../../lib/app-state';
 import { timeOrderedIds } from '../../lib/ids';
 import { normalizePhone } from '../../lib/phone';
-import { forgetSearchIndex, searchContactIds, searchIndexSettings } from './search-index';
+import { contactsChanged, contactsState } from './contacts-state';
+import { searchIndexSettings } from './search-index';
 
 type ContactRow = typeof contacts.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -91,8 +93,8 @@ function searchCondition(needle: string | undefined, tags: readonly string[] = [
 }
 
 /** The account's tags (of its listed ones) whose accent-free lower case contains the needle. */
-async function tagsMatching(db: Db, userId: string, needle: string): Promise<string[]> {
-  const tags = await listContactTags(db, userId);
+async function tagsMatching(db: Db, state: AppState, userId: string, needle: string): Promise<string[]> {
+  const tags = await listContactTags(db, state, userId);
   return tags.filter((t) => foldText(t.tag).includes(needle)).map((t) => t.tag);
 }
 
@@ -106,63 +108,18 @@ export async function listAllContacts(db: Db, userId: string): Promise<Contact[]
   return rows.map(toContact);
 }
 
-/**
- * The stat cards' totals are three counts over the whole account: kept per process for a few seconds
- * so paging and typing in the search box do not recount 100,000 rows each time. This process's
- * writes drop the entry at once; another process's show within STATS_TTL_MS.
- */
-const STATS_TTL_MS = 15_000;
 /** A search counts its matches up to this many; the page says 'more than'. */
 const SEARCH_COUNT_CAP = 1_000;
-const statsCache = new Map<string, { stats: ContactStats; at: number }>();
-
-const tagsCache = new Map<string, { tags: ContactTagCount[]; at: number }>();
-
-const changeListeners = new Set<(userId: string | null) => void>();
-let announceContactChange: (userId: string) => void = () => undefined;
-
-/**
- * The account's contacts changed: what this process keeps about them (stat cards, tags, search
- * index, and what other modules registered with `onContactsChanged`) goes at once, and the other
- * processes are told (`announceContactChanges`) so theirs goes too.
- */
-export function contactsChanged(userId: string): void {
-  forgetContacts(userId);
-  announceContactChange(userId);
-}
-
-/** Drops what this process keeps about the account's contacts; `null`: about every account. */
-export function forgetContacts(userId: string | null): void {
-  if (userId === null) {
-    statsCache.clear();
-    tagsCache.clear();
-  } else {
-    statsCache.delete(userId);
-    tagsCache.delete(userId);
-  }
-  forgetSearchIndex(userId);
-  for (const listener of changeListeners) listener(userId);
-}
-
-/** Runs `listener` whenever an account's contacts change here or in another process (`null`: every account). */
-export function onContactsChanged(listener: (userId: string | null) => void): () => void {
-  changeListeners.add(listener);
-  return () => changeListeners.delete(listener);
-}
-
-/** How contact changes reach the other processes (the change bus; set once at start-up). */
-export function announceContactChanges(announce: (userId: string) => void): void {
-  announceContactChange = announce;
-}
 
 /**
  * The account's tags with how many contacts carry each, most used first, then by name; at most
  * CONTACT_TAGS_LIST_MAX. One grouped count over the account's rows (no index answers it better: each
- * contact is read once whatever the tag), kept like the stat cards' totals.
+ * contact is read once whatever the tag), kept like the stat cards' totals (contacts-state.ts).
  */
-export async function listContactTags(db: Db, userId: string): Promise<ContactTagCount[]> {
-  const cached = tagsCache.get(userId);
-  if (cached && Date.now() - cached.at < STATS_TTL_MS) return cached.tags;
+export async function listContactTags(db: Db, state: AppState, userId: string): Promise<ContactTagCount[]> {
+  const cache = contactsState(state).tags;
+  const cached = cache.get(userId);
+  if (cached) return cached;
   const rows = rowsOf<{ tag: string; count: number }>(
     await db.execute(sql`
       select t.tag, count(*)::int as count
@@ -173,17 +130,17 @@ export async function listContactTags(db: Db, userId: string): Promise<ContactTa
       limit ${CONTACT_TAGS_LIST_MAX}`),
   );
   const tags = rows.map((r) => ({ tag: r.tag, count: r.count }));
-  if (tagsCache.size > 10_000) tagsCache.clear();
-  tagsCache.set(userId, { tags, at: Date.now() });
+  cache.set(userId, tags);
   return tags;
 }
 
-export async function contactStats(db: Db, userId: string): Promise<ContactStats> {
-  const cached = statsCache.get(userId);
-  if (cached && Date.now() - cached.at < STATS_TTL_MS) return cached.stats;
+/** The stat cards' totals, kept for a few seconds (contacts-state.ts). */
+export async function contactStats(db: Db, state: AppState, userId: string): Promise<ContactStats> {
+  const cache = contactsState(state).stats;
+  const cached = cache.get(userId);
+  if (cached) return cached;
   const stats = await countContacts(db, userId);
-  if (statsCache.size > 10_000) statsCache.clear();
-  statsCache.set(userId, { stats, at: Date.now() });
+  cache.set(userId, stats);
   return stats;
 }
 
@@ -211,6 +168,7 @@ export interface ContactFilter {
  */
 export async function contactFilterCondition(
   db: Db,
+  state: AppState,
   userId: string,
   opts: ContactFilter,
 ): Promise<
@@ -223,7 +181,7 @@ export async function contactFilterCondition(
   // No stored text holds a NUL (PostgreSQL refuses it, even as a query parameter): nothing matches.
   if (needle?.includes('\0') || tag?.includes('\0')) return { none: true };
   // Words may name tags; numbers are looked for in phones only.
-  const matchedTags = searched && !searched.phoneLike ? await tagsMatching(db, userId, searched.needle) : [];
+  const matchedTags = searched && !searched.phoneLike ? await tagsMatching(db, state, userId, searched.needle) : [];
   const filter = and(
     searchCondition(needle, matchedTags),
     tag === undefined ? undefined : sql`${contacts.tags} @> array[${tag}]::text[]`,
@@ -234,15 +192,16 @@ export async function contactFilterCondition(
 /** One page of an account's contacts, searched on the server, with the totals the stat cards show. */
 export async function listContactsPage(
   db: Db,
+  state: AppState,
   account: Account,
   opts: ContactFilter & { page?: number; limit?: number },
 ): Promise<ContactPage> {
   const page = opts.page ?? 1;
   const limit = opts.limit ?? 50;
   const offset = (page - 1) * limit;
-  const stats = await contactStats(db, account.id);
+  const stats = await contactStats(db, state, account.id);
   const contactLimit = contactLimitFor(account.planType);
-  const condition = await contactFilterCondition(db, account.id, opts);
+  const condition = await contactFilterCondition(db, state, account.id, opts);
   if (condition.none) {
     return { items: [], total: 0, totalIsLowerBound: false, page, limit, stats, contactLimit };
   }
@@ -254,10 +213,10 @@ export async function listContactsPage(
     tag === undefined &&
     matchedTags.length === 0 &&
     stats.total >= searchIndexSettings.minContacts
-      ? await searchContactIds(db, account.id, needle, offset, limit)
+      ? await contactsState(state).searchIndexes.search(db, account.id, needle, offset, limit)
       : null;
   if (found) {
-    // Large accounts are searched in this process's index (search-index.ts), then the page is read by id.
+    // Large accounts are searched in this app's index (search-index.ts), then the page is read by id.
     const rows = found.ids.length
       ? await db
           .select(columns)
@@ -346,7 +305,7 @@ function rethrowDuplicate(err: unknown): never {
   throw err;
 }
 
-export async function createContact(db: Db, account: Account, body: ContactFields): Promise<Contact> {
+export async function createContact(db: Db, state: AppState, account: Account, body: ContactFields): Promise<Contact> {
   const input = parseInput(body);
   try {
     return await db.transaction(async (tx) => {
@@ -360,11 +319,17 @@ export async function createContact(db: Db, account: Account, body: ContactField
   } catch (err) {
     rethrowDuplicate(err);
   } finally {
-    contactsChanged(account.id);
+    contactsChanged(state, account.id);
   }
 }
 
-export async function updateContact(db: Db, userId: string, id: string, body: ContactFields): Promise<Contact> {
+export async function updateContact(
+  db: Db,
+  state: AppState,
+  userId: string,
+  id: string,
+  body: ContactFields,
+): Promise<Contact> {
   const input = parseInput(body);
   const [existing] = await db
     .select({ phone: contacts.phone })
@@ -380,20 +345,20 @@ export async function updateContact(db: Db, userId: string, id: string, body: Co
       .where(and(eq(contacts.id, id), eq(contacts.userId, userId)))
       .returning(columns);
     if (!row) throw new AppError('NOT_FOUND', contactsMsg.notFound);
-    contactsChanged(userId);
+    contactsChanged(state, userId);
     return toContact(row);
   } catch (err) {
     rethrowDuplicate(err);
   }
 }
 
-export async function deleteContact(db: Db, userId: string, id: string): Promise<void> {
+export async function deleteContact(db: Db, state: AppState, userId: string, id: string): Promise<void> {
   const deleted = await db
     .delete(contacts)
     .where(and(eq(contacts.id, id), eq(contacts.userId, userId)))
     .returning({ id: contacts.id });
   if (deleted.length === 0) throw new AppError('NOT_FOUND', contactsMsg.notFound);
-  contactsChanged(userId);
+  contactsChanged(state, userId);
 }
 
 export type ContactBulkFields = z.output<typeof contactBulkInput>;
@@ -406,6 +371,7 @@ export type ContactBulkFields = z.output<typeof contactBulkInput>;
  */
 export async function bulkContacts(
   db: Db,
+  state: AppState,
   userId: string,
   input: ContactBulkFields,
 ): Promise<{ affected: number; message: string }> {
@@ -438,7 +404,7 @@ export async function bulkContacts(
     const message = contactsMsg.bulkTagged(tag, changed.length);
     return { affected: changed.length, message: full ? `${message} ${contactsMsg.bulkTagsFull(full)}` : message };
   } finally {
-    contactsChanged(userId);
+    contactsChanged(state, userId);
   }
 }
 

@@ -2,12 +2,9 @@
 export { contactsRoutes } from './contacts.routes';
 export {
   type Account,
-  announceContactChanges,
-  contactsChanged,
-  forgetContacts,
   lockRemainingSlots,
-  onContactsChanged,
   type RestoredContact,
   type RestorePace,
   restoreContacts,
 } from './contacts.service';
+export { contactsChanged, contactsState } from './contacts-state';

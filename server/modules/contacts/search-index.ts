@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { TtlCache } from '../../lib/ttl-cache';
 
 /**
- * The contacts search of large accounts, held in this process.
+ * The contacts search of large accounts, held in memory by each app (`SearchIndexes`).
  *
  * A search is a substring match ('%maria%'), which no B-tree index answers: in an account of 100,000
  * contacts the database reads every row of the account for a rare word, or walks the name index a
@@ -16,7 +17,7 @@ import type { Db } from '../../db/client';
  * rows are read from the database by id, so what is shown is always current.
  *
  * Freshness: every write of this process to an account's contacts drops its entry at once
- * (`forgetSearchIndex`); another process's writes are seen within TTL_MS, like the stat cards'.
+ * (`SearchIndexes.forget`); another process's writes are seen within TTL_MS, like the stat cards'.
  * Memory: about 70 bytes per contact, at most MAX_CACHED_CONTACTS contacts over all accounts (least
  * recently used accounts leave first).
  */
@@ -40,26 +41,6 @@ interface SearchIndex {
   /** Every row's id (36 characters each), in the same order, one after the other. */
   ids: string;
   count: number;
-  loadedAt: number;
-}
-
-const cache = new Map<string, SearchIndex>();
-const loading = new Map<string, { promise: Promise<SearchIndex>; generation: number }>();
-const generations = new Map<string, number>();
-let cachedContacts = 0;
-
-/** Drops the account's index (`null`: every account's): its contacts changed. */
-export function forgetSearchIndex(userId: string | null): void {
-  if (userId === null) {
-    for (const id of new Set([...cache.keys(), ...loading.keys()])) forgetSearchIndex(id);
-    return;
-  }
-  generations.set(userId, (generations.get(userId) ?? 0) + 1);
-  const entry = cache.get(userId);
-  if (entry) {
-    cachedContacts -= entry.count;
-    cache.delete(userId);
-  }
 }
 
 async function load(db: Db, userId: string): Promise<SearchIndex> {
@@ -83,38 +64,7 @@ async function load(db: Db, userId: string): Promise<SearchIndex> {
     at = text.indexOf(SEPARATOR, at) + 1;
   }
   starts[count] = text.length;
-  return { text, starts, ids: row?.ids ?? '', count, loadedAt: Date.now() };
-}
-
-async function indexFor(db: Db, userId: string): Promise<SearchIndex> {
-  const cached = cache.get(userId);
-  if (cached && Date.now() - cached.loadedAt < TTL_MS) {
-    // Most recently used last, so eviction takes the oldest first.
-    cache.delete(userId);
-    cache.set(userId, cached);
-    return cached;
-  }
-  const generation = generations.get(userId) ?? 0;
-  const pending = loading.get(userId);
-  if (pending && pending.generation === generation) return pending.promise;
-  const promise = load(db, userId).finally(() => {
-    if (loading.get(userId)?.promise === promise) loading.delete(userId);
-  });
-  loading.set(userId, { promise, generation });
-  const index = await promise;
-  // A write during the load may be missing from it: use it for this search, keep it only if none came.
-  if ((generations.get(userId) ?? 0) === generation) {
-    const previous = cache.get(userId);
-    if (previous) cachedContacts -= previous.count;
-    cache.set(userId, index);
-    cachedContacts += index.count;
-    for (const [key, entry] of cache) {
-      if (cachedContacts <= MAX_CACHED_CONTACTS || key === userId) break;
-      cache.delete(key);
-      cachedContacts -= entry.count;
-    }
-  }
-  return index;
+  return { text, starts, ids: row?.ids ?? '', count };
 }
 
 /** Index of the row that contains position `pos` of the text (binary search over the starts). */
@@ -137,27 +87,68 @@ export interface SearchMatches {
 }
 
 /**
- * The ids of one page of the account's contacts whose search text contains `needle` (already
- * lower-cased and accent-free, or phone digits), and how many match in all; null for the (control)
- * characters the index cannot answer for, which the database then searches.
+ * The search indexes of one app's large accounts (kept in its contacts state, contacts-state.ts).
+ * While an account's index loads, every search of it waits for that load; a write meanwhile
+ * (a new generation) makes the next search load again.
  */
-export async function searchContactIds(
-  db: Db,
-  userId: string,
-  needle: string,
-  offset: number,
-  limit: number,
-): Promise<SearchMatches | null> {
-  if (needle.includes(SEPARATOR) || needle.includes(ESCAPED)) return null;
-  const index = await indexFor(db, userId);
-  const ids: string[] = [];
-  let total = 0;
-  let pos = index.text.indexOf(needle);
-  while (pos !== -1) {
-    const row = rowAt(index.starts, pos);
-    if (total >= offset && ids.length < limit) ids.push(index.ids.slice(row * UUID_LENGTH, (row + 1) * UUID_LENGTH));
-    total++;
-    pos = index.text.indexOf(needle, index.starts[row + 1]);
+export class SearchIndexes {
+  private readonly cache = new TtlCache<string, SearchIndex>({
+    ttlMs: TTL_MS,
+    maxEntries: Number.POSITIVE_INFINITY,
+    weigh: (index) => index.count,
+    maxWeight: MAX_CACHED_CONTACTS,
+  });
+  private readonly loading = new Map<string, { promise: Promise<SearchIndex>; generation: number }>();
+  private readonly generations = new Map<string, number>();
+
+  /** Contacts held over all accounts. */
+  get cachedContacts(): number {
+    return this.cache.totalWeight;
   }
-  return { ids, total };
+
+  /** Drops the account's index (`null`: every account's): its contacts changed. */
+  forget(userId: string | null): void {
+    if (userId === null) {
+      for (const id of new Set([...this.cache.keys(), ...this.loading.keys()])) this.forget(id);
+      return;
+    }
+    this.generations.set(userId, (this.generations.get(userId) ?? 0) + 1);
+    this.cache.delete(userId);
+  }
+
+  private async indexFor(db: Db, userId: string): Promise<SearchIndex> {
+    const cached = this.cache.get(userId);
+    if (cached) return cached;
+    const generation = this.generations.get(userId) ?? 0;
+    const pending = this.loading.get(userId);
+    if (pending && pending.generation === generation) return pending.promise;
+    const promise = load(db, userId).finally(() => {
+      if (this.loading.get(userId)?.promise === promise) this.loading.delete(userId);
+    });
+    this.loading.set(userId, { promise, generation });
+    const index = await promise;
+    // A write during the load may be missing from it: use it for this search, keep it only if none came.
+    if ((this.generations.get(userId) ?? 0) === generation) this.cache.set(userId, index);
+    return index;
+  }
+
+  /**
+   * The ids of one page of the account's contacts whose search text contains `needle` (already
+   * lower-cased and accent-free, or phone digits), and how many match in all; null for the (control)
+   * characters the index cannot answer for, which the database then searches.
+   */
+  async search(db: Db, userId: string, needle: string, offset: number, limit: number): Promise<SearchMatches | null> {
+    if (needle.includes(SEPARATOR) || needle.includes(ESCAPED)) return null;
+    const index = await this.indexFor(db, userId);
+    const ids: string[] = [];
+    let total = 0;
+    let pos = index.text.indexOf(needle);
+    while (pos !== -1) {
+      const row = rowAt(index.starts, pos);
+      if (total >= offset && ids.length < limit) ids.push(index.ids.slice(row * UUID_LENGTH, (row + 1) * UUID_LENGTH));
+      total++;
+      pos = index.text.indexOf(needle, index.starts[row + 1]);
+    }
+    return { ids, total };
+  }
 }

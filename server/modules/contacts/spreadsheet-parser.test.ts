@@ -2,7 +2,7 @@ import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { contactsMsg } from '../../../contract/contacts';
 import { lyingZipBomb, tinyXlsx } from '../../testing/zip-bomb';
-import { readSpreadsheet, SPREADSHEET_WORKER_LIMITS } from './spreadsheet-parser';
+import { SPREADSHEET_WORKER_LIMITS, SpreadsheetReader } from './spreadsheet-parser';
 
 function sheet(rowCount: number, bookType: 'xlsx' | 'biff8'): Buffer {
   const rows: unknown[][] = [['Nome', 'Telefone', 'Email']];
@@ -13,6 +13,17 @@ function sheet(rowCount: number, bookType: 'xlsx' | 'biff8'): Buffer {
 }
 
 describe('reading spreadsheets in a worker', () => {
+  const reader = new SpreadsheetReader();
+  const readSpreadsheet = reader.read.bind(reader);
+
+  it("one app's reads do not hold up another's", async () => {
+    const data = sheet(3, 'xlsx');
+    const first = readSpreadsheet('conta-duas-apps', 'xlsx', data);
+    // The same account busy in this reader is free in a reader of another app.
+    expect(await new SpreadsheetReader().read('conta-duas-apps', 'xlsx', data)).toHaveLength(4);
+    expect(await first).toHaveLength(4);
+  });
+
   it('reads an .xlsx and an .xls, phones typed as numbers coming back as digits', async () => {
     for (const bookType of ['xlsx', 'biff8'] as const) {
       const rows = await readSpreadsheet('conta-leitura', bookType === 'xlsx' ? 'xlsx' : 'xls', sheet(3, bookType));

@@ -18,11 +18,6 @@ export interface SpreadsheetWorkerLimits {
 
 export const SPREADSHEET_WORKER_LIMITS: SpreadsheetWorkerLimits = { heapMb: 384, timeoutMs: 20_000 };
 
-/** Workers at once across the server: parsing is CPU-bound, and the main thread needs a core too. */
-const workers = new Semaphore(Math.max(1, Math.min(2, availableParallelism() - 1)));
-/** Accounts with a spreadsheet being read right now: one at a time each. */
-const busyAccounts = new Set<string>();
-
 /**
  * The worker's module: the .ts source through a small tsx loader (tests, `npm run dev`), or the
  * bundled `spreadsheet-worker.js` that scripts/build-server.mjs writes beside `dist/server/main.js`.
@@ -59,36 +54,44 @@ function runWorker(kind: 'xlsx' | 'xls', data: Buffer, limits: SpreadsheetWorker
   });
 }
 
-/**
- * The rows of an uploaded .xlsx/.xls, read in a worker thread under memory and time limits; a
- * refused file, a worker out of memory or out of time become a pt-BR 4xx. One file per account at
- * a time, and a few across the server.
- */
-export async function readSpreadsheet(
-  accountId: string,
-  kind: 'xlsx' | 'xls',
-  data: Buffer,
-  limits: SpreadsheetWorkerLimits = SPREADSHEET_WORKER_LIMITS,
-): Promise<string[][]> {
-  if (kind === 'xlsx') {
-    // Headers only, on this thread: a lying or oversized zip is refused before any worker starts.
-    try {
-      checkZipStructure(data);
-    } catch (err) {
-      if (!(err instanceof ZipRefused)) throw err;
-      throw err.reason === 'too_large'
-        ? new AppError('PAYLOAD_TOO_LARGE', contactsMsg.spreadsheetTooLarge)
-        : new AppError('VALIDATION', contactsMsg.invalidFile);
+/** Reads the spreadsheets of one app's imports (its contacts state holds one, contacts-state.ts). */
+export class SpreadsheetReader {
+  /** Workers at once across the app: parsing is CPU-bound, and the main thread needs a core too. */
+  private readonly workers = new Semaphore(Math.max(1, Math.min(2, availableParallelism() - 1)));
+  /** Accounts with a spreadsheet being read right now: one at a time each. */
+  private readonly busyAccounts = new Set<string>();
+
+  /**
+   * The rows of an uploaded .xlsx/.xls, read in a worker thread under memory and time limits; a
+   * refused file, a worker out of memory or out of time become a pt-BR 4xx. One file per account at
+   * a time, and a few across the server.
+   */
+  async read(
+    accountId: string,
+    kind: 'xlsx' | 'xls',
+    data: Buffer,
+    limits: SpreadsheetWorkerLimits = SPREADSHEET_WORKER_LIMITS,
+  ): Promise<string[][]> {
+    if (kind === 'xlsx') {
+      // Headers only, on this thread: a lying or oversized zip is refused before any worker starts.
+      try {
+        checkZipStructure(data);
+      } catch (err) {
+        if (!(err instanceof ZipRefused)) throw err;
+        throw err.reason === 'too_large'
+          ? new AppError('PAYLOAD_TOO_LARGE', contactsMsg.spreadsheetTooLarge)
+          : new AppError('VALIDATION', contactsMsg.invalidFile);
+      }
     }
-  }
-  if (busyAccounts.has(accountId)) throw new AppError('RATE_LIMITED', contactsMsg.spreadsheetBusy);
-  busyAccounts.add(accountId);
-  try {
-    const outcome = await workers.run(() => runWorker(kind, data, limits));
-    if (outcome.ok) return outcome.rows;
-    if (outcome.reason === 'too_large') throw new AppError('PAYLOAD_TOO_LARGE', contactsMsg.spreadsheetTooLarge);
-    throw new AppError('VALIDATION', contactsMsg.invalidFile);
-  } finally {
-    busyAccounts.delete(accountId);
+    if (this.busyAccounts.has(accountId)) throw new AppError('RATE_LIMITED', contactsMsg.spreadsheetBusy);
+    this.busyAccounts.add(accountId);
+    try {
+      const outcome = await this.workers.run(() => runWorker(kind, data, limits));
+      if (outcome.ok) return outcome.rows;
+      if (outcome.reason === 'too_large') throw new AppError('PAYLOAD_TOO_LARGE', contactsMsg.spreadsheetTooLarge);
+      throw new AppError('VALIDATION', contactsMsg.invalidFile);
+    } finally {
+      this.busyAccounts.delete(accountId);
+    }
   }
 }

@@ -25,13 +25,12 @@ import {
   type Report,
   rate,
   SCHEDULED_LIVE_AHEAD_MS,
-  saoPauloDay,
-  saoPauloHour,
   seriesPeriod,
   type TodayMetrics,
   TREND_DAYS,
   type WeekdayFigures,
 } from '../../../contract/metrics';
+import { SAO_PAULO, saoPauloDay, saoPauloHour } from '../../../contract/sao-paulo-time';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { statusIn } from '../../sending/campaign-lifecycle';
@@ -48,9 +47,9 @@ import { statusIn } from '../../sending/campaign-lifecycle';
  * same moment the campaign cards (which count the rows) would see.
  */
 
-const SAO_PAULO = sql.raw(`'America/Sao_Paulo'`);
+const SAO_PAULO_ZONE = sql.raw(`'${SAO_PAULO}'`);
 /** The instant a São Paulo day starts (for the timestamptz columns of the rows themselves). */
-const dayStart = (day: string) => sql`(${day}::date::timestamp at time zone ${SAO_PAULO})`;
+const dayStart = (day: string) => sql`(${day}::date::timestamp at time zone ${SAO_PAULO_ZONE})`;
 const localTime = (wallClock: string) => sql`${wallClock}::timestamp`;
 
 /** A rollup's `hour` within a period of São Paulo days (either bound may be open). */

@@ -1,6 +1,7 @@
 import type PDFKitModule from 'pdfkit';
 import { formatCount, formatDay, formatNumber, formatPercent } from '../../../contract/format';
 import { type CampaignPerformance, deliveryTone, type Report } from '../../../contract/metrics';
+import { saoPauloMinute } from '../../../contract/sao-paulo-time';
 import { lazyModule } from '../../lib/lazy-module';
 import { countTicks, labelledSlots } from './chart-axes';
 
@@ -52,20 +53,6 @@ function printable(value: string): string {
     else if (code === 0x0a || code === 0x09) out += ' ';
   }
   return out;
-}
-
-const saoPauloTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
-/** 'dd/mm/aaaa hh:mm' in São Paulo. */
-function formatSaoPaulo(at: Date): string {
-  return saoPauloTime.format(at).replace(',', '');
 }
 
 /**
@@ -145,7 +132,7 @@ function header(doc: Doc, report: Report, meta: ReportPdfMeta): void {
     .fillColor(GREY)
     .fontSize(9)
     .text(
-      `Período: ${formatDay(report.period.from)} a ${formatDay(report.period.to)} · gerado em ${formatSaoPaulo(meta.generatedAt)} (horário de Brasília)`,
+      `Período: ${formatDay(report.period.from)} a ${formatDay(report.period.to)} · gerado em ${saoPauloMinute(meta.generatedAt)} (horário de Brasília)`,
     );
   doc.moveDown(1);
 }

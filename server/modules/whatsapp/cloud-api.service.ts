@@ -12,6 +12,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
+import { TtlCache } from '../../lib/ttl-cache';
 import { parseMessagingLimit } from '../../whatsapp/cloud-api/cloud-driver';
 import { GraphApiError } from '../../whatsapp/cloud-api/graph-client';
 import { type CloudAccountRow, type CloudConnections, cloudAccount } from '../../whatsapp/cloud-connections';
@@ -29,7 +30,7 @@ const WEBHOOK_PREFIX = '/api/whatsapp-business/webhook/';
  * panel (`/api/whatsapp-business/*`) works on the account's primary Cloud number.
  */
 export class CloudApiSettings {
-  private readonly health = new Map<string, { value: CloudApiHealth; at: number }>();
+  private readonly health = new TtlCache<string, CloudApiHealth>({ ttlMs: HEALTH_CACHE_MS, maxEntries: 10_000 });
 
   constructor(
     private readonly opts: {
@@ -138,8 +139,8 @@ export class CloudApiSettings {
   /** A Cloud number's health, from a short cache unless `fresh`. */
   async healthOf(connectionId: string | undefined, fresh = false): Promise<CloudApiHealth> {
     const key = connectionId ?? '';
-    const cached = this.health.get(key);
-    if (!fresh && cached && Date.now() - cached.at < HEALTH_CACHE_MS) return cached.value;
+    const cached = fresh ? undefined : this.health.get(key);
+    if (cached) return cached;
     const row = connectionId ? await cloudAccount(this.opts.db, connectionId) : undefined;
     const driver = row && connectionId ? await this.opts.cloud.driverFor(connectionId) : null;
     let value: CloudApiHealth;
@@ -178,7 +179,7 @@ export class CloudApiSettings {
         };
       }
     }
-    if (connectionId) this.health.set(key, { value, at: Date.now() });
+    if (connectionId) this.health.set(key, value);
     return value;
   }
 
