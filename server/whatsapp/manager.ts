@@ -257,15 +257,7 @@ export class ConnectionManager implements DriverProvider {
       }
       throw err;
     }
-    await this.opts.db
-      .update(connections)
-      .set({
-        active: true,
-        driver: driver.kind === 'simulator' ? 'simulator' : 'baileys',
-        loggedOutAt: null,
-        updatedAt: new Date(),
-      })
-      .where(eq(connections.id, id));
+    await this.directory.store.recordPairing(this.opts.db, id, driver.kind === 'simulator' ? 'simulator' : 'baileys');
     return (await driver.connect(opts)) ?? {};
   }
 
@@ -280,10 +272,7 @@ export class ConnectionManager implements DriverProvider {
       }
     }
     const driver = this.personal.get(id);
-    await this.opts.db
-      .update(connections)
-      .set({ active: false, phoneNumber: null, updatedAt: new Date() })
-      .where(eq(connections.id, id));
+    await this.directory.store.recordDisconnected(this.opts.db, id, { unlinked: false });
     if (driver) {
       this.personal.delete(id);
       this.leaving.set(driver, 'disconnect');
@@ -782,25 +771,16 @@ export class ConnectionManager implements DriverProvider {
         }
         this.personal.delete(id);
         const unlinked = !this.leaving.has(driver);
-        void this.opts.db
-          .update(connections)
-          .set({
-            active: false,
-            phoneNumber: null,
-            updatedAt: new Date(),
-            ...(unlinked ? { loggedOutAt: new Date() } : {}),
-          })
-          .where(eq(connections.id, id))
+        void this.directory.store
+          .recordDisconnected(this.opts.db, id, { unlinked })
           .catch((err) => this.opts.log.error({ err }, 'could not record a WhatsApp disconnection'));
       }
       return;
     }
     this.opts.registry.set(id, state);
     if (state.phoneNumber) {
-      void this.opts.db
-        .update(connections)
-        .set({ phoneNumber: state.phoneNumber, loggedOutAt: null, updatedAt: new Date() })
-        .where(eq(connections.id, id))
+      void this.directory.store
+        .recordLinked(this.opts.db, id, state.phoneNumber)
         .catch((err) => this.opts.log.error({ err }, 'could not record a WhatsApp number'));
     }
   }
