@@ -64,6 +64,7 @@ import { Dispatcher, type DispatcherOptions } from './sending/dispatcher';
 import { receiptsSubscriber } from './sending/receipts';
 import { SessionStore } from './sessions/session-store';
 import { CONNECTIONS_TOPIC, ConnectionDirectory } from './whatsapp/connection-directory';
+import { ConnectionStore } from './whatsapp/connection-store';
 import type { DriverProvider } from './whatsapp/driver';
 import { ConnectionManager } from './whatsapp/manager';
 import { ConnectionRegistry } from './whatsapp/registry';
@@ -165,7 +166,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
       app.log,
     );
   // The accounts' numbers: each process reads them once and again when any process changes them.
-  const directory = new ConnectionDirectory(db, (userId) => bus.publish(CONNECTIONS_TOPIC, userId));
+  // They are written by one store alone (whatsapp/connection-store.ts), shared by the directory and the send loop.
+  const store = new ConnectionStore();
+  const directory = new ConnectionDirectory(db, (userId) => bus.publish(CONNECTIONS_TOPIC, userId), store);
   // Webhooks are answered before the chatbot's replies are worked on (Meta retries slow webhooks).
   const foreground = new Foreground();
   // On PostgreSQL other processes may receive the same contact's messages: each contact's turn is
@@ -216,6 +219,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     db,
     drivers,
     numbers: (userId, connectionId) => directory.get(userId, connectionId),
+    store,
     numberChanged: (userId) => directory.changed(userId),
     log: app.log,
     settings: (userId) => getAccountSettings(db, userId),

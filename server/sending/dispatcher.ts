@@ -16,6 +16,7 @@ import { startOfSaoPauloDay } from '../../contract/sao-paulo-time';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { notify } from '../records/notify';
+import type { ConnectionStore } from '../whatsapp/connection-store';
 import type { Driver, DriverProvider } from '../whatsapp/driver';
 import type { ImageLoader } from '../whatsapp/uploaded-image';
 import { dueScheduledCampaigns, finishCampaigns, markWaiting, statusIn } from './campaign-lifecycle';
@@ -48,6 +49,8 @@ export interface DispatcherOptions {
   drivers: DriverProvider;
   /** One of an account's numbers, or undefined when it was removed. */
   numbers: (userId: string, connectionId: string) => Promise<NumberInfo | undefined>;
+  /** Writes a number's row (why it stopped, a restriction): the one writer of `connections`. */
+  store: ConnectionStore;
   /** The dispatcher changed a number's row (why it stopped, a restriction): every process reads it again. */
   numberChanged?: (userId: string) => void;
   log: FastifyBaseLogger;
@@ -361,12 +364,7 @@ export class Dispatcher {
     reason: ConnectionStopReason,
     recheckMs: number,
   ): Promise<void> {
-    const changed = rowsOf(
-      await this.db.execute(sql`
-        update connections set stop_reason = ${reason}, stopped_at = now()
-        where id = ${lane.connectionId} and stop_reason is distinct from ${reason}
-        returning id`),
-    ).length;
+    const changed = await this.opts.store.recordStop(this.db, lane.connectionId, reason);
     // Rows given to it meanwhile (a campaign started since, its sticky contacts) go too: cheap when
     // there are none (a partial index holds the queued rows given to a number).
     const moved = FAILOVER_REASONS.includes(reason) ? await this.claims.releaseNumber(lane.connectionId) : 0;
@@ -396,11 +394,7 @@ export class Dispatcher {
 
   /** The number can send again: its stop reason goes. */
   private async going(lane: LaneScope): Promise<void> {
-    const changed = rowsOf(
-      await this.db.execute(sql`
-        update connections set stop_reason = null, stopped_at = null
-        where id = ${lane.connectionId} and stop_reason is not null returning id`),
-    ).length;
+    const changed = await this.opts.store.clearStop(this.db, lane.connectionId);
     if (changed) this.opts.numberChanged?.(lane.userId);
   }
 
@@ -409,12 +403,7 @@ export class Dispatcher {
     if (this.halted.has(lane.connectionId)) return;
     this.halted.add(lane.connectionId);
     const code = failure.restriction ?? 'restricted';
-    await this.db.execute(sql`
-      update connections set
-        restricted_code = ${code === 'auth' ? null : code},
-        restricted_at = ${code === 'auth' ? sql`restricted_at` : sql`now()`},
-        logged_out_at = ${code === 'auth' ? sql`now()` : sql`logged_out_at`}
-      where id = ${lane.connectionId}`);
+    await this.opts.store.recordRestriction(this.db, lane.connectionId, code);
     this.opts.log.warn({ connectionId: lane.connectionId, code }, 'WhatsApp restricted a number during a campaign');
     this.opts.numberChanged?.(lane.userId);
   }

@@ -1,17 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { cloudApiMsg } from '../../contract/cloud-api';
 import { msg } from '../../contract/messages';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { isDatabaseUnavailable } from '../db/errors';
-import { rowsOf } from '../db/rows';
 import { whatsappBusinessAccounts } from '../db/schema';
 import { AppError } from '../errors';
 import { decryptSecret, encryptSecret } from '../lib/crypto';
 import type { Foreground } from '../lib/foreground';
-import { MicroBatch } from '../lib/micro-batch';
 import { linkedImageFetcher } from '../lib/outbound-fetch';
 import { CloudApiDriver } from './cloud-api/cloud-driver';
 import { GraphClient } from './cloud-api/graph-client';
@@ -22,6 +20,8 @@ import {
   type WebhookPayload,
   webhookEvents,
 } from './cloud-api/webhook';
+import { type WebhookAccount, WebhookAccounts } from './cloud-api/webhook-accounts';
+import { WebhookEventKeys } from './cloud-api/webhook-event-keys';
 import type { ConnectionDirectory, ConnectionEntry } from './connection-directory';
 import type { Driver } from './driver';
 
@@ -49,22 +49,6 @@ export async function cloudAccount(db: Db, connectionId: string): Promise<CloudA
   return row;
 }
 
-/** How long a webhook key's account (and its decrypted app secret) is used without reading it again. */
-const WEBHOOK_ACCOUNT_CACHE_MS = 30_000;
-
-interface WebhookAccount {
-  userId: string;
-  connectionId: string;
-  phoneNumberId: string;
-  verifyToken: string;
-  appSecret: string | null;
-  at: number;
-}
-/** Event keys this process remembers, to answer a repeated delivery at once: so many, and so many bytes, at most. */
-const RECENT_EVENT_KEYS = 100_000;
-const RECENT_EVENT_KEY_BYTES = 16 * 1024 * 1024;
-/** What one remembered key costs besides its characters (the Set's entry and the string's header). */
-const KEY_OVERHEAD_BYTES = 80;
 /** How long a delivery already answered waits for the database to record it, try after try (about 5 minutes). */
 const RECORD_RETRY_MS = [500, 1000, 2000, 5000, 15_000, 30_000, 60_000, 60_000, 60_000, 60_000];
 
@@ -93,14 +77,9 @@ export class CloudConnections {
   /** Told when a number's driver changes state or its credentials change (the panel's health cache). */
   private readonly changeListeners: Array<(connectionId: string) => void> = [];
   /** Meta's webhooks come in bursts: the account behind a key is kept, not read for each one. */
-  private readonly webhookAccounts = new Map<string, WebhookAccount>();
-  /** The event keys of the webhooks of one burst are recorded in one statement. */
-  private readonly eventKeys = new MicroBatch<{ userId: string; keys: string[] }, Set<string>>((items) =>
-    this.recordEventKeys(items),
-  );
-  /** The event keys taken lately (`userId`, newline, key), oldest first. */
-  private readonly recentEventKeys = new Set<string>();
-  private recentEventKeyBytes = 0;
+  private readonly webhookAccounts: WebhookAccounts;
+  /** The events taken lately, and their lasting record (each event is applied once). */
+  private readonly eventKeys: WebhookEventKeys;
   /** Set while recording event keys fails: deliveries then wait for their record (503 when it fails). */
   private recordingFails = false;
   /** Deliveries answered and still being recorded. */
@@ -110,6 +89,8 @@ export class CloudConnections {
 
   constructor(private readonly opts: CloudConnectionsOptions) {
     this.fetchImage = linkedImageFetcher({ allowPrivate: opts.config.OUTBOUND_ALLOW_PRIVATE }, opts.log);
+    this.eventKeys = new WebhookEventKeys(opts.db, opts.foreground);
+    this.webhookAccounts = new WebhookAccounts(opts.db, opts.config.ENCRYPTION_KEY);
   }
 
   private graph(accessToken: string): GraphClient {
@@ -243,9 +224,7 @@ export class CloudConnections {
    */
   forget(connectionId: string): void {
     const had = this.drivers.delete(connectionId);
-    for (const [key, account] of this.webhookAccounts) {
-      if (account.connectionId === connectionId) this.webhookAccounts.delete(key);
-    }
+    this.webhookAccounts.forgetConnection(connectionId);
     if (had) this.changed(connectionId);
   }
 
@@ -257,35 +236,9 @@ export class CloudConnections {
     for (const connectionId of numbers) this.changed(connectionId);
   }
 
-  private async accountByWebhookKey(key: string, fresh = false): Promise<WebhookAccount | undefined> {
-    if (!/^[0-9a-f]{32}$/.test(key)) return undefined;
-    const cached = this.webhookAccounts.get(key);
-    if (cached && !fresh && Date.now() - cached.at < WEBHOOK_ACCOUNT_CACHE_MS) return cached;
-    const [row] = await this.opts.db
-      .select()
-      .from(whatsappBusinessAccounts)
-      .where(eq(whatsappBusinessAccounts.webhookKey, key))
-      .limit(1);
-    if (!row) {
-      this.webhookAccounts.delete(key);
-      return undefined;
-    }
-    const account: WebhookAccount = {
-      userId: row.userId,
-      connectionId: row.connectionId,
-      phoneNumberId: row.phoneNumberId,
-      verifyToken: row.verifyToken,
-      appSecret: row.appSecret ? decryptSecret(this.opts.config.ENCRYPTION_KEY, row.appSecret) : null,
-      at: Date.now(),
-    };
-    if (this.webhookAccounts.size >= 10_000) this.webhookAccounts.clear();
-    this.webhookAccounts.set(key, account);
-    return account;
-  }
-
   /** Meta's subscription check: echo `hub.challenge` when the verify token matches. */
   async verifyWebhook(key: string, query: Record<string, string | undefined>): Promise<string> {
-    const row = await this.accountByWebhookKey(key, true);
+    const row = await this.webhookAccounts.get(key, true);
     if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
     if (query['hub.mode'] !== 'subscribe' || query['hub.verify_token'] !== row.verifyToken || !query['hub.challenge']) {
       throw new AppError('FORBIDDEN', 'Verify token inválido.');
@@ -310,10 +263,10 @@ export class CloudConnections {
 
   /** The account a delivery is for, once its signature checks out against the number's app secret. */
   private async verifiedAccount(key: string, rawBody: Buffer, signature: string | undefined): Promise<WebhookAccount> {
-    let row = await this.accountByWebhookKey(key);
+    let row = await this.webhookAccounts.get(key);
     if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
     if (row.appSecret && !verifySignature(rawBody, signature, row.appSecret)) {
-      row = await this.accountByWebhookKey(key, true);
+      row = await this.webhookAccounts.get(key, true);
       if (!row) throw new AppError('NOT_FOUND', msg.generic.notFound);
       if (row.appSecret && !verifySignature(rawBody, signature, row.appSecret)) {
         throw new AppError('FORBIDDEN', 'Assinatura inválida.');
@@ -346,7 +299,7 @@ export class CloudConnections {
     // check against repeats, across restarts) and handed to the driver in the background. A message
     // was only ever in this process's memory between the answer and its storage by the chatbot;
     // that is unchanged.
-    const fresh = events.filter((e) => this.rememberEventKey(row.userId, e.key));
+    const fresh = events.filter((e) => this.eventKeys.remember(row.userId, e.key));
     if (fresh.length) {
       const recorded = this.recordInBackground(row, fresh);
       this.recording.add(recorded);
@@ -360,27 +313,9 @@ export class CloudConnections {
     while (this.recording.size) await Promise.all([...this.recording]);
   }
 
-  /** False when this process has taken the event lately. */
-  private rememberEventKey(userId: string, key: string): boolean {
-    const id = `${userId}\n${key}`;
-    if (this.recentEventKeys.has(id)) return false;
-    this.recentEventKeys.add(id);
-    this.recentEventKeyBytes += keyBytes(id);
-    while (this.recentEventKeys.size > RECENT_EVENT_KEYS || this.recentEventKeyBytes > RECENT_EVENT_KEY_BYTES) {
-      const oldest = this.recentEventKeys.values().next().value;
-      if (oldest === undefined) break;
-      this.forgetEventKey(oldest);
-    }
-    return true;
-  }
-
-  private forgetEventKey(id: string): void {
-    if (this.recentEventKeys.delete(id)) this.recentEventKeyBytes -= keyBytes(id);
-  }
-
   /** The memory of recent event keys, for tests and the bench. */
   get recentEventKeyMemory(): { keys: number; bytes: number } {
-    return { keys: this.recentEventKeys.size, bytes: this.recentEventKeyBytes };
+    return this.eventKeys.memory;
   }
 
   /** Records the events' keys and hands the new ones to the number's driver, in order. */
@@ -390,7 +325,10 @@ export class CloudConnections {
   ): Promise<{ applied: number }> {
     let freshKeys: Set<string>;
     try {
-      freshKeys = await this.eventKeys.add({ userId, keys: events.map((e) => e.key) });
+      freshKeys = await this.eventKeys.record(
+        userId,
+        events.map((e) => e.key),
+      );
     } catch (err) {
       if (isDatabaseUnavailable(err)) this.recordingFails = true;
       throw err;
@@ -399,7 +337,7 @@ export class CloudConnections {
     const applied = freshKeys.size;
     const driver = await this.driverFor(connectionId);
     for (const event of events) {
-      this.rememberEventKey(userId, event.key);
+      this.eventKeys.remember(userId, event.key);
       if (!freshKeys.delete(event.key)) continue;
       driver?.receive(event);
     }
@@ -416,7 +354,7 @@ export class CloudConnections {
       } catch (err) {
         if (!isDatabaseUnavailable(err) || attempt >= RECORD_RETRY_MS.length) {
           this.opts.log.error({ err }, 'webhook events could not be recorded');
-          for (const e of events) this.forgetEventKey(`${userId}\n${e.key}`);
+          for (const e of events) this.eventKeys.forget(userId, e.key);
           return;
         }
         this.opts.log.warn({ err }, 'database unavailable: answered webhook events wait to be recorded');
@@ -424,44 +362,4 @@ export class CloudConnections {
       }
     }
   }
-
-  /**
-   * Records the event keys of several webhooks at once; each webhook gets the keys that are new.
-   * A key repeated within the burst (Meta delivering one event twice at once) goes to the first.
-   */
-  private async recordEventKeys(items: Array<{ userId: string; keys: string[] }>): Promise<Array<Set<string>>> {
-    const owner = new Map<string, number>();
-    const users: string[] = [];
-    const keys: string[] = [];
-    items.forEach((item, i) => {
-      for (const eventKey of item.keys) {
-        const id = `${item.userId}\n${eventKey}`;
-        if (owner.has(id)) continue;
-        owner.set(id, i);
-        users.push(item.userId);
-        keys.push(eventKey);
-      }
-    });
-    // Two array parameters whatever the burst's size: the query builder's per-value work was a
-    // measurable share of a webhook's time on the one thread.
-    const record = () =>
-      this.opts.db.execute(sql`
-        insert into whatsapp_webhook_events (user_id, event_key)
-        select * from unnest(${sql.param(users)}::uuid[], ${sql.param(keys)}::text[])
-        on conflict do nothing
-        returning user_id as "userId", event_key as "key"`);
-    // Behind webhooks still being answered, like the chatbot's statements: the batch only grows.
-    const fresh = rowsOf<{ userId: string; key: string }>(
-      await (this.opts.foreground ? this.opts.foreground.background(record) : record()),
-    );
-    const out = items.map(() => new Set<string>());
-    for (const f of fresh) {
-      const i = owner.get(`${f.userId}\n${f.key}`);
-      if (i !== undefined) out[i].add(f.key);
-    }
-    return out;
-  }
 }
-
-/** Two bytes a character (UTF-16) and the entry's own cost. */
-const keyBytes = (id: string) => id.length * 2 + KEY_OVERHEAD_BYTES;

@@ -5,6 +5,7 @@ import { lockAccount } from '../db/account-lock';
 import type { Db } from '../db/client';
 import { accountSettings, connections, users } from '../db/schema';
 import { AppError } from '../errors';
+import { ConnectionStore } from './connection-store';
 
 /** One of an account's numbers, as the WhatsApp layer needs it (`connections` row, not removed). */
 export type ConnectionEntry = typeof connections.$inferSelect;
@@ -29,6 +30,8 @@ export class ConnectionDirectory {
     private readonly db: Db,
     /** Tells the other processes an account's numbers changed (they call `forget`). */
     private readonly announce?: (userId: string) => void,
+    /** The one writer of the rows (connection-store.ts): the directory reads, the store writes. */
+    readonly store: ConnectionStore = new ConnectionStore(),
   ) {}
 
   /** The account's numbers, oldest first (removed ones left out). */
@@ -141,10 +144,7 @@ export class ConnectionDirectory {
       const limit = connectionLimitFor(account?.planType ?? '');
       if (limit !== null && live.length >= limit) throw new AppError('FORBIDDEN', connectionsMsg.limitReached(limit));
       const hasDefault = live.some((c) => c.isDefault);
-      const [inserted] = await tx
-        .insert(connections)
-        .values({ ...values, userId, isDefault: !hasDefault })
-        .returning();
+      const inserted = await this.store.create(t, { ...values, userId, isDefault: !hasDefault });
       if (!hasDefault) await syncChannel(t, userId, inserted.kind);
       return { entry: inserted, created: true };
     });
@@ -157,7 +157,7 @@ export class ConnectionDirectory {
    * refused after it was added): the row goes, as if it had never been.
    */
   async discard(userId: string, connectionId: string): Promise<void> {
-    await this.db.delete(connections).where(and(eq(connections.userId, userId), eq(connections.id, connectionId)));
+    await this.store.discard(this.db, userId, connectionId);
     this.changed(userId);
   }
 
@@ -165,17 +165,10 @@ export class ConnectionDirectory {
   async makeDefault(userId: string, connectionId: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       // Behind any add or other change of default of the account (one default at a time).
-      await lockAccount(tx as unknown as Db, userId, 'connections');
-      await tx
-        .update(connections)
-        .set({ isDefault: false, updatedAt: new Date() })
-        .where(and(eq(connections.userId, userId), eq(connections.isDefault, true)));
-      const [row] = await tx
-        .update(connections)
-        .set({ isDefault: true, updatedAt: new Date() })
-        .where(and(eq(connections.userId, userId), eq(connections.id, connectionId), isNull(connections.deletedAt)))
-        .returning({ kind: connections.kind });
-      if (row) await syncChannel(tx as unknown as Db, userId, row.kind);
+      const t = tx as unknown as Db;
+      await lockAccount(t, userId, 'connections');
+      const kind = await this.store.setDefault(t, userId, connectionId);
+      if (kind) await syncChannel(t, userId, kind);
     });
     this.changed(userId);
   }

@@ -18,10 +18,11 @@ import { startOfSaoPauloDay } from '../../../contract/sao-paulo-time';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
-import { connections, whatsappAuthKeys, whatsappBusinessAccounts } from '../../db/schema';
+import { whatsappAuthKeys, whatsappBusinessAccounts } from '../../db/schema';
 import { AppError } from '../../errors';
 import { type CloudAccountRow, cloudAccount } from '../../whatsapp/cloud-connections';
 import type { ConnectionEntry } from '../../whatsapp/connection-directory';
+import type { ConnectionChanges } from '../../whatsapp/connection-store';
 import type { ConnectionManager } from '../../whatsapp/manager';
 import { getAccountSettings } from '../settings';
 import type { CloudApiSettings } from '../whatsapp';
@@ -267,10 +268,7 @@ export async function createConnection(
     created: true,
   }));
   if (row.displayPhoneNumber) {
-    await deps.db
-      .update(connections)
-      .set({ phoneNumber: row.displayPhoneNumber })
-      .where(eq(connections.id, row.connectionId));
+    await directory.store.setPhoneNumber(deps.db, row.connectionId, row.displayPhoneNumber);
     directory.changed(account.id);
   }
   const entry = await findConnection(deps, account.id, row.connectionId);
@@ -307,18 +305,14 @@ export async function updateConnection(
   const entry = await findConnection(deps, userId, id);
   const directory = deps.connections.directory;
   if (input.isDefault === false && entry.isDefault) throw new AppError('CONFLICT', connectionsMsg.keepDefault);
-  const set: Partial<typeof connections.$inferInsert> = {};
+  const set: ConnectionChanges = {};
   if (input.label !== undefined) set.label = input.label;
   if (input.paused !== undefined) set.paused = input.paused;
   if (input.botEnabled !== undefined) set.botEnabled = input.botEnabled;
   if (input.settings !== undefined) set.settings = mergeSettings(entry.settings ?? {}, input.settings);
-  if (Object.keys(set).length) {
-    await deps.db
-      .update(connections)
-      .set({ ...set, updatedAt: new Date() })
-      .where(eq(connections.id, entry.id));
-  }
-  const cleared = input.clearRestriction === true && (await clearRestriction(deps.db, entry.id));
+  await directory.store.update(deps.db, entry.id, set);
+  // Read from the row, not the cached directory: a restriction just recorded by another process is cleared too.
+  const cleared = input.clearRestriction === true && (await directory.store.clearRestriction(deps.db, entry.id));
   if (input.isDefault === true && !entry.isDefault) await directory.makeDefault(userId, entry.id);
   else directory.changed(userId);
   // A lane waiting (paused, restricted) looks again at once; a running one takes the change before its next message.
@@ -326,27 +320,6 @@ export async function updateConnection(
     deps.settingsChanged(userId);
   }
   return viewOne(deps, await findConnection(deps, userId, id));
-}
-
-/**
- * Forgets the number's restriction (and why its lane stopped, when that was it): the send loop
- * gives it campaign recipients again. Answers whether there was one; read from the row, not the
- * cached directory, so a restriction just recorded by another process is cleared too.
- */
-async function clearRestriction(db: Db, connectionId: string): Promise<boolean> {
-  const rows = rowsOf(
-    await db.execute(sql`
-      update connections set
-        restricted_code = null,
-        restricted_at = null,
-        stopped_at = case when stop_reason = 'restricted' then null else stopped_at end,
-        stop_reason = nullif(stop_reason, 'restricted'),
-        updated_at = now()
-      where id = ${connectionId}
-        and (restricted_at is not null or restricted_code is not null or stop_reason = 'restricted')
-      returning id`),
-  );
-  return rows.length > 0;
 }
 
 /** A field sent as null goes back to the account's setting; an absent one is kept. */
@@ -370,10 +343,7 @@ export async function removeConnection(deps: ConnectionsDeps, userId: string, id
   if (entry.kind === 'personal') await deps.connections.disconnectNumber(entry);
   else await deps.connections.cloud.removeCredentials(entry.id);
   await deps.db.delete(whatsappAuthKeys).where(eq(whatsappAuthKeys.connectionId, entry.id));
-  await deps.db
-    .update(connections)
-    .set({ deletedAt: new Date(), isDefault: false, active: false, updatedAt: new Date() })
-    .where(eq(connections.id, entry.id));
+  await directory.store.remove(deps.db, entry.id);
   directory.changed(userId);
   if (entry.isDefault) {
     const [next] = await directory.list(userId);

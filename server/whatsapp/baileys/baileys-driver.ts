@@ -1,15 +1,8 @@
-import type {
-  AnyMessageContent,
-  BaileysEventMap,
-  ConnectionState,
-  GroupMetadata,
-  WAMessage,
-  WAMessageUpdate,
-} from '@whiskeysockets/baileys';
+import type { AnyMessageContent, ConnectionState, WAMessage, WAMessageUpdate } from '@whiskeysockets/baileys';
 import { mediaMsg } from '../../../contract/media';
 import { formatPhone, phoneDigits } from '../../../contract/phone';
 import type { WhatsappSession } from '../../../contract/whatsapp';
-import { type FetchedImage, linkedImageFetcher } from '../../lib/outbound-fetch';
+import type { FetchedImage } from '../../lib/outbound-fetch';
 import type { PersonalDriverContext } from '../driver';
 import {
   type Driver,
@@ -23,31 +16,10 @@ import {
 } from '../driver';
 import { DriverEmitter } from '../driver-emitter';
 import { MenuMemory, renderNumberedMenu } from '../numbered-menu';
-import { type BaileysAuthRuntime, type DatabaseAuthState, useDatabaseAuthState } from './auth-state';
+import type { DatabaseAuthState } from './auth-state';
+import type { BaileysSocketLike, MakeSocket } from './baileys-socket';
 
-/** The part of a Baileys socket this driver uses (tests give a fake built on Baileys' own event emitter). */
-export interface BaileysSocketLike {
-  ev: {
-    on<E extends keyof BaileysEventMap>(event: E, listener: (arg: BaileysEventMap[E]) => void): void;
-    removeAllListeners(event: keyof BaileysEventMap): void;
-  };
-  user?: { id: string; lid?: string; name?: string };
-  sendMessage(
-    jid: string,
-    content: AnyMessageContent,
-    options?: { messageId?: string },
-  ): Promise<WAMessage | undefined>;
-  sendPresenceUpdate?(type: 'composing' | 'paused' | 'available', jid?: string): Promise<void>;
-  onWhatsApp(...numbers: string[]): Promise<Array<{ jid: string; exists: boolean }> | undefined>;
-  groupFetchAllParticipating(): Promise<Record<string, GroupMetadata>>;
-  groupMetadata(jid: string): Promise<GroupMetadata>;
-  requestPairingCode(phoneNumber: string): Promise<string>;
-  logout(msg?: string): Promise<void>;
-  end(error: Error | undefined): void | Promise<void>;
-  signalRepository: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
-}
-
-export type MakeSocket = (auth: DatabaseAuthState['state']) => BaileysSocketLike;
+export type { BaileysSocketLike, MakeSocket } from './baileys-socket';
 
 /** Baileys' close codes (DisconnectReason) this driver acts on. */
 const LOGGED_OUT = 401;
@@ -406,40 +378,4 @@ export class BaileysDriver extends DriverEmitter implements Driver {
     this.state = next;
     this.emit('connection', next);
   }
-}
-
-/** Builds the real driver; Baileys is imported here only, when a personal number is first used. */
-export async function createBaileysDriver(ctx: PersonalDriverContext): Promise<Driver> {
-  const baileys = await import('@whiskeysockets/baileys');
-  const runtime: BaileysAuthRuntime = {
-    BufferJSON: baileys.BufferJSON,
-    initAuthCreds: baileys.initAuthCreds,
-    appStateSyncKeyFromObject: (v) => baileys.proto.Message.AppStateSyncKeyData.fromObject(v as object),
-  };
-  const logger = ctx.log.child(
-    { module: 'baileys', userId: ctx.userId, connectionId: ctx.connectionId },
-    { level: 'warn' },
-  );
-  return new BaileysDriver({
-    userId: ctx.userId,
-    autoReconnect: ctx.autoReconnect,
-    log: ctx.log,
-    fetchImage: linkedImageFetcher({ allowPrivate: ctx.config.OUTBOUND_ALLOW_PRIVATE }, ctx.log),
-    auth: () =>
-      useDatabaseAuthState(
-        ctx.db,
-        ctx.config.ENCRYPTION_KEY,
-        { userId: ctx.userId, connectionId: ctx.connectionId },
-        runtime,
-      ),
-    makeSocket: (auth) =>
-      baileys.makeWASocket({
-        auth: { creds: auth.creds, keys: baileys.makeCacheableSignalKeyStore(auth.keys, logger as never) },
-        logger: logger as never,
-        browser: baileys.Browsers.ubuntu('Disparo'),
-        markOnlineOnConnect: false,
-        syncFullHistory: false,
-        generateHighQualityLinkPreview: false,
-      }) as unknown as BaileysSocketLike,
-  });
 }
