@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { adminCleanupResponse } from '../../../../contract/admin';
-import { countLabel, pluralForm } from '../../../../contract/plural';
-import { api } from '../../../lib/api';
-import { adminUsersQueryKey } from '../../../lib/query-keys';
+import type { adminCleanupResponse } from '#contract/admin';
+import { countLabel, pluralForm } from '#contract/plural';
+import { api } from '#web/lib/api';
+import { adminUsersQueryKey } from '#web/lib/query-keys';
 
 export type AdminCleanupResponse = z.infer<typeof adminCleanupResponse>;
 

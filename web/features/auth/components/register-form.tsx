@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { type RegisterInput, registerInput } from '../../../../contract/auth';
-import { msg } from '../../../../contract/messages';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage, isApiError } from '../../../lib/api';
+import { type RegisterInput, registerInput } from '#contract/auth';
+import { msg } from '#contract/messages';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { toast } from '#web/components/ui/use-toast';
+import { errorMessage, isApiError } from '#web/lib/api';
 import { useRegister } from '../api/register';
 
 const fieldNames = ['name', 'email', 'username', 'password', 'whatsappNumber'] as const;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Campaign, CreateCampaignBody } from '../../../../contract/campaigns';
-import { api } from '../../../lib/api';
-import { campaignsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
+import type { Campaign, CreateCampaignBody } from '#contract/campaigns';
+import { api } from '#web/lib/api';
+import { campaignsQueryKey, metricsQueryKey } from '#web/lib/query-keys';
 
 export function createCampaign(body: CreateCampaignBody): Promise<Campaign> {
   return api.post<Campaign>('/api/campaigns', body);

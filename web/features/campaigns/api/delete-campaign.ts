@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
-import { campaignsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
+import { api } from '#web/lib/api';
+import { campaignsQueryKey, metricsQueryKey } from '#web/lib/query-keys';
 
 export function deleteCampaign(id: string): Promise<{ success: boolean; message: string }> {
   return api.delete(`/api/campaigns/${encodeURIComponent(id)}`);

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { campaignActionResponse } from '../../../../contract/campaigns';
-import { api } from '../../../lib/api';
-import { campaignsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
+import type { campaignActionResponse } from '#contract/campaigns';
+import { api } from '#web/lib/api';
+import { campaignsQueryKey, metricsQueryKey } from '#web/lib/query-keys';
 
 export type CampaignActionResponse = z.infer<typeof campaignActionResponse>;
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Campaign, UpdateCampaignBody } from '../../../../contract/campaigns';
-import { api } from '../../../lib/api';
-import { campaignsQueryKey } from '../../../lib/query-keys';
+import type { Campaign, UpdateCampaignBody } from '#contract/campaigns';
+import { api } from '#web/lib/api';
+import { campaignsQueryKey } from '#web/lib/query-keys';
 
 /** Only while the campaign is a draft or scheduled; otherwise the server answers 409. */
 export function updateCampaign(id: string, body: UpdateCampaignBody): Promise<Campaign> {

@@ -9,11 +9,11 @@ import {
   type CampaignTargetType,
   campaignMsg,
   campaignTargetTypes,
-} from '../../../../contract/campaigns';
-import { VARIABLE_FALLBACK_HINT } from '../../../../contract/personalize';
-import { FieldError } from '../../../components/field-error';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
+} from '#contract/campaigns';
+import { VARIABLE_FALLBACK_HINT } from '#contract/personalize';
+import { FieldError } from '#web/components/field-error';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -21,13 +21,13 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Label } from '../../../components/ui/label';
-import { NativeSelect } from '../../../components/ui/select';
-import { Spinner } from '../../../components/ui/spinner';
-import { isApiError } from '../../../lib/api';
-import { formatNumber } from '../../../lib/format';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+} from '#web/components/ui/dialog';
+import { Label } from '#web/components/ui/label';
+import { NativeSelect } from '#web/components/ui/select';
+import { Spinner } from '#web/components/ui/spinner';
+import { isApiError } from '#web/lib/api';
+import { formatNumber } from '#web/lib/format';
+import { toastError, toastSuccess } from '#web/lib/toasts';
 import { useCreateCampaign } from '../api/create-campaign';
 import { useUpdateCampaign } from '../api/update-campaign';
 import {

@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { type Campaign, campaignMsg, testCampaignForm } from '../../../../contract/campaigns';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
+import { type Campaign, campaignMsg, testCampaignForm } from '#contract/campaigns';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -11,9 +11,9 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+} from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { toastError, toastSuccess } from '#web/lib/toasts';
 import { useSendTestMessage } from '../api/send-test-message';
 
 /** 'Enviar teste': the campaign's message once to a number, the account's own when left empty. */

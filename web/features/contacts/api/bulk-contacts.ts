@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ContactBulkInput, ContactBulkResponse } from '../../../../contract/contacts';
-import { api } from '../../../lib/api';
-import { audienceQueryKey, contactsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
+import type { ContactBulkInput, ContactBulkResponse } from '#contract/contacts';
+import { api } from '#web/lib/api';
+import { audienceQueryKey, contactsQueryKey, metricsQueryKey } from '#web/lib/query-keys';
 
 /** Adds or removes one tag, or deletes, for the selected contacts. */
 export function bulkContacts(input: ContactBulkInput): Promise<ContactBulkResponse> {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ImportResult } from '../../../../contract/contacts';
-import { ApiError } from '../../../lib/api';
-import { contactsQueryKey, metricsQueryKey, unreadCountQueryKey } from '../../../lib/query-keys';
+import type { ImportResult } from '#contract/contacts';
+import { ApiError } from '#web/lib/api';
+import { contactsQueryKey, metricsQueryKey, unreadCountQueryKey } from '#web/lib/query-keys';
 
 export type ImportPhase = { phase: 'upload'; percent: number } | { phase: 'processing' };
 

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ContactInput, contactMutationResponse } from '../../../../contract/contacts';
-import { api } from '../../../lib/api';
-import { contactsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
+import type { ContactInput, contactMutationResponse } from '#contract/contacts';
+import { api } from '#web/lib/api';
+import { contactsQueryKey, metricsQueryKey } from '#web/lib/query-keys';
 
 export type ContactMutationResponse = z.infer<typeof contactMutationResponse>;
 

@@ -2,13 +2,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Tag, Trash2, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { type Contact, type ContactBulkAction, contactBulkTagForm, contactsMsg } from '../../../../contract/contacts';
-import { countLabel } from '../../../../contract/plural';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { FormField } from '../../../components/form-field';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { TagChip } from '../../../components/tag-chips';
-import { Button } from '../../../components/ui/button';
+import { type Contact, type ContactBulkAction, contactBulkTagForm, contactsMsg } from '#contract/contacts';
+import { countLabel } from '#contract/plural';
+import { ConfirmDialog } from '#web/components/confirm-dialog';
+import { FormField } from '#web/components/form-field';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { TagChip } from '#web/components/tag-chips';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -16,11 +16,11 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { isApiError } from '../../../lib/api';
-import { useContactTags } from '../../../lib/queries/get-contact-tags';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+} from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { isApiError } from '#web/lib/api';
+import { useContactTags } from '#web/lib/queries/get-contact-tags';
+import { toastError, toastSuccess } from '#web/lib/toasts';
 import { useBulkContacts } from '../api/bulk-contacts';
 
 type TagAction = Extract<ContactBulkAction, 'tag' | 'untag'>;

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
-import { groupsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
+import { api } from '#web/lib/api';
+import { groupsQueryKey, metricsQueryKey } from '#web/lib/query-keys';
 
 export function deleteGroup(id: string): Promise<{ success: boolean; message: string }> {
   return api.delete(`/api/groups/${encodeURIComponent(id)}`);

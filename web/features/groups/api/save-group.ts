@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { GroupInput, groupMutationResponse } from '../../../../contract/contacts';
-import { api } from '../../../lib/api';
-import { groupsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
+import type { GroupInput, groupMutationResponse } from '#contract/contacts';
+import { api } from '#web/lib/api';
+import { groupsQueryKey, metricsQueryKey } from '#web/lib/query-keys';
 
 export type GroupMutationResponse = z.infer<typeof groupMutationResponse>;
 

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { groupSyncResponse } from '../../../../contract/contacts';
-import { api } from '../../../lib/api';
-import { groupsQueryKey } from '../../../lib/query-keys';
+import type { groupSyncResponse } from '#contract/contacts';
+import { api } from '#web/lib/api';
+import { groupsQueryKey } from '#web/lib/query-keys';
 
 export type GroupSyncResponse = z.infer<typeof groupSyncResponse>;
 

@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { type Group, groupInput, groupsMsg } from '../../../../contract/contacts';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
+import { type Group, groupInput, groupsMsg } from '#contract/contacts';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -11,12 +11,12 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Label } from '../../../components/ui/label';
-import { Spinner } from '../../../components/ui/spinner';
-import { Switch } from '../../../components/ui/switch';
-import { isApiError } from '../../../lib/api';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+} from '#web/components/ui/dialog';
+import { Label } from '#web/components/ui/label';
+import { Spinner } from '#web/components/ui/spinner';
+import { Switch } from '#web/components/ui/switch';
+import { isApiError } from '#web/lib/api';
+import { toastError, toastSuccess } from '#web/lib/toasts';
 import { useSaveGroup } from '../api/save-group';
 
 /**

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { OkResponse } from '../../../../contract/responses';
-import { api } from '../../../lib/api';
-import { savedMessagesQueryKey } from '../../../lib/query-keys';
+import type { OkResponse } from '#contract/responses';
+import { api } from '#web/lib/api';
+import { savedMessagesQueryKey } from '#web/lib/query-keys';
 
 export function deleteSavedMessage(id: string): Promise<OkResponse> {
   return api.delete<OkResponse>(`/api/messages/${encodeURIComponent(id)}`);

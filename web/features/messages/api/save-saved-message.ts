@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SavedMessageInput, SavedMessageMutationResponse } from '../../../../contract/saved-messages';
-import { api } from '../../../lib/api';
-import { savedMessagesQueryKey } from '../../../lib/query-keys';
+import type { SavedMessageInput, SavedMessageMutationResponse } from '#contract/saved-messages';
+import { api } from '#web/lib/api';
+import { savedMessagesQueryKey } from '#web/lib/query-keys';
 
 export function createSavedMessage(input: SavedMessageInput): Promise<SavedMessageMutationResponse> {
   return api.post<SavedMessageMutationResponse>('/api/messages', input);

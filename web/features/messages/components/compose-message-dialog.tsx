@@ -6,11 +6,11 @@ import {
   type SavedMessage,
   type SavedMessageType,
   savedMessagesMsg,
-} from '../../../../contract/saved-messages';
-import { FieldError } from '../../../components/field-error';
-import { FormField } from '../../../components/form-field';
-import { ImageUploadField } from '../../../components/image-upload-field';
-import { Button } from '../../../components/ui/button';
+} from '#contract/saved-messages';
+import { FieldError } from '#web/components/field-error';
+import { FormField } from '#web/components/form-field';
+import { ImageUploadField } from '#web/components/image-upload-field';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -18,16 +18,16 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Label } from '../../../components/ui/label';
-import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group';
-import { Spinner } from '../../../components/ui/spinner';
-import { Switch } from '../../../components/ui/switch';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
-import { Textarea } from '../../../components/ui/textarea';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage, isApiError } from '../../../lib/api';
-import { toastSuccess } from '../../../lib/toasts';
+} from '#web/components/ui/dialog';
+import { Label } from '#web/components/ui/label';
+import { RadioGroup, RadioGroupItem } from '#web/components/ui/radio-group';
+import { Spinner } from '#web/components/ui/spinner';
+import { Switch } from '#web/components/ui/switch';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
+import { Textarea } from '#web/components/ui/textarea';
+import { toast } from '#web/components/ui/use-toast';
+import { errorMessage, isApiError } from '#web/lib/api';
+import { toastSuccess } from '#web/lib/toasts';
 import { useSaveSavedMessage } from '../api/save-saved-message';
 import {
   bodyFromValues,

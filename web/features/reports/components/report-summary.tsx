@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { BEST_TIME_MIN_DELIVERED, deliveryTone } from '../../../../contract/metrics';
-import { countLabel } from '../../../../contract/plural';
-import { Badge } from '../../../components/ui/badge';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { formatCount, formatDay, formatPercent } from '../../../lib/format';
-import { hourRangeLabel, weekdayName } from '../../../lib/metrics/time-labels';
+import { BEST_TIME_MIN_DELIVERED, deliveryTone } from '#contract/metrics';
+import { countLabel } from '#contract/plural';
+import { Badge } from '#web/components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { formatCount, formatDay, formatPercent } from '#web/lib/format';
+import { hourRangeLabel, weekdayName } from '#web/lib/metrics/time-labels';
 import type { Report } from '../api/get-report';
 import { formatDecimal } from '../report-view';
 

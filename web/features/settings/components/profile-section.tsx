@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { type Profile, settingsMsg, updateProfileInput } from '../../../../contract/settings';
-import { FormField } from '../../../components/form-field';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { isApiError } from '../../../lib/api';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+import { type Profile, settingsMsg, updateProfileInput } from '#contract/settings';
+import { FormField } from '#web/components/form-field';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { isApiError } from '#web/lib/api';
+import { toastError, toastSuccess } from '#web/lib/toasts';
 import { useProfile } from '../api/get-profile';
 import { useUpdateProfile } from '../api/update-profile';
 import { FormSkeleton, LoadError, SaveButton } from './settings-form-parts';

@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { changePasswordInput, settingsMsg } from '../../../../contract/settings';
-import { FormField } from '../../../components/form-field';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage, isApiError } from '../../../lib/api';
-import { toastSuccess } from '../../../lib/toasts';
+import { changePasswordInput, settingsMsg } from '#contract/settings';
+import { FormField } from '#web/components/form-field';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { toast } from '#web/components/ui/use-toast';
+import { errorMessage, isApiError } from '#web/lib/api';
+import { toastSuccess } from '#web/lib/toasts';
 import { useChangePassword } from '../api/change-password';
 import { SaveButton } from './settings-form-parts';
 

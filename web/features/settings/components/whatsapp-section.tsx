@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { settingsMsg, type WhatsappSettings, whatsappSettingsSchema } from '../../../../contract/settings';
-import { FormField } from '../../../components/form-field';
-import { LockedState } from '../../../components/locked-state';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { isApiError } from '../../../lib/api';
-import { useWhatsappSettings } from '../../../lib/queries/get-whatsapp-settings';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+import { settingsMsg, type WhatsappSettings, whatsappSettingsSchema } from '#contract/settings';
+import { FormField } from '#web/components/form-field';
+import { LockedState } from '#web/components/locked-state';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { isApiError } from '#web/lib/api';
+import { useWhatsappSettings } from '#web/lib/queries/get-whatsapp-settings';
+import { toastError, toastSuccess } from '#web/lib/toasts';
 import { useUpdateWhatsappSettings } from '../api/update-whatsapp-settings';
 import { FormSkeleton, LoadError, SaveButton, SwitchRow } from './settings-form-parts';
 
