@@ -1,21 +1,19 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { type RegisterInput, registerInput } from '#contract/auth';
 import { msg } from '#contract/messages';
 import { FormField } from '#web/components/form-field';
 import { Button } from '#web/components/ui/button';
 import { Spinner } from '#web/components/ui/spinner';
 import { toast } from '#web/components/ui/use-toast';
-import { errorMessage, isApiError } from '#web/lib/api';
+import { useServerForm } from '#web/lib/use-server-form';
 import { useRegister } from '../api/register';
 
 const fieldNames = ['name', 'email', 'username', 'password', 'whatsappNumber'] as const;
 
 export function RegisterForm({ onRegistered }: { onRegistered: (email: string) => void }) {
   const registerMutation = useRegister();
-  const form = useForm({
-    resolver: zodResolver(registerInput),
+  const form = useServerForm(registerInput, {
     defaultValues: { name: '', email: '', username: '', password: '', whatsappNumber: '' },
+    serverFields: fieldNames,
   });
   const { errors } = form.formState;
 
@@ -25,20 +23,8 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
         toast({ title: msg.auth.registerSuccessTitle, description: msg.auth.registerSuccess, variant: 'success' });
         onRegistered(values.email);
       },
-      onError: (error) => {
-        // 400 carries per-field messages: show them under the fields too.
-        if (isApiError(error) && error.fieldErrors) {
-          for (const name of fieldNames) {
-            const message = error.fieldErrors[name];
-            if (message) form.setError(name, { type: 'server', message });
-          }
-        }
-        toast({
-          title: msg.auth.registerErrorTitle,
-          description: errorMessage(error, msg.generic.internal),
-          variant: 'destructive',
-        });
-      },
+      // 400 carries per-field messages: they show under the fields too.
+      onError: (error) => form.failed(error, { title: msg.auth.registerErrorTitle, fallback: msg.generic.internal }),
     }),
   );
 

@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { type Contact, contactInput, contactsMsg } from '#contract/contacts';
 import { formatPhone } from '#contract/phone';
 import { FormField } from '#web/components/form-field';
@@ -16,8 +15,8 @@ import {
 import { Label } from '#web/components/ui/label';
 import { Spinner } from '#web/components/ui/spinner';
 import { Switch } from '#web/components/ui/switch';
-import { isApiError } from '#web/lib/api';
 import { toastError, toastSuccess } from '#web/lib/toasts';
+import { useServerForm } from '#web/lib/use-server-form';
 import { useSaveContact } from '../api/save-contact';
 
 const fields = ['name', 'phone', 'email'] as const;
@@ -49,10 +48,10 @@ export function ContactDialog({
 }) {
   const save = useSaveContact();
   // A message stays until the next 'Criar Contato' / 'Salvar Alterações', as the server's would.
-  const form = useForm({
-    resolver: zodResolver(contactInput),
+  const form = useServerForm(contactInput, {
     defaultValues: formValues(null),
     reValidateMode: 'onSubmit',
+    serverFields: fields,
   });
   const { errors } = form.formState;
   const activeId = useId();
@@ -71,14 +70,7 @@ export function ContactDialog({
             toastSuccess(res.message);
             onOpenChange(false);
           },
-          onError: (error) => {
-            if (isApiError(error))
-              for (const field of fields) {
-                const message = error.fieldErrors?.[field];
-                if (message) form.setError(field, { type: 'server', message });
-              }
-            toastError(error, contact ? contactsMsg.updateError : contactsMsg.createError);
-          },
+          onError: (error) => form.failed(error, contact ? contactsMsg.updateError : contactsMsg.createError),
         },
       ),
     (invalid) => {

@@ -1,7 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Tag, Trash2, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { type Contact, type ContactBulkAction, contactBulkTagForm, contactsMsg } from '#contract/contacts';
 import { countLabel } from '#contract/plural';
 import { ConfirmDialog } from '#web/components/confirm-dialog';
@@ -18,9 +16,9 @@ import {
   DialogTitle,
 } from '#web/components/ui/dialog';
 import { Spinner } from '#web/components/ui/spinner';
-import { isApiError } from '#web/lib/api';
 import { useContactTags } from '#web/lib/queries/get-contact-tags';
 import { toastError, toastSuccess } from '#web/lib/toasts';
+import { useServerForm } from '#web/lib/use-server-form';
 import { useBulkContacts } from '../api/bulk-contacts';
 
 type TagAction = Extract<ContactBulkAction, 'tag' | 'untag'>;
@@ -42,10 +40,10 @@ function BulkTagDialog({
   const accountTags = useContactTags(action === 'tag');
   // Checked by the contract's rule for the tag on 'Adicionar tag' / 'Remover tag'; a message goes as soon
   // as the tag is typed or picked again.
-  const form = useForm({
-    resolver: zodResolver(contactBulkTagForm),
+  const form = useServerForm(contactBulkTagForm, {
     defaultValues: { tag: '' },
     reValidateMode: 'onSubmit',
+    serverFields: ['tag'],
   });
   const error = form.formState.errors.tag?.message;
   const tag = form.watch('tag');
@@ -70,11 +68,7 @@ function BulkTagDialog({
           toastSuccess(res.message);
           onOpenChange(false);
         },
-        onError: (err) => {
-          if (isApiError(err) && err.fieldErrors?.tag)
-            form.setError('tag', { type: 'server', message: err.fieldErrors.tag });
-          toastError(err, contactsMsg.bulkError);
-        },
+        onError: (err) => form.failed(err, contactsMsg.bulkError),
       },
     );
   });

@@ -1,7 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeft, CircleCheck, Clock, LogIn, RotateCcw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { type Credentials, type DemoSignupInput, demoSignupInput } from '#contract/auth';
 import { DEMO_DURATION_MS } from '#contract/constants';
@@ -18,6 +16,7 @@ import { useLogin } from '#web/lib/auth/login';
 import { formatDateTime } from '#web/lib/format';
 import { paths } from '#web/lib/paths';
 import { usePageTitle } from '#web/lib/use-page-title';
+import { useServerForm } from '#web/lib/use-server-form';
 import { useDemoSignup } from '../api/demo-signup';
 
 const demoHours = DEMO_DURATION_MS / 3_600_000;
@@ -25,9 +24,9 @@ const fieldNames = ['name', 'whatsappNumber', 'email'] as const;
 
 function DemoForm({ onCreated }: { onCreated: (c: Credentials, expiresAt: string | null) => void }) {
   const signup = useDemoSignup();
-  const form = useForm({
-    resolver: zodResolver(demoSignupInput),
+  const form = useServerForm(demoSignupInput, {
     defaultValues: { name: '', whatsappNumber: '', email: '' },
+    serverFields: fieldNames,
   });
   const { errors } = form.formState;
 
@@ -43,17 +42,7 @@ function DemoForm({ onCreated }: { onCreated: (c: Credentials, expiresAt: string
           });
           return;
         }
-        if (error.fieldErrors) {
-          for (const name of fieldNames) {
-            const message = error.fieldErrors[name];
-            if (message) form.setError(name, { type: 'server', message });
-          }
-        }
-        toast({
-          title: msg.auth.demoErrorTitle,
-          description: error.userMessage || msg.auth.demoErrorDefault,
-          variant: 'destructive',
-        });
+        form.failed(error, { title: msg.auth.demoErrorTitle, fallback: msg.auth.demoErrorDefault });
       },
     }),
   );

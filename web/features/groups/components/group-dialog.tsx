@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { type Group, groupInput, groupsMsg } from '#contract/contacts';
 import { FormField } from '#web/components/form-field';
 import { Button } from '#web/components/ui/button';
@@ -15,8 +14,8 @@ import {
 import { Label } from '#web/components/ui/label';
 import { Spinner } from '#web/components/ui/spinner';
 import { Switch } from '#web/components/ui/switch';
-import { isApiError } from '#web/lib/api';
 import { toastError, toastSuccess } from '#web/lib/toasts';
+import { useServerForm } from '#web/lib/use-server-form';
 import { useSaveGroup } from '../api/save-group';
 
 /**
@@ -44,10 +43,10 @@ export function GroupDialog({
 }) {
   const save = useSaveGroup();
   // A message stays until the next 'Criar Grupo' / 'Salvar Alterações', as the server's would.
-  const form = useForm({
-    resolver: zodResolver(groupInput),
+  const form = useServerForm(groupInput, {
     defaultValues: formValues(null),
     reValidateMode: 'onSubmit',
+    serverFields: ['name'],
   });
   const { errors } = form.formState;
   const activeId = useId();
@@ -65,11 +64,7 @@ export function GroupDialog({
             toastSuccess(res.message);
             onOpenChange(false);
           },
-          onError: (err) => {
-            if (isApiError(err) && err.fieldErrors?.name)
-              form.setError('name', { type: 'server', message: err.fieldErrors.name });
-            toastError(err, group ? groupsMsg.updateError : groupsMsg.createError);
-          },
+          onError: (error) => form.failed(error, group ? groupsMsg.updateError : groupsMsg.createError),
         },
       ),
     (invalid) => {

@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import {
   SAVED_MESSAGE_TITLE_MAX,
   type SavedMessage,
@@ -25,9 +24,8 @@ import { Spinner } from '#web/components/ui/spinner';
 import { Switch } from '#web/components/ui/switch';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
 import { Textarea } from '#web/components/ui/textarea';
-import { toast } from '#web/components/ui/use-toast';
-import { errorMessage, isApiError } from '#web/lib/api';
 import { toastSuccess } from '#web/lib/toasts';
+import { useServerForm } from '#web/lib/use-server-form';
 import { useSaveSavedMessage } from '../api/save-saved-message';
 import {
   bodyFromValues,
@@ -63,9 +61,9 @@ export function ComposeMessageDialog({
 }) {
   const save = useSaveSavedMessage();
   const [uploading, setUploading] = useState(false);
-  const form = useForm<ComposeMessageValues, unknown, ComposeMessageOutput>({
-    resolver: zodResolver(composeMessageForm),
+  const form = useServerForm<ComposeMessageValues, ComposeMessageOutput>(composeMessageForm, {
     defaultValues: emptyComposeValues,
+    serverFields: SERVER_FIELDS,
   });
   const { errors } = form.formState;
   const ids = {
@@ -104,19 +102,8 @@ export function ComposeMessageDialog({
           toastSuccess(savedMessagesMsg.saved);
           close();
         },
-        onError: (error) => {
-          if (isApiError(error) && error.fieldErrors) {
-            for (const name of SERVER_FIELDS) {
-              const text = error.fieldErrors[name];
-              if (text) form.setError(name, { type: 'server', message: text });
-            }
-          }
-          toast({
-            title: savedMessagesMsg.saveErrorTitle,
-            description: errorMessage(error, savedMessagesMsg.saveError),
-            variant: 'destructive',
-          });
-        },
+        onError: (error) =>
+          form.failed(error, { title: savedMessagesMsg.saveErrorTitle, fallback: savedMessagesMsg.saveError }),
       },
     ),
   );

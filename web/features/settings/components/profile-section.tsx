@@ -1,11 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import { type Profile, settingsMsg, updateProfileInput } from '#contract/settings';
 import { FormField } from '#web/components/form-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
-import { isApiError } from '#web/lib/api';
-import { toastError, toastSuccess } from '#web/lib/toasts';
+import { toastSuccess } from '#web/lib/toasts';
+import { useServerForm } from '#web/lib/use-server-form';
 import { useProfile } from '../api/get-profile';
 import { useUpdateProfile } from '../api/update-profile';
 import { FormSkeleton, LoadError, SaveButton } from './settings-form-parts';
@@ -14,22 +12,14 @@ const fields = ['name', 'email', 'phone', 'company'] as const;
 
 function ProfileForm({ profile, readOnly }: { profile: Profile; readOnly: boolean }) {
   const save = useUpdateProfile();
-  const form = useForm({ resolver: zodResolver(updateProfileInput), defaultValues: profile });
+  const form = useServerForm(updateProfileInput, { defaultValues: profile, serverFields: fields });
   const { errors } = form.formState;
   useEffect(() => form.reset(profile), [profile, form]);
 
   const onSubmit = form.handleSubmit((values) =>
     save.mutate(values, {
       onSuccess: () => toastSuccess(settingsMsg.saved),
-      onError: (error) => {
-        if (isApiError(error) && error.fieldErrors) {
-          for (const name of fields) {
-            const message = error.fieldErrors[name];
-            if (message) form.setError(name, { type: 'server', message });
-          }
-        }
-        toastError(error, settingsMsg.saveError);
-      },
+      onError: (error) => form.failed(error, settingsMsg.saveError),
     }),
   );
 

@@ -1,11 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { changePasswordInput, settingsMsg } from '#contract/settings';
 import { FormField } from '#web/components/form-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
-import { toast } from '#web/components/ui/use-toast';
-import { errorMessage, isApiError } from '#web/lib/api';
 import { toastSuccess } from '#web/lib/toasts';
+import { useServerForm } from '#web/lib/use-server-form';
 import { useChangePassword } from '../api/change-password';
 import { SaveButton } from './settings-form-parts';
 
@@ -14,7 +11,7 @@ const empty = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
 export function SecuritySection({ readOnly }: { readOnly: boolean }) {
   const change = useChangePassword();
-  const form = useForm({ resolver: zodResolver(changePasswordInput), defaultValues: empty });
+  const form = useServerForm(changePasswordInput, { defaultValues: empty, serverFields: fields });
   const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit((values) =>
@@ -23,19 +20,8 @@ export function SecuritySection({ readOnly }: { readOnly: boolean }) {
         form.reset(empty);
         toastSuccess(res.message);
       },
-      onError: (error) => {
-        if (isApiError(error) && error.fieldErrors) {
-          for (const name of fields) {
-            const message = error.fieldErrors[name];
-            if (message) form.setError(name, { type: 'server', message });
-          }
-        }
-        toast({
-          title: settingsMsg.passwordErrorTitle,
-          description: errorMessage(error, settingsMsg.saveError),
-          variant: 'destructive',
-        });
-      },
+      onError: (error) =>
+        form.failed(error, { title: settingsMsg.passwordErrorTitle, fallback: settingsMsg.saveError }),
     }),
   );
 

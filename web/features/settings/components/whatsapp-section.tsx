@@ -1,13 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { settingsMsg, type WhatsappSettings, whatsappSettingsSchema } from '#contract/settings';
 import { FormField } from '#web/components/form-field';
 import { LockedState } from '#web/components/locked-state';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
-import { isApiError } from '#web/lib/api';
 import { useWhatsappSettings } from '#web/lib/queries/get-whatsapp-settings';
-import { toastError, toastSuccess } from '#web/lib/toasts';
+import { toastSuccess } from '#web/lib/toasts';
+import { useServerForm } from '#web/lib/use-server-form';
 import { useUpdateWhatsappSettings } from '../api/update-whatsapp-settings';
 import { FormSkeleton, LoadError, SaveButton, SwitchRow } from './settings-form-parts';
 
@@ -22,7 +21,7 @@ const fields = [
 
 function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOnly: boolean }) {
   const save = useUpdateWhatsappSettings();
-  const form = useForm({ resolver: zodResolver(whatsappSettingsSchema), defaultValues: initial });
+  const form = useServerForm(whatsappSettingsSchema, { defaultValues: initial, serverFields: fields });
   const { errors } = form.formState;
   useEffect(() => form.reset(initial), [initial, form]);
   const respect = form.watch('respectBusinessHours');
@@ -32,15 +31,7 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
   const onSubmit = form.handleSubmit(({ channel: _channel, ...values }) =>
     save.mutate(values, {
       onSuccess: () => toastSuccess(settingsMsg.saved),
-      onError: (error) => {
-        if (isApiError(error) && error.fieldErrors) {
-          for (const name of fields) {
-            const message = error.fieldErrors[name];
-            if (message) form.setError(name, { type: 'server', message });
-          }
-        }
-        toastError(error, settingsMsg.saveError);
-      },
+      onError: (error) => form.failed(error, settingsMsg.saveError),
     }),
   );
 
