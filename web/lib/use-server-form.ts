@@ -1,5 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type FieldValues, type Path, type UseFormProps, type UseFormReturn, useForm } from 'react-hook-form';
+import {
+  type FieldValues,
+  type Path,
+  type RegisterOptions,
+  type UseFormProps,
+  type UseFormReturn,
+  useForm,
+} from 'react-hook-form';
 import type { z } from 'zod';
 import { toast } from '#web/components/ui/use-toast';
 import { errorMessage, isApiError } from './api';
@@ -73,4 +80,13 @@ export function useServerForm<Input extends FieldValues, Output>(
     else toast({ title, description: errorMessage(error, fallback), variant: 'destructive' });
   };
   return Object.assign(form, { applyServerErrors: applyErrors, failed });
+}
+
+/** A `FormField`'s props for one field of a form: its registration and its message under it. */
+export function formFieldProps<T extends FieldValues>(
+  form: Pick<UseFormReturn<T>, 'register' | 'getFieldState' | 'formState'>,
+  name: Path<T>,
+  options?: RegisterOptions<T, Path<T>>,
+) {
+  return { error: form.getFieldState(name, form.formState).error?.message, ...form.register(name, options) };
 }

@@ -4,7 +4,7 @@ import { FormField } from '#web/components/form-field';
 import { Button } from '#web/components/ui/button';
 import { Spinner } from '#web/components/ui/spinner';
 import { toast } from '#web/components/ui/use-toast';
-import { useServerForm } from '#web/lib/use-server-form';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useRegister } from '../api/register';
 
 const fieldNames = ['name', 'email', 'username', 'password', 'whatsappNumber'] as const;
@@ -15,7 +15,6 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
     defaultValues: { name: '', email: '', username: '', password: '', whatsappNumber: '' },
     serverFields: fieldNames,
   });
-  const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit((values: RegisterInput) =>
     registerMutation.mutate(values, {
@@ -35,8 +34,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
         label="Nome completo"
         autoComplete="name"
         placeholder="Maria da Silva"
-        error={errors.name?.message}
-        {...form.register('name')}
+        {...formFieldProps(form, 'name')}
       />
       <FormField
         id="register-email"
@@ -46,8 +44,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
         autoCapitalize="none"
         spellCheck={false}
         placeholder="voce@empresa.com.br"
-        error={errors.email?.message}
-        {...form.register('email')}
+        {...formFieldProps(form, 'email')}
       />
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField
@@ -57,8 +54,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
           autoCapitalize="none"
           spellCheck={false}
           placeholder="maria.silva"
-          error={errors.username?.message}
-          {...form.register('username')}
+          {...formFieldProps(form, 'username')}
         />
         <FormField
           id="register-password"
@@ -66,8 +62,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
           type="password"
           autoComplete="new-password"
           placeholder="Mínimo de 6 caracteres"
-          error={errors.password?.message}
-          {...form.register('password')}
+          {...formFieldProps(form, 'password')}
         />
       </div>
       <FormField
@@ -78,8 +73,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
         autoComplete="tel"
         placeholder="(11) 99999-9999"
         hint="Com DDD. Usaremos este número para liberar sua conta."
-        error={errors.whatsappNumber?.message}
-        {...form.register('whatsappNumber')}
+        {...formFieldProps(form, 'whatsappNumber')}
       />
       <Button type="submit" size="lg" className="mt-2 w-full" disabled={registerMutation.isPending}>
         {registerMutation.isPending ? <Spinner /> : null}

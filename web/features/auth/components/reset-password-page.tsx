@@ -11,6 +11,7 @@ import { toast } from '#web/components/ui/use-toast';
 import { errorMessage, isApiError } from '#web/lib/api';
 import { paths } from '#web/lib/paths';
 import { usePageTitle } from '#web/lib/use-page-title';
+import { formFieldProps } from '#web/lib/use-server-form';
 import { useResetPassword } from '../api/reset-password';
 import { AuthCard } from './auth-card';
 
@@ -42,7 +43,6 @@ function ResetForm({ token }: { token: string }) {
     resolver: zodResolver(resetPasswordForm),
     defaultValues: { password: '', confirmPassword: '' },
   });
-  const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit(({ password }) =>
     reset.mutate(
@@ -75,16 +75,14 @@ function ResetForm({ token }: { token: string }) {
         type="password"
         autoComplete="new-password"
         hint="Mínimo de 6 caracteres."
-        error={errors.password?.message}
-        {...form.register('password')}
+        {...formFieldProps(form, 'password')}
       />
       <FormField
         id="reset-confirm"
         label="Confirmar nova senha"
         type="password"
         autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...form.register('confirmPassword')}
+        {...formFieldProps(form, 'confirmPassword')}
       />
       <Button type="submit" size="lg" className="w-full" disabled={busy}>
         {busy ? <Spinner /> : null}

@@ -16,7 +16,7 @@ import { useLogin } from '#web/lib/auth/login';
 import { formatDateTime } from '#web/lib/format';
 import { paths } from '#web/lib/paths';
 import { usePageTitle } from '#web/lib/use-page-title';
-import { useServerForm } from '#web/lib/use-server-form';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useDemoSignup } from '../api/demo-signup';
 
 const demoHours = DEMO_DURATION_MS / 3_600_000;
@@ -28,7 +28,6 @@ function DemoForm({ onCreated }: { onCreated: (c: Credentials, expiresAt: string
     defaultValues: { name: '', whatsappNumber: '', email: '' },
     serverFields: fieldNames,
   });
-  const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit((values: DemoSignupInput) =>
     signup.mutate(values, {
@@ -54,8 +53,7 @@ function DemoForm({ onCreated }: { onCreated: (c: Credentials, expiresAt: string
         label="Nome"
         autoComplete="name"
         placeholder="Seu nome"
-        error={errors.name?.message}
-        {...form.register('name')}
+        {...formFieldProps(form, 'name')}
       />
       <FormField
         id="demo-whatsapp"
@@ -64,8 +62,7 @@ function DemoForm({ onCreated }: { onCreated: (c: Credentials, expiresAt: string
         inputMode="tel"
         autoComplete="tel"
         placeholder="(11) 99999-9999"
-        error={errors.whatsappNumber?.message}
-        {...form.register('whatsappNumber')}
+        {...formFieldProps(form, 'whatsappNumber')}
       />
       <FormField
         id="demo-email"
@@ -75,8 +72,7 @@ function DemoForm({ onCreated }: { onCreated: (c: Credentials, expiresAt: string
         autoCapitalize="none"
         spellCheck={false}
         placeholder="voce@empresa.com.br"
-        error={errors.email?.message}
-        {...form.register('email')}
+        {...formFieldProps(form, 'email')}
       />
       <Button type="submit" size="lg" className="w-full" disabled={signup.isPending}>
         {signup.isPending ? <Spinner /> : null}

@@ -15,7 +15,7 @@ import { Label } from '#web/components/ui/label';
 import { Spinner } from '#web/components/ui/spinner';
 import { Switch } from '#web/components/ui/switch';
 import { toastError, toastSuccess } from '#web/lib/toasts';
-import { useServerForm } from '#web/lib/use-server-form';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useSaveGroup } from '../api/save-group';
 
 /**
@@ -90,8 +90,7 @@ export function GroupDialog({
             placeholder="120363000000000000@g.us"
             autoComplete="off"
             hint="Sem o ID, o grupo não pode receber campanhas."
-            error={errors.whatsappGroupId?.message}
-            {...form.register('whatsappGroupId')}
+            {...formFieldProps(form, 'whatsappGroupId')}
           />
           <FormField
             label="Número de membros"

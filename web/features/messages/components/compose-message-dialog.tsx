@@ -25,7 +25,7 @@ import { Switch } from '#web/components/ui/switch';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
 import { Textarea } from '#web/components/ui/textarea';
 import { toastSuccess } from '#web/lib/toasts';
-import { useServerForm } from '#web/lib/use-server-form';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useSaveSavedMessage } from '../api/save-saved-message';
 import {
   bodyFromValues,
@@ -123,8 +123,7 @@ export function ComposeMessageDialog({
             maxLength={SAVED_MESSAGE_TITLE_MAX}
             autoComplete="off"
             placeholder="Promoção de fim de semana"
-            error={errors.title?.message}
-            {...form.register('title')}
+            {...formFieldProps(form, 'title')}
           />
 
           <div className="grid gap-2">
@@ -197,8 +196,7 @@ export function ComposeMessageDialog({
                   autoComplete="off"
                   placeholder="https://"
                   hint="Endereço público da imagem (http:// ou https://)."
-                  error={errors.imageUrl?.message}
-                  {...form.register('imageUrl')}
+                  {...formFieldProps(form, 'imageUrl')}
                 />
               </TabsContent>
               <TabsContent value="upload">

@@ -3,7 +3,7 @@ import { type Profile, settingsMsg, updateProfileInput } from '#contract/setting
 import { FormField } from '#web/components/form-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
 import { toastSuccess } from '#web/lib/toasts';
-import { useServerForm } from '#web/lib/use-server-form';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useProfile } from '../api/get-profile';
 import { useUpdateProfile } from '../api/update-profile';
 import { FormSkeleton, LoadError, SaveButton } from './settings-form-parts';
@@ -13,7 +13,6 @@ const fields = ['name', 'email', 'phone', 'company'] as const;
 function ProfileForm({ profile, readOnly }: { profile: Profile; readOnly: boolean }) {
   const save = useUpdateProfile();
   const form = useServerForm(updateProfileInput, { defaultValues: profile, serverFields: fields });
-  const { errors } = form.formState;
   useEffect(() => form.reset(profile), [profile, form]);
 
   const onSubmit = form.handleSubmit((values) =>
@@ -31,8 +30,7 @@ function ProfileForm({ profile, readOnly }: { profile: Profile; readOnly: boolea
           label="Nome"
           autoComplete="name"
           readOnly={readOnly}
-          error={errors.name?.message}
-          {...form.register('name')}
+          {...formFieldProps(form, 'name')}
         />
         <FormField
           id="profile-email"
@@ -40,8 +38,7 @@ function ProfileForm({ profile, readOnly }: { profile: Profile; readOnly: boolea
           type="email"
           autoComplete="email"
           readOnly={readOnly}
-          error={errors.email?.message}
-          {...form.register('email')}
+          {...formFieldProps(form, 'email')}
         />
         <FormField
           id="profile-phone"
@@ -50,16 +47,14 @@ function ProfileForm({ profile, readOnly }: { profile: Profile; readOnly: boolea
           inputMode="tel"
           autoComplete="tel"
           readOnly={readOnly}
-          error={errors.phone?.message}
-          {...form.register('phone')}
+          {...formFieldProps(form, 'phone')}
         />
         <FormField
           id="profile-company"
           label="Empresa"
           autoComplete="organization"
           readOnly={readOnly}
-          error={errors.company?.message}
-          {...form.register('company')}
+          {...formFieldProps(form, 'company')}
         />
       </div>
       <div>

@@ -2,7 +2,7 @@ import { changePasswordInput, settingsMsg } from '#contract/settings';
 import { FormField } from '#web/components/form-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
 import { toastSuccess } from '#web/lib/toasts';
-import { useServerForm } from '#web/lib/use-server-form';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useChangePassword } from '../api/change-password';
 import { SaveButton } from './settings-form-parts';
 
@@ -12,7 +12,6 @@ const empty = { currentPassword: '', newPassword: '', confirmPassword: '' };
 export function SecuritySection({ readOnly }: { readOnly: boolean }) {
   const change = useChangePassword();
   const form = useServerForm(changePasswordInput, { defaultValues: empty, serverFields: fields });
-  const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit((values) =>
     change.mutate(values, {
@@ -41,8 +40,7 @@ export function SecuritySection({ readOnly }: { readOnly: boolean }) {
             type="password"
             autoComplete="current-password"
             readOnly={readOnly}
-            error={errors.currentPassword?.message}
-            {...form.register('currentPassword')}
+            {...formFieldProps(form, 'currentPassword')}
           />
           <FormField
             id="password-new"
@@ -51,8 +49,7 @@ export function SecuritySection({ readOnly }: { readOnly: boolean }) {
             autoComplete="new-password"
             hint="Mínimo de 6 caracteres."
             readOnly={readOnly}
-            error={errors.newPassword?.message}
-            {...form.register('newPassword')}
+            {...formFieldProps(form, 'newPassword')}
           />
           <FormField
             id="password-confirm"
@@ -60,8 +57,7 @@ export function SecuritySection({ readOnly }: { readOnly: boolean }) {
             type="password"
             autoComplete="new-password"
             readOnly={readOnly}
-            error={errors.confirmPassword?.message}
-            {...form.register('confirmPassword')}
+            {...formFieldProps(form, 'confirmPassword')}
           />
           <div>
             <SaveButton pending={change.isPending} readOnly={readOnly}>

@@ -6,7 +6,7 @@ import { LockedState } from '#web/components/locked-state';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
 import { useWhatsappSettings } from '#web/lib/queries/get-whatsapp-settings';
 import { toastSuccess } from '#web/lib/toasts';
-import { useServerForm } from '#web/lib/use-server-form';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useUpdateWhatsappSettings } from '../api/update-whatsapp-settings';
 import { FormSkeleton, LoadError, SaveButton, SwitchRow } from './settings-form-parts';
 
@@ -22,7 +22,6 @@ const fields = [
 function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOnly: boolean }) {
   const save = useUpdateWhatsappSettings();
   const form = useServerForm(whatsappSettingsSchema, { defaultValues: initial, serverFields: fields });
-  const { errors } = form.formState;
   useEffect(() => form.reset(initial), [initial, form]);
   const respect = form.watch('respectBusinessHours');
 
@@ -47,8 +46,7 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
           max={60}
           hint="De 1 a 60 segundos. Um intervalo maior protege seu número."
           readOnly={readOnly}
-          error={errors.messageDelay?.message}
-          {...form.register('messageDelay', { valueAsNumber: true })}
+          {...formFieldProps(form, 'messageDelay', { valueAsNumber: true })}
         />
         <FormField
           id="wa-daily"
@@ -58,8 +56,7 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
           min={1}
           hint="Contado no dia de Brasília."
           readOnly={readOnly}
-          error={errors.dailyLimit?.message}
-          {...form.register('dailyLimit', { valueAsNumber: true })}
+          {...formFieldProps(form, 'dailyLimit', { valueAsNumber: true })}
         />
       </div>
       <div className="divide-y border-y">
@@ -101,16 +98,14 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
             label="Início do expediente"
             type="time"
             readOnly={readOnly}
-            error={errors.businessStart?.message}
-            {...form.register('businessStart')}
+            {...formFieldProps(form, 'businessStart')}
           />
           <FormField
             id="wa-end"
             label="Fim do expediente"
             type="time"
             readOnly={readOnly}
-            error={errors.businessEnd?.message}
-            {...form.register('businessEnd')}
+            {...formFieldProps(form, 'businessEnd')}
           />
         </div>
       ) : null}
