@@ -1,18 +1,9 @@
 import { useEffect, useId } from 'react';
 import { Controller } from 'react-hook-form';
 import { type Group, groupInput, groupsMsg } from '#contract/contacts';
+import { FormDialog } from '#web/components/form-dialog';
 import { FormField } from '#web/components/form-field';
-import { Button } from '#web/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '#web/components/ui/dialog';
 import { Label } from '#web/components/ui/label';
-import { Spinner } from '#web/components/ui/spinner';
 import { Switch } from '#web/components/ui/switch';
 import { toastError, toastSuccess } from '#web/lib/toasts';
 import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
@@ -74,54 +65,48 @@ export function GroupDialog({
   );
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-lg">
-        <DialogHeader>
-          <DialogTitle>{group ? 'Editar Grupo' : 'Novo Grupo'}</DialogTitle>
-          <DialogDescription>
-            Um grupo do WhatsApp do qual seu número participa. O mais simples é “Sincronizar grupos” na página Grupos: o
-            ID e o número de membros vêm do próprio WhatsApp.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} noValidate className="grid gap-4">
-          <FormField label="Nome do grupo" error={errors.name?.message} autoComplete="off" {...form.register('name')} />
-          <FormField
-            label="ID do grupo no WhatsApp (opcional)"
-            placeholder="120363000000000000@g.us"
-            autoComplete="off"
-            hint="Sem o ID, o grupo não pode receber campanhas."
-            {...formFieldProps(form, 'whatsappGroupId')}
-          />
-          <FormField
-            label="Número de membros"
-            type="number"
-            min={0}
-            step={1}
-            inputMode="numeric"
-            {...form.register('membersCount')}
-            hint="Grupos sincronizados têm este número preenchido pelo WhatsApp, e atualizado a cada sincronização."
-          />
-          <div className="flex items-center justify-between gap-4 rounded-md border p-3">
-            <Label htmlFor={activeId}>Grupo ativo</Label>
-            <Controller
-              control={form.control}
-              name="isActive"
-              render={({ field }) => (
-                <Switch id={activeId} checked={field.value ?? true} onCheckedChange={field.onChange} />
-              )}
-            />
-          </div>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)}>
-              Cancelar
-            </Button>
-            <Button type="submit" disabled={save.isPending}>
-              {save.isPending ? <Spinner /> : null}
-              {save.isPending ? 'Salvando...' : group ? 'Salvar Alterações' : 'Criar Grupo'}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={group ? 'Editar Grupo' : 'Novo Grupo'}
+      description={
+        <>
+          Um grupo do WhatsApp do qual seu número participa. O mais simples é “Sincronizar grupos” na página Grupos: o
+          ID e o número de membros vêm do próprio WhatsApp.
+        </>
+      }
+      onSubmit={submit}
+      pending={save.isPending}
+      submitLabel={group ? 'Salvar Alterações' : 'Criar Grupo'}
+      pendingLabel="Salvando..."
+    >
+      <FormField label="Nome do grupo" error={errors.name?.message} autoComplete="off" {...form.register('name')} />
+      <FormField
+        label="ID do grupo no WhatsApp (opcional)"
+        placeholder="120363000000000000@g.us"
+        autoComplete="off"
+        hint="Sem o ID, o grupo não pode receber campanhas."
+        {...formFieldProps(form, 'whatsappGroupId')}
+      />
+      <FormField
+        label="Número de membros"
+        type="number"
+        min={0}
+        step={1}
+        inputMode="numeric"
+        {...form.register('membersCount')}
+        hint="Grupos sincronizados têm este número preenchido pelo WhatsApp, e atualizado a cada sincronização."
+      />
+      <div className="flex items-center justify-between gap-4 rounded-md border p-3">
+        <Label htmlFor={activeId}>Grupo ativo</Label>
+        <Controller
+          control={form.control}
+          name="isActive"
+          render={({ field }) => (
+            <Switch id={activeId} checked={field.value ?? true} onCheckedChange={field.onChange} />
+          )}
+        />
+      </div>
+    </FormDialog>
   );
 }
