@@ -3,9 +3,9 @@ import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
-import { App } from './app/app';
-import { meQueryOptions } from './lib/auth/get-me';
-import { createQueryClient } from './lib/query-client';
+import { App } from '#web/app/app';
+import { meQueryOptions } from '#web/lib/auth/get-me';
+import { createQueryClient } from '#web/lib/query-client';
 
 // The page's Content-Security-Policy forbids eval: tell zod not to probe for it (each probe is a
 // reported policy violation) and to validate without compiled code.

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet } from 'react-router';
-import { FullPageLoader } from '../components/states';
-import { sessionEndReason } from '../features/auth/session-end';
-import { useUser } from '../lib/auth/get-me';
-import { paths } from './paths';
+import { FullPageLoader } from '#web/components/states';
+import { sessionEndReason } from '#web/features/auth/session-end';
+import { useUser } from '#web/lib/auth/get-me';
+import { paths } from '#web/lib/paths';
 
 /** Shows 'Carregando...' until the session is known, then the matched route. */
 export function SessionBoundary() {

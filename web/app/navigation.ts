@@ -11,7 +11,7 @@ import {
   UserRound,
   UsersRound,
 } from 'lucide-react';
-import { paths } from './paths';
+import { paths } from '#web/lib/paths';
 
 export interface NavItem {
   to: string;

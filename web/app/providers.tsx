@@ -1,11 +1,11 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
-import { useToasts } from '../components/ui/use-toast';
-import { watchSessionEnd } from '../features/auth/session-end';
+import { useToasts } from '#web/components/ui/use-toast';
+import { watchSessionEnd } from '#web/features/auth/session-end';
 
 // The toast area (Radix Toast) loads with the first toast, so pages that never toast (the landing
 // page's first view) do not ship it.
-const Toaster = lazy(() => import('../components/ui/toaster').then((m) => ({ default: m.Toaster })));
+const Toaster = lazy(() => import('#web/components/ui/toaster').then((m) => ({ default: m.Toaster })));
 
 function LazyToaster() {
   const [needed, setNeeded] = useState(false);

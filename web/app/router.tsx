@@ -1,30 +1,30 @@
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter } from 'react-router';
-import { FullPageLoader } from '../components/states';
-import LandingPage from '../features/landing/components/landing-page';
+import { FullPageLoader } from '#web/components/states';
+import LandingPage from '#web/features/landing/components/landing-page';
+import { paths } from '#web/lib/paths';
 import { GuestOnly, RequireAdmin, RequireAuth, SessionBoundary, SessionSwitch } from './guards';
 import { PublicLayout } from './layouts/public-layout';
-import { paths } from './paths';
 
 // The landing page is part of the entry: a visitor's '/' renders as soon as the session answers. Lazy, it
 // suspended under a fallback already on screen, and React holds a revealed boundary until 300 ms after
 // its fallback appeared, which set the largest contentful paint (docs/decisions/004-landing-page-budget.md).
 // Every other page loads on demand so the first screen stays small.
-const LoginPage = lazy(() => import('../features/auth/components/login-page'));
+const LoginPage = lazy(() => import('#web/features/auth/components/login-page'));
 const DashboardPage = lazy(() => import('./routes/dashboard/dashboard-page'));
-const AdminUsersPage = lazy(() => import('../features/admin/components/admin-users-page'));
+const AdminUsersPage = lazy(() => import('#web/features/admin/components/admin-users-page'));
 const CampaignsPage = lazy(() => import('./routes/campaigns-page'));
-const ChatbotPage = lazy(() => import('../features/chatbot/components/chatbot-page'));
-const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page'));
-const ConnectionsPage = lazy(() => import('../features/connections/components/connections-page'));
-const ConversationsPage = lazy(() => import('../features/conversations/components/conversations-page'));
-const GroupsPage = lazy(() => import('../features/groups/components/groups-page'));
+const ChatbotPage = lazy(() => import('#web/features/chatbot/components/chatbot-page'));
+const ContactsPage = lazy(() => import('#web/features/contacts/components/contacts-page'));
+const ConnectionsPage = lazy(() => import('#web/features/connections/components/connections-page'));
+const ConversationsPage = lazy(() => import('#web/features/conversations/components/conversations-page'));
+const GroupsPage = lazy(() => import('#web/features/groups/components/groups-page'));
 const ReportsPage = lazy(() => import('./routes/reports/reports-page'));
 const SettingsPage = lazy(() => import('./routes/settings-page'));
-const DemoPage = lazy(() => import('../features/demo/components/demo-page'));
-const ForgotPasswordPage = lazy(() => import('../features/auth/components/forgot-password-page'));
-const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
-const ConfirmEmailPage = lazy(() => import('../features/auth/components/confirm-email-page'));
+const DemoPage = lazy(() => import('#web/features/demo/components/demo-page'));
+const ForgotPasswordPage = lazy(() => import('#web/features/auth/components/forgot-password-page'));
+const ResetPasswordPage = lazy(() => import('#web/features/auth/components/reset-password-page'));
+const ConfirmEmailPage = lazy(() => import('#web/features/auth/components/confirm-email-page'));
 // The signed-in shell loads on demand too, so the landing page ships none of it.
 const DashboardLayout = lazy(() => import('./layouts/dashboard-layout').then((m) => ({ default: m.DashboardLayout })));
 const NotFoundPage = lazy(() => import('./pages/not-found-page'));

@@ -1,6 +1,6 @@
 import type { UseMutationResult } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { toastError, toastSuccess } from '../lib/toasts';
+import { toastError, toastSuccess } from '#web/lib/toasts';
 import { ConfirmDialog } from './confirm-dialog';
 
 /** The delete mutation of a list page's rows: takes the row's id. */

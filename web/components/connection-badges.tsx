@@ -1,6 +1,6 @@
 import { Pause, Star } from 'lucide-react';
-import { type ConnectionView, connectionsMsg } from '../../contract/connections';
-import { CONNECTION_STATUS_BADGES } from '../lib/queries/connections';
+import { type ConnectionView, connectionsMsg } from '#contract/connections';
+import { CONNECTION_STATUS_BADGES } from '#web/lib/queries/connections';
 import { Badge } from './ui/badge';
 
 /**

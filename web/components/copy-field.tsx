@@ -1,5 +1,5 @@
 import { Copy } from 'lucide-react';
-import { msg } from '../../contract/messages';
+import { msg } from '#contract/messages';
 import { Button } from './ui/button';
 import { toast } from './ui/use-toast';
 

@@ -1,6 +1,6 @@
 import { Copy } from 'lucide-react';
-import type { Credentials } from '../../contract/auth';
-import { msg } from '../../contract/messages';
+import type { Credentials } from '#contract/auth';
+import { msg } from '#contract/messages';
 import { toast } from './ui/use-toast';
 
 async function copyText(text: string): Promise<void> {

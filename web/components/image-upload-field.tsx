@@ -1,9 +1,9 @@
 import { ImageUp, Trash2 } from 'lucide-react';
 import { type ChangeEvent, useId, useRef } from 'react';
-import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, type Upload, uploadsMsg } from '../../contract/uploads';
-import { toastError } from '../lib/toasts';
-import { useUploadImage } from '../lib/upload-image';
-import { cn } from '../lib/utils';
+import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, type Upload, uploadsMsg } from '#contract/uploads';
+import { toastError } from '#web/lib/toasts';
+import { useUploadImage } from '#web/lib/upload-image';
+import { cn } from '#web/lib/utils';
 import { FieldError } from './field-error';
 import { Button, buttonVariants } from './ui/button';
 import { Spinner } from './ui/spinner';

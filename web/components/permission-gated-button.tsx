@@ -1,8 +1,8 @@
 import { MessageCircle } from 'lucide-react';
 import { type MouseEvent, type ReactNode, useId } from 'react';
-import { type ActionKind, REQUEST_APPROVAL_LABEL } from '../lib/auth/permissions';
-import { useApprovalLink, useCanAct } from '../lib/auth/use-can-act';
-import { cn } from '../lib/utils';
+import { type ActionKind, REQUEST_APPROVAL_LABEL } from '#web/lib/auth/permissions';
+import { useApprovalLink, useCanAct } from '#web/lib/auth/use-can-act';
+import { cn } from '#web/lib/utils';
 import { Button, type ButtonProps } from './ui/button';
 
 export type PermissionGatedButtonProps = Omit<ButtonProps, 'asChild' | 'children'> & {

@@ -1,9 +1,9 @@
 import { Check, ExternalLink, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { connectionLimitFor, connectionLimitText, MONEY_BACK_GUARANTEE_DAYS, type Plan } from '../../contract/plans';
-import { countLabel } from '../../contract/plural';
-import { formatMoney } from '../lib/format';
-import { cn } from '../lib/utils';
+import { connectionLimitFor, connectionLimitText, MONEY_BACK_GUARANTEE_DAYS, type Plan } from '#contract/plans';
+import { countLabel } from '#contract/plural';
+import { formatMoney } from '#web/lib/format';
+import { cn } from '#web/lib/utils';
 
 const PERIOD_LABEL: Record<string, string> = {
   mensal: 'Mensal',

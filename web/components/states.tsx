@@ -1,7 +1,7 @@
 import { CircleAlert, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { msg } from '../../contract/messages';
-import { cn } from '../lib/utils';
+import { msg } from '#contract/messages';
+import { cn } from '#web/lib/utils';
 import { Button } from './ui/button';
 import { Spinner } from './ui/spinner';
 

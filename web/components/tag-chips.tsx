@@ -1,9 +1,9 @@
 import { Check } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import type { ContactTagCount } from '../../contract/contacts';
-import { countLabel } from '../../contract/plural';
-import { formatNumber } from '../lib/format';
-import { cn } from '../lib/utils';
+import type { ContactTagCount } from '#contract/contacts';
+import { countLabel } from '#contract/plural';
+import { formatNumber } from '#web/lib/format';
+import { cn } from '#web/lib/utils';
 import { Skeleton } from './ui/skeleton';
 
 /** Tags shown before 'Mostrar todas': enough for a glance, short enough for a phone. */

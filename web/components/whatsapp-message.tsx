@@ -1,9 +1,9 @@
 import { ImageIcon } from 'lucide-react';
 import { Fragment, type ReactNode, useMemo, useState } from 'react';
-import { isHttpUrl } from '../../contract/saved-messages';
-import { uploadIdOf, uploadUrl } from '../../contract/uploads';
-import { tokenizeWhatsapp, type WhatsappRun } from '../../contract/whatsapp-text';
-import { cn } from '../lib/utils';
+import { isHttpUrl } from '#contract/saved-messages';
+import { uploadIdOf, uploadUrl } from '#contract/uploads';
+import { tokenizeWhatsapp, type WhatsappRun } from '#contract/whatsapp-text';
+import { cn } from '#web/lib/utils';
 
 function Run({ run }: { run: WhatsappRun }) {
   let node: ReactNode = run.text;

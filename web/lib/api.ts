@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../../contract/errors';
+import type { ErrorBody } from '#contract/errors';
 
 /**
  * A non-success HTTP answer. `message` follows SPEC §8 ("<status>: <body text

@@ -1,6 +1,6 @@
 /** pt-BR formatting used across the app (DESIGN §4, SPEC §9). */
 
-export { formatCount, formatDay, formatNumber, formatPercent } from '../../contract/format';
+export { formatCount, formatDay, formatNumber, formatPercent } from '#contract/format';
 
 const money = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 

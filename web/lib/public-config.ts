@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { whatsappLink } from '../../contract/links';
-import type { PublicConfig } from '../../contract/public-config';
+import { whatsappLink } from '#contract/links';
+import type { PublicConfig } from '#contract/public-config';
 import { api } from './api';
 import { publicConfigQueryKey } from './query-keys';
 

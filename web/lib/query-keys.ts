@@ -1,4 +1,4 @@
-import type { Period } from '../../contract/metrics';
+import type { Period } from '#contract/metrics';
 
 /*
  * Every TanStack Query key of the browser app, in one place. A key starts with the API path it reads,

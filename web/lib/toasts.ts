@@ -1,4 +1,4 @@
-import { toast } from '../components/ui/use-toast';
+import { toast } from '#web/components/ui/use-toast';
 import { errorMessage } from './api';
 
 type ToastHandle = ReturnType<typeof toast>;

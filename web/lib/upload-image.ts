@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { Upload } from '../../contract/uploads';
+import type { Upload } from '#contract/uploads';
 import { ApiError } from './api';
 
 /** Sends one image as multipart (field `file`); the server decides by its bytes whether it is one. */

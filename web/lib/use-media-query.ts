@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { MOBILE_BREAKPOINT_PX } from '../../contract/constants';
+import { MOBILE_BREAKPOINT_PX } from '#contract/constants';
 
 export function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(

@@ -9,7 +9,7 @@ import {
   AlertDialogFooter,
   AlertDialogHeader,
   AlertDialogTitle,
-} from '../components/ui/alert-dialog';
+} from '#web/components/ui/alert-dialog';
 
 /** The texts of the 'unsaved changes' confirmation. */
 export const unsavedChangesMsg = {

@@ -1,16 +1,16 @@
 import { type ReactNode, Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { roleOf } from '../../../contract/auth';
-import { PageSkeleton } from '../../components/page-skeleton';
-import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../components/ui/sheet';
-import { AccountNotice } from '../../features/auth/components/account-notice';
-import { DemoBanner } from '../../features/auth/components/demo-banner';
-import { NewCampaignProvider } from '../../features/campaigns/components/new-campaign-provider';
-import { usePurchaseNotice } from '../../features/demo/components/purchase-notice';
-import { useAuthenticatedUser } from '../../lib/auth/get-me';
-import { useIsMobile } from '../../lib/use-media-query';
+import { roleOf } from '#contract/auth';
+import { PageSkeleton } from '#web/components/page-skeleton';
+import { Sheet, SheetContent, SheetDescription, SheetTitle } from '#web/components/ui/sheet';
+import { AccountNotice } from '#web/features/auth/components/account-notice';
+import { DemoBanner } from '#web/features/auth/components/demo-banner';
+import { NewCampaignProvider } from '#web/features/campaigns/components/new-campaign-provider';
+import { usePurchaseNotice } from '#web/features/demo/components/purchase-notice';
+import { useAuthenticatedUser } from '#web/lib/auth/get-me';
+import { useIsMobile } from '#web/lib/use-media-query';
+import { usePageTitle } from '#web/lib/use-page-title';
 import { activeNavItem } from '../navigation';
-import { usePageTitle } from '../use-page-title';
 import { AppHeader } from './dashboard/app-header';
 import { SidebarNav } from './dashboard/sidebar-nav';
 

@@ -1,9 +1,9 @@
 import { MessageCircle } from 'lucide-react';
 import { type ReactNode, Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
-import { FullPageLoader } from '../../components/states';
-import { usePublicConfig } from '../../lib/public-config';
-import { paths } from '../paths';
+import { FullPageLoader } from '#web/components/states';
+import { paths } from '#web/lib/paths';
+import { usePublicConfig } from '#web/lib/public-config';
 
 /** Shell of the public pages (home, demo, not found): brand bar, content, footer. Renders `children` or the outlet. */
 export function PublicLayout({ children }: { children?: ReactNode }) {

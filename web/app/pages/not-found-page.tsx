@@ -1,8 +1,8 @@
 import { Home } from 'lucide-react';
 import { Link } from 'react-router';
-import { Button } from '../../components/ui/button';
-import { paths } from '../paths';
-import { usePageTitle } from '../use-page-title';
+import { Button } from '#web/components/ui/button';
+import { paths } from '#web/lib/paths';
+import { usePageTitle } from '#web/lib/use-page-title';
 
 export default function NotFoundPage() {
   usePageTitle('Página não encontrada');

@@ -1,11 +1,11 @@
 import { Smartphone } from 'lucide-react';
 import { Link } from 'react-router';
-import { connectionsMsg } from '../../../contract/connections';
-import { formatPhone } from '../../../contract/phone';
-import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { CONNECTION_STATUS_BADGES, useConnections } from '../../lib/queries/connections';
-import { paths } from '../paths';
+import { connectionsMsg } from '#contract/connections';
+import { formatPhone } from '#contract/phone';
+import { Button } from '#web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { paths } from '#web/lib/paths';
+import { CONNECTION_STATUS_BADGES, useConnections } from '#web/lib/queries/connections';
 
 /**
  * Configurações › WhatsApp: the account's numbers at a glance (how many of the plan's, which is the

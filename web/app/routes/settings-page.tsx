@@ -1,15 +1,15 @@
 import { Bell, CreditCard, MessageCircle, ShieldCheck, UserRound } from 'lucide-react';
-import { roleOf } from '../../../contract/auth';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { RestoreBackupCard } from '../../features/backup/components/restore-backup-card';
-import { NotificationsSection } from '../../features/settings/components/notifications-section';
-import { PlansSection } from '../../features/settings/components/plans-section';
-import { ProfileSection } from '../../features/settings/components/profile-section';
-import { SecuritySection } from '../../features/settings/components/security-section';
-import { WhatsappSection } from '../../features/settings/components/whatsapp-section';
-import { useAuthenticatedUser } from '../../lib/auth/get-me';
-import { canReadWorkspace } from '../../lib/auth/permissions';
-import { useTabParam } from '../../lib/use-tab-param';
+import { roleOf } from '#contract/auth';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
+import { RestoreBackupCard } from '#web/features/backup/components/restore-backup-card';
+import { NotificationsSection } from '#web/features/settings/components/notifications-section';
+import { PlansSection } from '#web/features/settings/components/plans-section';
+import { ProfileSection } from '#web/features/settings/components/profile-section';
+import { SecuritySection } from '#web/features/settings/components/security-section';
+import { WhatsappSection } from '#web/features/settings/components/whatsapp-section';
+import { useAuthenticatedUser } from '#web/lib/auth/get-me';
+import { canReadWorkspace } from '#web/lib/auth/permissions';
+import { useTabParam } from '#web/lib/use-tab-param';
 import { SettingsNumbersCard } from './settings-numbers-card';
 
 const TABS = [

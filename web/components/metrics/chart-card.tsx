@@ -1,6 +1,6 @@
 import { BarChart3, Table2 } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 import { EmptyState } from '../states';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';

@@ -1,14 +1,14 @@
 import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { bestByReadRate, type DailyFigures, type HourFigures, type WeekdayFigures } from '../../../contract/metrics';
-import { formatCount, formatDay, formatNumber, formatPercent } from '../../lib/format';
+import { bestByReadRate, type DailyFigures, type HourFigures, type WeekdayFigures } from '#contract/metrics';
+import { formatCount, formatDay, formatNumber, formatPercent } from '#web/lib/format';
 import {
   botPerDaySummary,
   hasAny,
   messagesPerDaySummary,
   readRateByHourSummary,
   readRateByWeekdaySummary,
-} from '../../lib/metrics/chart-summaries';
-import { hourLabel, hourRangeLabel, shortDay, weekdayName, weekdayShort } from '../../lib/metrics/time-labels';
+} from '#web/lib/metrics/chart-summaries';
+import { hourLabel, hourRangeLabel, shortDay, weekdayName, weekdayShort } from '#web/lib/metrics/time-labels';
 import { ChartCard, type ChartColumn } from './chart-card';
 
 /** Series colours, as in the report PDF. */

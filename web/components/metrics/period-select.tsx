@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { PERIOD_PRESETS, presetLabel } from '../../lib/metrics/period';
-import { cn } from '../../lib/utils';
+import { PERIOD_PRESETS, presetLabel } from '#web/lib/metrics/period';
+import { cn } from '#web/lib/utils';
 import { Label } from '../ui/label';
 import { NativeSelect } from '../ui/select';
 

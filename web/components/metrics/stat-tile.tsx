@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 import { Card } from '../ui/card';
 import { Skeleton } from '../ui/skeleton';
 

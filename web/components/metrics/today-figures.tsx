@@ -1,10 +1,10 @@
-import type { User } from '../../../contract/auth';
-import { deliveryTone } from '../../../contract/metrics';
-import { canReadWorkspace } from '../../lib/auth/permissions';
-import { formatCount, formatNumber, formatPercent } from '../../lib/format';
-import { useTodayMetrics } from '../../lib/metrics/get-today-metrics';
-import { useFiguresFollowCampaigns } from '../../lib/metrics/use-figures-freshness';
-import { cn } from '../../lib/utils';
+import type { User } from '#contract/auth';
+import { deliveryTone } from '#contract/metrics';
+import { canReadWorkspace } from '#web/lib/auth/permissions';
+import { formatCount, formatNumber, formatPercent } from '#web/lib/format';
+import { useTodayMetrics } from '#web/lib/metrics/get-today-metrics';
+import { useFiguresFollowCampaigns } from '#web/lib/metrics/use-figures-freshness';
+import { cn } from '#web/lib/utils';
 import { Skeleton } from '../ui/skeleton';
 
 const RATE_TEXT = { green: 'text-green-700', yellow: 'text-amber-700', red: 'text-red-700', neutral: '' } as const;

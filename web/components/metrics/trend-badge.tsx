@@ -1,5 +1,5 @@
 import { Minus, TrendingDown, TrendingUp } from 'lucide-react';
-import { describeChange, formatChange, trendDirection } from '../../lib/metrics/trend';
+import { describeChange, formatChange, trendDirection } from '#web/lib/metrics/trend';
 import { Badge } from '../ui/badge';
 
 const TREND_LOOK = {

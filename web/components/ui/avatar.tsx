@@ -1,6 +1,6 @@
 import { User } from 'lucide-react';
-import { initials } from '../../lib/format';
-import { cn } from '../../lib/utils';
+import { initials } from '#web/lib/format';
+import { cn } from '#web/lib/utils';
 
 /**
  * A person's initials in a circle, or a neutral person icon when the name gives none (no name, or a

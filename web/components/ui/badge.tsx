@@ -1,6 +1,6 @@
 import { cva, type VariantProps } from 'class-variance-authority';
 import type { ComponentProps } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 
 // Tones pair a -100 background with -800 text so every badge meets WCAG AA.
 export const badgeVariants = cva(

@@ -1,7 +1,7 @@
 import { cva, type VariantProps } from 'class-variance-authority';
 import { Slot } from 'radix-ui';
 import type { ComponentProps } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 
 /** On a touch screen every button is at least 44 px tall (icon buttons 44 × 44): a finger's target. */
 export const buttonVariants = cva(

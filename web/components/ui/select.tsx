@@ -1,6 +1,6 @@
 import { ChevronDown } from 'lucide-react';
 import type { ComponentProps } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 
 /** A native select with the input look: accessible and comfortable on phones. */
 export function NativeSelect({ className, children, ...props }: ComponentProps<'select'>) {

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 import { Switch } from './switch';
 
 /** A labelled switch with its description (the label and the description are tied to it). */

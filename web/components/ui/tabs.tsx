@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Tabs as TabsPrimitive } from 'radix-ui';
 import { type ComponentProps, useCallback, useEffect, useRef, useState } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 
 export const Tabs = TabsPrimitive.Root;
 

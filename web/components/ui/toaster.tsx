@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, Info, X } from 'lucide-react';
 import { Toast } from 'radix-ui';
-import { TOAST } from '../../../contract/constants';
-import { cn } from '../../lib/utils';
+import { TOAST } from '#contract/constants';
+import { cn } from '#web/lib/utils';
 import { dismissToast, type ToastVariant, useToasts } from './use-toast';
 
 const variantStyles: Record<ToastVariant, string> = {

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { TOAST } from '../../../contract/constants';
+import { TOAST } from '#contract/constants';
 
 export type ToastVariant = 'default' | 'success' | 'destructive';
 

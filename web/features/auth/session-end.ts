@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { User } from '../../../contract/auth';
-import { setSessionEndListener } from '../../lib/api';
-import { meQueryKey, publicConfigQueryKey } from '../../lib/query-keys';
+import type { User } from '#contract/auth';
+import { setSessionEndListener } from '#web/lib/api';
+import { meQueryKey, publicConfigQueryKey } from '#web/lib/query-keys';
 
 export type SessionEndReason = 'expired' | null;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { demoSignupInput, landingSignupInput, registerInput, whatsappNumberField } from '../../../contract/auth';
-import { msg } from '../../../contract/messages';
-import { updateProfileInput } from '../../../contract/settings';
-import { connectWhatsappInput } from '../../../contract/whatsapp-connection';
+import { demoSignupInput, landingSignupInput, registerInput, whatsappNumberField } from '#contract/auth';
+import { msg } from '#contract/messages';
+import { updateProfileInput } from '#contract/settings';
+import { connectWhatsappInput } from '#contract/whatsapp-connection';
 
 const v = msg.validation;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { campaignFormMsg } from '../../../contract/campaign-form';
-import type { Campaign } from '../../../contract/campaigns';
+import { campaignFormMsg } from '#contract/campaign-form';
+import type { Campaign } from '#contract/campaigns';
 import { campaignBodyFromForm, campaignFormSchema, emptyCampaignForm, formFromCampaign } from './campaign-form';
 
 const filled = { ...emptyCampaignForm, name: ' Natal ', message: ' Olá {{primeiro_nome}}! ' };

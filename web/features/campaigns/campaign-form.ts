@@ -1,6 +1,6 @@
-import { type CampaignFormDraft, campaignForm, type TemplateVariableDraft } from '../../../contract/campaign-form';
-import type { Campaign, CreateCampaignBody } from '../../../contract/campaigns';
-import { parseTags } from '../../../contract/contacts';
+import { type CampaignFormDraft, campaignForm, type TemplateVariableDraft } from '#contract/campaign-form';
+import type { Campaign, CreateCampaignBody } from '#contract/campaigns';
+import { parseTags } from '#contract/contacts';
 import { fromDateTimeLocal, toDateTimeLocal } from './campaign-view';
 
 /** What the 'Nova Campanha' dialog edits; its checks are the contract's `campaignForm`. */

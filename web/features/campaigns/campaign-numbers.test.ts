@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConnectionView } from '../../../contract/connections';
+import type { ConnectionView } from '#contract/connections';
 import { chosenCapacityText } from './components/campaign-numbers-field';
 import { showsNumbers, stoppedText } from './components/campaign-numbers-report';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Campaign, campaignMsg } from '../../../contract/campaigns';
+import { type Campaign, campaignMsg } from '#contract/campaigns';
 import { campaignsRefetchInterval } from './api/get-campaigns';
 import {
   audienceText,

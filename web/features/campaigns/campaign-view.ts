@@ -4,9 +4,9 @@ import {
   type CampaignWaitReason,
   campaignMsg,
   campaignWaitReasons,
-} from '../../../contract/campaigns';
-import { attempted, deliveryRate, deliveryTone, type MessageCounts } from '../../../contract/metrics';
-import { formatDate } from '../../lib/format';
+} from '#contract/campaigns';
+import { attempted, deliveryRate, deliveryTone, type MessageCounts } from '#contract/metrics';
+import { formatDate } from '#web/lib/format';
 import { finishPhrase } from './start-confirm';
 
 /** Case-insensitive substring search on name or message (SPEC §5). */

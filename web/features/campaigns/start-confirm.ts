@@ -1,8 +1,8 @@
-import { formatNumber } from '../../../contract/format';
-import { formatPhone } from '../../../contract/phone';
-import { countLabel } from '../../../contract/plural';
-import type { SendForecast } from '../../../contract/send-forecast';
-import { formatDateTime } from '../../lib/format';
+import { formatNumber } from '#contract/format';
+import { formatPhone } from '#contract/phone';
+import { countLabel } from '#contract/plural';
+import type { SendForecast } from '#contract/send-forecast';
+import { formatDateTime } from '#web/lib/format';
 
 export interface StartConfirmInput {
   recipients: number;

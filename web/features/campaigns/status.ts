@@ -5,8 +5,8 @@ import {
   type CampaignAction,
   type CampaignStatus,
   isCampaignStatusIn,
-} from '../../../contract/campaigns';
-import type { BadgeTone } from '../../components/ui/badge';
+} from '#contract/campaigns';
+import type { BadgeTone } from '#web/components/ui/badge';
 
 const TONES: Record<(typeof CAMPAIGN_STATUS_LABELS)[CampaignStatus]['color'], BadgeTone> = {
   gray: 'neutral',
@@ -33,4 +33,4 @@ export function canRunAction(action: CampaignAction, status: string): boolean {
   return isCampaignStatusIn(CAMPAIGN_TRANSITIONS[action], status);
 }
 
-export { deliveryRateTone } from '../../../contract/format';
+export { deliveryRateTone } from '#contract/format';

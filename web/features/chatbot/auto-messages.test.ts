@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AutoReply,
-  autoReplyForm,
-  autoReplyRuleInput,
-  type BotConfig,
-  sampleAutoReplies,
-} from '../../../contract/bot';
+import { type AutoReply, autoReplyForm, autoReplyRuleInput, type BotConfig, sampleAutoReplies } from '#contract/bot';
 import {
   buttonActionLabel,
   draftFromReply,

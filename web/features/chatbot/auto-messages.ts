@@ -9,9 +9,9 @@ import {
   type BotConfigInput,
   botButtonTypeLabels,
   DEFAULT_AI_MODEL,
-} from '../../../contract/bot';
-import { countLabel } from '../../../contract/plural';
-import { normalizeForMatch } from '../../../contract/text-match';
+} from '#contract/bot';
+import { countLabel } from '#contract/plural';
+import { normalizeForMatch } from '#contract/text-match';
 import { sendsAiEnabled } from './bot-config-form';
 
 /**

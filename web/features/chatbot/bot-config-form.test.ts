@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exampleBotConfig as config } from '../../../contract/bot-config-examples';
-import { botConfigFormFromConfig, emptyBotReplyRow } from '../../../contract/bot-config-form';
+import { exampleBotConfig as config } from '#contract/bot-config-examples';
+import { botConfigFormFromConfig, emptyBotReplyRow } from '#contract/bot-config-form';
 import { aiUnavailableText, botConfigFormDirty, sendsAiEnabled, toggleDay } from './bot-config-form';
 
 describe('sendsAiEnabled', () => {

@@ -1,13 +1,9 @@
-import { roleOf, type User } from '../../../contract/auth';
-import { aiUnavailableFor, type BotConfig, type Weekday, weekdays } from '../../../contract/bot';
-import {
-  type BotConfigFormDraft,
-  botConfigBodyFromForm,
-  botConfigFormFromConfig,
-} from '../../../contract/bot-config-form';
+import { roleOf, type User } from '#contract/auth';
+import { aiUnavailableFor, type BotConfig, type Weekday, weekdays } from '#contract/bot';
+import { type BotConfigFormDraft, botConfigBodyFromForm, botConfigFormFromConfig } from '#contract/bot-config-form';
 
 /** Also decides what the automatic messages manager sends (its home is the contract's form module). */
-export { sendsAiEnabled } from '../../../contract/bot-config-form';
+export { sendsAiEnabled } from '#contract/bot-config-form';
 
 /** Days in week order, with `day` switched on or off. */
 export function toggleDay(days: readonly Weekday[], day: Weekday): Weekday[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConnectionHealth, ConnectionStatus } from '../../../contract/connections';
+import type { ConnectionHealth, ConnectionStatus } from '#contract/connections';
 import { canClearRestriction, healthSignals } from './components/connection-labels';
 
 describe('a number’s card on the Números page', () => {

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Conversation, ConversationMessage } from '../../../contract/conversations';
-import { conversationQueryKey } from '../../lib/query-keys';
+import type { Conversation, ConversationMessage } from '#contract/conversations';
+import { conversationQueryKey } from '#web/lib/query-keys';
 import { applyConversation, type ConversationDetail, fetchConversation } from './api/get-conversation';
 import {
   conversationsQueryOptions,
@@ -385,7 +385,7 @@ describe('the URL of a thread', () => {
   });
 
   it('round-trips with the notification link of a conversation', async () => {
-    const { notificationLinks } = await import('../../../contract/notifications');
+    const { notificationLinks } = await import('#contract/notifications');
     const link = (phone: string, id?: string) =>
       new URL(notificationLinks.conversation(phone, id), 'http://x').searchParams;
     expect(parseThreadParams(link('111111', VENDAS))).toEqual({ phone: '111111', connectionId: VENDAS });

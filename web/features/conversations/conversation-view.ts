@@ -4,11 +4,11 @@ import type {
   ConversationMessage,
   ConversationMessageStatus,
   MessageSource,
-} from '../../../contract/conversations';
-import { conversationThreadQuery, messageSourceLabels } from '../../../contract/conversations';
-import { formatPhone, phoneDigits } from '../../../contract/phone';
-import { normalizeForMatch } from '../../../contract/text-match';
-import { formatDateTime } from '../../lib/format';
+} from '#contract/conversations';
+import { conversationThreadQuery, messageSourceLabels } from '#contract/conversations';
+import { formatPhone, phoneDigits } from '#contract/phone';
+import { normalizeForMatch } from '#contract/text-match';
+import { formatDateTime } from '#web/lib/format';
 
 /** Messages per page of a conversation; a shorter page means there is nothing older. */
 export const MESSAGES_PAGE_SIZE = 50;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type SavedMessage, savedMessagesMsg } from '../../../contract/saved-messages';
+import { type SavedMessage, savedMessagesMsg } from '#contract/saved-messages';
 import {
   bodyFromValues,
   type ComposeMessageValues,

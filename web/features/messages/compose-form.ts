@@ -8,7 +8,7 @@ import {
   type SavedMessageInput,
   savedMessagesMsg,
   savedMessageTypes,
-} from '../../../contract/saved-messages';
+} from '#contract/saved-messages';
 
 /** Where the attached image comes from: the 'Link da Imagem' or the 'Upload de Arquivo' tab. */
 export const imageSources = ['url', 'upload'] as const;

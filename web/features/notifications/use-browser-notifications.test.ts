@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Notification } from '../../../contract/notifications';
+import type { Notification } from '#contract/notifications';
 import { notificationsToShow } from './use-browser-notifications';
 
 const n = (id: string, createdAt: string, read = false): Notification => ({

@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { isAppLink, type Notification, type NotificationList } from '../../../contract/notifications';
-import { api } from '../../lib/api';
-import { useAuthenticatedUser } from '../../lib/auth/get-me';
-import { canReadWorkspace } from '../../lib/auth/permissions';
-import { readBrowserPermission, showBrowserNotification } from '../../lib/browser-notifications';
-import { useNotificationSettings } from '../../lib/queries/get-notification-settings';
+import { isAppLink, type Notification, type NotificationList } from '#contract/notifications';
+import { api } from '#web/lib/api';
+import { useAuthenticatedUser } from '#web/lib/auth/get-me';
+import { canReadWorkspace } from '#web/lib/auth/permissions';
+import { readBrowserPermission, showBrowserNotification } from '#web/lib/browser-notifications';
+import { useNotificationSettings } from '#web/lib/queries/get-notification-settings';
 
 const CLOCK_MARGIN_MS = 2 * 60_000;
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { User } from '../../../contract/auth';
-import { AUTH_CACHE_MS } from '../../../contract/constants';
+import type { User } from '#contract/auth';
+import { AUTH_CACHE_MS } from '#contract/constants';
 import { api, isApiError } from '../api';
 import { meQueryKey } from '../query-keys';
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { LoginInput, loginResponse } from '../../../contract/auth';
-import { paths } from '../../app/paths';
+import type { LoginInput, loginResponse } from '#contract/auth';
+import { paths } from '#web/lib/paths';
 import { api } from '../api';
 
 export type LoginResponse = z.infer<typeof loginResponse>;

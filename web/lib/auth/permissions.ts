@@ -1,5 +1,5 @@
-import { type Role, roleOf, type User } from '../../../contract/auth';
-import { msg } from '../../../contract/messages';
+import { type Role, roleOf, type User } from '#contract/auth';
+import { msg } from '#contract/messages';
 
 /**
  * Kinds of action buttons. SPEC §4 restricted message, bot and campaign actions to the desktop for

@@ -1,4 +1,4 @@
-import { roleOf } from '../../../contract/auth';
+import { roleOf } from '#contract/auth';
 import { useProductName, useSupportWhatsappLink } from '../public-config';
 import { useAuthenticatedUser } from './get-me';
 import { type ActionKind, type ActionPermission, actionPermission } from './permissions';

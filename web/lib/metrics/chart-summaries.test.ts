@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DailyFigures, HourFigures, WeekdayFigures } from '../../../contract/metrics';
+import type { DailyFigures, HourFigures, WeekdayFigures } from '#contract/metrics';
 import {
   botPerDaySummary,
   hasAny,

@@ -1,6 +1,6 @@
-import { formatDay, formatNumber, formatPercent } from '../../../contract/format';
-import { bestByReadRate, type DailyFigures, type HourFigures, type WeekdayFigures } from '../../../contract/metrics';
-import { pluralForm } from '../../../contract/plural';
+import { formatDay, formatNumber, formatPercent } from '#contract/format';
+import { bestByReadRate, type DailyFigures, type HourFigures, type WeekdayFigures } from '#contract/metrics';
+import { pluralForm } from '#contract/plural';
 import { hourRangeLabel, weekdayName } from './time-labels';
 
 /**

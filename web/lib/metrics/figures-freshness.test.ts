@@ -1,8 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import type { Campaign } from '../../../contract/campaigns';
-import { CAMPAIGN_PROGRESS_POLL_MS } from '../../../contract/campaigns';
-import { POLL_INTERVALS_MS } from '../../../contract/constants';
+import type { Campaign } from '#contract/campaigns';
+import { CAMPAIGN_PROGRESS_POLL_MS } from '#contract/campaigns';
+import { POLL_INTERVALS_MS } from '#contract/constants';
 import { todayMetricsQueryKey } from '../query-keys';
 import {
   campaignFiguresKey,

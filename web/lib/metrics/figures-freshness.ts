@@ -1,7 +1,7 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import type { Campaign } from '../../../contract/campaigns';
-import { POLL_INTERVALS_MS } from '../../../contract/constants';
-import { FIGURES_LIVE_POLL_MS, isLiveCampaign, type TodayMetrics } from '../../../contract/metrics';
+import type { Campaign } from '#contract/campaigns';
+import { POLL_INTERVALS_MS } from '#contract/constants';
+import { FIGURES_LIVE_POLL_MS, isLiveCampaign, type TodayMetrics } from '#contract/metrics';
 import { campaignsQueryKey, todayMetricsQueryKey } from '../query-keys';
 
 /*

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { Analytics, Period } from '../../../contract/metrics';
+import type { Analytics, Period } from '#contract/metrics';
 import { api } from '../api';
 import { analyticsQueryKey } from '../query-keys';
 import { periodSearch } from './period';

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { MetricsResponse } from '../../../contract/metrics';
+import type { MetricsResponse } from '#contract/metrics';
 import { keyPathQueryFn } from '../query-client';
 import { metricsQueryKey } from '../query-keys';
 import { useFiguresPace } from './use-figures-freshness';

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TodayMetrics } from '../../../contract/metrics';
+import type { TodayMetrics } from '#contract/metrics';
 import { keyPathQueryFn } from '../query-client';
 import { todayMetricsQueryKey } from '../query-keys';
 import { useFiguresPace } from './use-figures-freshness';

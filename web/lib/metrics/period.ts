@@ -1,4 +1,4 @@
-import { addDays, customPeriodForm, DEFAULT_PERIOD_DAYS, type Period, saoPauloDay } from '../../../contract/metrics';
+import { addDays, customPeriodForm, DEFAULT_PERIOD_DAYS, type Period, saoPauloDay } from '#contract/metrics';
 
 /**
  * The 'Período' of the analytics tab and the Relatórios page: the last 7, 30 or 90 São Paulo days,

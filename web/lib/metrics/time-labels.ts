@@ -1,5 +1,5 @@
-import { formatDay } from '../../../contract/format';
-import type { Period } from '../../../contract/metrics';
+import { formatDay } from '#contract/format';
+import type { Period } from '#contract/metrics';
 
 /** Weekday names, Sunday first (the API's weekday 0 = Sunday). */
 export const WEEKDAY_NAMES = [

@@ -1,4 +1,4 @@
-import { formatPercent } from '../../../contract/format';
+import { formatPercent } from '#contract/format';
 
 export type TrendDirection = 'up' | 'down' | 'flat';
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
-import type { Campaign } from '../../../contract/campaigns';
+import type { Campaign } from '#contract/campaigns';
 import { campaignsQueryKey } from '../query-keys';
 import { campaignFiguresKey, figuresPollMsNow, isFiguresQueryKey } from './figures-freshness';
 

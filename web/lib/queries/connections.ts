@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ConnectionStatus, ConnectionsResponse, ConnectionView } from '../../../contract/connections';
-import { POLL_INTERVALS_MS } from '../../../contract/constants';
-import type { BadgeTone } from '../../components/ui/badge';
+import type { ConnectionStatus, ConnectionsResponse, ConnectionView } from '#contract/connections';
+import { POLL_INTERVALS_MS } from '#contract/constants';
+import type { BadgeTone } from '#web/components/ui/badge';
 import { useUser } from '../auth/get-me';
 import { canReadWorkspace } from '../auth/permissions';
 import { keyPathQueryFn } from '../query-client';

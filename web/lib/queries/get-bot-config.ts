@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { BotConfig } from '../../../contract/bot';
+import type { BotConfig } from '#contract/bot';
 import { keyPathQueryFn } from '../query-client';
 import { botConfigQueryKey } from '../query-keys';
 

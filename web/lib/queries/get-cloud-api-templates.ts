@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CloudApiTemplate } from '../../../contract/cloud-api';
+import type { CloudApiTemplate } from '#contract/cloud-api';
 import { api } from '../api';
 import { cloudApiTemplatesQueryKey } from '../query-keys';
 

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ContactTagCount } from '../../../contract/contacts';
+import type { ContactTagCount } from '#contract/contacts';
 import { keyPathQueryFn } from '../query-client';
 import { contactTagsQueryKey } from '../query-keys';
 

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Group } from '../../../contract/contacts';
+import type { Group } from '#contract/contacts';
 import { keyPathQueryFn } from '../query-client';
 import { groupsQueryKey } from '../query-keys';
 

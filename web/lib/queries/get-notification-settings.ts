@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { NotificationSettings } from '../../../contract/settings';
+import type { NotificationSettings } from '#contract/settings';
 import { api } from '../api';
 import { notificationSettingsQueryKey } from '../query-keys';
 

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SavedMessage } from '../../../contract/saved-messages';
+import type { SavedMessage } from '#contract/saved-messages';
 import { keyPathQueryFn } from '../query-client';
 import { savedMessagesQueryKey } from '../query-keys';
 

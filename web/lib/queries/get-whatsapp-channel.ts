@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { WhatsappChannelInfo } from '../../../contract/whatsapp-connection';
+import type { WhatsappChannelInfo } from '#contract/whatsapp-connection';
 import { keyPathQueryFn } from '../query-client';
 import { whatsappChannelQueryKey } from '../query-keys';
 

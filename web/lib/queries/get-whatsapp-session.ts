@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { POLL_INTERVALS_MS } from '../../../contract/constants';
-import type { WhatsappSession } from '../../../contract/whatsapp';
+import { POLL_INTERVALS_MS } from '#contract/constants';
+import type { WhatsappSession } from '#contract/whatsapp';
 import { useUser } from '../auth/get-me';
 import { canReadWorkspace } from '../auth/permissions';
 import { keyPathQueryFn } from '../query-client';

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { WhatsappSettings } from '../../../contract/settings';
+import type { WhatsappSettings } from '#contract/settings';
 import { api } from '../api';
 import { whatsappSettingsQueryKey } from '../query-keys';
 

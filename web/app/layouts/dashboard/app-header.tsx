@@ -1,12 +1,12 @@
 import { Menu, Plus } from 'lucide-react';
-import type { User } from '../../../../contract/auth';
-import { planLabel } from '../../../../contract/plans';
-import { TodayFigures } from '../../../components/metrics/today-figures';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { Avatar } from '../../../components/ui/avatar';
-import { Button } from '../../../components/ui/button';
-import { useNewCampaign } from '../../../features/campaigns/components/new-campaign-provider';
-import { NotificationsBell } from '../../../features/notifications/components/notifications-bell';
+import type { User } from '#contract/auth';
+import { planLabel } from '#contract/plans';
+import { TodayFigures } from '#web/components/metrics/today-figures';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { Avatar } from '#web/components/ui/avatar';
+import { Button } from '#web/components/ui/button';
+import { useNewCampaign } from '#web/features/campaigns/components/new-campaign-provider';
+import { NotificationsBell } from '#web/features/notifications/components/notifications-bell';
 
 export function AppHeader({ user, title, onOpenMenu }: { user: User; title: string; onOpenMenu: () => void }) {
   const { openNewCampaign } = useNewCampaign();

@@ -1,13 +1,13 @@
 import { LogOut, MessageCircle } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
-import type { User } from '../../../../contract/auth';
-import { Spinner } from '../../../components/ui/spinner';
-import { useLogout } from '../../../features/auth/api/logout';
-import { WhatsappStatusPill } from '../../../features/whatsapp/components/whatsapp-status-pill';
-import { useProductName } from '../../../lib/public-config';
-import { cn } from '../../../lib/utils';
-import { activeNavItem, navItems } from '../../navigation';
-import { paths } from '../../paths';
+import type { User } from '#contract/auth';
+import { activeNavItem, navItems } from '#web/app/navigation';
+import { Spinner } from '#web/components/ui/spinner';
+import { useLogout } from '#web/features/auth/api/logout';
+import { WhatsappStatusPill } from '#web/features/whatsapp/components/whatsapp-status-pill';
+import { paths } from '#web/lib/paths';
+import { useProductName } from '#web/lib/public-config';
+import { cn } from '#web/lib/utils';
 
 /** Menu shared by the desktop sidebar and the mobile drawer. */
 export function SidebarNav({ user, onNavigate }: { user: User; onNavigate?: () => void }) {

@@ -1,26 +1,26 @@
 import { BarChart3, FileText } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
-import { deliveryRate, openRate } from '../../../../contract/metrics';
-import { LockedState } from '../../../components/locked-state';
+import { deliveryRate, openRate } from '#contract/metrics';
+import { LockedState } from '#web/components/locked-state';
 import {
   BotPerDayChart,
   MessagesPerDayChart,
   ReadRateByHourChart,
   ReadRateByWeekdayChart,
-} from '../../../components/metrics/charts';
-import { PeriodSelect } from '../../../components/metrics/period-select';
-import { StatTile } from '../../../components/metrics/stat-tile';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { EmptyState, ErrorState } from '../../../components/states';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { useNewCampaign } from '../../../features/campaigns/components/new-campaign-provider';
-import { useAuthenticatedUser } from '../../../lib/auth/get-me';
-import { canReadWorkspace } from '../../../lib/auth/permissions';
-import { formatCount, formatPercent } from '../../../lib/format';
-import { totals } from '../../../lib/metrics/chart-summaries';
-import { useAnalytics } from '../../../lib/metrics/get-analytics';
+} from '#web/components/metrics/charts';
+import { PeriodSelect } from '#web/components/metrics/period-select';
+import { StatTile } from '#web/components/metrics/stat-tile';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { EmptyState, ErrorState } from '#web/components/states';
+import { Button } from '#web/components/ui/button';
+import { Card } from '#web/components/ui/card';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { useNewCampaign } from '#web/features/campaigns/components/new-campaign-provider';
+import { useAuthenticatedUser } from '#web/lib/auth/get-me';
+import { canReadWorkspace } from '#web/lib/auth/permissions';
+import { formatCount, formatPercent } from '#web/lib/format';
+import { totals } from '#web/lib/metrics/chart-summaries';
+import { useAnalytics } from '#web/lib/metrics/get-analytics';
 import {
   periodFromSearch,
   periodToSearch,
@@ -28,9 +28,9 @@ import {
   presetLabel,
   resolvePeriod,
   today,
-} from '../../../lib/metrics/period';
-import { periodRangeLabel } from '../../../lib/metrics/time-labels';
-import { paths } from '../../paths';
+} from '#web/lib/metrics/period';
+import { periodRangeLabel } from '#web/lib/metrics/time-labels';
+import { paths } from '#web/lib/paths';
 
 /**
  * The dashboard's Analytics tab: messages sent, delivered and read per day, the read rate by the

@@ -1,15 +1,15 @@
 import { Bot } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { countLabel } from '../../../../contract/plural';
-import { TrendBadge } from '../../../components/metrics/trend-badge';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { EmptyState, ErrorState } from '../../../components/states';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { formatCount, formatPercent } from '../../../lib/format';
-import type { Metrics } from '../../../lib/metrics/get-metrics';
-import { paths } from '../../paths';
+import { countLabel } from '#contract/plural';
+import { TrendBadge } from '#web/components/metrics/trend-badge';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { EmptyState, ErrorState } from '#web/components/states';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { formatCount, formatPercent } from '#web/lib/format';
+import type { Metrics } from '#web/lib/metrics/get-metrics';
+import { paths } from '#web/lib/paths';
 
 type MetricsQuery = {
   data: Metrics | null | undefined;

@@ -1,11 +1,11 @@
 import { BarChart3, Bot, LayoutDashboard, ShieldCheck, Webhook } from 'lucide-react';
 import { lazy, Suspense } from 'react';
-import { PageSkeleton } from '../../../components/page-skeleton';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
-import { ChatbotPanel } from '../../../features/chatbot/components/chatbot-panel';
-import { CloudApiPanel } from '../../../features/cloud-api/components/cloud-api-panel';
-import { useAuthenticatedUser } from '../../../lib/auth/get-me';
-import { useTabParam } from '../../../lib/use-tab-param';
+import { PageSkeleton } from '#web/components/page-skeleton';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
+import { ChatbotPanel } from '#web/features/chatbot/components/chatbot-panel';
+import { CloudApiPanel } from '#web/features/cloud-api/components/cloud-api-panel';
+import { useAuthenticatedUser } from '#web/lib/auth/get-me';
+import { useTabParam } from '#web/lib/use-tab-param';
 import { OverviewTab } from './overview-tab';
 import { VerificationPanel } from './verification-panel';
 

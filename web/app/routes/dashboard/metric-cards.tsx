@@ -1,11 +1,11 @@
 import { Eye, type LucideIcon, MessageSquare, UserRound, UsersRound } from 'lucide-react';
-import { GROWTH_DAYS, type MetricsTrends, TREND_DAYS } from '../../../../contract/metrics';
-import { TrendBadge } from '../../../components/metrics/trend-badge';
-import { ErrorState } from '../../../components/states';
-import { Card } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { formatCount, formatPercent } from '../../../lib/format';
-import type { Metrics } from '../../../lib/metrics/get-metrics';
+import { GROWTH_DAYS, type MetricsTrends, TREND_DAYS } from '#contract/metrics';
+import { TrendBadge } from '#web/components/metrics/trend-badge';
+import { ErrorState } from '#web/components/states';
+import { Card } from '#web/components/ui/card';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { formatCount, formatPercent } from '#web/lib/format';
+import type { Metrics } from '#web/lib/metrics/get-metrics';
 
 type MetricKey = 'messagesSent' | 'activeContacts' | 'activeGroups' | 'openRate';
 

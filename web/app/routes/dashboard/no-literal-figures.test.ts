@@ -175,7 +175,7 @@ describe('no component renders a literal figure', () => {
 
   it("would have caught the old header's sample figures and the hard-coded trend badges", () => {
     const oldHeader = [
-      "import { formatNumber, formatPercent, initials } from '../../../lib/format';",
+      "import { formatNumber, formatPercent, initials } from '#web/lib/format';",
       '',
       '// SPEC §2: the header shows static sample figures.',
       'const SAMPLE_FIGURES = [',

@@ -1,20 +1,20 @@
 import { ArrowRight, Megaphone } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { DASHBOARD_RECENT_CAMPAIGNS } from '../../../../contract/constants';
-import { countLabel } from '../../../../contract/plural';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { EmptyState, ErrorState } from '../../../components/states';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { type Campaign, recentCampaigns } from '../../../features/campaigns/api/get-campaigns';
-import { campaignFigures } from '../../../features/campaigns/campaign-view';
-import { CampaignStatusBadge } from '../../../features/campaigns/components/campaign-status-badge';
-import { useNewCampaign } from '../../../features/campaigns/components/new-campaign-provider';
-import { formatPercent, formatRelativeTime } from '../../../lib/format';
-import { paths } from '../../paths';
+import { DASHBOARD_RECENT_CAMPAIGNS } from '#contract/constants';
+import { countLabel } from '#contract/plural';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { EmptyState, ErrorState } from '#web/components/states';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { type Campaign, recentCampaigns } from '#web/features/campaigns/api/get-campaigns';
+import { campaignFigures } from '#web/features/campaigns/campaign-view';
+import { CampaignStatusBadge } from '#web/features/campaigns/components/campaign-status-badge';
+import { useNewCampaign } from '#web/features/campaigns/components/new-campaign-provider';
+import { formatPercent, formatRelativeTime } from '#web/lib/format';
+import { paths } from '#web/lib/paths';
 
 type CampaignsQuery = {
   data: Campaign[] | null | undefined;

@@ -1,15 +1,15 @@
 import { Download, ExternalLink, FileText, LifeBuoy, MessageCircle, Sparkles } from 'lucide-react';
-import { DEFAULT_PERIOD_DAYS } from '../../../../contract/metrics';
-import { CONNECTION_LIMITS, planLabel } from '../../../../contract/plans';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { BackupDownloadButton } from '../../../features/backup/components/backup-download-button';
-import { contactsExportUrl } from '../../../features/contacts/api/get-contacts';
-import { ReportPdfButton } from '../../../features/reports/components/report-pdf-button';
-import { useSupportLink } from '../../../lib/auth/use-can-act';
-import { presetPeriod, today } from '../../../lib/metrics/period';
-import { usePublicConfig } from '../../../lib/public-config';
-import { paths } from '../../paths';
+import { DEFAULT_PERIOD_DAYS } from '#contract/metrics';
+import { CONNECTION_LIMITS, planLabel } from '#contract/plans';
+import { Button } from '#web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { BackupDownloadButton } from '#web/features/backup/components/backup-download-button';
+import { contactsExportUrl } from '#web/features/contacts/api/get-contacts';
+import { ReportPdfButton } from '#web/features/reports/components/report-pdf-button';
+import { useSupportLink } from '#web/lib/auth/use-can-act';
+import { presetPeriod, today } from '#web/lib/metrics/period';
+import { paths } from '#web/lib/paths';
+import { usePublicConfig } from '#web/lib/public-config';
 
 export function QuickLinksCard() {
   return (

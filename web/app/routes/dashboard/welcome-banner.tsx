@@ -1,14 +1,14 @@
 import { Bot, Megaphone, MessageSquare, Smartphone, Unplug } from 'lucide-react';
 import { useNavigate } from 'react-router';
-import { roleOf, type User } from '../../../../contract/auth';
-import { planLabel } from '../../../../contract/plans';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { Badge } from '../../../components/ui/badge';
-import { useNewCampaign } from '../../../features/campaigns/components/new-campaign-provider';
-import { DisconnectWhatsappButton } from '../../../features/whatsapp/components/disconnect-dialog';
-import { firstName } from '../../../lib/format';
-import { useProductName } from '../../../lib/public-config';
-import { paths } from '../../paths';
+import { roleOf, type User } from '#contract/auth';
+import { planLabel } from '#contract/plans';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { Badge } from '#web/components/ui/badge';
+import { useNewCampaign } from '#web/features/campaigns/components/new-campaign-provider';
+import { DisconnectWhatsappButton } from '#web/features/whatsapp/components/disconnect-dialog';
+import { firstName } from '#web/lib/format';
+import { paths } from '#web/lib/paths';
+import { useProductName } from '#web/lib/public-config';
 import type { WhatsappQuickAction } from './whatsapp-quick-action';
 
 export function WelcomeBanner({

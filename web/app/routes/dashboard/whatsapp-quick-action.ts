@@ -1,6 +1,6 @@
-import type { ConnectionView } from '../../../../contract/connections';
-import type { WhatsappSession } from '../../../../contract/whatsapp';
-import { connectionView } from '../../../lib/queries/get-whatsapp-session';
+import type { ConnectionView } from '#contract/connections';
+import type { WhatsappSession } from '#contract/whatsapp';
+import { connectionView } from '#web/lib/queries/get-whatsapp-session';
 
 /**
  * The first quick action of the dashboard. With one number, from the 2-second session poll:

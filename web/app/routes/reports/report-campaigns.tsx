@@ -1,15 +1,15 @@
 import { Megaphone, Trophy } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { deliveryTone, REPORT_RECENT_CAMPAIGNS, REPORT_TOP_CAMPAIGNS } from '../../../../contract/metrics';
-import { countLabel } from '../../../../contract/plural';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { EmptyState } from '../../../components/states';
-import { Badge } from '../../../components/ui/badge';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { CampaignStatusBadge } from '../../../features/campaigns/components/campaign-status-badge';
-import { useNewCampaign } from '../../../features/campaigns/components/new-campaign-provider';
-import type { Report } from '../../../features/reports/api/get-report';
-import { formatCount, formatDateTime, formatPercent, formatRelativeTime } from '../../../lib/format';
+import { deliveryTone, REPORT_RECENT_CAMPAIGNS, REPORT_TOP_CAMPAIGNS } from '#contract/metrics';
+import { countLabel } from '#contract/plural';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { EmptyState } from '#web/components/states';
+import { Badge } from '#web/components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { CampaignStatusBadge } from '#web/features/campaigns/components/campaign-status-badge';
+import { useNewCampaign } from '#web/features/campaigns/components/new-campaign-provider';
+import type { Report } from '#web/features/reports/api/get-report';
+import { formatCount, formatDateTime, formatPercent, formatRelativeTime } from '#web/lib/format';
 
 type Campaign = Report['recentCampaigns'][number];
 

@@ -1,18 +1,18 @@
 import { useSearchParams } from 'react-router';
-import type { Period } from '../../../../contract/metrics';
-import { LockedState } from '../../../components/locked-state';
-import { BotPerDayChart, MessagesPerDayChart } from '../../../components/metrics/charts';
-import { ErrorState } from '../../../components/states';
-import { Card } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { useReport } from '../../../features/reports/api/get-report';
-import { ReportMetrics } from '../../../features/reports/components/report-metrics';
-import { ReportPdfButton } from '../../../features/reports/components/report-pdf-button';
-import { ReportPeriodPicker } from '../../../features/reports/components/report-period-picker';
-import { DetailedAnalysis, SystemSummary } from '../../../features/reports/components/report-summary';
-import { reportsMsg } from '../../../features/reports/report-view';
-import { useAuthenticatedUser } from '../../../lib/auth/get-me';
-import { canReadWorkspace } from '../../../lib/auth/permissions';
+import type { Period } from '#contract/metrics';
+import { LockedState } from '#web/components/locked-state';
+import { BotPerDayChart, MessagesPerDayChart } from '#web/components/metrics/charts';
+import { ErrorState } from '#web/components/states';
+import { Card } from '#web/components/ui/card';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { useReport } from '#web/features/reports/api/get-report';
+import { ReportMetrics } from '#web/features/reports/components/report-metrics';
+import { ReportPdfButton } from '#web/features/reports/components/report-pdf-button';
+import { ReportPeriodPicker } from '#web/features/reports/components/report-period-picker';
+import { DetailedAnalysis, SystemSummary } from '#web/features/reports/components/report-summary';
+import { reportsMsg } from '#web/features/reports/report-view';
+import { useAuthenticatedUser } from '#web/lib/auth/get-me';
+import { canReadWorkspace } from '#web/lib/auth/permissions';
 import {
   type PeriodChoice,
   periodFromSearch,
@@ -20,9 +20,9 @@ import {
   presetLabel,
   resolvePeriod,
   today,
-} from '../../../lib/metrics/period';
-import { periodRangeLabel } from '../../../lib/metrics/time-labels';
-import { cn } from '../../../lib/utils';
+} from '#web/lib/metrics/period';
+import { periodRangeLabel } from '#web/lib/metrics/time-labels';
+import { cn } from '#web/lib/utils';
 import { RecentCampaignsSection, TopCampaignsSection } from './report-campaigns';
 
 function choiceKey(choice: PeriodChoice): string {

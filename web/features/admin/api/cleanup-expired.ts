@@ -1,9 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { adminCleanupResponse } from '../../../../contract/admin';
-import { countLabel, pluralForm } from '../../../../contract/plural';
-import { api } from '../../../lib/api';
-import { adminUsersQueryKey } from '../../../lib/query-keys';
+import type { adminCleanupResponse } from '#contract/admin';
+import { countLabel, pluralForm } from '#contract/plural';
+import { api } from '#web/lib/api';
+import { adminUsersQueryKey } from '#web/lib/query-keys';
+import { useInvalidatingMutation } from '#web/lib/use-invalidating-mutation';
 
 export type AdminCleanupResponse = z.infer<typeof adminCleanupResponse>;
 
@@ -13,11 +13,7 @@ export function cleanupExpired(): Promise<AdminCleanupResponse> {
 }
 
 export function useCleanupExpired() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: cleanupExpired,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminUsersQueryKey }),
-  });
+  return useInvalidatingMutation(cleanupExpired, [adminUsersQueryKey]);
 }
 
 /** '3 contas demo expiradas foram removidas.', '1 conta demo expirada foi removida.' */

@@ -1,17 +1,13 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { okResponse } from '../../../../contract/responses';
-import { api } from '../../../lib/api';
-import { adminUsersQueryKey } from '../../../lib/query-keys';
+import type { okResponse } from '#contract/responses';
+import { api } from '#web/lib/api';
+import { adminUsersQueryKey } from '#web/lib/query-keys';
+import { useInvalidatingMutation } from '#web/lib/use-invalidating-mutation';
 
 export function deleteUser(id: string): Promise<z.infer<typeof okResponse>> {
   return api.delete(`/api/admin/users/${encodeURIComponent(id)}`);
 }
 
 export function useDeleteUser() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteUser,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminUsersQueryKey }),
-  });
+  return useInvalidatingMutation(deleteUser, [adminUsersQueryKey]);
 }

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { AdminUpdateUserInput, adminUpdateUserResponse } from '../../../../contract/admin';
-import type { User } from '../../../../contract/auth';
-import { api } from '../../../lib/api';
-import { adminUsersQueryKey } from '../../../lib/query-keys';
+import type { AdminUpdateUserInput, adminUpdateUserResponse } from '#contract/admin';
+import type { User } from '#contract/auth';
+import { api } from '#web/lib/api';
+import { adminUsersQueryKey } from '#web/lib/query-keys';
 
 export type AdminUpdateUserResponse = z.infer<typeof adminUpdateUserResponse>;
 

@@ -1,10 +1,10 @@
 import { CalendarClock, Check, Crown, Mail, Phone, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { AdminUpdateUserInput } from '../../../../contract/admin';
-import type { User } from '../../../../contract/auth';
-import { emailConfirmationMsg } from '../../../../contract/email-confirmation';
-import { msg } from '../../../../contract/messages';
-import { planLabel, sellablePlanTypes } from '../../../../contract/plans';
+import type { AdminUpdateUserInput } from '#contract/admin';
+import type { User } from '#contract/auth';
+import { emailConfirmationMsg } from '#contract/email-confirmation';
+import { msg } from '#contract/messages';
+import { planLabel, sellablePlanTypes } from '#contract/plans';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -15,18 +15,18 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
   AlertDialogTrigger,
-} from '../../../components/ui/alert-dialog';
-import { Avatar } from '../../../components/ui/avatar';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { Label } from '../../../components/ui/label';
-import { NativeSelect } from '../../../components/ui/select';
-import { Spinner } from '../../../components/ui/spinner';
-import { Switch } from '../../../components/ui/switch';
-import { toast } from '../../../components/ui/use-toast';
-import { formatDate, formatDateTime } from '../../../lib/format';
-import { cn } from '../../../lib/utils';
+} from '#web/components/ui/alert-dialog';
+import { Avatar } from '#web/components/ui/avatar';
+import { Badge, type BadgeTone } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { Card } from '#web/components/ui/card';
+import { Label } from '#web/components/ui/label';
+import { NativeSelect } from '#web/components/ui/select';
+import { Spinner } from '#web/components/ui/spinner';
+import { Switch } from '#web/components/ui/switch';
+import { toast } from '#web/components/ui/use-toast';
+import { formatDate, formatDateTime } from '#web/lib/format';
+import { cn } from '#web/lib/utils';
 import { useDeleteUser } from '../api/delete-user';
 import { useUpdateUser } from '../api/update-user';
 

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import type { ConfirmEmailInput } from '../../../../contract/email-confirmation';
-import type { OkResponse } from '../../../../contract/responses';
-import { api } from '../../../lib/api';
+import type { ConfirmEmailInput } from '#contract/email-confirmation';
+import type { OkResponse } from '#contract/responses';
+import { api } from '#web/lib/api';
 
 /** Confirms a new account's e-mail address with the e-mailed link's token. */
 export function confirmEmail(input: ConfirmEmailInput): Promise<OkResponse> {

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
-import type { okResponse } from '../../../../contract/responses';
-import { paths } from '../../../app/paths';
-import { api } from '../../../lib/api';
-import { meQueryKey } from '../../../lib/query-keys';
+import type { okResponse } from '#contract/responses';
+import { api } from '#web/lib/api';
+import { paths } from '#web/lib/paths';
+import { meQueryKey } from '#web/lib/query-keys';
 import { setSessionEndReason } from '../session-end';
 
 export function logout(): Promise<z.infer<typeof okResponse>> {

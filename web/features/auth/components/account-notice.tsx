@@ -1,13 +1,13 @@
 import { Ban, Hourglass, MailCheck } from 'lucide-react';
-import { roleOf, type User } from '../../../../contract/auth';
-import { emailConfirmationMsg } from '../../../../contract/email-confirmation';
-import { msg } from '../../../../contract/messages';
-import { RequestApprovalButton } from '../../../components/permission-gated-button';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage } from '../../../lib/api';
-import { usePublicConfig } from '../../../lib/public-config';
+import { roleOf, type User } from '#contract/auth';
+import { emailConfirmationMsg } from '#contract/email-confirmation';
+import { msg } from '#contract/messages';
+import { RequestApprovalButton } from '#web/components/permission-gated-button';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { toast } from '#web/components/ui/use-toast';
+import { errorMessage } from '#web/lib/api';
+import { usePublicConfig } from '#web/lib/public-config';
 import { useResendConfirmation } from '../api/resend-confirmation';
 
 /**

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '#web/components/ui/card';
 
 /** The one-card pages reached from an e-mail or the login: forgotten password, new password, e-mail confirmation. */
 export function AuthCard({

@@ -1,12 +1,12 @@
 import { CircleAlert, MailCheck } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { emailConfirmationMsg } from '../../../../contract/email-confirmation';
-import { paths } from '../../../app/paths';
-import { usePageTitle } from '../../../app/use-page-title';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api';
+import { emailConfirmationMsg } from '#contract/email-confirmation';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { errorMessage } from '#web/lib/api';
+import { paths } from '#web/lib/paths';
+import { usePageTitle } from '#web/lib/use-page-title';
 import { useConfirmEmail } from '../api/confirm-email';
 import { AuthCard } from './auth-card';
 

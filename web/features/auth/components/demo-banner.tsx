@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Clock } from 'lucide-react';
 import { useEffect } from 'react';
-import type { User } from '../../../../contract/auth';
-import { formatRemaining } from '../../../lib/format';
-import { useProductName } from '../../../lib/public-config';
-import { meQueryKey } from '../../../lib/query-keys';
-import { useNow } from '../../../lib/use-now';
+import type { User } from '#contract/auth';
+import { formatRemaining } from '#web/lib/format';
+import { useProductName } from '#web/lib/public-config';
+import { meQueryKey } from '#web/lib/query-keys';
+import { useNow } from '#web/lib/use-now';
 
 /** Time left of a demo account: 'Expira em 1h 23min', or 'Expirado'. */
 export function demoCountdownText(demoExpiresAt: string | null, now: number): string {

@@ -3,16 +3,15 @@ import { ArrowLeft, MailCheck, MessageCircle } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
-import { forgotPasswordInput, passwordResetMsg } from '../../../../contract/password-reset';
-import { paths } from '../../../app/paths';
-import { usePageTitle } from '../../../app/use-page-title';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
-
-import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage } from '../../../lib/api';
-import { usePublicConfig, useSupportWhatsappLink } from '../../../lib/public-config';
+import { forgotPasswordInput, passwordResetMsg } from '#contract/password-reset';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { toast } from '#web/components/ui/use-toast';
+import { errorMessage } from '#web/lib/api';
+import { paths } from '#web/lib/paths';
+import { usePublicConfig, useSupportWhatsappLink } from '#web/lib/public-config';
+import { usePageTitle } from '#web/lib/use-page-title';
 import { useForgotPassword } from '../api/forgot-password';
 import { AuthCard } from './auth-card';
 

@@ -1,16 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { loginInput } from '../../../../contract/auth';
-import { msg } from '../../../../contract/messages';
-import { passwordResetMsg } from '../../../../contract/password-reset';
-import { paths } from '../../../app/paths';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage, isApiError } from '../../../lib/api';
-import { useLogin } from '../../../lib/auth/login';
+import { loginInput } from '#contract/auth';
+import { msg } from '#contract/messages';
+import { passwordResetMsg } from '#contract/password-reset';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { toast } from '#web/components/ui/use-toast';
+import { errorMessage, isApiError } from '#web/lib/api';
+import { useLogin } from '#web/lib/auth/login';
+import { paths } from '#web/lib/paths';
+import { formFieldProps } from '#web/lib/use-server-form';
 
 export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
   const loginMutation = useLogin();
@@ -18,7 +19,6 @@ export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
     resolver: zodResolver(loginInput),
     defaultValues: { username: '', password: '' },
   });
-  const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit((values) =>
     loginMutation.mutate(values, {
@@ -50,8 +50,7 @@ export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
         autoCapitalize="none"
         spellCheck={false}
         placeholder="seu.usuario"
-        error={errors.username?.message}
-        {...form.register('username')}
+        {...formFieldProps(form, 'username')}
       />
       <FormField
         id="login-password"
@@ -59,8 +58,7 @@ export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
         type="password"
         autoComplete="current-password"
         placeholder="••••••"
-        error={errors.password?.message}
-        {...form.register('password')}
+        {...formFieldProps(form, 'password')}
       />
       <Link
         to={forgotLink}

@@ -1,23 +1,20 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
-import { type RegisterInput, registerInput } from '../../../../contract/auth';
-import { msg } from '../../../../contract/messages';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage, isApiError } from '../../../lib/api';
+import { type RegisterInput, registerInput } from '#contract/auth';
+import { msg } from '#contract/messages';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { toast } from '#web/components/ui/use-toast';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useRegister } from '../api/register';
 
 const fieldNames = ['name', 'email', 'username', 'password', 'whatsappNumber'] as const;
 
 export function RegisterForm({ onRegistered }: { onRegistered: (email: string) => void }) {
   const registerMutation = useRegister();
-  const form = useForm({
-    resolver: zodResolver(registerInput),
+  const form = useServerForm(registerInput, {
     defaultValues: { name: '', email: '', username: '', password: '', whatsappNumber: '' },
+    serverFields: fieldNames,
   });
-  const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit((values: RegisterInput) =>
     registerMutation.mutate(values, {
@@ -25,20 +22,8 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
         toast({ title: msg.auth.registerSuccessTitle, description: msg.auth.registerSuccess, variant: 'success' });
         onRegistered(values.email);
       },
-      onError: (error) => {
-        // 400 carries per-field messages: show them under the fields too.
-        if (isApiError(error) && error.fieldErrors) {
-          for (const name of fieldNames) {
-            const message = error.fieldErrors[name];
-            if (message) form.setError(name, { type: 'server', message });
-          }
-        }
-        toast({
-          title: msg.auth.registerErrorTitle,
-          description: errorMessage(error, msg.generic.internal),
-          variant: 'destructive',
-        });
-      },
+      // 400 carries per-field messages: they show under the fields too.
+      onError: (error) => form.failed(error, { title: msg.auth.registerErrorTitle, fallback: msg.generic.internal }),
     }),
   );
 
@@ -49,8 +34,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
         label="Nome completo"
         autoComplete="name"
         placeholder="Maria da Silva"
-        error={errors.name?.message}
-        {...form.register('name')}
+        {...formFieldProps(form, 'name')}
       />
       <FormField
         id="register-email"
@@ -60,8 +44,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
         autoCapitalize="none"
         spellCheck={false}
         placeholder="voce@empresa.com.br"
-        error={errors.email?.message}
-        {...form.register('email')}
+        {...formFieldProps(form, 'email')}
       />
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField
@@ -71,8 +54,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
           autoCapitalize="none"
           spellCheck={false}
           placeholder="maria.silva"
-          error={errors.username?.message}
-          {...form.register('username')}
+          {...formFieldProps(form, 'username')}
         />
         <FormField
           id="register-password"
@@ -80,8 +62,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
           type="password"
           autoComplete="new-password"
           placeholder="Mínimo de 6 caracteres"
-          error={errors.password?.message}
-          {...form.register('password')}
+          {...formFieldProps(form, 'password')}
         />
       </div>
       <FormField
@@ -92,8 +73,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
         autoComplete="tel"
         placeholder="(11) 99999-9999"
         hint="Com DDD. Usaremos este número para liberar sua conta."
-        error={errors.whatsappNumber?.message}
-        {...form.register('whatsappNumber')}
+        {...formFieldProps(form, 'whatsappNumber')}
       />
       <Button type="submit" size="lg" className="mt-2 w-full" disabled={registerMutation.isPending}>
         {registerMutation.isPending ? <Spinner /> : null}

@@ -1,7 +1,7 @@
 import { ArrowLeft, CircleCheck, MessageCircle } from 'lucide-react';
 import { useEffect, useRef } from 'react';
-import { Button } from '../../../components/ui/button';
-import { useProductName, useSupportWhatsappLink } from '../../../lib/public-config';
+import { Button } from '#web/components/ui/button';
+import { useProductName, useSupportWhatsappLink } from '#web/lib/public-config';
 
 /** The 'Conta Criada!' screen: ask the provider to release the account, or go back to login. */
 export function RegisterSuccess({ email, onBackToLogin }: { email: string; onBackToLogin: () => void }) {

@@ -3,14 +3,15 @@ import { CircleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
-import { passwordResetMsg, resetPasswordForm } from '../../../../contract/password-reset';
-import { paths } from '../../../app/paths';
-import { usePageTitle } from '../../../app/use-page-title';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage, isApiError } from '../../../lib/api';
+import { passwordResetMsg, resetPasswordForm } from '#contract/password-reset';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { toast } from '#web/components/ui/use-toast';
+import { errorMessage, isApiError } from '#web/lib/api';
+import { paths } from '#web/lib/paths';
+import { usePageTitle } from '#web/lib/use-page-title';
+import { formFieldProps } from '#web/lib/use-server-form';
 import { useResetPassword } from '../api/reset-password';
 import { AuthCard } from './auth-card';
 
@@ -42,7 +43,6 @@ function ResetForm({ token }: { token: string }) {
     resolver: zodResolver(resetPasswordForm),
     defaultValues: { password: '', confirmPassword: '' },
   });
-  const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit(({ password }) =>
     reset.mutate(
@@ -75,16 +75,14 @@ function ResetForm({ token }: { token: string }) {
         type="password"
         autoComplete="new-password"
         hint="Mínimo de 6 caracteres."
-        error={errors.password?.message}
-        {...form.register('password')}
+        {...formFieldProps(form, 'password')}
       />
       <FormField
         id="reset-confirm"
         label="Confirmar nova senha"
         type="password"
         autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...form.register('confirmPassword')}
+        {...formFieldProps(form, 'confirmPassword')}
       />
       <Button type="submit" size="lg" className="w-full" disabled={busy}>
         {busy ? <Spinner /> : null}

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { downloadFromApi } from '../../../lib/download';
+import { downloadFromApi } from '#web/lib/download';
 
 export const BACKUP_URL = '/api/backup';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RestoreResult } from '../../../../contract/backup';
-import { ApiError } from '../../../lib/api';
+import type { RestoreResult } from '#contract/backup';
+import { ApiError } from '#web/lib/api';
 
 /** Sends a backup file as multipart (field `file`); the server merges it into the account. */
 export async function restoreBackup(file: File): Promise<RestoreResult> {

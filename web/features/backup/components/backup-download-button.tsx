@@ -1,9 +1,9 @@
 import { Database } from 'lucide-react';
-import { backupMsg } from '../../../../contract/backup';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { toastError, toastSuccess } from '../../../lib/toasts';
-import { cn } from '../../../lib/utils';
+import { backupMsg } from '#contract/backup';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { toastError, toastSuccess } from '#web/lib/toasts';
+import { cn } from '#web/lib/utils';
 import { useDownloadBackup } from '../api/download-backup';
 
 /** 'Backup de Dados': downloads the account's data as one JSON file; a failure shows as a toast. */

@@ -7,17 +7,17 @@ import {
   type RestoreResult,
   type RestoreSection,
   restoreSections,
-} from '../../../../contract/backup';
-import { msg } from '../../../../contract/messages';
-import { LockedState } from '../../../components/locked-state';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Label } from '../../../components/ui/label';
-import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage } from '../../../lib/api';
-import { formatNumber } from '../../../lib/format';
-import { toastSuccess } from '../../../lib/toasts';
+} from '#contract/backup';
+import { msg } from '#contract/messages';
+import { LockedState } from '#web/components/locked-state';
+import { Button } from '#web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { Label } from '#web/components/ui/label';
+import { Spinner } from '#web/components/ui/spinner';
+import { toast } from '#web/components/ui/use-toast';
+import { errorMessage } from '#web/lib/api';
+import { formatNumber } from '#web/lib/format';
+import { toastSuccess } from '#web/lib/toasts';
 import { useRestoreBackup } from '../api/restore-backup';
 import { BackupDownloadButton } from './backup-download-button';
 

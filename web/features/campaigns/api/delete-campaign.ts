@@ -1,19 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
-import { campaignsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
+import { api } from '#web/lib/api';
+import { campaignsQueryKey, metricsQueryKey } from '#web/lib/query-keys';
+import { useInvalidatingMutation } from '#web/lib/use-invalidating-mutation';
 
 export function deleteCampaign(id: string): Promise<{ success: boolean; message: string }> {
   return api.delete(`/api/campaigns/${encodeURIComponent(id)}`);
 }
 
 export function useDeleteCampaign() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteCampaign,
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: campaignsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
-      ]),
-  });
+  return useInvalidatingMutation(deleteCampaign, [campaignsQueryKey, metricsQueryKey]);
 }

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { RecipientStatus } from '../../../../contract/campaigns';
-import { downloadFromApi } from '../../../lib/download';
+import type { RecipientStatus } from '#contract/campaigns';
+import { downloadFromApi } from '#web/lib/download';
 
 export type RecipientsExportFormat = 'csv' | 'xlsx';
 

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AudienceSummary, CampaignTargetType } from '../../../../contract/campaigns';
-import { api } from '../../../lib/api';
-import { audienceQueryKey } from '../../../lib/query-keys';
+import type { AudienceSummary, CampaignTargetType } from '#contract/campaigns';
+import { api } from '#web/lib/api';
+import { audienceQueryKey } from '#web/lib/query-keys';
 
 /** The audience a campaign form has chosen: its type, tags (contacts) and group names (groups). */
 export interface AudienceSelection {

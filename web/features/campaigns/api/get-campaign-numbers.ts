@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { CAMPAIGN_PROGRESS_POLL_MS, type CampaignNumbers } from '../../../../contract/campaigns';
-import { api } from '../../../lib/api';
-import { campaignsQueryKey } from '../../../lib/query-keys';
+import { CAMPAIGN_PROGRESS_POLL_MS, type CampaignNumbers } from '#contract/campaigns';
+import { api } from '#web/lib/api';
+import { campaignsQueryKey } from '#web/lib/query-keys';
 
 export function getCampaignNumbers(id: string, signal?: AbortSignal): Promise<CampaignNumbers> {
   return api.get<CampaignNumbers>(`/api/campaigns/${encodeURIComponent(id)}/numbers`, { signal });

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { CAMPAIGN_PROGRESS_POLL_MS, type RecipientStatus, type RecipientsPage } from '../../../../contract/campaigns';
-import { api } from '../../../lib/api';
-import { campaignsQueryKey } from '../../../lib/query-keys';
+import { CAMPAIGN_PROGRESS_POLL_MS, type RecipientStatus, type RecipientsPage } from '#contract/campaigns';
+import { api } from '#web/lib/api';
+import { campaignsQueryKey } from '#web/lib/query-keys';
 
 export const RECIPIENTS_PAGE_SIZE = 50;
 

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { CAMPAIGN_PROGRESS_POLL_MS, type Campaign } from '../../../../contract/campaigns';
-import { RECEIPTS_GRACE_MS } from '../../../../contract/metrics';
-import { keyPathQueryFn } from '../../../lib/query-client';
-import { campaignsQueryKey } from '../../../lib/query-keys';
+import { CAMPAIGN_PROGRESS_POLL_MS, type Campaign } from '#contract/campaigns';
+import { RECEIPTS_GRACE_MS } from '#contract/metrics';
+import { keyPathQueryFn } from '#web/lib/query-client';
+import { campaignsQueryKey } from '#web/lib/query-keys';
 import { isRunningStatus } from '../status';
 
 export type { Campaign };

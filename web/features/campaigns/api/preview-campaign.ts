@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { CampaignTargetType, previewResponse } from '../../../../contract/campaigns';
-import { api } from '../../../lib/api';
-import { campaignPreviewQueryKey } from '../../../lib/query-keys';
+import type { CampaignTargetType, previewResponse } from '#contract/campaigns';
+import { api } from '#web/lib/api';
+import { campaignPreviewQueryKey } from '#web/lib/query-keys';
 
 export type CampaignPreviewData = z.infer<typeof previewResponse>;
 export type CampaignPreview = CampaignPreviewData['previews'][number];

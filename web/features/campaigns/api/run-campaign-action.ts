@@ -1,8 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { campaignActionResponse } from '../../../../contract/campaigns';
-import { api } from '../../../lib/api';
-import { campaignsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
+import type { campaignActionResponse } from '#contract/campaigns';
+import { api } from '#web/lib/api';
+import { campaignsQueryKey, metricsQueryKey } from '#web/lib/query-keys';
+import { useInvalidatingMutation } from '#web/lib/use-invalidating-mutation';
 
 export type CampaignActionResponse = z.infer<typeof campaignActionResponse>;
 
@@ -15,13 +15,8 @@ export function runCampaignAction(id: string, action: CampaignCommand): Promise<
 }
 
 export function useCampaignAction() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, action }: { id: string; action: CampaignCommand }) => runCampaignAction(id, action),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: campaignsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
-      ]),
-  });
+  return useInvalidatingMutation(
+    ({ id, action }: { id: string; action: CampaignCommand }) => runCampaignAction(id, action),
+    [campaignsQueryKey, metricsQueryKey],
+  );
 }

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
+import { api } from '#web/lib/api';
 
 /** Sends the campaign's message once to `phone`, or to the account's own number when omitted. */
 export function sendTestMessage(id: string, phone?: string): Promise<{ success: boolean; message: string }> {

@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Campaign, UpdateCampaignBody } from '../../../../contract/campaigns';
-import { api } from '../../../lib/api';
-import { campaignsQueryKey } from '../../../lib/query-keys';
+import type { Campaign, UpdateCampaignBody } from '#contract/campaigns';
+import { api } from '#web/lib/api';
+import { campaignsQueryKey } from '#web/lib/query-keys';
+import { useInvalidatingMutation } from '#web/lib/use-invalidating-mutation';
 
 /** Only while the campaign is a draft or scheduled; otherwise the server answers 409. */
 export function updateCampaign(id: string, body: UpdateCampaignBody): Promise<Campaign> {
@@ -9,9 +9,8 @@ export function updateCampaign(id: string, body: UpdateCampaignBody): Promise<Ca
 }
 
 export function useUpdateCampaign() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: UpdateCampaignBody }) => updateCampaign(id, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignsQueryKey }),
-  });
+  return useInvalidatingMutation(
+    ({ id, body }: { id: string; body: UpdateCampaignBody }) => updateCampaign(id, body),
+    [campaignsQueryKey],
+  );
 }

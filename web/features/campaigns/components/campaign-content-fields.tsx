@@ -1,11 +1,11 @@
 import { useId } from 'react';
-import { savedMessageImageRef } from '../../../../contract/saved-messages';
-import { UPLOAD_REF_PREFIX, uploadIdOf } from '../../../../contract/uploads';
-import { FormField } from '../../../components/form-field';
-import { ImageUploadField } from '../../../components/image-upload-field';
-import { Label } from '../../../components/ui/label';
-import { NativeSelect } from '../../../components/ui/select';
-import { useSavedMessages } from '../../../lib/queries/get-saved-messages';
+import { savedMessageImageRef } from '#contract/saved-messages';
+import { UPLOAD_REF_PREFIX, uploadIdOf } from '#contract/uploads';
+import { FormField } from '#web/components/form-field';
+import { ImageUploadField } from '#web/components/image-upload-field';
+import { Label } from '#web/components/ui/label';
+import { NativeSelect } from '#web/components/ui/select';
+import { useSavedMessages } from '#web/lib/queries/get-saved-messages';
 
 /**
  * A saved message as the starting point (its text as WhatsApp gets it, and its image), and the

@@ -1,6 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import {
   CAMPAIGN_MESSAGE_MAX,
   CAMPAIGN_NAME_MAX,
@@ -9,11 +7,11 @@ import {
   type CampaignTargetType,
   campaignMsg,
   campaignTargetTypes,
-} from '../../../../contract/campaigns';
-import { VARIABLE_FALLBACK_HINT } from '../../../../contract/personalize';
-import { FieldError } from '../../../components/field-error';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
+} from '#contract/campaigns';
+import { VARIABLE_FALLBACK_HINT } from '#contract/personalize';
+import { FieldError } from '#web/components/field-error';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -21,13 +19,14 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Label } from '../../../components/ui/label';
-import { NativeSelect } from '../../../components/ui/select';
-import { Spinner } from '../../../components/ui/spinner';
-import { isApiError } from '../../../lib/api';
-import { formatNumber } from '../../../lib/format';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+} from '#web/components/ui/dialog';
+import { Label } from '#web/components/ui/label';
+import { NativeSelect } from '#web/components/ui/select';
+import { Spinner } from '#web/components/ui/spinner';
+import { isApiError } from '#web/lib/api';
+import { formatNumber } from '#web/lib/format';
+import { toastError, toastSuccess } from '#web/lib/toasts';
+import { useServerForm } from '#web/lib/use-server-form';
 import { useCreateCampaign } from '../api/create-campaign';
 import { useUpdateCampaign } from '../api/update-campaign';
 import {
@@ -43,6 +42,15 @@ import { CampaignContentFields } from './campaign-content-fields';
 import { CampaignNumbersField } from './campaign-numbers-field';
 import { CampaignPreview } from './campaign-preview';
 import { CampaignTemplateFields } from './campaign-template-fields';
+
+/** The server's field names for the form's fields (it calls the groups `targetGroups`). */
+const SERVER_FIELDS = {
+  name: 'name',
+  message: 'message',
+  targetGroups: 'groups',
+  scheduledAt: 'scheduledAt',
+  connectionIds: 'connectionIds',
+} as const;
 
 const textareaClass =
   'flex min-h-36 w-full min-w-0 rounded-md border border-input bg-card px-3 py-2 text-base text-foreground shadow-xs transition-colors placeholder:text-zinc-500 focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ring/40 aria-invalid:border-destructive sm:text-sm';
@@ -63,10 +71,10 @@ export function CampaignDialog({
   const create = useCreateCampaign();
   const update = useUpdateCampaign();
   // Checked on submit only; a field's message goes away when the field is edited (`set`).
-  const editor = useForm({
-    resolver: zodResolver(campaignFormSchema()),
+  const editor = useServerForm(campaignFormSchema(), {
     defaultValues: emptyCampaignForm,
     reValidateMode: 'onSubmit',
+    serverFields: SERVER_FIELDS,
   });
   const form = editor.watch();
   const fieldErrors = editor.formState.errors;
@@ -127,21 +135,8 @@ export function CampaignDialog({
 
   /** The server's pt-BR message in the toast, and under the field it concerns when it names one. */
   const failed = (error: unknown, fallback: string) => {
-    if (isApiError(error) && error.fieldErrors) {
-      const f = error.fieldErrors;
-      editor.clearErrors();
-      const named = {
-        name: f.name,
-        message: f.message,
-        groups: f.targetGroups,
-        scheduledAt: f.scheduledAt,
-        connectionIds: f.connectionIds,
-      };
-      for (const [key, message] of Object.entries(named) as [keyof typeof named, string | undefined][]) {
-        if (message) editor.setError(key, { type: 'server', message });
-      }
-    }
-    toastError(error, fallback);
+    if (isApiError(error) && error.fieldErrors) editor.clearErrors();
+    editor.failed(error, fallback);
   };
 
   const send = (values: CampaignFormState) => {

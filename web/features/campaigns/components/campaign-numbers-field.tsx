@@ -1,14 +1,14 @@
 import { useId } from 'react';
-import type { ConnectionView } from '../../../../contract/connections';
-import { formatPhone } from '../../../../contract/phone';
-import { countLabel } from '../../../../contract/plural';
-import { ConnectionBadges } from '../../../components/connection-badges';
-import { FieldError } from '../../../components/field-error';
-import { Button } from '../../../components/ui/button';
-import { Label } from '../../../components/ui/label';
-import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group';
-import { formatNumber } from '../../../lib/format';
-import { capacityToday, useConnections } from '../../../lib/queries/connections';
+import type { ConnectionView } from '#contract/connections';
+import { formatPhone } from '#contract/phone';
+import { countLabel } from '#contract/plural';
+import { ConnectionBadges } from '#web/components/connection-badges';
+import { FieldError } from '#web/components/field-error';
+import { Button } from '#web/components/ui/button';
+import { Label } from '#web/components/ui/label';
+import { RadioGroup, RadioGroupItem } from '#web/components/ui/radio-group';
+import { formatNumber } from '#web/lib/format';
+import { capacityToday, useConnections } from '#web/lib/queries/connections';
 
 /** A number as the picker names it: 'Vendas (+55 11 98765-4321)'. */
 function numberName(c: ConnectionView): string {

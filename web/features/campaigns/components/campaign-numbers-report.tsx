@@ -1,9 +1,9 @@
 import { useId } from 'react';
-import type { CampaignNumbers } from '../../../../contract/campaigns';
-import { type ConnectionStopReason, connectionStopReasons, stopReasonLabels } from '../../../../contract/connections';
-import { formatPhone } from '../../../../contract/phone';
-import { formatNumber } from '../../../lib/format';
-import { useIsMobile } from '../../../lib/use-media-query';
+import type { CampaignNumbers } from '#contract/campaigns';
+import { type ConnectionStopReason, connectionStopReasons, stopReasonLabels } from '#contract/connections';
+import { formatPhone } from '#contract/phone';
+import { formatNumber } from '#web/lib/format';
+import { useIsMobile } from '#web/lib/use-media-query';
 
 type NumberLine = CampaignNumbers['numbers'][number];
 

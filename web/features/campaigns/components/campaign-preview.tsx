@@ -1,13 +1,13 @@
 import { Eye, UserRoundX } from 'lucide-react';
 import { type ReactNode, useId } from 'react';
-import { type CampaignTargetType, campaignMsg } from '../../../../contract/campaigns';
-import { parseTags } from '../../../../contract/contacts';
-import { nameVariables, renderMessage, seededRandom, unknownVariable } from '../../../../contract/personalize';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { WhatsappMessage } from '../../../components/whatsapp-message';
-import { errorMessage } from '../../../lib/api';
-import { maskPhone } from '../../../lib/mask';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { type CampaignTargetType, campaignMsg } from '#contract/campaigns';
+import { parseTags } from '#contract/contacts';
+import { nameVariables, renderMessage, seededRandom, unknownVariable } from '#contract/personalize';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { WhatsappMessage } from '#web/components/whatsapp-message';
+import { errorMessage } from '#web/lib/api';
+import { maskPhone } from '#web/lib/mask';
+import { useDebouncedValue } from '#web/lib/use-debounced-value';
 import { useCampaignPreview } from '../api/preview-campaign';
 
 const PREVIEW_DEBOUNCE_MS = 400;

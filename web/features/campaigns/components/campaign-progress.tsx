@@ -1,7 +1,7 @@
-import type { CampaignProgress as Progress } from '../../../../contract/campaigns';
-import { countLabel } from '../../../../contract/plural';
-import { formatNumber } from '../../../lib/format';
-import { cn } from '../../../lib/utils';
+import type { CampaignProgress as Progress } from '#contract/campaigns';
+import { countLabel } from '#contract/plural';
+import { formatNumber } from '#web/lib/format';
+import { cn } from '#web/lib/utils';
 import { type ProgressBucket, progressSummary } from '../campaign-view';
 
 const SEGMENT_COLORS: Record<ProgressBucket, string> = {

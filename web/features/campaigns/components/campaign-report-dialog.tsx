@@ -6,20 +6,20 @@ import {
   RECIPIENT_STATUS_LABELS,
   type RecipientStatus,
   recipientStatuses,
-} from '../../../../contract/campaigns';
-import { formatPhone } from '../../../../contract/phone';
-import { countLabel } from '../../../../contract/plural';
-import { EmptyState, ErrorState } from '../../../components/states';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog';
-import { Label } from '../../../components/ui/label';
-import { NativeSelect } from '../../../components/ui/select';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { Spinner } from '../../../components/ui/spinner';
-import { formatDateTime, formatNumber } from '../../../lib/format';
-import { toastError } from '../../../lib/toasts';
-import { useIsMobile } from '../../../lib/use-media-query';
+} from '#contract/campaigns';
+import { formatPhone } from '#contract/phone';
+import { countLabel } from '#contract/plural';
+import { EmptyState, ErrorState } from '#web/components/states';
+import { Badge, type BadgeTone } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#web/components/ui/dialog';
+import { Label } from '#web/components/ui/label';
+import { NativeSelect } from '#web/components/ui/select';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { Spinner } from '#web/components/ui/spinner';
+import { formatDateTime, formatNumber } from '#web/lib/format';
+import { toastError } from '#web/lib/toasts';
+import { useIsMobile } from '#web/lib/use-media-query';
 import { type RecipientsExportFormat, useExportCampaignRecipients } from '../api/export-campaign-recipients';
 import { useCampaignNumbers } from '../api/get-campaign-numbers';
 import { RECIPIENTS_PAGE_SIZE, useCampaignRecipients } from '../api/get-campaign-recipients';

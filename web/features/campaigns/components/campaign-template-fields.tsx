@@ -1,12 +1,12 @@
 import { Info } from 'lucide-react';
 import { useId } from 'react';
-import { CAMPAIGN_VARIABLES, type CampaignVariable } from '../../../../contract/campaigns';
-import { TEMPLATE_WINDOW_NOTE } from '../../../../contract/cloud-api';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { NativeSelect } from '../../../components/ui/select';
-import { type CloudApiTemplate, useCloudApiTemplates } from '../../../lib/queries/get-cloud-api-templates';
-import { useWhatsappSettings } from '../../../lib/queries/get-whatsapp-settings';
+import { CAMPAIGN_VARIABLES, type CampaignVariable } from '#contract/campaigns';
+import { TEMPLATE_WINDOW_NOTE } from '#contract/cloud-api';
+import { Input } from '#web/components/ui/input';
+import { Label } from '#web/components/ui/label';
+import { NativeSelect } from '#web/components/ui/select';
+import { type CloudApiTemplate, useCloudApiTemplates } from '#web/lib/queries/get-cloud-api-templates';
+import { useWhatsappSettings } from '#web/lib/queries/get-whatsapp-settings';
 import type { CampaignFormState, TemplateVariableInput } from '../campaign-form';
 
 const FIELD_LABELS: Record<CampaignVariable, string> = {

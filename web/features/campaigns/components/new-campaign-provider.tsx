@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
-import type { Campaign } from '../../../../contract/campaigns';
+import type { Campaign } from '#contract/campaigns';
 import { CampaignDialog } from './campaign-dialog';
 
 interface CampaignDialogControls {

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { Campaign, StartForecast } from '../../../../contract/campaigns';
-import { formatPhone } from '../../../../contract/phone';
-import { countLabel } from '../../../../contract/plural';
+import type { Campaign, StartForecast } from '#contract/campaigns';
+import { formatPhone } from '#contract/phone';
+import { countLabel } from '#contract/plural';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -12,13 +12,13 @@ import {
   AlertDialogFooter,
   AlertDialogHeader,
   AlertDialogTitle,
-} from '../../../components/ui/alert-dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { api } from '../../../lib/api';
-import { capacityToday, useConnections } from '../../../lib/queries/connections';
-import { useWhatsappChannel } from '../../../lib/queries/get-whatsapp-channel';
-import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
-import { audienceQueryKey } from '../../../lib/query-keys';
+} from '#web/components/ui/alert-dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { api } from '#web/lib/api';
+import { capacityToday, useConnections } from '#web/lib/queries/connections';
+import { useWhatsappChannel } from '#web/lib/queries/get-whatsapp-channel';
+import { connectionView, useWhatsappSession } from '#web/lib/queries/get-whatsapp-session';
+import { audienceQueryKey } from '#web/lib/query-keys';
 import { startConfirmText } from '../start-confirm';
 
 /** GET /api/campaigns/{id}/forecast: who a start now would send to, and the server's forecast of its end. */

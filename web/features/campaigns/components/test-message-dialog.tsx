@@ -1,19 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { type Campaign, campaignMsg, testCampaignForm } from '../../../../contract/campaigns';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+import { type Campaign, campaignMsg, testCampaignForm } from '#contract/campaigns';
+import { FormDialog } from '#web/components/form-dialog';
+import { FormField } from '#web/components/form-field';
+import { toastError, toastSuccess } from '#web/lib/toasts';
 import { useSendTestMessage } from '../api/send-test-message';
 
 /** 'Enviar teste': the campaign's message once to a number, the account's own when left empty. */
@@ -47,34 +38,26 @@ export function TestMessageDialog({ campaign, onClose }: { campaign: Campaign | 
   );
 
   return (
-    <Dialog open={campaign !== null} onOpenChange={(open) => !open && !send.isPending && onClose()}>
-      <DialogContent className="sm:max-w-md">
-        <DialogHeader>
-          <DialogTitle>Enviar teste</DialogTitle>
-          <DialogDescription>
-            Envia a mensagem de “{campaign?.name}” uma única vez, para você conferir como ela chega.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} noValidate className="grid gap-4">
-          <FormField
-            label="Número para o teste"
-            type="tel"
-            {...form.register('phone')}
-            placeholder="(11) 98765-4321"
-            hint="Deixe em branco para enviar ao número do seu WhatsApp conectado."
-            autoComplete="off"
-          />
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose} disabled={send.isPending}>
-              Cancelar
-            </Button>
-            <Button type="submit" disabled={send.isPending}>
-              {send.isPending ? <Spinner /> : null}
-              {send.isPending ? 'Enviando...' : 'Enviar teste'}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={campaign !== null}
+      onOpenChange={(next) => !next && onClose()}
+      title="Enviar teste"
+      description={<>Envia a mensagem de “{campaign?.name}” uma única vez, para você conferir como ela chega.</>}
+      className="sm:max-w-md"
+      onSubmit={submit}
+      pending={send.isPending}
+      submitLabel="Enviar teste"
+      pendingLabel="Enviando..."
+      lockWhilePending
+    >
+      <FormField
+        label="Número para o teste"
+        type="tel"
+        {...form.register('phone')}
+        placeholder="(11) 98765-4321"
+        hint="Deixe em branco para enviar ao número do seu WhatsApp conectado."
+        autoComplete="off"
+      />
+    </FormDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { AutoReplyRuleInput, autoReplySavedResponse } from '../../../../contract/bot';
-import { api } from '../../../lib/api';
+import type { AutoReplyRuleInput, autoReplySavedResponse } from '#contract/bot';
+import { api } from '#web/lib/api';
 import { useBotConfigStored } from './save-bot-config';
 
 export type AutoReplySaved = z.infer<typeof autoReplySavedResponse>;

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
+import { api } from '#web/lib/api';
 import type { BotConfigSaved } from './save-bot-config';
 import { useBotConfigStored } from './save-bot-config';
 

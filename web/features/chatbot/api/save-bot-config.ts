@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { BotConfig, BotConfigInput, botConfigSavedResponse } from '../../../../contract/bot';
-import { api } from '../../../lib/api';
-import { botConfigQueryKey, metricsQueryKey } from '../../../lib/query-keys';
+import type { BotConfig, BotConfigInput, botConfigSavedResponse } from '#contract/bot';
+import { api } from '#web/lib/api';
+import { botConfigQueryKey, metricsQueryKey } from '#web/lib/query-keys';
 
 export type BotConfigSaved = z.infer<typeof botConfigSavedResponse>;
 

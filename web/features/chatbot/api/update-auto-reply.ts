@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { AutoReplyRuleInput } from '../../../../contract/bot';
-import { api } from '../../../lib/api';
+import type { AutoReplyRuleInput } from '#contract/bot';
+import { api } from '#web/lib/api';
 import type { AutoReplySaved } from './add-auto-reply';
 import { useBotConfigStored } from './save-bot-config';
 

@@ -1,8 +1,8 @@
 import { Pause, Pencil, Play, Trash2 } from 'lucide-react';
-import { type AutoReply, autoReplyTypeLabels } from '../../../../contract/bot';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
-import { Card } from '../../../components/ui/card';
+import { type AutoReply, autoReplyTypeLabels } from '#contract/bot';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { Badge, type BadgeTone } from '#web/components/ui/badge';
+import { Card } from '#web/components/ui/card';
 import { buttonActionLabel } from '../auto-messages';
 import { WhatsappPreview } from './whatsapp-preview';
 

@@ -18,11 +18,11 @@ import {
   type BotButtonType,
   botButtonTypeLabels,
   botButtonTypes,
-} from '../../../../contract/bot';
-import { countLabel } from '../../../../contract/plural';
-import { FieldError } from '../../../components/field-error';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
+} from '#contract/bot';
+import { countLabel } from '#contract/plural';
+import { FieldError } from '#web/components/field-error';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -30,14 +30,14 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { NativeSelect } from '../../../components/ui/select';
-import { Spinner } from '../../../components/ui/spinner';
-import { Textarea } from '../../../components/ui/textarea';
-import { formatNumber } from '../../../lib/format';
-import { toastError } from '../../../lib/toasts';
+} from '#web/components/ui/dialog';
+import { Input } from '#web/components/ui/input';
+import { Label } from '#web/components/ui/label';
+import { NativeSelect } from '#web/components/ui/select';
+import { Spinner } from '#web/components/ui/spinner';
+import { Textarea } from '#web/components/ui/textarea';
+import { formatNumber } from '#web/lib/format';
+import { toastError } from '#web/lib/toasts';
 import { buttonActionLabel, draftFromReply, emptyButtonDraft, emptyNewMessage } from '../auto-messages';
 import { WhatsappPreview } from './whatsapp-preview';
 

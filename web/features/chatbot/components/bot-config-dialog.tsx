@@ -16,7 +16,7 @@ import {
   type Weekday,
   weekdayLabels,
   weekdays,
-} from '../../../../contract/bot';
+} from '#contract/bot';
 import {
   type BotConfigFormDraft,
   type BotConfigFormField,
@@ -24,14 +24,14 @@ import {
   botConfigForm,
   botConfigFormFromConfig,
   emptyBotReplyRow,
-} from '../../../../contract/bot-config-form';
-import { countLabel } from '../../../../contract/plural';
-import { FieldError } from '../../../components/field-error';
-import { FormField } from '../../../components/form-field';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { ErrorState } from '../../../components/states';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
+} from '#contract/bot-config-form';
+import { countLabel } from '#contract/plural';
+import { FieldError } from '#web/components/field-error';
+import { FormField } from '#web/components/form-field';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { ErrorState } from '#web/components/states';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -39,20 +39,20 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { Spinner } from '../../../components/ui/spinner';
-import { SwitchRow } from '../../../components/ui/switch-row';
-import { Textarea } from '../../../components/ui/textarea';
-import { useAuthenticatedUser } from '../../../lib/auth/get-me';
-import { canReadWorkspace } from '../../../lib/auth/permissions';
-import { formatNumber } from '../../../lib/format';
-import { useBotConfig } from '../../../lib/queries/get-bot-config';
-import { toastError, toastSuccess } from '../../../lib/toasts';
-import { UnsavedChangesDialog, UnsavedChangesGuard } from '../../../lib/use-unsaved-changes-guard';
-import { cn } from '../../../lib/utils';
+} from '#web/components/ui/dialog';
+import { Input } from '#web/components/ui/input';
+import { Label } from '#web/components/ui/label';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { Spinner } from '#web/components/ui/spinner';
+import { SwitchRow } from '#web/components/ui/switch-row';
+import { Textarea } from '#web/components/ui/textarea';
+import { useAuthenticatedUser } from '#web/lib/auth/get-me';
+import { canReadWorkspace } from '#web/lib/auth/permissions';
+import { formatNumber } from '#web/lib/format';
+import { useBotConfig } from '#web/lib/queries/get-bot-config';
+import { toastError, toastSuccess } from '#web/lib/toasts';
+import { UnsavedChangesDialog, UnsavedChangesGuard } from '#web/lib/use-unsaved-changes-guard';
+import { cn } from '#web/lib/utils';
 import { useSaveBotConfig } from '../api/save-bot-config';
 import { aiUnavailableText, botConfigFormDirty, toggleDay } from '../bot-config-form';
 

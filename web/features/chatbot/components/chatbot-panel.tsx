@@ -1,9 +1,9 @@
 import { Settings } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { Button } from '../../../components/ui/button';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { Button } from '#web/components/ui/button';
+import { paths } from '#web/lib/paths';
 import { AutoMessagesManager } from './auto-messages-manager';
 import { BotConfigDialog } from './bot-config-dialog';
 

@@ -1,7 +1,7 @@
 import { CornerUpLeft, ExternalLink, Phone } from 'lucide-react';
-import type { AutoReplyType, BotButton, BotButtonType } from '../../../../contract/bot';
-import { WhatsappMessage } from '../../../components/whatsapp-message';
-import { cn } from '../../../lib/utils';
+import type { AutoReplyType, BotButton, BotButtonType } from '#contract/bot';
+import { WhatsappMessage } from '#web/components/whatsapp-message';
+import { cn } from '#web/lib/utils';
 
 const BUTTON_ICONS: Record<BotButtonType, typeof Phone> = {
   url: ExternalLink,

@@ -1,14 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { CloudApiConfig, ConfigureCloudApiInput, configureCloudApiResponse } from '../../../../contract/cloud-api';
-import { api } from '../../../lib/api';
+import type { CloudApiConfig, ConfigureCloudApiInput, configureCloudApiResponse } from '#contract/cloud-api';
+import { api } from '#web/lib/api';
 import {
   businessProfileQueryKey,
   cloudApiConfigQueryKey,
   cloudApiHealthQueryKey,
   connectionsQueryKey,
   whatsappChannelQueryKey,
-} from '../../../lib/query-keys';
+} from '#web/lib/query-keys';
 import { getCloudApiHealth } from './get-cloud-api-health';
 
 export function configureCloudApi(input: ConfigureCloudApiInput): Promise<z.infer<typeof configureCloudApiResponse>> {

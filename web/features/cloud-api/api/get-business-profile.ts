@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { BusinessProfile } from '../../../../contract/cloud-api';
-import { api } from '../../../lib/api';
-import { businessProfileQueryKey } from '../../../lib/query-keys';
+import type { BusinessProfile } from '#contract/cloud-api';
+import { api } from '#web/lib/api';
+import { businessProfileQueryKey } from '#web/lib/query-keys';
 
 /** A failure is logged and clears the profile (SPEC §8): the card simply disappears. */
 export async function getBusinessProfile(): Promise<BusinessProfile | null> {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CloudApiConfig } from '../../../../contract/cloud-api';
-import { keyPathQueryFn } from '../../../lib/query-client';
-import { cloudApiConfigQueryKey } from '../../../lib/query-keys';
+import type { CloudApiConfig } from '#contract/cloud-api';
+import { keyPathQueryFn } from '#web/lib/query-client';
+import { cloudApiConfigQueryKey } from '#web/lib/query-keys';
 
 export function useCloudApiConfig(enabled = true) {
   return useQuery(

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CloudApiHealth } from '../../../../contract/cloud-api';
-import { POLL_INTERVALS_MS } from '../../../../contract/constants';
-import { api } from '../../../lib/api';
-import { cloudApiHealthQueryKey } from '../../../lib/query-keys';
+import type { CloudApiHealth } from '#contract/cloud-api';
+import { POLL_INTERVALS_MS } from '#contract/constants';
+import { api } from '#web/lib/api';
+import { cloudApiHealthQueryKey } from '#web/lib/query-keys';
 
 /** Polled every 10 s (SPEC §9); `fresh` re-checks against the Graph API now ('Verificar'). */
 export function getCloudApiHealth(fresh = false): Promise<CloudApiHealth> {

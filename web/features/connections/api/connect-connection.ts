@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
-import { connectionQueryKey } from '../../../lib/query-keys';
+import { api } from '#web/lib/api';
+import { connectionQueryKey } from '#web/lib/query-keys';
 import { invalidateConnections } from './invalidate';
 
 export interface ConnectConnectionResponse {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { CreateConnectionInput, connectionSavedResponse } from '../../../../contract/connections';
-import { api } from '../../../lib/api';
+import type { CreateConnectionInput, connectionSavedResponse } from '#contract/connections';
+import { api } from '#web/lib/api';
 import { invalidateConnections } from './invalidate';
 
 export type ConnectionSaved = z.infer<typeof connectionSavedResponse>;

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { OkResponse } from '../../../../contract/responses';
-import { api } from '../../../lib/api';
+import type { OkResponse } from '#contract/responses';
+import { api } from '#web/lib/api';
 import { invalidateConnections } from './invalidate';
 
 export function deleteConnection(id: string): Promise<OkResponse> {

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ConnectionDetail } from '../../../../contract/connections';
-import { POLL_INTERVALS_MS } from '../../../../contract/constants';
-import { keyPathQueryFn } from '../../../lib/query-client';
-import { connectionQueryKey } from '../../../lib/query-keys';
+import type { ConnectionDetail } from '#contract/connections';
+import { POLL_INTERVALS_MS } from '#contract/constants';
+import { keyPathQueryFn } from '#web/lib/query-client';
+import { connectionQueryKey } from '#web/lib/query-keys';
 
 /** Polled every 2 s while a dialog shows it (QR codes are replaced as new ones arrive), until connected with its number. */
 export const connectionQueryOptions = (id: string) =>

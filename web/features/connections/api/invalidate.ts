@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { connectionsQueryKey, whatsappChannelQueryKey, whatsappSessionQueryKey } from '../../../lib/query-keys';
+import { connectionsQueryKey, whatsappChannelQueryKey, whatsappSessionQueryKey } from '#web/lib/query-keys';
 
 /**
  * After a change to a number: the list and each number, and the default number's views elsewhere in

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { UpdateConnectionInput } from '../../../../contract/connections';
-import { api } from '../../../lib/api';
+import type { UpdateConnectionInput } from '#contract/connections';
+import { api } from '#web/lib/api';
 import type { ConnectionSaved } from './create-connection';
 import { invalidateConnections } from './invalidate';
 

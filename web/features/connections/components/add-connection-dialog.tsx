@@ -7,11 +7,10 @@ import {
   type CreateConnectionInput,
   connectionKinds,
   createConnectionInput,
-} from '../../../../contract/connections';
-import { paths } from '../../../app/paths';
-import { CloudCredentialsFields } from '../../../components/cloud-credentials-fields';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
+} from '#contract/connections';
+import { CloudCredentialsFields } from '#web/components/cloud-credentials-fields';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -19,12 +18,13 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Label } from '../../../components/ui/label';
-import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group';
-import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage, isApiError } from '../../../lib/api';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+} from '#web/components/ui/dialog';
+import { Label } from '#web/components/ui/label';
+import { RadioGroup, RadioGroupItem } from '#web/components/ui/radio-group';
+import { Spinner } from '#web/components/ui/spinner';
+import { errorMessage, isApiError } from '#web/lib/api';
+import { paths } from '#web/lib/paths';
+import { toastError, toastSuccess } from '#web/lib/toasts';
 import { useCreateConnection } from '../api/create-connection';
 import { KIND_LABELS } from './connection-labels';
 import { PairingPanel } from './pairing-panel';

@@ -1,13 +1,12 @@
 import { ArrowRight, QrCode, Smartphone, Unplug } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { ConnectionView } from '../../../../contract/connections';
-import { formatPhone } from '../../../../contract/phone';
-import { paths } from '../../../app/paths';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { ConnectionBadges } from '../../../components/connection-badges';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { Button } from '../../../components/ui/button';
+import type { ConnectionView } from '#contract/connections';
+import { formatPhone } from '#contract/phone';
+import { ConfirmDialog } from '#web/components/confirm-dialog';
+import { ConnectionBadges } from '#web/components/connection-badges';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -15,9 +14,10 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { useConnections } from '../../../lib/queries/connections';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+} from '#web/components/ui/dialog';
+import { paths } from '#web/lib/paths';
+import { useConnections } from '#web/lib/queries/connections';
+import { toastError, toastSuccess } from '#web/lib/toasts';
 import { useDisconnectConnection } from '../api/disconnect-connection';
 import { ConnectConnectionDialog } from './connect-connection-dialog';
 import { isPairing, needsPairing } from './connection-labels';

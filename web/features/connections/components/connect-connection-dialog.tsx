@@ -1,5 +1,5 @@
-import type { ConnectionView } from '../../../../contract/connections';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog';
+import type { ConnectionView } from '#contract/connections';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#web/components/ui/dialog';
 import { isPairing } from './connection-labels';
 import { PairingPanel } from './pairing-panel';
 

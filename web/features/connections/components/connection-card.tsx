@@ -1,16 +1,16 @@
 import { Pause, Pencil, Play, QrCode, ShieldCheck, SlidersHorizontal, Star, Trash2, Unplug } from 'lucide-react';
-import type { ConnectionView } from '../../../../contract/connections';
-import { formatPhone } from '../../../../contract/phone';
-import { countLabel } from '../../../../contract/plural';
-import { ConnectionBadges } from '../../../components/connection-badges';
-import { CopyField } from '../../../components/copy-field';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { Label } from '../../../components/ui/label';
-import { Spinner } from '../../../components/ui/spinner';
-import { Switch } from '../../../components/ui/switch';
-import { useCanAct } from '../../../lib/auth/use-can-act';
-import { formatNumber } from '../../../lib/format';
-import { cn } from '../../../lib/utils';
+import type { ConnectionView } from '#contract/connections';
+import { formatPhone } from '#contract/phone';
+import { countLabel } from '#contract/plural';
+import { ConnectionBadges } from '#web/components/connection-badges';
+import { CopyField } from '#web/components/copy-field';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { Label } from '#web/components/ui/label';
+import { Spinner } from '#web/components/ui/spinner';
+import { Switch } from '#web/components/ui/switch';
+import { useCanAct } from '#web/lib/auth/use-can-act';
+import { formatNumber } from '#web/lib/format';
+import { cn } from '#web/lib/utils';
 import {
   canClearRestriction,
   HEALTH_LEVELS,

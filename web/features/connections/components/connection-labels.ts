@@ -1,9 +1,4 @@
-import type {
-  ConnectionHealth,
-  ConnectionKind,
-  ConnectionStatus,
-  ConnectionView,
-} from '../../../../contract/connections';
+import type { ConnectionHealth, ConnectionKind, ConnectionStatus, ConnectionView } from '#contract/connections';
 
 /** A number's health: its words and the colour of its dot and text (AA on white). */
 export const HEALTH_LEVELS: Record<ConnectionHealth['level'], { label: string; dot: string; text: string }> = {

@@ -10,11 +10,11 @@ import {
   connectionSettingsForm,
   connectionSettingsFormMsg,
   connectionSettingsFormValues,
-} from '../../../../contract/connection-settings-form';
-import type { ConnectionSettings, ConnectionView } from '../../../../contract/connections';
-import { FormField } from '../../../components/form-field';
-import { ErrorState } from '../../../components/states';
-import { Button } from '../../../components/ui/button';
+} from '#contract/connection-settings-form';
+import type { ConnectionSettings, ConnectionView } from '#contract/connections';
+import { FormField } from '#web/components/form-field';
+import { ErrorState } from '#web/components/states';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -22,14 +22,14 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { Spinner } from '../../../components/ui/spinner';
-import { SwitchRow } from '../../../components/ui/switch-row';
-import { isApiError } from '../../../lib/api';
-import { formatNumber } from '../../../lib/format';
-import { useWhatsappSettings } from '../../../lib/queries/get-whatsapp-settings';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+} from '#web/components/ui/dialog';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { Spinner } from '#web/components/ui/spinner';
+import { SwitchRow } from '#web/components/ui/switch-row';
+import { isApiError } from '#web/lib/api';
+import { formatNumber } from '#web/lib/format';
+import { useWhatsappSettings } from '#web/lib/queries/get-whatsapp-settings';
+import { toastError, toastSuccess } from '#web/lib/toasts';
 import { useUpdateConnection } from '../api/update-connection';
 
 const onOff = (on: boolean) => (on ? 'ligado' : 'desligado');

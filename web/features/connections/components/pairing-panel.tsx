@@ -1,14 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { formatPhone } from '../../../../contract/phone';
-import { QrCodeImage } from '../../../components/qr-code-image';
-import { ErrorState } from '../../../components/states';
-import { Button } from '../../../components/ui/button';
-import { DialogFooter } from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api';
-import { connectionsQueryKey } from '../../../lib/query-keys';
+import { formatPhone } from '#contract/phone';
+import { QrCodeImage } from '#web/components/qr-code-image';
+import { ErrorState } from '#web/components/states';
+import { Button } from '#web/components/ui/button';
+import { DialogFooter } from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { errorMessage } from '#web/lib/api';
+import { connectionsQueryKey } from '#web/lib/query-keys';
 import { useConnectConnection } from '../api/connect-connection';
 import { useConnection } from '../api/get-connection';
 

@@ -2,9 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { type ConnectionView, updateConnectionInput } from '../../../../contract/connections';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
+import { type ConnectionView, updateConnectionInput } from '#contract/connections';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -12,10 +12,10 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { isApiError } from '../../../lib/api';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+} from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { isApiError } from '#web/lib/api';
+import { toastError, toastSuccess } from '#web/lib/toasts';
 import { useUpdateConnection } from '../api/update-connection';
 
 /** The label alone, required here (the PATCH takes it optional). */

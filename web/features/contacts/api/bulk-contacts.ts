@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ContactBulkInput, ContactBulkResponse } from '../../../../contract/contacts';
-import { api } from '../../../lib/api';
-import { audienceQueryKey, contactsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
+import type { ContactBulkInput, ContactBulkResponse } from '#contract/contacts';
+import { api } from '#web/lib/api';
+import { audienceQueryKey, contactsQueryKey, metricsQueryKey } from '#web/lib/query-keys';
+import { useInvalidatingMutation } from '#web/lib/use-invalidating-mutation';
 
 /** Adds or removes one tag, or deletes, for the selected contacts. */
 export function bulkContacts(input: ContactBulkInput): Promise<ContactBulkResponse> {
@@ -9,14 +9,5 @@ export function bulkContacts(input: ContactBulkInput): Promise<ContactBulkRespon
 }
 
 export function useBulkContacts() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: bulkContacts,
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: contactsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: audienceQueryKey }),
-      ]),
-  });
+  return useInvalidatingMutation(bulkContacts, [contactsQueryKey, metricsQueryKey, audienceQueryKey]);
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ContactPage } from '../../../../contract/contacts';
-import { api } from '../../../lib/api';
-import { contactsQueryKey } from '../../../lib/query-keys';
+import type { ContactPage } from '#contract/contacts';
+import { api } from '#web/lib/api';
+import { contactsQueryKey } from '#web/lib/query-keys';
 
 export const CONTACTS_PAGE_SIZE = 50;
 

@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ImportResult } from '../../../../contract/contacts';
-import { ApiError } from '../../../lib/api';
-import { contactsQueryKey, metricsQueryKey, unreadCountQueryKey } from '../../../lib/query-keys';
+import type { ImportResult } from '#contract/contacts';
+import { ApiError } from '#web/lib/api';
+import { contactsQueryKey, metricsQueryKey, unreadCountQueryKey } from '#web/lib/query-keys';
+import { useInvalidatingMutation } from '#web/lib/use-invalidating-mutation';
 
 export type ImportPhase = { phase: 'upload'; percent: number } | { phase: 'processing' };
 
@@ -41,18 +41,11 @@ export function importContacts(file: File, onProgress: (p: ImportPhase) => void)
 }
 
 export function useImportContacts() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ file, onProgress }: { file: File; onProgress: (p: ImportPhase) => void }) =>
-      importContacts(file, onProgress),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: contactsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
-        // A successful import is notified: the bell shows it now rather than at its next poll.
-        queryClient.invalidateQueries({ queryKey: unreadCountQueryKey }),
-      ]),
-  });
+  // A successful import is notified: the bell shows it now rather than at its next poll.
+  return useInvalidatingMutation(
+    ({ file, onProgress }: { file: File; onProgress: (p: ImportPhase) => void }) => importContacts(file, onProgress),
+    [contactsQueryKey, metricsQueryKey, unreadCountQueryKey],
+  );
 }
 
 /** Download link of the import template. */

@@ -1,8 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ContactInput, contactMutationResponse } from '../../../../contract/contacts';
-import { api } from '../../../lib/api';
-import { contactsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
+import type { ContactInput, contactMutationResponse } from '#contract/contacts';
+import { api } from '#web/lib/api';
+import { contactsQueryKey, metricsQueryKey } from '#web/lib/query-keys';
+import { useInvalidatingMutation } from '#web/lib/use-invalidating-mutation';
 
 export type ContactMutationResponse = z.infer<typeof contactMutationResponse>;
 
@@ -16,14 +16,8 @@ export function updateContact(id: string, input: ContactInput): Promise<ContactM
 
 /** Creates (no id) or updates a contact; refreshes the lists and the dashboard figures. */
 export function useSaveContact() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, input }: { id?: string; input: ContactInput }) =>
-      id ? updateContact(id, input) : createContact(input),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: contactsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
-      ]),
-  });
+  return useInvalidatingMutation(
+    ({ id, input }: { id?: string; input: ContactInput }) => (id ? updateContact(id, input) : createContact(input)),
+    [contactsQueryKey, metricsQueryKey],
+  );
 }

@@ -1,23 +1,13 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { type Contact, contactInput, contactsMsg } from '../../../../contract/contacts';
-import { formatPhone } from '../../../../contract/phone';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog';
-import { Label } from '../../../components/ui/label';
-import { Spinner } from '../../../components/ui/spinner';
-import { Switch } from '../../../components/ui/switch';
-import { isApiError } from '../../../lib/api';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+import { Controller } from 'react-hook-form';
+import { type Contact, contactInput, contactsMsg } from '#contract/contacts';
+import { formatPhone } from '#contract/phone';
+import { FormDialog } from '#web/components/form-dialog';
+import { FormField } from '#web/components/form-field';
+import { Label } from '#web/components/ui/label';
+import { Switch } from '#web/components/ui/switch';
+import { toastError, toastSuccess } from '#web/lib/toasts';
+import { useServerForm } from '#web/lib/use-server-form';
 import { useSaveContact } from '../api/save-contact';
 
 const fields = ['name', 'phone', 'email'] as const;
@@ -49,10 +39,10 @@ export function ContactDialog({
 }) {
   const save = useSaveContact();
   // A message stays until the next 'Criar Contato' / 'Salvar Alterações', as the server's would.
-  const form = useForm({
-    resolver: zodResolver(contactInput),
+  const form = useServerForm(contactInput, {
     defaultValues: formValues(null),
     reValidateMode: 'onSubmit',
+    serverFields: fields,
   });
   const { errors } = form.formState;
   const activeId = useId();
@@ -71,14 +61,7 @@ export function ContactDialog({
             toastSuccess(res.message);
             onOpenChange(false);
           },
-          onError: (error) => {
-            if (isApiError(error))
-              for (const field of fields) {
-                const message = error.fieldErrors?.[field];
-                if (message) form.setError(field, { type: 'server', message });
-              }
-            toastError(error, contact ? contactsMsg.updateError : contactsMsg.createError);
-          },
+          onError: (error) => form.failed(error, contact ? contactsMsg.updateError : contactsMsg.createError),
         },
       ),
     (invalid) => {
@@ -88,78 +71,68 @@ export function ContactDialog({
   );
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-lg">
-        <DialogHeader>
-          <DialogTitle>{contact ? 'Editar Contato' : 'Novo Contato'}</DialogTitle>
-          <DialogDescription>
-            O telefone é salvo no formato internacional; números brasileiros podem ser digitados com DDD.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} noValidate className="grid gap-4">
-          <FormField
-            label="Nome"
-            error={errors.name?.message}
-            autoComplete="off"
-            placeholder="Maria da Silva"
-            {...form.register('name')}
-          />
-          <FormField
-            label="Telefone"
-            type="tel"
-            error={errors.phone?.message}
-            placeholder="(21) 99876-5432"
-            autoComplete="off"
-            {...form.register('phone')}
-          />
-          <FormField
-            label="Email (opcional)"
-            type="email"
-            error={errors.email?.message}
-            placeholder="maria@empresa.com.br"
-            autoComplete="off"
-            {...form.register('email')}
-          />
-          <FormField
-            label="Tags"
-            {...form.register('tags')}
-            hint="Separe as tags por vírgula, por exemplo: cliente, vip"
-            autoComplete="off"
-          />
-          <div className="flex items-center justify-between gap-4 rounded-md border p-3">
-            <Label htmlFor={activeId}>Contato ativo</Label>
-            <Controller
-              control={form.control}
-              name="isActive"
-              render={({ field }) => (
-                <Switch id={activeId} checked={field.value ?? true} onCheckedChange={field.onChange} />
-              )}
-            />
-          </div>
-          <div className="flex items-center justify-between gap-4 rounded-md border p-3">
-            <div className="grid gap-1">
-              <Label htmlFor={optOutId}>Descadastrado (opt-out)</Label>
-              <p className="text-xs text-muted-foreground">Contatos descadastrados nunca recebem campanhas.</p>
-            </div>
-            <Controller
-              control={form.control}
-              name="optedOut"
-              render={({ field }) => (
-                <Switch id={optOutId} checked={field.value ?? false} onCheckedChange={field.onChange} />
-              )}
-            />
-          </div>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)}>
-              Cancelar
-            </Button>
-            <Button type="submit" disabled={save.isPending}>
-              {save.isPending ? <Spinner /> : null}
-              {save.isPending ? 'Salvando...' : contact ? 'Salvar Alterações' : 'Criar Contato'}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={contact ? 'Editar Contato' : 'Novo Contato'}
+      description="O telefone é salvo no formato internacional; números brasileiros podem ser digitados com DDD."
+      onSubmit={submit}
+      pending={save.isPending}
+      submitLabel={contact ? 'Salvar Alterações' : 'Criar Contato'}
+      pendingLabel="Salvando..."
+    >
+      <FormField
+        label="Nome"
+        error={errors.name?.message}
+        autoComplete="off"
+        placeholder="Maria da Silva"
+        {...form.register('name')}
+      />
+      <FormField
+        label="Telefone"
+        type="tel"
+        error={errors.phone?.message}
+        placeholder="(21) 99876-5432"
+        autoComplete="off"
+        {...form.register('phone')}
+      />
+      <FormField
+        label="Email (opcional)"
+        type="email"
+        error={errors.email?.message}
+        placeholder="maria@empresa.com.br"
+        autoComplete="off"
+        {...form.register('email')}
+      />
+      <FormField
+        label="Tags"
+        {...form.register('tags')}
+        hint="Separe as tags por vírgula, por exemplo: cliente, vip"
+        autoComplete="off"
+      />
+      <div className="flex items-center justify-between gap-4 rounded-md border p-3">
+        <Label htmlFor={activeId}>Contato ativo</Label>
+        <Controller
+          control={form.control}
+          name="isActive"
+          render={({ field }) => (
+            <Switch id={activeId} checked={field.value ?? true} onCheckedChange={field.onChange} />
+          )}
+        />
+      </div>
+      <div className="flex items-center justify-between gap-4 rounded-md border p-3">
+        <div className="grid gap-1">
+          <Label htmlFor={optOutId}>Descadastrado (opt-out)</Label>
+          <p className="text-xs text-muted-foreground">Contatos descadastrados nunca recebem campanhas.</p>
+        </div>
+        <Controller
+          control={form.control}
+          name="optedOut"
+          render={({ field }) => (
+            <Switch id={optOutId} checked={field.value ?? false} onCheckedChange={field.onChange} />
+          )}
+        />
+      </div>
+    </FormDialog>
   );
 }

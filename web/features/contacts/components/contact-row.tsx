@@ -1,16 +1,16 @@
 import { Copy, Eye, EyeOff, Mail, MessageCircle, MessagesSquare, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { type Contact, contactsMsg } from '../../../../contract/contacts';
-import { formatPhone, phoneDigits } from '../../../../contract/phone';
-import { paths } from '../../../app/paths';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { toast } from '../../../components/ui/use-toast';
-import { maskEmail, maskPhone, whatsappLink } from '../../../lib/mask';
-import { toastError } from '../../../lib/toasts';
-import { cn } from '../../../lib/utils';
+import { type Contact, contactsMsg } from '#contract/contacts';
+import { formatPhone, phoneDigits } from '#contract/phone';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { toast } from '#web/components/ui/use-toast';
+import { maskEmail, maskPhone, whatsappLink } from '#web/lib/mask';
+import { paths } from '#web/lib/paths';
+import { toastError } from '#web/lib/toasts';
+import { cn } from '#web/lib/utils';
 
 async function copy(text: string) {
   try {

@@ -1,26 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Tag, Trash2, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { type Contact, type ContactBulkAction, contactBulkTagForm, contactsMsg } from '../../../../contract/contacts';
-import { countLabel } from '../../../../contract/plural';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { FormField } from '../../../components/form-field';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { TagChip } from '../../../components/tag-chips';
-import { Button } from '../../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { isApiError } from '../../../lib/api';
-import { useContactTags } from '../../../lib/queries/get-contact-tags';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+import { type Contact, type ContactBulkAction, contactBulkTagForm, contactsMsg } from '#contract/contacts';
+import { countLabel } from '#contract/plural';
+import { ConfirmDialog } from '#web/components/confirm-dialog';
+import { FormDialog } from '#web/components/form-dialog';
+import { FormField } from '#web/components/form-field';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { TagChip } from '#web/components/tag-chips';
+import { Button } from '#web/components/ui/button';
+import { useContactTags } from '#web/lib/queries/get-contact-tags';
+import { toastError, toastSuccess } from '#web/lib/toasts';
+import { useServerForm } from '#web/lib/use-server-form';
 import { useBulkContacts } from '../api/bulk-contacts';
 
 type TagAction = Extract<ContactBulkAction, 'tag' | 'untag'>;
@@ -42,10 +32,10 @@ function BulkTagDialog({
   const accountTags = useContactTags(action === 'tag');
   // Checked by the contract's rule for the tag on 'Adicionar tag' / 'Remover tag'; a message goes as soon
   // as the tag is typed or picked again.
-  const form = useForm({
-    resolver: zodResolver(contactBulkTagForm),
+  const form = useServerForm(contactBulkTagForm, {
     defaultValues: { tag: '' },
     reValidateMode: 'onSubmit',
+    serverFields: ['tag'],
   });
   const error = form.formState.errors.tag?.message;
   const tag = form.watch('tag');
@@ -70,62 +60,49 @@ function BulkTagDialog({
           toastSuccess(res.message);
           onOpenChange(false);
         },
-        onError: (err) => {
-          if (isApiError(err) && err.fieldErrors?.tag)
-            form.setError('tag', { type: 'server', message: err.fieldErrors.tag });
-          toastError(err, contactsMsg.bulkError);
-        },
+        onError: (err) => form.failed(err, contactsMsg.bulkError),
       },
     );
   });
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !bulk.isPending && onOpenChange(next)}>
-      <DialogContent className="sm:max-w-md">
-        <DialogHeader>
-          <DialogTitle>{action === 'untag' ? 'Remover tag' : 'Adicionar tag'}</DialogTitle>
-          <DialogDescription>
-            {action === 'untag' ? `A tag sai dos ${who}.` : `A tag é adicionada aos ${who}.`}
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} noValidate className="grid gap-4">
-          <FormField
-            label="Tag"
-            {...form.register('tag', { onChange: () => form.clearErrors('tag') })}
-            error={error}
-            maxLength={60}
-            autoComplete="off"
-            placeholder="vip"
-            hint={action === 'tag' ? 'Uma tag por vez. Use uma que já existe ou crie uma nova.' : undefined}
-          />
-          {suggestions.length > 0 ? (
-            <ul className="flex max-h-32 flex-wrap gap-2 overflow-y-auto" aria-label="Tags sugeridas">
-              {suggestions.slice(0, 40).map((t) => (
-                <li key={t} className="max-w-full">
-                  <TagChip
-                    tag={t}
-                    pressed={tag.trim() === t}
-                    onPressedChange={(p) => {
-                      form.setValue('tag', p ? t : '');
-                      form.clearErrors('tag');
-                    }}
-                  />
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          <DialogFooter>
-            <Button variant="outline" disabled={bulk.isPending} onClick={() => onOpenChange(false)}>
-              Cancelar
-            </Button>
-            <Button type="submit" disabled={bulk.isPending}>
-              {bulk.isPending ? <Spinner /> : null}
-              {action === 'untag' ? 'Remover tag' : 'Adicionar tag'}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={action === 'untag' ? 'Remover tag' : 'Adicionar tag'}
+      description={action === 'untag' ? `A tag sai dos ${who}.` : `A tag é adicionada aos ${who}.`}
+      className="sm:max-w-md"
+      onSubmit={submit}
+      pending={bulk.isPending}
+      submitLabel={action === 'untag' ? 'Remover tag' : 'Adicionar tag'}
+      lockWhilePending
+    >
+      <FormField
+        label="Tag"
+        {...form.register('tag', { onChange: () => form.clearErrors('tag') })}
+        error={error}
+        maxLength={60}
+        autoComplete="off"
+        placeholder="vip"
+        hint={action === 'tag' ? 'Uma tag por vez. Use uma que já existe ou crie uma nova.' : undefined}
+      />
+      {suggestions.length > 0 ? (
+        <ul className="flex max-h-32 flex-wrap gap-2 overflow-y-auto" aria-label="Tags sugeridas">
+          {suggestions.slice(0, 40).map((t) => (
+            <li key={t} className="max-w-full">
+              <TagChip
+                tag={t}
+                pressed={tag.trim() === t}
+                onPressedChange={(p) => {
+                  form.setValue('tag', p ? t : '');
+                  form.clearErrors('tag');
+                }}
+              />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </FormDialog>
   );
 }
 

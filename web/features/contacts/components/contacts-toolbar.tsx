@@ -1,11 +1,11 @@
 import { Download, Plus, Upload } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
-import { contactsMsg } from '../../../../contract/contacts';
-import { PermissionGatedButton } from '../../../components/permission-gated-button';
-import { TagChip, TagChipList } from '../../../components/tag-chips';
-import { Button } from '../../../components/ui/button';
-import { Popover, PopoverContent, PopoverTrigger } from '../../../components/ui/popover';
-import { useContactTags } from '../../../lib/queries/get-contact-tags';
+import { contactsMsg } from '#contract/contacts';
+import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { TagChip, TagChipList } from '#web/components/tag-chips';
+import { Button } from '#web/components/ui/button';
+import { Popover, PopoverContent, PopoverTrigger } from '#web/components/ui/popover';
+import { useContactTags } from '#web/lib/queries/get-contact-tags';
 import { type ContactsFilter, contactsExportUrl } from '../api/get-contacts';
 import { ImportDialog } from './import-dialog';
 

@@ -1,7 +1,7 @@
 import { Download, FileSpreadsheet, Upload } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { contactsMsg, type ImportResult, importErrorLine, toCsv } from '../../../../contract/contacts';
-import { Button } from '../../../components/ui/button';
+import { contactsMsg, type ImportResult, importErrorLine, toCsv } from '#contract/contacts';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -9,13 +9,13 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Label } from '../../../components/ui/label';
-import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage } from '../../../lib/api';
-import { formatNumber } from '../../../lib/format';
-import { toastSuccess } from '../../../lib/toasts';
+} from '#web/components/ui/dialog';
+import { Label } from '#web/components/ui/label';
+import { Spinner } from '#web/components/ui/spinner';
+import { toast } from '#web/components/ui/use-toast';
+import { errorMessage } from '#web/lib/api';
+import { formatNumber } from '#web/lib/format';
+import { toastSuccess } from '#web/lib/toasts';
 import { type ImportPhase, importTemplateUrl, useImportContacts } from '../api/import-contacts';
 
 const ACCEPTED = /\.(csv|txt|xls|xlsx)$/i;

@@ -1,12 +1,8 @@
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type {
-  Conversation,
-  conversationActionResponse,
-  conversationDetailResponse,
-} from '../../../../contract/conversations';
-import { api, isApiError } from '../../../lib/api';
-import { conversationQueryKey, conversationsQueryKey } from '../../../lib/query-keys';
+import type { Conversation, conversationActionResponse, conversationDetailResponse } from '#contract/conversations';
+import { api, isApiError } from '#web/lib/api';
+import { conversationQueryKey, conversationsQueryKey } from '#web/lib/query-keys';
 import {
   CONVERSATION_POLL_MS,
   conversationPath,

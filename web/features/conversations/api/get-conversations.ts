@@ -1,8 +1,8 @@
 import { keepPreviousData, type QueryClient, type QueryKey, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { Conversation, conversationListResponse } from '../../../../contract/conversations';
-import { api } from '../../../lib/api';
-import { conversationsQueryKey } from '../../../lib/query-keys';
+import type { Conversation, conversationListResponse } from '#contract/conversations';
+import { api } from '#web/lib/api';
+import { conversationsQueryKey } from '#web/lib/query-keys';
 import { CONVERSATIONS_LIMIT, LIST_POLL_MS, replaceConversation, sameThread } from '../conversation-view';
 
 export type ConversationListResponse = z.infer<typeof conversationListResponse>;

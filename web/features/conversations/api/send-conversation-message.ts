@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
+import { api } from '#web/lib/api';
 import { conversationPath, type Thread } from '../conversation-view';
 import { applyConversation, type ConversationActionResponse } from './get-conversation';
 

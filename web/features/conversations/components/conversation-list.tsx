@@ -1,17 +1,17 @@
 import { Headset, MessagesSquare, Search } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { ConnectionView } from '../../../../contract/connections';
-import { type Conversation, conversationsMsg } from '../../../../contract/conversations';
-import { pluralForm } from '../../../../contract/plural';
-import { EmptyState, ErrorState } from '../../../components/states';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { NativeSelect } from '../../../components/ui/select';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { formatDateTime, formatRelativeTime } from '../../../lib/format';
-import { cn } from '../../../lib/utils';
+import type { ConnectionView } from '#contract/connections';
+import { type Conversation, conversationsMsg } from '#contract/conversations';
+import { pluralForm } from '#contract/plural';
+import { EmptyState, ErrorState } from '#web/components/states';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { Input } from '#web/components/ui/input';
+import { Label } from '#web/components/ui/label';
+import { NativeSelect } from '#web/components/ui/select';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { formatDateTime, formatRelativeTime } from '#web/lib/format';
+import { cn } from '#web/lib/utils';
 import type { useConversations } from '../api/get-conversations';
 import {
   conversationTitle,

@@ -1,16 +1,16 @@
 import { MessagesSquare } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { conversationsMsg } from '../../../../contract/conversations';
-import { LockedState } from '../../../components/locked-state';
-import { EmptyState } from '../../../components/states';
-import { Card } from '../../../components/ui/card';
-import { useAuthenticatedUser } from '../../../lib/auth/get-me';
-import { canReadWorkspace } from '../../../lib/auth/permissions';
-import { useConnections } from '../../../lib/queries/connections';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
-import { useNow } from '../../../lib/use-now';
-import { cn } from '../../../lib/utils';
+import { conversationsMsg } from '#contract/conversations';
+import { LockedState } from '#web/components/locked-state';
+import { EmptyState } from '#web/components/states';
+import { Card } from '#web/components/ui/card';
+import { useAuthenticatedUser } from '#web/lib/auth/get-me';
+import { canReadWorkspace } from '#web/lib/auth/permissions';
+import { useConnections } from '#web/lib/queries/connections';
+import { useDebouncedValue } from '#web/lib/use-debounced-value';
+import { useNow } from '#web/lib/use-now';
+import { cn } from '#web/lib/utils';
 import { useConversations } from '../api/get-conversations';
 import {
   findConversation,

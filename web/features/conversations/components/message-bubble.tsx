@@ -1,8 +1,8 @@
 import { Check, CheckCheck, CircleAlert, Clock, ExternalLink, Phone, Reply } from 'lucide-react';
 import { useId } from 'react';
-import type { ConversationMessage } from '../../../../contract/conversations';
-import { MessageImage, WhatsappText } from '../../../components/whatsapp-message';
-import { cn } from '../../../lib/utils';
+import type { ConversationMessage } from '#contract/conversations';
+import { MessageImage, WhatsappText } from '#web/components/whatsapp-message';
+import { cn } from '#web/lib/utils';
 import {
   type MessageOptionsView,
   messageOptionsView,

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { DemoSignupInput, demoSignupResponse } from '../../../../contract/auth';
-import { api } from '../../../lib/api';
+import type { DemoSignupInput, demoSignupResponse } from '#contract/auth';
+import { api } from '#web/lib/api';
 
 export type DemoSignupResponse = z.infer<typeof demoSignupResponse>;
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { RecentActivations } from '../../../../contract/settings';
-import { api } from '../../../lib/api';
-import { recentActivationsQueryKey } from '../../../lib/query-keys';
+import type { RecentActivations } from '#contract/settings';
+import { api } from '#web/lib/api';
+import { recentActivationsQueryKey } from '#web/lib/query-keys';
 
 export function getRecentActivations({ signal }: { signal?: AbortSignal } = {}): Promise<RecentActivations> {
   return api.get<RecentActivations>('/api/plan-activations/recent', { signal });

@@ -1,23 +1,22 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeft, CircleCheck, Clock, LogIn, RotateCcw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { type Credentials, type DemoSignupInput, demoSignupInput } from '../../../../contract/auth';
-import { DEMO_DURATION_MS } from '../../../../contract/constants';
-import { msg } from '../../../../contract/messages';
-import { countLabel } from '../../../../contract/plural';
-import { paths } from '../../../app/paths';
-import { usePageTitle } from '../../../app/use-page-title';
-import { CredentialsBox } from '../../../components/credentials-box';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/use-toast';
-import { isApiError } from '../../../lib/api';
-import { useLogin } from '../../../lib/auth/login';
-import { formatDateTime } from '../../../lib/format';
+import { type Credentials, type DemoSignupInput, demoSignupInput } from '#contract/auth';
+import { DEMO_DURATION_MS } from '#contract/constants';
+import { msg } from '#contract/messages';
+import { countLabel } from '#contract/plural';
+import { CredentialsBox } from '#web/components/credentials-box';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { Spinner } from '#web/components/ui/spinner';
+import { toast } from '#web/components/ui/use-toast';
+import { isApiError } from '#web/lib/api';
+import { useLogin } from '#web/lib/auth/login';
+import { formatDateTime } from '#web/lib/format';
+import { paths } from '#web/lib/paths';
+import { usePageTitle } from '#web/lib/use-page-title';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useDemoSignup } from '../api/demo-signup';
 
 const demoHours = DEMO_DURATION_MS / 3_600_000;
@@ -25,11 +24,10 @@ const fieldNames = ['name', 'whatsappNumber', 'email'] as const;
 
 function DemoForm({ onCreated }: { onCreated: (c: Credentials, expiresAt: string | null) => void }) {
   const signup = useDemoSignup();
-  const form = useForm({
-    resolver: zodResolver(demoSignupInput),
+  const form = useServerForm(demoSignupInput, {
     defaultValues: { name: '', whatsappNumber: '', email: '' },
+    serverFields: fieldNames,
   });
-  const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit((values: DemoSignupInput) =>
     signup.mutate(values, {
@@ -43,17 +41,7 @@ function DemoForm({ onCreated }: { onCreated: (c: Credentials, expiresAt: string
           });
           return;
         }
-        if (error.fieldErrors) {
-          for (const name of fieldNames) {
-            const message = error.fieldErrors[name];
-            if (message) form.setError(name, { type: 'server', message });
-          }
-        }
-        toast({
-          title: msg.auth.demoErrorTitle,
-          description: error.userMessage || msg.auth.demoErrorDefault,
-          variant: 'destructive',
-        });
+        form.failed(error, { title: msg.auth.demoErrorTitle, fallback: msg.auth.demoErrorDefault });
       },
     }),
   );
@@ -65,8 +53,7 @@ function DemoForm({ onCreated }: { onCreated: (c: Credentials, expiresAt: string
         label="Nome"
         autoComplete="name"
         placeholder="Seu nome"
-        error={errors.name?.message}
-        {...form.register('name')}
+        {...formFieldProps(form, 'name')}
       />
       <FormField
         id="demo-whatsapp"
@@ -75,8 +62,7 @@ function DemoForm({ onCreated }: { onCreated: (c: Credentials, expiresAt: string
         inputMode="tel"
         autoComplete="tel"
         placeholder="(11) 99999-9999"
-        error={errors.whatsappNumber?.message}
-        {...form.register('whatsappNumber')}
+        {...formFieldProps(form, 'whatsappNumber')}
       />
       <FormField
         id="demo-email"
@@ -86,8 +72,7 @@ function DemoForm({ onCreated }: { onCreated: (c: Credentials, expiresAt: string
         autoCapitalize="none"
         spellCheck={false}
         placeholder="voce@empresa.com.br"
-        error={errors.email?.message}
-        {...form.register('email')}
+        {...formFieldProps(form, 'email')}
       />
       <Button type="submit" size="lg" className="w-full" disabled={signup.isPending}>
         {signup.isPending ? <Spinner /> : null}

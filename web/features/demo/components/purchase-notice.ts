@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
-import { TOAST } from '../../../../contract/constants';
-import { toast } from '../../../components/ui/use-toast';
-import { formatRelativeTime } from '../../../lib/format';
+import { TOAST } from '#contract/constants';
+import { toast } from '#web/components/ui/use-toast';
+import { formatRelativeTime } from '#web/lib/format';
 import { useRecentActivations } from '../api/get-recent-activations';
 
 /** 'Um cliente assinou o Plano Profissional 12m atrás', with the app's one relative-time text. */

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { downloadFromApi } from '../../../lib/download';
+import { downloadFromApi } from '#web/lib/download';
 
 /** The group's members as a CSV download. */
 export function exportGroupMembers(id: string): Promise<void> {

@@ -1,8 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { GroupInput, groupMutationResponse } from '../../../../contract/contacts';
-import { api } from '../../../lib/api';
-import { groupsQueryKey, metricsQueryKey } from '../../../lib/query-keys';
+import type { GroupInput, groupMutationResponse } from '#contract/contacts';
+import { api } from '#web/lib/api';
+import { groupsQueryKey, metricsQueryKey } from '#web/lib/query-keys';
+import { useInvalidatingMutation } from '#web/lib/use-invalidating-mutation';
 
 export type GroupMutationResponse = z.infer<typeof groupMutationResponse>;
 
@@ -15,14 +15,8 @@ export function updateGroup(id: string, input: GroupInput): Promise<GroupMutatio
 }
 
 export function useSaveGroup() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, input }: { id?: string; input: GroupInput }) =>
-      id ? updateGroup(id, input) : createGroup(input),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: groupsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: metricsQueryKey }),
-      ]),
-  });
+  return useInvalidatingMutation(
+    ({ id, input }: { id?: string; input: GroupInput }) => (id ? updateGroup(id, input) : createGroup(input)),
+    [groupsQueryKey, metricsQueryKey],
+  );
 }

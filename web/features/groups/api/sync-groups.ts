@@ -1,8 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { groupSyncResponse } from '../../../../contract/contacts';
-import { api } from '../../../lib/api';
-import { groupsQueryKey } from '../../../lib/query-keys';
+import type { groupSyncResponse } from '#contract/contacts';
+import { api } from '#web/lib/api';
+import { groupsQueryKey } from '#web/lib/query-keys';
+import { useInvalidatingMutation } from '#web/lib/use-invalidating-mutation';
 
 export type GroupSyncResponse = z.infer<typeof groupSyncResponse>;
 
@@ -11,9 +11,5 @@ export function syncGroups(): Promise<GroupSyncResponse> {
 }
 
 export function useSyncGroups() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: syncGroups,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: groupsQueryKey }),
-  });
+  return useInvalidatingMutation(syncGroups, [groupsQueryKey]);
 }

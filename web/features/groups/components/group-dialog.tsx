@@ -1,22 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { type Group, groupInput, groupsMsg } from '../../../../contract/contacts';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog';
-import { Label } from '../../../components/ui/label';
-import { Spinner } from '../../../components/ui/spinner';
-import { Switch } from '../../../components/ui/switch';
-import { isApiError } from '../../../lib/api';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+import { Controller } from 'react-hook-form';
+import { type Group, groupInput, groupsMsg } from '#contract/contacts';
+import { FormDialog } from '#web/components/form-dialog';
+import { FormField } from '#web/components/form-field';
+import { Label } from '#web/components/ui/label';
+import { Switch } from '#web/components/ui/switch';
+import { toastError, toastSuccess } from '#web/lib/toasts';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useSaveGroup } from '../api/save-group';
 
 /**
@@ -44,10 +34,10 @@ export function GroupDialog({
 }) {
   const save = useSaveGroup();
   // A message stays until the next 'Criar Grupo' / 'Salvar Alterações', as the server's would.
-  const form = useForm({
-    resolver: zodResolver(groupInput),
+  const form = useServerForm(groupInput, {
     defaultValues: formValues(null),
     reValidateMode: 'onSubmit',
+    serverFields: ['name'],
   });
   const { errors } = form.formState;
   const activeId = useId();
@@ -65,11 +55,7 @@ export function GroupDialog({
             toastSuccess(res.message);
             onOpenChange(false);
           },
-          onError: (err) => {
-            if (isApiError(err) && err.fieldErrors?.name)
-              form.setError('name', { type: 'server', message: err.fieldErrors.name });
-            toastError(err, group ? groupsMsg.updateError : groupsMsg.createError);
-          },
+          onError: (error) => form.failed(error, group ? groupsMsg.updateError : groupsMsg.createError),
         },
       ),
     (invalid) => {
@@ -79,55 +65,48 @@ export function GroupDialog({
   );
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-lg">
-        <DialogHeader>
-          <DialogTitle>{group ? 'Editar Grupo' : 'Novo Grupo'}</DialogTitle>
-          <DialogDescription>
-            Um grupo do WhatsApp do qual seu número participa. O mais simples é “Sincronizar grupos” na página Grupos: o
-            ID e o número de membros vêm do próprio WhatsApp.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} noValidate className="grid gap-4">
-          <FormField label="Nome do grupo" error={errors.name?.message} autoComplete="off" {...form.register('name')} />
-          <FormField
-            label="ID do grupo no WhatsApp (opcional)"
-            placeholder="120363000000000000@g.us"
-            autoComplete="off"
-            hint="Sem o ID, o grupo não pode receber campanhas."
-            error={errors.whatsappGroupId?.message}
-            {...form.register('whatsappGroupId')}
-          />
-          <FormField
-            label="Número de membros"
-            type="number"
-            min={0}
-            step={1}
-            inputMode="numeric"
-            {...form.register('membersCount')}
-            hint="Grupos sincronizados têm este número preenchido pelo WhatsApp, e atualizado a cada sincronização."
-          />
-          <div className="flex items-center justify-between gap-4 rounded-md border p-3">
-            <Label htmlFor={activeId}>Grupo ativo</Label>
-            <Controller
-              control={form.control}
-              name="isActive"
-              render={({ field }) => (
-                <Switch id={activeId} checked={field.value ?? true} onCheckedChange={field.onChange} />
-              )}
-            />
-          </div>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)}>
-              Cancelar
-            </Button>
-            <Button type="submit" disabled={save.isPending}>
-              {save.isPending ? <Spinner /> : null}
-              {save.isPending ? 'Salvando...' : group ? 'Salvar Alterações' : 'Criar Grupo'}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={group ? 'Editar Grupo' : 'Novo Grupo'}
+      description={
+        <>
+          Um grupo do WhatsApp do qual seu número participa. O mais simples é “Sincronizar grupos” na página Grupos: o
+          ID e o número de membros vêm do próprio WhatsApp.
+        </>
+      }
+      onSubmit={submit}
+      pending={save.isPending}
+      submitLabel={group ? 'Salvar Alterações' : 'Criar Grupo'}
+      pendingLabel="Salvando..."
+    >
+      <FormField label="Nome do grupo" error={errors.name?.message} autoComplete="off" {...form.register('name')} />
+      <FormField
+        label="ID do grupo no WhatsApp (opcional)"
+        placeholder="120363000000000000@g.us"
+        autoComplete="off"
+        hint="Sem o ID, o grupo não pode receber campanhas."
+        {...formFieldProps(form, 'whatsappGroupId')}
+      />
+      <FormField
+        label="Número de membros"
+        type="number"
+        min={0}
+        step={1}
+        inputMode="numeric"
+        {...form.register('membersCount')}
+        hint="Grupos sincronizados têm este número preenchido pelo WhatsApp, e atualizado a cada sincronização."
+      />
+      <div className="flex items-center justify-between gap-4 rounded-md border p-3">
+        <Label htmlFor={activeId}>Grupo ativo</Label>
+        <Controller
+          control={form.control}
+          name="isActive"
+          render={({ field }) => (
+            <Switch id={activeId} checked={field.value ?? true} onCheckedChange={field.onChange} />
+          )}
+        />
+      </div>
+    </FormDialog>
   );
 }

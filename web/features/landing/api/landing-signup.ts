@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { LandingSignupInput, landingSignupResponse } from '../../../../contract/auth';
-import { api } from '../../../lib/api';
+import type { LandingSignupInput, landingSignupResponse } from '#contract/auth';
+import { api } from '#web/lib/api';
 
 export type LandingSignupResponse = z.infer<typeof landingSignupResponse>;
 

@@ -1,7 +1,7 @@
 import { CircleCheck } from 'lucide-react';
-import type { Credentials } from '../../../../contract/auth';
-import { CredentialsBox } from '../../../components/credentials-box';
-import { Button } from '../../../components/ui/button';
+import type { Credentials } from '#contract/auth';
+import { CredentialsBox } from '#web/components/credentials-box';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -9,7 +9,7 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
+} from '#web/components/ui/dialog';
 
 /** The landing signup's popup with the generated credentials (shown once; closes itself after 20 s). */
 export default function CredentialsPopup({

@@ -2,15 +2,15 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { type Credentials, landingSignupForm } from '../../../../contract/auth';
-import { TOAST } from '../../../../contract/constants';
-import { msg } from '../../../../contract/messages';
-import { paths } from '../../../app/paths';
-import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/use-toast';
-import { isApiError } from '../../../lib/api';
+import { type Credentials, landingSignupForm } from '#contract/auth';
+import { TOAST } from '#contract/constants';
+import { msg } from '#contract/messages';
+import { FormField } from '#web/components/form-field';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { toast } from '#web/components/ui/use-toast';
+import { isApiError } from '#web/lib/api';
+import { paths } from '#web/lib/paths';
 import { useLandingSignup } from '../api/landing-signup';
 
 // The popup (Radix Dialog) is only needed after a signup: it stays out of the landing page's first load.

@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SavedMessageInput, SavedMessageMutationResponse } from '../../../../contract/saved-messages';
-import { api } from '../../../lib/api';
-import { savedMessagesQueryKey } from '../../../lib/query-keys';
+import type { SavedMessageInput, SavedMessageMutationResponse } from '#contract/saved-messages';
+import { api } from '#web/lib/api';
+import { savedMessagesQueryKey } from '#web/lib/query-keys';
+import { useInvalidatingMutation } from '#web/lib/use-invalidating-mutation';
 
 export function createSavedMessage(input: SavedMessageInput): Promise<SavedMessageMutationResponse> {
   return api.post<SavedMessageMutationResponse>('/api/messages', input);
@@ -13,10 +13,9 @@ export function updateSavedMessage(id: string, input: SavedMessageInput): Promis
 
 /** Creates (no id) or replaces a saved message; the list is refetched. */
 export function useSaveSavedMessage() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, input }: { id?: string; input: SavedMessageInput }) =>
+  return useInvalidatingMutation(
+    ({ id, input }: { id?: string; input: SavedMessageInput }) =>
       id ? updateSavedMessage(id, input) : createSavedMessage(input),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: savedMessagesQueryKey }),
-  });
+    [savedMessagesQueryKey],
+  );
 }

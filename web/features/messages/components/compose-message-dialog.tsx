@@ -1,16 +1,15 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import {
   SAVED_MESSAGE_TITLE_MAX,
   type SavedMessage,
   type SavedMessageType,
   savedMessagesMsg,
-} from '../../../../contract/saved-messages';
-import { FieldError } from '../../../components/field-error';
-import { FormField } from '../../../components/form-field';
-import { ImageUploadField } from '../../../components/image-upload-field';
-import { Button } from '../../../components/ui/button';
+} from '#contract/saved-messages';
+import { FieldError } from '#web/components/field-error';
+import { FormField } from '#web/components/form-field';
+import { ImageUploadField } from '#web/components/image-upload-field';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -18,16 +17,15 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Label } from '../../../components/ui/label';
-import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group';
-import { Spinner } from '../../../components/ui/spinner';
-import { Switch } from '../../../components/ui/switch';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
-import { Textarea } from '../../../components/ui/textarea';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage, isApiError } from '../../../lib/api';
-import { toastSuccess } from '../../../lib/toasts';
+} from '#web/components/ui/dialog';
+import { Label } from '#web/components/ui/label';
+import { RadioGroup, RadioGroupItem } from '#web/components/ui/radio-group';
+import { Spinner } from '#web/components/ui/spinner';
+import { Switch } from '#web/components/ui/switch';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
+import { Textarea } from '#web/components/ui/textarea';
+import { toastSuccess } from '#web/lib/toasts';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useSaveSavedMessage } from '../api/save-saved-message';
 import {
   bodyFromValues,
@@ -63,9 +61,9 @@ export function ComposeMessageDialog({
 }) {
   const save = useSaveSavedMessage();
   const [uploading, setUploading] = useState(false);
-  const form = useForm<ComposeMessageValues, unknown, ComposeMessageOutput>({
-    resolver: zodResolver(composeMessageForm),
+  const form = useServerForm<ComposeMessageValues, ComposeMessageOutput>(composeMessageForm, {
     defaultValues: emptyComposeValues,
+    serverFields: SERVER_FIELDS,
   });
   const { errors } = form.formState;
   const ids = {
@@ -104,19 +102,8 @@ export function ComposeMessageDialog({
           toastSuccess(savedMessagesMsg.saved);
           close();
         },
-        onError: (error) => {
-          if (isApiError(error) && error.fieldErrors) {
-            for (const name of SERVER_FIELDS) {
-              const text = error.fieldErrors[name];
-              if (text) form.setError(name, { type: 'server', message: text });
-            }
-          }
-          toast({
-            title: savedMessagesMsg.saveErrorTitle,
-            description: errorMessage(error, savedMessagesMsg.saveError),
-            variant: 'destructive',
-          });
-        },
+        onError: (error) =>
+          form.failed(error, { title: savedMessagesMsg.saveErrorTitle, fallback: savedMessagesMsg.saveError }),
       },
     ),
   );
@@ -136,8 +123,7 @@ export function ComposeMessageDialog({
             maxLength={SAVED_MESSAGE_TITLE_MAX}
             autoComplete="off"
             placeholder="Promoção de fim de semana"
-            error={errors.title?.message}
-            {...form.register('title')}
+            {...formFieldProps(form, 'title')}
           />
 
           <div className="grid gap-2">
@@ -210,8 +196,7 @@ export function ComposeMessageDialog({
                   autoComplete="off"
                   placeholder="https://"
                   hint="Endereço público da imagem (http:// ou https://)."
-                  error={errors.imageUrl?.message}
-                  {...form.register('imageUrl')}
+                  {...formFieldProps(form, 'imageUrl')}
                 />
               </TabsContent>
               <TabsContent value="upload">

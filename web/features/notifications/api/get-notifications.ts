@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { NotificationList } from '../../../../contract/notifications';
-import { api } from '../../../lib/api';
-import { notificationsQueryKey } from '../../../lib/query-keys';
+import type { NotificationList } from '#contract/notifications';
+import { api } from '#web/lib/api';
+import { notificationsQueryKey } from '#web/lib/query-keys';
 
 export const notificationsQueryOptions = () =>
   queryOptions({

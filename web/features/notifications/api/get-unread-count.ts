@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { NOTIFICATIONS_POLL_MS, type UnreadCount } from '../../../../contract/notifications';
-import { api } from '../../../lib/api';
-import { unreadCountQueryKey } from '../../../lib/query-keys';
+import { NOTIFICATIONS_POLL_MS, type UnreadCount } from '#contract/notifications';
+import { api } from '#web/lib/api';
+import { unreadCountQueryKey } from '#web/lib/query-keys';
 
 export const unreadCountQueryOptions = () =>
   queryOptions({

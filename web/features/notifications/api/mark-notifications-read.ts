@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MarkReadInput, MarkReadResponse, UnreadCount } from '../../../../contract/notifications';
-import { api } from '../../../lib/api';
-import { unreadCountQueryKey } from '../../../lib/query-keys';
+import type { MarkReadInput, MarkReadResponse, UnreadCount } from '#contract/notifications';
+import { api } from '#web/lib/api';
+import { unreadCountQueryKey } from '#web/lib/query-keys';
 
 /** POST /api/notifications/read: these ids, or every notification of the account without ids. */
 export function markNotificationsRead(input: MarkReadInput = {}): Promise<MarkReadResponse> {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ActivityPage } from '../../../../contract/activity';
-import { api } from '../../../lib/api';
-import { activityQueryKey } from '../../../lib/query-keys';
+import type { ActivityPage } from '#contract/activity';
+import { api } from '#web/lib/api';
+import { activityQueryKey } from '#web/lib/query-keys';
 
 export const activityQueryOptions = (page: number, limit: number, enabled: boolean) =>
   queryOptions({

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { POLL_INTERVALS_MS } from '../../../../contract/constants';
-import type { OnlineCount } from '../../../../contract/presence';
-import { api } from '../../../lib/api';
-import { onlineCountQueryKey } from '../../../lib/query-keys';
+import { POLL_INTERVALS_MS } from '#contract/constants';
+import type { OnlineCount } from '#contract/presence';
+import { api } from '#web/lib/api';
+import { onlineCountQueryKey } from '#web/lib/query-keys';
 
 export const onlineCountQueryOptions = (enabled: boolean) =>
   queryOptions({

@@ -1,12 +1,12 @@
 import { Users } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { presenceMsg } from '../../../../contract/presence';
-import { EmptyState, ErrorState } from '../../../components/states';
-import { Badge } from '../../../components/ui/badge';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { formatDateTime, formatRelativeTime } from '../../../lib/format';
-import { useNow } from '../../../lib/use-now';
+import { presenceMsg } from '#contract/presence';
+import { EmptyState, ErrorState } from '#web/components/states';
+import { Badge } from '#web/components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { formatDateTime, formatRelativeTime } from '#web/lib/format';
+import { useNow } from '#web/lib/use-now';
 import { useActiveUsers } from '../api/get-active-users';
 
 /** Verificação → Online: who was active in the last 24 hours, newest first (polled every 10 s). */

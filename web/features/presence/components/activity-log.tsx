@@ -1,11 +1,11 @@
 import { History } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import { ACTIVITY_PAGE_DEFAULT, type ActivityEvent, activityLabels, activityMsg } from '../../../../contract/activity';
-import { EmptyState, ErrorState } from '../../../components/states';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { formatDateTime } from '../../../lib/format';
+import { ACTIVITY_PAGE_DEFAULT, type ActivityEvent, activityLabels, activityMsg } from '#contract/activity';
+import { EmptyState, ErrorState } from '#web/components/states';
+import { Button } from '#web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { formatDateTime } from '#web/lib/format';
 import { useActivity } from '../api/get-activity';
 
 function who(e: ActivityEvent, scope: 'account' | 'all'): string | null {

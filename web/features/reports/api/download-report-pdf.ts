@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import type { Period } from '../../../../contract/metrics';
-import { downloadFromApi } from '../../../lib/download';
-import { periodSearch } from '../../../lib/metrics/period';
+import type { Period } from '#contract/metrics';
+import { downloadFromApi } from '#web/lib/download';
+import { periodSearch } from '#web/lib/metrics/period';
 
 /** GET /api/reports/pdf?from&to: the same report as a PDF file, named by the server. */
 export function reportPdfUrl(period: Period): string {

@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { Period, Report } from '../../../../contract/metrics';
-import { api } from '../../../lib/api';
-import { periodSearch } from '../../../lib/metrics/period';
-import { useFiguresPace } from '../../../lib/metrics/use-figures-freshness';
-import { reportQueryKey } from '../../../lib/query-keys';
+import type { Period, Report } from '#contract/metrics';
+import { api } from '#web/lib/api';
+import { periodSearch } from '#web/lib/metrics/period';
+import { useFiguresPace } from '#web/lib/metrics/use-figures-freshness';
+import { reportQueryKey } from '#web/lib/query-keys';
 
 export type { Report };
 

@@ -1,7 +1,7 @@
-import { deliveryTone } from '../../../../contract/metrics';
-import { countLabel } from '../../../../contract/plural';
-import { StatTile } from '../../../components/metrics/stat-tile';
-import { formatCount, formatPercent } from '../../../lib/format';
+import { deliveryTone } from '#contract/metrics';
+import { countLabel } from '#contract/plural';
+import { StatTile } from '#web/components/metrics/stat-tile';
+import { formatCount, formatPercent } from '#web/lib/format';
 import type { Report } from '../api/get-report';
 
 const RATE_TEXT = {

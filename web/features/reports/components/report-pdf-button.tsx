@@ -1,9 +1,9 @@
 import type { LucideIcon } from 'lucide-react';
 import { FileDown } from 'lucide-react';
-import type { Period } from '../../../../contract/metrics';
-import { Button, type ButtonProps } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { toastError } from '../../../lib/toasts';
+import type { Period } from '#contract/metrics';
+import { Button, type ButtonProps } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { toastError } from '#web/lib/toasts';
 import { useDownloadReportPdf } from '../api/download-report-pdf';
 import { reportsMsg } from '../report-view';
 

@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { customPeriodForm, type Period } from '../../../../contract/metrics';
-import { FormField } from '../../../components/form-field';
-import { CUSTOM_PERIOD_VALUE, PeriodSelect } from '../../../components/metrics/period-select';
-import { Button } from '../../../components/ui/button';
-import { type PeriodChoice, presetFromValue } from '../../../lib/metrics/period';
+import { customPeriodForm, type Period } from '#contract/metrics';
+import { FormField } from '#web/components/form-field';
+import { CUSTOM_PERIOD_VALUE, PeriodSelect } from '#web/components/metrics/period-select';
+import { Button } from '#web/components/ui/button';
+import { type PeriodChoice, presetFromValue } from '#web/lib/metrics/period';
 
 /**
  * 'Período' of the Relatórios page: a preset applies at once; 'Personalizado' opens two labelled

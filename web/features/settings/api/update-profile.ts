@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Profile, UpdateProfileInput } from '../../../../contract/settings';
-import { api } from '../../../lib/api';
-import { meQueryKey, profileQueryKey } from '../../../lib/query-keys';
+import type { Profile, UpdateProfileInput } from '#contract/settings';
+import { api } from '#web/lib/api';
+import { meQueryKey, profileQueryKey } from '#web/lib/query-keys';
 
 export function updateProfile(input: UpdateProfileInput): Promise<Profile> {
   return api.put<Profile>('/api/settings/profile', input);

@@ -1,9 +1,9 @@
-import type { Role } from '../../../../contract/auth';
-import { PLANS, planLabel } from '../../../../contract/plans';
-import { PaymentLinkButton, PlanCard } from '../../../components/plan-card';
-import { Badge } from '../../../components/ui/badge';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { usePublicConfig } from '../../../lib/public-config';
+import type { Role } from '#contract/auth';
+import { PLANS, planLabel } from '#contract/plans';
+import { PaymentLinkButton, PlanCard } from '#web/components/plan-card';
+import { Badge } from '#web/components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { usePublicConfig } from '#web/lib/public-config';
 
 const NOTE: Partial<Record<Role, string>> = {
   admin: 'Administrador: acesso total ao sistema, recursos ilimitados.',

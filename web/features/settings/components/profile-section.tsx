@@ -1,11 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
-import { type Profile, settingsMsg, updateProfileInput } from '../../../../contract/settings';
-import { FormField } from '../../../components/form-field';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { isApiError } from '../../../lib/api';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+import { type Profile, settingsMsg, updateProfileInput } from '#contract/settings';
+import { FormField } from '#web/components/form-field';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { toastSuccess } from '#web/lib/toasts';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useProfile } from '../api/get-profile';
 import { useUpdateProfile } from '../api/update-profile';
 import { FormSkeleton, LoadError, SaveButton } from './settings-form-parts';
@@ -14,22 +12,13 @@ const fields = ['name', 'email', 'phone', 'company'] as const;
 
 function ProfileForm({ profile, readOnly }: { profile: Profile; readOnly: boolean }) {
   const save = useUpdateProfile();
-  const form = useForm({ resolver: zodResolver(updateProfileInput), defaultValues: profile });
-  const { errors } = form.formState;
+  const form = useServerForm(updateProfileInput, { defaultValues: profile, serverFields: fields });
   useEffect(() => form.reset(profile), [profile, form]);
 
   const onSubmit = form.handleSubmit((values) =>
     save.mutate(values, {
       onSuccess: () => toastSuccess(settingsMsg.saved),
-      onError: (error) => {
-        if (isApiError(error) && error.fieldErrors) {
-          for (const name of fields) {
-            const message = error.fieldErrors[name];
-            if (message) form.setError(name, { type: 'server', message });
-          }
-        }
-        toastError(error, settingsMsg.saveError);
-      },
+      onError: (error) => form.failed(error, settingsMsg.saveError),
     }),
   );
 
@@ -41,8 +30,7 @@ function ProfileForm({ profile, readOnly }: { profile: Profile; readOnly: boolea
           label="Nome"
           autoComplete="name"
           readOnly={readOnly}
-          error={errors.name?.message}
-          {...form.register('name')}
+          {...formFieldProps(form, 'name')}
         />
         <FormField
           id="profile-email"
@@ -50,8 +38,7 @@ function ProfileForm({ profile, readOnly }: { profile: Profile; readOnly: boolea
           type="email"
           autoComplete="email"
           readOnly={readOnly}
-          error={errors.email?.message}
-          {...form.register('email')}
+          {...formFieldProps(form, 'email')}
         />
         <FormField
           id="profile-phone"
@@ -60,16 +47,14 @@ function ProfileForm({ profile, readOnly }: { profile: Profile; readOnly: boolea
           inputMode="tel"
           autoComplete="tel"
           readOnly={readOnly}
-          error={errors.phone?.message}
-          {...form.register('phone')}
+          {...formFieldProps(form, 'phone')}
         />
         <FormField
           id="profile-company"
           label="Empresa"
           autoComplete="organization"
           readOnly={readOnly}
-          error={errors.company?.message}
-          {...form.register('company')}
+          {...formFieldProps(form, 'company')}
         />
       </div>
       <div>

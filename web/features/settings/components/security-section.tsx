@@ -1,11 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
-import { changePasswordInput, settingsMsg } from '../../../../contract/settings';
-import { FormField } from '../../../components/form-field';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage, isApiError } from '../../../lib/api';
-import { toastSuccess } from '../../../lib/toasts';
+import { changePasswordInput, settingsMsg } from '#contract/settings';
+import { FormField } from '#web/components/form-field';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { toastSuccess } from '#web/lib/toasts';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useChangePassword } from '../api/change-password';
 import { SaveButton } from './settings-form-parts';
 
@@ -14,8 +11,7 @@ const empty = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
 export function SecuritySection({ readOnly }: { readOnly: boolean }) {
   const change = useChangePassword();
-  const form = useForm({ resolver: zodResolver(changePasswordInput), defaultValues: empty });
-  const { errors } = form.formState;
+  const form = useServerForm(changePasswordInput, { defaultValues: empty, serverFields: fields });
 
   const onSubmit = form.handleSubmit((values) =>
     change.mutate(values, {
@@ -23,19 +19,8 @@ export function SecuritySection({ readOnly }: { readOnly: boolean }) {
         form.reset(empty);
         toastSuccess(res.message);
       },
-      onError: (error) => {
-        if (isApiError(error) && error.fieldErrors) {
-          for (const name of fields) {
-            const message = error.fieldErrors[name];
-            if (message) form.setError(name, { type: 'server', message });
-          }
-        }
-        toast({
-          title: settingsMsg.passwordErrorTitle,
-          description: errorMessage(error, settingsMsg.saveError),
-          variant: 'destructive',
-        });
-      },
+      onError: (error) =>
+        form.failed(error, { title: settingsMsg.passwordErrorTitle, fallback: settingsMsg.saveError }),
     }),
   );
 
@@ -55,8 +40,7 @@ export function SecuritySection({ readOnly }: { readOnly: boolean }) {
             type="password"
             autoComplete="current-password"
             readOnly={readOnly}
-            error={errors.currentPassword?.message}
-            {...form.register('currentPassword')}
+            {...formFieldProps(form, 'currentPassword')}
           />
           <FormField
             id="password-new"
@@ -65,8 +49,7 @@ export function SecuritySection({ readOnly }: { readOnly: boolean }) {
             autoComplete="new-password"
             hint="Mínimo de 6 caracteres."
             readOnly={readOnly}
-            error={errors.newPassword?.message}
-            {...form.register('newPassword')}
+            {...formFieldProps(form, 'newPassword')}
           />
           <FormField
             id="password-confirm"
@@ -74,8 +57,7 @@ export function SecuritySection({ readOnly }: { readOnly: boolean }) {
             type="password"
             autoComplete="new-password"
             readOnly={readOnly}
-            error={errors.confirmPassword?.message}
-            {...form.register('confirmPassword')}
+            {...formFieldProps(form, 'confirmPassword')}
           />
           <div>
             <SaveButton pending={change.isPending} readOnly={readOnly}>

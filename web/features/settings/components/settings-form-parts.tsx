@@ -2,11 +2,11 @@
 import { Save } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useId } from 'react';
-import { msg } from '../../../../contract/messages';
-import { ErrorState } from '../../../components/states';
-import { Button } from '../../../components/ui/button';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { Spinner } from '../../../components/ui/spinner';
+import { msg } from '#contract/messages';
+import { ErrorState } from '#web/components/states';
+import { Button } from '#web/components/ui/button';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { Spinner } from '#web/components/ui/spinner';
 
 /** The save button of a settings form; read-only for demo accounts, with the reason. */
 export function SaveButton({
@@ -40,7 +40,7 @@ export function SaveButton({
   );
 }
 
-export { SwitchRow } from '../../../components/ui/switch-row';
+export { SwitchRow } from '#web/components/ui/switch-row';
 
 export function FormSkeleton() {
   return (

@@ -1,13 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { settingsMsg, type WhatsappSettings, whatsappSettingsSchema } from '../../../../contract/settings';
-import { FormField } from '../../../components/form-field';
-import { LockedState } from '../../../components/locked-state';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { isApiError } from '../../../lib/api';
-import { useWhatsappSettings } from '../../../lib/queries/get-whatsapp-settings';
-import { toastError, toastSuccess } from '../../../lib/toasts';
+import { Controller } from 'react-hook-form';
+import { settingsMsg, type WhatsappSettings, whatsappSettingsSchema } from '#contract/settings';
+import { FormField } from '#web/components/form-field';
+import { LockedState } from '#web/components/locked-state';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { useWhatsappSettings } from '#web/lib/queries/get-whatsapp-settings';
+import { toastSuccess } from '#web/lib/toasts';
+import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useUpdateWhatsappSettings } from '../api/update-whatsapp-settings';
 import { FormSkeleton, LoadError, SaveButton, SwitchRow } from './settings-form-parts';
 
@@ -22,8 +21,7 @@ const fields = [
 
 function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOnly: boolean }) {
   const save = useUpdateWhatsappSettings();
-  const form = useForm({ resolver: zodResolver(whatsappSettingsSchema), defaultValues: initial });
-  const { errors } = form.formState;
+  const form = useServerForm(whatsappSettingsSchema, { defaultValues: initial, serverFields: fields });
   useEffect(() => form.reset(initial), [initial, form]);
   const respect = form.watch('respectBusinessHours');
 
@@ -32,15 +30,7 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
   const onSubmit = form.handleSubmit(({ channel: _channel, ...values }) =>
     save.mutate(values, {
       onSuccess: () => toastSuccess(settingsMsg.saved),
-      onError: (error) => {
-        if (isApiError(error) && error.fieldErrors) {
-          for (const name of fields) {
-            const message = error.fieldErrors[name];
-            if (message) form.setError(name, { type: 'server', message });
-          }
-        }
-        toastError(error, settingsMsg.saveError);
-      },
+      onError: (error) => form.failed(error, settingsMsg.saveError),
     }),
   );
 
@@ -56,8 +46,7 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
           max={60}
           hint="De 1 a 60 segundos. Um intervalo maior protege seu número."
           readOnly={readOnly}
-          error={errors.messageDelay?.message}
-          {...form.register('messageDelay', { valueAsNumber: true })}
+          {...formFieldProps(form, 'messageDelay', { valueAsNumber: true })}
         />
         <FormField
           id="wa-daily"
@@ -67,8 +56,7 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
           min={1}
           hint="Contado no dia de Brasília."
           readOnly={readOnly}
-          error={errors.dailyLimit?.message}
-          {...form.register('dailyLimit', { valueAsNumber: true })}
+          {...formFieldProps(form, 'dailyLimit', { valueAsNumber: true })}
         />
       </div>
       <div className="divide-y border-y">
@@ -110,16 +98,14 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
             label="Início do expediente"
             type="time"
             readOnly={readOnly}
-            error={errors.businessStart?.message}
-            {...form.register('businessStart')}
+            {...formFieldProps(form, 'businessStart')}
           />
           <FormField
             id="wa-end"
             label="Fim do expediente"
             type="time"
             readOnly={readOnly}
-            error={errors.businessEnd?.message}
-            {...form.register('businessEnd')}
+            {...formFieldProps(form, 'businessEnd')}
           />
         </div>
       ) : null}

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { VerifyListResponse } from '../../../../contract/verification';
-import { api } from '../../../lib/api';
-import { verifyListQueryKey } from '../../../lib/query-keys';
+import type { VerifyListResponse } from '#contract/verification';
+import { api } from '#web/lib/api';
+import { verifyListQueryKey } from '#web/lib/query-keys';
 
 /** How often the screen asks for progress while a verification runs. */
 export const VERIFY_POLL_MS = 2_000;

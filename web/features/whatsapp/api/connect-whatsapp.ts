@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ConnectWhatsappInput, ConnectWhatsappResponse } from '../../../../contract/whatsapp-connection';
-import { api } from '../../../lib/api';
-import { whatsappSessionQueryKey } from '../../../lib/query-keys';
+import type { ConnectWhatsappInput, ConnectWhatsappResponse } from '#contract/whatsapp-connection';
+import { api } from '#web/lib/api';
+import { whatsappSessionQueryKey } from '#web/lib/query-keys';
 
 /** No body starts a QR pairing; `phoneNumber` asks for a pairing code instead. */
 export function connectWhatsapp(input?: ConnectWhatsappInput): Promise<ConnectWhatsappResponse> {

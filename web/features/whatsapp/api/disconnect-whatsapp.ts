@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { okResponse } from '../../../../contract/responses';
-import { api } from '../../../lib/api';
-import { whatsappSessionQueryKey } from '../../../lib/query-keys';
+import type { okResponse } from '#contract/responses';
+import { api } from '#web/lib/api';
+import { whatsappSessionQueryKey } from '#web/lib/query-keys';
 
 export function disconnectWhatsapp(): Promise<z.infer<typeof okResponse>> {
   return api.post('/api/whatsapp/disconnect');

@@ -2,10 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2, KeyRound, QrCode, Smartphone } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { pairingCodeForm, whatsappMsg } from '../../../../contract/whatsapp-connection';
-import { FormField } from '../../../components/form-field';
-import { QrCodeImage } from '../../../components/qr-code-image';
-import { Button } from '../../../components/ui/button';
+import { pairingCodeForm, whatsappMsg } from '#contract/whatsapp-connection';
+import { FormField } from '#web/components/form-field';
+import { QrCodeImage } from '#web/components/qr-code-image';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -13,10 +13,10 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api';
-import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
+} from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { errorMessage } from '#web/lib/api';
+import { connectionView, useWhatsappSession } from '#web/lib/queries/get-whatsapp-session';
 import { useConnectWhatsapp } from '../api/connect-whatsapp';
 
 type Mode = 'qr' | 'code';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { PermissionGatedButton, type PermissionGatedButtonProps } from '../../../components/permission-gated-button';
+import { PermissionGatedButton, type PermissionGatedButtonProps } from '#web/components/permission-gated-button';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -9,8 +9,8 @@ import {
   AlertDialogFooter,
   AlertDialogHeader,
   AlertDialogTitle,
-} from '../../../components/ui/alert-dialog';
-import { Spinner } from '../../../components/ui/spinner';
+} from '#web/components/ui/alert-dialog';
+import { Spinner } from '#web/components/ui/spinner';
 import { useDisconnectWhatsapp } from '../api/disconnect-whatsapp';
 
 /**

@@ -1,7 +1,7 @@
 import { Send } from 'lucide-react';
-import { useWhatsappChannel } from '../../../lib/queries/get-whatsapp-channel';
-import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
-import { cn } from '../../../lib/utils';
+import { useWhatsappChannel } from '#web/lib/queries/get-whatsapp-channel';
+import { connectionView, useWhatsappSession } from '#web/lib/queries/get-whatsapp-session';
+import { cn } from '#web/lib/utils';
 
 /**
  * Which channel will send (the kind of the account's default number, chosen on 'Números') and

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { ConnectionView } from '../../../../contract/connections';
-import { paths } from '../../../app/paths';
-import { useUser } from '../../../lib/auth/get-me';
-import { canReadWorkspace } from '../../../lib/auth/permissions';
-import { connectionsQueryOptions } from '../../../lib/queries/connections';
-import { connectionView, useWhatsappSession } from '../../../lib/queries/get-whatsapp-session';
-import { cn } from '../../../lib/utils';
+import type { ConnectionView } from '#contract/connections';
+import { useUser } from '#web/lib/auth/get-me';
+import { canReadWorkspace } from '#web/lib/auth/permissions';
+import { paths } from '#web/lib/paths';
+import { connectionsQueryOptions } from '#web/lib/queries/connections';
+import { connectionView, useWhatsappSession } from '#web/lib/queries/get-whatsapp-session';
+import { cn } from '#web/lib/utils';
 
 const LABELS = { offline: 'Offline', detecting: 'Detectando número...', online: 'Online' } as const;
 

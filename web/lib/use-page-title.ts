@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useProductName } from '../lib/public-config';
+import { useProductName } from './public-config';
 
 /** Sets the browser tab title: 'Campanhas · Disparo'. */
 export function usePageTitle(title: string | null): void {
