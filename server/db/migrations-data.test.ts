@@ -1,17 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, type TestContext } from '../testing/test-app';
+import { describe, expect, it } from 'vitest';
+import { appPerFile } from '../testing/app-per-file';
+import { createUser } from '../testing/test-app';
 import { contacts } from './schema';
 
 /** The data migrations, run again on rows written the old way (each is safe to repeat). */
 const migration = (file: string) => readFileSync(new URL(`./migrations/${file}`, import.meta.url), 'utf8');
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(() => ctx?.close());
+const ctx = appPerFile();
 
 describe('0012: contacts named by their own phone number', () => {
   it('become nameless; a real name, even a numeric one, stays', async () => {

@@ -209,7 +209,7 @@ describe('Graph API answers that are not a success', () => {
     await countersMatchRows(a, id);
   }, 40_000);
 
-  it('a send Meta took whose answer was lost is tried once more (decision 009: in-flight sends go at least once), never more', async () => {
+  it('a send Meta took whose answer was lost is tried once more (decision 028: in-flight sends go at least once), never more', async () => {
     // The Cloud API has no idempotency key: a send whose answer never came cannot be told apart
     // from one that never arrived. The engine sends it again, as it does for the sends in flight
     // when a process dies; the report keeps one row, with the message id Meta answered.

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../contract/campaigns';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, contacts } from '../db/schema';
 import { BURST_FAILURES } from '../sending/dispatcher';
+import { appPerFile } from '../testing/app-per-file';
 import { apiFetch, listen, readCampaign, startCampaign, untilCampaign } from '../testing/raw-http';
 import {
   connectSimulator,
-  createTestApp,
+  createSimulatorTestApp,
   newCustomer,
   setAccountSettings,
-  type TestContext,
   waitFor,
   whenStatusesSettle,
 } from '../testing/test-app';
@@ -24,17 +24,11 @@ import type { SimulatorDriver, SimulatorSendFault } from '../whatsapp/simulator/
  * the number logged out mid-campaign, WhatsApp's time lock. Campaigns wait, pause and resume as
  * designed (decision 009), every recipient gets one message id, and the counters agree with the rows.
  */
-let ctx: TestContext;
+const ctx = appPerFile(() => createSimulatorTestApp({ deliveredMs: 30, readMs: 60 }));
 let base: string;
-
 beforeAll(async () => {
-  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
-    simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 30, readMs: 60 },
-    dispatcher: { tickMs: 20, timeScale: 0.001 },
-  });
   base = `http://127.0.0.1:${await listen(ctx)}`;
 });
-afterAll(() => ctx.close());
 
 const http = (cookie: string, method: string, path: string, body?: unknown) =>
   apiFetch(base, cookie, method, path, body);

@@ -4,8 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { ZodType } from 'zod';
 import { rowsOf } from '../db/rows';
 import { notify } from '../records/notify';
-import { listen } from '../testing/raw-http';
-import { EXAMPLES, withPathIds } from '../testing/route-examples';
+import { EXAMPLES, seedRouteTargets, withPathIds } from '../testing/route-examples';
 import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
 
 // Hundreds of real HTTP calls per test: on a loaded two-core machine one can pass the default 30 s.
@@ -19,23 +18,12 @@ vi.setConfig({ testTimeout: 180_000 });
  */
 let ctx: TestContext;
 let base: string;
-const cookies: Record<string, string> = {};
-const ids: Record<string, string> = {};
+let cookies: Record<string, string>;
+let ids: Record<string, string>;
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  base = `http://127.0.0.1:${await listen(ctx)}`;
-  cookies.customer = await loginAs(ctx, await createUser(ctx));
-  cookies.admin = await loginAs(ctx, await createUser(ctx, { accountType: 'admin', planType: 'admin' }));
-  ids.user = (await createUser(ctx)).id;
-  const contact = await send('POST', '/api/contacts', cookies.customer, { name: 'Ana', phone: '21998765432' });
-  ids.contact = JSON.parse(contact.text).contact?.id ?? JSON.parse(contact.text).id;
-  const group = await send('POST', '/api/groups', cookies.customer, { name: 'Clientes' });
-  ids.group = JSON.parse(group.text).group?.id ?? JSON.parse(group.text).id;
-  const campaign = await send('POST', '/api/campaigns', cookies.customer, { name: 'Promo', message: 'Olá {{nome}}' });
-  ids.campaign = JSON.parse(campaign.text).id;
-  const connection = await send('POST', '/api/connections', cookies.customer, { kind: 'personal', label: 'Vendas' });
-  ids.connection = JSON.parse(connection.text).connection.id;
+  ({ base, cookies, ids } = await seedRouteTargets(ctx));
 
   // Another customer with data of its own, which no hostile request may touch.
   const other = await createUser(ctx);

@@ -2,9 +2,9 @@ import { connect, type Socket } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Foreground } from '../lib/foreground';
-import { apiFetch, listen } from '../testing/raw-http';
-import { EXAMPLES, withPathIds } from '../testing/route-examples';
-import { createTestApp, createUser, loginAs, type TestContext } from '../testing/test-app';
+import { apiFetch } from '../testing/raw-http';
+import { EXAMPLES, seedRouteTargets, withPathIds } from '../testing/route-examples';
+import { createTestApp, type TestContext } from '../testing/test-app';
 
 // Thousands of large requests, one at a time.
 vi.setConfig({ testTimeout: 600_000 });
@@ -39,29 +39,14 @@ const BODY_ROOM = 900 * 1024;
 
 let ctx: TestContext;
 let base: string;
-const cookies: Record<string, string> = {};
-const ids: Record<string, string> = {};
+let cookies: Record<string, string>;
+let ids: Record<string, string>;
 
 const send = (method: string, url: string, cookie: string, body?: unknown) => apiFetch(base, cookie, method, url, body);
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  base = `http://127.0.0.1:${await listen(ctx)}`;
-  cookies.customer = await loginAs(ctx, await createUser(ctx));
-  cookies.admin = await loginAs(ctx, await createUser(ctx, { accountType: 'admin', planType: 'admin' }));
-  ids.user = (await createUser(ctx)).id;
-  const contact = JSON.parse(
-    (await send('POST', '/api/contacts', cookies.customer, { name: 'Ana', phone: '21998765432' })).text,
-  );
-  ids.contact = contact.contact?.id ?? contact.id;
-  const group = JSON.parse((await send('POST', '/api/groups', cookies.customer, { name: 'Clientes' })).text);
-  ids.group = group.group?.id ?? group.id;
-  ids.campaign = JSON.parse(
-    (await send('POST', '/api/campaigns', cookies.customer, { name: 'Promo', message: 'Olá {{nome}}' })).text,
-  ).id;
-  ids.connection = JSON.parse(
-    (await send('POST', '/api/connections', cookies.customer, { kind: 'personal', label: 'Vendas' })).text,
-  ).connection.id;
+  ({ base, cookies, ids } = await seedRouteTargets(ctx));
 });
 afterAll(() => ctx.close());
 

@@ -1,24 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '../../contract/messages';
 import { settingsMsg } from '../../contract/settings';
-import { buildApp } from '../app';
-import { loadConfig } from '../config';
 import { rowsOf } from '../db/rows';
 import { loginFailures, users, whatsappBusinessAccounts } from '../db/schema';
-import { loggerOptions } from '../logger';
 import { ensureAdmin } from '../modules/auth';
+import { inboundDelivery } from '../testing/cloud-account';
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { FakeOpenAi } from '../testing/fake-openai';
 import { pdfText } from '../testing/pdf-text';
 import { listen } from '../testing/raw-http';
-import { createTestApp, createUser, TEST_PASSWORD, type TestApp, type TestContext } from '../testing/test-app';
-import { createTestDatabase } from '../testing/test-db';
+import { sendingSettings } from '../testing/sending-settings';
+import { createTestApp, createTracedTestApp, createUser, TEST_PASSWORD, type TestContext } from '../testing/test-app';
 import { signBody } from '../whatsapp/cloud-api/webhook';
 
 /**
@@ -63,42 +57,20 @@ beforeAll(async () => {
   graph = await new FakeGraphApi().start();
   openai = await new FakeOpenAi().start();
   openai.respond = () => 'Olá! Nossos planos começam em R$ 10.';
-  const database = await createTestDatabase();
-  const dataDir = mkdtempSync(join(tmpdir(), 'disparo-secrets-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOGIN_RATE_LIMIT: '1000',
-    GRAPH_API_URL: graph.url,
-    GRAPH_API_VERSION: 'v26.0',
-    OPENAI_API_KEY: OPENAI_KEY,
-    OPENAI_BASE_URL: openai.baseUrl,
-    SESSION_SECRET,
-    ENCRYPTION_KEY,
-  });
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(chunk.toString());
-      done();
-    },
-  });
   // The most verbose level: whatever any part of the server would ever write.
-  const app = (await buildApp({
-    config,
-    db: database.db,
-    serveWeb: false,
-    logger: { ...loggerOptions('trace'), stream },
-  })) as TestApp;
-  await app.ready();
-  ctx = {
-    app,
-    database,
-    close: async () => {
-      await app.close();
-      await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
+  ctx = await createTracedTestApp(
+    {
+      NODE_ENV: 'test',
+      LOGIN_RATE_LIMIT: '1000',
+      GRAPH_API_URL: graph.url,
+      GRAPH_API_VERSION: 'v26.0',
+      OPENAI_API_KEY: OPENAI_KEY,
+      OPENAI_BASE_URL: openai.baseUrl,
+      SESSION_SECRET,
+      ENCRYPTION_KEY,
     },
-  };
+    logLines,
+  );
   port = await listen(ctx);
   base = `http://127.0.0.1:${port}`;
 }, 60_000);
@@ -203,13 +175,7 @@ describe('(a) no secret in any answer', () => {
     const other = await signedIn((await createUser(ctx)).username);
 
     // Its Cloud API credentials, its chatbot on OpenAI, and some of everything.
-    graph.phones.set(PHONE_NUMBER_ID, {
-      token: ACCESS_TOKEN,
-      display_phone_number: '551130000077',
-      verified_name: 'Loja Segura',
-      quality_rating: 'GREEN',
-      code_verification_status: 'VERIFIED',
-      status: 'CONNECTED',
+    graph.addPhone(PHONE_NUMBER_ID, ACCESS_TOKEN, '551130000077', 'Loja Segura', {
       about: 'Atendimento',
       profile_picture_url: 'https://pps.whatsapp.net/v/foto.jpg',
       businessAccountId: WABA_ID,
@@ -228,15 +194,7 @@ describe('(a) no secret in any answer', () => {
     const { webhookPath, verifyToken } = json(configured).config as { webhookPath: string; verifyToken: string };
     const channel = await call('PUT', '/api/settings/whatsapp', {
       cookie,
-      json: {
-        autoReconnect: true,
-        messageDelay: 2,
-        dailyLimit: 1000,
-        respectBusinessHours: false,
-        businessStart: '09:00',
-        businessEnd: '18:00',
-        channel: 'cloud',
-      },
+      json: { ...sendingSettings('cloud', 1000), messageDelay: 2 },
     });
     expect(channel.status, channel.body).toBe(200);
     expect((await call('POST', '/api/bot-config', { cookie, json: { isEnabled: true, aiEnabled: true } })).status).toBe(
@@ -272,33 +230,13 @@ describe('(a) no secret in any answer', () => {
     const upload = (await uploaded.json()) as { id: string };
 
     // A customer writes in through the signed webhook; the bot answers through OpenAI.
-    const delivery = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: WABA_ID,
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { display_phone_number: '551130000077', phone_number_id: PHONE_NUMBER_ID },
-                contacts: [{ profile: { name: 'Bruno Cliente' }, wa_id: CUSTOMER_PHONE }],
-                messages: [
-                  {
-                    from: CUSTOMER_PHONE,
-                    id: `wamid.SEG${Date.now()}`,
-                    timestamp: String(Math.floor(Date.now() / 1000)),
-                    type: 'text',
-                    text: { body: 'Quanto custa o plano?' },
-                  },
-                ],
-              },
-            },
-          ],
-        },
-      ],
-    });
+    const delivery = inboundDelivery(
+      { phoneNumberId: PHONE_NUMBER_ID, displayPhoneNumber: '551130000077', businessAccountId: WABA_ID },
+      CUSTOMER_PHONE,
+      `wamid.SEG${Date.now()}`,
+      { type: 'text', text: { body: 'Quanto custa o plano?' } },
+      'Bruno Cliente',
+    );
     const signed = (secret: string) => ({
       raw: delivery,
       headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(delivery, secret) },

@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../db/client';
-import { createTestApp, createUser, type TestContext } from '../testing/test-app';
+import { appPerFile } from '../testing/app-per-file';
+import { createUser } from '../testing/test-app';
 import { SessionStore } from './session-store';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile();
 
 /** The database with its `select` calls counted. */
 function counted(db: Db) {

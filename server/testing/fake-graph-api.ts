@@ -58,8 +58,14 @@ export interface FakeRequest {
 export class FakeGraphApi {
   readonly phones = new Map<string, FakePhoneNumber>();
 
-  /** A verified, connected phone number with a green rating, answered for `token`. */
-  addPhone(phoneNumberId: string, token: string, displayPhoneNumber: string, name = 'Loja'): void {
+  /** A verified, connected phone number with a green rating, answered for `token`; `more` fills in the rest. */
+  addPhone(
+    phoneNumberId: string,
+    token: string,
+    displayPhoneNumber: string,
+    name = 'Loja',
+    more: Pick<FakePhoneNumber, 'about' | 'profile_picture_url' | 'businessAccountId'> = {},
+  ): void {
     this.phones.set(phoneNumberId, {
       token,
       display_phone_number: displayPhoneNumber,
@@ -67,6 +73,7 @@ export class FakeGraphApi {
       quality_rating: 'GREEN',
       code_verification_status: 'VERIFIED',
       status: 'CONNECTED',
+      ...more,
     });
   }
 

@@ -1,4 +1,6 @@
 import { DEFAULT_WHATSAPP_SETTINGS } from '../../contract/constants';
+import { apiFetch, listen } from './raw-http';
+import { createUser, loginAs, type TestContext } from './test-app';
 
 let seq = 0;
 const unique = () => `${Date.now().toString(36)}${seq++}`;
@@ -164,3 +166,29 @@ export const withPathIds = (url: string, ids: Record<string, string>) =>
     .replace('/campaigns/:id', `/campaigns/${ids.campaign}`)
     .replace('/connections/:id', `/connections/${ids.connection ?? SAMPLE_ID}`)
     .replace(/:(\w+)/g, SAMPLE_ID);
+
+/**
+ * A customer and an administrator signed in, and one of each resource `withPathIds` puts in a path
+ * (a user, the customer's contact, group, campaign and number), made over a real socket once the
+ * app listens at `base`: what the suites driven by the route table send their requests as, and to.
+ */
+export async function seedRouteTargets(ctx: TestContext) {
+  const base = `http://127.0.0.1:${await listen(ctx)}`;
+  const cookies: Record<string, string> = {
+    customer: await loginAs(ctx, await createUser(ctx)),
+    admin: await loginAs(ctx, await createUser(ctx, { accountType: 'admin', planType: 'admin' })),
+  };
+  // biome-ignore lint/suspicious/noExplicitAny: the answers' shapes are the routes' own, read for their ids
+  const made = async (url: string, body: unknown): Promise<any> =>
+    (await apiFetch(base, cookies.customer, 'POST', url, body)).body;
+  const contact = await made('/api/contacts', { name: 'Ana', phone: '21998765432' });
+  const group = await made('/api/groups', { name: 'Clientes' });
+  const ids: Record<string, string> = {
+    user: (await createUser(ctx)).id,
+    contact: contact.contact?.id ?? contact.id,
+    group: group.group?.id ?? group.id,
+    campaign: (await made('/api/campaigns', { name: 'Promo', message: 'Olá {{nome}}' })).id,
+    connection: (await made('/api/connections', { kind: 'personal', label: 'Vendas' })).connection.id,
+  };
+  return { base, cookies, ids };
+}

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type BuildAppOptions, buildApp } from '../app';
 import { loadConfig } from '../config';
@@ -8,6 +9,7 @@ import type { Database } from '../db/client';
 import type { UserRow } from '../db/schema';
 import { users } from '../db/schema';
 import type { AppDeps } from '../deps';
+import { loggerOptions } from '../logger';
 import { hashPassword } from '../modules/auth';
 import { updateAccountSettings } from '../modules/settings';
 import type { Driver } from '../whatsapp/driver';
@@ -47,6 +49,11 @@ export async function createTestApp(
   const app = await buildApp({ config, db: database.db, serveWeb: false, sessionCacheMs, ...buildOptions });
   await app.ready();
   sendSameOriginByDefault(app);
+  return closingAll(app, database, dataDir);
+}
+
+/** The context of an app that owns its database and data folder: closing it drops all three. */
+function closingAll(app: TestApp, database: Database, dataDir: string): TestContext {
   return {
     app,
     database,
@@ -56,6 +63,30 @@ export async function createTestApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The app with its log at the most verbose level, each line pushed to `lines`: what any part of the
+ * server would ever write, for tests of what the log must never hold. `env` is the environment as
+ * given (no test defaults but its own data folder); injected requests carry no Origin of their own.
+ */
+export async function createTracedTestApp(env: Record<string, string>, lines: string[]): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'disparo-traced-'));
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const app = (await buildApp({
+    config: loadConfig({ DATA_DIR: dataDir, ...env }),
+    db: database.db,
+    serveWeb: false,
+    logger: { ...loggerOptions('trace'), stream },
+  })) as TestApp;
+  await app.ready();
+  return closingAll(app, database, dataDir);
 }
 
 /**

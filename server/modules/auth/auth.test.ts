@@ -1,23 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { msg } from '../../../contract/messages';
 import { autoReplies, campaigns, contacts, groups, loginFailures, sessions, users } from '../../db/schema';
 import { hashToken } from '../../sessions/session-store';
-import {
-  apiCall,
-  createTestApp,
-  createUser,
-  loginAs,
-  sessionCookie,
-  TEST_PASSWORD,
-  type TestContext,
-} from '../../testing/test-app';
+import { appPerFile } from '../../testing/app-per-file';
+import { apiCall, createTestApp, createUser, loginAs, sessionCookie, TEST_PASSWORD } from '../../testing/test-app';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile();
 
 const post = (url: string, payload: unknown, cookie?: string) => apiCall(ctx, 'POST', url, { payload, cookie });
 const get = (url: string, cookie?: string) => apiCall(ctx, 'GET', url, { cookie });

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   EMAIL_CONFIRMATION_HOURS,
   EMAIL_CONFIRMATION_PER_HOUR,
@@ -8,10 +8,11 @@ import {
 import { msg } from '../../../contract/messages';
 import { emailConfirmationTokens, users } from '../../db/schema';
 import { hashToken } from '../../sessions/session-store';
+import { appPerFile } from '../../testing/app-per-file';
 import { signIn } from '../../testing/http-session';
 import { createMailTestApp, linkToken } from '../../testing/mail-app';
 import { apiFetch, type HttpSession, listen } from '../../testing/raw-http';
-import type { ReceivedMail, SmtpSink } from '../../testing/smtp-sink';
+import type { ReceivedMail } from '../../testing/smtp-sink';
 import { apiCall, createUser, loginAs, TEST_PASSWORD } from '../../testing/test-app';
 
 /**
@@ -19,14 +20,7 @@ import { apiCall, createUser, loginAs, TEST_PASSWORD } from '../../testing/test-
  * page's signup) is e-mailed a link, the link confirms the address once, and the administrators'
  * list shows who confirmed.
  */
-let ctx: Awaited<ReturnType<typeof createMailTestApp>>;
-let sink: SmtpSink;
-
-beforeAll(async () => {
-  ctx = await createMailTestApp();
-  sink = ctx.sink;
-});
-afterAll(() => ctx?.close());
+const ctx = appPerFile(createMailTestApp);
 
 const confirm = (token: string) => apiCall(ctx, 'POST', '/api/auth/confirm-email', { payload: { token } });
 
@@ -50,7 +44,7 @@ describe('e-mail confirmation', () => {
     expect(registered.statusCode, registered.body).toBe(201);
     expect(registered.json()).toEqual({ success: true, message: msg.auth.registerSuccess });
 
-    const mail = await sink.waitFor(email);
+    const mail = await ctx.sink.waitFor(email);
     expect(mail.subject).toBe('Confirme seu email – Disparo');
     expect(mail.text).toContain('Olá, Clara <i>Confirma</i>,');
     expect(mail.html).not.toContain('<i>Confirma');
@@ -89,7 +83,7 @@ describe('e-mail confirmation', () => {
       payload: { name: 'Lia Landing', email, whatsappNumber: '+55 11 98765-4322' },
     });
     expect(res.statusCode, res.body).toBe(201);
-    const token = tokenOf(await sink.waitFor(email));
+    const token = tokenOf(await ctx.sink.waitFor(email));
     expect((await confirm(token)).statusCode).toBe(200);
     expect(await confirmedAt(email)).toBeInstanceOf(Date);
   });
@@ -136,7 +130,7 @@ describe("'Reenviar e-mail de confirmação', over HTTP", () => {
       }),
     });
     expect(res.status).toBe(201);
-    const firstToken = tokenOf(await sink.waitFor(email));
+    const firstToken = tokenOf(await ctx.sink.waitFor(email));
     return { email, session: await signIn(base, { username, password: 'senha-segura-1' }), firstToken };
   }
   const resend = (s: HttpSession) => apiFetch(s.base, s.cookie, 'POST', '/api/auth/resend-confirmation');
@@ -146,7 +140,7 @@ describe("'Reenviar e-mail de confirmação', over HTTP", () => {
     const res = await resend(session);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ success: true, message: emailConfirmationMsg.resent(email) });
-    const second = tokenOf(await sink.waitFor(email, 2));
+    const second = tokenOf(await ctx.sink.waitFor(email, 2));
     expect(second).not.toBe(firstToken);
 
     expect((await apiFetch(base, session.cookie, 'GET', '/api/auth/me')).body.emailConfirmedAt).toBeNull();
@@ -160,13 +154,13 @@ describe("'Reenviar e-mail de confirmação', over HTTP", () => {
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'CONFLICT', message: emailConfirmationMsg.alreadyConfirmed });
     await ctx.app.deps.mail.mailer.idle();
-    expect(sink.to(email)).toHaveLength(2);
+    expect(ctx.sink.to(email)).toHaveLength(2);
   });
 
   it(`sends at most ${EMAIL_CONFIRMATION_PER_HOUR} an hour, the registration's included, then says when to retry`, async () => {
     const { email, session } = await registered();
     for (let i = 1; i < EMAIL_CONFIRMATION_PER_HOUR; i++) expect((await resend(session)).status).toBe(200);
-    await sink.waitFor(email, EMAIL_CONFIRMATION_PER_HOUR);
+    await ctx.sink.waitFor(email, EMAIL_CONFIRMATION_PER_HOUR);
 
     const refused = await fetch(`${base}/api/auth/resend-confirmation`, {
       method: 'POST',
@@ -184,7 +178,7 @@ describe("'Reenviar e-mail de confirmação', over HTTP", () => {
       `Você já recebeu ${EMAIL_CONFIRMATION_PER_HOUR} emails de confirmação na última hora. Tente novamente em 60 minutos.`,
     );
     await ctx.app.deps.mail.mailer.idle();
-    expect(sink.to(email)).toHaveLength(EMAIL_CONFIRMATION_PER_HOUR);
+    expect(ctx.sink.to(email)).toHaveLength(EMAIL_CONFIRMATION_PER_HOUR);
 
     // An hour later the oldest no longer counts.
     const [user] = await ctx.database.db.select().from(users).where(eq(users.email, email));
@@ -193,7 +187,7 @@ describe("'Reenviar e-mail de confirmação', over HTTP", () => {
       .set({ createdAt: sql`now() - interval '61 minutes'` })
       .where(eq(emailConfirmationTokens.userId, user.id));
     expect((await resend(session)).status).toBe(200);
-    await sink.waitFor(email, EMAIL_CONFIRMATION_PER_HOUR + 1);
+    await ctx.sink.waitFor(email, EMAIL_CONFIRMATION_PER_HOUR + 1);
   });
 
   it('needs a session, and a demo account may not use it', async () => {

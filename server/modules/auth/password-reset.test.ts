@@ -1,26 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   PASSWORD_RESET_PER_ACCOUNT_HOUR,
   PASSWORD_RESET_PER_HOUR,
   PASSWORD_RESET_PER_REQUESTER_HOUR,
   passwordResetMsg,
 } from '../../../contract/password-reset';
-import { buildApp } from '../../app';
-import { loadConfig } from '../../config';
 import { rowsOf } from '../../db/rows';
 import { loginFailures, passwordResetTokens } from '../../db/schema';
-import { loggerOptions } from '../../logger';
 import { hashToken } from '../../sessions/session-store';
+import { appPerFile } from '../../testing/app-per-file';
 import { createMailTestApp, linkToken, MAIL_PUBLIC_URL } from '../../testing/mail-app';
 import { listen, rawRequest } from '../../testing/raw-http';
-import type { ReceivedMail, SmtpSink } from '../../testing/smtp-sink';
-import { apiCall, createTestApp, createUser, loginAs, TEST_PASSWORD, type TestApp } from '../../testing/test-app';
-import { createTestDatabase } from '../../testing/test-db';
+import type { ReceivedMail } from '../../testing/smtp-sink';
+import {
+  apiCall,
+  createTestApp,
+  createTracedTestApp,
+  createUser,
+  loginAs,
+  TEST_PASSWORD,
+} from '../../testing/test-app';
 
 /**
  * 'Esqueci minha senha' against a real SMTP server on loopback: the e-mail that arrives carries the
@@ -31,14 +31,7 @@ import { createTestDatabase } from '../../testing/test-db';
  * never logs a link.
  */
 const PUBLIC_URL = MAIL_PUBLIC_URL;
-let ctx: Awaited<ReturnType<typeof createMailTestApp>>;
-let sink: SmtpSink;
-
-beforeAll(async () => {
-  ctx = await createMailTestApp();
-  sink = ctx.sink;
-});
-afterAll(() => ctx?.close());
+const ctx = appPerFile(createMailTestApp);
 
 // Each test asks from a client address of its own: links are counted per requester.
 let clients = 0;
@@ -59,7 +52,7 @@ const tokenOf = (mail: ReceivedMail) => linkToken(mail, '/redefinir-senha');
 
 async function linkFor(email: string, nth = 1): Promise<string> {
   expect((await forgot(email)).statusCode).toBe(200);
-  return tokenOf(await sink.waitFor(email, nth));
+  return tokenOf(await ctx.sink.waitFor(email, nth));
 }
 
 describe('forgot password', () => {
@@ -80,7 +73,7 @@ describe('forgot password', () => {
     expect(asked.statusCode).toBe(200);
     expect(asked.json()).toEqual({ success: true, message: passwordResetMsg.forgotSent });
 
-    const mail = await sink.waitFor(user.email);
+    const mail = await ctx.sink.waitFor(user.email);
     expect(mail.subject).toBe('Redefinição de senha – Disparo');
     expect(mail.from).toMatch(/^"?Disparo"? <no-reply@app\.disparo\.example>$/);
     expect(mail.text).toContain('Olá, Ana <b>Souza</b>,');
@@ -190,9 +183,9 @@ describe('forgot password', () => {
       expect(res.body).toBe(known.body);
     }
     await sent();
-    expect(sink.to(user.email)).toHaveLength(1);
-    expect(sink.to(demo.email)).toHaveLength(0);
-    expect(sink.received.some((m) => m.to.some((t) => t.startsWith('ninguem.')))).toBe(false);
+    expect(ctx.sink.to(user.email)).toHaveLength(1);
+    expect(ctx.sink.to(demo.email)).toHaveLength(0);
+    expect(ctx.sink.received.some((m) => m.to.some((t) => t.startsWith('ninguem.')))).toBe(false);
   });
 
   it(`sends one account at most ${PASSWORD_RESET_PER_HOUR} links an hour for one requester, with the same answer`, async () => {
@@ -201,7 +194,7 @@ describe('forgot password', () => {
     for (let i = 0; i < PASSWORD_RESET_PER_HOUR + 2; i++) answers.push(await forgot(user.email));
     for (const a of answers) expect(a.body).toBe(answers[0].body);
     await sent();
-    expect(sink.to(user.email)).toHaveLength(PASSWORD_RESET_PER_HOUR);
+    expect(ctx.sink.to(user.email)).toHaveLength(PASSWORD_RESET_PER_HOUR);
   });
 
   it(`sends one account at most ${PASSWORD_RESET_PER_ACCOUNT_HOUR} links an hour whoever asks`, async () => {
@@ -212,7 +205,7 @@ describe('forgot password', () => {
       for (let i = 0; i < PASSWORD_RESET_PER_HOUR; i++) expect((await forgot(user.email, from)).statusCode).toBe(200);
     }
     await sent();
-    expect(sink.to(user.email)).toHaveLength(PASSWORD_RESET_PER_ACCOUNT_HOUR);
+    expect(ctx.sink.to(user.email)).toHaveLength(PASSWORD_RESET_PER_ACCOUNT_HOUR);
   });
 
   it(`sends one requester at most ${PASSWORD_RESET_PER_REQUESTER_HOUR} links an hour, whichever accounts it asks for`, async () => {
@@ -220,13 +213,13 @@ describe('forgot password', () => {
     for (let i = 0; i < PASSWORD_RESET_PER_REQUESTER_HOUR + 2; i++) accounts.push(await createUser(ctx));
     for (const a of accounts) expect((await forgot(a.email)).statusCode).toBe(200);
     await sent();
-    const received = accounts.filter((a) => sink.to(a.email).length > 0);
+    const received = accounts.filter((a) => ctx.sink.to(a.email).length > 0);
     expect(received).toHaveLength(PASSWORD_RESET_PER_REQUESTER_HOUR);
     // Another client still gets a link for an account the first one could not reach.
-    const missed = accounts.find((a) => sink.to(a.email).length === 0);
+    const missed = accounts.find((a) => ctx.sink.to(a.email).length === 0);
     expect(missed).toBeDefined();
     expect((await forgot(missed?.email ?? '', `10.3.${clients}.1`)).statusCode).toBe(200);
-    await sink.waitFor(missed?.email ?? '');
+    await ctx.sink.waitFor(missed?.email ?? '');
   });
 });
 
@@ -251,7 +244,7 @@ describe("a stranger asking for the owner's address, over HTTP from another clie
     const user = await createUser(ctx);
     const asked = await forgotFrom(OWNER, user.email);
     expect(asked.status).toBe(200);
-    const owners = tokenOf(await sink.waitFor(user.email, 1));
+    const owners = tokenOf(await ctx.sink.waitFor(user.email, 1));
 
     // The stranger asks over and over: the same answer each time, and at most its own share of e-mails.
     for (let i = 0; i < PASSWORD_RESET_PER_HOUR + 3; i++) {
@@ -260,11 +253,11 @@ describe("a stranger asking for the owner's address, over HTTP from another clie
       expect(res.body).toBe(asked.body);
     }
     await sent();
-    expect(sink.to(user.email)).toHaveLength(1 + PASSWORD_RESET_PER_HOUR);
+    expect(ctx.sink.to(user.email)).toHaveLength(1 + PASSWORD_RESET_PER_HOUR);
 
     // The owner may still ask for a new one, and gets it.
     expect((await forgotFrom(OWNER, user.email)).status).toBe(200);
-    const latest = tokenOf(await sink.waitFor(user.email, 2 + PASSWORD_RESET_PER_HOUR));
+    const latest = tokenOf(await ctx.sink.waitFor(user.email, 2 + PASSWORD_RESET_PER_HOUR));
 
     // The owner's first link still works; using it spends every other one.
     const done = await reset(owners, 'senha-do-dono-1');
@@ -276,7 +269,7 @@ describe("a stranger asking for the owner's address, over HTTP from another clie
 
 describe('limits and configuration', () => {
   it('limits requests per client address, in pt-BR', async () => {
-    const limited = await createTestApp({ SMTP_URL: sink.url, LOGIN_RATE_LIMIT: '2' });
+    const limited = await createTestApp({ SMTP_URL: ctx.sink.url, LOGIN_RATE_LIMIT: '2' });
     try {
       for (const url of ['/api/auth/forgot-password', '/api/auth/reset-password']) {
         const payload = { email: 'a@example.com', token: 'x', password: 'nova-senha-1' };
@@ -312,23 +305,9 @@ describe('limits and configuration', () => {
 
   it('writes no link to the production log, at its most verbose level', async () => {
     const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const database = await createTestDatabase();
-    const dataDir = mkdtempSync(join(tmpdir(), 'disparo-reset-'));
-    const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, SMTP_URL: sink.url, PUBLIC_URL });
-    const app = (await buildApp({
-      config,
-      db: database.db,
-      serveWeb: false,
-      logger: { ...loggerOptions('trace'), stream },
-    })) as TestApp;
+    const production = await createTracedTestApp({ NODE_ENV: 'production', SMTP_URL: ctx.sink.url, PUBLIC_URL }, lines);
+    const { app, database } = production;
     try {
-      await app.ready();
       const own = { ...ctx, app, database };
       const user = await createUser(own);
       const res = await app.inject({
@@ -338,7 +317,7 @@ describe('limits and configuration', () => {
         headers: { origin: 'http://localhost' },
       });
       expect(res.statusCode).toBe(200);
-      const token = tokenOf(await sink.waitFor(user.email));
+      const token = tokenOf(await ctx.sink.waitFor(user.email));
       // The page the link opens: its address is logged with the token redacted.
       await app.inject({ method: 'GET', url: `/redefinir-senha?token=${token}` });
       const done = await app.inject({
@@ -354,9 +333,7 @@ describe('limits and configuration', () => {
       expect(log).not.toContain(token);
       expect(log).not.toContain('senha-nova-de-producao');
     } finally {
-      await app.close();
-      await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await production.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BACKUP_MAX_FILE_MB,
   type BackupFileInput,
@@ -14,17 +14,14 @@ import { UPLOAD_MAX_BYTES, uploadsMsg } from '../../../contract/uploads';
 import { rowsOf } from '../../db/rows';
 import type { UserRow } from '../../db/schema';
 import { campaigns, mediaUploads, sessions, whatsappAuthKeys, whatsappBusinessAccounts } from '../../db/schema';
+import { appPerFile } from '../../testing/app-per-file';
 import { insertConnection } from '../../testing/connections';
 import { multipart } from '../../testing/multipart';
-import { apiCall, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
+import { apiCall, createTestApp, newCustomer } from '../../testing/test-app';
 import { seedDemoWorkspace } from '../auth';
 import { restoreBackup } from './backup.service';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp({}, undefined, { dispatcher: { autoStart: false } });
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile(() => createTestApp({}, undefined, { dispatcher: { autoStart: false } }));
 
 type Json = Record<string, unknown>;
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
@@ -127,19 +124,22 @@ const SECRETS = {
   baileys: 'BAILEYS-CREDS-SEGREDO',
 };
 
+/** The seeded account's sending rules, none of them the default. */
+const SEEDED_SENDING = {
+  autoReconnect: false,
+  messageDelay: 7,
+  dailyLimit: 321,
+  respectBusinessHours: true,
+  businessStart: '08:30',
+  businessEnd: '17:45',
+};
+
 /** An account with a bit of everything, seeded as the app's screens (and the demo seed) write it. */
 async function seededAccount(): Promise<{ user: UserRow; cookie: string }> {
   const { user, cookie } = await newCustomer(ctx, { planType: 'enterprise' });
   // A finished campaign with its report lines (read, delivered, failed), contacts, groups, rules.
   await seedDemoWorkspace(ctx.database.db, user.id);
-  await send(cookie, 'PUT', '/api/settings/whatsapp', {
-    autoReconnect: false,
-    messageDelay: 7,
-    dailyLimit: 321,
-    respectBusinessHours: true,
-    businessStart: '08:30',
-    businessEnd: '17:45',
-  });
+  await send(cookie, 'PUT', '/api/settings/whatsapp', SEEDED_SENDING);
   await send(cookie, 'PUT', '/api/settings/notifications', {
     emailNotifications: false,
     pushNotifications: true,
@@ -261,14 +261,7 @@ describe('GET /api/backup', () => {
     expect(b.bot?.welcomeMessage).toBe('Bem-vindo à Loja Backup!');
     expect(b.bot?.autoReplies.map((r) => r.trigger)).toEqual(['preço', 'Horário']);
     expect(b.settings).toEqual({
-      whatsapp: {
-        autoReconnect: false,
-        messageDelay: 7,
-        dailyLimit: 321,
-        respectBusinessHours: true,
-        businessStart: '08:30',
-        businessEnd: '17:45',
-      },
+      whatsapp: SEEDED_SENDING,
       businessDays: ['monday', 'wednesday', 'saturday'],
       notifications: {
         emailNotifications: false,

@@ -1,25 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inboundDelivery } from '../../testing/cloud-account';
-import { FakeGraphApi } from '../../testing/fake-graph-api';
-import { apiCall, createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
-import { signBody } from '../../whatsapp/cloud-api/webhook';
+import { describe, expect, it } from 'vitest';
+import { appWithGraphPerFile } from '../../testing/app-per-file';
+import { PRICE_RULES_WITH_BUTTONS } from '../../testing/bot-rules';
+import { cloudNumberInApp } from '../../testing/cloud-account';
+import { apiCall, createUser, loginAs } from '../../testing/test-app';
 
 /** The reply pipeline through the signed Cloud API webhook, answered through the fake Graph API. */
-let ctx: TestContext;
-let graph: FakeGraphApi;
-
-beforeAll(async () => {
-  graph = await new FakeGraphApi().start();
-  ctx = await createTestApp({
-    GRAPH_API_URL: graph.url,
-    GRAPH_API_VERSION: 'v26.0',
-    PUBLIC_URL: 'https://app.example.com',
-  });
-});
-afterAll(async () => {
-  await ctx.close();
-  await graph.stop();
-});
+const { ctx, graph } = appWithGraphPerFile();
 
 const SECRET = 'segredo-do-app';
 
@@ -27,57 +13,21 @@ let accounts = 0;
 async function cloudAccount() {
   // Each account its own number: a phone number id sends for one account only.
   const phoneNumberId = `10900000000${++accounts}`;
-  const token = `EAAG-bot-${Math.random().toString(36).slice(2)}`;
-  graph.phones.set(phoneNumberId, {
-    token,
-    display_phone_number: '551130009999',
-    verified_name: 'Loja Bot',
-    quality_rating: 'GREEN',
-    code_verification_status: 'VERIFIED',
-    status: 'CONNECTED',
-    about: '',
-    profile_picture_url: 'https://pps.whatsapp.net/v/foto.jpg',
-    businessAccountId: '209',
-  });
   const user = await createUser(ctx);
   const cookie = await loginAs(ctx, user);
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
     apiCall(ctx, method, url, { cookie, payload });
-  const configured = await call('POST', '/api/whatsapp-business/configure', {
-    accessToken: token,
+  const number = await cloudNumberInApp(ctx, graph, cookie, {
     phoneNumberId,
+    displayPhoneNumber: '551130009999',
+    verifiedName: 'Loja Bot',
     businessAccountId: '209',
-    appId: '123456',
     appSecret: SECRET,
+    profileName: 'Ana Cliente',
   });
-  expect(configured.statusCode, configured.body).toBe(200);
-  const put = await call('PUT', '/api/settings/whatsapp', {
-    autoReconnect: true,
-    messageDelay: 2,
-    dailyLimit: 1000,
-    respectBusinessHours: false,
-    businessStart: '09:00',
-    businessEnd: '18:00',
-    channel: 'cloud',
-  });
-  expect(put.statusCode, put.body).toBe(200);
-  const webhookPath: string = configured.json().config.webhookPath;
   let n = 0;
-  const deliver = async (from: string, message: Record<string, unknown>, id = `wamid.IN${++n}${Date.now()}`) => {
-    const body = inboundDelivery(
-      { phoneNumberId, displayPhoneNumber: '551130009999' },
-      from,
-      id,
-      message,
-      'Ana Cliente',
-    );
-    return ctx.app.inject({
-      method: 'POST',
-      url: webhookPath,
-      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) },
-      payload: body,
-    });
-  };
+  const deliver = (from: string, message: Record<string, unknown>, id = `wamid.IN${++n}${Date.now()}`) =>
+    number.deliver(from, message, id);
   return { user, call, deliver };
 }
 
@@ -93,18 +43,7 @@ describe('chatbot on the Cloud API', () => {
   it('answers a webhook message with real reply buttons, once however often Meta delivers it', async () => {
     const { call, deliver } = await cloudAccount();
     const saved = await call('POST', '/api/bot-config', {
-      autoReplies: [
-        {
-          trigger: 'preço',
-          response: 'Temos planos a partir de R$ 10.',
-          type: 'interactive',
-          buttons: [
-            { text: 'Ver planos', type: 'quick_reply', value: 'planos' },
-            { text: 'Site', type: 'url', value: 'https://loja.example.com' },
-          ],
-        },
-        { trigger: 'planos', response: 'Básico, Pro e Premium.' },
-      ],
+      autoReplies: PRICE_RULES_WITH_BUTTONS,
     });
     expect(saved.statusCode).toBe(200);
     const from = '5511987650042';

@@ -1,14 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONTACTS_BULK_MAX, type ContactPage, contactsMsg } from '../../../contract/contacts';
-import { type ApiMethod, apiCall, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
+import { appPerFile } from '../../testing/app-per-file';
+import { type ApiMethod, apiCall, newCustomer } from '../../testing/test-app';
 import { searchIndexSettings } from './search-index';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile();
 
 const call = (cookie: string, method: ApiMethod, url: string, payload?: object) =>
   apiCall(ctx, method, url, { payload, cookie });

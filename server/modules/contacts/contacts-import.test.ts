@@ -1,16 +1,14 @@
 import { deflateRawSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contactsMsg, IMPORT_MAX_FILE_MB, importErrorLine, neutralizeCell } from '../../../contract/contacts';
 import { contacts } from '../../db/schema';
-import { apiCall, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
+import { appPerFile } from '../../testing/app-per-file';
+import { apiCall, newCustomer } from '../../testing/test-app';
+import { buildZip } from '../../testing/zip-bomb';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile();
 
 const account = (overrides = {}) => newCustomer(ctx, overrides);
 
@@ -270,31 +268,17 @@ describe('contacts import', () => {
 
   it('refuses zip bombs: entries that inflate past their declared size, or declare too much', async () => {
     const { cookie } = await account();
-    const zip = (declared: number) => {
-      const name = Buffer.from('xl/worksheets/sheet1.xml');
-      const data = deflateRawSync(Buffer.alloc(20 * 1024 * 1024));
-      const local = Buffer.alloc(30);
-      local.writeUInt32LE(0x04034b50, 0);
-      local.writeUInt16LE(8, 8);
-      local.writeUInt32LE(data.length, 18);
-      local.writeUInt32LE(declared, 22);
-      local.writeUInt16LE(name.length, 26);
-      const central = Buffer.alloc(46);
-      central.writeUInt32LE(0x02014b50, 0);
-      central.writeUInt16LE(8, 10);
-      central.writeUInt32LE(data.length, 20);
-      central.writeUInt32LE(declared, 24);
-      central.writeUInt16LE(name.length, 28);
-      central.writeUInt32LE(0, 42);
-      const cdOffset = local.length + name.length + data.length;
-      const eocd = Buffer.alloc(22);
-      eocd.writeUInt32LE(0x06054b50, 0);
-      eocd.writeUInt16LE(1, 8);
-      eocd.writeUInt16LE(1, 10);
-      eocd.writeUInt32LE(central.length + name.length, 12);
-      eocd.writeUInt32LE(cdOffset, 16);
-      return Buffer.concat([local, name, data, central, name, eocd]);
-    };
+    const data = deflateRawSync(Buffer.alloc(20 * 1024 * 1024));
+    // Both headers say deflate and `declared` bytes; the data inflates to 20 MB.
+    const zip = (declared: number) =>
+      buildZip([
+        {
+          name: 'xl/worksheets/sheet1.xml',
+          data,
+          local: { method: 8, size: declared },
+          central: { method: 8, size: declared },
+        },
+      ]);
     for (const declared of [1000, 0xfffffffe]) {
       const res = await upload(cookie, 'bomba.xlsx', zip(declared));
       expect(res.statusCode, String(declared)).toBe(413);

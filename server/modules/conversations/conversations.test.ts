@@ -1,36 +1,21 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConversationMessage } from '../../../contract/conversations';
 import { HANDOFF_REPLY } from '../../chatbot/steps';
-import { FakeGraphApi } from '../../testing/fake-graph-api';
-import { apiCall, connectSimulator, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
-import { signBody } from '../../whatsapp/cloud-api/webhook';
+import { appWithGraphPerFile } from '../../testing/app-per-file';
+import { PRICE_RULES_WITH_BUTTONS } from '../../testing/bot-rules';
+import { cloudNumberInApp } from '../../testing/cloud-account';
+import { apiCall, connectSimulator, newCustomer } from '../../testing/test-app';
 import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
 
 /**
  * 'Conversas' shows what the contact saw and answered: the buttons of a bot reply (a numbered menu
  * on a personal number, real buttons on the Cloud API) and the option an answer chose.
  */
-let ctx: TestContext;
-let graph: FakeGraphApi;
-
-beforeAll(async () => {
-  graph = await new FakeGraphApi().start();
-  ctx = await createTestApp(
-    {
-      WHATSAPP_DRIVER: 'simulator',
-      GRAPH_API_URL: graph.url,
-      GRAPH_API_VERSION: 'v26.0',
-      PUBLIC_URL: 'https://app.example.com',
-    },
-    undefined,
-    { simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 20, readMs: 40 }, dispatcher: { autoStart: false } },
-  );
-});
-afterAll(async () => {
-  await ctx.close();
-  await graph.stop();
-});
+const { ctx, graph } = appWithGraphPerFile(
+  { WHATSAPP_DRIVER: 'simulator' },
+  { simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 20, readMs: 40 }, dispatcher: { autoStart: false } },
+);
 
 const SUPPORT_BUTTONS = [
   { text: 'Ligar para suporte', type: 'phone', value: '5511999999999' },
@@ -130,76 +115,22 @@ describe('conversation messages with buttons (Cloud API)', () => {
   const SECRET = 'segredo-do-app';
 
   async function cloudAccount(phoneNumberId: string) {
-    const token = `EAAG-conv-${Math.random().toString(36).slice(2)}`;
-    graph.phones.set(phoneNumberId, {
-      token,
-      display_phone_number: '551130008888',
-      verified_name: 'Loja Conversas',
-      quality_rating: 'GREEN',
-      code_verification_status: 'VERIFIED',
-      status: 'CONNECTED',
-      about: '',
-      profile_picture_url: 'https://pps.whatsapp.net/v/foto.jpg',
-      businessAccountId: '208',
-    });
     const { cookie } = await newCustomer(ctx);
     const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
       apiCall(ctx, method, url, { cookie, payload });
-    const configured = await call('POST', '/api/whatsapp-business/configure', {
-      accessToken: token,
+    const number = await cloudNumberInApp(ctx, graph, cookie, {
       phoneNumberId,
+      displayPhoneNumber: '551130008888',
+      verifiedName: 'Loja Conversas',
       businessAccountId: '208',
-      appId: '123456',
       appSecret: SECRET,
+      profileName: 'Clara Cliente',
     });
-    expect(configured.statusCode, configured.body).toBe(200);
-    const put = await call('PUT', '/api/settings/whatsapp', {
-      autoReconnect: true,
-      messageDelay: 2,
-      dailyLimit: 1000,
-      respectBusinessHours: false,
-      businessStart: '09:00',
-      businessEnd: '18:00',
-      channel: 'cloud',
-    });
-    expect(put.statusCode, put.body).toBe(200);
-    const webhookPath: string = configured.json().config.webhookPath;
     let n = 0;
     const deliver = async (from: string, message: Record<string, unknown>) => {
       // Meta stamps messages to the second: start a new second, so this one sorts after the replies before it.
       await new Promise((resolve) => setTimeout(resolve, 1005 - (Date.now() % 1000)));
-      const body = JSON.stringify({
-        object: 'whatsapp_business_account',
-        entry: [
-          {
-            id: '208',
-            changes: [
-              {
-                field: 'messages',
-                value: {
-                  messaging_product: 'whatsapp',
-                  metadata: { display_phone_number: '551130008888', phone_number_id: phoneNumberId },
-                  contacts: [{ profile: { name: 'Clara Cliente' }, wa_id: from }],
-                  messages: [
-                    {
-                      from,
-                      id: `wamid.CONV${++n}${Date.now()}`,
-                      timestamp: String(Math.floor(Date.now() / 1000)),
-                      ...message,
-                    },
-                  ],
-                },
-              },
-            ],
-          },
-        ],
-      });
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: webhookPath,
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) },
-        payload: body,
-      });
+      const res = await number.deliver(from, message, `wamid.CONV${++n}${Date.now()}`);
       expect(res.statusCode).toBe(200);
       await ctx.app.deps.cloudApi.settled();
       await ctx.app.deps.chatbot.idle();
@@ -210,18 +141,7 @@ describe('conversation messages with buttons (Cloud API)', () => {
   it('returns real reply buttons and a pressed button by its title', async () => {
     const { call, deliver } = await cloudAccount('109000000077');
     await call('POST', '/api/bot-config', {
-      autoReplies: [
-        {
-          trigger: 'preço',
-          response: 'Temos planos a partir de R$ 10.',
-          type: 'interactive',
-          buttons: [
-            { text: 'Ver planos', type: 'quick_reply', value: 'planos' },
-            { text: 'Site', type: 'url', value: 'https://loja.example.com' },
-          ],
-        },
-        { trigger: 'planos', response: 'Básico, Pro e Premium.' },
-      ],
+      autoReplies: PRICE_RULES_WITH_BUTTONS,
     });
     const from = '5511987650077';
     await deliver(from, { type: 'text', text: { body: 'Qual o preço?' } });

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { groupsMsg } from '../../../contract/contacts';
+import { appPerFile } from '../../testing/app-per-file';
 import { FakeDrivers } from '../../testing/fake-driver';
-import { type ApiMethod, apiCall, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
+import { type ApiMethod, apiCall, createTestApp, newCustomer } from '../../testing/test-app';
 
-let ctx: TestContext;
+const ctx = appPerFile(() => createTestApp({}, undefined, { drivers }));
 const drivers = new FakeDrivers();
-beforeAll(async () => {
-  ctx = await createTestApp({}, undefined, { drivers });
-});
-afterAll(() => ctx.close());
 
 const account = () => newCustomer(ctx);
 const call = (cookie: string, method: ApiMethod, url: string, payload?: object) =>

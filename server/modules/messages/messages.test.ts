@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SAVED_MESSAGE_TEXT_MAX, savedMessagesMsg } from '../../../contract/saved-messages';
-import { type ApiMethod, apiCall, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
+import { appPerFile } from '../../testing/app-per-file';
+import { type ApiMethod, apiCall, newCustomer } from '../../testing/test-app';
 import { savedMessageAsContent } from './messages.service';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile();
 
 const account = () => newCustomer(ctx);
 const call = (cookie: string, method: ApiMethod, url: string, payload?: unknown) =>

@@ -1,20 +1,19 @@
 import * as XLSX from '@e965/xlsx';
 import { eq } from 'drizzle-orm';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RECIPIENT_STATUS_LABELS, type RecipientStatus } from '../../../contract/campaigns';
 import { formatCount, formatNumber, formatPercent } from '../../../contract/format';
 import * as metricsContract from '../../../contract/metrics';
 import { saoPauloDay } from '../../../contract/metrics';
 import { campaignRecipients, contacts } from '../../db/schema';
+import { simulatorAppPerFile } from '../../testing/app-per-file';
 import { pdfText } from '../../testing/pdf-text';
 import {
   apiCall,
   connectSimulator,
-  createSimulatorTestApp,
   newCustomer,
   setAccountSettings,
-  type TestContext,
   waitFor,
   whenStatusesSettle,
 } from '../../testing/test-app';
@@ -33,11 +32,7 @@ import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver'
  * It is compared twice: paused halfway (some recipients still queued), and completed.
  */
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createSimulatorTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = simulatorAppPerFile();
 
 const CONTACTS = 57;
 /** These contacts' sends fail for good (the user's report: 51 sent, 6 failures). */

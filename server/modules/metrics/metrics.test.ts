@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BOT_EVENT_KINDS, BOT_REPLY_KINDS } from '../../../contract/bot';
 import {
   addDays,
@@ -13,24 +13,13 @@ import {
 } from '../../../contract/metrics';
 import { rowsOf } from '../../db/rows';
 import { recordReceipt } from '../../sending/receipts';
+import { simulatorAppPerFile } from '../../testing/app-per-file';
 import { insertConnection } from '../../testing/connections';
-import {
-  apiCall,
-  connectSimulator,
-  createSimulatorTestApp,
-  newCustomer,
-  setAccountSettings,
-  type TestContext,
-  waitFor,
-} from '../../testing/test-app';
+import { rollupsMatchRows } from '../../testing/rollups';
+import { apiCall, connectSimulator, newCustomer, setAccountSettings, waitFor } from '../../testing/test-app';
 import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
 
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createSimulatorTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = simulatorAppPerFile();
 
 const db = () => ctx.database.db;
 const exec = async <T = Record<string, unknown>>(q: ReturnType<typeof sql>) => rowsOf<T>(await db().execute(q));
@@ -116,24 +105,6 @@ async function conversation(userId: string, phone: string, lastMessageAt: Date, 
   await exec(sql`
     insert into conversations (user_id, connection_id, phone, last_message_at, last_inbound_at)
     values (${userId}, ${await numberOf(userId)}, ${phone}, ${lastMessageAt.toISOString()}, ${lastInboundAt?.toISOString() ?? null})`);
-}
-
-/** The account's rollups as stored, then as recomputed from its rows: the triggers must have kept them equal. */
-async function rollupsMatchRows(userId: string) {
-  const snapshot = async () => ({
-    campaigns: await exec(sql`
-      select campaign_id, hour::text, sent, delivered, read, failed from stats_campaign_hours
-      where user_id = ${userId} and (sent, delivered, read, failed) <> (0, 0, 0, 0) order by 1, 2`),
-    chat: await exec(sql`
-      select hour::text, bot_replies, inbound, answered, conversations from stats_chat_hours
-      where user_id = ${userId} and (bot_replies, inbound, answered, conversations) <> (0, 0, 0, 0) order by 1`),
-    contacts: await exec(sql`
-      select day::text, total, active from stats_contact_days
-      where user_id = ${userId} and (total, active) <> (0, 0) order by 1`),
-  });
-  const kept = await snapshot();
-  await exec(sql`select stats_rebuild(${userId}::uuid)`);
-  expect(kept).toEqual(await snapshot());
 }
 
 /**
@@ -448,7 +419,7 @@ describe('figures of a seeded account', () => {
   });
 
   it('keeps the rollups equal to a recount of the rows', async () => {
-    await rollupsMatchRows(userId);
+    await rollupsMatchRows(db(), userId);
   });
 
   it('follows contacts changing, campaigns deleted and the numbers they leave', async () => {
@@ -460,7 +431,7 @@ describe('figures of a seeded account', () => {
     expect((await get('/api/metrics')).activeContacts).toBe(3);
     await exec(sql`delete from campaigns where id = ${ids.c2}`);
     expect((await get('/api/metrics')).messagesSent).toBe(9);
-    await rollupsMatchRows(userId);
+    await rollupsMatchRows(db(), userId);
   });
 });
 
@@ -493,7 +464,7 @@ describe('live engines', () => {
     });
     const report = (await call('GET', '/api/metrics/report')).json();
     expect(report.recentCampaigns[0]).toMatchObject({ name: 'Ao vivo', sent: 3, delivered: 3, read: 3, failed: 1 });
-    await rollupsMatchRows(user.id);
+    await rollupsMatchRows(db(), user.id);
   });
 
   it('counts what the chatbot receives and answers', async () => {
@@ -518,7 +489,7 @@ describe('live engines', () => {
     );
     expect(m).toMatchObject({ autoReplies: 1, inboundMessages: 2, answeredMessages: 1, responseRate: 50 });
     expect(m.activeChats).toBe(2);
-    await rollupsMatchRows(user.id);
+    await rollupsMatchRows(db(), user.id);
   });
 });
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { rowsOf } from '../../db/rows';
+import { rollupsMatchRows } from '../../testing/rollups';
 import { createTestDatabase } from '../../testing/test-db';
 
 /**
@@ -32,28 +33,6 @@ async function account(): Promise<string> {
   return row.id;
 }
 
-async function snapshot(userId: string) {
-  return {
-    campaigns: await exec(sql`
-      select campaign_id, hour::text, sent, delivered, read, failed from stats_campaign_hours
-      where user_id = ${userId} and (sent, delivered, read, failed) <> (0, 0, 0, 0) order by 1, 2`),
-    chat: await exec(sql`
-      select hour::text, bot_replies, inbound, answered, conversations from stats_chat_hours
-      where user_id = ${userId} and (bot_replies, inbound, answered, conversations) <> (0, 0, 0, 0) order by 1`),
-    contacts: await exec(sql`
-      select day::text, total, active from stats_contact_days
-      where user_id = ${userId} and (total, active) <> (0, 0) order by 1`),
-  };
-}
-
-/** The counters as the triggers kept them equal a recount; answers them, for checks of their own. */
-async function rollupsMatchRows(userId: string) {
-  const kept = await snapshot(userId);
-  await exec(sql`select stats_rebuild(${userId}::uuid)`);
-  expect(kept).toEqual(await snapshot(userId));
-  return kept;
-}
-
 const T0 = '2026-03-10T12:00:00Z';
 
 describe('campaign report lines', () => {
@@ -71,7 +50,7 @@ describe('campaign report lines', () => {
         case when s in ('sent', 'delivered', 'read') and g % 5 <> 0 then ${T0}::timestamptz + (g % 7) * interval '1 hour' end,
         case when s = 'failed' and g % 5 <> 0 then ${T0}::timestamptz + (g % 7) * interval '1 hour' + interval '10 minutes' end
       from generate_series(1, 700) g, lateral (select ${statuses}[1 + g % 7] as s) x`);
-    const first = await rollupsMatchRows(userId);
+    const first = await rollupsMatchRows(database.db, userId);
     expect(first.campaigns.reduce((n, r) => n + Number(r.sent), 0)).toBe(300);
 
     // Every step at once: sent → delivered, delivered → read, queued → sent (now timed), a failure
@@ -93,7 +72,7 @@ describe('campaign report lines', () => {
     await exec(sql`
       update campaign_recipients set sent_at = date_trunc('hour', sent_at) + interval '1 minute', attempts = attempts + 1
       where user_id = ${userId} and recipient like '%4' and sent_at is not null`);
-    await rollupsMatchRows(userId);
+    await rollupsMatchRows(database.db, userId);
 
     // An upsert: known lines updated (read), new ones inserted already sent.
     await exec(sql`
@@ -102,10 +81,10 @@ describe('campaign report lines', () => {
       from generate_series(600, 800, 2) g
       on conflict on constraint campaign_recipients_campaign_recipient_key
       do update set status = excluded.status, sent_at = excluded.sent_at`);
-    await rollupsMatchRows(userId);
+    await rollupsMatchRows(database.db, userId);
 
     await exec(sql`delete from campaigns where id = ${b.id}`);
-    await rollupsMatchRows(userId);
+    await rollupsMatchRows(database.db, userId);
   });
 
   it('counts 20,000 lines of one hour in one statement without updating its counter 20,000 times', async () => {
@@ -119,7 +98,7 @@ describe('campaign report lines', () => {
       from generate_series(1, 20000) g`);
     await exec(sql`update campaign_recipients set status = 'delivered' where campaign_id = ${c.id}`);
     const ms = performance.now() - started;
-    expect((await rollupsMatchRows(userId)).campaigns).toEqual([
+    expect((await rollupsMatchRows(database.db, userId)).campaigns).toEqual([
       { campaign_id: c.id, hour: '2026-03-10 09:00:00', sent: 20000, delivered: 20000, read: 0, failed: 0 },
     ]);
     // Counted row by row, the two statements took 12.7 s on the embedded database (1.2 s now).
@@ -135,14 +114,14 @@ describe('chatbot figures', () => {
       select ${userId}, '5511' || g, (array['welcome', 'inbound', 'auto_reply', 'ai_reply', 'rule_matched', 'handoff'])[1 + g % 6],
         ${T0}::timestamptz + (g % 5) * interval '1 hour'
       from generate_series(1, 300) g`);
-    await rollupsMatchRows(userId);
+    await rollupsMatchRows(database.db, userId);
 
     // Inbound messages of 20 contacts over two São Paulo days, several per contact and day.
     await exec(sql`
       insert into conversation_messages (user_id, connection_id, phone, direction, source, status, created_at)
       select ${userId}, (select id from connections where user_id = ${userId}), 'c' || (g % 20), 'in', 'contact', 'received', ${T0}::timestamptz + g * interval '7 minutes'
       from generate_series(1, 400) g`);
-    await rollupsMatchRows(userId);
+    await rollupsMatchRows(database.db, userId);
 
     // Replies: some that left (a provider id), some that failed, some still queued without one.
     await exec(sql`
@@ -150,13 +129,13 @@ describe('chatbot figures', () => {
       select ${userId}, (select id from connections where user_id = ${userId}), 'c' || (g % 20), 'out', 'bot', case when g % 3 = 0 then 'failed' else 'sent' end,
         case when g % 3 = 1 then 'wamid.a' || g end, ${T0}::timestamptz + g * interval '20 minutes'
       from generate_series(1, 60) g`);
-    await rollupsMatchRows(userId);
+    await rollupsMatchRows(database.db, userId);
 
     // The queued ones leave, all at once: older and newer than the replies already counted.
     await exec(sql`
       update conversation_messages set provider_message_id = 'wamid.b' || id, status = 'sent'
       where user_id = ${userId} and direction = 'out' and provider_message_id is null and status = 'sent'`);
-    await rollupsMatchRows(userId);
+    await rollupsMatchRows(database.db, userId);
 
     // One statement with both sides for the same contacts: a message, a reply after it, a message after that.
     await exec(sql`
@@ -167,7 +146,7 @@ describe('chatbot figures', () => {
       from generate_series(1, 36) g`);
     // Receipts change nothing counted.
     await exec(sql`update conversation_messages set status = 'read' where user_id = ${userId} and direction = 'out'`);
-    await rollupsMatchRows(userId);
+    await rollupsMatchRows(database.db, userId);
   });
 
   it('counts a reply and the message it answers written at the same time by two transactions', async () => {
@@ -193,7 +172,7 @@ describe('chatbot figures', () => {
     await new Promise((r) => setTimeout(r, 200));
     release();
     await Promise.all([inbound, reply]);
-    const kept = await rollupsMatchRows(userId);
+    const kept = await rollupsMatchRows(database.db, userId);
     expect(kept.chat).toEqual([
       { hour: '2026-03-10 00:00:00', bot_replies: 0, inbound: 0, answered: 0, conversations: 1 },
       { hour: '2026-03-10 09:00:00', bot_replies: 0, inbound: 1, answered: 1, conversations: 0 },
@@ -209,13 +188,13 @@ describe('contacts', () => {
       select ${userId}, 'Contato ' || g, '+55119' || (10000000 + g), g % 4 <> 0, g % 9 = 0,
         ${T0}::timestamptz + (g % 6) * interval '1 day'
       from generate_series(1, 600) g`);
-    await rollupsMatchRows(userId);
+    await rollupsMatchRows(database.db, userId);
     await exec(sql`update contacts set opted_out = not opted_out where user_id = ${userId} and name like '%3'`);
     await exec(sql`update contacts set is_active = not is_active, opted_out = not opted_out
                    where user_id = ${userId} and name like '%7'`);
     await exec(sql`update contacts set name = name || '!' where user_id = ${userId} and name like '%5'`);
-    await rollupsMatchRows(userId);
+    await rollupsMatchRows(database.db, userId);
     await exec(sql`delete from contacts where user_id = ${userId} and name like '%1'`);
-    await rollupsMatchRows(userId);
+    await rollupsMatchRows(database.db, userId);
   });
 });

@@ -1,23 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityPage } from '../../../contract/activity';
 import type { ActiveUsers, OnlineCount } from '../../../contract/presence';
 import { rowsOf } from '../../db/rows';
 import type { UserRow } from '../../db/schema';
 import { recordActivity } from '../../records/activity';
 import { PRESENCE_WRITE_EVERY_MS, PresenceTracker } from '../../records/presence-tracker';
-import { apiCall, createTestApp, createUser, loginAs, newCustomer, type TestContext } from '../../testing/test-app';
+import { appPerFile } from '../../testing/app-per-file';
+import { apiCall, createUser, loginAs, newCustomer } from '../../testing/test-app';
 import { sessionPollFastPath } from '../whatsapp';
 
-let ctx: TestContext;
+const ctx = appPerFile();
 const log = pino({ level: 'silent' });
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(() => ctx.close());
 
 const db = () => ctx.database.db;
 const get = async <T>(cookie: string, url: string): Promise<T> => {

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatDay } from '../../../contract/format';
 import { addDays, saoPauloDay } from '../../../contract/metrics';
+import { appPerFile } from '../../testing/app-per-file';
 import { pdfText } from '../../testing/pdf-text';
-import { apiCall, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
+import { apiCall, newCustomer } from '../../testing/test-app';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile();
 
 describe('GET /api/reports/pdf', () => {
   it("downloads the account's own report for the period as a PDF", async () => {

@@ -1,25 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { msg } from '../../../contract/messages';
 import { settingsMsg } from '../../../contract/settings';
 import { accountSettings, planActivations, users } from '../../db/schema';
-import {
-  type ApiMethod,
-  apiCall,
-  createTestApp,
-  createUser,
-  loginAs,
-  newCustomer,
-  TEST_PASSWORD,
-  type TestContext,
-} from '../../testing/test-app';
+import { appPerFile } from '../../testing/app-per-file';
+import { type ApiMethod, apiCall, createUser, loginAs, newCustomer, TEST_PASSWORD } from '../../testing/test-app';
 import { updateBusinessHours } from './business-hours.service';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile();
 
 const call = (method: ApiMethod, url: string, cookie: string, payload?: object) =>
   apiCall(ctx, method, url, { payload, cookie });

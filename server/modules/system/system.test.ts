@@ -6,14 +6,13 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'v
 import { ConfigError, loadConfig } from '../../config';
 import { DataDirLockedError, lockDataDir } from '../../db/data-dir-lock';
 import { users } from '../../db/schema';
+import { appPerFile } from '../../testing/app-per-file';
 import { createTestApp, createUser, loginAs, TEST_PASSWORD, type TestContext } from '../../testing/test-app';
 import { ensureAdmin, verifyPassword } from '../auth';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp({ PUBLIC_URL: 'https://app.disparo.example', SUPPORT_EMAIL: 'contato@empresa.com.br' });
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile(() =>
+  createTestApp({ PUBLIC_URL: 'https://app.disparo.example', SUPPORT_EMAIL: 'contato@empresa.com.br' }),
+);
 
 describe('system routes', () => {
   it('answers health once the database is ready', async () => {

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UPLOAD_MAX_BYTES, uploadsMsg } from '../../../contract/uploads';
 import { savedMessages } from '../../db/schema';
-import { createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
+import { appPerFile } from '../../testing/app-per-file';
+import { newCustomer } from '../../testing/test-app';
 import {
   detectImageType,
   findUpload,
@@ -12,11 +13,7 @@ import {
   storedFileName,
 } from './uploads.service';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile();
 
 /** The first bytes of each accepted format, followed by filler. */
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll } from 'vitest';
+import { FakeGraphApi } from './fake-graph-api';
+import { createSimulatorTestApp, createTestApp, type TestContext } from './test-app';
+
+/**
+ * One app for a whole test file: built before its first test, closed after its last. The context is
+ * filled in by then, so a file reads its fields inside tests and hooks, never at its top level.
+ */
+export function appPerFile<T extends TestContext = TestContext>(
+  create: () => Promise<T> = () => createTestApp() as Promise<T>,
+): T {
+  const ctx = {} as T;
+  beforeAll(async () => {
+    Object.assign(ctx, await create());
+  });
+  afterAll(() => ctx.close?.());
+  return ctx;
+}
+
+/** The same on the simulator driver with a fast clock (`createSimulatorTestApp`). */
+export const simulatorAppPerFile = () => appPerFile(() => createSimulatorTestApp());
+
+/**
+ * One app for the file on a fake Graph API started with it (`graph`), its links on
+ * https://app.example.com; `env` and `options` as `createTestApp` takes them. The app closes first.
+ */
+export function appWithGraphPerFile(
+  env: Record<string, string> = {},
+  options: Parameters<typeof createTestApp>[2] = {},
+): { ctx: TestContext; graph: FakeGraphApi } {
+  const graph = new FakeGraphApi();
+  const ctx = {} as TestContext;
+  beforeAll(async () => {
+    await graph.start();
+    const all = { GRAPH_API_URL: graph.url, GRAPH_API_VERSION: 'v26.0', PUBLIC_URL: 'https://app.example.com', ...env };
+    Object.assign(ctx, await createTestApp(all, undefined, options));
+  });
+  afterAll(async () => {
+    await ctx.close?.();
+    await graph.stop();
+  });
+  return { ctx, graph };
+}
