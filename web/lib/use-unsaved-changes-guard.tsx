@@ -1,15 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { type BlockerFunction, useBlocker } from 'react-router';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '#web/components/ui/alert-dialog';
+import { ConfirmDialog } from '#web/components/confirm-dialog';
 
 /** The texts of the 'unsaved changes' confirmation. */
 export const unsavedChangesMsg = {
@@ -64,26 +55,15 @@ export function UnsavedChangesDialog({
   description?: string;
 }) {
   return (
-    <AlertDialog open={open} onOpenChange={(next) => !next && onStay()}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{unsavedChangesMsg.title}</AlertDialogTitle>
-          <AlertDialogDescription>{description}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>{unsavedChangesMsg.stay}</AlertDialogCancel>
-          <AlertDialogAction
-            destructive
-            onClick={(event) => {
-              event.preventDefault();
-              onLeave();
-            }}
-          >
-            {unsavedChangesMsg.leave}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={open}
+      onCancel={onStay}
+      title={unsavedChangesMsg.title}
+      description={description}
+      confirmLabel={unsavedChangesMsg.leave}
+      cancelLabel={unsavedChangesMsg.stay}
+      onConfirm={onLeave}
+    />
   );
 }
 

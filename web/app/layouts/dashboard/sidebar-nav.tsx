@@ -4,7 +4,7 @@ import type { User } from '#contract/auth';
 import { activeNavItem, navItems } from '#web/app/navigation';
 import { Spinner } from '#web/components/ui/spinner';
 import { useLogout } from '#web/features/auth/api/logout';
-import { WhatsappStatusPill } from '#web/features/whatsapp/components/whatsapp-status-pill';
+import { WhatsappStatusPill } from '#web/features/connections/components/whatsapp-status-pill';
 import { paths } from '#web/lib/paths';
 import { useProductName } from '#web/lib/public-config';
 import { cn } from '#web/lib/utils';

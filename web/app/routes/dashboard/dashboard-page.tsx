@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react';
 import { PageSkeleton } from '#web/components/page-skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
 import { ChatbotPanel } from '#web/features/chatbot/components/chatbot-panel';
-import { CloudApiPanel } from '#web/features/cloud-api/components/cloud-api-panel';
+import { CloudApiPanel } from '#web/features/connections/components/cloud-api-panel';
 import { useAuthenticatedUser } from '#web/lib/auth/get-me';
 import { useTabParam } from '#web/lib/use-tab-param';
 import { OverviewTab } from './overview-tab';

@@ -5,7 +5,7 @@ import { planLabel } from '#contract/plans';
 import { PermissionGatedButton } from '#web/components/permission-gated-button';
 import { Badge } from '#web/components/ui/badge';
 import { useNewCampaign } from '#web/features/campaigns/components/new-campaign-provider';
-import { DisconnectWhatsappButton } from '#web/features/whatsapp/components/disconnect-dialog';
+import { DisconnectWhatsappButton } from '#web/features/connections/components/disconnect-dialog';
 import { firstName } from '#web/lib/format';
 import { paths } from '#web/lib/paths';
 import { useProductName } from '#web/lib/public-config';

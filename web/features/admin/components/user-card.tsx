@@ -5,17 +5,7 @@ import type { User } from '#contract/auth';
 import { emailConfirmationMsg } from '#contract/email-confirmation';
 import { msg } from '#contract/messages';
 import { planLabel, sellablePlanTypes } from '#contract/plans';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '#web/components/ui/alert-dialog';
+import { ConfirmDialog } from '#web/components/confirm-dialog';
 import { Avatar } from '#web/components/ui/avatar';
 import { Badge, type BadgeTone } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
@@ -60,6 +50,18 @@ export function UserCard({ user }: { user: User }) {
           toast({ title: msg.admin.updateErrorTitle, description: msg.admin.updateError, variant: 'destructive' }),
       },
     );
+
+  const confirmRemove = () =>
+    remove.mutate(user.id, {
+      onSuccess: (res) => {
+        setConfirmOpen(false);
+        toast({ title: res?.message || msg.admin.deleted, variant: 'success' });
+      },
+      onError: () => {
+        setConfirmOpen(false);
+        toast({ title: msg.admin.deleteErrorTitle, description: msg.admin.deleteError, variant: 'destructive' });
+      },
+    });
 
   const planOptions: string[] = (sellablePlanTypes as readonly string[]).includes(user.planType)
     ? [...sellablePlanTypes]
@@ -176,54 +178,29 @@ export function UserCard({ user }: { user: User }) {
               </NativeSelect>
             </div>
 
-            <AlertDialog open={confirmOpen} onOpenChange={(open) => !remove.isPending && setConfirmOpen(open)}>
-              <AlertDialogTrigger asChild>
-                <Button
-                  variant="outline"
-                  className="w-full text-red-700 hover:bg-red-50 hover:text-red-800"
-                  aria-label={`Remover ${user.name}`}
-                >
-                  <Trash2 aria-hidden />
-                  Remover
-                </Button>
-              </AlertDialogTrigger>
-              <AlertDialogContent>
-                <AlertDialogHeader>
-                  <AlertDialogTitle>Remover usuário</AlertDialogTitle>
-                  <AlertDialogDescription>{msg.admin.deleteConfirm}</AlertDialogDescription>
-                </AlertDialogHeader>
-                <p className="rounded-md bg-muted px-3 py-2 text-sm">
-                  <span className="font-medium">{user.name}</span> · {user.email}
-                </p>
-                <AlertDialogFooter>
-                  <AlertDialogCancel disabled={remove.isPending}>Cancelar</AlertDialogCancel>
-                  <AlertDialogAction
-                    destructive
-                    disabled={remove.isPending}
-                    onClick={(event) => {
-                      event.preventDefault();
-                      remove.mutate(user.id, {
-                        onSuccess: (res) => {
-                          setConfirmOpen(false);
-                          toast({ title: res?.message || msg.admin.deleted, variant: 'success' });
-                        },
-                        onError: () => {
-                          setConfirmOpen(false);
-                          toast({
-                            title: msg.admin.deleteErrorTitle,
-                            description: msg.admin.deleteError,
-                            variant: 'destructive',
-                          });
-                        },
-                      });
-                    }}
-                  >
-                    {remove.isPending ? <Spinner /> : null}
-                    {remove.isPending ? 'Removendo...' : 'Remover'}
-                  </AlertDialogAction>
-                </AlertDialogFooter>
-              </AlertDialogContent>
-            </AlertDialog>
+            <Button
+              variant="outline"
+              className="w-full text-red-700 hover:bg-red-50 hover:text-red-800"
+              aria-label={`Remover ${user.name}`}
+              onClick={() => setConfirmOpen(true)}
+            >
+              <Trash2 aria-hidden />
+              Remover
+            </Button>
+            <ConfirmDialog
+              open={confirmOpen}
+              onCancel={() => setConfirmOpen(false)}
+              title="Remover usuário"
+              description={msg.admin.deleteConfirm}
+              confirmLabel="Remover"
+              pendingLabel="Removendo..."
+              pending={remove.isPending}
+              onConfirm={confirmRemove}
+            >
+              <p className="rounded-md bg-muted px-3 py-2 text-sm">
+                <span className="font-medium">{user.name}</span> · {user.email}
+              </p>
+            </ConfirmDialog>
           </div>
         )}
       </div>

@@ -3,16 +3,7 @@ import { useMemo } from 'react';
 import type { Campaign, StartForecast } from '#contract/campaigns';
 import { formatPhone } from '#contract/phone';
 import { countLabel } from '#contract/plural';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '#web/components/ui/alert-dialog';
+import { ConfirmDialog } from '#web/components/confirm-dialog';
 import { Spinner } from '#web/components/ui/spinner';
 import { api } from '#web/lib/api';
 import { capacityToday, useConnections } from '#web/lib/queries/connections';
@@ -58,16 +49,19 @@ export function StartCampaignConfirm({
   onOpenChange: (open: boolean) => void;
   onConfirm: () => void;
 }) {
-  return (
-    <AlertDialog open={open} onOpenChange={onOpenChange}>
-      <AlertDialogContent data-testid="start-campaign-confirm">
-        {open ? <ConfirmBody campaign={campaign} onConfirm={onConfirm} /> : null}
-      </AlertDialogContent>
-    </AlertDialog>
-  );
+  // Mounted only while open: the facts are read afresh each time it opens.
+  return open ? <OpenConfirm campaign={campaign} onClose={() => onOpenChange(false)} onConfirm={onConfirm} /> : null;
 }
 
-function ConfirmBody({ campaign, onConfirm }: { campaign: Campaign; onConfirm: () => void }) {
+function OpenConfirm({
+  campaign,
+  onClose,
+  onConfirm,
+}: {
+  campaign: Campaign;
+  onClose: () => void;
+  onConfirm: () => void;
+}) {
   const facts = useStartFacts(campaign);
   const { start, channel, session, connections } = facts;
   const chosenIds = campaign.connectionIds;
@@ -119,62 +113,65 @@ function ConfirmBody({ campaign, onConfirm }: { campaign: Campaign; onConfirm: (
   const nobody = audience !== undefined && audience.recipients === 0;
 
   return (
-    <>
-      <AlertDialogHeader>
-        <AlertDialogTitle>{campaign.status === 'scheduled' ? 'Enviar agora?' : 'Enviar campanha?'}</AlertDialogTitle>
-        <AlertDialogDescription asChild>
-          <div className="grid gap-2">
-            <p>
-              A campanha <span className="font-medium text-foreground">{campaign.name}</span> começa a ser enviada assim
-              que você confirmar.
-            </p>
-            {loading ? (
-              <p className="flex items-center gap-2" role="status">
-                <Spinner />
-                Calculando destinatários e previsão…
+    <ConfirmDialog
+      open
+      onCancel={onClose}
+      testId="start-campaign-confirm"
+      title={campaign.status === 'scheduled' ? 'Enviar agora?' : 'Enviar campanha?'}
+      description={
+        <>
+          A campanha <span className="font-medium text-foreground">{campaign.name}</span> começa a ser enviada assim que
+          você confirmar.
+        </>
+      }
+      confirmLabel="Confirmar"
+      destructive={false}
+      confirmDisabled={loading}
+      onConfirm={() => {
+        onClose();
+        onConfirm();
+      }}
+    >
+      <div className="grid gap-2 text-sm text-muted-foreground">
+        {loading ? (
+          <p className="flex items-center gap-2" role="status">
+            <Spinner />
+            Calculando destinatários e previsão…
+          </p>
+        ) : text ? (
+          <p className="font-medium text-foreground" data-testid="start-confirm-summary">
+            {text.summary}.
+          </p>
+        ) : (
+          <p>Não foi possível calcular os destinatários agora. Você ainda pode enviar.</p>
+        )}
+        {!loading && text
+          ? text.notes.map((note) => (
+              <p key={note} data-testid="start-confirm-note">
+                {note}
               </p>
-            ) : text ? (
-              <p className="font-medium text-foreground" data-testid="start-confirm-summary">
-                {text.summary}.
-              </p>
-            ) : (
-              <p>Não foi possível calcular os destinatários agora. Você ainda pode enviar.</p>
-            )}
-            {!loading && text
-              ? text.notes.map((note) => (
-                  <p key={note} data-testid="start-confirm-note">
-                    {note}
-                  </p>
-                ))
-              : null}
-            {!loading && skipped > 0 ? (
-              <p>
-                {countLabel(skipped, 'destinatário fica', 'destinatários ficam')} de fora (
-                {audience?.skippedReasons.map((r) => `${r.reason.replace(/\.$/, '')}: ${r.count}`).join('; ')}
-                ).
-              </p>
-            ) : null}
-            {!loading && nobody ? (
-              <p className="text-amber-900">Nenhum destinatário receberia esta campanha agora.</p>
-            ) : null}
-            {!loading && offline ? (
-              <p className="text-amber-900">
-                {chosen.length > 0
-                  ? 'Nenhum dos números escolhidos está conectado: a campanha espera um deles para começar.'
-                  : kind === 'cloud'
-                    ? 'A API oficial não está pronta: a campanha espera até ela voltar.'
-                    : 'O número não está conectado: a campanha espera a conexão para começar.'}
-              </p>
-            ) : null}
-          </div>
-        </AlertDialogDescription>
-      </AlertDialogHeader>
-      <AlertDialogFooter>
-        <AlertDialogCancel>Cancelar</AlertDialogCancel>
-        <AlertDialogAction disabled={loading} onClick={onConfirm}>
-          Confirmar
-        </AlertDialogAction>
-      </AlertDialogFooter>
-    </>
+            ))
+          : null}
+        {!loading && skipped > 0 ? (
+          <p>
+            {countLabel(skipped, 'destinatário fica', 'destinatários ficam')} de fora (
+            {audience?.skippedReasons.map((r) => `${r.reason.replace(/\.$/, '')}: ${r.count}`).join('; ')}
+            ).
+          </p>
+        ) : null}
+        {!loading && nobody ? (
+          <p className="text-amber-900">Nenhum destinatário receberia esta campanha agora.</p>
+        ) : null}
+        {!loading && offline ? (
+          <p className="text-amber-900">
+            {chosen.length > 0
+              ? 'Nenhum dos números escolhidos está conectado: a campanha espera um deles para começar.'
+              : kind === 'cloud'
+                ? 'A API oficial não está pronta: a campanha espera até ela voltar.'
+                : 'O número não está conectado: a campanha espera a conexão para começar.'}
+          </p>
+        ) : null}
+      </div>
+    </ConfirmDialog>
   );
 }

@@ -1,8 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { formatPhone } from '#contract/phone';
-import { QrCodeImage } from '#web/components/qr-code-image';
 import { ErrorState } from '#web/components/states';
 import { Button } from '#web/components/ui/button';
 import { DialogFooter } from '#web/components/ui/dialog';
@@ -11,6 +9,7 @@ import { errorMessage } from '#web/lib/api';
 import { connectionsQueryKey } from '#web/lib/query-keys';
 import { useConnectConnection } from '../api/connect-connection';
 import { useConnection } from '../api/get-connection';
+import { PairedStep, QrCodeStep } from './pairing-steps';
 
 const CONNECT_FAILED = 'Não foi possível iniciar a conexão. Tente novamente.';
 
@@ -74,20 +73,16 @@ export function PairingPanel({
   if (data?.status === 'connected') {
     return (
       <>
-        <div role="status" className="grid justify-items-center gap-3 py-4 text-center" data-testid="pairing-done">
-          <CheckCircle2 aria-hidden className="size-12 text-brand-strong" />
-          <p className="text-lg font-semibold">Número conectado!</p>
-          <p className="text-sm text-muted-foreground">
-            {data.phoneNumber ? (
-              <>
-                <span className="font-medium text-foreground tabular-nums">{formatPhone(data.phoneNumber)}</span> está
-                pronto para enviar mensagens.
-              </>
-            ) : (
-              'Detectando número...'
-            )}
-          </p>
-        </div>
+        <PairedStep title="Número conectado!" testId="pairing-done">
+          {data.phoneNumber ? (
+            <>
+              <span className="font-medium text-foreground tabular-nums">{formatPhone(data.phoneNumber)}</span> está
+              pronto para enviar mensagens.
+            </>
+          ) : (
+            'Detectando número...'
+          )}
+        </PairedStep>
         <DialogFooter>
           <Button onClick={onDone}>Concluir</Button>
         </DialogFooter>
@@ -101,20 +96,7 @@ export function PairingPanel({
     !connect.isPending &&
     detail.dataUpdatedAt > settledAt;
   return (
-    <div className="grid justify-items-center gap-4">
-      {data?.qr ? (
-        <QrCodeImage value={data.qr} />
-      ) : (
-        <div role="status" className="flex size-64 flex-col items-center justify-center gap-2 rounded-md border">
-          <Spinner className="size-6 text-brand-strong" />
-          <span className="text-sm text-muted-foreground">Gerando QR code...</span>
-        </div>
-      )}
-      <ol className="grid list-decimal gap-1 pl-5 text-sm text-muted-foreground">
-        <li>Abra o WhatsApp no celular do número que vai enviar.</li>
-        <li>Toque em Mais opções ou Configurações e depois em Aparelhos conectados.</li>
-        <li>Toque em Conectar um aparelho e aponte a câmera para este código.</li>
-      </ol>
+    <QrCodeStep qr={data?.qr}>
       {error ? (
         <p role="alert" className="justify-self-stretch text-sm font-medium text-red-700">
           {error}
@@ -126,6 +108,6 @@ export function PairingPanel({
           Gerar novo QR code
         </Button>
       ) : null}
-    </div>
+    </QrCodeStep>
   );
 }

@@ -1,10 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CheckCircle2, KeyRound, QrCode, Smartphone } from 'lucide-react';
+import { KeyRound, QrCode, Smartphone } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { pairingCodeForm, whatsappMsg } from '#contract/whatsapp-connection';
 import { FormField } from '#web/components/form-field';
-import { QrCodeImage } from '#web/components/qr-code-image';
 import { Button } from '#web/components/ui/button';
 import {
   Dialog,
@@ -18,6 +17,7 @@ import { Spinner } from '#web/components/ui/spinner';
 import { errorMessage } from '#web/lib/api';
 import { connectionView, useWhatsappSession } from '#web/lib/queries/get-whatsapp-session';
 import { useConnectWhatsapp } from '../api/connect-whatsapp';
+import { PairedStep, QrCodeStep } from './pairing-steps';
 
 type Mode = 'qr' | 'code';
 
@@ -78,34 +78,12 @@ export function ConnectWhatsappDialog({
   let body: ReactNode;
   if (view !== 'offline') {
     body = (
-      <div role="status" className="grid justify-items-center gap-3 py-4 text-center">
-        <CheckCircle2 aria-hidden className="size-12 text-brand-strong" />
-        <p className="text-lg font-semibold">WhatsApp conectado!</p>
-        <p className="text-sm text-muted-foreground">
-          {view === 'online'
-            ? `Pronto para enviar mensagens pelo número ${data?.phoneNumber}.`
-            : 'Detectando número...'}
-        </p>
-      </div>
+      <PairedStep title="WhatsApp conectado!">
+        {view === 'online' ? `Pronto para enviar mensagens pelo número ${data?.phoneNumber}.` : 'Detectando número...'}
+      </PairedStep>
     );
   } else if (mode === 'qr') {
-    body = (
-      <div className="grid justify-items-center gap-4">
-        {data?.state === 'qr' && data.qr ? (
-          <QrCodeImage value={data.qr} />
-        ) : (
-          <div role="status" className="flex size-64 flex-col items-center justify-center gap-2 rounded-md border">
-            <Spinner className="size-6 text-brand-strong" />
-            <span className="text-sm text-muted-foreground">Gerando QR code...</span>
-          </div>
-        )}
-        <ol className="grid list-decimal gap-1 pl-5 text-sm text-muted-foreground">
-          <li>Abra o WhatsApp no celular.</li>
-          <li>Toque em Mais opções ou Configurações e depois em Aparelhos conectados.</li>
-          <li>Toque em Conectar um aparelho e aponte a câmera para este código.</li>
-        </ol>
-      </div>
-    );
+    body = <QrCodeStep qr={data?.state === 'qr' ? data.qr : null} openStep="Abra o WhatsApp no celular." />;
   } else {
     body = pairingCode ? (
       <div className="grid justify-items-center gap-3 text-center">
