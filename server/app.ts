@@ -294,6 +294,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
         bus.publish('bot-config', userId);
       },
     },
+    announce: (change, userId) =>
+      change === 'settings' ? deps.sending.settingsChanged(userId) : deps.chatbot.configChanged(userId),
     mail: { mailer, notices: emailNotices },
     presence,
     cluster: { processes, bus },

@@ -7,6 +7,7 @@ import type { Db } from './db/client';
 import type { AppState } from './lib/app-state';
 import type { EmailNotices } from './mail/email-notices';
 import type { Mailer } from './mail/mailer';
+import type { AccountChange } from './records/events';
 import type { PresenceTracker } from './records/presence-tracker';
 import type { Dispatcher } from './sending/dispatcher';
 import type { SessionStore } from './sessions/session-store';
@@ -46,6 +47,8 @@ export interface AppDeps {
   };
   /** The chatbot: its AI (whether this server has one) and, for tests, a wait until inbound messages are handled. */
   chatbot: { ai: AiResponder; idle: () => Promise<void>; configChanged: (userId: string) => void };
+  /** Tells every process (this one too) of an account's change; `record` calls it for the events that announce one. */
+  announce: (change: AccountChange, userId: string) => void;
   /** E-mail: the transport (SMTP, the log in development, or none) and the notices users get by e-mail. */
   mail: { mailer: Mailer; notices: EmailNotices };
   /** When each account last made a request (online users); fed by the access gate and the session poll. */

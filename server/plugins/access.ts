@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
-import { type Role, roleOf } from '../../contract/auth';
+import { roleOf } from '../../contract/auth';
 import { msg } from '../../contract/messages';
 import type { UserRow } from '../db/schema';
 import { AppError } from '../errors';
 import type { ResolvedSession, SessionStore } from '../sessions/session-store';
+import { type AccountContext, accountContextOf } from './account-context';
 
 /**
  * Who may call a route (SPEC §6), declared on each route as `config: { access }`:
@@ -23,6 +24,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     session: ResolvedSession | null;
+    /** Who is asking, from the session (null without one). */
+    account: AccountContext | null;
     sessionToken: string | null;
   }
 }
@@ -31,16 +34,16 @@ export const SESSION_COOKIE = 'disparo_session';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export interface Authed {
-  user: UserRow;
-  role: Role;
+/** Who is asking in a request that passed its access check. */
+export function authed(request: FastifyRequest): AccountContext {
+  if (!request.account) throw new AppError('UNAUTHENTICATED', msg.auth.unauthenticated);
+  return request.account;
 }
 
-/** The signed-in account of a request that passed its access check. */
-export function authed(request: FastifyRequest): Authed {
-  const user = request.session?.user;
-  if (!user) throw new AppError('UNAUTHENTICATED', msg.auth.unauthenticated);
-  return { user, role: roleOf(user) };
+/** The request's session and the context built from it, set together. */
+function resolved(request: FastifyRequest, session: ResolvedSession | null): void {
+  request.session = session;
+  request.account = session ? accountContextOf(session.user) : null;
 }
 
 function isExpiredDemo(user: UserRow, now: number): boolean {
@@ -112,6 +115,7 @@ export function registerAccessControl(
   seen: (userId: string) => void = () => {},
 ): void {
   app.decorateRequest('session', null);
+  app.decorateRequest('account', null);
   app.decorateRequest('sessionToken', null);
 
   app.addHook('onRoute', function declareAccess(this: FastifyInstance, route) {
@@ -139,7 +143,7 @@ export function registerAccessControl(
       const cached = sessions.cached(token);
       if (cached === undefined) {
         sessions.resolve(token).then((session) => {
-          request.session = session;
+          resolved(request, session);
           if (session) seen(session.user.id);
           try {
             assertAccess(request);
@@ -150,7 +154,7 @@ export function registerAccessControl(
         }, done);
         return;
       }
-      request.session = cached;
+      resolved(request, cached);
       if (cached) seen(cached.user.id);
       assertAccess(request);
       done();

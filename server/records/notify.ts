@@ -38,22 +38,35 @@ const PRUNE_INSERTED = sql`
     ) ranked where n >= ${NOTIFICATIONS_KEPT}
   )`;
 
+/** Inserts the notification for the recipients `where` lets through; answers how many. Throws on failure. */
+async function insertFor(db: Db, recipients: SQL, n: NewNotification, where: SQL): Promise<number> {
+  const result = await db.execute(sql`
+    with ins as (
+      insert into notifications (user_id, kind, title, body, link)
+      select r.id, ${n.kind}, ${storedText(n.title, 200)}, ${storedText(n.body, 1000)}, ${n.link ?? null}
+      from (${recipients}) as r(id) where ${where}
+      returning user_id
+    ), pruned as (${PRUNE_INSERTED})
+    select count(*)::int as n from ins`);
+  return Number((result as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0);
+}
+
 async function insert(db: Db, log: ErrorLog, recipients: SQL, n: NewNotification, where: SQL): Promise<number> {
   try {
-    const result = await db.execute(sql`
-      with ins as (
-        insert into notifications (user_id, kind, title, body, link)
-        select r.id, ${n.kind}, ${storedText(n.title, 200)}, ${storedText(n.body, 1000)}, ${n.link ?? null}
-        from (${recipients}) as r(id) where ${where}
-        returning user_id
-      ), pruned as (${PRUNE_INSERTED})
-      select count(*)::int as n from ins`);
-    return Number((result as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0);
+    return await insertFor(db, recipients, n, where);
   } catch (err) {
     // The event already happened; a notice that could not be stored must not undo or fail it.
     log.error({ err, kind: n.kind }, 'could not record a notification');
     return 0;
   }
+}
+
+/**
+ * Inserts one account's notification unless its settings silence the kind (and prunes the oldest);
+ * answers whether one was written. Throws on failure; tells no listener (see `heard`).
+ */
+export async function insertNotification(db: Db, userId: string, n: NewNotification): Promise<boolean> {
+  return (await insertFor(db, sql`select ${userId}::uuid`, n, wanted(n.kind, sql`r.id`))) > 0;
 }
 
 /** Told of each notification stored for one account; must not block (it is called, never awaited). */
@@ -82,16 +95,19 @@ export function onNotification(db: Db, listener: NotificationListener): () => vo
 export async function notify(db: Db, log: ErrorLog, userId: string, n: NewNotification): Promise<boolean> {
   const user = sql`${userId}::uuid`;
   const stored = (await insert(db, log, sql`select ${user}`, n, wanted(n.kind, sql`r.id`))) > 0;
-  if (stored) {
-    for (const listener of listeners.get(db) ?? []) {
-      try {
-        listener(userId, n);
-      } catch (err) {
-        log.error({ err, kind: n.kind }, 'a notification listener failed');
-      }
+  if (stored) heard(db, log, userId, n);
+  return stored;
+}
+
+/** Tells the Db's listeners (onNotification) of a notification stored for `userId`. Never throws. */
+export function heard(db: Db, log: ErrorLog, userId: string, n: NewNotification): void {
+  for (const listener of listeners.get(db) ?? []) {
+    try {
+      listener(userId, n);
+    } catch (err) {
+      log.error({ err, kind: n.kind }, 'a notification listener failed');
     }
   }
-  return stored;
 }
 
 /** Records the same notification for every administrator; answers how many got it. Never throws. */

@@ -9,14 +9,12 @@ import {
   campaignMsg,
   isCampaignStatusIn,
 } from '../../contract/campaigns';
-import { notificationLinks, notificationMsg } from '../../contract/notifications';
 import { contactLimitFor } from '../../contract/plans';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, campaigns, users } from '../db/schema';
 import { AppError } from '../errors';
-import { recordActivity } from '../records/activity';
-import { notify } from '../records/notify';
+import { record } from '../records/events';
 import type { LaneScope } from './claim';
 import { type PlanResult, planRecipients } from './planner';
 
@@ -26,7 +24,7 @@ import { type PlanResult, planRecipients } from './planner';
  * paused by a failure, finished) — goes through a function here, which checks the move against the
  * transition table, makes it in one statement or transaction guarded by the statuses it may leave,
  * and then records its activity line and notification. Those two are written after the change
- * commits and never throw (records/activity.ts, records/notify.ts): a log line that could not be written
+ * commits and never throw (`record`, records/events.ts): a log line that could not be written
  * must not undo the change.
  *
  * The statuses each move may leave come from the contract (`CAMPAIGN_TRANSITIONS` for the user's
@@ -182,7 +180,7 @@ async function writeStart(db: Db, userId: string, campaignId: string): Promise<P
 export async function startCampaign(ctx: LifecycleContext, userId: string, campaignId: string): Promise<PlanResult> {
   const { name, ...plan } = await writeStart(ctx.db, userId, campaignId);
   ctx.changed?.(campaignId);
-  await recordActivity(ctx.db, ctx.log, { userId, actorId: userId, kind: 'campaign_started', detail: name });
+  await record(ctx.db, { kind: 'campaign_started', by: { userId, actorId: userId }, campaign: name }, ctx);
   return plan;
 }
 
@@ -196,7 +194,7 @@ export async function startScheduledCampaign(db: Db, userId: string, campaignId:
 export async function pauseCampaign(ctx: LifecycleContext, userId: string, id: string): Promise<void> {
   const row = await move(ctx.db, userId, id, 'pause', { status: 'paused', waitingReason: null });
   ctx.changed?.(id);
-  await recordActivity(ctx.db, ctx.log, { userId, actorId: userId, kind: 'campaign_paused', detail: row.name });
+  await record(ctx.db, { kind: 'campaign_paused', by: { userId, actorId: userId }, campaign: row.name }, ctx);
 }
 
 /**
@@ -214,7 +212,7 @@ export async function resumeCampaign(ctx: LifecycleContext, userId: string, id: 
     if (startNow) await writeStart(ctx.db, userId, id);
   }
   ctx.changed?.(id);
-  await recordActivity(ctx.db, ctx.log, { userId, actorId: userId, kind: 'campaign_resumed', detail: current.name });
+  await record(ctx.db, { kind: 'campaign_resumed', by: { userId, actorId: userId }, campaign: current.name }, ctx);
 }
 
 /**
@@ -241,7 +239,7 @@ export async function cancelCampaign(
   });
   ctx.changed?.(id);
   if (opts.record === false) return;
-  await recordActivity(ctx.db, ctx.log, { userId, actorId: userId, kind: 'campaign_cancelled', detail: row.name });
+  await record(ctx.db, { kind: 'campaign_cancelled', by: { userId, actorId: userId }, campaign: row.name }, ctx);
 }
 
 /**
@@ -313,18 +311,17 @@ export async function haltCampaign(
   );
   log.warn({ campaignId, reason }, 'campaign paused by the dispatcher');
   if (!paused) return;
-  await recordActivity(db, log, {
-    userId: paused.user_id,
-    actorId: null,
-    kind: 'campaign_paused',
-    detail: `${paused.name}: ${reason}`,
-  });
-  await notify(db, log, paused.user_id, {
-    kind: 'campaign_paused',
-    title: notificationMsg.campaignPaused.title,
-    body: notificationMsg.campaignPaused.body(paused.name, reason),
-    link: notificationLinks.campaign(campaignId),
-  });
+  await record(
+    db,
+    {
+      kind: 'campaign_halted',
+      by: { userId: paused.user_id, actorId: null },
+      campaignId,
+      campaign: paused.name,
+      reason,
+    },
+    ctx,
+  );
 }
 
 /**
@@ -351,20 +348,15 @@ export async function finishCampaigns(ctx: Omit<LifecycleContext, 'changed'>, us
   for (const c of ended) {
     log.info({ campaignId: c.id, status: c.status }, 'campaign finished');
     const completed = c.status === 'completed';
-    await recordActivity(db, log, {
-      userId,
-      actorId: null,
-      kind: completed ? 'campaign_finished' : 'campaign_failed',
-      detail: c.name,
-    });
-    await notify(db, log, userId, {
-      kind: completed ? 'campaign_completed' : 'campaign_failed',
-      title: completed ? notificationMsg.campaignCompleted.title : notificationMsg.campaignFailed.title,
-      body: completed
-        ? notificationMsg.campaignCompleted.body(c.name, Number(c.sent), Number(c.failed))
-        : notificationMsg.campaignFailed.body(c.name, Number(c.failed)),
-      link: notificationLinks.campaign(c.id),
-    });
+    const by = { userId, actorId: null };
+    const campaign = { campaignId: c.id, campaign: c.name, failed: Number(c.failed) };
+    await record(
+      db,
+      completed
+        ? { kind: 'campaign_completed', by, ...campaign, sent: Number(c.sent) }
+        : { kind: 'campaign_failed', by, ...campaign },
+      ctx,
+    );
   }
   return ended.map((c) => c.id);
 }

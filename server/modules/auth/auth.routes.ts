@@ -15,9 +15,9 @@ import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed, SESSION_COOKIE } from '../../plugins/access';
-import { recordActivity } from '../../records/activity';
-import { demoSignup, landingSignup, login, register, toPublicUser } from './auth.service';
+import { demoSignup, landingSignup, register, toPublicUser } from './auth.service';
 import { sendEmailConfirmationLater } from './email-confirmation.routes';
+import { signIn } from './sign-in';
 import { sendSignupNoticeLater } from './signup-notice';
 
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -59,12 +59,11 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     async (request, reply) => {
       // A new login always gets a new token; an earlier one on this browser is ended.
       if (request.sessionToken) await sessions.revoke(request.sessionToken);
-      const { user, token } = await login(db, sessions, request.body, {
+      const { user, token } = await signIn({ ...deps, log: request.log }, request.body, {
         userAgent: request.headers['user-agent'],
         ip: request.ip,
       });
       setSessionCookie(request, reply, token);
-      await recordActivity(db, request.log, { userId: user.id, actorId: user.id, kind: 'login' });
       return { success: true as const, message: msg.auth.loginSuccess, user: toPublicUser(user) };
     },
   );

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { settingsSections } from '../../../contract/activity';
 import {
   forgotPasswordInput,
   PASSWORD_RESET_MINUTES,
@@ -10,11 +9,12 @@ import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { mailTemplates } from '../../mail/templates';
-import { recordActivity } from '../../records/activity';
-import { createPasswordReset, resetPassword } from './password-reset.service';
+import { createPasswordReset } from './password-reset.service';
+import { resetForgottenPassword } from './sign-in';
 
 /** POST /api/auth/forgot-password and /api/auth/reset-password ('Esqueci minha senha'). */
-export const passwordResetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, config, mail }) => {
+export const passwordResetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db, config, mail } = deps;
   // Per client address, as sign-in; the links e-mailed are limited per account and per requester
   // as well (createPasswordReset).
   const rateLimit = {
@@ -69,13 +69,7 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, {
       },
     },
     async (request) => {
-      const user = await resetPassword(db, sessions, request.body);
-      await recordActivity(db, request.log, {
-        userId: user.id,
-        actorId: user.id,
-        kind: 'settings_changed',
-        detail: settingsSections.passwordReset,
-      });
+      await resetForgottenPassword({ ...deps, log: request.log }, request.body);
       return { success: true, message: passwordResetMsg.resetDone };
     },
   );

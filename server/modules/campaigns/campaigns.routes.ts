@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { ActivityKind } from '../../../contract/activity';
 import {
   audienceQuery,
   audienceSummary as audienceSummarySchema,
@@ -20,15 +19,11 @@ import {
   testCampaignBody,
   updateCampaignBody,
 } from '../../../contract/campaigns';
-import { nameVariables, unknownVariable } from '../../../contract/personalize';
-import { formatPhone } from '../../../contract/phone';
 import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
-import { datedName, sendTable } from '../../lib/download';
-import { normalizePhone } from '../../lib/phone';
+import { sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
-import { recordActivity } from '../../records/activity';
+import type { AccountContext } from '../../plugins/account-context';
 import {
   cancelCampaign,
   type LifecycleContext,
@@ -36,35 +31,35 @@ import {
   resumeCampaign,
   startCampaign,
 } from '../../sending/campaign-lifecycle';
-import { buildMessage, personalText } from '../../sending/content';
+import { addCampaign, copyCampaign } from './add-campaign';
 import { audienceSummary } from './campaign-audience';
 import { forecastCampaign, readForecastFacts } from './campaign-forecast';
 import {
   campaignNumbers,
-  createCampaign,
   deleteCampaign,
-  duplicateCampaign,
   type ForecastSource,
   forgetProgress,
   getCampaign,
   listCampaigns,
   listRecipients,
-  namelessRecipients,
-  recipientsTable,
-  sampleRecipients,
   updateCampaign,
 } from './campaigns.service';
+import { exportRecipients } from './export-recipients';
+import { previewCampaign } from './preview-campaign';
+import { sendTestMessage } from './send-test-message';
 
 const customer = { access: 'customer' } as const;
 const tags = ['campaigns'];
 
 export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const { db, state, drivers, config } = deps;
+  const { db, state, config } = deps;
   const campaignDeps = {
     db,
     savedMessage: deps.sending.savedMessage,
     outbound: { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE },
   };
+  // What a use case that records its events receives: this request's log.
+  const recording = (log: FastifyBaseLogger) => ({ ...campaignDeps, log, announce: deps.announce });
 
   // What a running campaign's expected finish is forecast from, read when one has messages left.
   const pacing =
@@ -107,17 +102,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
         response: { 200: campaignSchema },
       },
     },
-    async (request) => {
-      const userId = authed(request).user.id;
-      const campaign = await createCampaign(campaignDeps, userId, request.body);
-      await recordActivity(db, request.log, {
-        userId,
-        actorId: userId,
-        kind: 'campaign_created',
-        detail: campaign.name,
-      });
-      return campaign;
-    },
+    async (request) => addCampaign(recording(request.log), authed(request), request.body),
   );
 
   app.post(
@@ -131,33 +116,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
         response: { 200: previewResponse },
       },
     },
-    async (request) => {
-      const { message } = request.body;
-      const unknown = unknownVariable(message);
-      if (unknown) throw new AppError('VALIDATION', campaignMsg.unknownVariable(unknown));
-      const { user } = authed(request);
-      const userId = user.id;
-      const sample = await sampleRecipients(db, userId, 3);
-      // Only a message that writes the name needs to know who has none.
-      const nameless =
-        nameVariables(message).length > 0
-          ? await namelessRecipients(db, state, user, request.body, 3)
-          : { count: 0, phones: [] };
-      return {
-        previews: sample.map((c) => ({
-          name: c.name,
-          phone: formatPhone(c.phone),
-          text: personalText(message, {
-            recipient: c.phone.replace('+', ''),
-            kind: 'contact',
-            name: c.name,
-            email: c.email,
-          }),
-        })),
-        fallbackCount: nameless.count,
-        fallbackExamples: nameless.phones.map(formatPhone),
-      };
-    },
+    async (request) => previewCampaign(deps, authed(request), request.body),
   );
 
   app.get(
@@ -204,12 +163,11 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     },
   );
 
-  /** A campaign action; `activity` is recorded here only for one that is not a status change (the lifecycle records those). */
+  /** A campaign action: each status change goes through the lifecycle, which records its activity. */
   const action = (
     path: string,
     summary: string,
-    activity: ActivityKind | null,
-    run: (life: LifecycleContext, userId: string, id: string) => Promise<{ id?: string; message: string }>,
+    run: (log: FastifyBaseLogger, ctx: AccountContext, id: string) => Promise<{ id?: string; message: string }>,
   ) =>
     app.post(
       `/:id/${path}`,
@@ -218,39 +176,30 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
         schema: { tags, summary, params: campaignIdParams, response: { 200: campaignActionResponse } },
       },
       async (request) => {
-        const userId = authed(request).user.id;
-        const done = await run(lifecycle(request.log), userId, request.params.id);
-        const answer = await actionAnswer(userId, done.id ?? request.params.id, done.message);
-        if (activity) {
-          await recordActivity(db, request.log, {
-            userId,
-            actorId: userId,
-            kind: activity,
-            detail: answer.campaign.name,
-          });
-        }
-        return answer;
+        const ctx = authed(request);
+        const done = await run(request.log, ctx, request.params.id);
+        return actionAnswer(ctx.userId, done.id ?? request.params.id, done.message);
       },
     );
 
-  action('send', 'Start sending now (a draft or scheduled campaign)', null, async (life, userId, id) => {
-    await startCampaign(life, userId, id);
+  action('send', 'Start sending now (a draft or scheduled campaign)', async (log, ctx, id) => {
+    await startCampaign(lifecycle(log), ctx.userId, id);
     return { message: campaignMsg.sent };
   });
-  action('pause', 'Pause: nothing more goes out until resumed', null, async (life, userId, id) => {
-    await pauseCampaign(life, userId, id);
+  action('pause', 'Pause: nothing more goes out until resumed', async (log, ctx, id) => {
+    await pauseCampaign(lifecycle(log), ctx.userId, id);
     return { message: campaignMsg.paused };
   });
-  action('resume', 'Resume a paused campaign', null, async (life, userId, id) => {
-    await resumeCampaign(life, userId, id);
+  action('resume', 'Resume a paused campaign', async (log, ctx, id) => {
+    await resumeCampaign(lifecycle(log), ctx.userId, id);
     return { message: campaignMsg.resumed };
   });
-  action('cancel', 'Cancel: recipients not yet sent are skipped', null, async (life, userId, id) => {
-    await cancelCampaign(life, userId, id);
+  action('cancel', 'Cancel: recipients not yet sent are skipped', async (log, ctx, id) => {
+    await cancelCampaign(lifecycle(log), ctx.userId, id);
     return { message: campaignMsg.cancelled };
   });
-  action('duplicate', 'Copy as a new draft', 'campaign_created', async (_life, userId, id) => {
-    const copy = await duplicateCampaign(db, userId, id);
+  action('duplicate', 'Copy as a new draft', async (log, ctx, id) => {
+    const copy = await copyCampaign(recording(log), ctx, id);
     return { id: copy.id, message: campaignMsg.duplicated };
   });
 
@@ -266,37 +215,13 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
         response: { 200: okResponse },
       },
     },
-    async (request) => {
-      const { user } = authed(request);
-      const campaign = await getCampaign(db, state, user.id, request.params.id);
-      const driver = await drivers.get(user.id);
-      if (!driver?.status().isConnected) throw new AppError('CONFLICT', campaignMsg.notConnected);
-      const given = request.body?.phone?.trim();
-      const raw = given || driver.status().phoneNumber || '';
-      if (!raw) throw new AppError('VALIDATION', campaignMsg.testPhoneRequired);
-      const phone = normalizePhone(raw);
-      if (!phone) throw new AppError('VALIDATION', campaignMsg.invalidPhone);
-      const recipient = phone.replace('+', '');
-      const message = await buildMessage(
-        {
-          campaignId: campaign.id,
-          message: campaign.message,
-          imageUrl: campaign.imageUrl ?? null,
-          templateName: campaign.templateName ?? null,
-          templateLanguage: campaign.templateLanguage ?? null,
-          templateVariables: campaign.templateVariables ?? [],
-        },
-        { recipient, kind: 'contact', name: user.name, email: user.email },
-        {
-          userId: user.id,
-          cloud: driver.kind === 'cloud',
-          loadImage: deps.sending.loadImage,
-          byReference: driver.readsUploads,
-        },
-      );
-      await driver.send(recipient, message);
-      return { success: true, message: campaignMsg.testSent(formatPhone(phone)) };
-    },
+    async (request) => ({
+      success: true as const,
+      message: await sendTestMessage(deps, authed(request), {
+        campaignId: request.params.id,
+        phone: request.body?.phone,
+      }),
+    }),
   );
 
   app.get(
@@ -343,10 +268,11 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     },
     async (request, reply) => {
       const { format, status } = request.query;
-      const userId = authed(request).user.id;
-      const { name, table } = await recipientsTable(db, userId, request.params.id, status);
-      const filename = datedName(`relatorio-${name}`, format);
-      await recordActivity(db, request.log, { userId, actorId: userId, kind: 'report_exported', detail: filename });
+      const { table, filename } = await exportRecipients(recording(request.log), authed(request), {
+        campaignId: request.params.id,
+        format,
+        status,
+      });
       return sendTable(reply, { table, format, filename, sheet: 'Destinatários' });
     },
   );

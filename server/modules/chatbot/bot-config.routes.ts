@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   autoReplyIdParams,
@@ -11,10 +10,11 @@ import {
 } from '../../../contract/bot';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
-import { recordActivity } from '../../records/activity';
-import { addAutoReply, deleteAutoReply, getBotConfig, saveBotConfig, updateAutoReply } from './bot-config.service';
+import { getBotConfig } from './bot-config.service';
+import { addRule, removeRule, saveBot, updateRule } from './change-bot';
 
-export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, chatbot, config }) => {
+export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db, chatbot, config } = deps;
   const opts = () => ({
     aiAvailable: chatbot.ai.available,
     defaultModel: config.OPENAI_MODEL_DEFAULT,
@@ -46,20 +46,10 @@ export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
       },
     },
     async (request) => {
-      const { user, role } = authed(request);
-      const userId = user.id;
-      const config = await saveBotConfig(db, userId, request.body, { ...opts(), role });
-      chatbot.configChanged(userId);
-      await recordActivity(db, request.log, { userId, actorId: userId, kind: 'bot_changed' });
+      const config = await saveBot({ ...deps, log: request.log }, authed(request), request.body, opts());
       return { success: true as const, message: botMsg.saved, config };
     },
   );
-
-  /** After a rule changed on its own: the chatbot recompiles, the activity log says so. */
-  const changed = async (request: FastifyRequest, userId: string) => {
-    chatbot.configChanged(userId);
-    await recordActivity(db, request.log, { userId, actorId: userId, kind: 'bot_changed' });
-  };
 
   app.post(
     '/auto-replies',
@@ -73,9 +63,7 @@ export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
       },
     },
     async (request) => {
-      const userId = authed(request).user.id;
-      const saved = await addAutoReply(db, userId, request.body, opts());
-      await changed(request, userId);
+      const saved = await addRule({ ...deps, log: request.log }, authed(request), request.body, opts());
       return { success: true as const, message: botMsg.ruleAdded, ...saved };
     },
   );
@@ -93,15 +81,12 @@ export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
       },
     },
     async (request) => {
-      const userId = authed(request).user.id;
-      const { onlyActiveChanged, ...saved } = await updateAutoReply(
-        db,
-        userId,
-        request.params.id,
-        request.body,
+      const { onlyActiveChanged, ...saved } = await updateRule(
+        { ...deps, log: request.log },
+        authed(request),
+        { id: request.params.id, rule: request.body },
         opts(),
       );
-      await changed(request, userId);
       const message = !onlyActiveChanged
         ? botMsg.ruleUpdated
         : saved.rule.isActive
@@ -123,9 +108,7 @@ export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
       },
     },
     async (request) => {
-      const userId = authed(request).user.id;
-      const config = await deleteAutoReply(db, userId, request.params.id, opts());
-      await changed(request, userId);
+      const config = await removeRule({ ...deps, log: request.log }, authed(request), request.params.id, opts());
       return { success: true as const, message: botMsg.ruleRemoved, config };
     },
   );

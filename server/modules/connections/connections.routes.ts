@@ -14,7 +14,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed } from '../../plugins/access';
 import { DriverError } from '../../whatsapp/driver';
-import { CloudApiSettings } from '../whatsapp';
+import { cloudApiSettingsOf } from '../whatsapp';
 import {
   type ConnectionsDeps,
   connectNumber,
@@ -30,17 +30,11 @@ const tags = ['connections'];
 
 /** An account's WhatsApp numbers (contract/connections.ts): list, add, pair, label, default, pause, free, remove. */
 export const connectionsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const { config, db, cloudApi, connections, sending } = deps;
+  const { db, connections, sending } = deps;
   const service: ConnectionsDeps = {
     db,
     connections,
-    cloudSettings: new CloudApiSettings({
-      config,
-      db,
-      cloud: cloudApi,
-      directory: connections.directory,
-      log: app.log,
-    }),
+    cloudSettings: cloudApiSettingsOf(deps, app.log),
     settingsChanged: sending.settingsChanged,
   };
 

@@ -8,7 +8,6 @@ import {
   type ImportRowError,
   parseTags,
 } from '../../../contract/contacts';
-import { notificationLinks, notificationMsg } from '../../../contract/notifications';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import { type BulkValue, bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
@@ -17,8 +16,8 @@ import { AppError } from '../../errors';
 import type { AppState } from '../../lib/app-state';
 import { timeOrderedIds } from '../../lib/ids';
 import { normalizePhone } from '../../lib/phone';
-import { recordActivity } from '../../records/activity';
-import { type ErrorLog, notify } from '../../records/notify';
+import { record } from '../../records/events';
+import type { ErrorLog } from '../../records/notify';
 import { type Account, contactRows, lockRemainingSlots, planLimitMessage } from './contacts.service';
 import { contactsChanged, contactsState } from './contacts-state';
 import { type ColumnMap, detectFileKind, mapHeader, readTextRows } from './import-file';
@@ -247,18 +246,11 @@ export async function importContacts(
   }
   const success = imported > 0 || (overLimit === 0 && (duplicates > 0 || errors.length === 0));
   if (success) {
-    await recordActivity(db, log, {
-      userId: account.id,
-      actorId: account.id,
-      kind: 'contacts_imported',
-      detail: `${file.filename}: ${message}`,
-    });
-    await notify(db, log, account.id, {
-      kind: 'contacts_imported',
-      title: notificationMsg.contactsImported.title,
-      body: message,
-      link: notificationLinks.contacts,
-    });
+    await record(
+      db,
+      { kind: 'contacts_imported', by: { userId: account.id, actorId: account.id }, file: file.filename, message },
+      { log },
+    );
   }
   return { success, message, imported, duplicates, errors };
 }

@@ -14,13 +14,11 @@ import {
   IMPORT_MAX_FILE_MB,
   importResult,
 } from '../../../contract/contacts';
-import { countLabel } from '../../../contract/plural';
 import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { datedName, sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
-import { recordActivity } from '../../records/activity';
 import {
   bulkContacts,
   createContact,
@@ -30,8 +28,9 @@ import {
   listContactTags,
   updateContact,
 } from './contacts.service';
-import { contactsTable, TEMPLATE_TABLE } from './contacts-export';
+import { TEMPLATE_TABLE } from './contacts-export';
 import { fileTooLarge, importContacts } from './contacts-import.service';
+import { exportContacts } from './export-contacts';
 
 export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, state }) => {
   app.get(
@@ -46,17 +45,9 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
       },
     },
     async (request, reply) => {
-      const userId = authed(request).user.id;
       const { format, q, tag } = request.query;
-      const table = await contactsTable(db, state, userId, { q, tag });
       const filename = datedName('contatos', format);
-      const narrowed = [tag ? `tag ${tag}` : '', q?.trim() ? `busca “${q.trim()}”` : ''].filter(Boolean).join(', ');
-      await recordActivity(db, request.log, {
-        userId,
-        actorId: userId,
-        kind: 'contacts_exported',
-        detail: `${filename}: ${countLabel(table.length - 1, 'contato', 'contatos')}${narrowed ? ` (${narrowed})` : ''}`,
-      });
+      const table = await exportContacts({ db, state, log: request.log }, authed(request), { file: filename, q, tag });
       return sendTable(reply, { table, format, filename, sheet: 'Contatos' });
     },
   );

@@ -9,27 +9,13 @@ import {
 } from '../../../contract/contacts';
 import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
 import { sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
-import type { DriverProvider } from '../../whatsapp/driver';
-import {
-  createGroup,
-  deleteGroup,
-  getGroup,
-  groupMembersTable,
-  listGroups,
-  syncGroups,
-  updateGroup,
-} from './groups.service';
+import { createGroup, deleteGroup, listGroups, updateGroup } from './groups.service';
+import { exportGroupMembers, importWhatsappGroups } from './whatsapp-groups';
 
-async function connectedDriver(drivers: DriverProvider, userId: string, message: string) {
-  const driver = await drivers.get(userId);
-  if (!driver?.status().isConnected) throw new AppError('CONFLICT', message);
-  return driver;
-}
-
-export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, drivers }) => {
+export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db } = deps;
   app.get(
     '',
     {
@@ -99,9 +85,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, dr
       },
     },
     async (request) => {
-      const userId = authed(request).user.id;
-      const driver = await connectedDriver(drivers, userId, groupsMsg.connectToSync);
-      const { created, updated } = await syncGroups(db, userId, driver);
+      const { created, updated } = await importWhatsappGroups(deps, authed(request));
       return { success: true as const, message: groupsMsg.syncDone(created, updated), created, updated };
     },
   );
@@ -117,11 +101,8 @@ export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, dr
       },
     },
     async (request, reply) => {
-      const userId = authed(request).user.id;
-      const group = await getGroup(db, userId, request.params.id);
-      const driver = await connectedDriver(drivers, userId, groupsMsg.connectToExport);
-      const table = await groupMembersTable(driver, group);
-      return sendTable(reply, { table, format: 'csv', filename: `membros-${group.name}.csv`, sheet: 'Membros' });
+      const { name, table } = await exportGroupMembers(deps, authed(request), request.params.id);
+      return sendTable(reply, { table, format: 'csv', filename: `membros-${name}.csv`, sheet: 'Membros' });
     },
   );
 };

@@ -9,7 +9,7 @@ import {
 } from '../../../contract/presence';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
-import type { Authed } from '../../plugins/access';
+import type { AccountContext } from '../../plugins/account-context';
 import type { PresenceTracker } from '../../records/presence-tracker';
 
 interface Seen {
@@ -25,7 +25,7 @@ const toMs = (v: string | Date | null): number => (v === null ? 0 : new Date(v).
  * at most a minute late) merged with this process's tracker (the newest). An administrator sees the
  * whole platform; anyone else only its own account (one account is one user in this product).
  */
-async function recentlySeen(db: Db, tracker: PresenceTracker, viewer: Authed): Promise<Seen[]> {
+async function recentlySeen(db: Db, tracker: PresenceTracker, viewer: AccountContext): Promise<Seen[]> {
   const now = tracker.time();
   const since = now - RECENT_WINDOW_MS;
   if (viewer.role !== 'admin') {
@@ -57,7 +57,7 @@ async function recentlySeen(db: Db, tracker: PresenceTracker, viewer: Authed): P
 }
 
 /** SPEC §3 online count: online in the last 2 minutes, offline recently within 24 hours; totalActive is both. */
-export async function getOnlineCount(db: Db, tracker: PresenceTracker, viewer: Authed): Promise<OnlineCount> {
+export async function getOnlineCount(db: Db, tracker: PresenceTracker, viewer: AccountContext): Promise<OnlineCount> {
   const seen = await recentlySeen(db, tracker, viewer);
   const onlineSince = tracker.time() - ONLINE_WINDOW_MS;
   const currentlyOnline = seen.filter((s) => s.lastSeen >= onlineSince).length;
@@ -65,7 +65,7 @@ export async function getOnlineCount(db: Db, tracker: PresenceTracker, viewer: A
 }
 
 /** SPEC §3 active users: who was active in the last 24 hours, newest first, whether online now. */
-export async function listActiveUsers(db: Db, tracker: PresenceTracker, viewer: Authed): Promise<ActiveUsers> {
+export async function listActiveUsers(db: Db, tracker: PresenceTracker, viewer: AccountContext): Promise<ActiveUsers> {
   const seen = await recentlySeen(db, tracker, viewer);
   const onlineSince = tracker.time() - ONLINE_WINDOW_MS;
   return {
@@ -82,7 +82,7 @@ export async function listActiveUsers(db: Db, tracker: PresenceTracker, viewer: 
  * One page of the activity log, newest first. A customer always gets its own account's, whatever
  * `userId` says; an administrator gets the account asked for, or every account's.
  */
-export async function listActivity(db: Db, viewer: Authed, query: ActivityQuery): Promise<ActivityPage> {
+export async function listActivity(db: Db, viewer: AccountContext, query: ActivityQuery): Promise<ActivityPage> {
   const { page, limit } = query;
   const accountId = viewer.role === 'admin' ? (query.userId ?? null) : viewer.user.id;
   const where = accountId ? sql`where e.user_id = ${accountId}` : sql``;

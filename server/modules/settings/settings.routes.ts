@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { settingsSections } from '../../../contract/activity';
 import {
   changePasswordInput,
   notificationSettingsSchema,
@@ -12,19 +11,12 @@ import {
 } from '../../../contract/settings';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
-import { recordActivity } from '../../records/activity';
-import {
-  changePassword,
-  getNotificationSettings,
-  getProfile,
-  getWhatsappSettings,
-  updateNotificationSettings,
-  updateProfile,
-  updateWhatsappSettings,
-} from './settings.service';
+import { changeOwnPassword, saveNotificationSettings, saveProfile, saveSendingSettings } from './save-settings';
+import { getNotificationSettings, getProfile, getWhatsappSettings } from './settings.service';
 
 /** /api/settings/*: the profile (any signed-in account) and the settings the server obeys (customers). */
-export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, sending, connections }) => {
+export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db } = deps;
   const tags = ['settings'];
 
   app.get(
@@ -47,17 +39,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
         response: { 200: profileSchema },
       },
     },
-    async (request) => {
-      const userId = authed(request).user.id;
-      const saved = await updateProfile(db, sessions, userId, request.body);
-      await recordActivity(db, request.log, {
-        userId,
-        actorId: userId,
-        kind: 'settings_changed',
-        detail: settingsSections.profile,
-      });
-      return saved;
-    },
+    async (request) => saveProfile({ ...deps, log: request.log }, authed(request), request.body),
   );
 
   app.get(
@@ -80,17 +62,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
         response: { 200: notificationSettingsSchema },
       },
     },
-    async (request) => {
-      const userId = authed(request).user.id;
-      const saved = await updateNotificationSettings(db, userId, request.body);
-      await recordActivity(db, request.log, {
-        userId,
-        actorId: userId,
-        kind: 'settings_changed',
-        detail: settingsSections.notifications,
-      });
-      return saved;
-    },
+    async (request) => saveNotificationSettings({ ...deps, log: request.log }, authed(request), request.body),
   );
 
   app.get(
@@ -117,26 +89,12 @@ export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
         response: { 200: whatsappSettingsSchema },
       },
     },
-    async (request) => {
-      const userId = authed(request).user.id;
-      const saved = await updateWhatsappSettings(db, userId, request.body);
-      // The channel chosen here makes that kind's primary number the account's default.
-      if (request.body.channel) await connections.directory.channelChosen(userId, request.body.channel);
-      // A running or waiting campaign applies them to its next message, on whichever process sends it.
-      sending.settingsChanged(userId);
-      await recordActivity(db, request.log, {
-        userId,
-        actorId: userId,
-        kind: 'settings_changed',
-        detail: settingsSections.whatsapp,
-      });
-      return saved;
-    },
+    async (request) => saveSendingSettings({ ...deps, log: request.log }, authed(request), request.body),
   );
 };
 
 /** POST /api/auth/change-password: registered under /api/auth next to login and logout. */
-export const changePasswordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions }) => {
+export const changePasswordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.post(
     '/change-password',
     {
@@ -149,13 +107,9 @@ export const changePasswordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, 
       },
     },
     async (request) => {
-      const userId = authed(request).user.id;
-      await changePassword(db, sessions, userId, request.sessionToken, request.body);
-      await recordActivity(db, request.log, {
-        userId,
-        actorId: userId,
-        kind: 'settings_changed',
-        detail: settingsSections.password,
+      await changeOwnPassword({ ...deps, log: request.log }, authed(request), {
+        currentToken: request.sessionToken,
+        password: request.body,
       });
       return { success: true as const, message: settingsMsg.passwordChanged };
     },

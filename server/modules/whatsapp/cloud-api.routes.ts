@@ -12,17 +12,12 @@ import {
 import { text } from '../../../contract/text';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
-import { CloudApiSettings } from './cloud-api.service';
+import { cloudApiSettingsOf } from './cloud-api.service';
 import { WEBHOOK_BODY_LIMIT } from './webhook.fast-path';
+import { receiveCloudWebhook, verifyCloudWebhook } from './whatsapp-use-cases';
 
-export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, db, cloudApi, connections }) => {
-  const cloudSettings = new CloudApiSettings({
-    config,
-    db,
-    cloud: cloudApi,
-    directory: connections.directory,
-    log: app.log,
-  });
+export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const cloudSettings = cloudApiSettingsOf(deps, app.log);
   app.get(
     '/config',
     {
@@ -109,7 +104,9 @@ export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { conf
         },
       },
       async (request, reply) =>
-        reply.type('text/plain').send(await cloudApi.verifyWebhook(request.params.accountKey, request.query)),
+        reply
+          .type('text/plain')
+          .send(await verifyCloudWebhook(deps, { accountKey: request.params.accountKey, query: request.query })),
     );
 
     hook.post(
@@ -127,11 +124,11 @@ export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { conf
       async (request) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const signature = request.headers['x-hub-signature-256'];
-        const { applied } = await cloudApi.receiveWebhook(
-          request.params.accountKey,
+        const { applied } = await receiveCloudWebhook(deps, {
+          accountKey: request.params.accountKey,
           raw,
-          Array.isArray(signature) ? signature[0] : signature,
-        );
+          signature: Array.isArray(signature) ? signature[0] : signature,
+        });
         return { success: true, applied };
       },
     );

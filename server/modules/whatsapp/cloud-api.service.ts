@@ -11,6 +11,7 @@ import { formatPhone } from '../../../contract/phone';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { TtlCache } from '../../lib/ttl-cache';
 import { parseMessagingLimit } from '../../whatsapp/cloud-api/cloud-driver';
@@ -229,4 +230,18 @@ function credentialsError(err: unknown): AppError {
   const detail = err instanceof DriverError || err instanceof GraphApiError ? ` (${err.message})` : '';
   // 409, not 400: the request is well formed; the Graph API refuses the credentials.
   return new AppError('CONFLICT', `${cloudApiMsg.invalidCredentials}${detail}`);
+}
+
+/** The settings form over the app's Cloud API connections and number directory. */
+export function cloudApiSettingsOf(
+  deps: Pick<AppDeps, 'config' | 'db' | 'cloudApi' | 'connections'>,
+  log: FastifyBaseLogger,
+): CloudApiSettings {
+  return new CloudApiSettings({
+    config: deps.config,
+    db: deps.db,
+    cloud: deps.cloudApi,
+    directory: deps.connections.directory,
+    log,
+  });
 }

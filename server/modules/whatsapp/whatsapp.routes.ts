@@ -21,13 +21,12 @@ import {
   simulateRestriction,
   simulatorOutbox,
 } from './whatsapp.service';
+import { getSessionStatus } from './whatsapp-use-cases';
 
 const plainJson = () => (data: unknown) => JSON.stringify(data);
 
-export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
-  app,
-  { registry, connections, config, db },
-) => {
+export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { connections, config, db } = deps;
   app.get(
     '/whatsapp-session',
     {
@@ -41,7 +40,7 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (
         response: { 200: whatsappSessionResponse },
       },
     },
-    async (request) => registry.status(authed(request).user),
+    async (request) => getSessionStatus(deps, authed(request)),
   );
 
   app.post(

@@ -1,0 +1,47 @@
+import { campaignMsg } from '../../../contract/campaigns';
+import { formatPhone } from '../../../contract/phone';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../errors';
+import { normalizePhone } from '../../lib/phone';
+import type { AccountContext } from '../../plugins/account-context';
+import { buildMessage } from '../../sending/content';
+import { getCampaign } from './campaigns.service';
+
+/**
+ * Sends the campaign's message once to one number (by default the account's own WhatsApp number),
+ * personalised for the user, through the account's connected number. Answers the pt-BR confirmation.
+ */
+export async function sendTestMessage(
+  deps: Pick<AppDeps, 'db' | 'state' | 'drivers' | 'sending'>,
+  ctx: AccountContext,
+  input: { campaignId: string; phone?: string },
+): Promise<string> {
+  const { user } = ctx;
+  const campaign = await getCampaign(deps.db, deps.state, ctx.userId, input.campaignId);
+  const driver = await deps.drivers.get(ctx.userId);
+  if (!driver?.status().isConnected) throw new AppError('CONFLICT', campaignMsg.notConnected);
+  const raw = input.phone?.trim() || driver.status().phoneNumber || '';
+  if (!raw) throw new AppError('VALIDATION', campaignMsg.testPhoneRequired);
+  const phone = normalizePhone(raw);
+  if (!phone) throw new AppError('VALIDATION', campaignMsg.invalidPhone);
+  const recipient = phone.replace('+', '');
+  const message = await buildMessage(
+    {
+      campaignId: campaign.id,
+      message: campaign.message,
+      imageUrl: campaign.imageUrl ?? null,
+      templateName: campaign.templateName ?? null,
+      templateLanguage: campaign.templateLanguage ?? null,
+      templateVariables: campaign.templateVariables ?? [],
+    },
+    { recipient, kind: 'contact', name: user.name, email: user.email },
+    {
+      userId: ctx.userId,
+      cloud: driver.kind === 'cloud',
+      loadImage: deps.sending.loadImage,
+      byReference: driver.readsUploads,
+    },
+  );
+  await driver.send(recipient, message);
+  return campaignMsg.testSent(formatPhone(phone));
+}
