@@ -68,6 +68,9 @@ export class JobRunner {
   private pollTimer: NodeJS.Timeout | undefined;
   private soonTimer: NodeJS.Timeout | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
+  private dueTimer: NodeJS.Timeout | undefined;
+  /** When jobs enqueued here fall due (a wake each, not the next poll). */
+  private dueTimes: number[] = [];
 
   constructor(private readonly opts: JobRunnerOptions) {
     this.db = opts.db;
@@ -114,7 +117,11 @@ export class JobRunner {
         on conflict (dedupe_key) where ${UNFINISHED} do nothing
         returning id`),
     );
-    if (rows.length) this.wake();
+    if (rows.length) {
+      this.wake();
+      const delay = opts.runAt ? opts.runAt.getTime() - Date.now() : (opts.delayMs ?? 0);
+      if (delay > 0) this.wakeIn(delay);
+    }
     return rows[0]?.id ?? null;
   }
 
@@ -164,6 +171,8 @@ export class JobRunner {
     this.stopping = true;
     clearTimeout(this.pollTimer);
     clearTimeout(this.soonTimer);
+    clearTimeout(this.dueTimer);
+    this.dueTimes = [];
     clearInterval(this.renewTimer);
     this.abort.abort(new Error('stopping'));
     await this.ticking;
@@ -192,6 +201,29 @@ export class JobRunner {
     clearTimeout(this.soonTimer);
     this.soonTimer = setTimeout(() => void this.tick(), 50);
     this.soonTimer.unref();
+  }
+
+  /** A job enqueued here is due in `ms`: look then rather than at the next poll. */
+  private wakeIn(ms: number): void {
+    this.dueTimes.push(Date.now() + ms);
+    this.dueTimes.sort((x, y) => x - y);
+    this.armDue();
+  }
+
+  private armDue(): void {
+    clearTimeout(this.dueTimer);
+    // Past ones are served by the wake below; each later one gets its own.
+    const now = Date.now();
+    while (this.dueTimes.length && this.dueTimes[0] <= now) this.dueTimes.shift();
+    if (!this.dueTimes.length || !this.started || this.stopping) return;
+    this.dueTimer = setTimeout(
+      () => {
+        this.wake();
+        this.armDue();
+      },
+      this.dueTimes[0] - now + 5,
+    );
+    this.dueTimer.unref();
   }
 
   /** Resolves once no job is running on this process and none is due (tests). */
