@@ -12,6 +12,8 @@ export interface JobContext {
    * aborted, and the job goes back to the queue without counting the run as an attempt.
    */
   signal: AbortSignal;
+  /** Whether the job was cancelled (or taken by another process) since this run began. */
+  cancelled: () => Promise<boolean>;
   /** The run had nothing to do: its row is deleted rather than kept `done`. */
   discard: () => void;
 }

@@ -313,3 +313,37 @@ describe('pruning finished jobs', () => {
     expect(left.map((r) => r.k)).toEqual(['dead-new', 'done-new', 'queued']);
   });
 });
+
+describe('cancelling a running job', () => {
+  it('tells its handler, which then acts on nothing, and its end writes nothing back', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const seen: boolean[] = [];
+    const job = defineJob({
+      name: uniqueName('cancelled'),
+      payload: z.object({}),
+      handler: async (_p, ctx) => {
+        started();
+        await gate;
+        seen.push(await ctx.cancelled());
+      },
+    });
+    const r = runner();
+    r.register(job);
+    await r.start();
+    const key = `c-${serial}`;
+    await r.enqueue(db(), job, {}, { dedupeKey: key });
+    await running;
+    expect(await r.cancel(db(), key)).toBe(true);
+    release();
+    await r.idle();
+    expect(seen).toEqual([true]);
+    expect(await rowsNamed(job.name)).toHaveLength(0);
+  });
+});

@@ -125,10 +125,13 @@ export class JobRunner {
     return rows[0]?.id ?? null;
   }
 
-  /** Removes the queued job holding the key (a running one finishes: its handler re-checks). Answers whether one was. */
+  /**
+   * Removes the unfinished job holding the key. A running one's handler finds out through
+   * `ctx.cancelled()` before it acts, and its end changes nothing. Answers whether there was one.
+   */
   async cancel(tx: Db, dedupeKey: string): Promise<boolean> {
     const rows = rowsOf(
-      await tx.execute(sql`delete from jobs where dedupe_key = ${dedupeKey} and state = 'queued' returning id`),
+      await tx.execute(sql`delete from jobs where dedupe_key = ${dedupeKey} and ${UNFINISHED} returning id`),
     );
     return rows.length > 0;
   }
@@ -315,6 +318,7 @@ export class JobRunner {
         jobId: row.id,
         attempt: row.attempts,
         signal,
+        cancelled: async () => rowsOf(await this.db.execute(sql`select 1 from jobs where ${mine}`)).length === 0,
         discard: () => {
           discard = true;
         },

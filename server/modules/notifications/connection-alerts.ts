@@ -79,7 +79,7 @@ export class ConnectionAlerts {
           await ctx.db.execute(sql`
             select 1 from jobs where dedupe_key = ${lostKey(connectionId)} and state = 'done' limit 1`),
         );
-        if (declared.length) return ctx.discard();
+        if (declared.length || (await ctx.cancelled())) return ctx.discard();
         await this.declareLost(userId);
       },
     });
@@ -88,7 +88,7 @@ export class ConnectionAlerts {
       payload: alertPayload,
       maxAttempts: 3,
       handler: async ({ userId, connectionId }, ctx) => {
-        if (up(connectionId)) return ctx.discard();
+        if (up(connectionId) || (await ctx.cancelled())) return ctx.discard();
         opts.emailNotices?.whatsappDisconnected(userId);
       },
     });
