@@ -25,6 +25,8 @@ import type { Config } from './config';
 import { type Db, projectRoot } from './db/client';
 import type { AppDeps } from './deps';
 import { AppError } from './errors';
+import { pruneJobsChore } from './jobs/chores';
+import { JobRunner } from './jobs/runner';
 import { AppState } from './lib/app-state';
 import { Foreground } from './lib/foreground';
 import { EmailNotices } from './mail/email-notices';
@@ -141,6 +143,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     ...opts.registry,
     onError: (err) => app.log.warn({ err }, 'process registry beat failed'),
   });
+  // Work for later, as rows of the jobs table that any live process runs (server/jobs/).
+  const jobs = new JobRunner({
+    db,
+    processId: processes.id,
+    onError: (err, job) => app.log.warn({ err, job }, 'job failed'),
+  });
+  jobs.register(pruneJobsChore);
   const bus: ChangeBus = opts.databaseUrl
     ? new PgBus({
         connectionString: opts.databaseUrl,
@@ -189,7 +198,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   const emailNotices = new EmailNotices({ db, mailer, config });
   const stopEmailNotices = onNotification(db, emailNotices.onNotification);
   // Connection lost / back: the account's notifications and activity log (an e-mail after 10 minutes).
-  const connectionAlerts = new ConnectionAlerts({ db, log: app.log, emailNotices });
+  const connectionAlerts = new ConnectionAlerts({
+    db,
+    log: app.log,
+    emailNotices,
+    jobs,
+    connectionUp: (connectionId): boolean => connections.numberStatus(connectionId).isConnected,
+  });
   const loadImage = (userId: string, id: string) => loadUpload(db, userId, id);
   const connections = new ConnectionManager({
     config,
@@ -299,6 +314,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     mail: { mailer, notices: emailNotices },
     presence,
     cluster: { processes, bus },
+    jobs,
     routes: [],
   };
   const headers = securityHeaders({
@@ -314,6 +330,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     await processes.join();
     // The others count this process in at once rather than at their next beat.
     bus.publish('processes', processes.id);
+    await jobs.start();
   });
   if (opts.dispatcher?.autoStart ?? true) app.addHook('onReady', () => dispatcher.start());
   // Closing (SIGTERM, a rolling restart): first this process stops taking work, and the others
@@ -325,6 +342,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   // The send loop stops first (what is in flight finishes), then sockets close without logging
   // out, so the next start reconnects without a new QR code.
   app.addHook('onClose', async () => {
+    // Jobs in flight finish or go back to the queue for another process.
+    await jobs.stop();
     connectionAlerts.close();
     await dispatcher.stop();
     await connections.shutdown();

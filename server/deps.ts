@@ -4,6 +4,7 @@ import type { ChangeBus } from './cluster/bus';
 import type { ProcessRegistry } from './cluster/process-registry';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import type { JobRunner } from './jobs/runner';
 import type { AppState } from './lib/app-state';
 import type { EmailNotices } from './mail/email-notices';
 import type { Mailer } from './mail/mailer';
@@ -58,6 +59,8 @@ export interface AppDeps {
    * change bus (what one process changes, the others learn within a second).
    */
   cluster: { processes: ProcessRegistry; bus: ChangeBus };
+  /** Work for later: jobs enqueued in the caller's transaction, run by one live process each (server/jobs/). */
+  jobs: JobRunner;
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string; schema?: FastifySchema }>;
 }

@@ -1,5 +1,6 @@
 export * from './activity';
 export * from './cluster';
+export * from './jobs';
 export * from './settings';
 export * from './stats';
 export * from './users';

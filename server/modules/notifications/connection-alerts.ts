@@ -1,6 +1,11 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { activityMsg } from '../../../contract/activity';
 import { notificationLinks, notificationMsg } from '../../../contract/notifications';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
+import { defineJob } from '../../jobs/define';
+import type { JobRunner } from '../../jobs/runner';
 import { DISCONNECTED_EMAIL_AFTER_MS, type EmailNotices } from '../../mail/email-notices';
 import { recordActivity } from '../../records/activity';
 import { type ErrorLog, notify } from '../../records/notify';
@@ -9,20 +14,23 @@ import type { WhatsappEvents, WhatsappSubscriber } from '../../whatsapp/driver';
 /** A personal number still reconnecting this long after it dropped counts as lost. */
 export const CONNECTION_LOST_AFTER_MS = 2 * 60_000;
 
+/** A number's lost-grace job and disconnect e-mail job: one unfinished each per number. */
+const lostKey = (connectionId: string) => `connection-lost:${connectionId}`;
+const mailKey = (connectionId: string) => `connection-down-mail:${connectionId}`;
+const alertPayload = z.object({ userId: z.string(), connectionId: z.string() });
+
 interface AccountState {
-  /** Connected, as far as the account was told. */
+  /** Connected, as far as the account was told by this process. */
   up: boolean;
-  /** A loss was notified and no reconnection yet. */
-  lost: boolean;
-  /** Running while a dropped connection reconnects by itself. */
-  grace?: NodeJS.Timeout;
-  /** Running from the drop until the e-mail is due; stopped when the connection is back. */
-  mailDue?: NodeJS.Timeout;
 }
 
 export interface ConnectionAlertsOptions {
   db: Db;
   log: ErrorLog;
+  /** Where the grace and the e-mail wait: jobs, so a restart or another process carries them out. */
+  jobs: JobRunner;
+  /** Whether the number is connected now, wherever it is held (the jobs re-check it when due). */
+  connectionUp?: (connectionId: string) => boolean;
   lostAfterMs?: number;
   /** Who e-mails a connection down for `emailAfterMs` (DISCONNECTED_EMAIL_AFTER_MS). */
   emailNotices?: Pick<EmailNotices, 'whatsappDisconnected'>;
@@ -37,6 +45,11 @@ export interface ConnectionAlertsOptions {
  * server shutting down is neither. Notifications obey the account's 'Alertas do sistema' setting.
  * A connection still down DISCONNECTED_EMAIL_AFTER_MS after it dropped is also e-mailed, once per
  * drop (email-notices.ts: 'Notificações por email' and 'Alertas do sistema').
+ *
+ * The grace and the e-mail are jobs due when they end (deduplicated per number), so whichever live
+ * process runs them when due, even one started after the drop; a reconnection cancels them, and
+ * each re-checks the number when it runs. A declared loss is the lost job's finished row, which the
+ * reconnection takes (and then says 'reconectado').
  */
 export class ConnectionAlerts {
   /** By number (`connections.id`). */
@@ -44,6 +57,8 @@ export class ConnectionAlerts {
   private readonly lostAfterMs: number;
   private readonly emailAfterMs: number;
   private closed = false;
+  private readonly lostJob;
+  private readonly mailJob;
 
   readonly subscriber: WhatsappSubscriber = {
     connection: (event) => this.onConnection(event),
@@ -52,14 +67,37 @@ export class ConnectionAlerts {
   constructor(private readonly opts: ConnectionAlertsOptions) {
     this.lostAfterMs = opts.lostAfterMs ?? CONNECTION_LOST_AFTER_MS;
     this.emailAfterMs = opts.emailAfterMs ?? DISCONNECTED_EMAIL_AFTER_MS;
+    const up = (connectionId: string) => opts.connectionUp?.(connectionId) ?? false;
+    this.lostJob = defineJob({
+      name: 'connection.lost',
+      payload: alertPayload,
+      maxAttempts: 3,
+      handler: async ({ userId, connectionId }, ctx) => {
+        // Back meanwhile, or already declared lost for this drop: nothing to say.
+        if (up(connectionId)) return ctx.discard();
+        const declared = rowsOf(
+          await ctx.db.execute(sql`
+            select 1 from jobs where dedupe_key = ${lostKey(connectionId)} and state = 'done' limit 1`),
+        );
+        if (declared.length || (await ctx.cancelled())) return ctx.discard();
+        await this.declareLost(userId);
+      },
+    });
+    this.mailJob = defineJob({
+      name: 'connection.down-mail',
+      payload: alertPayload,
+      maxAttempts: 3,
+      handler: async ({ userId, connectionId }, ctx) => {
+        if (up(connectionId) || (await ctx.cancelled())) return ctx.discard();
+        opts.emailNotices?.whatsappDisconnected(userId);
+      },
+    });
+    // The handlers keep no state of their own: the first instance's serve every instance on the runner.
+    if (!opts.jobs.has(this.lostJob.name)) opts.jobs.register(this.lostJob, this.mailJob);
   }
 
   close(): void {
     this.closed = true;
-    for (const a of this.accounts.values()) {
-      this.stopGrace(a);
-      this.stopMailDue(a);
-    }
     this.accounts.clear();
   }
 
@@ -70,21 +108,22 @@ export class ConnectionAlerts {
     requested,
   }: Parameters<WhatsappEvents['connection']>[0]): Promise<void> {
     if (this.closed || requested === 'shutdown') return;
+    const { db, jobs } = this.opts;
     // Each number has its own ups and downs; the account is told about each.
     let a = this.accounts.get(connectionId);
     if (!a) {
-      a = { up: false, lost: false };
+      a = { up: false };
       this.accounts.set(connectionId, a);
     }
     if (state.isConnected) {
-      this.stopGrace(a);
-      this.stopMailDue(a);
-      if (a.up) return;
+      await jobs.cancel(db, lostKey(connectionId));
+      await jobs.cancel(db, mailKey(connectionId));
+      const wasLost = (await jobs.takeDone(db, lostKey(connectionId))) > 0;
+      if (a.up && !wasLost) return;
       a.up = true;
       await this.log(userId, 'whatsapp_connected', null, state.phoneNumber ?? '');
-      if (a.lost) {
-        a.lost = false;
-        await notify(this.opts.db, this.opts.log, userId, {
+      if (wasLost) {
+        await notify(db, this.opts.log, userId, {
           kind: 'whatsapp_reconnected',
           title: notificationMsg.whatsappReconnected.title,
           body: notificationMsg.whatsappReconnected.body,
@@ -94,55 +133,37 @@ export class ConnectionAlerts {
       return;
     }
     if (requested === 'disconnect') {
-      this.stopGrace(a);
-      this.stopMailDue(a);
+      await jobs.cancel(db, lostKey(connectionId));
+      await jobs.cancel(db, mailKey(connectionId));
+      await jobs.takeDone(db, lostKey(connectionId));
       const was = a.up;
       a.up = false;
-      a.lost = false;
       if (was) await this.log(userId, 'whatsapp_disconnected', userId, activityMsg.disconnectedByUser);
       return;
     }
     if (!a.up) return;
-    this.startMailDue(userId, a);
-    if (state.state === 'disconnected') {
-      this.stopGrace(a);
-      await this.declareLost(userId, a);
-      return;
+    const payload = { userId, connectionId };
+    if (this.opts.emailNotices) {
+      await jobs.enqueue(db, this.mailJob, payload, {
+        delayMs: this.emailAfterMs,
+        dedupeKey: mailKey(connectionId),
+        accountId: userId,
+      });
     }
-    // Reconnecting by itself: a loss only if it is not back in time.
-    if (!a.grace) {
-      const account = a;
-      a.grace = setTimeout(() => {
-        account.grace = undefined;
-        if (!this.closed && account.up) void this.declareLost(userId, account);
-      }, this.lostAfterMs);
-      a.grace.unref();
+    // Down for good: lost at once (the job runs now); reconnecting by itself: only if not back in time.
+    const lostNow = state.state === 'disconnected';
+    if (lostNow) {
+      a.up = false;
+      await jobs.cancel(db, lostKey(connectionId));
     }
+    await jobs.enqueue(db, this.lostJob, payload, {
+      delayMs: lostNow ? 0 : this.lostAfterMs,
+      dedupeKey: lostKey(connectionId),
+      accountId: userId,
+    });
   }
 
-  private stopGrace(a: AccountState): void {
-    if (a.grace) clearTimeout(a.grace);
-    a.grace = undefined;
-  }
-
-  /** From the drop of a connection that was up: the e-mail goes if it is not back in time. */
-  private startMailDue(userId: string, a: AccountState): void {
-    const notices = this.opts.emailNotices;
-    if (!notices || a.mailDue) return;
-    a.mailDue = setTimeout(() => {
-      if (!this.closed) notices.whatsappDisconnected(userId);
-    }, this.emailAfterMs);
-    a.mailDue.unref();
-  }
-
-  private stopMailDue(a: AccountState): void {
-    if (a.mailDue) clearTimeout(a.mailDue);
-    a.mailDue = undefined;
-  }
-
-  private async declareLost(userId: string, a: AccountState): Promise<void> {
-    a.up = false;
-    a.lost = true;
+  private async declareLost(userId: string): Promise<void> {
     await this.log(userId, 'whatsapp_disconnected', null, activityMsg.lostConnection);
     await notify(this.opts.db, this.opts.log, userId, {
       kind: 'whatsapp_disconnected',

@@ -155,6 +155,7 @@ describe('WhatsApp disconnected', () => {
     const alerts = new ConnectionAlerts({
       db: db(),
       log,
+      jobs: ctx.app.deps.jobs,
       lostAfterMs: 20,
       emailNotices: ctx.app.deps.mail.notices,
       emailAfterMs: EMAIL_AFTER_MS,

@@ -190,7 +190,7 @@ describe('connection alerts', () => {
   it('count a dropped connection as lost only when it is not back in time', async () => {
     const { user, cookie } = await newCustomer(ctx);
     await db().execute(sql`insert into account_settings (user_id, system_alerts) values (${user.id}, true)`);
-    const alerts = new ConnectionAlerts({ db: db(), log, lostAfterMs: 60 });
+    const alerts = new ConnectionAlerts({ db: db(), log, jobs: ctx.app.deps.jobs, lostAfterMs: 60 });
     const on = (s: ReturnType<typeof state>) =>
       alerts.onConnection({ userId: user.id, connectionId: user.id, state: s });
 
@@ -222,7 +222,7 @@ describe('connection alerts', () => {
   it('ignore a server shutting down and a connection that never came up', async () => {
     const { user, cookie } = await newCustomer(ctx);
     await db().execute(sql`insert into account_settings (user_id, system_alerts) values (${user.id}, true)`);
-    const alerts = new ConnectionAlerts({ db: db(), log, lostAfterMs: 20 });
+    const alerts = new ConnectionAlerts({ db: db(), log, jobs: ctx.app.deps.jobs, lostAfterMs: 20 });
     // QR codes expiring before a scan: never connected, nothing lost.
     await alerts.onConnection({ userId: user.id, connectionId: user.id, state: state(false, 'disconnected') });
     await alerts.onConnection({ userId: user.id, connectionId: user.id, state: state(true, 'connected') });
