@@ -19,6 +19,8 @@ const PHONE_ID = '109000000000777';
 const TOKEN = 'EAAG-processes-token';
 const ADMIN = { username: 'admin', password: 'admin-processos-1' };
 const RECIPIENTS = 1000;
+/** Two real servers start (tsx compiles the source) and a campaign of RECIPIENTS runs: its waits add up past the default 30 s. */
+const PROCESS_TEST_MS = 120_000;
 
 let graph: FakeGraphApi;
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -103,7 +105,7 @@ describe('server processes', () => {
     expect(duplicates(to)).toBeLessThanOrEqual(150);
     expect(done.progress).toMatchObject({ total: RECIPIENTS, queued: 0, sending: 0, failed: 0 });
     expect(done.messagesSent).toBe(RECIPIENTS);
-  });
+  }, PROCESS_TEST_MS);
 
   it('two processes on one database: one sends, none twice (PostgreSQL); a second process cannot open the embedded database', async () => {
     graph.sent.length = 0;
@@ -128,5 +130,5 @@ describe('server processes', () => {
     );
     expect(sentTo()).toHaveLength(RECIPIENTS);
     expect(duplicates(sentTo())).toBe(0);
-  });
+  }, PROCESS_TEST_MS);
 });

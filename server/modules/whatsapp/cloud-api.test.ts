@@ -654,9 +654,11 @@ describe('webhook', () => {
     const first = delivery(s.phoneNumberId, 'wamid.QUEDA-1');
     const second = delivery(s.phoneNumberId, 'wamid.QUEDA-2');
     // The database stops taking the records (as a dropped connection does).
-    const service = ctx.app.deps.cloudApi as unknown as { recordEventKeys: (items: unknown[]) => Promise<unknown> };
+    const { eventKeys } = ctx.app.deps.cloudApi as unknown as {
+      eventKeys: { record: (...args: unknown[]) => Promise<unknown> };
+    };
     const failing = vi
-      .spyOn(service, 'recordEventKeys')
+      .spyOn(eventKeys, 'record')
       .mockRejectedValue(new Error('Connection terminated unexpectedly'));
     try {
       // Answered at once, before its record: Meta will not deliver it again, so it waits in memory.

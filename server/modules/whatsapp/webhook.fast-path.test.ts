@@ -155,10 +155,10 @@ describe('webhook fast path', () => {
     // The database known to be out of reach: both paths answer 503, so Meta delivers it again.
     const service = ctx.app.deps.cloudApi as unknown as {
       recordingFails: boolean;
-      recordEventKeys: (items: unknown[]) => Promise<unknown>;
+      eventKeys: { record: (...args: unknown[]) => Promise<unknown> };
     };
     const failing = vi
-      .spyOn(service, 'recordEventKeys')
+      .spyOn(service.eventKeys, 'record')
       .mockRejectedValue(new Error('Connection terminated unexpectedly'));
     service.recordingFails = true;
     try {
