@@ -80,55 +80,63 @@ function duplicates(to: string[]): number {
 }
 
 describe('server processes', () => {
-  it('a server killed with SIGKILL mid-campaign loses nothing: after restart every recipient got one message', async () => {
-    graph.sent.length = 0;
-    const env = await storage();
-    const first = await server(env, 'first');
-    const id = await startCloudCampaign(await signIn(first.url, ADMIN));
-    await waitFor(sentTo, (to) => to.length >= 200, 30_000, 100);
-    first.child.kill('SIGKILL');
-    await first.exited;
-    const atKill = sentTo().length;
-    expect(atKill).toBeLessThan(RECIPIENTS);
+  it(
+    'a server killed with SIGKILL mid-campaign loses nothing: after restart every recipient got one message',
+    async () => {
+      graph.sent.length = 0;
+      const env = await storage();
+      const first = await server(env, 'first');
+      const id = await startCloudCampaign(await signIn(first.url, ADMIN));
+      await waitFor(sentTo, (to) => to.length >= 200, 30_000, 100);
+      first.child.kill('SIGKILL');
+      await first.exited;
+      const atKill = sentTo().length;
+      expect(atKill).toBeLessThan(RECIPIENTS);
 
-    const second = await server(env, 'second');
-    const again = await signIn(second.url, ADMIN);
-    const done = await waitFor(
-      () => readCampaign(again, id),
-      (c) => c.status === 'completed',
-      60_000,
-      100,
-    );
-    const to = sentTo();
-    expect(new Set(to).size).toBe(RECIPIENTS);
-    // Only what was in flight at the kill may have gone twice (at most a claim batch and the requests in flight).
-    expect(duplicates(to)).toBeLessThanOrEqual(150);
-    expect(done.progress).toMatchObject({ total: RECIPIENTS, queued: 0, sending: 0, failed: 0 });
-    expect(done.messagesSent).toBe(RECIPIENTS);
-  }, PROCESS_TEST_MS);
+      const second = await server(env, 'second');
+      const again = await signIn(second.url, ADMIN);
+      const done = await waitFor(
+        () => readCampaign(again, id),
+        (c) => c.status === 'completed',
+        60_000,
+        100,
+      );
+      const to = sentTo();
+      expect(new Set(to).size).toBe(RECIPIENTS);
+      // Only what was in flight at the kill may have gone twice (at most a claim batch and the requests in flight).
+      expect(duplicates(to)).toBeLessThanOrEqual(150);
+      expect(done.progress).toMatchObject({ total: RECIPIENTS, queued: 0, sending: 0, failed: 0 });
+      expect(done.messagesSent).toBe(RECIPIENTS);
+    },
+    PROCESS_TEST_MS,
+  );
 
-  it('two processes on one database: one sends, none twice (PostgreSQL); a second process cannot open the embedded database', async () => {
-    graph.sent.length = 0;
-    const env = await storage();
-    const one = await server(env, 'one');
-    if (process.env.TEST_DB !== 'postgres') {
-      const two = await startSourceServer('two', env);
-      cleanups.push(() => two.stop());
-      const status = await two.exited;
-      expect(status.code).toBe(1);
-      expect(two.output()).toContain('Another Disparo server');
-      return;
-    }
-    const two = await server(env, 'two');
-    const id = await startCloudCampaign(await signIn(one.url, ADMIN));
-    const other = await signIn(two.url, ADMIN);
-    await waitFor(
-      () => readCampaign(other, id),
-      (c) => c.status === 'completed',
-      60_000,
-      100,
-    );
-    expect(sentTo()).toHaveLength(RECIPIENTS);
-    expect(duplicates(sentTo())).toBe(0);
-  }, PROCESS_TEST_MS);
+  it(
+    'two processes on one database: one sends, none twice (PostgreSQL); a second process cannot open the embedded database',
+    async () => {
+      graph.sent.length = 0;
+      const env = await storage();
+      const one = await server(env, 'one');
+      if (process.env.TEST_DB !== 'postgres') {
+        const two = await startSourceServer('two', env);
+        cleanups.push(() => two.stop());
+        const status = await two.exited;
+        expect(status.code).toBe(1);
+        expect(two.output()).toContain('Another Disparo server');
+        return;
+      }
+      const two = await server(env, 'two');
+      const id = await startCloudCampaign(await signIn(one.url, ADMIN));
+      const other = await signIn(two.url, ADMIN);
+      await waitFor(
+        () => readCampaign(other, id),
+        (c) => c.status === 'completed',
+        60_000,
+        100,
+      );
+      expect(sentTo()).toHaveLength(RECIPIENTS);
+      expect(duplicates(sentTo())).toBe(0);
+    },
+    PROCESS_TEST_MS,
+  );
 });

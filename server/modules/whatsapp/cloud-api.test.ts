@@ -657,9 +657,7 @@ describe('webhook', () => {
     const { eventKeys } = ctx.app.deps.cloudApi as unknown as {
       eventKeys: { record: (...args: unknown[]) => Promise<unknown> };
     };
-    const failing = vi
-      .spyOn(eventKeys, 'record')
-      .mockRejectedValue(new Error('Connection terminated unexpectedly'));
+    const failing = vi.spyOn(eventKeys, 'record').mockRejectedValue(new Error('Connection terminated unexpectedly'));
     try {
       // Answered at once, before its record: Meta will not deliver it again, so it waits in memory.
       expect((await post(first)).json()).toEqual({ success: true, applied: 3 });
