@@ -10,30 +10,24 @@ import { msg } from '../../../contract/messages';
 import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { toPublicUser } from '../auth';
 import { cleanupExpiredDemos, deleteUser, listUsers, updateUser } from './admin.service';
 
 export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, mail }) => {
-  const admin = { access: 'admin' } as const;
+  const spec = routeSpec('admin', 'admin');
 
-  app.get(
-    '/users',
-    { config: admin, schema: { tags: ['admin'], summary: 'All accounts', response: { 200: adminUserList } } },
-    async (request) => (await listUsers(db, authed(request).user)).map(toPublicUser),
+  app.get('/users', spec('All accounts', { response: { 200: adminUserList } }), async (request) =>
+    (await listUsers(db, authed(request).user)).map(toPublicUser),
   );
 
   app.patch(
     '/users/:id',
-    {
-      config: admin,
-      schema: {
-        tags: ['admin'],
-        summary: 'Approve, deactivate or change the plan of an account',
-        params: adminUserIdParams,
-        body: adminUpdateUserInput,
-        response: { 200: adminUpdateUserResponse },
-      },
-    },
+    spec('Approve, deactivate or change the plan of an account', {
+      params: adminUserIdParams,
+      body: adminUpdateUserInput,
+      response: { 200: adminUpdateUserResponse },
+    }),
     async (request) => {
       const { user, approved } = await updateUser(db, sessions, authed(request).user, request.params.id, request.body);
       // The account's owner hears of the approval by e-mail, with the login link.
@@ -44,15 +38,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ses
 
   app.delete(
     '/users/:id',
-    {
-      config: admin,
-      schema: {
-        tags: ['admin'],
-        summary: 'Delete an account and its data',
-        params: adminUserIdParams,
-        response: { 200: okResponse },
-      },
-    },
+    spec('Delete an account and its data', { params: adminUserIdParams, response: { 200: okResponse } }),
     async (request) => {
       await deleteUser(db, sessions, authed(request).user, request.params.id);
       return { success: true, message: msg.admin.deleted };
@@ -61,10 +47,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ses
 
   app.post(
     '/cleanup',
-    {
-      config: admin,
-      schema: { tags: ['admin'], summary: 'Delete expired demo accounts', response: { 200: adminCleanupResponse } },
-    },
+    spec('Delete expired demo accounts', { response: { 200: adminCleanupResponse } }),
     async (request) => ({
       success: true as const,
       deletedCount: await cleanupExpiredDemos(db, sessions, authed(request).user),

@@ -15,12 +15,14 @@ import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed, SESSION_COOKIE } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { demoSignup, landingSignup, register, toPublicUser } from './auth.service';
 import { sendEmailConfirmationLater } from './email-confirmation.routes';
 import { signIn } from './sign-in';
 import { sendSignupNoticeLater } from './signup-notice';
 
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const spec = routeSpec('auth', 'public');
   const { db, sessions, config } = deps;
   const secureCookie = (request: FastifyRequest) =>
     request.protocol === 'https' || (config.PUBLIC_URL?.startsWith('https://') ?? false);
@@ -34,28 +36,23 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     });
   const signupLimit = { max: Math.max(5, config.LOGIN_RATE_LIMIT), timeWindow: '1 minute' };
 
-  app.get(
-    '/me',
-    {
-      config: { access: 'session' },
-      schema: { tags: ['auth'], summary: 'Signed-in user', response: { 200: userSchema } },
-    },
-    async (request) => toPublicUser(authed(request).user),
+  app.get('/me', spec('Signed-in user', { response: { 200: userSchema } }, { access: 'session' }), async (request) =>
+    toPublicUser(authed(request).user),
   );
 
   app.post(
     '/login',
-    {
-      config: {
-        access: 'public',
+    spec(
+      'Sign in',
+      { body: loginInput, response: { 200: loginResponse } },
+      {
         rateLimit: {
           max: config.LOGIN_RATE_LIMIT,
           timeWindow: '1 minute',
           errorResponseBuilder: () => new AppError('RATE_LIMITED', msg.auth.rateLimited),
         },
       },
-      schema: { tags: ['auth'], summary: 'Sign in', body: loginInput, response: { 200: loginResponse } },
-    },
+    ),
     async (request, reply) => {
       // A new login always gets a new token; an earlier one on this browser is ended.
       if (request.sessionToken) await sessions.revoke(request.sessionToken);
@@ -70,10 +67,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   app.post(
     '/logout',
-    {
-      config: { access: 'public', demoWritable: true },
-      schema: { tags: ['auth'], summary: 'Sign out', response: { 200: okResponse } },
-    },
+    spec('Sign out', { response: { 200: okResponse } }, { demoWritable: true }),
     async (request, reply) => {
       if (request.sessionToken) await sessions.revoke(request.sessionToken);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
@@ -83,15 +77,11 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   app.post(
     '/register',
-    {
-      config: { access: 'public', rateLimit: signupLimit },
-      schema: {
-        tags: ['auth'],
-        summary: 'Create an account (pending approval); a taken e-mail gets the same answer and its owner an e-mail',
-        body: registerInput,
-        response: { 201: okResponse },
-      },
-    },
+    spec(
+      'Create an account (pending approval); a taken e-mail gets the same answer and its owner an e-mail',
+      { body: registerInput, response: { 201: okResponse } },
+      { rateLimit: signupLimit },
+    ),
     async (request, reply) => {
       // The same answer for a taken e-mail as for a new one (its owner is e-mailed instead).
       const outcome = await register(db, request.body, request.log);
@@ -103,15 +93,11 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   app.post(
     '/demo-signup',
-    {
-      config: { access: 'public', rateLimit: signupLimit },
-      schema: {
-        tags: ['auth'],
-        summary: 'Start a 2-hour demo',
-        body: demoSignupInput,
-        response: { 201: demoSignupResponse },
-      },
-    },
+    spec(
+      'Start a 2-hour demo',
+      { body: demoSignupInput, response: { 201: demoSignupResponse } },
+      { rateLimit: signupLimit },
+    ),
     async (request, reply) => {
       const { row, credentials } = await demoSignup(db, request.body);
       const user = toPublicUser(row);
@@ -126,16 +112,11 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   app.post(
     '/signup',
-    {
-      config: { access: 'public', rateLimit: signupLimit },
-      schema: {
-        tags: ['auth'],
-        summary:
-          'Landing-page signup: pending account with generated credentials; a taken e-mail gets the same answer and its owner an e-mail',
-        body: landingSignupInput,
-        response: { 201: landingSignupResponse },
-      },
-    },
+    spec(
+      'Landing-page signup: pending account with generated credentials; a taken e-mail gets the same answer and its owner an e-mail',
+      { body: landingSignupInput, response: { 201: landingSignupResponse } },
+      { rateLimit: signupLimit },
+    ),
     async (request, reply) => {
       // The same answer for a taken e-mail as for a new one: credentials made alike, which open
       // nothing, and the owner is e-mailed instead.

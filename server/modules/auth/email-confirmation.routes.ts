@@ -14,6 +14,7 @@ import { AppError } from '../../errors';
 import type { Mailer, MailMessage } from '../../mail/mailer';
 import { mailTemplates } from '../../mail/templates';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { confirmEmail, createEmailConfirmation, resendEmailConfirmation } from './email-confirmation.service';
 
 type MailDeps = { db: Db; config: Config; mail: { mailer: Mailer } };
@@ -47,6 +48,7 @@ export function sendEmailConfirmationLater(deps: MailDeps, user: Pick<UserRow, '
  * 'Reenviar e-mail de confirmação', for the signed-in account.
  */
 export const emailConfirmationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const spec = routeSpec('auth', 'public');
   const { db, config, mail, sessions } = deps;
   const rateLimit = {
     max: config.LOGIN_RATE_LIMIT,
@@ -55,15 +57,11 @@ export const emailConfirmationRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
   };
   app.post(
     '/confirm-email',
-    {
-      config: { access: 'public', rateLimit },
-      schema: {
-        tags: ['auth'],
-        summary: "Confirm a new account's e-mail address with the e-mailed link (works once)",
-        body: confirmEmailInput,
-        response: { 200: okResponse },
-      },
-    },
+    spec(
+      "Confirm a new account's e-mail address with the e-mailed link (works once)",
+      { body: confirmEmailInput, response: { 200: okResponse } },
+      { rateLimit },
+    ),
     async (request) => {
       const user = await confirmEmail(db, request.body.token);
       // The account's open sessions show the confirmed address at their next request.
@@ -74,14 +72,11 @@ export const emailConfirmationRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
 
   app.post(
     '/resend-confirmation',
-    {
-      config: { access: 'session', rateLimit },
-      schema: {
-        tags: ['auth'],
-        summary: `E-mail the signed-in account a new confirmation link (at most ${EMAIL_CONFIRMATION_PER_HOUR} an hour; 429 with Retry-After past that)`,
-        response: { 200: okResponse },
-      },
-    },
+    spec(
+      `E-mail the signed-in account a new confirmation link (at most ${EMAIL_CONFIRMATION_PER_HOUR} an hour; 429 with Retry-After past that)`,
+      { response: { 200: okResponse } },
+      { access: 'session', rateLimit },
+    ),
     async (request, reply) => {
       const { user } = authed(request);
       if (!mail.mailer.available) throw new AppError('UNAVAILABLE', emailConfirmationMsg.resendUnavailable);

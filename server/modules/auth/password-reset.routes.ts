@@ -9,11 +9,13 @@ import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { mailTemplates } from '../../mail/templates';
+import { routeSpec } from '../../plugins/route-spec';
 import { createPasswordReset } from './password-reset.service';
 import { resetForgottenPassword } from './sign-in';
 
 /** POST /api/auth/forgot-password and /api/auth/reset-password ('Esqueci minha senha'). */
 export const passwordResetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const spec = routeSpec('auth', 'public');
   const { db, config, mail } = deps;
   // Per client address, as sign-in; the links e-mailed are limited per account and per requester
   // as well (createPasswordReset).
@@ -25,15 +27,11 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
 
   app.post(
     '/forgot-password',
-    {
-      config: { access: 'public', rateLimit },
-      schema: {
-        tags: ['auth'],
-        summary: 'E-mail a link to choose a new password; the same answer whether or not the address has an account',
-        body: forgotPasswordInput,
-        response: { 200: okResponse },
-      },
-    },
+    spec(
+      'E-mail a link to choose a new password; the same answer whether or not the address has an account',
+      { body: forgotPasswordInput, response: { 200: okResponse } },
+      { rateLimit },
+    ),
     async (request) => {
       const { mailer } = mail;
       if (!mailer.available) throw new AppError('UNAVAILABLE', passwordResetMsg.unavailable);
@@ -59,15 +57,11 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
 
   app.post(
     '/reset-password',
-    {
-      config: { access: 'public', rateLimit },
-      schema: {
-        tags: ['auth'],
-        summary: 'Set a new password with an e-mailed link; every session of the account ends',
-        body: resetPasswordInput,
-        response: { 200: okResponse },
-      },
-    },
+    spec(
+      'Set a new password with an e-mailed link; every session of the account ends',
+      { body: resetPasswordInput, response: { 200: okResponse } },
+      { rateLimit },
+    ),
     async (request) => {
       await resetForgottenPassword({ ...deps, log: request.log }, request.body);
       return { success: true, message: passwordResetMsg.resetDone };

@@ -5,19 +5,17 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { attachmentHeader, datedName } from '../../lib/download';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { exportBackup, restoreBackup } from './backup.service';
 
 export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, state, chatbot, config }) => {
+  const spec = routeSpec('backup', 'customer');
   app.get(
     '',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['backup'],
-        summary:
-          "The account's data as one JSON file (format disparo-backup, version 1): contacts, groups, saved messages, campaigns with recipients, bot, settings, and the uploaded images they use (media, base64); never a secret",
-      },
-    },
+    spec(
+      "The account's data as one JSON file (format disparo-backup, version 1): contacts, groups, saved messages, campaigns with recipients, bot, settings, and the uploaded images they use (media, base64); never a secret",
+      {},
+    ),
     async (request, reply) => {
       const chunks = await exportBackup(db, authed(request).user.id);
       return reply
@@ -30,16 +28,10 @@ export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, st
 
   app.post(
     '/restore',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['backup'],
-        summary:
-          'Merge a backup file (multipart field "file") into the account in one transaction: contacts by phone, groups by name, rules by keyword, images as new uploads; an invalid file changes nothing; warnings lists what could not be brought back',
-        consumes: ['multipart/form-data'],
-        response: { 200: restoreResult },
-      },
-    },
+    spec(
+      'Merge a backup file (multipart field "file") into the account in one transaction: contacts by phone, groups by name, rules by keyword, images as new uploads; an invalid file changes nothing; warnings lists what could not be brought back',
+      { consumes: ['multipart/form-data'], response: { 200: restoreResult } },
+    ),
     async (request) => {
       const { user } = authed(request);
       const part = request.isMultipart()

@@ -24,6 +24,7 @@ import type { AppDeps } from '../../deps';
 import { sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
 import type { AccountContext } from '../../plugins/account-context';
+import { routeSpec } from '../../plugins/route-spec';
 import {
   cancelCampaign,
   type LifecycleContext,
@@ -48,10 +49,8 @@ import { exportRecipients } from './export-recipients';
 import { previewCampaign } from './preview-campaign';
 import { sendTestMessage } from './send-test-message';
 
-const customer = { access: 'customer' } as const;
-const tags = ['campaigns'];
-
 export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const spec = routeSpec('campaigns', 'customer');
   const { db, state, config } = deps;
   const campaignDeps = {
     db,
@@ -81,10 +80,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.get(
     '',
-    {
-      config: customer,
-      schema: { tags, summary: 'Campaigns, newest first, with live progress', response: { 200: campaignList } },
-    },
+    spec('Campaigns, newest first, with live progress', { response: { 200: campaignList } }),
     async (request) => {
       const userId = authed(request).user.id;
       return listCampaigns(db, state, userId, pacing(userId));
@@ -93,38 +89,25 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.post(
     '',
-    {
-      config: customer,
-      schema: {
-        tags,
-        summary: 'Create a campaign (a draft, or scheduled when scheduledAt is in the future)',
-        body: createCampaignBody,
-        response: { 200: campaignSchema },
-      },
-    },
+    spec('Create a campaign (a draft, or scheduled when scheduledAt is in the future)', {
+      body: createCampaignBody,
+      response: { 200: campaignSchema },
+    }),
     async (request) => addCampaign(recording(request.log), authed(request), request.body),
   );
 
   app.post(
     '/preview',
-    {
-      config: customer,
-      schema: {
-        tags,
-        summary: 'The message as three of the account’s contacts would get it, and who of the audience has no name',
-        body: previewBody,
-        response: { 200: previewResponse },
-      },
-    },
+    spec('The message as three of the account’s contacts would get it, and who of the audience has no name', {
+      body: previewBody,
+      response: { 200: previewResponse },
+    }),
     async (request) => previewCampaign(deps, authed(request), request.body),
   );
 
   app.get(
     '/:id',
-    {
-      config: customer,
-      schema: { tags, summary: 'One campaign', params: campaignIdParams, response: { 200: campaignSchema } },
-    },
+    spec('One campaign', { params: campaignIdParams, response: { 200: campaignSchema } }),
     async (request) => {
       const userId = authed(request).user.id;
       return getCampaign(db, state, userId, request.params.id, pacing(userId));
@@ -133,30 +116,20 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.put(
     '/:id',
-    {
-      config: customer,
-      schema: {
-        tags,
-        summary: 'Edit a campaign while it is a draft or scheduled',
-        params: campaignIdParams,
-        body: updateCampaignBody,
-        response: { 200: campaignSchema },
-      },
-    },
+    spec('Edit a campaign while it is a draft or scheduled', {
+      params: campaignIdParams,
+      body: updateCampaignBody,
+      response: { 200: campaignSchema },
+    }),
     async (request) => updateCampaign(campaignDeps, authed(request).user.id, request.params.id, request.body),
   );
 
   app.delete(
     '/:id',
-    {
-      config: customer,
-      schema: {
-        tags,
-        summary: 'Delete a campaign (one that is going out is cancelled first)',
-        params: campaignIdParams,
-        response: { 200: okResponse },
-      },
-    },
+    spec('Delete a campaign (one that is going out is cancelled first)', {
+      params: campaignIdParams,
+      response: { 200: okResponse },
+    }),
     async (request) => {
       await deleteCampaign(lifecycle(request.log), authed(request).user.id, request.params.id);
       return { success: true, message: campaignMsg.deleted };
@@ -171,10 +144,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
   ) =>
     app.post(
       `/:id/${path}`,
-      {
-        config: customer,
-        schema: { tags, summary, params: campaignIdParams, response: { 200: campaignActionResponse } },
-      },
+      spec(summary, { params: campaignIdParams, response: { 200: campaignActionResponse } }),
       async (request) => {
         const ctx = authed(request);
         const done = await run(request.log, ctx, request.params.id);
@@ -205,16 +175,11 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.post(
     '/:id/test',
-    {
-      config: customer,
-      schema: {
-        tags,
-        summary: 'Send the campaign’s message once to one number (default: the account’s own WhatsApp number)',
-        params: campaignIdParams,
-        body: testCampaignBody,
-        response: { 200: okResponse },
-      },
-    },
+    spec('Send the campaign’s message once to one number (default: the account’s own WhatsApp number)', {
+      params: campaignIdParams,
+      body: testCampaignBody,
+      response: { 200: okResponse },
+    }),
     async (request) => ({
       success: true as const,
       message: await sendTestMessage(deps, authed(request), {
@@ -226,16 +191,11 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.get(
     '/:id/recipients',
-    {
-      config: customer,
-      schema: {
-        tags,
-        summary: 'Per-recipient report, paged, optionally by status',
-        params: campaignIdParams,
-        querystring: recipientsQuery,
-        response: { 200: recipientsPage },
-      },
-    },
+    spec('Per-recipient report, paged, optionally by status', {
+      params: campaignIdParams,
+      querystring: recipientsQuery,
+      response: { 200: recipientsPage },
+    }),
     async (request) => {
       return listRecipients(db, authed(request).user.id, request.params.id, request.query);
     },
@@ -243,29 +203,16 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.get(
     '/:id/numbers',
-    {
-      config: customer,
-      schema: {
-        tags,
-        summary: 'Progress and delivery per number that sends the campaign',
-        params: campaignIdParams,
-        response: { 200: campaignNumbersResponse },
-      },
-    },
+    spec('Progress and delivery per number that sends the campaign', {
+      params: campaignIdParams,
+      response: { 200: campaignNumbersResponse },
+    }),
     async (request) => campaignNumbers(db, state, authed(request).user.id, request.params.id),
   );
 
   app.get(
     '/:id/recipients/export',
-    {
-      config: customer,
-      schema: {
-        tags,
-        summary: 'Per-recipient report as CSV or XLSX',
-        params: campaignIdParams,
-        querystring: recipientsExportQuery,
-      },
-    },
+    spec('Per-recipient report as CSV or XLSX', { params: campaignIdParams, querystring: recipientsExportQuery }),
     async (request, reply) => {
       const { format, status } = request.query;
       const { table, filename } = await exportRecipients(recording(request.log), authed(request), {
@@ -279,16 +226,10 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.get(
     '/audience',
-    {
-      config: customer,
-      schema: {
-        tags,
-        summary:
-          'How many recipients a campaign with this audience would have if it started now, and who would be skipped',
-        querystring: audienceQuery,
-        response: { 200: audienceSummarySchema },
-      },
-    },
+    spec('How many recipients a campaign with this audience would have if it started now, and who would be skipped', {
+      querystring: audienceQuery,
+      response: { 200: audienceSummarySchema },
+    }),
     async (request) => {
       const { targetType, groups, tags: targetTags } = request.query;
       return audienceSummary(db, authed(request).user, { targetType, targetGroups: groups, targetTags });
@@ -297,16 +238,10 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.get(
     '/:id/forecast',
-    {
-      config: customer,
-      schema: {
-        tags,
-        summary:
-          'Who a start now would send the campaign to, and when the last message should go out by the pace, daily limit and business hours',
-        params: campaignIdParams,
-        response: { 200: startForecastResponse },
-      },
-    },
+    spec(
+      'Who a start now would send the campaign to, and when the last message should go out by the pace, daily limit and business hours',
+      { params: campaignIdParams, response: { 200: startForecastResponse } },
+    ),
     async (request) => {
       const { user } = authed(request);
       const campaign = await getCampaign(db, state, user.id, request.params.id);

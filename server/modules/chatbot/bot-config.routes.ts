@@ -10,10 +10,12 @@ import {
 } from '../../../contract/bot';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { getBotConfig } from './bot-config.service';
 import { addRule, removeRule, saveBot, updateRule } from './change-bot';
 
 export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const spec = routeSpec('chatbot', 'customer');
   const { db, chatbot, config } = deps;
   const opts = () => ({
     aiAvailable: chatbot.ai.available,
@@ -23,28 +25,18 @@ export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.get(
     '',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['chatbot'],
-        summary: 'The bot config: welcome message, auto replies, AI, business hours (SPEC §3)',
-        response: { 200: botConfigSchema },
-      },
-    },
+    spec('The bot config: welcome message, auto replies, AI, business hours (SPEC §3)', {
+      response: { 200: botConfigSchema },
+    }),
     async (request) => getBotConfig(db, authed(request).user.id, opts()),
   );
 
   app.post(
     '',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['chatbot'],
-        summary: 'Save the bot config whole; a field left out keeps its value, autoReplies replaces the rules',
-        body: botConfigInput,
-        response: { 200: botConfigSavedResponse },
-      },
-    },
+    spec('Save the bot config whole; a field left out keeps its value, autoReplies replaces the rules', {
+      body: botConfigInput,
+      response: { 200: botConfigSavedResponse },
+    }),
     async (request) => {
       const config = await saveBot({ ...deps, log: request.log }, authed(request), request.body, opts());
       return { success: true as const, message: botMsg.saved, config };
@@ -53,15 +45,10 @@ export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.post(
     '/auto-replies',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['chatbot'],
-        summary: 'Add one auto reply, kept at once (the manager’s add is one action)',
-        body: autoReplyRuleInput,
-        response: { 200: autoReplySavedResponse },
-      },
-    },
+    spec('Add one auto reply, kept at once (the manager’s add is one action)', {
+      body: autoReplyRuleInput,
+      response: { 200: autoReplySavedResponse },
+    }),
     async (request) => {
       const saved = await addRule({ ...deps, log: request.log }, authed(request), request.body, opts());
       return { success: true as const, message: botMsg.ruleAdded, ...saved };
@@ -70,16 +57,11 @@ export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.put(
     '/auto-replies/:id',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['chatbot'],
-        summary: 'Replace one of the account’s auto replies (edit, pause, activate); another account’s id is 404',
-        params: autoReplyIdParams,
-        body: autoReplyRuleInput,
-        response: { 200: autoReplySavedResponse },
-      },
-    },
+    spec('Replace one of the account’s auto replies (edit, pause, activate); another account’s id is 404', {
+      params: autoReplyIdParams,
+      body: autoReplyRuleInput,
+      response: { 200: autoReplySavedResponse },
+    }),
     async (request) => {
       const { onlyActiveChanged, ...saved } = await updateRule(
         { ...deps, log: request.log },
@@ -98,15 +80,10 @@ export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.delete(
     '/auto-replies/:id',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['chatbot'],
-        summary: 'Remove one of the account’s auto replies; another account’s id is 404',
-        params: autoReplyIdParams,
-        response: { 200: botConfigSavedResponse },
-      },
-    },
+    spec('Remove one of the account’s auto replies; another account’s id is 404', {
+      params: autoReplyIdParams,
+      response: { 200: botConfigSavedResponse },
+    }),
     async (request) => {
       const config = await removeRule({ ...deps, log: request.log }, authed(request), request.params.id, opts());
       return { success: true as const, message: botMsg.ruleRemoved, config };

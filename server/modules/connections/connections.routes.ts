@@ -13,6 +13,7 @@ import { connectWhatsappInput, connectWhatsappResponse, whatsappMsg } from '../.
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { DriverError } from '../../whatsapp/driver';
 import { cloudApiSettingsOf } from '../whatsapp';
 import {
@@ -26,10 +27,9 @@ import {
   updateConnection,
 } from './connections.service';
 
-const tags = ['connections'];
-
 /** An account's WhatsApp numbers (contract/connections.ts): list, add, pair, label, default, pause, free, remove. */
 export const connectionsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const spec = routeSpec('connections', 'customer');
   const { db, connections, sending } = deps;
   const service: ConnectionsDeps = {
     db,
@@ -38,26 +38,16 @@ export const connectionsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
     settingsChanged: sending.settingsChanged,
   };
 
-  app.get(
-    '',
-    {
-      config: { access: 'customer' },
-      schema: { tags, summary: "The account's WhatsApp numbers", response: { 200: connectionsResponse } },
-    },
-    async (request) => listConnections(service, authed(request).user),
+  app.get('', spec("The account's WhatsApp numbers", { response: { 200: connectionsResponse } }), async (request) =>
+    listConnections(service, authed(request).user),
   );
 
   app.post(
     '',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags,
-        summary: 'Add a number: a personal one to pair, or a Cloud API one (credentials checked against the Graph API)',
-        body: createConnectionInput,
-        response: { 201: connectionSavedResponse },
-      },
-    },
+    spec('Add a number: a personal one to pair, or a Cloud API one (credentials checked against the Graph API)', {
+      body: createConnectionInput,
+      response: { 201: connectionSavedResponse },
+    }),
     async (request, reply) => {
       const connection = await createConnection(service, authed(request).user, request.body);
       return reply.status(201).send({ success: true as const, message: connectionsMsg.created, connection });
@@ -66,30 +56,20 @@ export const connectionsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
 
   app.get(
     '/:id',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags,
-        summary: 'One number, with its QR code while a personal number is pairing',
-        params: connectionIdParams,
-        response: { 200: connectionDetailResponse },
-      },
-    },
+    spec('One number, with its QR code while a personal number is pairing', {
+      params: connectionIdParams,
+      response: { 200: connectionDetailResponse },
+    }),
     async (request) => getConnection(service, authed(request).user.id, request.params.id),
   );
 
   app.post(
     '/:id/connect',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags,
-        summary: 'Start pairing a personal number (QR code, or a pairing code for phoneNumber)',
-        params: connectionIdParams,
-        body: connectWhatsappInput,
-        response: { 200: connectWhatsappResponse },
-      },
-    },
+    spec('Start pairing a personal number (QR code, or a pairing code for phoneNumber)', {
+      params: connectionIdParams,
+      body: connectWhatsappInput,
+      response: { 200: connectWhatsappResponse },
+    }),
     async (request) => {
       try {
         const { pairingCode } = await connectNumber(
@@ -112,15 +92,7 @@ export const connectionsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
 
   app.post(
     '/:id/disconnect',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags,
-        summary: 'Log a personal number out',
-        params: connectionIdParams,
-        response: { 200: okResponse },
-      },
-    },
+    spec('Log a personal number out', { params: connectionIdParams, response: { 200: okResponse } }),
     async (request) => {
       await disconnectNumber(service, authed(request).user.id, request.params.id);
       return { success: true, message: connectionsMsg.disconnected };
@@ -129,17 +101,10 @@ export const connectionsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
 
   app.patch(
     '/:id',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags,
-        summary:
-          "Change a number's label, make it the default, pause it, set its own sending settings, or clear a restriction WhatsApp lifted",
-        params: connectionIdParams,
-        body: updateConnectionInput,
-        response: { 200: connectionSavedResponse },
-      },
-    },
+    spec(
+      "Change a number's label, make it the default, pause it, set its own sending settings, or clear a restriction WhatsApp lifted",
+      { params: connectionIdParams, body: updateConnectionInput, response: { 200: connectionSavedResponse } },
+    ),
     async (request) => ({
       success: true as const,
       message: request.body.clearRestriction ? connectionsMsg.restrictionCleared : connectionsMsg.updated,
@@ -149,15 +114,10 @@ export const connectionsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
 
   app.delete(
     '/:id',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags,
-        summary: 'Remove a number (its history stays in the reports)',
-        params: connectionIdParams,
-        response: { 200: okResponse },
-      },
-    },
+    spec('Remove a number (its history stays in the reports)', {
+      params: connectionIdParams,
+      response: { 200: okResponse },
+    }),
     async (request) => {
       await removeConnection(service, authed(request).user.id, request.params.id);
       return { success: true, message: connectionsMsg.removed };

@@ -19,6 +19,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { datedName, sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import {
   bulkContacts,
   createContact,
@@ -33,17 +34,13 @@ import { fileTooLarge, importContacts } from './contacts-import.service';
 import { exportContacts } from './export-contacts';
 
 export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, state }) => {
+  const spec = routeSpec('contacts', 'customer');
   app.get(
     '/export',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['contacts'],
-        summary:
-          'The contacts as CSV or XLSX — all, or with q and tag those the list shows (cells neutralised against formula injection)',
-        querystring: contactExportQuery,
-      },
-    },
+    spec(
+      'The contacts as CSV or XLSX — all, or with q and tag those the list shows (cells neutralised against formula injection)',
+      { querystring: contactExportQuery },
+    ),
     async (request, reply) => {
       const { format, q, tag } = request.query;
       const filename = datedName('contatos', format);
@@ -54,14 +51,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
 
   app.get(
     '/import-template',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['contacts'],
-        summary: 'Import template: Nome, Telefone, Email, Tags',
-        querystring: fileFormatQuery,
-      },
-    },
+    spec('Import template: Nome, Telefone, Email, Tags', { querystring: fileFormatQuery }),
     async (request, reply) =>
       sendTable(reply, {
         table: TEMPLATE_TABLE,
@@ -73,15 +63,10 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
 
   app.post(
     '/import',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['contacts'],
-        summary: 'Import contacts from a CSV, TXT, XLS or XLSX file (multipart field "file"), all or nothing',
-        consumes: ['multipart/form-data'],
-        response: { 200: importResult },
-      },
-    },
+    spec('Import contacts from a CSV, TXT, XLS or XLSX file (multipart field "file"), all or nothing', {
+      consumes: ['multipart/form-data'],
+      response: { 200: importResult },
+    }),
     async (request) => {
       const { user } = authed(request);
       const part = request.isMultipart() ? await request.file() : undefined;
@@ -101,16 +86,10 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
 
   app.get(
     '',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['contacts'],
-        summary:
-          'Contacts: the whole list, or with q (name, phone or tag), tag (exact), page or limit one page of a server-side search',
-        querystring: contactListQuery,
-        response: { 200: contactListResponse },
-      },
-    },
+    spec(
+      'Contacts: the whole list, or with q (name, phone or tag), tag (exact), page or limit one page of a server-side search',
+      { querystring: contactListQuery, response: { 200: contactListResponse } },
+    ),
     async (request) => {
       const { user } = authed(request);
       const { q, page, limit, tag } = request.query;
@@ -123,29 +102,18 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
 
   app.get(
     '/tags',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['contacts'],
-        summary: 'The account’s tags with how many contacts carry each, most used first',
-        response: { 200: contactTagsResponse },
-      },
-    },
+    spec('The account’s tags with how many contacts carry each, most used first', {
+      response: { 200: contactTagsResponse },
+    }),
     async (request) => listContactTags(db, state, authed(request).user.id),
   );
 
   app.post(
     '/bulk',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['contacts'],
-        summary:
-          'Add a tag to, remove a tag from, or delete up to 1,000 of the account’s contacts by id (other ids are left alone)',
-        body: contactBulkInput,
-        response: { 200: contactBulkResponse },
-      },
-    },
+    spec(
+      'Add a tag to, remove a tag from, or delete up to 1,000 of the account’s contacts by id (other ids are left alone)',
+      { body: contactBulkInput, response: { 200: contactBulkResponse } },
+    ),
     async (request) => ({
       success: true as const,
       ...(await bulkContacts(db, state, authed(request).user.id, request.body)),
@@ -154,15 +122,10 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
 
   app.post(
     '',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['contacts'],
-        summary: 'Create a contact (phone normalised to E.164; plan limit enforced)',
-        body: contactInput,
-        response: { 200: contactMutationResponse },
-      },
-    },
+    spec('Create a contact (phone normalised to E.164; plan limit enforced)', {
+      body: contactInput,
+      response: { 200: contactMutationResponse },
+    }),
     async (request) => ({
       success: true as const,
       message: contactsMsg.created,
@@ -172,16 +135,11 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
 
   app.put(
     '/:id',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['contacts'],
-        summary: 'Update a contact',
-        params: contactIdParams,
-        body: contactInput,
-        response: { 200: contactMutationResponse },
-      },
-    },
+    spec('Update a contact', {
+      params: contactIdParams,
+      body: contactInput,
+      response: { 200: contactMutationResponse },
+    }),
     async (request) => ({
       success: true as const,
       message: contactsMsg.updated,
@@ -191,15 +149,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
 
   app.delete(
     '/:id',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['contacts'],
-        summary: 'Delete a contact',
-        params: contactIdParams,
-        response: { 200: okResponse },
-      },
-    },
+    spec('Delete a contact', { params: contactIdParams, response: { 200: okResponse } }),
     async (request) => {
       await deleteContact(db, state, authed(request).user.id, request.params.id);
       return { success: true, message: contactsMsg.deleted };

@@ -12,55 +12,40 @@ import {
 } from '../../../contract/conversations';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { getConversation, listConversations, sendManualMessage, setConversationOwner } from './conversations.service';
 
-const customer = { access: 'customer' } as const;
-
 export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const spec = routeSpec('conversations', 'customer');
   const { db } = deps;
 
   app.get(
     '',
-    {
-      config: customer,
-      schema: {
-        tags: ['conversations'],
-        summary: 'Conversations by last activity, with unread counts',
-        querystring: conversationListQuery,
-        response: { 200: conversationListResponse },
-      },
-    },
+    spec('Conversations by last activity, with unread counts', {
+      querystring: conversationListQuery,
+      response: { 200: conversationListResponse },
+    }),
     async (request) => ({ conversations: await listConversations(db, authed(request).user.id, request.query) }),
   );
 
   app.get(
     '/:phone',
-    {
-      config: customer,
-      schema: {
-        tags: ['conversations'],
-        summary: "One conversation's messages (oldest first) with their delivery state; marks it read",
-        params: conversationParams,
-        querystring: conversationMessagesQuery,
-        response: { 200: conversationDetailResponse },
-      },
-    },
+    spec("One conversation's messages (oldest first) with their delivery state; marks it read", {
+      params: conversationParams,
+      querystring: conversationMessagesQuery,
+      response: { 200: conversationDetailResponse },
+    }),
     async (request) => getConversation(deps, authed(request).user.id, request.params.phone, request.query),
   );
 
   app.post(
     '/:phone/messages',
-    {
-      config: customer,
-      schema: {
-        tags: ['conversations'],
-        summary: 'Answer as a person: sends through WhatsApp and silences the bot for this contact',
-        params: conversationParams,
-        querystring: conversationThreadQuery,
-        body: sendConversationMessageInput,
-        response: { 200: conversationActionResponse },
-      },
-    },
+    spec('Answer as a person: sends through WhatsApp and silences the bot for this contact', {
+      params: conversationParams,
+      querystring: conversationThreadQuery,
+      body: sendConversationMessageInput,
+      response: { 200: conversationActionResponse },
+    }),
     async (request) => ({
       success: true as const,
       message: conversationsMsg.sent,
@@ -76,16 +61,11 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
 
   app.post(
     '/:phone/takeover',
-    {
-      config: customer,
-      schema: {
-        tags: ['conversations'],
-        summary: 'Take the conversation over: the bot stops answering this contact for a while',
-        params: conversationParams,
-        querystring: conversationThreadQuery,
-        response: { 200: conversationActionResponse },
-      },
-    },
+    spec('Take the conversation over: the bot stops answering this contact for a while', {
+      params: conversationParams,
+      querystring: conversationThreadQuery,
+      response: { 200: conversationActionResponse },
+    }),
     async (request) => ({
       success: true as const,
       message: conversationsMsg.takenOver,
@@ -101,16 +81,11 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
 
   app.post(
     '/:phone/release',
-    {
-      config: customer,
-      schema: {
-        tags: ['conversations'],
-        summary: 'Hand the conversation back to the bot',
-        params: conversationParams,
-        querystring: conversationThreadQuery,
-        response: { 200: conversationActionResponse },
-      },
-    },
+    spec('Hand the conversation back to the bot', {
+      params: conversationParams,
+      querystring: conversationThreadQuery,
+      response: { 200: conversationActionResponse },
+    }),
     async (request) => ({
       success: true as const,
       message: conversationsMsg.released,

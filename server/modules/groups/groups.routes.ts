@@ -11,31 +11,20 @@ import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { createGroup, deleteGroup, listGroups, updateGroup } from './groups.service';
 import { exportGroupMembers, importWhatsappGroups } from './whatsapp-groups';
 
 export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const spec = routeSpec('groups', 'customer');
   const { db } = deps;
-  app.get(
-    '',
-    {
-      config: { access: 'customer' },
-      schema: { tags: ['groups'], summary: 'Groups, by name', response: { 200: groupList } },
-    },
-    async (request) => listGroups(db, authed(request).user.id),
+  app.get('', spec('Groups, by name', { response: { 200: groupList } }), async (request) =>
+    listGroups(db, authed(request).user.id),
   );
 
   app.post(
     '',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['groups'],
-        summary: 'Create a group',
-        body: groupInput,
-        response: { 200: groupMutationResponse },
-      },
-    },
+    spec('Create a group', { body: groupInput, response: { 200: groupMutationResponse } }),
     async (request) => ({
       success: true as const,
       message: groupsMsg.created,
@@ -45,16 +34,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
 
   app.put(
     '/:id',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['groups'],
-        summary: 'Update a group',
-        params: groupIdParams,
-        body: groupInput,
-        response: { 200: groupMutationResponse },
-      },
-    },
+    spec('Update a group', { params: groupIdParams, body: groupInput, response: { 200: groupMutationResponse } }),
     async (request) => ({
       success: true as const,
       message: groupsMsg.updated,
@@ -64,10 +44,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
 
   app.delete(
     '/:id',
-    {
-      config: { access: 'customer' },
-      schema: { tags: ['groups'], summary: 'Delete a group', params: groupIdParams, response: { 200: okResponse } },
-    },
+    spec('Delete a group', { params: groupIdParams, response: { 200: okResponse } }),
     async (request) => {
       await deleteGroup(db, authed(request).user.id, request.params.id);
       return { success: true, message: groupsMsg.deleted };
@@ -76,14 +53,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
 
   app.post(
     '/sync',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['groups'],
-        summary: 'Import the groups of the connected WhatsApp number',
-        response: { 200: groupSyncResponse },
-      },
-    },
+    spec('Import the groups of the connected WhatsApp number', { response: { 200: groupSyncResponse } }),
     async (request) => {
       const { created, updated } = await importWhatsappGroups(deps, authed(request));
       return { success: true as const, message: groupsMsg.syncDone(created, updated), created, updated };
@@ -92,14 +62,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
 
   app.get(
     '/:id/members',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['groups'],
-        summary: 'The real participants of a WhatsApp group, as CSV',
-        params: groupIdParams,
-      },
-    },
+    spec('The real participants of a WhatsApp group, as CSV', { params: groupIdParams }),
     async (request, reply) => {
       const { name, table } = await exportGroupMembers(deps, authed(request), request.params.id);
       return sendTable(reply, { table, format: 'csv', filename: `membros-${name}.csv`, sheet: 'Membros' });

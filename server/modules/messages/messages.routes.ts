@@ -10,6 +10,7 @@ import {
 } from '../../../contract/saved-messages';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import {
   createSavedMessage,
   deleteSavedMessage,
@@ -19,41 +20,24 @@ import {
 } from './messages.service';
 
 export const messagesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
+  const spec = routeSpec('messages', 'customer');
   const outbound = { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE };
-  app.get(
-    '',
-    {
-      config: { access: 'customer' },
-      schema: { tags: ['messages'], summary: 'Saved messages, newest first', response: { 200: savedMessageList } },
-    },
-    async (request) => listSavedMessages(db, authed(request).user.id),
+  app.get('', spec('Saved messages, newest first', { response: { 200: savedMessageList } }), async (request) =>
+    listSavedMessages(db, authed(request).user.id),
   );
 
   app.get(
     '/:id',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['messages'],
-        summary: 'One saved message',
-        params: savedMessageIdParams,
-        response: { 200: savedMessageSchema },
-      },
-    },
+    spec('One saved message', { params: savedMessageIdParams, response: { 200: savedMessageSchema } }),
     async (request) => getSavedMessage(db, authed(request).user.id, request.params.id),
   );
 
   app.post(
     '',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['messages'],
-        summary: "Save a composed message ('Compor Nova Mensagem'); HTML is sanitised before it is stored",
-        body: savedMessageInput,
-        response: { 200: savedMessageMutationResponse },
-      },
-    },
+    spec("Save a composed message ('Compor Nova Mensagem'); HTML is sanitised before it is stored", {
+      body: savedMessageInput,
+      response: { 200: savedMessageMutationResponse },
+    }),
     async (request) => ({
       success: true as const,
       message: savedMessagesMsg.saved,
@@ -63,16 +47,11 @@ export const messagesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
 
   app.put(
     '/:id',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['messages'],
-        summary: 'Replace a saved message',
-        params: savedMessageIdParams,
-        body: savedMessageInput,
-        response: { 200: savedMessageMutationResponse },
-      },
-    },
+    spec('Replace a saved message', {
+      params: savedMessageIdParams,
+      body: savedMessageInput,
+      response: { 200: savedMessageMutationResponse },
+    }),
     async (request) => ({
       success: true as const,
       message: savedMessagesMsg.saved,
@@ -82,15 +61,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
 
   app.delete(
     '/:id',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['messages'],
-        summary: 'Delete a saved message',
-        params: savedMessageIdParams,
-        response: { 200: okResponse },
-      },
-    },
+    spec('Delete a saved message', { params: savedMessageIdParams, response: { 200: okResponse } }),
     async (request) => {
       await deleteSavedMessage(db, authed(request).user.id, request.params.id);
       return { success: true, message: savedMessagesMsg.deleted };

@@ -9,6 +9,7 @@ import {
 } from '../../../contract/metrics';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { getAnalytics, getMetrics, getReport, getTodayMetrics } from './metrics.service';
 
 /**
@@ -18,58 +19,39 @@ import { getAnalytics, getMetrics, getReport, getTodayMetrics } from './metrics.
  * this module.
  */
 export const metricsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  const spec = routeSpec('metrics', 'customer');
   app.get(
     '',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['metrics'],
-        summary: 'Dashboard figures (SPEC §3), for a period when given',
-        querystring: periodQuery,
-        response: { 200: metricsResponse },
-      },
-    },
+    spec('Dashboard figures (SPEC §3), for a period when given', {
+      querystring: periodQuery,
+      response: { 200: metricsResponse },
+    }),
     async (request) => getMetrics(db, authed(request).user.id, request.query),
   );
 
   app.get(
     '/today',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['metrics'],
-        summary: "The header: today's messages sent and delivery rate (São Paulo day)",
-        response: { 200: todayMetricsResponse },
-      },
-    },
+    spec("The header: today's messages sent and delivery rate (São Paulo day)", {
+      response: { 200: todayMetricsResponse },
+    }),
     async (request) => getTodayMetrics(db, authed(request).user.id),
   );
 
   app.get(
     '/analytics',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['metrics'],
-        summary: 'Daily series and read rate by send hour and weekday (default: the last 30 days)',
-        querystring: seriesPeriodQuery,
-        response: { 200: analyticsResponse },
-      },
-    },
+    spec('Daily series and read rate by send hour and weekday (default: the last 30 days)', {
+      querystring: seriesPeriodQuery,
+      response: { 200: analyticsResponse },
+    }),
     async (request) => getAnalytics(db, authed(request).user.id, request.query),
   );
 
   app.get(
     '/report',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['metrics'],
-        summary: 'The Relatórios page for a period (default: the last 30 days)',
-        querystring: seriesPeriodQuery,
-        response: { 200: reportResponse },
-      },
-    },
+    spec('The Relatórios page for a period (default: the last 30 days)', {
+      querystring: seriesPeriodQuery,
+      response: { 200: reportResponse },
+    }),
     async (request) => getReport(db, authed(request).user.id, request.query),
   );
 };

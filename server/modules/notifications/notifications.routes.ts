@@ -8,6 +8,7 @@ import {
 } from '../../../contract/notifications';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { countUnread, listNotifications, markRead } from './notifications.service';
 
 /**
@@ -15,44 +16,30 @@ import { countUnread, listNotifications, markRead } from './notifications.servic
  * too): each route reads or changes only the caller's rows.
  */
 export const notificationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  const spec = routeSpec('notifications', 'session');
   app.get(
     '',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['notifications'],
-        summary: 'The newest notifications of the signed-in account, with its unread count',
-        querystring: notificationListQuery,
-        response: { 200: notificationListResponse },
-      },
-    },
+    spec('The newest notifications of the signed-in account, with its unread count', {
+      querystring: notificationListQuery,
+      response: { 200: notificationListResponse },
+    }),
     async (request) => listNotifications(db, authed(request).user.id, request.query.limit),
   );
 
   app.get(
     '/unread-count',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['notifications'],
-        summary: 'How many notifications are unread (the bell polls it every 30 s)',
-        response: { 200: unreadCountResponse },
-      },
-    },
+    spec('How many notifications are unread (the bell polls it every 30 s)', {
+      response: { 200: unreadCountResponse },
+    }),
     async (request) => ({ unread: await countUnread(db, authed(request).user.id) }),
   );
 
   app.post(
     '/read',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['notifications'],
-        summary: 'Mark notifications read: the given ids, or all when none are given',
-        body: markReadInput,
-        response: { 200: markReadResponse },
-      },
-    },
+    spec('Mark notifications read: the given ids, or all when none are given', {
+      body: markReadInput,
+      response: { 200: markReadResponse },
+    }),
     async (request) => markRead(db, authed(request).user.id, request.body?.ids),
   );
 };

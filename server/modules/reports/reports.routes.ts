@@ -3,21 +3,18 @@ import { seriesPeriodQuery } from '../../../contract/metrics';
 import type { AppDeps } from '../../deps';
 import { attachmentHeader } from '../../lib/download';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { getReport } from '../metrics';
 import { renderReportPdf } from './report-pdf';
 
 /** 'Exportar PDF' of the Relatórios page: the same report (GET /api/metrics/report) as a PDF file. */
 export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
+  const spec = routeSpec('metrics', 'customer');
   app.get(
     '/pdf',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['metrics'],
-        summary: 'The Relatórios page for a period as a PDF download (default: the last 30 days)',
-        querystring: seriesPeriodQuery,
-      },
-    },
+    spec('The Relatórios page for a period as a PDF download (default: the last 30 days)', {
+      querystring: seriesPeriodQuery,
+    }),
     async (request, reply) => {
       const { user } = authed(request);
       const report = await getReport(db, user.id, request.query);

@@ -11,6 +11,7 @@ import {
 } from '../../../contract/settings';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { changeOwnPassword, saveNotificationSettings, saveProfile, saveSendingSettings } from './save-settings';
 import { getNotificationSettings, getProfile, getWhatsappSettings } from './settings.service';
 
@@ -95,17 +96,13 @@ export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
 
 /** POST /api/auth/change-password: registered under /api/auth next to login and logout. */
 export const changePasswordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const spec = routeSpec('auth', 'session');
   app.post(
     '/change-password',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['auth'],
-        summary: 'Change the password; every other session of the account ends',
-        body: changePasswordInput,
-        response: { 200: settingsSavedResponse },
-      },
-    },
+    spec('Change the password; every other session of the account ends', {
+      body: changePasswordInput,
+      response: { 200: settingsSavedResponse },
+    }),
     async (request) => {
       await changeOwnPassword({ ...deps, log: request.log }, authed(request), {
         currentToken: request.sessionToken,

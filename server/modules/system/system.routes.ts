@@ -8,6 +8,7 @@ import { maskEmail, publicConfigResponse } from '../../../contract/public-config
 import { type Db, migrationsFolder } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import type { AppDeps } from '../../deps';
+import { routeSpec } from '../../plugins/route-spec';
 
 const readyResponse = z.object({
   ready: z.boolean(),
@@ -47,28 +48,19 @@ function migrationsCheck(db: Db): () => Promise<boolean> {
 }
 
 export const systemRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, mail, db, cluster }) => {
-  app.get(
-    '/health',
-    {
-      config: { access: 'public' },
-      schema: { tags: ['system'], summary: 'Liveness once the database is ready', response: { 200: healthResponse } },
-    },
-    async () => ({ ok: true as const }),
-  );
+  const spec = routeSpec('system', 'public');
+  app.get('/health', spec('Liveness once the database is ready', { response: { 200: healthResponse } }), async () => ({
+    ok: true as const,
+  }));
 
   // For a load balancer: whether this process should be given requests now. Unlike health, a
   // draining process (SIGTERM) or one whose database does not answer says no.
   const migrationsApplied = migrationsCheck(db);
   app.get(
     '/ready',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['system'],
-        summary: 'Readiness: the database answers, migrations are applied, this process takes work',
-        response: { 200: readyResponse, 503: readyResponse },
-      },
-    },
+    spec('Readiness: the database answers, migrations are applied, this process takes work', {
+      response: { 200: readyResponse, 503: readyResponse },
+    }),
     async (request, reply) => {
       const database = await within(db.execute(sql`select 1`), READY_DB_TIMEOUT_MS).then(
         () => true,
@@ -99,14 +91,7 @@ export const systemRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config
   };
   app.get(
     '/public-config',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['system'],
-        summary: 'Product name, support contacts and payment links',
-        response: { 200: publicConfigResponse },
-      },
-    },
+    spec('Product name, support contacts and payment links', { response: { 200: publicConfigResponse } }),
     async () => publicConfig,
   );
 };

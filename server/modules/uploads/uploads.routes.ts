@@ -3,20 +3,17 @@ import { UPLOAD_MAX_BYTES, uploadIdParams, uploadSchema, uploadsMsg } from '../.
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { inlineDisposition, loadUpload, saveUpload } from './uploads.service';
 
 export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
+  const spec = routeSpec('uploads', 'customer');
   app.post(
     '',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['uploads'],
-        summary: 'Upload an image (multipart field "file"; JPEG, PNG or WebP by its bytes, at most 5 MB)',
-        consumes: ['multipart/form-data'],
-        response: { 200: uploadSchema },
-      },
-    },
+    spec('Upload an image (multipart field "file"; JPEG, PNG or WebP by its bytes, at most 5 MB)', {
+      consumes: ['multipart/form-data'],
+      response: { 200: uploadSchema },
+    }),
     async (request) => {
       const { user } = authed(request);
       const part = request.isMultipart() ? await request.file({ limits: { fileSize: UPLOAD_MAX_BYTES } }) : undefined;
@@ -38,14 +35,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
 
   app.get(
     '/:id',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['uploads'],
-        summary: 'An uploaded image, to its owner only (another account gets 404)',
-        params: uploadIdParams,
-      },
-    },
+    spec('An uploaded image, to its owner only (another account gets 404)', { params: uploadIdParams }),
     async (request, reply) => {
       const upload = await loadUpload(db, authed(request).user.id, request.params.id);
       if (!upload) throw new AppError('NOT_FOUND', uploadsMsg.notFound);

@@ -12,97 +12,65 @@ import {
 import { text } from '../../../contract/text';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import { cloudApiSettingsOf } from './cloud-api.service';
 import { WEBHOOK_BODY_LIMIT } from './webhook.fast-path';
 import { receiveCloudWebhook, verifyCloudWebhook } from './whatsapp-use-cases';
 
 export const cloudApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const spec = routeSpec('cloud-api', 'customer');
   const cloudSettings = cloudApiSettingsOf(deps, app.log);
   app.get(
     '/config',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['cloud-api'],
-        summary: 'Saved Cloud API configuration (no secrets)',
-        response: { 200: cloudApiConfigResponse },
-      },
-    },
+    spec('Saved Cloud API configuration (no secrets)', { response: { 200: cloudApiConfigResponse } }),
     async (request) => cloudSettings.getConfig(authed(request).user.id),
   );
 
   app.post(
     '/configure',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['cloud-api'],
-        summary: 'Validate the credentials against the Graph API and save them',
-        body: configureCloudApiInput,
-        response: { 200: configureCloudApiResponse },
-      },
-    },
+    spec('Validate the credentials against the Graph API and save them', {
+      body: configureCloudApiInput,
+      response: { 200: configureCloudApiResponse },
+    }),
     async (request) => cloudSettings.configure(authed(request).user.id, request.body),
   );
 
   app.get(
     '/health',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['cloud-api'],
-        summary: 'Whether the Cloud API answers with the saved credentials (polled every 10 s; ?fresh=1 re-checks)',
-        querystring: cloudApiHealthQuery,
-        response: { 200: cloudApiHealthResponse },
-      },
-    },
+    spec('Whether the Cloud API answers with the saved credentials (polled every 10 s; ?fresh=1 re-checks)', {
+      querystring: cloudApiHealthQuery,
+      response: { 200: cloudApiHealthResponse },
+    }),
     async (request) => cloudSettings.getHealth(authed(request).user.id, request.query.fresh !== undefined),
   );
 
   app.get(
     '/profile',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['cloud-api'],
-        summary: 'Business profile from the Graph API',
-        response: { 200: businessProfileResponse },
-      },
-    },
+    spec('Business profile from the Graph API', { response: { 200: businessProfileResponse } }),
     async (request) => cloudSettings.getProfile(authed(request).user.id),
   );
 
   app.get(
     '/templates',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['cloud-api'],
-        summary: 'Message templates of the business account',
-        response: { 200: cloudApiTemplatesResponse },
-      },
-    },
+    spec('Message templates of the business account', { response: { 200: cloudApiTemplatesResponse } }),
     async (request) => cloudSettings.listTemplates(authed(request).user.id),
   );
 
   // Meta calls these: public, identified by the account's webhook key, authenticated by the verify
   // token (GET) and the signature over the raw body (POST).
   await app.register(async (scope) => {
+    const spec = routeSpec('cloud-api', 'customer');
     const hook = scope.withTypeProvider<ZodTypeProvider>();
     hook.removeContentTypeParser('application/json');
     hook.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
     hook.get(
       '/webhook/:accountKey',
-      {
-        config: { access: 'public' },
-        schema: {
-          tags: ['cloud-api'],
-          summary: 'Webhook subscription check (hub.verify_token → hub.challenge)',
-          params: z.object({ accountKey: text().max(64) }),
-          querystring: z.record(text(), text().optional()),
-        },
-      },
+      spec(
+        'Webhook subscription check (hub.verify_token → hub.challenge)',
+        { params: z.object({ accountKey: text().max(64) }), querystring: z.record(text(), text().optional()) },
+        { access: 'public' },
+      ),
       async (request, reply) =>
         reply
           .type('text/plain')

@@ -13,6 +13,7 @@ import {
 } from '../../../contract/whatsapp-connection';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
+import { routeSpec } from '../../plugins/route-spec';
 import {
   connectWhatsapp,
   disconnectWhatsapp,
@@ -26,6 +27,7 @@ import { getSessionStatus } from './whatsapp-use-cases';
 const plainJson = () => (data: unknown) => JSON.stringify(data);
 
 export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const spec = routeSpec('whatsapp', 'customer');
   const { connections, config, db } = deps;
   app.get(
     '/whatsapp-session',
@@ -45,81 +47,49 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app,
 
   app.post(
     '/whatsapp/connect',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['whatsapp'],
-        summary: 'Start pairing the personal number (QR code, or a pairing code for phoneNumber)',
-        body: connectWhatsappInput,
-        response: { 200: connectWhatsappResponse },
-      },
-    },
+    spec('Start pairing the personal number (QR code, or a pairing code for phoneNumber)', {
+      body: connectWhatsappInput,
+      response: { 200: connectWhatsappResponse },
+    }),
     async (request) => connectWhatsapp(connections, authed(request).user.id, request.body),
   );
 
   app.post(
     '/whatsapp/disconnect',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['whatsapp'],
-        summary: 'Log the personal number out',
-        response: { 200: okResponse },
-      },
-    },
+    spec('Log the personal number out', { response: { 200: okResponse } }),
     async (request) => disconnectWhatsapp(connections, authed(request).user.id),
   );
 
   app.get(
     '/whatsapp/channel',
-    {
-      config: { access: 'customer' },
-      schema: {
-        tags: ['whatsapp'],
-        summary: 'Which channel sends for the account (personal number or Cloud API) and whether it is ready',
-        response: { 200: whatsappChannelResponse },
-      },
-    },
+    spec('Which channel sends for the account (personal number or Cloud API) and whether it is ready', {
+      response: { 200: whatsappChannelResponse },
+    }),
     async (request) => getWhatsappChannel(db, connections, authed(request).user.id),
   );
 
   if (config.WHATSAPP_DRIVER === 'simulator') {
     app.post(
       '/whatsapp/simulator/inbound',
-      {
-        config: { access: 'customer' },
-        schema: {
-          tags: ['whatsapp'],
-          summary: 'Simulator only: a message arriving from a contact',
-          body: simulateInboundInput,
-          response: { 200: simulateInboundResponse },
-        },
-      },
+      spec('Simulator only: a message arriving from a contact', {
+        body: simulateInboundInput,
+        response: { 200: simulateInboundResponse },
+      }),
       async (request) => simulateInbound(connections, authed(request).user.id, request.body),
     );
     app.post(
       '/whatsapp/simulator/restrict',
-      {
-        config: { access: 'customer' },
-        schema: {
-          tags: ['whatsapp'],
-          summary: 'Simulator only: the number’s next send fails with a WhatsApp restriction (463 or 131048)',
-          body: simulateRestrictionInput,
-          response: { 200: simulateRestrictionResponse },
-        },
-      },
+      spec('Simulator only: the number’s next send fails with a WhatsApp restriction (463 or 131048)', {
+        body: simulateRestrictionInput,
+        response: { 200: simulateRestrictionResponse },
+      }),
       async (request) => simulateRestriction(connections, authed(request).user.id, request.body),
     );
     app.get(
       '/whatsapp/simulator/outbox',
-      {
-        config: { access: 'customer' },
-        schema: {
-          tags: ['whatsapp'],
-          summary: 'Simulator only: the messages the simulated number sent, oldest first',
-          response: { 200: simulatorOutboxResponse },
-        },
-      },
+      spec('Simulator only: the messages the simulated number sent, oldest first', {
+        response: { 200: simulatorOutboxResponse },
+      }),
       async (request) => simulatorOutbox(connections, authed(request).user.id),
     );
   }
