@@ -12,6 +12,7 @@ import type {
 import { DEMO_DURATION_MS } from '../../../contract/constants';
 import { msg } from '../../../contract/messages';
 import { notificationLinks, notificationMsg } from '../../../contract/notifications';
+import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import type { UserRow } from '../../db/schema';
@@ -292,7 +293,7 @@ export async function ensureAdmin(
     if (newPassword) patch.passwordHash = await hashPassword(opts.password as string);
     await db.update(users).set(patch).where(eq(users.id, existing.id));
     // A new ADMIN_PASSWORD is a password change: sessions opened with the old one end.
-    if (newPassword) await db.delete(sessions).where(eq(sessions.userId, existing.id));
+    if (newPassword) await db.delete(sessions).where(ofAccount(sessions, existing.id));
     return null;
   }
   const password = opts.password ?? generatePassword();

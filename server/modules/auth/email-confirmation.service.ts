@@ -5,6 +5,7 @@ import {
   EMAIL_CONFIRMATION_PER_HOUR,
   emailConfirmationMsg,
 } from '../../../contract/email-confirmation';
+import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { emailConfirmationTokens, type UserRow, users } from '../../db/schema';
@@ -52,8 +53,9 @@ export async function resendEmailConfirmation(
       })
       .from(emailConfirmationTokens)
       .where(
-        and(
-          eq(emailConfirmationTokens.userId, userId),
+        ofAccount(
+          emailConfirmationTokens,
+          userId,
           sql`${emailConfirmationTokens.createdAt} > now() - interval '1 hour'`,
         ),
       );

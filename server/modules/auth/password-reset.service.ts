@@ -7,6 +7,7 @@ import {
   PASSWORD_RESET_PER_REQUESTER_HOUR,
   passwordResetMsg,
 } from '../../../contract/password-reset';
+import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { loginFailures, passwordResetTokens, type UserRow, users } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -59,7 +60,7 @@ export async function createPasswordReset(
       .where(
         and(
           sql`${passwordResetTokens.createdAt} > ${LAST_HOUR}`,
-          or(eq(passwordResetTokens.userId, user.id), eq(passwordResetTokens.requestedIp, requesterIp)),
+          or(ofAccount(passwordResetTokens, user.id), eq(passwordResetTokens.requestedIp, requesterIp)),
         ),
       );
     if (
@@ -114,7 +115,7 @@ export async function resetPassword(
     await tx
       .update(passwordResetTokens)
       .set({ spentAt: sql`now()` })
-      .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.spentAt)));
+      .where(ofAccount(passwordResetTokens, claimed.userId, isNull(passwordResetTokens.spentAt)));
     await tx.delete(loginFailures).where(eq(loginFailures.loginKey, `user:${claimed.userId}`));
     return row;
   });

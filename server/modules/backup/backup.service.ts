@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { asc, eq, gt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   BACKUP_FORMAT,
@@ -34,6 +34,7 @@ import { unknownVariable } from '../../../contract/personalize';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import { isHttpUrl, SAVED_MESSAGE_TEXT_MAX, savedMessagesMsg } from '../../../contract/saved-messages';
 import { UPLOAD_REF_PREFIX, uploadIdOf } from '../../../contract/uploads';
+import { accountSql, ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { campaignRecipients, campaigns, contacts, groups, mediaUploads, savedMessages } from '../../db/schema';
@@ -115,7 +116,7 @@ async function groupsSection(db: Db, userId: string): Promise<BackupGroup[]> {
   const rows = await db
     .select()
     .from(groups)
-    .where(eq(groups.userId, userId))
+    .where(ofAccount(groups, userId))
     .orderBy(asc(groups.createdAt), asc(groups.id));
   return rows.map((g) => ({
     name: g.name,
@@ -130,7 +131,7 @@ async function savedMessagesSection(db: Db, userId: string): Promise<BackupSaved
   const rows = await db
     .select()
     .from(savedMessages)
-    .where(eq(savedMessages.userId, userId))
+    .where(ofAccount(savedMessages, userId))
     .orderBy(asc(savedMessages.createdAt), asc(savedMessages.id));
   return rows.map((m) =>
     compact({
@@ -228,12 +229,12 @@ async function mediaPlan(db: Db, userId: string): Promise<{ carried: string[]; l
       select u.id::text as id, u.size from media_uploads u
       join (
         select lower(substr(image_url, ${UPLOAD_REF_PREFIX.length + 1})) as ref, created_at from campaigns
-          where user_id = ${userId} and image_url like ${`${UPLOAD_REF_PREFIX}%`}
+          where ${accountSql(userId)} and image_url like ${`${UPLOAD_REF_PREFIX}%`}
         union all
         select upload_id::text, created_at from saved_messages
-          where user_id = ${userId} and has_image and upload_id is not null
+          where ${accountSql(userId)} and has_image and upload_id is not null
       ) r on r.ref = u.id::text
-      where u.user_id = ${userId}
+      where ${accountSql(userId, 'u.user_id')}
       group by u.id, u.size
       order by max(r.created_at) desc, u.id`),
   );
@@ -273,7 +274,7 @@ export async function exportBackup(db: Db, userId: string): Promise<AsyncGenerat
   const campaignRows = await db
     .select()
     .from(campaigns)
-    .where(eq(campaigns.userId, userId))
+    .where(ofAccount(campaigns, userId))
     .orderBy(asc(campaigns.createdAt), asc(campaigns.id));
   const media = await mediaPlan(db, userId);
   return streamBackup(db, userId, JSON.stringify(head).slice(0, -1), campaignRows, media);
@@ -293,7 +294,7 @@ async function* streamBackup(
     const rows = await db
       .select(contactColumns)
       .from(contacts)
-      .where(and(eq(contacts.userId, userId), gt(contacts.phone, after)))
+      .where(ofAccount(contacts, userId, gt(contacts.phone, after)))
       .orderBy(asc(contacts.phone))
       .limit(CONTACTS_PAGE);
     if (!rows.length) break;
@@ -311,7 +312,14 @@ async function* streamBackup(
       const rows = await db
         .select()
         .from(campaignRecipients)
-        .where(and(eq(campaignRecipients.campaignId, c.id), gt(campaignRecipients.recipient, afterRecipient)))
+        .where(
+          ofAccount(
+            campaignRecipients,
+            userId,
+            eq(campaignRecipients.campaignId, c.id),
+            gt(campaignRecipients.recipient, afterRecipient),
+          ),
+        )
         .orderBy(asc(campaignRecipients.recipient))
         .limit(RECIPIENTS_PAGE);
       if (!rows.length) break;
@@ -329,7 +337,7 @@ async function* streamBackup(
     const [image] = await db
       .select({ fileName: mediaUploads.fileName, mimeType: mediaUploads.mimeType, data: bytesOut() })
       .from(mediaUploads)
-      .where(and(eq(mediaUploads.id, id), eq(mediaUploads.userId, userId)));
+      .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)));
     // Removed since the plan was made: the restore reports it as missing.
     if (!image) continue;
     const entry = {
@@ -637,7 +645,7 @@ export async function restoreBackup(
       await makeUploadRoom(t, userId, bytes, opts.uploadsQuotaMb);
     }
     const own = new Set(
-      rowsOf<{ id: string }>(await t.execute(sql`select id from media_uploads where user_id = ${userId}`)).map((r) =>
+      rowsOf<{ id: string }>(await t.execute(sql`select id from media_uploads where ${accountSql(userId)}`)).map((r) =>
         r.id.toLowerCase(),
       ),
     );

@@ -1,9 +1,10 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { isNull, sql } from 'drizzle-orm';
 import type { CampaignForecast } from '../../../contract/campaigns';
 import { type ConnectionSettings, withNumberSettings } from '../../../contract/connections';
 import { startOfSaoPauloDay } from '../../../contract/sao-paulo-time';
 import { forecastSend } from '../../../contract/send-forecast';
 import type { BusinessHours } from '../../../contract/sending-time';
+import { accountSql, ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { connections } from '../../db/schema';
@@ -54,11 +55,11 @@ export async function readForecastFacts(
       settings: connections.settings,
     })
     .from(connections)
-    .where(and(eq(connections.userId, userId), isNull(connections.deletedAt)));
+    .where(ofAccount(connections, userId, isNull(connections.deletedAt)));
   const sent = rowsOf<{ connection_id: string | null; n: number }>(
     await db.execute(sql`
       select connection_id, count(*)::int as n from campaign_recipients
-      where user_id = ${userId} and sent_at >= ${startOfSaoPauloDay(now).toISOString()}::timestamptz
+      where ${accountSql(userId)} and sent_at >= ${startOfSaoPauloDay(now).toISOString()}::timestamptz
       group by connection_id`),
   );
   return {

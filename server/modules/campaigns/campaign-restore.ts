@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { type BackupFile, backupMsg, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import {
   CAMPAIGN_FINISHED,
@@ -7,6 +7,7 @@ import {
   isCampaignStatusIn,
 } from '../../../contract/campaigns';
 import { UPLOAD_REF_PREFIX, uploadIdOf } from '../../../contract/uploads';
+import { accountSql, ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { campaigns } from '../../db/schema';
@@ -51,7 +52,7 @@ async function lookUpContacts(t: Db, userId: string, phones: string[], ids: Cont
   for (const p of unknown) ids.set(p, null);
   const rows = rowsOf<{ id: string; phone: string }>(
     await t.execute(
-      sql`select id, phone from contacts where user_id = ${userId} and phone = any(${sql.param(unknown)}::text[])`,
+      sql`select id, phone from contacts where ${accountSql(userId)} and phone = any(${sql.param(unknown)}::text[])`,
     ),
   );
   for (const c of rows) ids.set(c.phone, c.id);
@@ -123,7 +124,7 @@ export async function restoreCampaigns(
       await t
         .select({ name: campaigns.name, createdAt: campaigns.createdAt })
         .from(campaigns)
-        .where(eq(campaigns.userId, userId))
+        .where(ofAccount(campaigns, userId))
     ).map((c) => key(c.name, c.createdAt)),
   );
   let recipients = 0;

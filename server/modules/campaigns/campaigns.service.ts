@@ -20,6 +20,7 @@ import { unknownVariable } from '../../../contract/personalize';
 import { e164Of } from '../../../contract/phone';
 import { contactLimitFor } from '../../../contract/plans';
 import { UPLOAD_REF_PREFIX, uploadIdOf } from '../../../contract/uploads';
+import { accountSql, acrossAccounts, ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { campaignRecipients, campaigns, connections, groups, mediaUploads, type UserRow } from '../../db/schema';
@@ -105,7 +106,9 @@ async function countProgress(db: Db, ids: string[]): Promise<Map<string, Campaig
       status: campaignRecipients.status,
       n: sql<number>`count(*)::int`,
     })
-    .from(campaignRecipients)
+    // The ids are of the account's own campaigns (loaded with ofAccount); the count stays on the
+    // campaign index alone.
+    .from(acrossAccounts(campaignRecipients))
     .where(inArray(campaignRecipients.campaignId, ids))
     .groupBy(campaignRecipients.campaignId, campaignRecipients.status);
   for (const r of rows) {
@@ -163,7 +166,7 @@ export async function listCampaigns(
   userId: string,
   forecast?: ForecastSource,
 ): Promise<Campaign[]> {
-  const rows = await db.select().from(campaigns).where(eq(campaigns.userId, userId)).orderBy(desc(campaigns.createdAt));
+  const rows = await db.select().from(campaigns).where(ofAccount(campaigns, userId)).orderBy(desc(campaigns.createdAt));
   // Drafts and scheduled campaigns have no rows yet: only the others are counted.
   const counted = rows.filter((r) => r.status !== 'draft' && r.status !== 'scheduled');
   const progress = await progressOf(db, state, counted);
@@ -209,7 +212,7 @@ async function resolveImage(
       ? await db
           .select({ id: mediaUploads.id })
           .from(mediaUploads)
-          .where(and(eq(mediaUploads.id, uploadId), eq(mediaUploads.userId, userId)))
+          .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, uploadId)))
       : [];
     if (!found) throw new AppError('VALIDATION', 'Imagem não encontrada. Envie a imagem novamente.');
     return `${UPLOAD_REF_PREFIX}${uploadId}`;
@@ -235,8 +238,9 @@ async function resolveGroups(db: Db, userId: string, names: string[]): Promise<s
     .select({ name: groups.name })
     .from(groups)
     .where(
-      and(
-        eq(groups.userId, userId),
+      ofAccount(
+        groups,
+        userId,
         inArray(
           sql`lower(${groups.name})`,
           wanted.map((n) => n.toLowerCase()),
@@ -256,7 +260,7 @@ async function ownNumbers(db: Db, userId: string, ids: string[]): Promise<string
   const rows = await db
     .select({ id: connections.id })
     .from(connections)
-    .where(and(eq(connections.userId, userId), inArray(connections.id, wanted), isNull(connections.deletedAt)));
+    .where(ofAccount(connections, userId, inArray(connections.id, wanted), isNull(connections.deletedAt)));
   if (rows.length !== wanted.length) {
     throw new AppError('VALIDATION', campaignMsg.numberNotFound, { connectionIds: campaignMsg.numberNotFound });
   }
@@ -359,7 +363,7 @@ export async function deleteCampaign(ctx: LifecycleContext, userId: string, id: 
       if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
     });
   }
-  await db.delete(campaigns).where(and(eq(campaigns.id, id), eq(campaigns.userId, userId)));
+  await db.delete(campaigns).where(ofAccount(campaigns, userId, eq(campaigns.id, id)));
 }
 
 export async function duplicateCampaign(db: Db, userId: string, id: string): Promise<Campaign> {
@@ -392,7 +396,7 @@ export async function sampleRecipients(
   return rowsOf<{ name: string; phone: string; email: string | null }>(
     await db.execute(sql`
       select name, phone, email from contacts
-      where user_id = ${userId} and is_active and not opted_out
+      where ${accountSql(userId)} and is_active and not opted_out
       order by search_text limit ${n}
     `),
   );
@@ -436,7 +440,7 @@ async function numberNames(db: Db, userId: string): Promise<Map<string, string>>
   const rows = await db
     .select({ id: connections.id, label: connections.label, phone: connections.phoneNumber })
     .from(connections)
-    .where(eq(connections.userId, userId));
+    .where(ofAccount(connections, userId));
   return new Map(
     rows.map((r) => {
       const phone = e164Of(r.phone);
@@ -489,7 +493,7 @@ async function countNumbers(db: Db, userId: string, campaign: CampaignRow): Prom
     ? await db
         .select()
         .from(connections)
-        .where(and(eq(connections.userId, userId), inArray(connections.id, ids)))
+        .where(ofAccount(connections, userId, inArray(connections.id, ids)))
     : [];
   const zero = { queued: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
   return {
@@ -518,15 +522,16 @@ export async function listRecipients(
   q: { status?: RecipientStatus; page: number; limit: number },
 ): Promise<RecipientsPage> {
   await currentRow(db, userId, id);
-  const where = and(
-    eq(campaignRecipients.campaignId, id),
-    q.status ? eq(campaignRecipients.status, q.status) : undefined,
-  );
-  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(campaignRecipients).where(where);
+  const status = q.status ? eq(campaignRecipients.status, q.status) : undefined;
+  // The campaign is the account's (currentRow above); the count stays on the campaign index alone.
+  const [{ total }] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(acrossAccounts(campaignRecipients))
+    .where(and(eq(campaignRecipients.campaignId, id), status));
   const rows = await db
     .select()
     .from(campaignRecipients)
-    .where(where)
+    .where(ofAccount(campaignRecipients, userId, eq(campaignRecipients.campaignId, id), status))
     .orderBy(campaignRecipients.name, campaignRecipients.recipient)
     .limit(q.limit)
     .offset((q.page - 1) * q.limit);
@@ -566,7 +571,14 @@ export async function recipientsTable(
   const rows = await db
     .select()
     .from(campaignRecipients)
-    .where(and(eq(campaignRecipients.campaignId, id), status ? eq(campaignRecipients.status, status) : undefined))
+    .where(
+      ofAccount(
+        campaignRecipients,
+        userId,
+        eq(campaignRecipients.campaignId, id),
+        status ? eq(campaignRecipients.status, status) : undefined,
+      ),
+    )
     .orderBy(campaignRecipients.name, campaignRecipients.recipient)
     .limit(EXPORT_MAX_ROWS);
   const names = await numberNames(db, userId);

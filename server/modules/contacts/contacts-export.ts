@@ -1,5 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import { IMPORT_TEMPLATE_COLUMNS } from '../../../contract/contacts';
+import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { contacts } from '../../db/schema';
 import type { AppState } from '../../lib/app-state';
@@ -31,7 +32,7 @@ export async function contactsTable(
       wa: contacts.isWhatsappActive,
     })
     .from(contacts)
-    .where(and(eq(contacts.userId, userId), condition.filter))
+    .where(ofAccount(contacts, userId, condition.filter))
     .orderBy(asc(contacts.searchText), asc(contacts.id));
   const yesNo = (b: boolean | null) => (b === null ? '' : b ? 'Sim' : 'Não');
   return [

@@ -9,6 +9,7 @@ import {
   parseTags,
 } from '../../../contract/contacts';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
+import { accountSql } from '../../db/account-scope';
 import { type BulkValue, bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
@@ -149,17 +150,17 @@ type Runner = Pick<Db, 'execute'>;
  */
 async function existingPhones(tx: Runner, userId: string, phones: string[]): Promise<Set<string>> {
   const found = new Set<string>();
-  const [{ n }] = rowsOf(await tx.execute(sql`select count(*)::int as n from contacts where user_id = ${userId}`));
+  const [{ n }] = rowsOf(await tx.execute(sql`select count(*)::int as n from contacts where ${accountSql(userId)}`));
   if (n === 0) return found;
   if ((n as number) <= phones.length) {
-    const all = await tx.execute(sql`select phone from contacts where user_id = ${userId}`);
+    const all = await tx.execute(sql`select phone from contacts where ${accountSql(userId)}`);
     for (const r of rowsOf(all)) found.add(r.phone as string);
     return found;
   }
   for (let i = 0; i < phones.length; i += LOOKUP_BATCH) {
     const batch = phones.slice(i, i + LOOKUP_BATCH);
     const result = await tx.execute(
-      sql`select phone from contacts where user_id = ${userId} and phone = any(${sql.param(batch)}::text[])`,
+      sql`select phone from contacts where ${accountSql(userId)} and phone = any(${sql.param(batch)}::text[])`,
     );
     for (const r of rowsOf(result)) found.add(r.phone as string);
   }

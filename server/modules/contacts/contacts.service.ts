@@ -15,6 +15,7 @@ import {
 import { contactLimitFor, planLabel } from '../../../contract/plans';
 import { foldText } from '../../../contract/text-match';
 import { lockAccount } from '../../db/account-lock';
+import { accountSql, ofAccount } from '../../db/account-scope';
 import { type BulkTable, type BulkValue, bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
@@ -103,7 +104,7 @@ export async function listAllContacts(db: Db, userId: string): Promise<Contact[]
   const rows = await db
     .select(columns)
     .from(contacts)
-    .where(eq(contacts.userId, userId))
+    .where(ofAccount(contacts, userId))
     .orderBy(asc(contacts.searchText), asc(contacts.id));
   return rows.map(toContact);
 }
@@ -124,7 +125,7 @@ export async function listContactTags(db: Db, state: AppState, userId: string): 
     await db.execute(sql`
       select t.tag, count(*)::int as count
       from contacts c cross join lateral unnest(c.tags) as t(tag)
-      where c.user_id = ${userId}
+      where ${accountSql(userId, 'c.user_id')}
       group by t.tag
       order by count(*) desc, t.tag
       limit ${CONTACT_TAGS_LIST_MAX}`),
@@ -152,7 +153,7 @@ async function countContacts(db: Db, userId: string): Promise<ContactStats> {
       optedOut: sql<number>`count(*) filter (where ${contacts.optedOut})::int`,
     })
     .from(contacts)
-    .where(eq(contacts.userId, userId));
+    .where(ofAccount(contacts, userId));
   return { total: r.total, active: r.active, optedOut: r.optedOut };
 }
 
@@ -206,7 +207,6 @@ export async function listContactsPage(
     return { items: [], total: 0, totalIsLowerBound: false, page, limit, stats, contactLimit };
   }
   const { filter, needle, matchedTags, tag } = condition;
-  const where = and(eq(contacts.userId, account.id), filter);
   // The index holds names and phones only: a search within a tag, or one that names a tag, is the database's.
   const found =
     needle !== undefined &&
@@ -221,7 +221,7 @@ export async function listContactsPage(
       ? await db
           .select(columns)
           .from(contacts)
-          .where(and(eq(contacts.userId, account.id), inArray(contacts.id, found.ids)))
+          .where(ofAccount(contacts, account.id, inArray(contacts.id, found.ids)))
       : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const items = found.ids.flatMap((id) => {
@@ -234,14 +234,14 @@ export async function listContactsPage(
   const pageIds = db
     .select({ id: contacts.id })
     .from(contacts)
-    .where(where)
+    .where(ofAccount(contacts, account.id, filter))
     .orderBy(asc(contacts.searchText), asc(contacts.id))
     .limit(limit)
     .offset(offset);
   const rows = await db
     .select(columns)
     .from(contacts)
-    .where(inArray(contacts.id, pageIds))
+    .where(ofAccount(contacts, account.id, inArray(contacts.id, pageIds)))
     .orderBy(asc(contacts.searchText), asc(contacts.id));
   let total: number;
   let totalIsLowerBound = false;
@@ -255,7 +255,7 @@ export async function listContactsPage(
     const capped = db
       .select({ one: sql`1` })
       .from(contacts)
-      .where(where)
+      .where(ofAccount(contacts, account.id, filter))
       .limit(SEARCH_COUNT_CAP + 1)
       .as('capped');
     const [{ n }] = await db.select({ n: count() }).from(capped);
@@ -282,7 +282,7 @@ export async function lockRemainingSlots(tx: Tx, account: Account): Promise<numb
   await lockAccount(tx as unknown as Db, account.id, 'contacts');
   const limit = contactLimitFor(account.planType);
   if (limit === null) return Number.POSITIVE_INFINITY;
-  const [{ n }] = await tx.select({ n: count() }).from(contacts).where(eq(contacts.userId, account.id));
+  const [{ n }] = await tx.select({ n: count() }).from(contacts).where(ofAccount(contacts, account.id));
   return Math.max(0, limit - n);
 }
 
@@ -334,7 +334,7 @@ export async function updateContact(
   const [existing] = await db
     .select({ phone: contacts.phone })
     .from(contacts)
-    .where(and(eq(contacts.id, id), eq(contacts.userId, userId)));
+    .where(ofAccount(contacts, userId, eq(contacts.id, id)));
   if (!existing) throw new AppError('NOT_FOUND', contactsMsg.notFound);
   // A changed number has not been checked on WhatsApp yet.
   const verification = existing.phone === input.phone ? {} : { isWhatsappActive: null, whatsappCheckedAt: null };
@@ -342,7 +342,7 @@ export async function updateContact(
     const [row] = await db
       .update(contacts)
       .set({ ...input, ...verification })
-      .where(and(eq(contacts.id, id), eq(contacts.userId, userId)))
+      .where(ofAccount(contacts, userId, eq(contacts.id, id)))
       .returning(columns);
     if (!row) throw new AppError('NOT_FOUND', contactsMsg.notFound);
     contactsChanged(state, userId);
@@ -355,7 +355,7 @@ export async function updateContact(
 export async function deleteContact(db: Db, state: AppState, userId: string, id: string): Promise<void> {
   const deleted = await db
     .delete(contacts)
-    .where(and(eq(contacts.id, id), eq(contacts.userId, userId)))
+    .where(ofAccount(contacts, userId, eq(contacts.id, id)))
     .returning({ id: contacts.id });
   if (deleted.length === 0) throw new AppError('NOT_FOUND', contactsMsg.notFound);
   contactsChanged(state, userId);
@@ -376,31 +376,34 @@ export async function bulkContacts(
   input: ContactBulkFields,
 ): Promise<{ affected: number; message: string }> {
   const ids = [...new Set(input.ids)];
-  const mine = and(eq(contacts.userId, userId), inArray(contacts.id, ids));
+  const mine = inArray(contacts.id, ids);
   const tag = input.tag ?? '';
   const hasTag = sql`${contacts.tags} @> array[${tag}]::text[]`;
   try {
     if (input.action === 'delete') {
-      const deleted = await db.delete(contacts).where(mine).returning({ id: contacts.id });
+      const deleted = await db
+        .delete(contacts)
+        .where(ofAccount(contacts, userId, mine))
+        .returning({ id: contacts.id });
       return { affected: deleted.length, message: contactsMsg.bulkDeleted(deleted.length) };
     }
     if (input.action === 'untag') {
       const changed = await db
         .update(contacts)
         .set({ tags: sql`array_remove(${contacts.tags}, ${tag}::text)` })
-        .where(and(mine, hasTag))
+        .where(ofAccount(contacts, userId, mine, hasTag))
         .returning({ id: contacts.id });
       return { affected: changed.length, message: contactsMsg.bulkUntagged(tag, changed.length) };
     }
     const changed = await db
       .update(contacts)
       .set({ tags: sql`array_append(${contacts.tags}, ${tag}::text)` })
-      .where(and(mine, sql`not ${hasTag}`, sql`cardinality(${contacts.tags}) < ${TAGS_MAX}`))
+      .where(ofAccount(contacts, userId, mine, sql`not ${hasTag}`, sql`cardinality(${contacts.tags}) < ${TAGS_MAX}`))
       .returning({ id: contacts.id });
     const [{ full }] = await db
       .select({ full: count() })
       .from(contacts)
-      .where(and(mine, sql`not ${hasTag}`));
+      .where(ofAccount(contacts, userId, mine, sql`not ${hasTag}`));
     const message = contactsMsg.bulkTagged(tag, changed.length);
     return { affected: changed.length, message: full ? `${message} ${contactsMsg.bulkTagsFull(full)}` : message };
   } finally {
@@ -473,12 +476,12 @@ export async function restoreContacts(
       rowsOf<Own>(
         await t.execute(sql`
           select id, phone, email, tags, is_whatsapp_active as wa from contacts
-          where user_id = ${userId} and phone = any(${sql.param(phones)}::text[])`),
+          where ${accountSql(userId)} and phone = any(${sql.param(phones)}::text[])`),
       ).map((c) => [c.phone, c]),
     );
   // A new account has nothing to look up; another is asked about each batch's numbers.
   const [{ n }] = rowsOf<{ n: number }>(
-    await t.execute(sql`select count(*)::int as n from contacts where user_id = ${userId}`),
+    await t.execute(sql`select count(*)::int as n from contacts where ${accountSql(userId)}`),
   );
   const spec = contactTable(userId);
   for (let i = 0; i < list.length; i += RESTORE_BATCH) {
@@ -517,7 +520,7 @@ export async function restoreContacts(
             is_whatsapp_active = case when x.fill_check then x.wa else c.is_whatsapp_active end,
             whatsapp_checked_at = case when x.fill_check then x.checked else c.whatsapp_checked_at end
           from jsonb_to_recordset(${sql`${JSON.stringify(updates)}::jsonb`}) as x(phone text, email text, tags text[], fill_check boolean, wa boolean, checked timestamptz)
-          where c.user_id = ${userId} and c.phone = x.phone
+          where ${accountSql(userId, 'c.user_id')} and c.phone = x.phone
           returning c.id`),
       );
       counts.updated += done.length;

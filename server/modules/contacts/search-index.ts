@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { accountSql } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { TtlCache } from '../../lib/ttl-cache';
 
@@ -53,7 +54,7 @@ async function load(db: Db, userId: string): Promise<SearchIndex> {
       string_agg(replace(search_text, chr(1), chr(2)), chr(1) order by search_text, id) as text,
       string_agg(id::text, '' order by search_text, id) as ids,
       count(*)::int as n
-    from contacts where user_id = ${userId}`);
+    from contacts where ${accountSql(userId)}`);
   const [row] = (result as unknown as { rows: Array<{ text: string | null; ids: string | null; n: number }> }).rows;
   const count = row?.n ?? 0;
   const text = count > 0 ? `${row.text}${SEPARATOR}` : '';

@@ -1,5 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { groupsMsg } from '../../../contract/contacts';
+import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { groups } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -15,8 +16,9 @@ export async function assertGroupTargetsLinked(db: Db, userId: string, names: re
     .select({ name: groups.name })
     .from(groups)
     .where(
-      and(
-        eq(groups.userId, userId),
+      ofAccount(
+        groups,
+        userId,
         eq(groups.whatsappGroupId, ''),
         inArray(
           sql`lower(${groups.name})`,

@@ -1,7 +1,8 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import { type Group, type groupInput, groupsMsg } from '../../../contract/contacts';
+import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { groups } from '../../db/schema';
@@ -26,7 +27,7 @@ export async function listGroups(db: Db, userId: string): Promise<Group[]> {
   const rows = await db
     .select()
     .from(groups)
-    .where(eq(groups.userId, userId))
+    .where(ofAccount(groups, userId))
     .orderBy(asc(sql`lower(${groups.name})`), asc(groups.id));
   return rows.map(toGroup);
 }
@@ -54,7 +55,7 @@ export async function updateGroup(db: Db, userId: string, id: string, input: Gro
     const [row] = await db
       .update(groups)
       .set(input)
-      .where(and(eq(groups.id, id), eq(groups.userId, userId)))
+      .where(ofAccount(groups, userId, eq(groups.id, id)))
       .returning();
     if (!row) throw new AppError('NOT_FOUND', groupsMsg.notFound);
     return toGroup(row);
@@ -66,7 +67,7 @@ export async function updateGroup(db: Db, userId: string, id: string, input: Gro
 export async function deleteGroup(db: Db, userId: string, id: string): Promise<void> {
   const deleted = await db
     .delete(groups)
-    .where(and(eq(groups.id, id), eq(groups.userId, userId)))
+    .where(ofAccount(groups, userId, eq(groups.id, id)))
     .returning({ id: groups.id });
   if (deleted.length === 0) throw new AppError('NOT_FOUND', groupsMsg.notFound);
 }
@@ -82,7 +83,7 @@ export async function syncGroups(
 ): Promise<{ created: number; updated: number }> {
   const remote = await driver.listGroups();
   return db.transaction(async (tx) => {
-    const existing = await tx.select().from(groups).where(eq(groups.userId, userId));
+    const existing = await tx.select().from(groups).where(ofAccount(groups, userId));
     const byWaId = new Map(existing.filter((g) => g.whatsappGroupId).map((g) => [g.whatsappGroupId, g]));
     const names = new Set(existing.map((g) => g.name.toLowerCase()));
     let created = 0;
@@ -92,7 +93,10 @@ export async function syncGroups(
       const known = byWaId.get(g.id);
       if (known) {
         if (known.membersCount !== count) {
-          await tx.update(groups).set({ membersCount: count }).where(eq(groups.id, known.id));
+          await tx
+            .update(groups)
+            .set({ membersCount: count })
+            .where(ofAccount(groups, userId, eq(groups.id, known.id)));
           updated++;
         }
         continue;
@@ -112,7 +116,7 @@ export async function getGroup(db: Db, userId: string, id: string): Promise<Grou
   const [row] = await db
     .select()
     .from(groups)
-    .where(and(eq(groups.id, id), eq(groups.userId, userId)));
+    .where(ofAccount(groups, userId, eq(groups.id, id)));
   if (!row) throw new AppError('NOT_FOUND', groupsMsg.notFound);
   return toGroup(row);
 }
@@ -141,7 +145,7 @@ const RESTORE_BATCH = 500;
 export async function restoreGroups(t: Db, userId: string, list: BackupFile['groups']): Promise<RestoreCounts> {
   const counts = zeroCounts();
   const existing = new Map(
-    (await t.select().from(groups).where(eq(groups.userId, userId))).map((g) => [g.name.toLowerCase(), g]),
+    (await t.select().from(groups).where(ofAccount(groups, userId))).map((g) => [g.name.toLowerCase(), g]),
   );
   const fresh: Array<typeof groups.$inferInsert> = [];
   for (const g of list) {
@@ -156,7 +160,10 @@ export async function restoreGroups(t: Db, userId: string, list: BackupFile['gro
         ...(g.createdAt && { createdAt: new Date(g.createdAt) }),
       });
     } else if (!own.whatsappGroupId && g.whatsappGroupId) {
-      await t.update(groups).set({ whatsappGroupId: g.whatsappGroupId }).where(eq(groups.id, own.id));
+      await t
+        .update(groups)
+        .set({ whatsappGroupId: g.whatsappGroupId })
+        .where(ofAccount(groups, userId, eq(groups.id, own.id)));
       counts.updated++;
     } else {
       counts.unchanged++;

@@ -31,6 +31,7 @@ import {
   type WeekdayFigures,
 } from '../../../contract/metrics';
 import { SAO_PAULO, saoPauloDay, saoPauloHour } from '../../../contract/sao-paulo-time';
+import { accountSql } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { statusIn } from '../../sending/campaign-lifecycle';
@@ -158,22 +159,22 @@ async function loadAccountCounts(
           coalesce(sum(sent) filter (where hour >= ${localTime(w.growth.cur)}), 0)::int as month_sent_cur,
           coalesce(sum(sent) filter (where hour >= ${localTime(w.growth.prev)} and hour < ${localTime(w.growth.cur)}), 0)::int
             as month_sent_prev
-        from stats_campaign_hours where user_id = ${userId} ${since}
+        from stats_campaign_hours where ${accountSql(userId)} ${since}
       ) messages, (
         select ${sums(['bot_replies', 'inbound', 'answered'], chatPeriodTotals ? period : sql`false`, w.trend)}
-        from stats_chat_hours where user_id = ${userId} ${chatSince}
+        from stats_chat_hours where ${accountSql(userId)} ${chatSince}
       ) chat, (
         select coalesce(sum(total), 0)::int as contacts, coalesce(sum(active), 0)::int as active_contacts,
                coalesce(sum(active) filter (where day >= ${w.trendFirstDay}::date), 0)::int as new_active_contacts
-        from stats_contact_days where user_id = ${userId}
+        from stats_contact_days where ${accountSql(userId)}
       ) contact_counts, (
         select count(*)::int as groups, (count(*) filter (where is_active))::int as active_groups,
                (count(*) filter (where is_active and created_at >= (select ${dayStart(w.trendFirstDay)})))::int
                  as new_active_groups
-        from groups where user_id = ${userId}
+        from groups where ${accountSql(userId)}
       ) group_counts, (
         select count(*)::int as active_chats from conversations
-        where user_id = ${userId} and last_message_at >= ${w.dayAgo}::timestamptz
+        where ${accountSql(userId)} and last_message_at >= ${w.dayAgo}::timestamptz
           and last_inbound_at >= ${w.dayAgo}::timestamptz
       ) chats
     `),
@@ -249,7 +250,7 @@ export async function getTodayMetrics(db: Db, userId: string): Promise<TodayMetr
       select coalesce(sum(sent), 0)::int as sent, coalesce(sum(delivered), 0)::int as delivered,
              coalesce(sum(failed), 0)::int as failed,
              exists (
-               select 1 from campaigns c where c.user_id = ${userId} and (
+               select 1 from campaigns c where ${accountSql(userId, 'c.user_id')} and (
                  c.status ${statusIn(CAMPAIGN_RUNNING)}
                  or (c.status = 'scheduled'
                      and (c.scheduled_at is null
@@ -258,7 +259,7 @@ export async function getTodayMetrics(db: Db, userId: string): Promise<TodayMetr
                      and c.finished_at > now() - ${`${RECEIPTS_GRACE_MS} milliseconds`}::interval
                      and c.finished_at <= now()))
              ) as live
-      from stats_campaign_hours where user_id = ${userId} ${hourRange(day, day)}
+      from stats_campaign_hours where ${accountSql(userId)} ${hourRange(day, day)}
     `),
   );
   return {
@@ -298,13 +299,13 @@ async function loadSeries(db: Db, userId: string, p: Period): Promise<Omit<Analy
       from (
         select hour::date as day, extract(hour from hour)::int as hod, extract(dow from hour)::int as dow,
                sent, delivered, read, failed
-        from stats_campaign_hours where user_id = ${userId} ${range}
+        from stats_campaign_hours where ${accountSql(userId)} ${range}
       ) x
       group by grouping sets ((day), (hod), (dow))
       union all
       select -1, to_char(hour::date, 'YYYY-MM-DD'), null, null, 0, 0, 0, 0,
              sum(bot_replies)::int, sum(conversations)::int, sum(inbound)::int, sum(answered)::int
-      from stats_chat_hours where user_id = ${userId} ${range}
+      from stats_chat_hours where ${accountSql(userId)} ${range}
       group by hour::date
     `),
   );
@@ -383,13 +384,13 @@ async function loadCampaigns(db: Db, userId: string, p: Period) {
                coalesce(sum(h.sent), 0)::int as sent, coalesce(sum(h.delivered), 0)::int as delivered,
                coalesce(sum(h.read), 0)::int as read, coalesce(sum(h.failed), 0)::int as failed
         from campaigns c left join stats_campaign_hours h on h.campaign_id = c.id
-        where c.user_id = ${userId} and c.created_at >= ${dayStart(p.from)} and c.created_at < ${dayStart(addDays(p.to, 1))}
+        where ${accountSql(userId, 'c.user_id')} and c.created_at >= ${dayStart(p.from)} and c.created_at < ${dayStart(addDays(p.to, 1))}
         group by c.id
       )
       select (select count(*)::int from t) as campaigns,
              (select count(*)::int from t where status = 'completed') as completed,
-             (select count(*)::int from auto_replies where user_id = ${userId} and is_active) as rules,
-             coalesce((select is_enabled from bot_configs where user_id = ${userId}), true) as bot_enabled,
+             (select count(*)::int from auto_replies where ${accountSql(userId)} and is_active) as rules,
+             coalesce((select is_enabled from bot_configs where ${accountSql(userId)}), true) as bot_enabled,
              (select coalesce(json_agg(r), '[]') from (
                 select * from t order by created_at desc, id limit ${REPORT_RECENT_CAMPAIGNS}) r) as recent,
              (select coalesce(json_agg(b), '[]') from (

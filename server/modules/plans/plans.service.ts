@@ -1,6 +1,7 @@
 import { desc, gt } from 'drizzle-orm';
 import { planLabel } from '../../../contract/plans';
 import { RECENT_ACTIVATIONS_DAYS, type RecentActivations } from '../../../contract/settings';
+import { acrossAccounts } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { planActivations } from '../../db/schema';
 
@@ -9,7 +10,8 @@ export async function listRecentActivations(db: Db, limit = 20): Promise<RecentA
   const since = new Date(Date.now() - RECENT_ACTIVATIONS_DAYS * 86_400_000);
   const rows = await db
     .select({ planType: planActivations.planType, createdAt: planActivations.createdAt })
-    .from(planActivations)
+    // Every account's activations: the public feed names no account.
+    .from(acrossAccounts(planActivations))
     .where(gt(planActivations.createdAt, since))
     .orderBy(desc(planActivations.createdAt))
     .limit(limit);

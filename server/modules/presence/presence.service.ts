@@ -7,6 +7,7 @@ import {
   type OnlineCount,
   RECENT_WINDOW_MS,
 } from '../../../contract/presence';
+import { accountSql } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import type { AccountContext } from '../../plugins/account-context';
@@ -85,7 +86,7 @@ export async function listActiveUsers(db: Db, tracker: PresenceTracker, viewer: 
 export async function listActivity(db: Db, viewer: AccountContext, query: ActivityQuery): Promise<ActivityPage> {
   const { page, limit } = query;
   const accountId = viewer.role === 'admin' ? (query.userId ?? null) : viewer.user.id;
-  const where = accountId ? sql`where e.user_id = ${accountId}` : sql``;
+  const where = accountId ? sql`where ${accountSql(accountId, 'e.user_id')}` : sql``;
   const rows = rowsOf<{
     id: string;
     kind: ActivityKind;

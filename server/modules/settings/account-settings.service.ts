@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import { BUSINESS_DAYS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_WHATSAPP_SETTINGS } from '../../../contract/constants';
+import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { accountSettings } from '../../db/schema';
 
@@ -18,7 +18,7 @@ export function defaultAccountSettings(userId: string): AccountSettings {
 
 /** An account's settings; an account that never saved any gets the defaults. */
 export async function getAccountSettings(db: Db, userId: string): Promise<AccountSettings> {
-  const [row] = await db.select().from(accountSettings).where(eq(accountSettings.userId, userId)).limit(1);
+  const [row] = await db.select().from(accountSettings).where(ofAccount(accountSettings, userId)).limit(1);
   if (!row) return defaultAccountSettings(userId);
   const { updatedAt: _updatedAt, ...settings } = row;
   return settings;
