@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { asc, eq, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Role } from '../../../contract/auth';
 import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
@@ -18,6 +18,7 @@ import {
 } from '../../../contract/bot';
 import { mediaMsg } from '../../../contract/media';
 import { normalizeForMatch } from '../../../contract/text-match';
+import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { autoReplies, botConfigs } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -46,11 +47,11 @@ export async function getBotConfig(
   userId: string,
   opts: { aiAvailable: boolean; defaultModel?: string },
 ): Promise<BotConfig> {
-  const [row] = await db.select().from(botConfigs).where(eq(botConfigs.userId, userId));
+  const [row] = await db.select().from(botConfigs).where(ofAccount(botConfigs, userId));
   const rules = await db
     .select()
     .from(autoReplies)
-    .where(eq(autoReplies.userId, userId))
+    .where(ofAccount(autoReplies, userId))
     .orderBy(asc(autoReplies.position), asc(autoReplies.createdAt));
   const settings = await getAccountSettings(db, userId);
   const d = DEFAULT_BOT_CONFIG;
@@ -95,7 +96,7 @@ export async function saveBotConfig(
     const [stored] = await db
       .select({ aiEnabled: botConfigs.aiEnabled })
       .from(botConfigs)
-      .where(eq(botConfigs.userId, userId));
+      .where(ofAccount(botConfigs, userId));
     if (!stored?.aiEnabled) {
       const message = aiUnavailableFor(opts.role);
       throw new AppError('VALIDATION', message, { aiEnabled: message });
@@ -120,11 +121,11 @@ export async function saveBotConfig(
     if (input.autoReplies) {
       // Only this account's own ids are kept: another account's id is never reused.
       const own = new Set(
-        (await t.select({ id: autoReplies.id }).from(autoReplies).where(eq(autoReplies.userId, userId))).map(
+        (await t.select({ id: autoReplies.id }).from(autoReplies).where(ofAccount(autoReplies, userId))).map(
           (r) => r.id,
         ),
       );
-      await t.delete(autoReplies).where(eq(autoReplies.userId, userId));
+      await t.delete(autoReplies).where(ofAccount(autoReplies, userId));
       const seen = new Set<string>();
       const rows = input.autoReplies.map((r, position) => ({
         // Ids stay stable across saves; a repeated one (a copied row) gets a new id.
@@ -179,16 +180,14 @@ async function writeRule<T>(
       [before] = await t
         .select()
         .from(autoReplies)
-        .where(and(eq(autoReplies.id, exceptId), eq(autoReplies.userId, userId)));
+        .where(ofAccount(autoReplies, userId, eq(autoReplies.id, exceptId)));
       if (!before) throw new AppError('NOT_FOUND', botMsg.ruleNotFound);
     }
     if (rule) {
       const others = await t
         .select({ trigger: autoReplies.trigger })
         .from(autoReplies)
-        .where(
-          exceptId ? and(eq(autoReplies.userId, userId), ne(autoReplies.id, exceptId)) : eq(autoReplies.userId, userId),
-        );
+        .where(ofAccount(autoReplies, userId, exceptId ? ne(autoReplies.id, exceptId) : undefined));
       const key = normalizeForMatch(rule.trigger);
       if (others.some((o) => normalizeForMatch(o.trigger) === key)) {
         const message = botMsg.keywordDuplicate(rule.trigger);
@@ -227,7 +226,7 @@ export async function addAutoReply(
     const [last] = await t
       .select({ position: sql<number>`coalesce(max(${autoReplies.position}), -1)` })
       .from(autoReplies)
-      .where(eq(autoReplies.userId, userId));
+      .where(ofAccount(autoReplies, userId));
     const [inserted] = await t
       .insert(autoReplies)
       .values({ userId, ...ruleValues(rule), position: Number(last?.position ?? -1) + 1 })
@@ -253,7 +252,7 @@ export async function updateAutoReply(
     const [updated] = await t
       .update(autoReplies)
       .set(ruleValues(rule))
-      .where(and(eq(autoReplies.id, id), eq(autoReplies.userId, userId)))
+      .where(ofAccount(autoReplies, userId, eq(autoReplies.id, id)))
       .returning();
     const same = (r: RuleRow) => JSON.stringify({ ...ruleValues(toAutoReply(r)), isActive: null });
     const moved = before !== undefined && before.isActive !== updated.isActive;
@@ -265,7 +264,7 @@ export async function updateAutoReply(
 /** `DELETE /api/bot-config/auto-replies/{id}`: the account's own rule removed (another's is not found). */
 export async function deleteAutoReply(db: Db, userId: string, id: string, opts: RuleOpts): Promise<BotConfig> {
   await writeRule(db, userId, null, id, async (t) => {
-    await t.delete(autoReplies).where(and(eq(autoReplies.id, id), eq(autoReplies.userId, userId)));
+    await t.delete(autoReplies).where(ofAccount(autoReplies, userId, eq(autoReplies.id, id)));
   });
   return getBotConfig(db, userId, opts);
 }
@@ -295,7 +294,7 @@ export async function restoreBot(
   // the bot settings meanwhile (which takes the row first, then replaces the rules) waits, so the
   // rules counted here stay the account's and BOT_REPLIES_MAX holds. An account that never saved a
   // configuration gets the backup's now, which locks it the same way.
-  const locked = () => t.select().from(botConfigs).where(eq(botConfigs.userId, userId)).for('update');
+  const locked = () => t.select().from(botConfigs).where(ofAccount(botConfigs, userId)).for('update');
   let [row] = await locked();
   let created = false;
   if (!row) {
@@ -322,7 +321,7 @@ export async function restoreBot(
   const existing = await t
     .select({ trigger: autoReplies.trigger, position: autoReplies.position })
     .from(autoReplies)
-    .where(eq(autoReplies.userId, userId));
+    .where(ofAccount(autoReplies, userId));
   const triggers = new Set(existing.map((r) => normalizeForMatch(r.trigger)));
   let position = existing.reduce((max, r) => Math.max(max, r.position + 1), 0);
   const fresh: Array<typeof autoReplies.$inferInsert> = [];
@@ -368,7 +367,7 @@ export async function restoreBot(
     await t
       .update(botConfigs)
       .set({ ...fill, updatedAt: new Date() })
-      .where(eq(botConfigs.userId, userId));
+      .where(ofAccount(botConfigs, userId));
   }
   if (filled) config.updated = 1;
   else config.unchanged = 1;

@@ -16,6 +16,7 @@ import {
 import { e164Of } from '../../../contract/phone';
 import { startOfSaoPauloDay } from '../../../contract/sao-paulo-time';
 import type { WhatsappSession } from '../../../contract/whatsapp';
+import { accountSql, ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { whatsappAuthKeys, whatsappBusinessAccounts } from '../../db/schema';
@@ -92,13 +93,13 @@ async function figures(db: Db, userId: string, ids: string[]) {
           sum(inbound) filter (where hour >= stats_hour(${since}::timestamptz)) as replies,
           0 as opt_outs
         from stats_number_hours
-        where user_id = ${userId} and connection_id in (${idList})
+        where ${accountSql(userId)} and connection_id in (${idList})
           and hour >= least(stats_hour(${since}::timestamptz), stats_hour(${today}::timestamptz))
         group by connection_id
       ), opt_outs as (
         select opted_out_via as id, 0, 0, 0, 0, count(*) from contacts
         where opted_out and opted_out_via in (${idList}) and opted_out_at >= ${since}::timestamptz
-          and user_id = ${userId}
+          and ${accountSql(userId)}
         group by opted_out_via
       )
       select id, coalesce(sum(failures), 0)::int as failures, coalesce(sum(blocks), 0)::int as blocks,
@@ -152,7 +153,7 @@ async function views(deps: ConnectionsDeps, userId: string, entries: ConnectionE
       entries.map((e) => e.id),
     ),
     // Every Cloud number's saved settings in one read, not one per number.
-    deps.db.select().from(whatsappBusinessAccounts).where(eq(whatsappBusinessAccounts.userId, userId)),
+    deps.db.select().from(whatsappBusinessAccounts).where(ofAccount(whatsappBusinessAccounts, userId)),
   ]);
   const cloud = new Map(cloudRows.map((r) => [r.connectionId, r]));
   return Promise.all(

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Conversation, type ConversationMessage, conversationsMsg } from '../../../contract/conversations';
 import { uploadIdOf, uploadUrl } from '../../../contract/uploads';
 import { recordOutboundMessage, setTakenOver } from '../../chatbot/conversations';
+import { accountSql } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import type { AppDeps } from '../../deps';
@@ -54,16 +55,21 @@ function toConversation(r: ConversationRow, now = new Date()): Conversation {
   };
 }
 
-const SELECT = sql`
+/**
+ * The account's conversations with their contact, number and latest author: every table is read
+ * for the account (a conversation's contact, number and messages are its account's).
+ */
+const selectOf = (userId: string) => sql`
   select v.phone, coalesce(v.contact_id, c.id) as contact_id, v.name, c.name as contact_name, v.last_message_at,
          v.last_message_text, v.last_direction, v.unread, v.taken_over_until, v.connection_id, n.label as number_label,
          -- Who wrote the latest stored message (campaign sends do not move the list): the thread's index finds it.
          (select m.source from conversation_messages m
-           where m.user_id = v.user_id and m.phone = v.phone and m.connection_id = v.connection_id
+           where ${accountSql(userId, 'm.user_id')} and m.phone = v.phone and m.connection_id = v.connection_id
            order by m.created_at desc limit 1) as last_source
   from conversations v
-  left join contacts c on c.user_id = v.user_id and c.phone = '+' || v.phone
-  left join connections n on n.id = v.connection_id and n.user_id = v.user_id`;
+  left join contacts c on ${accountSql(userId, 'c.user_id')} and c.phone = '+' || v.phone
+  left join connections n on n.id = v.connection_id and ${accountSql(userId, 'n.user_id')}
+  where ${accountSql(userId, 'v.user_id')}`;
 
 /** The account's conversations, most recent activity first; `search` on the name or the number. */
 export async function listConversations(
@@ -80,9 +86,7 @@ export async function listConversations(
       })`
     : sql``;
   const rows = rowsOf<ConversationRow>(
-    await db.execute(
-      sql`${SELECT} where v.user_id = ${userId} ${filter} ${onNumber} order by v.last_message_at desc limit ${q.limit}`,
-    ),
+    await db.execute(sql`${selectOf(userId)} ${filter} ${onNumber} order by v.last_message_at desc limit ${q.limit}`),
   );
   const now = new Date();
   return rows.map((r) => toConversation(r, now));
@@ -109,7 +113,7 @@ async function findConversation(
   const number = choice.connectionId
     ? rowsOf<{ id: string; label: string }>(
         await db.execute(
-          sql`select id, label from connections where id = ${choice.connectionId} and user_id = ${userId}`,
+          sql`select id, label from connections where id = ${choice.connectionId} and ${accountSql(userId)}`,
         ),
       )[0]
     : undefined;
@@ -117,13 +121,13 @@ async function findConversation(
   const onNumber = number ? sql`and v.connection_id = ${number.id}` : sql``;
   const row = rowsOf<ConversationRow>(
     await db.execute(
-      sql`${SELECT} where v.user_id = ${userId} and v.phone = ${phone} ${onNumber} order by v.last_message_at desc limit 1`,
+      sql`${selectOf(userId)} and v.phone = ${phone} ${onNumber} order by v.last_message_at desc limit 1`,
     ),
   )[0];
   if (row) return toConversation(row);
   const contact = rowsOf<{ id: string; name: string; created_at: Date | string }>(
     await db.execute(
-      sql`select id, name, created_at from contacts where user_id = ${userId} and phone = ${`+${phone}`}`,
+      sql`select id, name, created_at from contacts where ${accountSql(userId)} and phone = ${`+${phone}`}`,
     ),
   )[0];
   if (!contact) throw new AppError('NOT_FOUND', conversationsMsg.notFound);
@@ -179,7 +183,7 @@ export async function getConversation(
              -- A person's answer is the account user's (one person per account).
              case when m.source = 'manual' then (select u.name from users u where u.id = m.user_id) end as author
       from conversation_messages m
-      where m.user_id = ${userId} and m.phone = ${phone} and m.connection_id = ${number} ${before}
+      where ${accountSql(userId, 'm.user_id')} and m.phone = ${phone} and m.connection_id = ${number} ${before}
       order by m.created_at desc limit ${q.limit}`),
   );
   // Each campaign's row for this number through the (campaign, recipient) key: cheap whatever the campaign sizes.
@@ -198,9 +202,9 @@ export async function getConversation(
       select r.id, c.message, c.image_url, c.name as campaign_name, r.name, r.email, r.status, r.error, r.sent_at
       from campaigns c
       join campaign_recipients r on r.campaign_id = c.id and r.recipient = ${phone}
-      where c.user_id = ${userId} and r.kind = 'contact' and r.sent_at is not null ${beforeCampaign}
+      where ${accountSql(userId, 'c.user_id')} and r.kind = 'contact' and r.sent_at is not null ${beforeCampaign}
         and (r.connection_id = ${number} or (r.connection_id is null and exists (
-          select 1 from connections n where n.id = ${number} and n.user_id = ${userId} and n.is_default)))
+          select 1 from connections n where n.id = ${number} and ${accountSql(userId, 'n.user_id')} and n.is_default)))
       order by r.sent_at desc limit ${q.limit}`),
   );
   const messages: ConversationMessage[] = [
@@ -240,7 +244,7 @@ export async function getConversation(
     .reverse();
   if (conversation.unread > 0) {
     await db.execute(
-      sql`update conversations set unread = 0 where user_id = ${userId} and phone = ${phone} and connection_id = ${number}`,
+      sql`update conversations set unread = 0 where ${accountSql(userId)} and phone = ${phone} and connection_id = ${number}`,
     );
     conversation.unread = 0;
   }
@@ -249,7 +253,7 @@ export async function getConversation(
 
 async function handoffMinutes(db: Db, userId: string): Promise<number> {
   const row = rowsOf<{ handoff_minutes: number }>(
-    await db.execute(sql`select handoff_minutes from bot_configs where user_id = ${userId}`),
+    await db.execute(sql`select handoff_minutes from bot_configs where ${accountSql(userId)}`),
   )[0];
   return row?.handoff_minutes ?? 120;
 }
@@ -269,7 +273,7 @@ export async function sendManualMessage(
   const { db } = deps;
   const conversation = await findConversation(deps, userId, phone, choice);
   const optedOut = rowsOf<{ opted_out: boolean }>(
-    await db.execute(sql`select opted_out from contacts where user_id = ${userId} and phone = ${`+${phone}`}`),
+    await db.execute(sql`select opted_out from contacts where ${accountSql(userId)} and phone = ${`+${phone}`}`),
   )[0]?.opted_out;
   if (optedOut) throw new AppError('CONFLICT', conversationsMsg.optedOut);
   // Only through the conversation's own number: an answer from another would start another conversation.

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import { mediaMsg } from '../../../contract/media';
 import {
@@ -10,6 +10,7 @@ import {
   savedMessagesMsg,
 } from '../../../contract/saved-messages';
 import { uploadUrl } from '../../../contract/uploads';
+import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { savedMessages } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -88,7 +89,7 @@ export async function listSavedMessages(db: Db, userId: string): Promise<SavedMe
   const rows = await db
     .select()
     .from(savedMessages)
-    .where(eq(savedMessages.userId, userId))
+    .where(ofAccount(savedMessages, userId))
     .orderBy(desc(savedMessages.createdAt), desc(savedMessages.id));
   return rows.map(toSavedMessage);
 }
@@ -98,7 +99,7 @@ async function findRow(db: Db, userId: string, id: string): Promise<SavedMessage
   const [row] = await db
     .select()
     .from(savedMessages)
-    .where(and(eq(savedMessages.id, id), eq(savedMessages.userId, userId)));
+    .where(ofAccount(savedMessages, userId, eq(savedMessages.id, id)));
   return row ?? null;
 }
 
@@ -132,7 +133,7 @@ export async function updateSavedMessage(
   const [row] = await db
     .update(savedMessages)
     .set({ ...fields, updatedAt: new Date() })
-    .where(and(eq(savedMessages.id, id), eq(savedMessages.userId, userId)))
+    .where(ofAccount(savedMessages, userId, eq(savedMessages.id, id)))
     .returning();
   if (!row) throw new AppError('NOT_FOUND', savedMessagesMsg.notFound);
   return toSavedMessage(row);
@@ -141,7 +142,7 @@ export async function updateSavedMessage(
 export async function deleteSavedMessage(db: Db, userId: string, id: string): Promise<void> {
   const deleted = await db
     .delete(savedMessages)
-    .where(and(eq(savedMessages.id, id), eq(savedMessages.userId, userId)))
+    .where(ofAccount(savedMessages, userId, eq(savedMessages.id, id)))
     .returning({ id: savedMessages.id });
   if (deleted.length === 0) throw new AppError('NOT_FOUND', savedMessagesMsg.notFound);
 }
@@ -184,7 +185,7 @@ export async function restoreSavedMessages(
       await t
         .select({ title: savedMessages.title, contentType: savedMessages.contentType, content: savedMessages.content })
         .from(savedMessages)
-        .where(eq(savedMessages.userId, userId))
+        .where(ofAccount(savedMessages, userId))
     ).map(key),
   );
   const fresh: Array<typeof savedMessages.$inferInsert> = [];

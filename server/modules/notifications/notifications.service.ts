@@ -6,13 +6,14 @@ import {
   type NotificationList,
   notificationMsg,
 } from '../../../contract/notifications';
+import { accountSql } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 
 /** How many of the account's notifications are unread (the partial index of unread rows answers it). */
 export async function countUnread(db: Db, userId: string): Promise<number> {
   const [r] = rowsOf<{ n: number }>(
-    await db.execute(sql`select count(*)::int as n from notifications where user_id = ${userId} and read_at is null`),
+    await db.execute(sql`select count(*)::int as n from notifications where ${accountSql(userId)} and read_at is null`),
   );
   return Number(r.n);
 }
@@ -30,7 +31,7 @@ export async function listNotifications(db: Db, userId: string, limit: number): 
   }>(
     await db.execute(sql`
       select id, kind, title, body, link, read_at, created_at from notifications
-      where user_id = ${userId}
+      where ${accountSql(userId)}
       order by created_at desc, id desc
       limit ${limit}`),
   );
@@ -60,7 +61,7 @@ export async function markRead(db: Db, userId: string, ids: string[] | undefined
   const updated = rowsOf<{ id: string }>(
     await db.execute(sql`
       update notifications set read_at = now()
-      where user_id = ${userId} and read_at is null ${only}
+      where ${accountSql(userId)} and read_at is null ${only}
       returning id`),
   );
   return {

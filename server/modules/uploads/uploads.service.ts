@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
   baseFileName,
   UPLOAD_MAX_BYTES,
@@ -9,6 +9,7 @@ import {
   uploadUrl,
 } from '../../../contract/uploads';
 import { lockAccount } from '../../db/account-lock';
+import { accountSql, ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { mediaUploads } from '../../db/schema';
@@ -80,7 +81,7 @@ function toUpload(row: { id: string; fileName: string; mimeType: string; size: n
 const storedBytes = async (db: Db, userId: string) =>
   Number(
     rowsOf<{ total: string | number }>(
-      await db.execute(sql`select coalesce(sum(size), 0) as total from media_uploads where user_id = ${userId}`),
+      await db.execute(sql`select coalesce(sum(size), 0) as total from media_uploads where ${accountSql(userId)}`),
     )[0]?.total ?? 0,
   );
 
@@ -92,9 +93,9 @@ export async function pruneUnusedUploads(db: Db, userId: string): Promise<number
   const removed = rowsOf(
     await db.execute(sql`
       delete from media_uploads u
-      where u.user_id = ${userId} and u.created_at < now() - interval '1 day'
-        and not exists (select 1 from campaigns c where c.user_id = u.user_id and c.image_url = ${UPLOAD_REF_PREFIX} || u.id::text)
-        and not exists (select 1 from saved_messages m where m.user_id = u.user_id and m.upload_id = u.id)
+      where ${accountSql(userId, 'u.user_id')} and u.created_at < now() - interval '1 day'
+        and not exists (select 1 from campaigns c where ${accountSql(userId, 'c.user_id')} and c.image_url = ${UPLOAD_REF_PREFIX} || u.id::text)
+        and not exists (select 1 from saved_messages m where ${accountSql(userId, 'm.user_id')} and m.upload_id = u.id)
       returning u.id`),
   );
   return removed.length;
@@ -167,7 +168,7 @@ export async function findUpload(db: Db, userId: string, id: string): Promise<Up
       size: mediaUploads.size,
     })
     .from(mediaUploads)
-    .where(and(eq(mediaUploads.id, id), eq(mediaUploads.userId, userId)));
+    .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)));
   return row ? toUpload(row) : null;
 }
 
@@ -184,6 +185,6 @@ export async function loadUpload(
   const [row] = await db
     .select({ data: bytesOut(), mimeType: mediaUploads.mimeType, fileName: mediaUploads.fileName })
     .from(mediaUploads)
-    .where(and(eq(mediaUploads.id, id), eq(mediaUploads.userId, userId)));
+    .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)));
   return row ? { ...row, data: Buffer.from(row.data, 'base64') } : null;
 }
