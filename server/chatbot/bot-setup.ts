@@ -1,7 +1,8 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
 import { type AutoReplyRule, type BotButton, DEFAULT_BOT_CONFIG } from '../../contract/bot';
 import { BUSINESS_DAYS, DEFAULT_WHATSAPP_SETTINGS } from '../../contract/constants';
 import type { BusinessHours } from '../../contract/sending-time';
+import { accountSql, ofAccount } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { autoReplies, botConfigs } from '../db/schema';
@@ -76,21 +77,21 @@ export class BotSetupCache {
 
   private async versions(userId: string): Promise<Versions> {
     const result = await this.db.execute(sql`
-      select (select updated_at::text from bot_configs where user_id = ${userId}) as bot,
-             (select updated_at::text from account_settings where user_id = ${userId}) as settings,
+      select (select updated_at::text from bot_configs where ${accountSql(userId)}) as bot,
+             (select updated_at::text from account_settings where ${accountSql(userId)}) as settings,
              coalesce((select coalesce(nullif(company, ''), name) from users where id = ${userId}), '') as name`);
     return rowsOf<Versions>(result)[0] ?? { bot: null, settings: null, name: '' };
   }
 
   private async load(userId: string, businessName: string): Promise<BotSetup> {
-    const [config] = await this.db.select().from(botConfigs).where(eq(botConfigs.userId, userId));
+    const [config] = await this.db.select().from(botConfigs).where(ofAccount(botConfigs, userId));
     const rows = await this.db
       .select()
       .from(autoReplies)
-      .where(eq(autoReplies.userId, userId))
+      .where(ofAccount(autoReplies, userId))
       .orderBy(asc(autoReplies.position), asc(autoReplies.createdAt));
     const settings = await this.db.execute(
-      sql`select business_start, business_end, business_days from account_settings where user_id = ${userId}`,
+      sql`select business_start, business_end, business_days from account_settings where ${accountSql(userId)}`,
     );
     const s = rowsOf<{ business_start: string; business_end: string; business_days: string[] }>(settings)[0];
     const rules: StoredRule[] = rows.map((r) => ({

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { ConversationMessage } from '../../contract/conversations';
 import { contactLimitFor } from '../../contract/plans';
 import { lockAccount } from '../db/account-lock';
+import { accountSql } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { normalizePhone } from '../lib/phone';
@@ -48,7 +49,7 @@ export async function ensureContact(
   const e164 = normalizePhone(`+${phoneDigits}`);
   if (!e164) return null;
   const found = rowsOf<{ id: string; name: string; opted_out: boolean }>(
-    await db.execute(sql`select id, name, opted_out from contacts where user_id = ${userId} and phone = ${e164}`),
+    await db.execute(sql`select id, name, opted_out from contacts where ${accountSql(userId)} and phone = ${e164}`),
   )[0];
   if (found) return { id: found.id, name: found.name, optedOut: found.opted_out };
   // Without a profile name the contact has none: screens show its number, {{nome}} its fallback.
@@ -68,7 +69,7 @@ export async function ensureContact(
     const fits =
       limit === null
         ? sql`true`
-        : sql`(select count(*) from (select 1 from contacts where user_id = ${userId} limit ${limit}) t) < ${limit}`;
+        : sql`(select count(*) from (select 1 from contacts where ${accountSql(userId)} limit ${limit}) t) < ${limit}`;
     const rows = rowsOf<{ id: string; name: string; opted_out: boolean }>(
       await t.execute(sql`
         insert into contacts (user_id, name, phone, tags)
@@ -81,7 +82,7 @@ export async function ensureContact(
     const row =
       rows[0] ??
       rowsOf<{ id: string; name: string; opted_out: boolean }>(
-        await t.execute(sql`select id, name, opted_out from contacts where user_id = ${userId} and phone = ${e164}`),
+        await t.execute(sql`select id, name, opted_out from contacts where ${accountSql(userId)} and phone = ${e164}`),
       )[0];
     return row ? { id: row.id, name: row.name, optedOut: row.opted_out } : null;
   });
@@ -149,10 +150,10 @@ export async function receiveInbound(
             greatest((chatbot_turns.inbound_by_number ->> ${connectionId}::text)::timestamptz, excluded.last_inbound_at))
         returning previous_on_number
       ), contact as (
-        select id, name, opted_out from contacts where user_id = ${userId} and phone = ${e164}
+        select id, name, opted_out from contacts where ${accountSql(userId)} and phone = ${e164}
       ), before as (
         select last_inbound_at, taken_over_until, out_of_hours_day from conversations
-        where user_id = ${userId} and phone = ${message.from} and connection_id = ${connectionId}
+        where ${accountSql(userId)} and phone = ${message.from} and connection_id = ${connectionId}
       )
       select exists (select 1 from fresh) as fresh,
              (select id from contact) as contact_id, (select name from contact) as contact_name,
@@ -308,7 +309,7 @@ export async function recentMessages(
   const rows = rowsOf<{ direction: 'in' | 'out'; text: string }>(
     await db.execute(sql`
       select direction, coalesce(choice->>'option', text) as text from conversation_messages
-      where user_id = ${userId} and phone = ${phone} and connection_id = ${connectionId}
+      where ${accountSql(userId)} and phone = ${phone} and connection_id = ${connectionId}
       order by created_at desc limit ${limit}`),
   );
   return rows.reverse();
@@ -332,7 +333,7 @@ export async function recordConversationReceipts(db: Db, userId: string, receipt
       update conversation_messages m set status = ${status},
         failure_reason = ${status === 'failed' ? sql`coalesce(v.error, 'Falha na entrega.')` : sql`null`}
       from unnest(${sql.param(ids)}::text[], ${sql.param(errors)}::text[]) as v(id, error)
-      where m.provider_message_id = v.id and m.user_id = ${userId} and m.direction = 'out'
+      where m.provider_message_id = v.id and ${accountSql(userId, 'm.user_id')} and m.direction = 'out'
         and m.status in (${from})`);
   }
 }

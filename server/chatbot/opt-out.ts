@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { OPT_OUT_CONFIRMATION, OPT_OUT_KEYWORDS } from '../../contract/contacts';
 import { foldText } from '../../contract/text-match';
+import { ofAccount } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { contacts } from '../db/schema';
 import { normalizePhone } from '../lib/phone';
@@ -32,7 +33,7 @@ export async function setContactOptOut(
   const rows = await db
     .update(contacts)
     .set({ optedOut, optedOutAt: optedOut ? new Date() : null, optedOutVia: optedOut ? via : null })
-    .where(and(eq(contacts.userId, userId), eq(contacts.phone, e164)))
+    .where(ofAccount(contacts, userId, eq(contacts.phone, e164)))
     .returning({ id: contacts.id });
   return rows.length > 0;
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { accountSql } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 
@@ -80,12 +81,12 @@ export class ContactTurns {
                 serving = case when serving = ${number} then serving else serving + 1 end,
                 lease_until = case when serving = ${number} or serving + 1 = ${number}
                                    then ${after(this.timings.leaseMs)} else ${after(this.timings.grantMs)} end
-              where user_id = ${userId} and contact = ${contact}
+              where ${accountSql(userId)} and contact = ${contact}
                 and (serving = ${number} or (serving < ${number} and coalesce(lease_until < now(), true)))
               returning serving
             )
             select (select serving from claim) as claimed,
-                   (select serving from chatbot_turns where user_id = ${userId} and contact = ${contact}) as serving`),
+                   (select serving from chatbot_turns where ${accountSql(userId)} and contact = ${contact}) as serving`),
         )[0];
         if (row?.claimed !== null && row?.claimed !== undefined && Number(row.claimed) === number) break;
         if (row?.claimed === null && row.serving !== null && Number(row.serving) > number) {
@@ -101,7 +102,7 @@ export class ContactTurns {
       this.db
         .execute(sql`
           update chatbot_turns set lease_until = ${after(this.timings.leaseMs)}
-          where user_id = ${userId} and contact = ${contact} and serving = ${number}`)
+          where ${accountSql(userId)} and contact = ${contact} and serving = ${number}`)
         .catch((err) => this.log.warn({ err }, 'a chatbot turn could not be renewed'));
     }, this.timings.renewMs);
     renew.unref();
@@ -111,7 +112,7 @@ export class ContactTurns {
         try {
           await this.db.execute(sql`
             update chatbot_turns set serving = serving + 1, lease_until = ${after(this.timings.grantMs)}
-            where user_id = ${userId} and contact = ${contact} and serving = ${number}`);
+            where ${accountSql(userId)} and contact = ${contact} and serving = ${number}`);
         } catch (err) {
           this.log.warn({ err }, 'a chatbot turn could not be released: it lapses with its lease');
         }

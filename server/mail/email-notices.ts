@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { DEFAULT_NOTIFICATION_SETTINGS } from '../../contract/constants';
 import { type NotificationKind, notificationLinks } from '../../contract/notifications';
 import type { Config } from '../config';
+import { ofAccount } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { accountSettings, type UserRow, users } from '../db/schema';
 import type { NewNotification } from '../records/notify';
@@ -96,7 +97,7 @@ export class EmailNotices {
         systemAlerts: accountSettings.systemAlerts,
       })
       .from(users)
-      .leftJoin(accountSettings, eq(accountSettings.userId, users.id))
+      .leftJoin(accountSettings, ofAccount(accountSettings, userId))
       .where(eq(users.id, userId))
       .limit(1);
     if (!row) return null;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { ActivityKind } from '../../contract/activity';
+import { accountSql } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { type ErrorLog, storedText } from './notify';
 
@@ -21,7 +22,7 @@ export interface NewActivity {
 /** The insert of one activity row (nothing when `onChangeOf` finds the state unchanged); throws on failure. */
 export async function insertActivity(db: Db, e: NewActivity): Promise<void> {
   const unchanged = e.onChangeOf?.length
-    ? sql`where (select kind from activity_events where user_id = ${e.userId} and kind in (${sql.join(
+    ? sql`where (select kind from activity_events where ${accountSql(e.userId)} and kind in (${sql.join(
         e.onChangeOf.map((k) => sql`${k}`),
         sql`, `,
       )}) order by created_at desc, id desc limit 1) is distinct from ${e.kind}`

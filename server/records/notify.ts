@@ -1,7 +1,8 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { is, SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_NOTIFICATION_SETTINGS } from '../../contract/constants';
 import { NOTIFICATIONS_KEPT, type NotificationKind, notificationSettingOf } from '../../contract/notifications';
+import { type AccountRef, accountSql } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { accountSettings } from '../db/schema';
 
@@ -19,11 +20,15 @@ export interface NewNotification {
 /** Stored text: no NUL (PostgreSQL refuses it in text), bounded length. */
 export const storedText = (s: string, max: number) => s.replaceAll('\0', '').slice(0, max);
 
-/** The recipient's setting for this kind, or true when the kind has none (contract `notificationSettingOf`). */
-function wanted(kind: NotificationKind, userId: SQL): SQL {
+/**
+ * The recipient's setting for this kind, or true when the kind has none (contract `notificationSettingOf`):
+ * the one account's, or (a column of the recipients, `r.id`) each recipient's own.
+ */
+function wanted(kind: NotificationKind, recipient: AccountRef | SQL): SQL {
   const setting = notificationSettingOf[kind];
   if (!setting) return sql`true`;
-  return sql`coalesce((select ${accountSettings[setting]} from account_settings where user_id = ${userId}), ${DEFAULT_NOTIFICATION_SETTINGS[setting]})`;
+  const whose = is(recipient, SQL) ? sql`${accountSettings.userId} = ${recipient}` : accountSql(recipient);
+  return sql`coalesce((select ${accountSettings[setting]} from account_settings where ${whose}), ${DEFAULT_NOTIFICATION_SETTINGS[setting]})`;
 }
 
 /**
@@ -34,7 +39,7 @@ const PRUNE_INSERTED = sql`
   delete from notifications where id in (
     select id from (
       select id, row_number() over (partition by user_id order by created_at desc, id desc) as n
-      from notifications where user_id in (select user_id from ins)
+      from notifications join (select distinct user_id from ins) recipients using (user_id)
     ) ranked where n >= ${NOTIFICATIONS_KEPT}
   )`;
 
@@ -66,7 +71,7 @@ async function insert(db: Db, log: ErrorLog, recipients: SQL, n: NewNotification
  * answers whether one was written. Throws on failure; tells no listener (see `heard`).
  */
 export async function insertNotification(db: Db, userId: string, n: NewNotification): Promise<boolean> {
-  return (await insertFor(db, sql`select ${userId}::uuid`, n, wanted(n.kind, sql`r.id`))) > 0;
+  return (await insertFor(db, sql`select ${userId}::uuid`, n, wanted(n.kind, userId))) > 0;
 }
 
 /** Told of each notification stored for one account; must not block (it is called, never awaited). */
@@ -94,7 +99,7 @@ export function onNotification(db: Db, listener: NotificationListener): () => vo
  */
 export async function notify(db: Db, log: ErrorLog, userId: string, n: NewNotification): Promise<boolean> {
   const user = sql`${userId}::uuid`;
-  const stored = (await insert(db, log, sql`select ${user}`, n, wanted(n.kind, sql`r.id`))) > 0;
+  const stored = (await insert(db, log, sql`select ${user}`, n, wanted(n.kind, userId))) > 0;
   if (stored) heard(db, log, userId, n);
   return stored;
 }

@@ -10,6 +10,7 @@ import {
   isCampaignStatusIn,
 } from '../../contract/campaigns';
 import { contactLimitFor } from '../../contract/plans';
+import { accountSql, acrossAccounts, ofAccount } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, campaigns, users } from '../db/schema';
@@ -92,7 +93,7 @@ export async function currentRow(db: Db, userId: string, id: string): Promise<Ca
   const [row] = await db
     .select()
     .from(campaigns)
-    .where(and(eq(campaigns.id, id), eq(campaigns.userId, userId)));
+    .where(ofAccount(campaigns, userId, eq(campaigns.id, id)));
   if (!row) throw new AppError('NOT_FOUND', campaignMsg.notFound);
   return row;
 }
@@ -109,11 +110,7 @@ async function move(
     .update(campaigns)
     .set({ ...set, updatedAt: new Date() })
     .where(
-      and(
-        eq(campaigns.id, id),
-        eq(campaigns.userId, userId),
-        inArray(campaigns.status, [...USER_TRANSITIONS[action].from]),
-      ),
+      ofAccount(campaigns, userId, eq(campaigns.id, id), inArray(campaigns.status, [...USER_TRANSITIONS[action].from])),
     )
     .returning();
   if (row) return row;
@@ -148,7 +145,7 @@ async function writeStart(db: Db, userId: string, campaignId: string): Promise<P
       })
       .from(campaigns)
       .innerJoin(users, eq(users.id, campaigns.userId))
-      .where(and(eq(campaigns.id, campaignId), eq(campaigns.userId, userId)))
+      .where(ofAccount(campaigns, userId, eq(campaigns.id, campaignId)))
       .for('update', { of: campaigns });
     if (!row) throw new AppError('NOT_FOUND', campaignMsg.notFound);
     assertTransition('send', row.status);
@@ -165,7 +162,7 @@ async function writeStart(db: Db, userId: string, campaignId: string): Promise<P
         waitingReason: null,
         updatedAt: new Date(),
       })
-      .where(eq(campaigns.id, campaignId));
+      .where(ofAccount(campaigns, userId, eq(campaigns.id, campaignId)));
     return { ...plan, name: row.name };
   });
   if (plan.total >= VACUUM_AFTER_ROWS) {
@@ -231,8 +228,9 @@ export async function cancelCampaign(
       finishedAt: new Date(),
       waitingReason: null,
     });
+    // The campaign was just moved as the account's; its rows by campaign (campaign_status_idx).
     await tx
-      .update(campaignRecipients)
+      .update(acrossAccounts(campaignRecipients))
       .set({ status: 'skipped', error: campaignMsg.reason.cancelled, updatedAt: new Date() })
       .where(and(eq(campaignRecipients.campaignId, id), eq(campaignRecipients.status, 'queued')));
     return row;
@@ -266,7 +264,7 @@ export async function dueScheduledCampaigns(db: Db, limit: number): Promise<Arra
  * the account's default number, those that chose none.
  */
 export function sentBy(lane: LaneScope): SQL {
-  return sql`c.user_id = ${lane.userId} and (${lane.connectionId}::uuid = any(c.connection_ids)
+  return sql`${accountSql(lane.userId, 'c.user_id')} and (${lane.connectionId}::uuid = any(c.connection_ids)
     or (cardinality(c.connection_ids) = 0 and ${lane.isDefault}::boolean))`;
 }
 
@@ -290,7 +288,7 @@ export async function markWaiting(db: Db, lane: LaneScope, reason: CampaignWaitR
       and c.waiting_reason is distinct from ${reason}
       and not exists (
         select 1 from connections n
-        where n.user_id = c.user_id and n.deleted_at is null and n.stop_reason is null
+        where ${accountSql(lane.userId, 'n.user_id')} and n.deleted_at is null and n.stop_reason is null
           and (n.id = any(c.connection_ids) or (cardinality(c.connection_ids) = 0 and n.is_default)))
   `);
 }
@@ -338,7 +336,7 @@ export async function finishCampaigns(ctx: Omit<LifecycleContext, 'changed'>, us
             or not exists (select 1 from campaign_recipients r where r.campaign_id = c.id and r.status = 'failed')
           then 'completed' else 'failed' end,
         finished_at = now(), waiting_reason = null, updated_at = now()
-      where c.user_id = ${userId} and c.status ${statusIn(ENGINE_TRANSITIONS.finish.from)}
+      where ${accountSql(userId, 'c.user_id')} and c.status ${statusIn(ENGINE_TRANSITIONS.finish.from)}
         and not exists (select 1 from campaign_recipients r where r.campaign_id = c.id and r.status in ('queued', 'sending'))
       returning c.id, c.status, c.name,
         (select count(*)::int from campaign_recipients r where r.campaign_id = c.id and r.status in ('sent', 'delivered', 'read')) as sent,

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { CAMPAIGN_RUNNING, campaignMsg } from '../../contract/campaigns';
+import { accountSql } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { MicroBatch } from '../lib/micro-batch';
@@ -147,7 +148,7 @@ export class RowClaims {
         from campaigns c
         where c.id = r.campaign_id and r.id in (
           select r2.id from campaign_recipients r2 join campaigns c2 on c2.id = r2.campaign_id
-          where r2.user_id = ${lane.userId} and r2.status = 'queued' and r2.due_at <= now() and ${free}
+          where ${accountSql(lane.userId, 'r2.user_id')} and r2.status = 'queued' and r2.due_at <= now() and ${free}
             and c2.status ${statusIn(SENDABLE)} and ${mine}
           order by r2.due_at
           limit ${n}

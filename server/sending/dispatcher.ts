@@ -13,6 +13,7 @@ import {
 } from '../../contract/connections';
 import { notificationMsg } from '../../contract/notifications';
 import { startOfSaoPauloDay } from '../../contract/sao-paulo-time';
+import { accountSql } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { notify } from '../records/notify';
@@ -246,13 +247,14 @@ export class Dispatcher {
         this.opts.log.warn({ err, campaignId: c.id }, 'a scheduled campaign could not start');
       });
     }
-    // The numbers with work: those running campaigns chose, or their account's default.
+    // The numbers with work: those running campaigns chose, or their account's default. A sweep
+    // over every account's running campaigns, each joined to its own account's numbers.
     const numbers = rowsOf<{ user_id: string; connection_id: string; is_default: boolean }>(
       await this.db.execute(sql`
         select distinct c.user_id, n.id as connection_id, n.is_default from campaigns c
-        join connections n on n.user_id = c.user_id and n.deleted_at is null
-          and (n.id = any(c.connection_ids) or (cardinality(c.connection_ids) = 0 and n.is_default))
-        where c.status ${statusIn(CAMPAIGN_RUNNING)}`),
+        join connections n using (user_id)
+        where c.status ${statusIn(CAMPAIGN_RUNNING)} and n.deleted_at is null
+          and (n.id = any(c.connection_ids) or (cardinality(c.connection_ids) = 0 and n.is_default))`),
     );
     const now = Date.now();
     for (const { user_id: userId, connection_id: connectionId, is_default: isDefault } of numbers) {
@@ -419,7 +421,7 @@ export class Dispatcher {
     const [r] = rowsOf<{ n: number }>(
       await this.db.execute(sql`
         select count(distinct recipient)::int as n from campaign_recipients
-        where user_id = ${lane.userId} and ${byNumber(lane)} and kind = 'contact' and sent_at > now() - interval '24 hours'
+        where ${accountSql(lane.userId)} and ${byNumber(lane)} and kind = 'contact' and sent_at > now() - interval '24 hours'
       `),
     );
     return limit - r.n;
@@ -430,7 +432,7 @@ export class Dispatcher {
     const [r] = rowsOf<{ n: number }>(
       await this.db.execute(
         sql`select count(*)::int as n from campaign_recipients
-          where user_id = ${lane.userId} and sent_at >= ${since.toISOString()}::timestamptz and ${byNumber(lane)}`,
+          where ${accountSql(lane.userId)} and sent_at >= ${since.toISOString()}::timestamptz and ${byNumber(lane)}`,
       ),
     );
     return r.n;

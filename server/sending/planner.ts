@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { campaignMsg } from '../../contract/campaigns';
+import { accountSql } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 
@@ -44,9 +45,9 @@ function audienceSelects(c: AudienceSelection, contactLimit: number | null): SQL
       : sql``;
     const numbered =
       contactLimit === null
-        ? sql`select c.*, 0 as n from contacts c where c.user_id = ${c.userId} and c.is_active ${tagFilter}`
+        ? sql`select c.*, 0 as n from contacts c where ${accountSql(c.userId, 'c.user_id')} and c.is_active ${tagFilter}`
         : sql`select c.*, row_number() over (order by c.created_at, c.id) as n
-              from contacts c where c.user_id = ${c.userId} and c.is_active ${tagFilter}`;
+              from contacts c where ${accountSql(c.userId, 'c.user_id')} and c.is_active ${tagFilter}`;
     const limit = contactLimit ?? 0;
     const overLimit = contactLimit === null ? sql`false` : sql`c.n > ${limit}`;
     selects.push(sql`
@@ -78,7 +79,7 @@ function audienceSelects(c: AudienceSelection, contactLimit: number | null): SQL
       from (
         select g.*, case when g.whatsapp_group_id = '' then 'group:' || g.id::text else g.whatsapp_group_id end as recipient
         from groups g
-        where g.user_id = ${c.userId} and g.is_active ${nameFilter}
+        where ${accountSql(c.userId, 'g.user_id')} and g.is_active ${nameFilter}
       ) g
       order by g.recipient, g.created_at, g.id`);
   }
@@ -110,7 +111,7 @@ export async function planRecipients(tx: Db, c: PlannedCampaign, contactLimit: n
       from (
         select distinct on (v.phone) v.phone, v.connection_id
         from conversations v join connections n on n.id = v.connection_id
-        where v.user_id = ${c.userId} and v.connection_id = any(${sql.param(c.connectionIds)}::uuid[])
+        where ${accountSql(c.userId, 'v.user_id')} and v.connection_id = any(${sql.param(c.connectionIds)}::uuid[])
           and not n.paused and (n.stop_reason is null or n.stop_reason in ('outside_hours', 'messaging_limit'))
         order by v.phone, v.last_message_at desc
       ) v

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { accountSql } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import type { Receipt, WhatsappSubscriber } from '../whatsapp/driver';
@@ -27,7 +28,7 @@ function applyStatus(db: Db, userId: string, s: Receipt['status'], receipts: Rec
       error = ${s === 'failed' ? sql`coalesce(v.error, 'Falha na entrega.')` : reached(['delivered', 'read']) ? sql`null` : sql`r.error`},
       updated_at = now()
     from unnest(${sql.param(ids)}::text[], ${sql.param(ats)}::timestamptz[], ${sql.param(errors)}::text[]) as v(id, at, error)
-    where r.user_id = ${userId} and r.provider_message_id = v.id
+    where ${accountSql(userId, 'r.user_id')} and r.provider_message_id = v.id
       and r.status in (${list(RECEIPT_FROM[s])})
     returning r.provider_message_id as id
   `);
@@ -56,7 +57,7 @@ export async function recordReceipts(db: Db, userId: string, receipts: Receipt[]
       rowsOf<{ id: string; status: string }>(
         await db.execute(sql`
           select provider_message_id as id, status from campaign_recipients
-          where user_id = ${userId} and provider_message_id = any(${sql.param(ids)}::text[])`),
+          where ${accountSql(userId)} and provider_message_id = any(${sql.param(ids)}::text[])`),
       ).map((r) => [r.id, r.status]),
     );
     // Already further on (an older receipt arriving late) settles it; no row at all is unknown; a row

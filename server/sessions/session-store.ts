@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, ne } from 'drizzle-orm';
+import { eq, ne } from 'drizzle-orm';
+import { ofAccount } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { sessions, type UserRow, users } from '../db/schema';
 
@@ -165,10 +166,9 @@ export class SessionStore {
   /** Ends every session of a user, or every one but `keepToken` (password change keeps the current one). */
   async revokeUser(userId: string, keepToken?: string): Promise<void> {
     this.forgetUser(userId);
-    const where = keepToken
-      ? and(eq(sessions.userId, userId), ne(sessions.tokenHash, hashToken(keepToken)))
-      : eq(sessions.userId, userId);
-    await this.db.delete(sessions).where(where);
+    await this.db
+      .delete(sessions)
+      .where(ofAccount(sessions, userId, keepToken ? ne(sessions.tokenHash, hashToken(keepToken)) : undefined));
     // After the delete: another process that reads the user again finds the sessions gone.
     this.announce(`user:${userId}`);
   }

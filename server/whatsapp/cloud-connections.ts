@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { cloudApiMsg } from '../../contract/cloud-api';
 import { msg } from '../../contract/messages';
 import type { Config } from '../config';
+import { acrossAccounts } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { isDatabaseUnavailable } from '../db/errors';
 import { whatsappBusinessAccounts } from '../db/schema';
@@ -39,11 +40,14 @@ export interface CloudCredentials {
   displayPhoneNumber: string | null;
 }
 
-/** A Cloud number's saved Cloud API settings, or undefined when it has none. */
+/**
+ * A Cloud number's saved Cloud API settings, or undefined when it has none. By the number's id,
+ * unique across accounts (one row per number).
+ */
 export async function cloudAccount(db: Db, connectionId: string): Promise<CloudAccountRow | undefined> {
   const [row] = await db
     .select()
-    .from(whatsappBusinessAccounts)
+    .from(acrossAccounts(whatsappBusinessAccounts))
     .where(eq(whatsappBusinessAccounts.connectionId, connectionId))
     .limit(1);
   return row;
@@ -161,7 +165,7 @@ export class CloudConnections {
   async phoneNumberTaken(phoneNumberId: string, exceptConnectionId?: string): Promise<boolean> {
     const rows = await this.opts.db
       .select({ connectionId: whatsappBusinessAccounts.connectionId })
-      .from(whatsappBusinessAccounts)
+      .from(acrossAccounts(whatsappBusinessAccounts))
       .where(
         exceptConnectionId
           ? and(
@@ -211,9 +215,14 @@ export class CloudConnections {
     return row;
   }
 
-  /** A Cloud number removed: its credentials go (its webhook answers 404 from now on), here and everywhere. */
+  /**
+   * A Cloud number removed: its credentials go (its webhook answers 404 from now on), here and
+   * everywhere. By the number's id, unique across accounts.
+   */
   async removeCredentials(connectionId: string): Promise<void> {
-    await this.opts.db.delete(whatsappBusinessAccounts).where(eq(whatsappBusinessAccounts.connectionId, connectionId));
+    await this.opts.db
+      .delete(acrossAccounts(whatsappBusinessAccounts))
+      .where(eq(whatsappBusinessAccounts.connectionId, connectionId));
     this.forget(connectionId);
     this.opts.announce?.(connectionId);
   }

@@ -1,7 +1,8 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { asc, eq, isNull } from 'drizzle-orm';
 import type { ConnectionKind } from '../../contract/connections';
 import { connectionLimitFor, connectionsMsg } from '../../contract/connections';
 import { lockAccount } from '../db/account-lock';
+import { acrossAccounts, ofAccount } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { accountSettings, connections, users } from '../db/schema';
 import { AppError } from '../errors';
@@ -42,7 +43,7 @@ export class ConnectionDirectory {
       pending = this.db
         .select()
         .from(connections)
-        .where(and(eq(connections.userId, userId), isNull(connections.deletedAt)))
+        .where(ofAccount(connections, userId, isNull(connections.deletedAt)))
         .orderBy(asc(connections.createdAt), asc(connections.id))
         .then((rows) => {
           for (const row of rows) this.owners.set(row.id, row.userId);
@@ -65,9 +66,10 @@ export class ConnectionDirectory {
   async byId(connectionId: string): Promise<ConnectionEntry | undefined> {
     let userId = this.owners.get(connectionId);
     if (!userId) {
+      // By the number's id, unique across accounts: the row names its account.
       const [row] = await this.db
         .select({ userId: connections.userId })
-        .from(connections)
+        .from(acrossAccounts(connections))
         .where(eq(connections.id, connectionId))
         .limit(1);
       if (!row) return undefined;
@@ -133,7 +135,7 @@ export class ConnectionDirectory {
       const live = await tx
         .select()
         .from(connections)
-        .where(and(eq(connections.userId, userId), isNull(connections.deletedAt)))
+        .where(ofAccount(connections, userId, isNull(connections.deletedAt)))
         .orderBy(asc(connections.createdAt), asc(connections.id));
       if (reusePrimary) {
         const same =

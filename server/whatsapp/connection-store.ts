@@ -1,5 +1,6 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { eq, isNull, sql } from 'drizzle-orm';
 import type { ConnectionKind, ConnectionSettings, ConnectionStopReason } from '../../contract/connections';
+import { acrossAccounts, ofAccount } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { connections } from '../db/schema';
@@ -20,6 +21,10 @@ export interface ConnectionChanges {
  * transaction (and behind the account's lock, db/account-lock.ts) passes its transaction and
  * keeps both; each is one statement. Reads stay with their readers (ConnectionDirectory, the
  * engines' queries). Telling the processes that a number changed is the caller's.
+ *
+ * The operations given only a number's id (`acrossAccounts`) find it by that id, unique across
+ * accounts: the id comes from a row already read as the account's (ConnectionDirectory) or from
+ * the number's own driver.
  */
 export class ConnectionStore {
   /** A new number of the account (the caller has counted and chosen its default under the account's lock). */
@@ -33,7 +38,7 @@ export class ConnectionStore {
 
   /** Takes back a row just added that nothing uses yet. */
   async discard(db: Db, userId: string, connectionId: string): Promise<void> {
-    await db.delete(connections).where(and(eq(connections.userId, userId), eq(connections.id, connectionId)));
+    await db.delete(connections).where(ofAccount(connections, userId, eq(connections.id, connectionId)));
   }
 
   /**
@@ -44,11 +49,11 @@ export class ConnectionStore {
     await db
       .update(connections)
       .set({ isDefault: false, updatedAt: new Date() })
-      .where(and(eq(connections.userId, userId), eq(connections.isDefault, true)));
+      .where(ofAccount(connections, userId, eq(connections.isDefault, true)));
     const [row] = await db
       .update(connections)
       .set({ isDefault: true, updatedAt: new Date() })
-      .where(and(eq(connections.userId, userId), eq(connections.id, connectionId), isNull(connections.deletedAt)))
+      .where(ofAccount(connections, userId, eq(connections.id, connectionId), isNull(connections.deletedAt)))
       .returning({ kind: connections.kind });
     return row?.kind;
   }
@@ -57,20 +62,20 @@ export class ConnectionStore {
   async update(db: Db, connectionId: string, changes: ConnectionChanges): Promise<void> {
     if (!Object.keys(changes).length) return;
     await db
-      .update(connections)
+      .update(acrossAccounts(connections))
       .set({ ...changes, updatedAt: new Date() })
       .where(eq(connections.id, connectionId));
   }
 
   /** A Cloud number's display phone number, as the Graph API gave it. */
   async setPhoneNumber(db: Db, connectionId: string, phoneNumber: string): Promise<void> {
-    await db.update(connections).set({ phoneNumber }).where(eq(connections.id, connectionId));
+    await db.update(acrossAccounts(connections)).set({ phoneNumber }).where(eq(connections.id, connectionId));
   }
 
   /** Removed by its owner: out of the list, no longer the default nor restored; the row stays for reports. */
   async remove(db: Db, connectionId: string): Promise<void> {
     await db
-      .update(connections)
+      .update(acrossAccounts(connections))
       .set({ deletedAt: new Date(), isDefault: false, active: false, updatedAt: new Date() })
       .where(eq(connections.id, connectionId));
   }
@@ -78,7 +83,7 @@ export class ConnectionStore {
   /** A personal number starts pairing with this driver: it is restored at start-up from now on. */
   async recordPairing(db: Db, connectionId: string, driver: 'baileys' | 'simulator'): Promise<void> {
     await db
-      .update(connections)
+      .update(acrossAccounts(connections))
       .set({ active: true, driver, loggedOutAt: null, updatedAt: new Date() })
       .where(eq(connections.id, connectionId));
   }
@@ -86,7 +91,7 @@ export class ConnectionStore {
   /** A personal number's device reported its phone number: it is linked. */
   async recordLinked(db: Db, connectionId: string, phoneNumber: string): Promise<void> {
     await db
-      .update(connections)
+      .update(acrossAccounts(connections))
       .set({ phoneNumber, loggedOutAt: null, updatedAt: new Date() })
       .where(eq(connections.id, connectionId));
   }
@@ -97,7 +102,7 @@ export class ConnectionStore {
    */
   async recordDisconnected(db: Db, connectionId: string, opts: { unlinked: boolean }): Promise<void> {
     await db
-      .update(connections)
+      .update(acrossAccounts(connections))
       .set({
         active: false,
         phoneNumber: null,

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WhatsappSession } from '../../contract/whatsapp';
 import type { SimulatedSend } from '../../contract/whatsapp-connection';
 import type { Config } from '../config';
+import { acrossAccounts } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { connections } from '../db/schema';
 import { AppError } from '../errors';
@@ -276,11 +277,11 @@ export class ConnectionManager implements DriverProvider {
     return this.simulator.outbox(userId);
   }
 
-  /** Reconnects the personal numbers that were active when the process last stopped. */
+  /** Reconnects the personal numbers (of every account) that were active when the process last stopped. */
   async restore(): Promise<void> {
     const rows = await this.opts.db
       .select({ id: connections.id, userId: connections.userId, driver: connections.driver })
-      .from(connections)
+      .from(acrossAccounts(connections))
       .where(and(eq(connections.kind, 'personal'), eq(connections.active, true)));
     let restored = 0;
     for (const row of rows) {

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { acrossAccounts } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { whatsappBusinessAccounts } from '../../db/schema';
 import { decryptSecret } from '../../lib/crypto';
@@ -33,9 +34,10 @@ export class WebhookAccounts {
     if (!/^[0-9a-f]{32}$/.test(key)) return undefined;
     const cached = this.byKey.get(key);
     if (cached && !fresh && Date.now() - cached.at < WEBHOOK_ACCOUNT_CACHE_MS) return cached;
+    // By the webhook key, unique across accounts: the row names its account.
     const [row] = await this.db
       .select()
-      .from(whatsappBusinessAccounts)
+      .from(acrossAccounts(whatsappBusinessAccounts))
       .where(eq(whatsappBusinessAccounts.webhookKey, key))
       .limit(1);
     if (!row) {
