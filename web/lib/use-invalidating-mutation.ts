@@ -23,7 +23,9 @@ export function useInvalidatingMutation<TData, TVariables = void>(
 export function useSaveMutation<TData, TInput>(collectionPath: string, queryKeys: readonly QueryKey[]) {
   return useInvalidatingMutation(
     ({ id, input }: { id?: string; input: TInput }) =>
-      id ? api.put<TData>(`${collectionPath}/${encodeURIComponent(id)}`, input) : api.post<TData>(collectionPath, input),
+      id
+        ? api.put<TData>(`${collectionPath}/${encodeURIComponent(id)}`, input)
+        : api.post<TData>(collectionPath, input),
     queryKeys,
   );
 }

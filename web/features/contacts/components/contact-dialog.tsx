@@ -6,7 +6,7 @@ import { FormDialog } from '#web/components/form-dialog';
 import { FormField } from '#web/components/form-field';
 import { Label } from '#web/components/ui/label';
 import { Switch } from '#web/components/ui/switch';
-import { toastError, toastSuccess } from '#web/lib/toasts';
+import { toastError, toastOutcome } from '#web/lib/toasts';
 import { useServerForm } from '#web/lib/use-server-form';
 import { useSaveContact } from '../api/save-contact';
 
@@ -56,13 +56,10 @@ export function ContactDialog({
     (input) =>
       save.mutate(
         { id: contact?.id, input },
-        {
-          onSuccess: (res) => {
-            toastSuccess(res.message);
-            onOpenChange(false);
-          },
-          onError: (error) => form.failed(error, contact ? contactsMsg.updateError : contactsMsg.createError),
-        },
+        toastOutcome(
+          () => onOpenChange(false),
+          (error) => form.failed(error, contact ? contactsMsg.updateError : contactsMsg.createError),
+        ),
       ),
     (invalid) => {
       const message = fields.map((field) => invalid[field]?.message).find(Boolean);

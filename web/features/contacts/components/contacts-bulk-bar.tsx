@@ -9,7 +9,7 @@ import { PermissionGatedButton } from '#web/components/permission-gated-button';
 import { TagChip } from '#web/components/tag-chips';
 import { Button } from '#web/components/ui/button';
 import { useContactTags } from '#web/lib/queries/get-contact-tags';
-import { toastError, toastSuccess } from '#web/lib/toasts';
+import { toastError, toastOutcome } from '#web/lib/toasts';
 import { useServerForm } from '#web/lib/use-server-form';
 import { useBulkContacts } from '../api/bulk-contacts';
 
@@ -55,13 +55,10 @@ function BulkTagDialog({
     if (!action) return;
     bulk.mutate(
       { action, ids: selected.map((c) => c.id), tag: input.tag },
-      {
-        onSuccess: (res) => {
-          toastSuccess(res.message);
-          onOpenChange(false);
-        },
-        onError: (err) => form.failed(err, contactsMsg.bulkError),
-      },
+      toastOutcome(
+        () => onOpenChange(false),
+        (err) => form.failed(err, contactsMsg.bulkError),
+      ),
     );
   });
 
@@ -129,14 +126,13 @@ export function ContactsBulkBar({
   const confirmDelete = () =>
     bulk.mutate(
       { action: 'delete', ids: selected.map((c) => c.id) },
-      {
-        onSuccess: (res) => {
-          toastSuccess(res.message);
+      toastOutcome(
+        () => {
           setConfirming(false);
           onDeleted();
         },
-        onError: (err) => toastError(err, contactsMsg.bulkError),
-      },
+        (err) => toastError(err, contactsMsg.bulkError),
+      ),
     );
 
   return (

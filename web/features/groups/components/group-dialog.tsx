@@ -5,7 +5,7 @@ import { FormDialog } from '#web/components/form-dialog';
 import { FormField } from '#web/components/form-field';
 import { Label } from '#web/components/ui/label';
 import { Switch } from '#web/components/ui/switch';
-import { toastError, toastSuccess } from '#web/lib/toasts';
+import { toastError, toastOutcome } from '#web/lib/toasts';
 import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useSaveGroup } from '../api/save-group';
 
@@ -50,13 +50,10 @@ export function GroupDialog({
     (input) =>
       save.mutate(
         { id: group?.id, input },
-        {
-          onSuccess: (res) => {
-            toastSuccess(res.message);
-            onOpenChange(false);
-          },
-          onError: (error) => form.failed(error, group ? groupsMsg.updateError : groupsMsg.createError),
-        },
+        toastOutcome(
+          () => onOpenChange(false),
+          (error) => form.failed(error, group ? groupsMsg.updateError : groupsMsg.createError),
+        ),
       ),
     (invalid) => {
       const message = invalid.name?.message ?? invalid.whatsappGroupId?.message;

@@ -8,5 +8,5 @@ export function updateNotificationSettings(input: NotificationSettings): Promise
 }
 
 export function useUpdateNotificationSettings() {
-  return useCacheWritingMutation(updateWhatsappSettings, notificationSettingsQueryKey);
+  return useCacheWritingMutation(updateNotificationSettings, notificationSettingsQueryKey);
 }

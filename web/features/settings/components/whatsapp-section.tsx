@@ -2,13 +2,11 @@ import { useEffect } from 'react';
 import { Controller } from 'react-hook-form';
 import { settingsMsg, type WhatsappSettings, whatsappSettingsSchema } from '#contract/settings';
 import { FormField } from '#web/components/form-field';
-import { LockedState } from '#web/components/locked-state';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
 import { useWhatsappSettings } from '#web/lib/queries/get-whatsapp-settings';
 import { toastSuccess } from '#web/lib/toasts';
 import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useUpdateWhatsappSettings } from '../api/update-whatsapp-settings';
-import { FormSkeleton, LoadError, SaveButton, SwitchRow } from './settings-form-parts';
+import { LoadedSettingsCard, SaveButton, SwitchRow } from './settings-form-parts';
 
 const fields = [
   'autoReconnect',
@@ -119,22 +117,13 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
 export function WhatsappSection({ readOnly, locked }: { readOnly: boolean; locked: boolean }) {
   const query = useWhatsappSettings(!locked);
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>WhatsApp</CardTitle>
-        <CardDescription>Como e quando suas mensagens são enviadas. O envio segue estas regras.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        {locked ? (
-          <LockedState />
-        ) : query.isPending ? (
-          <FormSkeleton />
-        ) : query.isError ? (
-          <LoadError onRetry={() => void query.refetch()} retrying={query.isFetching} />
-        ) : (
-          <WhatsappForm initial={query.data} readOnly={readOnly} />
-        )}
-      </CardContent>
-    </Card>
+    <LoadedSettingsCard
+      title="WhatsApp"
+      description="Como e quando suas mensagens são enviadas. O envio segue estas regras."
+      query={query}
+      locked={locked}
+    >
+      {(data) => <WhatsappForm initial={data} readOnly={readOnly} />}
+    </LoadedSettingsCard>
   );
 }
