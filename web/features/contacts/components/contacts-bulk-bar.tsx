@@ -15,6 +15,11 @@ import { useBulkContacts } from '../api/bulk-contacts';
 
 type TagAction = Extract<ContactBulkAction, 'tag' | 'untag'>;
 
+const tagButtons: readonly { action: TagAction; compactLabel: string; label: string }[] = [
+  { action: 'tag', compactLabel: 'Adicionar', label: 'Adicionar tag' },
+  { action: 'untag', compactLabel: 'Remover', label: 'Remover tag' },
+];
+
 /**
  * 'Adicionar tag' / 'Remover tag' for the selected contacts: one tag, typed or picked from the
  * suggestions (the account's tags to add; the tags the selected contacts carry to remove).
@@ -153,24 +158,18 @@ export function ContactsBulkBar({
             </Button>
           </div>
           <div className="grid grid-cols-3 gap-2 sm:flex sm:flex-wrap">
-            <PermissionGatedButton
-              variant="outline"
-              size="sm"
-              icon={<Tag aria-hidden />}
-              compactLabel="Adicionar"
-              onClick={() => setTagAction('tag')}
-            >
-              Adicionar tag
-            </PermissionGatedButton>
-            <PermissionGatedButton
-              variant="outline"
-              size="sm"
-              icon={<Tag aria-hidden />}
-              compactLabel="Remover"
-              onClick={() => setTagAction('untag')}
-            >
-              Remover tag
-            </PermissionGatedButton>
+            {tagButtons.map(({ action, compactLabel, label }) => (
+              <PermissionGatedButton
+                key={action}
+                variant="outline"
+                size="sm"
+                icon={<Tag aria-hidden />}
+                compactLabel={compactLabel}
+                onClick={() => setTagAction(action)}
+              >
+                {label}
+              </PermissionGatedButton>
+            ))}
             <PermissionGatedButton
               variant="outline"
               size="sm"

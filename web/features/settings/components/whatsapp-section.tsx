@@ -17,6 +17,22 @@ const fields = [
   'businessEnd',
 ] as const;
 
+/** The form's two switches, in order. */
+const switches = [
+  {
+    name: 'autoReconnect',
+    id: 'wa-reconnect',
+    label: 'Reconectar automaticamente',
+    description: 'Volta a conectar sozinho se a conexão cair.',
+  },
+  {
+    name: 'respectBusinessHours',
+    id: 'wa-business',
+    label: 'Respeitar horário comercial',
+    description: 'Campanhas só enviam no expediente, de segunda a sexta.',
+  },
+] as const;
+
 function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOnly: boolean }) {
   const save = useUpdateWhatsappSettings();
   const form = useServerForm(whatsappSettingsSchema, { defaultValues: initial, serverFields: fields });
@@ -58,36 +74,24 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
         />
       </div>
       <div className="divide-y border-y">
-        <Controller
-          control={form.control}
-          name="autoReconnect"
-          render={({ field }) => (
-            <SwitchRow
-              className="py-3"
-              id="wa-reconnect"
-              label="Reconectar automaticamente"
-              description="Volta a conectar sozinho se a conexão cair."
-              checked={field.value}
-              disabled={readOnly}
-              onCheckedChange={field.onChange}
-            />
-          )}
-        />
-        <Controller
-          control={form.control}
-          name="respectBusinessHours"
-          render={({ field }) => (
-            <SwitchRow
-              className="py-3"
-              id="wa-business"
-              label="Respeitar horário comercial"
-              description="Campanhas só enviam no expediente, de segunda a sexta."
-              checked={field.value}
-              disabled={readOnly}
-              onCheckedChange={field.onChange}
-            />
-          )}
-        />
+        {switches.map(({ name, id, label, description }) => (
+          <Controller
+            key={name}
+            control={form.control}
+            name={name}
+            render={({ field }) => (
+              <SwitchRow
+                className="py-3"
+                id={id}
+                label={label}
+                description={description}
+                checked={field.value}
+                disabled={readOnly}
+                onCheckedChange={field.onChange}
+              />
+            )}
+          />
+        ))}
       </div>
       {respect ? (
         <div className="grid gap-4 sm:grid-cols-2 md:max-w-md">
