@@ -17,8 +17,7 @@ import {
 } from '#web/components/ui/dialog';
 import { paths } from '#web/lib/paths';
 import { useConnections } from '#web/lib/queries/connections';
-import { toastError, toastOutcome } from '#web/lib/toasts';
-import { useDisconnectConnection } from '../api/disconnect-connection';
+import { disconnectOutcome, useDisconnectConnection } from '../api/disconnect-connection';
 import { ConnectConnectionDialog } from './connect-connection-dialog';
 import { isPairing, needsPairing } from './connection-labels';
 
@@ -45,10 +44,7 @@ export function ChooseNumberDialog({ open, onOpenChange }: { open: boolean; onOp
     if (!disconnecting) return;
     disconnect.mutate(
       disconnecting.id,
-      toastOutcome(
-        () => setDisconnecting(null),
-        (error) => toastError(error, 'Não foi possível desconectar o número.'),
-      ),
+      disconnectOutcome(() => setDisconnecting(null)),
     );
   };
 

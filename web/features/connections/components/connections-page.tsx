@@ -17,7 +17,7 @@ import { paths } from '#web/lib/paths';
 import { useConnections } from '#web/lib/queries/connections';
 import { toastError, toastOutcome, toastSuccess } from '#web/lib/toasts';
 import { useDeleteConnection } from '../api/delete-connection';
-import { useDisconnectConnection } from '../api/disconnect-connection';
+import { disconnectOutcome, useDisconnectConnection } from '../api/disconnect-connection';
 import { useUpdateConnection } from '../api/update-connection';
 import { AddConnectionDialog } from './add-connection-dialog';
 import { ConnectConnectionDialog } from './connect-connection-dialog';
@@ -78,10 +78,7 @@ export default function ConnectionsPage() {
     if (!disconnecting) return;
     disconnect.mutate(
       disconnecting.id,
-      toastOutcome(
-        () => setDisconnecting(null),
-        (error) => toastError(error, 'Não foi possível desconectar o número.'),
-      ),
+      disconnectOutcome(() => setDisconnecting(null)),
     );
   };
 

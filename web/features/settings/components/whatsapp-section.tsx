@@ -33,6 +33,12 @@ const switches = [
   },
 ] as const;
 
+/** The working day's two ends, shown while 'Respeitar horário comercial' is on. */
+const businessHours = [
+  { name: 'businessStart', id: 'wa-start', label: 'Início do expediente' },
+  { name: 'businessEnd', id: 'wa-end', label: 'Fim do expediente' },
+] as const;
+
 function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOnly: boolean }) {
   const save = useUpdateWhatsappSettings();
   const form = useServerForm(whatsappSettingsSchema, { defaultValues: initial, serverFields: fields });
@@ -95,20 +101,16 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
       </div>
       {respect ? (
         <div className="grid gap-4 sm:grid-cols-2 md:max-w-md">
-          <FormField
-            id="wa-start"
-            label="Início do expediente"
-            type="time"
-            readOnly={readOnly}
-            {...formFieldProps(form, 'businessStart')}
-          />
-          <FormField
-            id="wa-end"
-            label="Fim do expediente"
-            type="time"
-            readOnly={readOnly}
-            {...formFieldProps(form, 'businessEnd')}
-          />
+          {businessHours.map(({ name, id, label }) => (
+            <FormField
+              key={name}
+              id={id}
+              label={label}
+              type="time"
+              readOnly={readOnly}
+              {...formFieldProps(form, name)}
+            />
+          ))}
         </div>
       ) : null}
       <div>
