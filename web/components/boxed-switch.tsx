@@ -35,7 +35,9 @@ export function BoxedSwitch<T extends FieldValues, TOutput>({
       <Controller
         control={control}
         name={name}
-        render={({ field }) => <Switch id={id} checked={field.value ?? fallback} onCheckedChange={field.onChange} />}
+        render={({ field }) => (
+          <Switch id={id} checked={(field.value as boolean | undefined) ?? fallback} onCheckedChange={field.onChange} />
+        )}
       />
     </div>
   );
