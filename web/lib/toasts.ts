@@ -21,3 +21,17 @@ export function toastError(errorOrMessage: unknown, fallback?: string): ToastHan
   const description = fallback === undefined ? String(errorOrMessage) : errorMessage(errorOrMessage, fallback);
   return toast({ title: TOAST_TITLES.error, description, variant: 'destructive' });
 }
+
+/**
+ * The callbacks of a `mutate` whose answer carries a message: on success 'Sucesso!' with it, then
+ * `onDone` (close the dialog, say); on failure `onError`.
+ */
+export function toastOutcome(onDone: () => void, onError: (error: unknown) => void) {
+  return {
+    onSuccess: (res: { message: string }) => {
+      toastSuccess(res.message);
+      onDone();
+    },
+    onError,
+  };
+}

@@ -1,6 +1,6 @@
-import { MessageCircle } from 'lucide-react';
 import { type ReactNode, Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
+import { BrandMark } from '#web/components/brand-mark';
 import { FullPageLoader } from '#web/components/states';
 import { paths } from '#web/lib/paths';
 import { usePublicConfig } from '#web/lib/public-config';
@@ -14,10 +14,7 @@ export function PublicLayout({ children }: { children?: ReactNode }) {
       <header className="border-b bg-card">
         <div className="mx-auto flex h-16 w-full max-w-6xl items-center px-4 sm:px-6">
           <Link to={paths.home} className="flex items-center gap-2 rounded-md text-lg font-semibold">
-            <span className="flex size-8 items-center justify-center rounded-lg bg-brand-strong text-white">
-              <MessageCircle aria-hidden className="size-4" />
-            </span>
-            {product}
+            <BrandMark product={product} />
           </Link>
         </div>
       </header>

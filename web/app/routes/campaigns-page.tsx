@@ -5,7 +5,7 @@ import { type Campaign, campaignMsg } from '#contract/campaigns';
 import { ConfirmDeleteDialog, useConfirmDelete } from '#web/components/confirm-delete';
 import { ConfirmDialog } from '#web/components/confirm-dialog';
 import { ListSkeleton } from '#web/components/list-skeleton';
-import { LockedState } from '#web/components/locked-state';
+import { LockedCard } from '#web/components/locked-state';
 import { PermissionGatedButton } from '#web/components/permission-gated-button';
 import { EmptyState, ErrorState } from '#web/components/states';
 import { Button } from '#web/components/ui/button';
@@ -113,11 +113,7 @@ export default function CampaignsPage() {
 
   let body: ReactNode;
   if (!readable) {
-    body = (
-      <Card>
-        <LockedState className="py-12" />
-      </Card>
-    );
+    body = <LockedCard />;
   } else if (campaigns.isPending) {
     body = <ListSkeleton label="Carregando campanhas" rows={3} className="grid gap-4" renderRow={CardSkeleton} />;
   } else if (campaigns.isError) {

@@ -19,3 +19,18 @@ export function NativeSelect({ className, children, ...props }: ComponentProps<'
     </div>
   );
 }
+
+/** One `<option>` a value, in order, each shown by its label (`labels[value]`). */
+export function LabelledOptions<T extends string>({
+  values,
+  labels,
+}: {
+  values: readonly T[];
+  labels: Readonly<Record<T, string>>;
+}) {
+  return values.map((value) => (
+    <option key={value} value={value}>
+      {labels[value]}
+    </option>
+  ));
+}

@@ -7,6 +7,15 @@ import { useFiguresPace } from './use-figures-freshness';
 /** GET /api/metrics: the account's figures of all time, with the trend badges and monthly growth. */
 export type Metrics = MetricsResponse;
 
+/** What the dashboard's figure cards read of the metrics query. */
+export type MetricsQuery = {
+  data: Metrics | null | undefined;
+  isPending: boolean;
+  isError: boolean;
+  isFetching: boolean;
+  refetch: () => unknown;
+};
+
 /**
  * Figures move as campaigns go out: refreshed, and fresh for, the figures' pace (`pace`: the
  * campaign cards' while a campaign is live, else every minute; figures-freshness.ts).

@@ -1,7 +1,8 @@
-import { LogOut, MessageCircle } from 'lucide-react';
+import { LogOut } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import type { User } from '#contract/auth';
 import { activeNavItem, navItems } from '#web/app/navigation';
+import { BrandMark } from '#web/components/brand-mark';
 import { Spinner } from '#web/components/ui/spinner';
 import { useLogout } from '#web/features/auth/api/logout';
 import { WhatsappStatusPill } from '#web/features/connections/components/whatsapp-status-pill';
@@ -25,10 +26,7 @@ export function SidebarNav({ user, onNavigate }: { user: User; onNavigate?: () =
           onClick={onNavigate}
           className="flex items-center gap-2 rounded-md text-lg font-semibold"
         >
-          <span className="flex size-8 items-center justify-center rounded-lg bg-brand-strong text-white">
-            <MessageCircle aria-hidden className="size-4" />
-          </span>
-          {product}
+          <BrandMark product={product} />
         </Link>
       </div>
 

@@ -1,7 +1,7 @@
 import { BarChart3, FileText } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { deliveryRate, openRate } from '#contract/metrics';
-import { LockedState } from '#web/components/locked-state';
+import { LockedCard } from '#web/components/locked-state';
 import {
   BotPerDayChart,
   MessagesPerDayChart,
@@ -48,11 +48,7 @@ export default function AnalyticsTab() {
   const { openNewCampaign } = useNewCampaign();
 
   if (!readable) {
-    return (
-      <Card>
-        <LockedState className="py-12" />
-      </Card>
-    );
+    return <LockedCard />;
   }
 
   const rangeText = `${periodRangeLabel(period)} · horário de São Paulo`;

@@ -8,16 +8,8 @@ import { EmptyState, ErrorState } from '#web/components/states';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
 import { Skeleton } from '#web/components/ui/skeleton';
 import { formatCount, formatPercent } from '#web/lib/format';
-import type { Metrics } from '#web/lib/metrics/get-metrics';
+import type { MetricsQuery } from '#web/lib/metrics/get-metrics';
 import { paths } from '#web/lib/paths';
-
-type MetricsQuery = {
-  data: Metrics | null | undefined;
-  isPending: boolean;
-  isError: boolean;
-  isFetching: boolean;
-  refetch: () => unknown;
-};
 
 export function BotPerformanceCard({ query }: { query: MetricsQuery }) {
   const navigate = useNavigate();

@@ -5,7 +5,7 @@ import { ErrorState } from '#web/components/states';
 import { Card } from '#web/components/ui/card';
 import { Skeleton } from '#web/components/ui/skeleton';
 import { formatCount, formatPercent } from '#web/lib/format';
-import type { Metrics } from '#web/lib/metrics/get-metrics';
+import type { MetricsQuery } from '#web/lib/metrics/get-metrics';
 
 type MetricKey = 'messagesSent' | 'activeContacts' | 'activeGroups' | 'openRate';
 
@@ -22,14 +22,6 @@ const METRICS: readonly MetricDef[] = [
   { key: 'activeGroups', label: 'Grupos Ativos', icon: UsersRound, format: formatCount },
   { key: 'openRate', label: 'Taxa de Abertura', icon: Eye, format: formatPercent },
 ];
-
-type MetricsQuery = {
-  data: Metrics | null | undefined;
-  isPending: boolean;
-  isError: boolean;
-  isFetching: boolean;
-  refetch: () => unknown;
-};
 
 export function MetricCards({ query }: { query: MetricsQuery }) {
   if (query.isPending) {

@@ -1,7 +1,6 @@
 import { useRef, useState } from 'react';
 import { roleOf, type User } from '#contract/auth';
-import { LockedState } from '#web/components/locked-state';
-import { Card } from '#web/components/ui/card';
+import { LockedCard } from '#web/components/locked-state';
 import { useCampaigns } from '#web/features/campaigns/api/get-campaigns';
 import { ChooseNumberDialog } from '#web/features/connections/components/choose-number-dialog';
 import { ConnectWhatsappDialog } from '#web/features/connections/components/connect-whatsapp-dialog';
@@ -55,9 +54,7 @@ export function OverviewTab({ user }: { user: User }) {
     return (
       <div className="grid grid-cols-1 gap-6">
         {banner}
-        <Card>
-          <LockedState className="py-12" />
-        </Card>
+        <LockedCard />
         <div className="grid grid-cols-1 gap-6 md:grid-cols-2">
           <QuickLinksCard />
           <SupportCard />

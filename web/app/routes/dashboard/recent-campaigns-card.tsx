@@ -5,15 +5,15 @@ import { DASHBOARD_RECENT_CAMPAIGNS } from '#contract/constants';
 import { countLabel } from '#contract/plural';
 import { PermissionGatedButton } from '#web/components/permission-gated-button';
 import { EmptyState, ErrorState } from '#web/components/states';
-import { Badge } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
 import { Skeleton } from '#web/components/ui/skeleton';
 import { type Campaign, recentCampaigns } from '#web/features/campaigns/api/get-campaigns';
 import { campaignFigures } from '#web/features/campaigns/campaign-view';
 import { CampaignStatusBadge } from '#web/features/campaigns/components/campaign-status-badge';
+import { DeliveryRate } from '#web/features/campaigns/components/delivery-rate';
 import { useNewCampaign } from '#web/features/campaigns/components/new-campaign-provider';
-import { formatPercent, formatRelativeTime } from '#web/lib/format';
+import { formatRelativeTime } from '#web/lib/format';
 import { paths } from '#web/lib/paths';
 
 type CampaignsQuery = {
@@ -80,15 +80,7 @@ export function RecentCampaignsCard({ query }: { query: CampaignsQuery }) {
                     {countLabel(figures.sent, 'enviada', 'enviadas')} · {formatRelativeTime(c.createdAt)}
                   </p>
                 </div>
-                {/* As on the campaign's card: no rate before anything was tried. */}
-                {figures.attempted > 0 ? (
-                  <div className="flex items-center gap-2 text-sm sm:justify-end">
-                    <span className="text-muted-foreground">Taxa de entrega</span>
-                    <Badge tone={figures.tone} className="tabular-nums" data-testid="recent-delivery-rate">
-                      {formatPercent(figures.deliveryRate)}
-                    </Badge>
-                  </div>
-                ) : null}
+                <DeliveryRate figures={figures} testId="recent-delivery-rate" />
               </li>
             );
           })}

@@ -40,6 +40,34 @@ function Figure({ value, loading }: { value: number | undefined; loading: boolea
   );
 }
 
+/** A summary card: its icon and label, the figure, and a note under it once the figures are in. */
+function CountCard({
+  testId,
+  icon: Icon,
+  label,
+  value,
+  loading,
+  note,
+}: {
+  testId: string;
+  icon: typeof Users;
+  label: string;
+  value: number | undefined;
+  loading: boolean;
+  note: string | null;
+}) {
+  return (
+    <Card className="grid content-start gap-1 p-5" data-testid={testId}>
+      <span className="flex items-center gap-2 text-sm text-muted-foreground">
+        <Icon aria-hidden className="size-4 text-brand-strong" />
+        {label}
+      </span>
+      <Figure value={value} loading={loading} />
+      {note === null ? null : <span className="text-xs text-muted-foreground">{note}</span>}
+    </Card>
+  );
+}
+
 /**
  * Dashboard 'Verificação' tab (SPEC §2 Verification screen): three summary cards — 'Usuários
  * Online', 'Total Ativos' (polled every 30 s) and the WhatsApp number verification button — and the
@@ -100,26 +128,24 @@ export function VerificationPanel() {
   return (
     <div className="grid gap-6">
       <div className="grid gap-4 sm:grid-cols-3">
-        <Card className="grid content-start gap-1 p-5" data-testid="online-card">
-          <span className="flex items-center gap-2 text-sm text-muted-foreground">
-            <Activity aria-hidden className="size-4 text-brand-strong" />
-            {presenceMsg.online}
-          </span>
-          <Figure value={counts.data?.currentlyOnline} loading={countsLoading} />
-          {counts.data ? (
-            <span className="text-xs text-muted-foreground">
-              {formatNumber(counts.data.offlineRecently)} {presenceMsg.offlineRecently}
-            </span>
-          ) : null}
-        </Card>
-        <Card className="grid content-start gap-1 p-5" data-testid="total-active-card">
-          <span className="flex items-center gap-2 text-sm text-muted-foreground">
-            <Users aria-hidden className="size-4 text-brand-strong" />
-            {presenceMsg.totalActive}
-          </span>
-          <Figure value={counts.data?.totalActive} loading={countsLoading} />
-          {counts.data ? <span className="text-xs text-muted-foreground">{presenceMsg.totalActiveHint}</span> : null}
-        </Card>
+        {[
+          {
+            testId: 'online-card',
+            icon: Activity,
+            label: presenceMsg.online,
+            value: counts.data?.currentlyOnline,
+            note: counts.data ? `${formatNumber(counts.data.offlineRecently)} ${presenceMsg.offlineRecently}` : null,
+          },
+          {
+            testId: 'total-active-card',
+            icon: Users,
+            label: presenceMsg.totalActive,
+            value: counts.data?.totalActive,
+            note: counts.data ? presenceMsg.totalActiveHint : null,
+          },
+        ].map((card) => (
+          <CountCard key={card.testId} {...card} loading={countsLoading} />
+        ))}
         <Card className="grid content-between gap-3 p-5">
           <span className="text-sm text-muted-foreground">Verificação de WhatsApp</span>
           <PermissionGatedButton

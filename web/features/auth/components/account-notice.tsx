@@ -2,9 +2,8 @@ import { Ban, Hourglass, MailCheck } from 'lucide-react';
 import { roleOf, type User } from '#contract/auth';
 import { emailConfirmationMsg } from '#contract/email-confirmation';
 import { msg } from '#contract/messages';
+import { PendingButton } from '#web/components/pending-button';
 import { RequestApprovalButton } from '#web/components/permission-gated-button';
-import { Button } from '#web/components/ui/button';
-import { Spinner } from '#web/components/ui/spinner';
 import { toast } from '#web/components/ui/use-toast';
 import { errorMessage } from '#web/lib/api';
 import { usePublicConfig } from '#web/lib/public-config';
@@ -66,17 +65,17 @@ function EmailConfirmationReminder({ email }: { email: string }) {
         <MailCheck aria-hidden className="mt-0.5 size-4 shrink-0" />
         <span className="[overflow-wrap:anywhere]">{emailConfirmationMsg.pendingNotice(email)}</span>
       </p>
-      <Button
+      <PendingButton
         type="button"
         variant="outline"
         size="sm"
         className="border-amber-300 bg-white text-amber-900 hover:bg-amber-100"
         onClick={onResend}
-        disabled={resend.isPending}
+        pending={resend.isPending}
+        pendingLabel={emailConfirmationMsg.resending}
       >
-        {resend.isPending ? <Spinner /> : null}
-        {resend.isPending ? emailConfirmationMsg.resending : emailConfirmationMsg.resendButton}
-      </Button>
+        {emailConfirmationMsg.resendButton}
+      </PendingButton>
     </div>
   );
 }

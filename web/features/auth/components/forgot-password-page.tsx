@@ -4,7 +4,9 @@ import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { forgotPasswordInput, passwordResetMsg } from '#contract/password-reset';
+import { emailInputProps } from '#web/components/field-presets';
 import { FormField } from '#web/components/form-field';
+import { PendingButton } from '#web/components/pending-button';
 import { Button } from '#web/components/ui/button';
 import { Spinner } from '#web/components/ui/spinner';
 import { toast } from '#web/components/ui/use-toast';
@@ -90,18 +92,13 @@ function ForgotForm() {
       <FormField
         id="forgot-email"
         label="Email"
-        type="email"
-        autoComplete="email"
-        autoCapitalize="none"
-        spellCheck={false}
-        placeholder="voce@empresa.com.br"
+        {...emailInputProps}
         error={form.formState.errors.email?.message}
         {...form.register('email')}
       />
-      <Button type="submit" size="lg" className="w-full" disabled={request.isPending}>
-        {request.isPending ? <Spinner /> : null}
-        {request.isPending ? 'Enviando...' : passwordResetMsg.forgotSubmit}
-      </Button>
+      <PendingButton type="submit" size="lg" className="w-full" pending={request.isPending} pendingLabel="Enviando...">
+        {passwordResetMsg.forgotSubmit}
+      </PendingButton>
       <Link
         to={paths.login}
         className="text-center text-sm font-medium text-brand-ink underline-offset-4 hover:underline"

@@ -4,9 +4,9 @@ import { Link } from 'react-router';
 import { loginInput } from '#contract/auth';
 import { msg } from '#contract/messages';
 import { passwordResetMsg } from '#contract/password-reset';
+import { usernameInputProps } from '#web/components/field-presets';
 import { FormField } from '#web/components/form-field';
-import { Button } from '#web/components/ui/button';
-import { Spinner } from '#web/components/ui/spinner';
+import { PendingButton } from '#web/components/pending-button';
 import { toast } from '#web/components/ui/use-toast';
 import { errorMessage, isApiError } from '#web/lib/api';
 import { useLogin } from '#web/lib/auth/login';
@@ -46,9 +46,7 @@ export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
       <FormField
         id="login-username"
         label="Usuário ou e-mail"
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
+        {...usernameInputProps}
         placeholder="seu.usuario"
         {...formFieldProps(form, 'username')}
       />
@@ -66,10 +64,9 @@ export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
       >
         {passwordResetMsg.forgotLink}
       </Link>
-      <Button type="submit" size="lg" className="mt-2 w-full" disabled={busy}>
-        {busy ? <Spinner /> : null}
-        {busy ? 'Entrando...' : 'Entrar'}
-      </Button>
+      <PendingButton type="submit" size="lg" className="mt-2 w-full" pending={busy} pendingLabel="Entrando...">
+        Entrar
+      </PendingButton>
     </form>
   );
 }

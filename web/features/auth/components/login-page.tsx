@@ -1,8 +1,9 @@
-import { BarChart3, Bot, CircleAlert, CircleCheck, Megaphone, MessageCircle } from 'lucide-react';
+import { BarChart3, Bot, CircleAlert, CircleCheck, Megaphone } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { msg } from '#contract/messages';
 import { passwordResetMsg } from '#contract/password-reset';
+import { BrandMark } from '#web/components/brand-mark';
 import { Card, CardContent, CardHeader } from '#web/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
 import { paths } from '#web/lib/paths';
@@ -47,10 +48,7 @@ export default function LoginPage() {
     <div className="grid min-h-dvh lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
       <aside className="relative hidden overflow-hidden bg-gradient-to-br from-brand-deep to-brand-ink p-12 text-white lg:flex lg:flex-col lg:justify-between">
         <Link to={paths.home} className="flex items-center gap-2 text-xl font-semibold">
-          <span className="flex size-9 items-center justify-center rounded-lg bg-brand text-primary-foreground">
-            <MessageCircle aria-hidden className="size-5" />
-          </span>
-          {product}
+          <BrandMark product={product} large onDark />
         </Link>
         <div className="grid max-w-md gap-6">
           <p className="text-3xl leading-tight font-semibold">
@@ -73,10 +71,7 @@ export default function LoginPage() {
       <main className="flex items-start justify-center px-4 py-8 sm:items-center sm:py-12">
         <div className="grid w-full max-w-md gap-6">
           <Link to={paths.home} className="flex items-center justify-center gap-2 text-xl font-semibold lg:hidden">
-            <span className="flex size-9 items-center justify-center rounded-lg bg-brand-strong text-white">
-              <MessageCircle aria-hidden className="size-5" />
-            </span>
-            {product}
+            <BrandMark product={product} large />
           </Link>
 
           {showExpired ? (

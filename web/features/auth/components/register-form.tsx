@@ -1,8 +1,8 @@
 import { type RegisterInput, registerInput } from '#contract/auth';
 import { msg } from '#contract/messages';
+import { emailInputProps, usernameInputProps, whatsappInputProps } from '#web/components/field-presets';
 import { FormField } from '#web/components/form-field';
-import { Button } from '#web/components/ui/button';
-import { Spinner } from '#web/components/ui/spinner';
+import { PendingButton } from '#web/components/pending-button';
 import { toast } from '#web/components/ui/use-toast';
 import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useRegister } from '../api/register';
@@ -36,23 +36,12 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
         placeholder="Maria da Silva"
         {...formFieldProps(form, 'name')}
       />
-      <FormField
-        id="register-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        autoCapitalize="none"
-        spellCheck={false}
-        placeholder="voce@empresa.com.br"
-        {...formFieldProps(form, 'email')}
-      />
+      <FormField id="register-email" label="Email" {...emailInputProps} {...formFieldProps(form, 'email')} />
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField
           id="register-username"
           label="Nome de usuário"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
+          {...usernameInputProps}
           placeholder="maria.silva"
           {...formFieldProps(form, 'username')}
         />
@@ -68,17 +57,19 @@ export function RegisterForm({ onRegistered }: { onRegistered: (email: string) =
       <FormField
         id="register-whatsapp"
         label="WhatsApp"
-        type="tel"
-        inputMode="tel"
-        autoComplete="tel"
-        placeholder="(11) 99999-9999"
+        {...whatsappInputProps}
         hint="Com DDD. Usaremos este número para liberar sua conta."
         {...formFieldProps(form, 'whatsappNumber')}
       />
-      <Button type="submit" size="lg" className="mt-2 w-full" disabled={registerMutation.isPending}>
-        {registerMutation.isPending ? <Spinner /> : null}
-        {registerMutation.isPending ? 'Criando conta...' : 'Criar Conta'}
-      </Button>
+      <PendingButton
+        type="submit"
+        size="lg"
+        className="mt-2 w-full"
+        pending={registerMutation.isPending}
+        pendingLabel="Criando conta..."
+      >
+        Criar Conta
+      </PendingButton>
     </form>
   );
 }

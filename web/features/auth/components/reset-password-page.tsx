@@ -5,8 +5,8 @@ import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { passwordResetMsg, resetPasswordForm } from '#contract/password-reset';
 import { FormField } from '#web/components/form-field';
+import { PendingButton } from '#web/components/pending-button';
 import { Button } from '#web/components/ui/button';
-import { Spinner } from '#web/components/ui/spinner';
 import { toast } from '#web/components/ui/use-toast';
 import { errorMessage, isApiError } from '#web/lib/api';
 import { paths } from '#web/lib/paths';
@@ -84,10 +84,9 @@ function ResetForm({ token }: { token: string }) {
         autoComplete="new-password"
         {...formFieldProps(form, 'confirmPassword')}
       />
-      <Button type="submit" size="lg" className="w-full" disabled={busy}>
-        {busy ? <Spinner /> : null}
-        {busy ? 'Salvando...' : passwordResetMsg.resetSubmit}
-      </Button>
+      <PendingButton type="submit" size="lg" className="w-full" pending={busy} pendingLabel="Salvando...">
+        {passwordResetMsg.resetSubmit}
+      </PendingButton>
     </form>
   );
 }

@@ -22,13 +22,14 @@ import { Badge } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
 import { Card } from '#web/components/ui/card';
 import { Spinner } from '#web/components/ui/spinner';
-import { formatDateTime, formatNumber, formatPercent } from '#web/lib/format';
+import { formatDateTime, formatNumber } from '#web/lib/format';
 import { paths } from '#web/lib/paths';
 import type { CampaignCommand } from '../api/run-campaign-action';
 import { audienceText, campaignFigures, createdText, expectedFinishText, waitingText } from '../campaign-view';
 import { canRunAction, isRunningStatus } from '../status';
 import { CampaignProgress } from './campaign-progress';
 import { CampaignStatusBadge } from './campaign-status-badge';
+import { DeliveryRate } from './delivery-rate';
 import { StartCampaignConfirm } from './start-campaign-confirm';
 
 const FINISHED: ReadonlySet<string> = new Set(['completed', 'cancelled', 'failed']);
@@ -143,14 +144,7 @@ export function CampaignCard({
             <span>{createdText(c.createdAt)}</span>
           </p>
         </div>
-        {figures.attempted > 0 ? (
-          <div className="flex items-center gap-2 text-sm sm:justify-end">
-            <span className="text-muted-foreground">Taxa de entrega</span>
-            <Badge tone={figures.tone} className="tabular-nums" data-testid="delivery-rate">
-              {formatPercent(figures.deliveryRate)}
-            </Badge>
-          </div>
-        ) : null}
+        <DeliveryRate figures={figures} testId="delivery-rate" />
       </div>
 
       <p className="line-clamp-3 text-sm break-words whitespace-pre-line text-foreground/90">{c.message}</p>

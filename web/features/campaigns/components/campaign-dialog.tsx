@@ -21,7 +21,7 @@ import {
   DialogTitle,
 } from '#web/components/ui/dialog';
 import { Label } from '#web/components/ui/label';
-import { NativeSelect } from '#web/components/ui/select';
+import { LabelledOptions, NativeSelect } from '#web/components/ui/select';
 import { Spinner } from '#web/components/ui/spinner';
 import { isApiError } from '#web/lib/api';
 import { formatNumber } from '#web/lib/format';
@@ -238,11 +238,7 @@ export function CampaignDialog({
                   value={form.targetType}
                   onChange={(e) => set('targetType', e.target.value as CampaignTargetType)}
                 >
-                  {campaignTargetTypes.map((t) => (
-                    <option key={t} value={t}>
-                      {TARGET_TYPE_LABELS[t]}
-                    </option>
-                  ))}
+                  <LabelledOptions values={campaignTargetTypes} labels={TARGET_TYPE_LABELS} />
                 </NativeSelect>
               </div>
 

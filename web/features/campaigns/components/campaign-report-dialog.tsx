@@ -14,7 +14,7 @@ import { Badge, type BadgeTone } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#web/components/ui/dialog';
 import { Label } from '#web/components/ui/label';
-import { NativeSelect } from '#web/components/ui/select';
+import { LabelledOptions, NativeSelect } from '#web/components/ui/select';
 import { Skeleton } from '#web/components/ui/skeleton';
 import { Spinner } from '#web/components/ui/spinner';
 import { formatDateTime, formatNumber } from '#web/lib/format';
@@ -292,11 +292,7 @@ export function CampaignReportDialog({ campaign, onClose }: { campaign: Campaign
               }}
             >
               <option value="">Todos</option>
-              {recipientStatuses.map((s) => (
-                <option key={s} value={s}>
-                  {RECIPIENT_STATUS_LABELS[s]}
-                </option>
-              ))}
+              <LabelledOptions values={recipientStatuses} labels={RECIPIENT_STATUS_LABELS} />
             </NativeSelect>
           </div>
           <div className="grid grid-cols-2 gap-2 sm:flex">

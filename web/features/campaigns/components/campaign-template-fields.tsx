@@ -4,7 +4,7 @@ import { CAMPAIGN_VARIABLES, type CampaignVariable } from '#contract/campaigns';
 import { TEMPLATE_WINDOW_NOTE } from '#contract/cloud-api';
 import { Input } from '#web/components/ui/input';
 import { Label } from '#web/components/ui/label';
-import { NativeSelect } from '#web/components/ui/select';
+import { LabelledOptions, NativeSelect } from '#web/components/ui/select';
 import { type CloudApiTemplate, useCloudApiTemplates } from '#web/lib/queries/get-cloud-api-templates';
 import { useWhatsappSettings } from '#web/lib/queries/get-whatsapp-settings';
 import type { CampaignFormState, TemplateVariableInput } from '../campaign-form';
@@ -108,11 +108,7 @@ export function CampaignTemplateFields({
                   )
                 }
               >
-                {CAMPAIGN_VARIABLES.map((f) => (
-                  <option key={f} value={f}>
-                    {FIELD_LABELS[f]}
-                  </option>
-                ))}
+                <LabelledOptions values={CAMPAIGN_VARIABLES} labels={FIELD_LABELS} />
                 <option value={FIXED}>Texto fixo</option>
               </NativeSelect>
             </div>

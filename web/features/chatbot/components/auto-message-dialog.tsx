@@ -33,7 +33,7 @@ import {
 } from '#web/components/ui/dialog';
 import { Input } from '#web/components/ui/input';
 import { Label } from '#web/components/ui/label';
-import { NativeSelect } from '#web/components/ui/select';
+import { LabelledOptions, NativeSelect } from '#web/components/ui/select';
 import { Spinner } from '#web/components/ui/spinner';
 import { Textarea } from '#web/components/ui/textarea';
 import { formatNumber } from '#web/lib/format';
@@ -169,11 +169,7 @@ export function AutoMessageDialog({
                 <div className="grid content-start gap-2">
                   <Label htmlFor={ids.type}>Tipo de mensagem</Label>
                   <NativeSelect id={ids.type} {...form.register('type')}>
-                    {autoReplyTypes.map((t) => (
-                      <option key={t} value={t}>
-                        {autoReplyTypeLabels[t]}
-                      </option>
-                    ))}
+                    <LabelledOptions values={autoReplyTypes} labels={autoReplyTypeLabels} />
                   </NativeSelect>
                 </div>
               </div>
@@ -264,11 +260,7 @@ export function AutoMessageDialog({
                         <div className="grid gap-2">
                           <Label htmlFor={ids.buttonType}>Ação do botão</Label>
                           <NativeSelect id={ids.buttonType} {...buttonField('type')}>
-                            {botButtonTypes.map((t) => (
-                              <option key={t} value={t}>
-                                {botButtonTypeLabels[t]}
-                              </option>
-                            ))}
+                            <LabelledOptions values={botButtonTypes} labels={botButtonTypeLabels} />
                           </NativeSelect>
                         </div>
                       </div>

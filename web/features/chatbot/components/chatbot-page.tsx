@@ -9,7 +9,7 @@ import {
   Settings,
 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import { LockedState } from '#web/components/locked-state';
+import { LockedPage } from '#web/components/locked-state';
 import { PermissionGatedButton } from '#web/components/permission-gated-button';
 import { ErrorState } from '#web/components/states';
 import { Badge } from '#web/components/ui/badge';
@@ -257,16 +257,7 @@ export default function ChatbotPage() {
     </div>
   );
 
-  if (!readable) {
-    return (
-      <div className="grid grid-cols-1 gap-6">
-        {header}
-        <Card>
-          <LockedState className="py-12" />
-        </Card>
-      </div>
-    );
-  }
+  if (!readable) return <LockedPage header={header} />;
 
   const loadedConfig = config.data ?? undefined;
 

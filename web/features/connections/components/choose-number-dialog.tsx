@@ -17,8 +17,7 @@ import {
 } from '#web/components/ui/dialog';
 import { paths } from '#web/lib/paths';
 import { useConnections } from '#web/lib/queries/connections';
-import { toastError, toastSuccess } from '#web/lib/toasts';
-import { useDisconnectConnection } from '../api/disconnect-connection';
+import { disconnectOutcome, useDisconnectConnection } from '../api/disconnect-connection';
 import { ConnectConnectionDialog } from './connect-connection-dialog';
 import { isPairing, needsPairing } from './connection-labels';
 
@@ -43,13 +42,10 @@ export function ChooseNumberDialog({ open, onOpenChange }: { open: boolean; onOp
 
   const confirmDisconnect = () => {
     if (!disconnecting) return;
-    disconnect.mutate(disconnecting.id, {
-      onSuccess: (res) => {
-        toastSuccess(res.message);
-        setDisconnecting(null);
-      },
-      onError: (error) => toastError(error, 'Não foi possível desconectar o número.'),
-    });
+    disconnect.mutate(
+      disconnecting.id,
+      disconnectOutcome(() => setDisconnecting(null)),
+    );
   };
 
   return (

@@ -5,7 +5,7 @@ import { type ConnectionView, connectionsMsg } from '#contract/connections';
 import { useConfirmDelete } from '#web/components/confirm-delete';
 import { ConfirmDialog } from '#web/components/confirm-dialog';
 import { ListSkeleton } from '#web/components/list-skeleton';
-import { LockedState } from '#web/components/locked-state';
+import { LockedCard } from '#web/components/locked-state';
 import { PermissionGatedButton } from '#web/components/permission-gated-button';
 import { EmptyState, ErrorState } from '#web/components/states';
 import { Card } from '#web/components/ui/card';
@@ -15,9 +15,9 @@ import { canReadWorkspace } from '#web/lib/auth/permissions';
 import { formatNumber } from '#web/lib/format';
 import { paths } from '#web/lib/paths';
 import { useConnections } from '#web/lib/queries/connections';
-import { toastError, toastSuccess } from '#web/lib/toasts';
+import { toastError, toastOutcome, toastSuccess } from '#web/lib/toasts';
 import { useDeleteConnection } from '../api/delete-connection';
-import { useDisconnectConnection } from '../api/disconnect-connection';
+import { disconnectOutcome, useDisconnectConnection } from '../api/disconnect-connection';
 import { useUpdateConnection } from '../api/update-connection';
 import { AddConnectionDialog } from './add-connection-dialog';
 import { ConnectConnectionDialog } from './connect-connection-dialog';
@@ -58,11 +58,7 @@ export default function ConnectionsPage() {
   const limitNoteId = useId();
 
   if (!canReadWorkspace(user)) {
-    return (
-      <Card>
-        <LockedState className="py-12" />
-      </Card>
-    );
+    return <LockedCard />;
   }
 
   const list = connections.data?.connections ?? [];
@@ -80,26 +76,20 @@ export default function ConnectionsPage() {
 
   const confirmDisconnect = () => {
     if (!disconnecting) return;
-    disconnect.mutate(disconnecting.id, {
-      onSuccess: (res) => {
-        toastSuccess(res.message);
-        setDisconnecting(null);
-      },
-      onError: (error) => toastError(error, 'Não foi possível desconectar o número.'),
-    });
+    disconnect.mutate(
+      disconnecting.id,
+      disconnectOutcome(() => setDisconnecting(null)),
+    );
   };
 
   const confirmFree = () => {
     if (!freeing) return;
     update.mutate(
       { id: freeing.id, input: { clearRestriction: true } },
-      {
-        onSuccess: (res) => {
-          toastSuccess(res.message);
-          setFreeing(null);
-        },
-        onError: (error) => toastError(error, 'Não foi possível liberar o número.'),
-      },
+      toastOutcome(
+        () => setFreeing(null),
+        (error) => toastError(error, 'Não foi possível liberar o número.'),
+      ),
     );
   };
 

@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { type ConnectionView, updateConnectionInput } from '#contract/connections';
 import { FormField } from '#web/components/form-field';
+import { PendingButton } from '#web/components/pending-button';
 import { Button } from '#web/components/ui/button';
 import {
   Dialog,
@@ -13,7 +14,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '#web/components/ui/dialog';
-import { Spinner } from '#web/components/ui/spinner';
 import { isApiError } from '#web/lib/api';
 import { toastError, toastSuccess } from '#web/lib/toasts';
 import { useUpdateConnection } from '../api/update-connection';
@@ -79,10 +79,9 @@ export function RenameConnectionDialog({
             <Button variant="outline" onClick={() => onOpenChange(false)}>
               Cancelar
             </Button>
-            <Button type="submit" disabled={update.isPending}>
-              {update.isPending ? <Spinner /> : null}
-              {update.isPending ? 'Salvando...' : 'Salvar'}
-            </Button>
+            <PendingButton type="submit" pending={update.isPending} pendingLabel="Salvando...">
+              Salvar
+            </PendingButton>
           </DialogFooter>
         </form>
       </DialogContent>

@@ -1,12 +1,10 @@
-import { useEffect, useId } from 'react';
-import { Controller } from 'react-hook-form';
+import { useEffect } from 'react';
 import { type Contact, contactInput, contactsMsg } from '#contract/contacts';
 import { formatPhone } from '#contract/phone';
+import { BoxedSwitch } from '#web/components/boxed-switch';
 import { FormDialog } from '#web/components/form-dialog';
 import { FormField } from '#web/components/form-field';
-import { Label } from '#web/components/ui/label';
-import { Switch } from '#web/components/ui/switch';
-import { toastError, toastSuccess } from '#web/lib/toasts';
+import { toastError, toastOutcome } from '#web/lib/toasts';
 import { useServerForm } from '#web/lib/use-server-form';
 import { useSaveContact } from '../api/save-contact';
 
@@ -45,8 +43,6 @@ export function ContactDialog({
     serverFields: fields,
   });
   const { errors } = form.formState;
-  const activeId = useId();
-  const optOutId = useId();
 
   useEffect(() => {
     if (open) form.reset(formValues(contact));
@@ -56,13 +52,10 @@ export function ContactDialog({
     (input) =>
       save.mutate(
         { id: contact?.id, input },
-        {
-          onSuccess: (res) => {
-            toastSuccess(res.message);
-            onOpenChange(false);
-          },
-          onError: (error) => form.failed(error, contact ? contactsMsg.updateError : contactsMsg.createError),
-        },
+        toastOutcome(
+          () => onOpenChange(false),
+          (error) => form.failed(error, contact ? contactsMsg.updateError : contactsMsg.createError),
+        ),
       ),
     (invalid) => {
       const message = fields.map((field) => invalid[field]?.message).find(Boolean);
@@ -110,29 +103,13 @@ export function ContactDialog({
         hint="Separe as tags por vírgula, por exemplo: cliente, vip"
         autoComplete="off"
       />
-      <div className="flex items-center justify-between gap-4 rounded-md border p-3">
-        <Label htmlFor={activeId}>Contato ativo</Label>
-        <Controller
-          control={form.control}
-          name="isActive"
-          render={({ field }) => (
-            <Switch id={activeId} checked={field.value ?? true} onCheckedChange={field.onChange} />
-          )}
-        />
-      </div>
-      <div className="flex items-center justify-between gap-4 rounded-md border p-3">
-        <div className="grid gap-1">
-          <Label htmlFor={optOutId}>Descadastrado (opt-out)</Label>
-          <p className="text-xs text-muted-foreground">Contatos descadastrados nunca recebem campanhas.</p>
-        </div>
-        <Controller
-          control={form.control}
-          name="optedOut"
-          render={({ field }) => (
-            <Switch id={optOutId} checked={field.value ?? false} onCheckedChange={field.onChange} />
-          )}
-        />
-      </div>
+      <BoxedSwitch control={form.control} name="isActive" label="Contato ativo" fallback />
+      <BoxedSwitch
+        control={form.control}
+        name="optedOut"
+        label="Descadastrado (opt-out)"
+        hint="Contatos descadastrados nunca recebem campanhas."
+      />
     </FormDialog>
   );
 }

@@ -1,9 +1,9 @@
-import { Copy, Eye, EyeOff, Mail, MessageCircle, MessagesSquare, Pencil, Trash2 } from 'lucide-react';
+import { Copy, Eye, EyeOff, Mail, MessageCircle, MessagesSquare } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { type Contact, contactsMsg } from '#contract/contacts';
 import { formatPhone, phoneDigits } from '#contract/phone';
-import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { EditDeleteButtons } from '#web/components/row-actions';
 import { Badge } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
 import { toast } from '#web/components/ui/use-toast';
@@ -135,27 +135,7 @@ export function ContactRow({
             </a>
           </Button>
         ) : null}
-        <PermissionGatedButton
-          variant="ghost"
-          size="icon"
-          aria-label={`Editar ${label}`}
-          labelClassName="sr-only"
-          icon={<Pencil aria-hidden />}
-          onClick={() => onEdit(contact)}
-        >
-          Editar
-        </PermissionGatedButton>
-        <PermissionGatedButton
-          variant="ghost"
-          size="icon"
-          className="text-red-700 hover:bg-red-50"
-          aria-label={`Excluir ${label}`}
-          labelClassName="sr-only"
-          icon={<Trash2 aria-hidden />}
-          onClick={() => onDelete(contact)}
-        >
-          Excluir
-        </PermissionGatedButton>
+        <EditDeleteButtons name={label} onEdit={() => onEdit(contact)} onDelete={() => onDelete(contact)} />
       </div>
     </div>
   );

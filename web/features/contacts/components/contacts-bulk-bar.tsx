@@ -9,11 +9,16 @@ import { PermissionGatedButton } from '#web/components/permission-gated-button';
 import { TagChip } from '#web/components/tag-chips';
 import { Button } from '#web/components/ui/button';
 import { useContactTags } from '#web/lib/queries/get-contact-tags';
-import { toastError, toastSuccess } from '#web/lib/toasts';
+import { toastError, toastOutcome } from '#web/lib/toasts';
 import { useServerForm } from '#web/lib/use-server-form';
 import { useBulkContacts } from '../api/bulk-contacts';
 
 type TagAction = Extract<ContactBulkAction, 'tag' | 'untag'>;
+
+const tagButtons: readonly { action: TagAction; compactLabel: string; label: string }[] = [
+  { action: 'tag', compactLabel: 'Adicionar', label: 'Adicionar tag' },
+  { action: 'untag', compactLabel: 'Remover', label: 'Remover tag' },
+];
 
 /**
  * 'Adicionar tag' / 'Remover tag' for the selected contacts: one tag, typed or picked from the
@@ -55,13 +60,10 @@ function BulkTagDialog({
     if (!action) return;
     bulk.mutate(
       { action, ids: selected.map((c) => c.id), tag: input.tag },
-      {
-        onSuccess: (res) => {
-          toastSuccess(res.message);
-          onOpenChange(false);
-        },
-        onError: (err) => form.failed(err, contactsMsg.bulkError),
-      },
+      toastOutcome(
+        () => onOpenChange(false),
+        (err) => form.failed(err, contactsMsg.bulkError),
+      ),
     );
   });
 
@@ -129,14 +131,13 @@ export function ContactsBulkBar({
   const confirmDelete = () =>
     bulk.mutate(
       { action: 'delete', ids: selected.map((c) => c.id) },
-      {
-        onSuccess: (res) => {
-          toastSuccess(res.message);
+      toastOutcome(
+        () => {
           setConfirming(false);
           onDeleted();
         },
-        onError: (err) => toastError(err, contactsMsg.bulkError),
-      },
+        (err) => toastError(err, contactsMsg.bulkError),
+      ),
     );
 
   return (
@@ -157,24 +158,18 @@ export function ContactsBulkBar({
             </Button>
           </div>
           <div className="grid grid-cols-3 gap-2 sm:flex sm:flex-wrap">
-            <PermissionGatedButton
-              variant="outline"
-              size="sm"
-              icon={<Tag aria-hidden />}
-              compactLabel="Adicionar"
-              onClick={() => setTagAction('tag')}
-            >
-              Adicionar tag
-            </PermissionGatedButton>
-            <PermissionGatedButton
-              variant="outline"
-              size="sm"
-              icon={<Tag aria-hidden />}
-              compactLabel="Remover"
-              onClick={() => setTagAction('untag')}
-            >
-              Remover tag
-            </PermissionGatedButton>
+            {tagButtons.map(({ action, compactLabel, label }) => (
+              <PermissionGatedButton
+                key={action}
+                variant="outline"
+                size="sm"
+                icon={<Tag aria-hidden />}
+                compactLabel={compactLabel}
+                onClick={() => setTagAction(action)}
+              >
+                {label}
+              </PermissionGatedButton>
+            ))}
             <PermissionGatedButton
               variant="outline"
               size="sm"

@@ -18,6 +18,12 @@ import { formatNumber } from '#web/lib/format';
 import { toastSuccess } from '#web/lib/toasts';
 import { type ImportPhase, importTemplateUrl, useImportContacts } from '../api/import-contacts';
 
+/** The two import templates offered under 'Baixar modelo:'. */
+const templates = [
+  { format: 'csv', icon: Download, label: 'Modelo CSV' },
+  { format: 'xlsx', icon: FileSpreadsheet, label: 'Modelo Excel' },
+] as const;
+
 const ACCEPTED = /\.(csv|txt|xls|xlsx)$/i;
 const ACCEPTED_TYPES = new Set([
   'text/csv',
@@ -110,18 +116,14 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
         </DialogHeader>
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <span className="text-muted-foreground">Baixar modelo:</span>
-          <Button variant="outline" size="sm" asChild>
-            <a href={importTemplateUrl('csv')} download>
-              <Download aria-hidden />
-              Modelo CSV
-            </a>
-          </Button>
-          <Button variant="outline" size="sm" asChild>
-            <a href={importTemplateUrl('xlsx')} download>
-              <FileSpreadsheet aria-hidden />
-              Modelo Excel
-            </a>
-          </Button>
+          {templates.map(({ format, icon: Icon, label }) => (
+            <Button key={format} variant="outline" size="sm" asChild>
+              <a href={importTemplateUrl(format)} download>
+                <Icon aria-hidden />
+                {label}
+              </a>
+            </Button>
+          ))}
         </div>
         <form onSubmit={submit} className="grid gap-4" noValidate>
           <div className="grid gap-2">

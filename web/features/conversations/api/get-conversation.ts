@@ -1,4 +1,4 @@
-import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Conversation, conversationActionResponse, conversationDetailResponse } from '#contract/conversations';
 import { api, isApiError } from '#web/lib/api';
@@ -81,4 +81,13 @@ export function applyConversation(queryClient: QueryClient, conversation: Conver
     updateConversationInLists(queryClient, conversation);
   }
   return queryClient.invalidateQueries({ queryKey: conversationsQueryKey });
+}
+
+/** A button's action on one conversation (take over, release): its answer updates the cached copies. */
+export function useConversationAction(action: (thread: Thread) => Promise<ConversationActionResponse>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: action,
+    onSuccess: (response) => applyConversation(queryClient, response?.conversation),
+  });
 }

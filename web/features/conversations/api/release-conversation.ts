@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { conversationPath, type Thread } from '../conversation-view';
-import { applyConversation, type ConversationActionResponse } from './get-conversation';
+import { type ConversationActionResponse, useConversationAction } from './get-conversation';
 
 /** Hands the conversation (the contact on that number) back to the chatbot. */
 export function releaseConversation(thread: Thread): Promise<ConversationActionResponse> {
@@ -9,9 +8,5 @@ export function releaseConversation(thread: Thread): Promise<ConversationActionR
 }
 
 export function useReleaseConversation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: releaseConversation,
-    onSuccess: (response) => applyConversation(queryClient, response?.conversation),
-  });
+  return useConversationAction(releaseConversation);
 }

@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { conversationPath, type Thread } from '../conversation-view';
-import { applyConversation, type ConversationActionResponse } from './get-conversation';
+import { type ConversationActionResponse, useConversationAction } from './get-conversation';
 
 /** Silences the chatbot with this contact on that number without answering yet. */
 export function takeOverConversation(thread: Thread): Promise<ConversationActionResponse> {
@@ -9,9 +8,5 @@ export function takeOverConversation(thread: Thread): Promise<ConversationAction
 }
 
 export function useTakeOverConversation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: takeOverConversation,
-    onSuccess: (response) => applyConversation(queryClient, response?.conversation),
-  });
+  return useConversationAction(takeOverConversation);
 }

@@ -50,6 +50,22 @@ function HandoffBar({ conversation, now }: { conversation: Conversation; now: nu
   const takeOver = useTakeOverConversation();
   const state = handoffState(conversation.takenOverUntil, now);
   const Icon = state.active ? Headset : Bot;
+  // While a person answers, the button hands the conversation back; otherwise it takes it over.
+  const action = state.active
+    ? {
+        mutation: release,
+        icon: Bot,
+        label: 'Devolver ao chatbot',
+        done: conversationsMsg.released,
+        failed: 'Não foi possível devolver a conversa ao chatbot.',
+      }
+    : {
+        mutation: takeOver,
+        icon: Headset,
+        label: 'Assumir conversa',
+        done: conversationsMsg.takenOver,
+        failed: 'Não foi possível assumir a conversa.',
+      };
   return (
     <div
       className={cn(
@@ -62,39 +78,21 @@ function HandoffBar({ conversation, now }: { conversation: Conversation; now: nu
         <Icon aria-hidden className="size-4 shrink-0" />
         <span>{state.text}</span>
       </p>
-      {state.active ? (
-        <PermissionGatedButton
-          kind="message"
-          variant="outline"
-          size="sm"
-          disabled={release.isPending}
-          icon={release.isPending ? <Spinner /> : <Bot aria-hidden />}
-          onClick={() =>
-            release.mutate(thread, {
-              onSuccess: () => toastSuccess(conversationsMsg.released),
-              onError: (error) => toastError(error, 'Não foi possível devolver a conversa ao chatbot.'),
-            })
-          }
-        >
-          Devolver ao chatbot
-        </PermissionGatedButton>
-      ) : (
-        <PermissionGatedButton
-          kind="message"
-          variant="outline"
-          size="sm"
-          disabled={takeOver.isPending}
-          icon={takeOver.isPending ? <Spinner /> : <Headset aria-hidden />}
-          onClick={() =>
-            takeOver.mutate(thread, {
-              onSuccess: () => toastSuccess(conversationsMsg.takenOver),
-              onError: (error) => toastError(error, 'Não foi possível assumir a conversa.'),
-            })
-          }
-        >
-          Assumir conversa
-        </PermissionGatedButton>
-      )}
+      <PermissionGatedButton
+        kind="message"
+        variant="outline"
+        size="sm"
+        disabled={action.mutation.isPending}
+        icon={action.mutation.isPending ? <Spinner /> : <action.icon aria-hidden />}
+        onClick={() =>
+          action.mutation.mutate(thread, {
+            onSuccess: () => toastSuccess(action.done),
+            onError: (error) => toastError(error, action.failed),
+          })
+        }
+      >
+        {action.label}
+      </PermissionGatedButton>
     </div>
   );
 }

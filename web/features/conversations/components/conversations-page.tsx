@@ -2,7 +2,7 @@ import { MessagesSquare } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { conversationsMsg } from '#contract/conversations';
-import { LockedState } from '#web/components/locked-state';
+import { LockedPage } from '#web/components/locked-state';
 import { EmptyState } from '#web/components/states';
 import { Card } from '#web/components/ui/card';
 import { useAuthenticatedUser } from '#web/lib/auth/get-me';
@@ -74,16 +74,7 @@ export default function ConversationsPage() {
     </div>
   );
 
-  if (!readable) {
-    return (
-      <div className="grid grid-cols-1 gap-6">
-        {header}
-        <Card>
-          <LockedState className="py-12" />
-        </Card>
-      </div>
-    );
-  }
+  if (!readable) return <LockedPage header={header} />;
 
   const listItem = thread ? findConversation(list.data?.conversations, thread) : undefined;
   // Without a number in the URL yet, the row it stands for (the contact's latest) shows as selected.

@@ -6,7 +6,9 @@ import { DEMO_DURATION_MS } from '#contract/constants';
 import { msg } from '#contract/messages';
 import { countLabel } from '#contract/plural';
 import { CredentialsBox } from '#web/components/credentials-box';
+import { emailInputProps, whatsappInputProps } from '#web/components/field-presets';
 import { FormField } from '#web/components/form-field';
+import { PendingButton } from '#web/components/pending-button';
 import { Button } from '#web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
 import { Spinner } from '#web/components/ui/spinner';
@@ -58,26 +60,19 @@ function DemoForm({ onCreated }: { onCreated: (c: Credentials, expiresAt: string
       <FormField
         id="demo-whatsapp"
         label="WhatsApp"
-        type="tel"
-        inputMode="tel"
-        autoComplete="tel"
-        placeholder="(11) 99999-9999"
+        {...whatsappInputProps}
         {...formFieldProps(form, 'whatsappNumber')}
       />
-      <FormField
-        id="demo-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        autoCapitalize="none"
-        spellCheck={false}
-        placeholder="voce@empresa.com.br"
-        {...formFieldProps(form, 'email')}
-      />
-      <Button type="submit" size="lg" className="w-full" disabled={signup.isPending}>
-        {signup.isPending ? <Spinner /> : null}
-        {signup.isPending ? 'Criando demonstração...' : 'Começar demonstração'}
-      </Button>
+      <FormField id="demo-email" label="Email" {...emailInputProps} {...formFieldProps(form, 'email')} />
+      <PendingButton
+        type="submit"
+        size="lg"
+        className="w-full"
+        pending={signup.isPending}
+        pendingLabel="Criando demonstração..."
+      >
+        Começar demonstração
+      </PendingButton>
     </form>
   );
 }

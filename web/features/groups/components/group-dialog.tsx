@@ -1,11 +1,9 @@
-import { useEffect, useId } from 'react';
-import { Controller } from 'react-hook-form';
+import { useEffect } from 'react';
 import { type Group, groupInput, groupsMsg } from '#contract/contacts';
+import { BoxedSwitch } from '#web/components/boxed-switch';
 import { FormDialog } from '#web/components/form-dialog';
 import { FormField } from '#web/components/form-field';
-import { Label } from '#web/components/ui/label';
-import { Switch } from '#web/components/ui/switch';
-import { toastError, toastSuccess } from '#web/lib/toasts';
+import { toastError, toastOutcome } from '#web/lib/toasts';
 import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useSaveGroup } from '../api/save-group';
 
@@ -40,7 +38,6 @@ export function GroupDialog({
     serverFields: ['name'],
   });
   const { errors } = form.formState;
-  const activeId = useId();
 
   useEffect(() => {
     if (open) form.reset(formValues(group));
@@ -50,13 +47,10 @@ export function GroupDialog({
     (input) =>
       save.mutate(
         { id: group?.id, input },
-        {
-          onSuccess: (res) => {
-            toastSuccess(res.message);
-            onOpenChange(false);
-          },
-          onError: (error) => form.failed(error, group ? groupsMsg.updateError : groupsMsg.createError),
-        },
+        toastOutcome(
+          () => onOpenChange(false),
+          (error) => form.failed(error, group ? groupsMsg.updateError : groupsMsg.createError),
+        ),
       ),
     (invalid) => {
       const message = invalid.name?.message ?? invalid.whatsappGroupId?.message;
@@ -97,16 +91,7 @@ export function GroupDialog({
         {...form.register('membersCount')}
         hint="Grupos sincronizados têm este número preenchido pelo WhatsApp, e atualizado a cada sincronização."
       />
-      <div className="flex items-center justify-between gap-4 rounded-md border p-3">
-        <Label htmlFor={activeId}>Grupo ativo</Label>
-        <Controller
-          control={form.control}
-          name="isActive"
-          render={({ field }) => (
-            <Switch id={activeId} checked={field.value ?? true} onCheckedChange={field.onChange} />
-          )}
-        />
-      </div>
+      <BoxedSwitch control={form.control} name="isActive" label="Grupo ativo" fallback />
     </FormDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { Download, Info, Pencil, Plus, RefreshCw, Search, Trash2, UsersRound } from 'lucide-react';
+import { Download, Info, Plus, RefreshCw, Search, UsersRound } from 'lucide-react';
 import { type ReactNode, useDeferredValue, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { type Group, groupsMsg } from '#contract/contacts';
@@ -6,6 +6,7 @@ import { countLabel } from '#contract/plural';
 import { ConfirmDeleteDialog, useConfirmDelete } from '#web/components/confirm-delete';
 import { ListSkeleton } from '#web/components/list-skeleton';
 import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { EditDeleteButtons } from '#web/components/row-actions';
 import { EmptyState, ErrorState } from '#web/components/states';
 import { Badge } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
@@ -162,30 +163,14 @@ export default function GroupsPage() {
                 Exportar membros
                 <span className="sr-only"> de {g.name}</span>
               </Button>
-              <PermissionGatedButton
-                variant="ghost"
-                size="icon"
-                aria-label={`Editar ${g.name}`}
-                labelClassName="sr-only"
-                icon={<Pencil aria-hidden />}
-                onClick={() => {
+              <EditDeleteButtons
+                name={g.name}
+                onEdit={() => {
                   setEditing(g);
                   setDialogOpen(true);
                 }}
-              >
-                Editar
-              </PermissionGatedButton>
-              <PermissionGatedButton
-                variant="ghost"
-                size="icon"
-                className="text-red-700 hover:bg-red-50"
-                aria-label={`Excluir ${g.name}`}
-                labelClassName="sr-only"
-                icon={<Trash2 aria-hidden />}
-                onClick={() => askDelete(g)}
-              >
-                Excluir
-              </PermissionGatedButton>
+                onDelete={() => askDelete(g)}
+              />
             </div>
           </li>
         ))}

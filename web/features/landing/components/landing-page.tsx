@@ -19,6 +19,7 @@ import { DEMO_DURATION_MS } from '#contract/constants';
 import { whatsappLink } from '#contract/links';
 import { MONEY_BACK_GUARANTEE_DAYS, PLANS } from '#contract/plans';
 import { countLabel } from '#contract/plural';
+import { BrandMark } from '#web/components/brand-mark';
 import { PaymentLinkButton, PlanCard } from '#web/components/plan-card';
 import { Button } from '#web/components/ui/button';
 import { Spinner } from '#web/components/ui/spinner';
@@ -165,10 +166,7 @@ export default function LandingPage() {
       <header className="sticky top-0 z-40 border-b bg-card/95 backdrop-blur supports-[backdrop-filter]:bg-card/85">
         <div className="mx-auto flex h-16 w-full max-w-6xl items-center gap-4 px-4 sm:px-6">
           <Link to={paths.home} className="flex items-center gap-2 rounded-md text-lg font-semibold">
-            <span className="flex size-8 items-center justify-center rounded-lg bg-brand-strong text-white">
-              <MessageCircle aria-hidden className="size-4" />
-            </span>
-            {product}
+            <BrandMark product={product} />
           </Link>
           <nav aria-label="Seções da página" className="ml-4 hidden items-center gap-1 md:flex">
             {SECTIONS.map((s) => (

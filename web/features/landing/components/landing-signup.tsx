@@ -5,9 +5,9 @@ import { useNavigate } from 'react-router';
 import { type Credentials, landingSignupForm } from '#contract/auth';
 import { TOAST } from '#contract/constants';
 import { msg } from '#contract/messages';
+import { emailInputProps, whatsappInputProps } from '#web/components/field-presets';
 import { FormField } from '#web/components/form-field';
-import { Button } from '#web/components/ui/button';
-import { Spinner } from '#web/components/ui/spinner';
+import { PendingButton } from '#web/components/pending-button';
 import { toast } from '#web/components/ui/use-toast';
 import { isApiError } from '#web/lib/api';
 import { paths } from '#web/lib/paths';
@@ -91,29 +91,18 @@ export function LandingSignupForm() {
     <>
       <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Criar conta">
         <FormField id="landing-name" label="Nome" autoComplete="name" placeholder="Seu nome" {...field('name')} />
-        <FormField
-          id="landing-email"
-          label="E-mail"
-          type="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          placeholder="voce@empresa.com.br"
-          {...field('email')}
-        />
-        <FormField
-          id="landing-whatsapp"
-          label="WhatsApp"
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
-          placeholder="(11) 99999-9999"
-          {...field('whatsappNumber')}
-        />
-        <Button type="submit" size="lg" className="w-full" disabled={signup.isPending || !!created}>
-          {signup.isPending ? <Spinner /> : null}
-          {signup.isPending ? 'Criando conta...' : 'Criar minha conta'}
-        </Button>
+        <FormField id="landing-email" label="E-mail" {...emailInputProps} {...field('email')} />
+        <FormField id="landing-whatsapp" label="WhatsApp" {...whatsappInputProps} {...field('whatsappNumber')} />
+        <PendingButton
+          type="submit"
+          size="lg"
+          className="w-full"
+          pending={signup.isPending}
+          pendingLabel="Criando conta..."
+          disabled={!!created}
+        >
+          Criar minha conta
+        </PendingButton>
         {created ? (
           <p role="status" className="text-center text-sm text-muted-foreground">
             Conta criada! Redirecionando para o login...

@@ -6,6 +6,7 @@ import {
   type SavedMessageType,
   savedMessagesMsg,
 } from '#contract/saved-messages';
+import { BoxedSwitch } from '#web/components/boxed-switch';
 import { FieldError } from '#web/components/field-error';
 import { FormField } from '#web/components/form-field';
 import { ImageUploadField } from '#web/components/image-upload-field';
@@ -69,8 +70,6 @@ export function ComposeMessageDialog({
   const ids = {
     type: useId(),
     typeError: useId(),
-    enable: useId(),
-    image: useId(),
     content: useId(),
     contentHint: useId(),
     contentError: useId(),
@@ -156,26 +155,8 @@ export function ComposeMessageDialog({
           </div>
 
           <div className="grid gap-3 sm:grid-cols-2">
-            <Controller
-              control={form.control}
-              name="enableMessage"
-              render={({ field }) => (
-                <div className="flex items-center justify-between gap-4 rounded-md border p-3">
-                  <Label htmlFor={ids.enable}>Habilitar Mensagem</Label>
-                  <Switch id={ids.enable} checked={field.value} onCheckedChange={field.onChange} />
-                </div>
-              )}
-            />
-            <Controller
-              control={form.control}
-              name="hasImage"
-              render={({ field }) => (
-                <div className="flex items-center justify-between gap-4 rounded-md border p-3">
-                  <Label htmlFor={ids.image}>Anexar Imagem</Label>
-                  <Switch id={ids.image} checked={field.value} onCheckedChange={field.onChange} />
-                </div>
-              )}
-            />
+            <BoxedSwitch control={form.control} name="enableMessage" label="Habilitar Mensagem" />
+            <BoxedSwitch control={form.control} name="hasImage" label="Anexar Imagem" />
           </div>
 
           {hasImage ? (

@@ -52,26 +52,22 @@ function SavedMessageItem({
           </div>
         </div>
         <div className="flex shrink-0 gap-1">
-          <PermissionGatedButton
-            kind="message"
-            variant="ghost"
-            size="sm"
-            icon={<Pencil aria-hidden />}
-            labelClassName="sr-only"
-            onClick={onEdit}
-          >
-            {`Editar mensagem ${message.title}`}
-          </PermissionGatedButton>
-          <PermissionGatedButton
-            kind="message"
-            variant="ghost"
-            size="sm"
-            icon={<Trash2 aria-hidden />}
-            labelClassName="sr-only"
-            onClick={onDelete}
-          >
-            {`Excluir mensagem ${message.title}`}
-          </PermissionGatedButton>
+          {[
+            { verb: 'Editar', Icon: Pencil, onClick: onEdit },
+            { verb: 'Excluir', Icon: Trash2, onClick: onDelete },
+          ].map(({ verb, Icon, onClick }) => (
+            <PermissionGatedButton
+              key={verb}
+              kind="message"
+              variant="ghost"
+              size="sm"
+              icon={<Icon aria-hidden />}
+              labelClassName="sr-only"
+              onClick={onClick}
+            >
+              {`${verb} mensagem ${message.title}`}
+            </PermissionGatedButton>
+          ))}
         </div>
       </div>
       <WhatsappMessage

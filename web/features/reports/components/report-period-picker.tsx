@@ -7,6 +7,11 @@ import { CUSTOM_PERIOD_VALUE, PeriodSelect } from '#web/components/metrics/perio
 import { Button } from '#web/components/ui/button';
 import { type PeriodChoice, presetFromValue } from '#web/lib/metrics/period';
 
+const dateFields = [
+  { name: 'from', label: 'Data inicial' },
+  { name: 'to', label: 'Data final' },
+] as const;
+
 /**
  * 'Período' of the Relatórios page: a preset applies at once; 'Personalizado' opens two labelled
  * date inputs, checked (both days, from ≤ to, at most the contract's MAX_PERIOD_DAYS) on 'Aplicar'.
@@ -56,20 +61,16 @@ export function ReportPeriodPicker({
           aria-label="Período personalizado"
           className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 sm:flex sm:items-start"
         >
-          <FormField
-            label="Data inicial"
-            type="date"
-            error={errors.from?.message}
-            className="sm:w-44"
-            {...form.register('from')}
-          />
-          <FormField
-            label="Data final"
-            type="date"
-            error={errors.to?.message}
-            className="sm:w-44"
-            {...form.register('to')}
-          />
+          {dateFields.map(({ name, label }) => (
+            <FormField
+              key={name}
+              label={label}
+              type="date"
+              error={errors[name]?.message}
+              className="sm:w-44"
+              {...form.register(name)}
+            />
+          ))}
           <Button type="submit" variant="outline" className="min-[420px]:col-span-2 sm:mt-6">
             Aplicar
           </Button>

@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateWhatsappSettingsInput, WhatsappSettings } from '#contract/settings';
 import { api } from '#web/lib/api';
 import { whatsappSettingsQueryKey } from '#web/lib/query-keys';
+import { useCacheWritingMutation } from '#web/lib/use-invalidating-mutation';
 
 /** The settings form sends the six fields of SPEC §3; the stored channel stays as it is. */
 export function updateWhatsappSettings(input: UpdateWhatsappSettingsInput): Promise<WhatsappSettings> {
@@ -9,9 +9,5 @@ export function updateWhatsappSettings(input: UpdateWhatsappSettingsInput): Prom
 }
 
 export function useUpdateWhatsappSettings() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: updateWhatsappSettings,
-    onSuccess: (saved) => queryClient.setQueryData(whatsappSettingsQueryKey, saved),
-  });
+  return useCacheWritingMutation(updateWhatsappSettings, whatsappSettingsQueryKey);
 }

@@ -3,9 +3,7 @@ import { BellRing } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { type NotificationSettings, notificationSettingsSchema, settingsMsg } from '#contract/settings';
-import { LockedState } from '#web/components/locked-state';
 import { Button } from '#web/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
 import { Spinner } from '#web/components/ui/spinner';
 import { Switch } from '#web/components/ui/switch';
 import { browserNotificationsMsg, pushSwitchView, useBrowserPermission } from '#web/lib/browser-notifications';
@@ -14,7 +12,7 @@ import { useNotificationSettings } from '#web/lib/queries/get-notification-setti
 import { toastError, toastSuccess } from '#web/lib/toasts';
 import { cn } from '#web/lib/utils';
 import { useUpdateNotificationSettings } from '../api/update-notification-settings';
-import { FormSkeleton, LoadError, SaveButton, SwitchRow } from './settings-form-parts';
+import { LoadedSettingsCard, SaveButton, SwitchRow } from './settings-form-parts';
 
 const PREFERENCES: Array<{ key: keyof NotificationSettings; label: string; description: string }> = [
   {
@@ -180,22 +178,8 @@ function NotificationsForm({ initial, readOnly }: { initial: NotificationSetting
 export function NotificationsSection({ readOnly, locked }: { readOnly: boolean; locked: boolean }) {
   const query = useNotificationSettings(!locked);
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Notificações</CardTitle>
-        <CardDescription>Escolha como quer ser avisado.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        {locked ? (
-          <LockedState />
-        ) : query.isPending ? (
-          <FormSkeleton />
-        ) : query.isError ? (
-          <LoadError onRetry={() => void query.refetch()} retrying={query.isFetching} />
-        ) : (
-          <NotificationsForm initial={query.data} readOnly={readOnly} />
-        )}
-      </CardContent>
-    </Card>
+    <LoadedSettingsCard title="Notificações" description="Escolha como quer ser avisado." query={query} locked={locked}>
+      {(data) => <NotificationsForm initial={data} readOnly={readOnly} />}
+    </LoadedSettingsCard>
   );
 }

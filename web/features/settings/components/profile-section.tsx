@@ -1,12 +1,11 @@
 import { useEffect } from 'react';
 import { type Profile, settingsMsg, updateProfileInput } from '#contract/settings';
 import { FormField } from '#web/components/form-field';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
 import { toastSuccess } from '#web/lib/toasts';
 import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useProfile } from '../api/get-profile';
 import { useUpdateProfile } from '../api/update-profile';
-import { FormSkeleton, LoadError, SaveButton } from './settings-form-parts';
+import { LoadedSettingsCard, SaveButton } from './settings-form-parts';
 
 const fields = ['name', 'email', 'phone', 'company'] as const;
 
@@ -67,20 +66,12 @@ function ProfileForm({ profile, readOnly }: { profile: Profile; readOnly: boolea
 export function ProfileSection({ readOnly }: { readOnly: boolean }) {
   const query = useProfile();
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Perfil</CardTitle>
-        <CardDescription>Seus dados de contato. O email também serve para entrar.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        {query.isPending ? (
-          <FormSkeleton />
-        ) : query.isError ? (
-          <LoadError onRetry={() => void query.refetch()} retrying={query.isFetching} />
-        ) : (
-          <ProfileForm profile={query.data} readOnly={readOnly} />
-        )}
-      </CardContent>
-    </Card>
+    <LoadedSettingsCard
+      title="Perfil"
+      description="Seus dados de contato. O email também serve para entrar."
+      query={query}
+    >
+      {(data) => <ProfileForm profile={data} readOnly={readOnly} />}
+    </LoadedSettingsCard>
   );
 }

@@ -1,12 +1,29 @@
 import { changePasswordInput, settingsMsg } from '#contract/settings';
 import { FormField } from '#web/components/form-field';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
 import { toastSuccess } from '#web/lib/toasts';
 import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useChangePassword } from '../api/change-password';
-import { SaveButton } from './settings-form-parts';
+import { SaveButton, SettingsCard } from './settings-form-parts';
 
 const fields = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
+/** The three password fields, in order: the current one, the new one and its confirmation. */
+const passwordFields: readonly {
+  name: (typeof fields)[number];
+  id: string;
+  label: string;
+  autoComplete: string;
+  hint?: string;
+}[] = [
+  { name: 'currentPassword', id: 'password-current', label: 'Senha atual', autoComplete: 'current-password' },
+  {
+    name: 'newPassword',
+    id: 'password-new',
+    label: 'Nova senha',
+    autoComplete: 'new-password',
+    hint: 'Mínimo de 6 caracteres.',
+  },
+  { name: 'confirmPassword', id: 'password-confirm', label: 'Confirmar nova senha', autoComplete: 'new-password' },
+];
 const empty = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
 export function SecuritySection({ readOnly }: { readOnly: boolean }) {
@@ -25,47 +42,29 @@ export function SecuritySection({ readOnly }: { readOnly: boolean }) {
   );
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Segurança</CardTitle>
-        <CardDescription>
-          Troque sua senha. Ao salvar, as sessões abertas em outros aparelhos são encerradas.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <form onSubmit={onSubmit} noValidate className="grid max-w-md gap-4">
+    <SettingsCard
+      title="Segurança"
+      description="Troque sua senha. Ao salvar, as sessões abertas em outros aparelhos são encerradas."
+    >
+      <form onSubmit={onSubmit} noValidate className="grid max-w-md gap-4">
+        {passwordFields.map((field) => (
           <FormField
-            id="password-current"
-            label="Senha atual"
+            key={field.name}
+            id={field.id}
+            label={field.label}
             type="password"
-            autoComplete="current-password"
+            autoComplete={field.autoComplete}
+            hint={field.hint}
             readOnly={readOnly}
-            {...formFieldProps(form, 'currentPassword')}
+            {...formFieldProps(form, field.name)}
           />
-          <FormField
-            id="password-new"
-            label="Nova senha"
-            type="password"
-            autoComplete="new-password"
-            hint="Mínimo de 6 caracteres."
-            readOnly={readOnly}
-            {...formFieldProps(form, 'newPassword')}
-          />
-          <FormField
-            id="password-confirm"
-            label="Confirmar nova senha"
-            type="password"
-            autoComplete="new-password"
-            readOnly={readOnly}
-            {...formFieldProps(form, 'confirmPassword')}
-          />
-          <div>
-            <SaveButton pending={change.isPending} readOnly={readOnly}>
-              Alterar senha
-            </SaveButton>
-          </div>
-        </form>
-      </CardContent>
-    </Card>
+        ))}
+        <div>
+          <SaveButton pending={change.isPending} readOnly={readOnly}>
+            Alterar senha
+          </SaveButton>
+        </div>
+      </form>
+    </SettingsCard>
   );
 }

@@ -1,10 +1,13 @@
 /** The building blocks the settings forms share: save button, switch row, loading and error states. */
+import type { UseQueryResult } from '@tanstack/react-query';
 import { Save } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useId } from 'react';
 import { msg } from '#contract/messages';
+import { LockedState } from '#web/components/locked-state';
 import { ErrorState } from '#web/components/states';
 import { Button } from '#web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
 import { Skeleton } from '#web/components/ui/skeleton';
 import { Spinner } from '#web/components/ui/spinner';
 
@@ -63,5 +66,58 @@ export function LoadError({ onRetry, retrying }: { onRetry: () => void; retrying
       onRetry={onRetry}
       retrying={retrying}
     />
+  );
+}
+
+/** One settings section: a card with its title and description around the form. */
+export function SettingsCard({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+/**
+ * A settings section whose form edits what a query loads: the plan's lock, then a skeleton while it
+ * loads, the error with a retry, and the form once the data is there.
+ */
+export function LoadedSettingsCard<T>({
+  title,
+  description,
+  query,
+  locked = false,
+  children,
+}: {
+  title: string;
+  description: ReactNode;
+  query: UseQueryResult<T>;
+  locked?: boolean;
+  children: (data: T) => ReactNode;
+}) {
+  return (
+    <SettingsCard title={title} description={description}>
+      {locked ? (
+        <LockedState />
+      ) : query.isPending ? (
+        <FormSkeleton />
+      ) : query.isError ? (
+        <LoadError onRetry={() => void query.refetch()} retrying={query.isFetching} />
+      ) : (
+        children(query.data)
+      )}
+    </SettingsCard>
   );
 }

@@ -2,13 +2,11 @@ import { useEffect } from 'react';
 import { Controller } from 'react-hook-form';
 import { settingsMsg, type WhatsappSettings, whatsappSettingsSchema } from '#contract/settings';
 import { FormField } from '#web/components/form-field';
-import { LockedState } from '#web/components/locked-state';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
 import { useWhatsappSettings } from '#web/lib/queries/get-whatsapp-settings';
 import { toastSuccess } from '#web/lib/toasts';
 import { formFieldProps, useServerForm } from '#web/lib/use-server-form';
 import { useUpdateWhatsappSettings } from '../api/update-whatsapp-settings';
-import { FormSkeleton, LoadError, SaveButton, SwitchRow } from './settings-form-parts';
+import { LoadedSettingsCard, SaveButton, SwitchRow } from './settings-form-parts';
 
 const fields = [
   'autoReconnect',
@@ -17,6 +15,28 @@ const fields = [
   'respectBusinessHours',
   'businessStart',
   'businessEnd',
+] as const;
+
+/** The form's two switches, in order. */
+const switches = [
+  {
+    name: 'autoReconnect',
+    id: 'wa-reconnect',
+    label: 'Reconectar automaticamente',
+    description: 'Volta a conectar sozinho se a conexão cair.',
+  },
+  {
+    name: 'respectBusinessHours',
+    id: 'wa-business',
+    label: 'Respeitar horário comercial',
+    description: 'Campanhas só enviam no expediente, de segunda a sexta.',
+  },
+] as const;
+
+/** The working day's two ends, shown while 'Respeitar horário comercial' is on. */
+const businessHours = [
+  { name: 'businessStart', id: 'wa-start', label: 'Início do expediente' },
+  { name: 'businessEnd', id: 'wa-end', label: 'Fim do expediente' },
 ] as const;
 
 function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOnly: boolean }) {
@@ -60,53 +80,37 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
         />
       </div>
       <div className="divide-y border-y">
-        <Controller
-          control={form.control}
-          name="autoReconnect"
-          render={({ field }) => (
-            <SwitchRow
-              className="py-3"
-              id="wa-reconnect"
-              label="Reconectar automaticamente"
-              description="Volta a conectar sozinho se a conexão cair."
-              checked={field.value}
-              disabled={readOnly}
-              onCheckedChange={field.onChange}
-            />
-          )}
-        />
-        <Controller
-          control={form.control}
-          name="respectBusinessHours"
-          render={({ field }) => (
-            <SwitchRow
-              className="py-3"
-              id="wa-business"
-              label="Respeitar horário comercial"
-              description="Campanhas só enviam no expediente, de segunda a sexta."
-              checked={field.value}
-              disabled={readOnly}
-              onCheckedChange={field.onChange}
-            />
-          )}
-        />
+        {switches.map(({ name, id, label, description }) => (
+          <Controller
+            key={name}
+            control={form.control}
+            name={name}
+            render={({ field }) => (
+              <SwitchRow
+                className="py-3"
+                id={id}
+                label={label}
+                description={description}
+                checked={field.value}
+                disabled={readOnly}
+                onCheckedChange={field.onChange}
+              />
+            )}
+          />
+        ))}
       </div>
       {respect ? (
         <div className="grid gap-4 sm:grid-cols-2 md:max-w-md">
-          <FormField
-            id="wa-start"
-            label="Início do expediente"
-            type="time"
-            readOnly={readOnly}
-            {...formFieldProps(form, 'businessStart')}
-          />
-          <FormField
-            id="wa-end"
-            label="Fim do expediente"
-            type="time"
-            readOnly={readOnly}
-            {...formFieldProps(form, 'businessEnd')}
-          />
+          {businessHours.map(({ name, id, label }) => (
+            <FormField
+              key={name}
+              id={id}
+              label={label}
+              type="time"
+              readOnly={readOnly}
+              {...formFieldProps(form, name)}
+            />
+          ))}
         </div>
       ) : null}
       <div>
@@ -119,22 +123,13 @@ function WhatsappForm({ initial, readOnly }: { initial: WhatsappSettings; readOn
 export function WhatsappSection({ readOnly, locked }: { readOnly: boolean; locked: boolean }) {
   const query = useWhatsappSettings(!locked);
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>WhatsApp</CardTitle>
-        <CardDescription>Como e quando suas mensagens são enviadas. O envio segue estas regras.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        {locked ? (
-          <LockedState />
-        ) : query.isPending ? (
-          <FormSkeleton />
-        ) : query.isError ? (
-          <LoadError onRetry={() => void query.refetch()} retrying={query.isFetching} />
-        ) : (
-          <WhatsappForm initial={query.data} readOnly={readOnly} />
-        )}
-      </CardContent>
-    </Card>
+    <LoadedSettingsCard
+      title="WhatsApp"
+      description="Como e quando suas mensagens são enviadas. O envio segue estas regras."
+      query={query}
+      locked={locked}
+    >
+      {(data) => <WhatsappForm initial={data} readOnly={readOnly} />}
+    </LoadedSettingsCard>
   );
 }
