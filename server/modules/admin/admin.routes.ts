@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   adminCleanupResponse,
+  adminJobIdParams,
+  adminJobRetryResponse,
+  adminJobsMsg,
+  adminJobsResponse,
   adminUpdateUserInput,
   adminUpdateUserResponse,
   adminUserIdParams,
@@ -12,8 +16,9 @@ import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
 import { toPublicUser } from '../auth';
 import { cleanupExpiredDemos, deleteUser, listUsers, updateUser } from './admin.service';
+import { listJobs, retryJob } from './admin-jobs.service';
 
-export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, mail }) => {
+export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, mail, jobs }) => {
   const admin = { access: 'admin' } as const;
 
   app.get(
@@ -69,5 +74,35 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ses
       success: true as const,
       deletedCount: await cleanupExpiredDemos(db, sessions, authed(request).user),
     }),
+  );
+
+  app.get(
+    '/jobs',
+    {
+      config: admin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Background jobs: counts by name and state, and the latest dead ones',
+        response: { 200: adminJobsResponse },
+      },
+    },
+    async (request) => listJobs(db, authed(request).user),
+  );
+
+  app.post(
+    '/jobs/:id/retry',
+    {
+      config: admin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Put a dead job back in the queue with its attempts reset',
+        params: adminJobIdParams,
+        response: { 200: adminJobRetryResponse },
+      },
+    },
+    async (request) => {
+      await retryJob(db, jobs, authed(request).user, request.params.id);
+      return { success: true as const, message: adminJobsMsg.retried };
+    },
   );
 };
