@@ -47,3 +47,45 @@ export function matchesAdminSearch(u: { name: string; email: string; username: s
   if (!s) return true;
   return [u.name, u.email, u.username].some((f) => f.toLowerCase().includes(s));
 }
+
+/** Background jobs as the administrator sees them (GET /api/admin/jobs). */
+export const jobStates = ['queued', 'running', 'done', 'dead'] as const;
+export type JobState = (typeof jobStates)[number];
+
+export const adminJobsMsg = {
+  title: 'Tarefas em segundo plano',
+  description: 'Trabalho que o servidor faz depois das requisições: envios, alertas, verificações.',
+  states: { queued: 'Na fila', running: 'Executando', done: 'Concluídas', dead: 'Falharam' } satisfies Record<
+    JobState,
+    string
+  >,
+  noJobs: 'Nenhuma tarefa registrada.',
+  noDead: 'Nenhuma tarefa falhou.',
+  deadTitle: 'Tarefas que falharam',
+  retry: 'Tentar de novo',
+  retried: 'Tarefa colocada de volta na fila.',
+  notDead: 'Tarefa não encontrada entre as que falharam.',
+} as const;
+
+/** How many jobs of a kind are in a state. */
+export const adminJobCount = z.object({ name: z.string(), state: z.enum(jobStates), count: z.number().int() });
+/** A job that used its attempts (or failed for good), kept with its error. */
+export const adminDeadJob = z.object({
+  id: z.string(),
+  name: z.string(),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  accountId: z.string().nullable(),
+  accountEmail: z.string().nullable(),
+});
+export type AdminDeadJob = z.infer<typeof adminDeadJob>;
+/** The latest dead jobs listed at most. */
+export const ADMIN_DEAD_JOBS_MAX = 50;
+export const adminJobsResponse = z.object({
+  counts: z.array(adminJobCount),
+  dead: z.array(adminDeadJob).max(ADMIN_DEAD_JOBS_MAX),
+});
+export type AdminJobsResponse = z.infer<typeof adminJobsResponse>;
+export const adminJobIdParams = z.object({ id: z.uuid({ error: 'Identificador inválido.' }) });
+export const adminJobRetryResponse = z.object({ success: z.literal(true), message: z.string() });

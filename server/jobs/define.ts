@@ -16,6 +16,18 @@ export interface JobContext {
   cancelled: () => Promise<boolean>;
   /** The run had nothing to do: its row is deleted rather than kept `done`. */
   discard: () => void;
+  /**
+   * Enqueues a job in the transaction that finishes this run, once its row is done (or deleted):
+   * the next link of a chain, written only if this run counts, and free to take this job's dedupe key.
+   */
+  followUp: <T>(definition: JobDefinition<T>, payload: T, opts?: FollowUpOptions) => void;
+}
+
+/** Where and when a follow-up job goes (`EnqueueOptions` less a fixed `runAt`). */
+export interface FollowUpOptions {
+  delayMs?: number;
+  dedupeKey?: string;
+  accountId?: string;
 }
 
 /** A failure no retry can mend (a payload that no longer parses): the job is dead at once. */

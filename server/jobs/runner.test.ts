@@ -1,11 +1,12 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { createTestDatabase } from '../testing/test-db';
 import { pruneFinishedJobs } from './chores';
-import { defineJob, exponentialBackoff, type JobContext } from './define';
+import { defineJob, exponentialBackoff, type JobContext, type JobDefinition } from './define';
 import { choreKey, JobRunner, type JobRunnerOptions } from './runner';
 
 let database: Database;
@@ -345,5 +346,90 @@ describe('cancelling a running job', () => {
     await r.idle();
     expect(seen).toEqual([true]);
     expect(await rowsNamed(job.name)).toHaveLength(0);
+  });
+});
+
+describe('job runner: chains, retries and polls', () => {
+  it('chains a follow-up in the transaction that finishes a run, under the same dedupe key', async () => {
+    const name = uniqueName('chain');
+    const key = `${name}:key`;
+    const seen: number[] = [];
+    const job: JobDefinition<{ n: number }> = defineJob({
+      name,
+      payload: z.object({ n: z.number() }),
+      maxAttempts: 1,
+      handler: async ({ n }, ctx) => {
+        seen.push(n);
+        ctx.discard();
+        if (n === 3) throw new Error('the last link fails');
+        ctx.followUp(job, { n: n + 1 }, { dedupeKey: key });
+      },
+    });
+    const r = runner();
+    r.register(job);
+    await r.start();
+    await r.enqueue(db(), job, { n: 1 }, { dedupeKey: key });
+    await r.idle();
+    expect(seen).toEqual([1, 2, 3]);
+    // A failed run enqueues nothing: its one row is the dead third link.
+    expect((await rowsNamed(name)).map((row) => [row.state, row.dedupe_key])).toEqual([['dead', key]]);
+  });
+
+  it('retries a dead job: queued again with its attempts reset, then run; nothing else is retried', async () => {
+    const name = uniqueName('retry');
+    let failing = true;
+    const job = defineJob({
+      name,
+      payload: z.object({}),
+      maxAttempts: 1,
+      handler: async () => {
+        if (failing) throw new Error('down');
+      },
+    });
+    const r = runner();
+    r.register(job);
+    await r.start();
+    const id = (await r.enqueue(db(), job, {}, { dedupeKey: `${name}:a` }))!;
+    await r.idle();
+    expect((await rowsNamed(name)).map((row) => row.state)).toEqual(['dead']);
+    // An unfinished job holding its key does the same work: the dead one stays dead.
+    await r.stop();
+    const holder = (await r.enqueue(db(), job, {}, { dedupeKey: `${name}:a` }))!;
+    expect(await r.retry(db(), id)).toBe(false);
+    await r.cancel(db(), `${name}:a`);
+    expect(holder).not.toBe(id);
+    await r.start();
+    failing = false;
+    expect(await r.retry(db(), id)).toBe(true);
+    await r.idle();
+    const [row] = await rowsNamed(name);
+    expect([row.id, row.state, row.attempts]).toEqual([id, 'done', 1]);
+    expect(await r.retry(db(), id)).toBe(false);
+    expect(await r.retry(db(), '00000000-0000-4000-8000-000000000000')).toBe(false);
+  });
+
+  it('polls with one statement: the lapsed leases are reclaimed by the claim itself', async () => {
+    const statements: string[] = [];
+    const counting = new Proxy(db(), {
+      get(target, prop, receiver) {
+        if (prop !== 'execute') return Reflect.get(target, prop, receiver);
+        return (query: SQL) => {
+          statements.push(new PgDialect().sqlToQuery(query).sql);
+          return target.execute(query);
+        };
+      },
+    });
+    const name = uniqueName('poll');
+    const job = defineJob({ name, payload: z.object({}), handler: async () => {} });
+    const r = runner({ db: counting });
+    r.register(job);
+    await r.start();
+    await sleep(300);
+    await r.stop();
+    expect(statements.length).toBeGreaterThanOrEqual(2);
+    for (const statement of statements) {
+      expect(statement).toContain('lapsed_dead');
+      expect(statement).toContain('for update skip locked');
+    }
   });
 });

@@ -143,6 +143,31 @@ export class JobRunner {
     ).length;
   }
 
+  /** Removes the dead jobs of a key, once their owner has told the account why: answers how many. */
+  async takeDead(tx: Db, dedupeKey: string): Promise<number> {
+    return rowsOf(
+      await tx.execute(sql`delete from jobs where dedupe_key = ${dedupeKey} and state = 'dead' returning id`),
+    ).length;
+  }
+
+  /**
+   * Puts a dead job back in the queue, due now with its attempts reset (the administrator's retry).
+   * Answers false when there is no such dead job, or when an unfinished job already holds its key.
+   */
+  async retry(tx: Db, id: string): Promise<boolean> {
+    const rows = rowsOf(
+      await tx.execute(sql`
+        update jobs set state = 'queued', attempts = 0, run_at = now(), finished_at = null,
+          claimed_by = null, lease_until = null
+        where id = ${id} and state = 'dead'
+          and (dedupe_key is null or not exists (
+            select 1 from jobs other where other.dedupe_key = jobs.dedupe_key and other.state in ('queued', 'running')))
+        returning id`),
+    );
+    if (rows.length) this.wake();
+    return rows.length > 0;
+  }
+
   /** The newest job of a key, finished or not; null when there is none. */
   async status(db: Db, dedupeKey: string): Promise<JobStatus | null> {
     const [row] = rowsOf<{ state: JobStatus['state']; last_error: string | null }>(
@@ -272,27 +297,7 @@ export class JobRunner {
     for (;;) {
       const free = this.concurrency - this.inFlight.size;
       if (free <= 0 || this.stopping) return;
-      // A job whose holder vanished with its last attempt is dead, not run once more.
-      await this.db.execute(sql`
-        update jobs set state = 'dead', claimed_by = null, lease_until = null, finished_at = now(),
-          last_error = coalesce(last_error || ' — ', '') || 'o processo que executava a tarefa parou'
-        where state = 'running' and lease_until < now() and attempts >= max_attempts
-          and name = any(${sql.param(names)}::text[])`);
-      const rows = rowsOf<ClaimedRow>(
-        await this.db.execute(sql`
-          with due as (
-            select id from jobs
-            where name = any(${sql.param(names)}::text[])
-              and ((state = 'queued' and run_at <= now()) or (state = 'running' and lease_until < now()))
-            order by run_at, id
-            limit ${free}
-            for update skip locked
-          )
-          update jobs set state = 'running', attempts = jobs.attempts + 1, claimed_by = ${this.opts.processId},
-            lease_until = now() + ${this.leaseMs} * interval '1 millisecond'
-          from due where jobs.id = due.id
-          returning jobs.id, jobs.name, jobs.payload, jobs.attempts`),
-      );
+      const rows = rowsOf<ClaimedRow>(await this.db.execute(this.claimSql(names, free)));
       for (const row of rows) {
         const done = this.run(row).finally(() => {
           this.inFlight.delete(row.id);
@@ -304,10 +309,43 @@ export class JobRunner {
     }
   }
 
+  /**
+   * One poll, one statement: a job whose holder vanished with its last attempt is dead, not run once
+   * more (the first CTE); due queued jobs, and running ones whose lease lapsed with attempts left, are
+   * claimed under this process's lease. Both skip rows another claimer holds locked; the two sets are
+   * disjoint (attempts left or not), as the statement's parts see one snapshot.
+   */
+  private claimSql(names: string[], free: number) {
+    const mineNames = sql`name = any(${sql.param(names)}::text[])`;
+    return sql`
+      with lapsed_dead as (
+        update jobs set state = 'dead', claimed_by = null, lease_until = null, finished_at = now(),
+          last_error = coalesce(last_error || ' — ', '') || 'o processo que executava a tarefa parou'
+        where id in (
+          select id from jobs
+          where state = 'running' and lease_until < now() and attempts >= max_attempts and ${mineNames}
+          for update skip locked)
+        returning id
+      ), due as (
+        select id from jobs
+        where ${mineNames}
+          and ((state = 'queued' and run_at <= now())
+            or (state = 'running' and lease_until < now() and attempts < max_attempts))
+        order by run_at, id
+        limit ${free}
+        for update skip locked
+      )
+      update jobs set state = 'running', attempts = jobs.attempts + 1, claimed_by = ${this.opts.processId},
+        lease_until = now() + ${this.leaseMs} * interval '1 millisecond'
+      from due where jobs.id = due.id
+      returning jobs.id, jobs.name, jobs.payload, jobs.attempts`;
+  }
+
   private async run(row: ClaimedRow): Promise<void> {
     const definition = this.definitions.get(row.name)!;
     const signal = this.abort.signal;
     let discard = false;
+    const followUps: ((tx: Db) => Promise<unknown>)[] = [];
     const mine = sql`id = ${row.id} and claimed_by = ${this.opts.processId} and attempts = ${row.attempts}`;
     try {
       const raw = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
@@ -321,6 +359,9 @@ export class JobRunner {
         cancelled: async () => rowsOf(await this.db.execute(sql`select 1 from jobs where ${mine}`)).length === 0,
         discard: () => {
           discard = true;
+        },
+        followUp: (next, payload, opts) => {
+          followUps.push((tx) => this.enqueue(tx, next, payload, opts));
         },
       });
     } catch (err) {
@@ -356,7 +397,9 @@ export class JobRunner {
               where ${mine} returning id`,
         ),
       );
-      if (updated.length) await this.next(tx, definition);
+      if (!updated.length) return;
+      for (const followUp of followUps) await followUp(tx);
+      await this.next(tx, definition);
     });
   }
 

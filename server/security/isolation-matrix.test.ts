@@ -247,6 +247,8 @@ const PATH_OWNERS: Record<string, { a: () => string[]; b?: () => string }> = {
   // B's contact Carla (B's own conversation with her, on B's number).
   '/api/conversations/:phone': { a: () => [A_PHONES[0]], b: () => '5521980000001' },
   '/api/admin/users/:id': { a: () => [a.user.id] },
+  // Jobs span accounts; the loop over admin routes needs one id to show a non-admin gets 403.
+  '/api/admin/jobs/:id': { a: () => ['00000000-0000-4000-8000-000000000000'] },
   '/api/whatsapp-business/webhook/:accountKey': { a: () => [a.webhookKey] },
 };
 const ownerOf = (url: string) => {

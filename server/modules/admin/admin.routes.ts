@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   adminCleanupResponse,
+  adminJobIdParams,
+  adminJobRetryResponse,
+  adminJobsMsg,
+  adminJobsResponse,
   adminUpdateUserInput,
   adminUpdateUserResponse,
   adminUserIdParams,
@@ -13,8 +17,9 @@ import { authed } from '../../plugins/access';
 import { routeSpec } from '../../plugins/route-spec';
 import { toPublicUser } from '../auth';
 import { cleanupExpiredDemos, deleteUser, listUsers, updateUser } from './admin.service';
+import { listJobs, retryJob } from './admin-jobs.service';
 
-export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, mail }) => {
+export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, mail, jobs }) => {
   const spec = routeSpec('admin', 'admin');
 
   app.get('/users', spec('All accounts', { response: { 200: adminUserList } }), async (request) =>
@@ -52,5 +57,25 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ses
       success: true as const,
       deletedCount: await cleanupExpiredDemos(db, sessions, authed(request).user),
     }),
+  );
+
+  app.get(
+    '/jobs',
+    spec('Background jobs: counts by name and state, and the latest dead ones', {
+      response: { 200: adminJobsResponse },
+    }),
+    async (request) => listJobs(db, authed(request).user),
+  );
+
+  app.post(
+    '/jobs/:id/retry',
+    spec('Put a dead job back in the queue with its attempts reset', {
+      params: adminJobIdParams,
+      response: { 200: adminJobRetryResponse },
+    }),
+    async (request) => {
+      await retryJob(db, jobs, authed(request).user, request.params.id);
+      return { success: true as const, message: adminJobsMsg.retried };
+    },
   );
 };

@@ -13,7 +13,7 @@ import type { SessionStore } from '../../sessions/session-store';
  * Every admin service takes the acting account and refuses anyone but an administrator,
  * whatever the route in front of it checked: a gate that is bypassed must not be enough.
  */
-function assertAdmin(actor: Pick<UserRow, 'accountType' | 'isActive'> | null | undefined): void {
+export function assertAdmin(actor: Pick<UserRow, 'accountType' | 'isActive'> | null | undefined): void {
   if (!actor || roleOf(actor) !== 'admin') throw new AppError('FORBIDDEN', msg.roles.adminOnly);
 }
 

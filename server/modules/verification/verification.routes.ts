@@ -6,10 +6,9 @@ import { ContactVerifier, type VerificationOptions } from './verification.servic
 
 export const verificationRoutes: FastifyPluginAsyncZod<AppDeps & { verification?: VerificationOptions }> = async (
   app,
-  { db, drivers, verification },
+  { db, drivers, jobs, verification },
 ) => {
-  const verifier = new ContactVerifier(db, drivers, verification);
-  app.addHook('onClose', async () => verifier.close());
+  const verifier = new ContactVerifier(db, drivers, jobs, verification);
 
   app.get(
     '/verify-list',

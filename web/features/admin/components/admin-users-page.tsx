@@ -14,6 +14,7 @@ import { toast } from '#web/components/ui/use-toast';
 import { errorMessage } from '#web/lib/api';
 import { cleanupSummary, useCleanupExpired } from '../api/cleanup-expired';
 import { useAdminUsers } from '../api/get-users';
+import { AdminJobsSection } from './admin-jobs-section';
 import { UserCard } from './user-card';
 
 const TABS: readonly { value: AdminTab; label: string }[] = [
@@ -24,7 +25,10 @@ const TABS: readonly { value: AdminTab; label: string }[] = [
   { value: 'admin', label: 'Admins' },
 ];
 
-/** /admin/users (SPEC §2): search, filter tabs with counts, user cards, refresh and expired-demo cleanup. */
+/**
+ * /admin/users (SPEC §2): search, filter tabs with counts, user cards, refresh and expired-demo cleanup;
+ * below, the background jobs (counts, dead ones and their retry).
+ */
 export default function AdminUsersPage() {
   const users = useAdminUsers();
   const cleanup = useCleanupExpired();
@@ -169,6 +173,8 @@ export default function AdminUsersPage() {
           </TabsContent>
         ))}
       </Tabs>
+
+      <AdminJobsSection />
     </div>
   );
 }
