@@ -249,7 +249,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     cloudConcurrency: opts.dispatcher?.cloudConcurrency,
     cluster: { id: processes.id, owns: (key) => processes.owns(key), liveIds: () => processes.liveIds() },
   });
-  // What one process changes, the others drop or apply (docs/decisions/023-several-processes.md).
+  // What one process changes, the others drop or apply (docs/decisions/039-several-processes-revised.md).
   const botConfigChanged = (userId: string) => {
     chatbot.configChanged(userId);
     // The bot's dialog also saves the business hours the send loop keeps to.

@@ -8,7 +8,7 @@ import { PublicLayout } from './layouts/public-layout';
 
 // The landing page is part of the entry: a visitor's '/' renders as soon as the session answers. Lazy, it
 // suspended under a fallback already on screen, and React holds a revealed boundary until 300 ms after
-// its fallback appeared, which set the largest contentful paint (docs/decisions/004-landing-page-budget.md).
+// its fallback appeared, which set the largest contentful paint (docs/decisions/035-landing-page-budget-revised.md).
 // Every other page loads on demand so the first screen stays small.
 const LoginPage = lazy(() => import('#web/features/auth/components/login-page'));
 const DashboardPage = lazy(() => import('./routes/dashboard/dashboard-page'));

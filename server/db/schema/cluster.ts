@@ -15,7 +15,7 @@ import { connections } from './whatsapp';
 
 /*
  * What several server processes on one PostgreSQL share to behave as one product
- * (server/cluster/, docs/decisions/023-several-processes.md).
+ * (server/cluster/, docs/decisions/039-several-processes-revised.md).
  */
 
 /**

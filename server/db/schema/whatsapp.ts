@@ -9,7 +9,7 @@ const owner = () =>
     .references(() => users.id, { onDelete: 'cascade' });
 
 /**
- * An account's WhatsApp numbers (docs/decisions/024-many-numbers.md): personal numbers (WhatsApp
+ * An account's WhatsApp numbers (docs/decisions/040-many-numbers-revised.md): personal numbers (WhatsApp
  * Web protocol) and Cloud API numbers (their credentials in `whatsapp_business_accounts`). One per
  * account is the default (the spec's routes and campaigns without `connectionIds`). A removed number
  * keeps its row (`deleted_at`) so reports still name who sent each message.
