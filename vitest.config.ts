@@ -13,7 +13,12 @@ export default defineConfig({
         // Several processes share work only on PostgreSQL (the embedded database is one process).
         exclude:
           db === 'pglite'
-            ? ['server/cluster-processes.test.ts', 'server/cluster-media.test.ts', 'server/cluster/bus.test.ts']
+            ? [
+                'server/cluster-processes.test.ts',
+                'server/cluster-media.test.ts',
+                'server/cluster/bus.test.ts',
+                'server/jobs/processes.test.ts',
+              ]
             : ['server/security/request-cost.test.ts'],
         environment: 'node',
         globalSetup: ['server/testing/global-setup.ts'],

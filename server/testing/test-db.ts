@@ -29,23 +29,37 @@ async function dropWhenFree(admin: pg.Client, name: string): Promise<void> {
 }
 
 /**
+ * A uniquely named PostgreSQL database cloned from the run's migrated template, for a test that
+ * hands its URL to other processes; `drop` removes it once its connections are gone.
+ */
+export async function createTestPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL as string;
+  const name = `disparo_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${inject('pgTemplate')}`);
+  return {
+    url: withDatabase(url, name),
+    drop: async () => {
+      await dropWhenFree(admin, name);
+      await admin.end();
+    },
+  };
+}
+
+/**
  * A migrated database for one test file: PGlite loaded from the run's dump, or a uniquely named
  * PostgreSQL database cloned from the run's template and dropped on close.
  */
 export async function createTestDatabase(): Promise<Database> {
   if (process.env.TEST_DB === 'postgres') {
-    const url = process.env.TEST_DATABASE_URL as string;
-    const name = `disparo_t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${name} template ${inject('pgTemplate')}`);
-    const database = openPostgres(withDatabase(url, name), 5);
+    const created = await createTestPostgres();
+    const database = openPostgres(created.url, 5);
     return {
       ...database,
       close: async () => {
         await database.close();
-        await dropWhenFree(admin, name);
-        await admin.end();
+        await created.drop();
       },
     };
   }
