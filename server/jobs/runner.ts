@@ -46,7 +46,7 @@ const UNFINISHED = sql`state in ('queued', 'running')`;
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2_000);
 
 /**
- * Runs the jobs table's due rows on this process (docs/decisions/030-jobs-table.md). A job is
+ * Runs the jobs table's due rows on this process (docs/decisions/030-jobs-table.md, 041). A job is
  * claimed with FOR UPDATE SKIP LOCKED under a lease carrying this process's id, so several
  * processes on PostgreSQL never run one job at once; a lease that lapses (a crashed process) makes
  * the job claimable again. A failed run is retried after the definition's backoff until it used its
