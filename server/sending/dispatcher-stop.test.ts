@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../contract/campaigns';
 import { campaignRecipients, contacts } from '../db/schema';
+import { appPerFile, simulatorAppPerFile } from '../testing/app-per-file';
 import { createAndSendCampaign, getCampaign, postAs } from '../testing/campaigns';
 import { insertConnection } from '../testing/connections';
 import {
@@ -10,7 +11,6 @@ import {
   createTestApp,
   newCustomer,
   setAccountSettings,
-  type TestContext,
   waitFor,
 } from '../testing/test-app';
 import type { Driver, DriverProvider, OutgoingMessage } from '../whatsapp/driver';
@@ -24,15 +24,7 @@ import type { SimulatorDriver } from '../whatsapp/simulator/simulator-driver';
  * inside a gap, fast enough for a short test.
  */
 const SCALE = 0.05;
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
-    simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 30, readMs: 60 },
-    dispatcher: { tickMs: 20, timeScale: SCALE },
-  });
-});
-afterAll(() => ctx.close());
+const ctx = simulatorAppPerFile({ deliveredMs: 30, readMs: 60 }, { timeScale: SCALE });
 
 interface Account {
   userId: string;
@@ -237,11 +229,7 @@ class SlowCloudDriver implements Driver {
 describe('on the Cloud API', () => {
   const cloud = new Map<string, Driver>();
   const drivers: DriverProvider = { get: async (userId) => cloud.get(userId) ?? null };
-  let app: TestContext;
-  beforeAll(async () => {
-    app = await createTestApp({}, undefined, { drivers, dispatcher: { tickMs: 20 } });
-  });
-  afterAll(() => app.close());
+  const app = appPerFile(() => createTestApp({}, undefined, { drivers, dispatcher: { tickMs: 20 } }));
 
   it('no send begins after Pausar or Cancelar is acknowledged, though half a second’s worth was claimed', async () => {
     const { user, cookie } = await newCustomer(app);

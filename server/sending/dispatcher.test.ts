@@ -1,18 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../contract/campaigns';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, campaigns, contacts } from '../db/schema';
+import { simulatorAppPerFile } from '../testing/app-per-file';
 import { createAndSendCampaign, getCampaign, postAs, waitForCampaign } from '../testing/campaigns';
-import {
-  apiCall,
-  connectSimulator,
-  createTestApp,
-  newCustomer,
-  setAccountSettings,
-  type TestContext,
-  waitFor,
-} from '../testing/test-app';
+import { apiCall, connectSimulator, newCustomer, setAccountSettings, waitFor } from '../testing/test-app';
 import type { SimulatorDriver } from '../whatsapp/simulator/simulator-driver';
 import { recordReceipt } from './receipts';
 
@@ -20,16 +13,7 @@ import { recordReceipt } from './receipts';
  * The send loop through the real app and the simulator driver: every rule of pacing runs as in
  * production, with waits scaled down a thousand times.
  */
-const timings = { qrMs: 20, detectMs: 20, deliveredMs: 30, readMs: 60 };
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
-    simulatorTimings: timings,
-    dispatcher: { tickMs: 20, timeScale: 0.001 },
-  });
-});
-afterAll(() => ctx.close());
+const ctx = simulatorAppPerFile({ deliveredMs: 30, readMs: 60 });
 
 interface Account {
   userId: string;

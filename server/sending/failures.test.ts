@@ -1,16 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../contract/campaigns';
 import { campaignRecipients, campaigns, contacts } from '../db/schema';
+import { appPerFile } from '../testing/app-per-file';
 import { insertConnection } from '../testing/connections';
-import {
-  apiCall,
-  createTestApp,
-  newCustomer,
-  setAccountSettings,
-  type TestContext,
-  waitFor,
-} from '../testing/test-app';
+import { apiCall, createTestApp, newCustomer, setAccountSettings, waitFor } from '../testing/test-app';
 import { type Driver, DriverError, type DriverProvider, type OutgoingMessage } from '../whatsapp/driver';
 import { BURST_FAILURES, BURST_WINDOW, MAX_ATTEMPTS } from './dispatcher';
 import { BLOCK_REASONS, classifyFailure } from './failures';
@@ -72,12 +66,7 @@ class ScriptedDrivers implements DriverProvider {
 }
 
 const drivers = new ScriptedDrivers();
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createTestApp({}, undefined, { drivers, dispatcher: { tickMs: 20, timeScale: 0.0001 } });
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile(() => createTestApp({}, undefined, { drivers, dispatcher: { tickMs: 20, timeScale: 0.0001 } }));
 
 async function scenario(
   n: number,

@@ -91,14 +91,16 @@ export async function createTracedTestApp(env: Record<string, string>, lines: st
 
 /**
  * The app on the simulator driver with a fast clock: QR, receipts and pacing in milliseconds, for
- * tests that send campaigns end to end.
+ * tests that send campaigns end to end. `dispatcher` overrides the send loop's tick and time scale
+ * (`timeScale: undefined` for real pacing).
  */
 export function createSimulatorTestApp(
   timings: Partial<{ qrMs: number; detectMs: number; deliveredMs: number; readMs: number }> = {},
+  dispatcher: NonNullable<BuildAppOptions['dispatcher']> = {},
 ): Promise<TestContext> {
   return createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
     simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 20, readMs: 40, ...timings },
-    dispatcher: { tickMs: 20, timeScale: 0.001 },
+    dispatcher: { tickMs: 20, timeScale: 0.001, ...dispatcher },
   });
 }
 

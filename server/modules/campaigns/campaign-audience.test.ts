@@ -1,23 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AudienceSummary, campaignMsg } from '../../../contract/campaigns';
 import { groupsMsg } from '../../../contract/contacts';
 import { rowsOf } from '../../db/rows';
 import { contacts, groups } from '../../db/schema';
-import {
-  apiCall,
-  connectSimulator,
-  createSimulatorTestApp,
-  newCustomer,
-  type TestContext,
-  waitFor,
-} from '../../testing/test-app';
+import { simulatorAppPerFile } from '../../testing/app-per-file';
+import { apiCall, connectSimulator, newCustomer, waitFor } from '../../testing/test-app';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createSimulatorTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = simulatorAppPerFile();
 
 /**
  * An account with one contact or group of each kind the planner treats apart: a vip who receives,

@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Campaign, StartForecast } from '../../../contract/campaigns';
 import { saoPauloParts } from '../../../contract/sao-paulo-time';
-import {
-  apiCall,
-  connectSimulator,
-  createSimulatorTestApp,
-  newCustomer,
-  setAccountSettings,
-  type TestContext,
-  waitFor,
-} from '../../testing/test-app';
+import { simulatorAppPerFile } from '../../testing/app-per-file';
+import { apiCall, connectSimulator, newCustomer, setAccountSettings, waitFor } from '../../testing/test-app';
 import { type ForecastFacts, forecastCampaign } from './campaign-forecast';
 
 /** Friday 28 Nov 2025, 17:55 in São Paulo (UTC−3). */
@@ -76,11 +69,7 @@ describe('forecastCampaign', () => {
 });
 
 describe('one forecast for the confirmation and the card', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createSimulatorTestApp();
-  });
-  afterAll(() => ctx.close());
+  const ctx = simulatorAppPerFile();
 
   it('the card of a campaign waiting for business hours says the end the confirmation said', async () => {
     const { user, cookie } = await newCustomer(ctx);

@@ -1,26 +1,14 @@
 import * as XLSX from '@e965/xlsx';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../../contract/campaigns';
 import { campaignRecipients, contacts, groups } from '../../db/schema';
+import { simulatorAppPerFile } from '../../testing/app-per-file';
 import { multipart } from '../../testing/multipart';
-import {
-  apiCall,
-  connectSimulator,
-  createSimulatorTestApp,
-  newCustomer,
-  setAccountSettings,
-  type TestContext,
-  waitFor,
-} from '../../testing/test-app';
+import { apiCall, connectSimulator, newCustomer, setAccountSettings, waitFor } from '../../testing/test-app';
 import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
 import { contactsChanged } from '../contacts';
 
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createSimulatorTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = simulatorAppPerFile();
 
 async function customer() {
   const { user, cookie } = await newCustomer(ctx);

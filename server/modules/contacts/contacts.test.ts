@@ -1,30 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contactsMsg } from '../../../contract/contacts';
 import { isOptOutMessage, setContactOptOut } from '../../chatbot/opt-out';
 import { contacts } from '../../db/schema';
+import { accountPerFile, appPerFile } from '../../testing/app-per-file';
 import { multipart } from '../../testing/multipart';
-import {
-  type ApiMethod,
-  apiCall,
-  createTestApp,
-  createUser,
-  loginAs,
-  newCustomer,
-  type TestContext,
-} from '../../testing/test-app';
+import { type ApiMethod, apiCall, newCustomer } from '../../testing/test-app';
 import { searchIndexSettings } from './search-index';
 
-let ctx: TestContext;
-let cookie: string;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  const u = await createUser(ctx);
-  cookie = await loginAs(ctx, u);
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile();
+const account = accountPerFile(ctx);
 
-const call = (method: ApiMethod, url: string, payload?: object, c = cookie) =>
+const call = (method: ApiMethod, url: string, payload?: object, c = account.cookie) =>
   apiCall(ctx, method, url, { payload, cookie: c });
 
 /** 'Contato 1' … 'Contato n', straight into the database. */

@@ -1,21 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ActivityPage } from '../../../contract/activity';
 import { campaignMsg } from '../../../contract/campaigns';
 import { type NotificationList, notificationLinks, notificationMsg } from '../../../contract/notifications';
 import { rowsOf } from '../../db/rows';
 import { contacts } from '../../db/schema';
 import { BURST_FAILURES, BURST_WINDOW } from '../../sending/dispatcher';
+import { simulatorAppPerFile } from '../../testing/app-per-file';
 import { multipart } from '../../testing/multipart';
 import {
   apiCall,
   connectSimulator,
-  createSimulatorTestApp,
   createUser,
   loginAs,
   newCustomer,
   setAccountSettings,
-  type TestContext,
   waitFor,
 } from '../../testing/test-app';
 import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
@@ -25,12 +24,7 @@ import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver'
  * a conversation to a person, an import, a sign-up awaiting approval and the WhatsApp connection
  * dropping and coming back — each through the real app and the simulator driver.
  */
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createSimulatorTestApp({ deliveredMs: 30, readMs: 60 });
-});
-afterAll(() => ctx.close());
+const ctx = simulatorAppPerFile({ deliveredMs: 30, readMs: 60 });
 
 const list = async (cookie: string): Promise<NotificationList> =>
   (await apiCall(ctx, 'GET', '/api/notifications', { cookie })).json();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectionsMsg } from '../../../contract/connections';
 import { OPT_OUT_CONFIRMATION } from '../../../contract/contacts';
 import type { WhatsappSession } from '../../../contract/whatsapp';
@@ -9,6 +9,7 @@ import { recordInbound } from '../../chatbot/pipeline';
 import { campaignRecipients, campaigns, connections, whatsappInboundMessages } from '../../db/schema';
 import { classifyFailure } from '../../sending/failures';
 import { recordReceipt } from '../../sending/receipts';
+import { appPerFile } from '../../testing/app-per-file';
 import { addPersonalNumber, insertConnection, pairNumber } from '../../testing/connections';
 import {
   apiCall,
@@ -17,7 +18,6 @@ import {
   createUser,
   loginAs,
   newCustomer,
-  type TestContext,
   waitFor,
 } from '../../testing/test-app';
 import { type Driver, DriverError } from '../../whatsapp/driver';
@@ -27,12 +27,7 @@ import { simulatedNumber } from '../../whatsapp/simulator/simulator-driver';
 import { updateAccountSettings } from '../settings';
 
 const timings = { qrMs: 80, detectMs: 80, deliveredMs: 40, readMs: 80 };
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, { simulatorTimings: timings });
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile(() => createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, { simulatorTimings: timings }));
 
 const customer = () => newCustomer(ctx);
 
