@@ -5,6 +5,7 @@ import { campaignMsg } from '../../contract/campaigns';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, contacts, conversationMessages, whatsappInboundMessages } from '../db/schema';
 import { BURST_FAILURES, BURST_WINDOW, MAX_ATTEMPTS } from '../sending/dispatcher';
+import { cloudWebhookBody } from '../testing/cloud-account';
 import { FakeGraphApi, type FakeSend, type GraphFault } from '../testing/fake-graph-api';
 import { type ApiAnswer, apiFetch, listen, readCampaign, startCampaign, untilCampaign } from '../testing/raw-http';
 import {
@@ -318,41 +319,28 @@ describe('webhooks repeated, out of order, and early', () => {
     statuses: Array<{ id: string; status: Status; to: string }>,
     inbound: Array<{ id: string; from: string; text: string }> = [],
   ) {
-    return JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: 'WABA',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { display_phone_number: '551131000000', phone_number_id: phoneNumberId },
-                ...(inbound.length
-                  ? {
-                      contacts: inbound.map((m) => ({ wa_id: m.from, profile: { name: 'Ana' } })),
-                      messages: inbound.map((m) => ({
-                        from: m.from,
-                        id: m.id,
-                        timestamp: String(Math.floor(Date.now() / 1000)),
-                        type: 'text',
-                        text: { body: m.text },
-                      })),
-                    }
-                  : {}),
-                statuses: statuses.map((s) => ({
-                  id: s.id,
-                  status: s.status,
-                  timestamp: String(Math.floor(Date.now() / 1000)),
-                  recipient_id: s.to,
-                  ...(s.status === 'failed' ? { errors: [{ code: 131026, title: 'Message undeliverable' }] } : {}),
-                })),
-              },
-            },
-          ],
-        },
-      ],
+    return cloudWebhookBody('WABA', {
+      messaging_product: 'whatsapp',
+      metadata: { display_phone_number: '551131000000', phone_number_id: phoneNumberId },
+      ...(inbound.length
+        ? {
+            contacts: inbound.map((m) => ({ wa_id: m.from, profile: { name: 'Ana' } })),
+            messages: inbound.map((m) => ({
+              from: m.from,
+              id: m.id,
+              timestamp: String(Math.floor(Date.now() / 1000)),
+              type: 'text',
+              text: { body: m.text },
+            })),
+          }
+        : {}),
+      statuses: statuses.map((s) => ({
+        id: s.id,
+        status: s.status,
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        recipient_id: s.to,
+        ...(s.status === 'failed' ? { errors: [{ code: 131026, title: 'Message undeliverable' }] } : {}),
+      })),
     });
   }
 

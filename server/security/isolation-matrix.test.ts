@@ -7,6 +7,7 @@ import { rowsOf } from '../db/rows';
 import { campaignRecipients, campaigns, type UserRow, users } from '../db/schema';
 import { recordActivity } from '../records/activity';
 import { notify } from '../records/notify';
+import { cloudWebhookBody } from '../testing/cloud-account';
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { multipart } from '../testing/multipart';
 import { pathSpellings } from '../testing/path-spellings';
@@ -887,26 +888,11 @@ describe('account B with account A’s ids', () => {
 
   it('cannot feed A’s WhatsApp webhook nor read its verify token', async () => {
     const before = await snapshot(a.user);
-    const delivery = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: 'waba',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { phone_number_id: A_GRAPH_PHONE },
-                contacts: [{ wa_id: A_PHONES[1], profile: { name: 'Forjado' } }],
-                messages: [
-                  { from: A_PHONES[1], id: `wamid.${unique()}`, timestamp: '1', type: 'text', text: { body: 'x' } },
-                ],
-              },
-            },
-          ],
-        },
-      ],
+    const delivery = cloudWebhookBody('waba', {
+      messaging_product: 'whatsapp',
+      metadata: { phone_number_id: A_GRAPH_PHONE },
+      contacts: [{ wa_id: A_PHONES[1], profile: { name: 'Forjado' } }],
+      messages: [{ from: A_PHONES[1], id: `wamid.${unique()}`, timestamp: '1', type: 'text', text: { body: 'x' } }],
     });
     const path = `/api/whatsapp-business/webhook/${a.webhookKey}`;
     for (const p of spelled(path, [a.webhookKey])) {

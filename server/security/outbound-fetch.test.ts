@@ -14,6 +14,7 @@ import {
   OutboundFetchError,
 } from '../lib/outbound-fetch';
 import { updateAccountSettings } from '../modules/settings';
+import { cloudWebhookBody } from '../testing/cloud-account';
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { multipart } from '../testing/multipart';
 import { apiFetch, listen } from '../testing/raw-http';
@@ -404,22 +405,9 @@ describe('over HTTP', () => {
     });
     const before = canary.connections;
     const uploads = graph.media.length;
-    const body = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: '2099',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                metadata: { phone_number_id: '1099000000001' },
-                messages: [{ from: '5511987650001', id: 'wamid.ssrf-bot', type: 'text', text: { body: 'foto' } }],
-              },
-            },
-          ],
-        },
-      ],
+    const body = cloudWebhookBody('2099', {
+      metadata: { phone_number_id: '1099000000001' },
+      messages: [{ from: '5511987650001', id: 'wamid.ssrf-bot', type: 'text', text: { body: 'foto' } }],
     });
     const res = await fetch(`${base}${webhookPath}`, {
       method: 'POST',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudApiMsg } from '../../contract/cloud-api';
 import { campaignRecipients, campaigns } from '../db/schema';
+import { cloudWebhookBody } from '../testing/cloud-account';
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { apiFetch, listen } from '../testing/raw-http';
 import { createTestApp, newCustomer, type TestContext } from '../testing/test-app';
@@ -48,25 +49,12 @@ afterAll(async () => {
 });
 
 function statuses(ids: string[], status = 'delivered', compact = false): string {
-  return JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: '2088',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { phone_number_id: account.phoneNumberId },
-              statuses: ids.map((id) =>
-                compact ? { id, status } : { id, status, timestamp: '1764100000', recipient_id: '5511987650001' },
-              ),
-            },
-          },
-        ],
-      },
-    ],
+  return cloudWebhookBody('2088', {
+    messaging_product: 'whatsapp',
+    metadata: { phone_number_id: account.phoneNumberId },
+    statuses: ids.map((id) =>
+      compact ? { id, status } : { id, status, timestamp: '1764100000', recipient_id: '5511987650001' },
+    ),
   });
 }
 

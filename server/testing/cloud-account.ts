@@ -76,6 +76,14 @@ export async function importNumberedContacts(s: HttpSession, count: number, firs
   expect(imported.body.imported, imported.text).toBe(count);
 }
 
+/** A Cloud API webhook delivery in Meta's envelope: one change of the `messages` field, `value` as given. */
+export function cloudWebhookBody(businessAccountId: string, value: Record<string, unknown>): string {
+  return JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [{ id: businessAccountId, changes: [{ field: 'messages', value }] }],
+  });
+}
+
 /** A Cloud API webhook delivery (Meta's shape) of one inbound message from `from` to the number. */
 export function inboundDelivery(
   number: { phoneNumberId: string; displayPhoneNumber: string; businessAccountId?: string },
@@ -84,23 +92,10 @@ export function inboundDelivery(
   message: Record<string, unknown>,
   profileName = 'Cliente',
 ): string {
-  return JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: number.businessAccountId ?? '209',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: number.displayPhoneNumber, phone_number_id: number.phoneNumberId },
-              contacts: [{ profile: { name: profileName }, wa_id: from }],
-              messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), ...message }],
-            },
-          },
-        ],
-      },
-    ],
+  return cloudWebhookBody(number.businessAccountId ?? '209', {
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: number.displayPhoneNumber, phone_number_id: number.phoneNumberId },
+    contacts: [{ profile: { name: profileName }, wa_id: from }],
+    messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), ...message }],
   });
 }
