@@ -182,7 +182,7 @@ export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * One API call as the signed-in browser makes it: a JSON body when `payload` is given, or one file
- * as a form upload (`multipart/form-data`, field `file`) when `file` is.
+ * as a form upload (`multipart/form-data`, field `file` unless `file.field` says) when `file` is.
  */
 export function apiCall(
   ctx: TestContext,
@@ -191,7 +191,7 @@ export function apiCall(
   opts: {
     cookie?: string;
     payload?: unknown;
-    file?: { name: string; data: Buffer | string };
+    file?: { name: string; data: Buffer | string; field?: string };
     /** The client address the server sees (127.0.0.1 unless given): limits counted per client. */
     remoteAddress?: string;
   } = {},
@@ -199,7 +199,7 @@ export function apiCall(
   const cookie = opts.cookie ? { cookie: opts.cookie } : {};
   const from = opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {};
   if (opts.file) {
-    const form = multipart(opts.file.name, opts.file.data);
+    const form = multipart(opts.file.name, opts.file.data, opts.file.field);
     return ctx.app.inject({ method, url, payload: form.payload, headers: { ...form.headers, ...cookie }, ...from });
   }
   return ctx.app.inject({

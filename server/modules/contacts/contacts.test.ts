@@ -4,7 +4,6 @@ import { contactsMsg } from '../../../contract/contacts';
 import { isOptOutMessage, setContactOptOut } from '../../chatbot/opt-out';
 import { contacts } from '../../db/schema';
 import { accountPerFile, appPerFile } from '../../testing/app-per-file';
-import { multipart } from '../../testing/multipart';
 import { type ApiMethod, apiCall, newCustomer } from '../../testing/test-app';
 import { searchIndexSettings } from './search-index';
 
@@ -222,13 +221,8 @@ describe.each(searchPaths)('paginated search %s', (_label, minContacts) => {
       expect(await find('998760003')).toEqual(['Terceiro']);
       await call('DELETE', `/api/contacts/${id}`, undefined, c);
       expect(await find('terceiro')).toEqual([]);
-      const upload = multipart('c.csv', 'Nome,Telefone\nQuarta Importada,21998760004\n');
-      await ctx.app.inject({
-        method: 'POST',
-        url: '/api/contacts/import',
-        ...upload,
-        headers: { ...upload.headers, cookie: c },
-      });
+      const file = { name: 'c.csv', data: 'Nome,Telefone\nQuarta Importada,21998760004\n' };
+      await apiCall(ctx, 'POST', '/api/contacts/import', { cookie: c, file });
       expect(await find('importada')).toEqual(['Quarta Importada']);
     }));
 });
