@@ -56,14 +56,7 @@ async function cloudAccount(script: (send: FakeSend) => GraphFault | null = () =
   const n = ++numbers;
   const phoneNumberId = `1097${String(n).padStart(11, '0')}`;
   const token = `EAAG-falhas-${n}`;
-  graph.phones.set(phoneNumberId, {
-    token,
-    display_phone_number: `55113100${String(n).padStart(4, '0')}`,
-    verified_name: `Loja ${n}`,
-    quality_rating: 'GREEN',
-    code_verification_status: 'VERIFIED',
-    status: 'CONNECTED',
-  });
+  graph.addPhone(phoneNumberId, token, `55113100${String(n).padStart(4, '0')}`, `Loja ${n}`);
   scripts.set(phoneNumberId, script);
   const { user, cookie } = await newCustomer(ctx);
   await setAccountSettings(ctx, user.id, { respectBusinessHours: false, channel: 'cloud' });

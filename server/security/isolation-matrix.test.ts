@@ -553,14 +553,12 @@ beforeAll(async () => {
     [A_GRAPH_PHONE, 'a'],
     [B_GRAPH_PHONE, 'b'],
   ] as const) {
-    graph.phones.set(phoneId, {
-      token: `EAAG-${who}-${MARK}`,
-      display_phone_number: who === 'a' ? '551130000001' : '551130000002',
-      verified_name: who === 'a' ? `Loja ${MARK}` : 'Outra Loja',
-      quality_rating: 'GREEN',
-      code_verification_status: 'VERIFIED',
-      status: 'CONNECTED',
-    });
+    graph.addPhone(
+      phoneId,
+      `EAAG-${who}-${MARK}`,
+      who === 'a' ? '551130000001' : '551130000002',
+      who === 'a' ? `Loja ${MARK}` : 'Outra Loja',
+    );
   }
 
   // Account A: one of everything, through its own API where the API makes it.

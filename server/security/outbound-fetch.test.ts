@@ -258,15 +258,7 @@ describe('over HTTP', () => {
     base = `http://127.0.0.1:${await listen(ctx)}`;
     const customer = await newCustomer(ctx);
     owner = { id: customer.user.id, cookie: customer.cookie };
-    graph.phones.set('1099000000001', {
-      token: 'EAAG-outbound-token',
-      display_phone_number: '551130009999',
-      verified_name: 'Loja',
-      quality_rating: 'GREEN',
-      code_verification_status: 'VERIFIED',
-      status: 'CONNECTED',
-      businessAccountId: '2099',
-    });
+    graph.addPhone('1099000000001', 'EAAG-outbound-token', '551130009999', 'Loja', { businessAccountId: '2099' });
     const configured = await apiFetch(base, owner.cookie, 'POST', '/api/whatsapp-business/configure', {
       accessToken: 'EAAG-outbound-token',
       phoneNumberId: '1099000000001',

@@ -25,15 +25,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${await listen(ctx)}`;
   const customer = await newCustomer(ctx);
   const phoneNumberId = '1088000000001';
-  graph.phones.set(phoneNumberId, {
-    token: 'EAAG-flood-token',
-    display_phone_number: '551130008888',
-    verified_name: 'Loja',
-    quality_rating: 'GREEN',
-    code_verification_status: 'VERIFIED',
-    status: 'CONNECTED',
-    businessAccountId: '2088',
-  });
+  graph.addPhone(phoneNumberId, 'EAAG-flood-token', '551130008888', 'Loja', { businessAccountId: '2088' });
   const configured = await apiFetch(base, customer.cookie, 'POST', '/api/whatsapp-business/configure', {
     accessToken: 'EAAG-flood-token',
     phoneNumberId,

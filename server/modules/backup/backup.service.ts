@@ -48,7 +48,7 @@ import { getBotConfig, restoreBot } from '../chatbot';
 import { type Account, contactsChanged, lockRemainingSlots, restoreContacts } from '../contacts';
 import { restoreGroups } from '../groups';
 import { restoreSavedMessages } from '../messages';
-import { getAccountSettings, restoreSettings } from '../settings';
+import { getAccountSettings, notificationSettingsOf, restoreSettings, whatsappSettingsOf } from '../settings';
 import { bytesOut, makeUploadRoom, saveUpload } from '../uploads';
 import { decodeUtf8InTurns, JsonRefused, parseJsonInTurns, Turns } from './backup-json';
 import { decodeMedia, type MediaEntry, splitMedia } from './backup-media';
@@ -71,23 +71,12 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 async function settingsSection(db: Db, userId: string): Promise<BackupSettings> {
   const s = await getAccountSettings(db, userId);
+  // The channel is not part of a backup: it follows the Cloud API credentials, which are not.
+  const { channel: _channel, ...whatsapp } = whatsappSettingsOf(s);
   return {
-    whatsapp: {
-      autoReconnect: s.autoReconnect,
-      messageDelay: s.messageDelay,
-      dailyLimit: s.dailyLimit,
-      respectBusinessHours: s.respectBusinessHours,
-      businessStart: s.businessStart,
-      businessEnd: s.businessEnd,
-    },
+    whatsapp,
     businessDays: weekdays.filter((d) => s.businessDays.includes(d)),
-    notifications: {
-      emailNotifications: s.emailNotifications,
-      pushNotifications: s.pushNotifications,
-      campaignUpdates: s.campaignUpdates,
-      systemAlerts: s.systemAlerts,
-      marketingEmails: s.marketingEmails,
-    },
+    notifications: notificationSettingsOf(s),
   };
 }
 

@@ -61,6 +61,9 @@ async function startedRows(campaignId: string): Promise<AudienceSummary> {
 }
 
 const R = campaignMsg.reason;
+/** The skip reasons in the order the summary lists them. */
+const bySkippedReason = (reasons: AudienceSummary['skippedReasons']) =>
+  reasons.sort((x, y) => x.reason.localeCompare(y.reason));
 
 describe('GET /api/campaigns/audience', () => {
   it('counts who each audience would reach, and who would be skipped and why, exactly as a start writes it', async () => {
@@ -75,11 +78,11 @@ describe('GET /api/campaigns/audience', () => {
           contacts: 2,
           groups: 1,
           skipped: 3,
-          skippedReasons: [
+          skippedReasons: bySkippedReason([
             { reason: R.groupNotLinked, count: 1 },
             { reason: R.noWhatsapp, count: 1 },
             { reason: R.optedOut, count: 1 },
-          ].sort((x, y) => x.reason.localeCompare(y.reason)),
+          ]),
         },
       ],
       [
@@ -103,10 +106,10 @@ describe('GET /api/campaigns/audience', () => {
           contacts: 1,
           groups: 0,
           skipped: 2,
-          skippedReasons: [
+          skippedReasons: bySkippedReason([
             { reason: R.noWhatsapp, count: 1 },
             { reason: R.optedOut, count: 1 },
-          ].sort((x, y) => x.reason.localeCompare(y.reason)),
+          ]),
         },
       ],
       [
@@ -118,10 +121,10 @@ describe('GET /api/campaigns/audience', () => {
           contacts: 2,
           groups: 0,
           skipped: 2,
-          skippedReasons: [
+          skippedReasons: bySkippedReason([
             { reason: R.noWhatsapp, count: 1 },
             { reason: R.optedOut, count: 1 },
-          ].sort((x, y) => x.reason.localeCompare(y.reason)),
+          ]),
         },
       ],
       [

@@ -4,7 +4,7 @@ import type { ConversationMessage } from '../../../contract/conversations';
 import { HANDOFF_REPLY } from '../../chatbot/steps';
 import { appWithGraphPerFile } from '../../testing/app-per-file';
 import { PRICE_RULES_WITH_BUTTONS } from '../../testing/bot-rules';
-import { cloudNumberInApp } from '../../testing/cloud-account';
+import { cloudCustomer } from '../../testing/cloud-account';
 import { apiCall, connectSimulator, newCustomer } from '../../testing/test-app';
 import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
 
@@ -115,10 +115,7 @@ describe('conversation messages with buttons (Cloud API)', () => {
   const SECRET = 'segredo-do-app';
 
   async function cloudAccount(phoneNumberId: string) {
-    const { cookie } = await newCustomer(ctx);
-    const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-      apiCall(ctx, method, url, { cookie, payload });
-    const number = await cloudNumberInApp(ctx, graph, cookie, {
+    const { call, ...number } = await cloudCustomer(ctx, graph, {
       phoneNumberId,
       displayPhoneNumber: '551130008888',
       verifiedName: 'Loja Conversas',

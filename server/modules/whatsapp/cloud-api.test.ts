@@ -25,13 +25,7 @@ async function setup() {
   const n = ++seq;
   const phoneNumberId = `10${n}00000000${n}`;
   const token = `EAAG-token-${n}-${Math.random().toString(36).slice(2)}`;
-  graph.phones.set(phoneNumberId, {
-    token,
-    display_phone_number: `551130000${String(n).padStart(3, '0')}`,
-    verified_name: `Loja ${n}`,
-    quality_rating: 'GREEN',
-    code_verification_status: 'VERIFIED',
-    status: 'CONNECTED',
+  graph.addPhone(phoneNumberId, token, `551130000${String(n).padStart(3, '0')}`, `Loja ${n}`, {
     about: 'Atendimento de seg a sex',
     profile_picture_url: 'https://pps.whatsapp.net/v/foto.jpg',
     businessAccountId: `20${n}`,

@@ -34,15 +34,7 @@ const PHONE_ID = '109000000000555';
 
 beforeAll(async () => {
   graph = await new FakeGraphApi().start();
-  graph.phones.set(PHONE_ID, {
-    token: 'EAAG-rapido',
-    display_phone_number: '551130005555',
-    verified_name: 'Loja Rápida',
-    quality_rating: 'GREEN',
-    code_verification_status: 'VERIFIED',
-    status: 'CONNECTED',
-    businessAccountId: '209000000000555',
-  });
+  graph.addPhone(PHONE_ID, 'EAAG-rapido', '551130005555', 'Loja Rápida', { businessAccountId: '209000000000555' });
   ctx = await createTestApp({ GRAPH_API_URL: graph.url });
   const user = await createUser(ctx);
   userId = user.id;
