@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudApiMsg } from '../../contract/cloud-api';
-import { campaignRecipients, campaigns } from '../db/schema';
+import { campaignRecipients } from '../db/schema';
+import { insertCampaign } from '../testing/campaigns';
 import { cloudWebhookBody } from '../testing/cloud-account';
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { apiFetch, listen } from '../testing/raw-http';
@@ -74,14 +75,10 @@ describe('a signed webhook of statuses', () => {
   it('records a delivery at the limit with a few batched statements, not two per unknown id', async () => {
     const db = ctx.database.db;
     // A few known ones among the unknown: they move, the rest are looked up together.
-    const [campaign] = await db
-      .insert(campaigns)
-      .values({ userId: account.id, name: 'Lote', message: 'Oi', status: 'completed' })
-      .returning();
-    await db.insert(campaignRecipients).values(
+    const campaign = await insertCampaign(
+      db,
+      { userId: account.id, name: 'Lote', message: 'Oi', status: 'completed' },
       Array.from({ length: 10 }, (_, i) => ({
-        campaignId: campaign.id,
-        userId: account.id,
         recipient: `55119876500${String(i).padStart(2, '0')}`,
         status: 'sent' as const,
         providerMessageId: `wamid.known${i}`,

@@ -44,7 +44,7 @@ import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { normalizePhone } from '../../lib/phone';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
 import { restoreCampaigns } from '../campaigns';
-import { getBotConfig, restoreBot } from '../chatbot';
+import { getBotConfig, restoreBot, ruleContent } from '../chatbot';
 import { type Account, contactsChanged, lockRemainingSlots, restoreContacts } from '../contacts';
 import { restoreGroups } from '../groups';
 import { restoreSavedMessages } from '../messages';
@@ -90,14 +90,7 @@ async function botSection(db: Db, userId: string): Promise<BackupBot> {
     outOfHoursMessage: c.outOfHoursMessage,
     aiInstructions: c.aiInstructions,
     handoffMinutes: c.handoffMinutes,
-    autoReplies: c.autoReplies.map((r) => ({
-      trigger: r.trigger,
-      response: r.response,
-      type: r.type,
-      buttons: r.buttons,
-      imageUrl: r.imageUrl,
-      isActive: r.isActive,
-    })),
+    autoReplies: c.autoReplies.map(ruleContent),
   };
 }
 

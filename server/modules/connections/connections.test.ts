@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { cloudApiMsg } from '../../../contract/cloud-api';
 import { type ConnectionView, connectionsMsg, HEALTH_SIGNALS_WARNING } from '../../../contract/connections';
 import { rowsOf } from '../../db/rows';
-import { campaignRecipients, campaigns, connections, contacts, whatsappInboundMessages } from '../../db/schema';
+import { connections, contacts, whatsappInboundMessages } from '../../db/schema';
 import { BLOCK_REASONS } from '../../sending/failures';
 import { appWithGraphPerFile } from '../../testing/app-per-file';
+import { insertCampaign } from '../../testing/campaigns';
 import { addPersonalNumber, pairNumber } from '../../testing/connections';
 import { sendingSettings } from '../../testing/sending-settings';
 import { type ApiMethod, apiCall, createUser, loginAs, waitFor } from '../../testing/test-app';
@@ -350,16 +351,12 @@ async function failedRows(
   userId: string,
   rows: Array<{ connectionId: string; error: string; hoursAgo?: number }>,
 ): Promise<void> {
-  const db = ctx.database.db;
-  const [campaign] = await db
-    .insert(campaigns)
-    .values({ userId, name: `Falhas ${++seq}`, message: 'Oi', status: 'completed' })
-    .returning({ id: campaigns.id });
-  await db.insert(campaignRecipients).values(
+  const n = ++seq;
+  await insertCampaign(
+    ctx.database.db,
+    { userId, name: `Falhas ${n}`, message: 'Oi', status: 'completed' },
     rows.map((r, i) => ({
-      campaignId: campaign.id,
-      userId,
-      recipient: `55219${String(seq).padStart(4, '0')}${String(i).padStart(4, '0')}`,
+      recipient: `55219${String(n).padStart(4, '0')}${String(i).padStart(4, '0')}`,
       connectionId: r.connectionId,
       status: 'failed' as const,
       error: r.error,

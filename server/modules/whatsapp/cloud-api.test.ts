@@ -1,15 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { cloudApiMsg } from '../../../contract/cloud-api';
-import {
-  campaignRecipients,
-  campaigns,
-  contacts,
-  whatsappBusinessAccounts,
-  whatsappInboundMessages,
-} from '../../db/schema';
+import { campaignRecipients, contacts, whatsappBusinessAccounts, whatsappInboundMessages } from '../../db/schema';
 import { encryptSecret } from '../../lib/crypto';
 import { appWithGraphPerFile } from '../../testing/app-per-file';
+import { insertCampaign } from '../../testing/campaigns';
 import { cloudWebhookBody } from '../../testing/cloud-account';
 import { type ApiMethod, apiCall, createUser, loginAs, waitFor } from '../../testing/test-app';
 import { signBody } from '../../whatsapp/cloud-api/webhook';
@@ -507,17 +502,9 @@ describe('webhook', () => {
     const driver = await cloudDriver(s.user.id);
     const { providerMessageId } = await driver.send('5511987654321', { kind: 'text', text: 'Oferta' });
     const db = ctx.database.db;
-    const [campaign] = await db
-      .insert(campaigns)
-      .values({ userId: s.user.id, name: 'C', message: 'Oferta' })
-      .returning();
-    await db.insert(campaignRecipients).values({
-      campaignId: campaign.id,
-      userId: s.user.id,
-      recipient: '5511987654321',
-      status: 'sent',
-      providerMessageId,
-    });
+    const campaign = await insertCampaign(db, { userId: s.user.id, name: 'C', message: 'Oferta' }, [
+      { recipient: '5511987654321', status: 'sent', providerMessageId },
+    ]);
     const inbound: Array<{ text: string; buttonId?: string }> = [];
     driver.on('inbound', (m) => inbound.push({ text: m.text, buttonId: m.buttonId }));
 

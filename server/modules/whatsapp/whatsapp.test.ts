@@ -6,10 +6,11 @@ import { OPT_OUT_CONFIRMATION } from '../../../contract/contacts';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import { whatsappMsg } from '../../../contract/whatsapp-connection';
 import { recordInbound } from '../../chatbot/pipeline';
-import { campaignRecipients, campaigns, connections, whatsappInboundMessages } from '../../db/schema';
+import { campaignRecipients, connections, whatsappInboundMessages } from '../../db/schema';
 import { classifyFailure } from '../../sending/failures';
 import { recordReceipt } from '../../sending/receipts';
 import { appPerFile } from '../../testing/app-per-file';
+import { insertCampaign } from '../../testing/campaigns';
 import { addPersonalNumber, insertConnection, pairNumber } from '../../testing/connections';
 import {
   apiCall,
@@ -125,14 +126,9 @@ describe('personal number through the simulator', () => {
 
     const { providerMessageId } = await driver.send('5511987654321', { kind: 'text', text: 'Olá!' });
     const db = ctx.database.db;
-    const [campaign] = await db.insert(campaigns).values({ userId: user.id, name: 'C', message: 'Olá!' }).returning();
-    await db.insert(campaignRecipients).values({
-      campaignId: campaign.id,
-      userId: user.id,
-      recipient: '5511987654321',
-      status: 'sent',
-      providerMessageId,
-    });
+    const campaign = await insertCampaign(db, { userId: user.id, name: 'C', message: 'Olá!' }, [
+      { recipient: '5511987654321', status: 'sent', providerMessageId },
+    ]);
     const status = () =>
       db
         .select({ s: campaignRecipients.status })
