@@ -47,13 +47,16 @@ const A_GRAPH_PHONE = '10100000000001';
 const B_GRAPH_PHONE = '10200000000002';
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
 
-interface Owner {
+/** What both accounts own: a contact, a group, an upload and a saved message (by id). */
+interface SeededAccount {
   user: UserRow;
   cookie: string;
   contact: string;
   group: string;
   upload: string;
   savedMessage: string;
+}
+interface Owner extends SeededAccount {
   /** A draft that uses the saved message (and so the upload), a paused one with queued recipients, a sent one. */
   campaigns: { draft: string; paused: string; completed: string };
   autoReply: string;
@@ -64,13 +67,7 @@ interface Owner {
   verifyToken: string;
   appSecret: string;
 }
-interface Intruder {
-  user: UserRow;
-  cookie: string;
-  contact: string;
-  group: string;
-  upload: string;
-  savedMessage: string;
+interface Intruder extends SeededAccount {
   campaign: string;
   connection: string;
   autoReply: string;

@@ -275,13 +275,10 @@ describe('over HTTP', () => {
   });
 
   it('refuses an internal image link when a campaign, a saved message or a bot rule is saved', async () => {
+    const campaignWithImage = (name: string, imageUrl: string) =>
+      apiFetch(base, owner.cookie, 'POST', '/api/campaigns', { name, message: 'oi', targetType: 'all', imageUrl });
     for (const link of loopbackSpellings(canary.port)) {
-      const campaign = await apiFetch(base, owner.cookie, 'POST', '/api/campaigns', {
-        name: 'x',
-        message: 'oi',
-        targetType: 'all',
-        imageUrl: link,
-      });
+      const campaign = await campaignWithImage('x', link);
       expect(campaign.status, link).toBe(400);
       expect(campaign.body.message, link).toBe(mediaMsg.imageUrlNotPublic);
     }
@@ -305,12 +302,7 @@ describe('over HTTP', () => {
     expect(bot.status).toBe(400);
     expect(bot.body.fieldErrors).toEqual({ 'autoReplies.0.imageUrl': mediaMsg.imageUrlNotPublic });
     // A public link is still saved as before (nothing is fetched at save time).
-    const ok = await apiFetch(base, owner.cookie, 'POST', '/api/campaigns', {
-      name: 'ok',
-      message: 'oi',
-      targetType: 'all',
-      imageUrl: 'https://exemplo.com.br/oferta.png',
-    });
+    const ok = await campaignWithImage('ok', 'https://exemplo.com.br/oferta.png');
     expect(ok.status, ok.text).toBe(200);
   });
 

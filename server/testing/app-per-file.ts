@@ -1,7 +1,9 @@
 import { afterAll, beforeAll } from 'vitest';
+import type { Database } from '../db/client';
 import type { UserRow, users } from '../db/schema';
 import { FakeGraphApi } from './fake-graph-api';
 import { createSimulatorTestApp, createTestApp, newCustomer, type TestContext } from './test-app';
+import { createTestDatabase } from './test-db';
 
 /**
  * One app for a whole test file: built before its first test, closed after its last. The context is
@@ -57,4 +59,14 @@ export function appWithGraphPerFile(
     await graph.stop();
   });
   return { ctx, graph };
+}
+
+/** One migrated test database for a whole test file (no app): opened before its first test, closed after its last. */
+export function databasePerFile(): Database {
+  const database = {} as Database;
+  beforeAll(async () => {
+    Object.assign(database, await createTestDatabase());
+  });
+  afterAll(() => database.close?.());
+  return database;
 }
