@@ -4,7 +4,7 @@ import type { FakeGraphApi } from './fake-graph-api';
 import { apiUpload } from './http-session';
 import { type ApiAnswer, apiFetch, type HttpSession } from './raw-http';
 import { sendingSettings } from './sending-settings';
-import { type ApiMethod, apiCall, newCustomer, type TestContext } from './test-app';
+import { apiCall, newCustomerWithCalls, type TestContext } from './test-app';
 
 /**
  * Makes the Cloud API the account's channel, over a real socket: its credentials saved (checked
@@ -71,9 +71,8 @@ export async function cloudNumberInApp(ctx: TestContext, graph: FakeGraphApi, co
 
 /** A new signed-in customer whose channel is the Cloud API `number` (`cloudNumberInApp`), with its API calls. */
 export async function cloudCustomer(ctx: TestContext, graph: FakeGraphApi, number: CloudNumber) {
-  const { user, cookie } = await newCustomer(ctx);
-  const call = (method: ApiMethod, url: string, payload?: object) => apiCall(ctx, method, url, { cookie, payload });
-  return { user, cookie, call, ...(await cloudNumberInApp(ctx, graph, cookie, number)) };
+  const customer = await newCustomerWithCalls(ctx);
+  return { ...customer, ...(await cloudNumberInApp(ctx, graph, customer.cookie, number)) };
 }
 
 /** Imports `count` contacts named `Cliente N` with numbers +55 21 9 from `first` on, as a CSV upload. */

@@ -180,6 +180,13 @@ export async function newCustomer(
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** A new signed-in customer (`newCustomer`) with `call`: its API calls, a JSON body when `payload` is given. */
+export async function newCustomerWithCalls(ctx: TestContext, overrides: Partial<typeof users.$inferInsert> = {}) {
+  const { user, cookie } = await newCustomer(ctx, overrides);
+  const call = (method: ApiMethod, url: string, payload?: unknown) => apiCall(ctx, method, url, { cookie, payload });
+  return { user, cookie, call };
+}
+
 /**
  * One API call as the signed-in browser makes it: a JSON body when `payload` is given, or one file
  * as a form upload (`multipart/form-data`, field `file` unless `file.field` says) when `file` is.

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Campaign, StartForecast } from '../../../contract/campaigns';
 import { saoPauloParts } from '../../../contract/sao-paulo-time';
 import { simulatorAppPerFile } from '../../testing/app-per-file';
-import { apiCall, connectSimulator, newCustomer, setAccountSettings, waitFor } from '../../testing/test-app';
+import {
+  apiCall,
+  connectSimulator,
+  newCustomer,
+  newCustomerWithCalls,
+  setAccountSettings,
+  waitFor,
+} from '../../testing/test-app';
 import { type ForecastFacts, forecastCampaign } from './campaign-forecast';
 
 /** Friday 28 Nov 2025, 17:55 in São Paulo (UTC−3). */
@@ -72,9 +79,7 @@ describe('one forecast for the confirmation and the card', () => {
   const ctx = simulatorAppPerFile();
 
   it('the card of a campaign waiting for business hours says the end the confirmation said', async () => {
-    const { user, cookie } = await newCustomer(ctx);
-    const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-      apiCall(ctx, method, url, { cookie, payload });
+    const { user, cookie, call } = await newCustomerWithCalls(ctx);
     // Business hours only on the day after tomorrow: closed now, whatever the time of the run.
     const closedDay = saoPauloParts(new Date(Date.now() + 2 * 86_400_000)).weekday;
     await setAccountSettings(ctx, user.id, {
