@@ -5,6 +5,7 @@ import { campaignRecipients, contacts } from '../db/schema';
 import { appPerFile, simulatorAppPerFile } from '../testing/app-per-file';
 import { createAndSendCampaign, getCampaign, postAs } from '../testing/campaigns';
 import { insertConnection } from '../testing/connections';
+import { ConnectedTestDriver } from '../testing/fake-driver';
 import {
   apiCall,
   connectSimulator,
@@ -193,11 +194,13 @@ describe('Pausar and Cancelar stop the next message', () => {
 });
 
 /** A Cloud API number answering each send after `latencyMs`, as the Graph API does; it notes when each send began. */
-class SlowCloudDriver implements Driver {
+class SlowCloudDriver extends ConnectedTestDriver {
   readonly kind = 'cloud' as const;
   readonly started: Array<{ to: string; at: number }> = [];
   private seq = 0;
-  constructor(private readonly latencyMs: number) {}
+  constructor(private readonly latencyMs: number) {
+    super('+5511930009999');
+  }
   async send(to: string, _message: OutgoingMessage) {
     this.started.push({ to, at: Date.now() });
     await pause(this.latencyMs);
@@ -206,24 +209,6 @@ class SlowCloudDriver implements Driver {
   async messagingLimit() {
     return null;
   }
-  status() {
-    return { phoneNumber: '+5511930009999', isConnected: true, state: 'connected' as const, qr: null };
-  }
-  async connect() {
-    return undefined;
-  }
-  async disconnect() {}
-  async checkNumbers(numbers: string[]) {
-    return numbers.map((number) => ({ number, exists: true }));
-  }
-  async listGroups() {
-    return [];
-  }
-  async groupParticipants() {
-    return [];
-  }
-  on() {}
-  off() {}
 }
 
 describe('on the Cloud API', () => {
