@@ -125,9 +125,9 @@ export const TEST_PASSWORD = 'senha-de-teste-1';
 let testHash: Promise<string> | undefined;
 
 let seq = 0;
-/** Inserts an account directly (all share TEST_PASSWORD, hashed once per test file). */
+/** Inserts an account directly (all share TEST_PASSWORD, hashed once per test file); `ctx` needs only its database. */
 export async function createUser(
-  ctx: TestContext,
+  ctx: Pick<TestContext, 'database'>,
   overrides: Partial<typeof users.$inferInsert> = {},
 ): Promise<UserRow> {
   testHash ??= hashPassword(TEST_PASSWORD);
