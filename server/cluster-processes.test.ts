@@ -96,14 +96,7 @@ let customers = 0;
 
 beforeAll(async () => {
   graph = await new FakeGraphApi().start();
-  graph.phones.set(PHONE_ID, {
-    token: TOKEN,
-    display_phone_number: '551130008888',
-    verified_name: 'Loja Cluster',
-    quality_rating: 'GREEN',
-    code_verification_status: 'VERIFIED',
-    status: 'CONNECTED',
-  });
+  graph.addPhone(PHONE_ID, TOKEN, '551130008888', 'Loja Cluster');
   cleanups.push(() => graph.stop());
   dataDir = mkdtempSync(join(tmpdir(), 'disparo-cluster-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -335,14 +328,7 @@ describe('several processes on one PostgreSQL', () => {
     const accounts: Array<{ id: string; session: Awaited<ReturnType<typeof signIn>>; campaign: string }> = [];
     for (let i = 0; i < 4; i++) {
       const phoneId = `10900000000${1000 + i}`;
-      graph.phones.set(phoneId, {
-        token: `${TOKEN}-${i}`,
-        display_phone_number: `55113000${1000 + i}`,
-        verified_name: `Loja ${i}`,
-        quality_rating: 'GREEN',
-        code_verification_status: 'VERIFIED',
-        status: 'CONNECTED',
-      });
+      graph.addPhone(phoneId, `${TOKEN}-${i}`, `55113000${1000 + i}`, `Loja ${i}`);
       const { id, session } = await approvedCustomer(admin, `loja${i}cluster`);
       await sendThroughCloud(session, { accessToken: `${TOKEN}-${i}`, phoneNumberId: phoneId });
       await importNumberedContacts(session, 400, 60_000_000 + i * 1000);

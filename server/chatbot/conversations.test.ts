@@ -1,16 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contactLimitFor } from '../../contract/plans';
-import type { Database } from '../db/client';
 import { rowsOf } from '../db/rows';
-import { createTestDatabase } from '../testing/test-db';
+import { databasePerFile } from '../testing/app-per-file';
 import { ensureContact } from './conversations';
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.close());
+const database = databasePerFile();
 
 let seq = 0;
 /** An account on `plan` holding `contacts` contacts. */

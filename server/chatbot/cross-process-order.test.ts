@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../db/client';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../db/rows';
+import { databasePerFile } from '../testing/app-per-file';
 import { FakeDriver } from '../testing/fake-driver';
-import { createTestDatabase } from '../testing/test-db';
 import type { OutgoingMessage } from '../whatsapp/driver';
 import { type ChatbotDeps, chatbotSubscriber } from './pipeline';
 import { ContactTurns } from './turns';
@@ -14,11 +13,7 @@ import { ContactTurns } from './turns';
  * that alternates a contact's webhooks between them (on PGlite too: each has its own in-memory
  * queue, so only the turn in the database orders them).
  */
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.close());
+const database = databasePerFile();
 
 const log = pino({ level: 'silent' });
 const WELCOME = 'Bem-vindo à loja!';

@@ -1,31 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '../db/client';
+import { describe, expect, it, vi } from 'vitest';
 import { rowsOf } from '../db/rows';
-import { users } from '../db/schema';
-import { createTestDatabase } from '../testing/test-db';
+import { databasePerFile } from '../testing/app-per-file';
+import { createUser } from '../testing/test-app';
 import { type AccountChange, record } from './events';
 import { onNotification } from './notify';
 
-let database: Database;
-let seq = 0;
+const database = databasePerFile();
 
-async function account(): Promise<string> {
-  const n = `${process.pid}e${seq++}`;
-  const [row] = await database.db
-    .insert(users)
-    .values({
-      name: `Conta ${n}`,
-      email: `conta${n}@example.com`,
-      username: `conta${n}`,
-      passwordHash: 'x',
-      accountType: 'active',
-      planType: 'basic',
-      isActive: true,
-    })
-    .returning({ id: users.id });
-  return row.id;
-}
+const account = async (): Promise<string> => (await createUser({ database })).id;
 
 const activityOf = async (userId: string) =>
   rowsOf<{ kind: string; detail: string; actor_id: string | null }>(
@@ -39,13 +22,6 @@ const notificationsOf = async (userId: string) =>
   );
 
 const quiet = () => ({ error: vi.fn() });
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
 
 describe('record', () => {
   it('writes the activity line of an event, named by the vocabulary, and no notification for one without', async () => {

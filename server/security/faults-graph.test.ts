@@ -5,6 +5,7 @@ import { campaignMsg } from '../../contract/campaigns';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, contacts, conversationMessages, whatsappInboundMessages } from '../db/schema';
 import { BURST_FAILURES, BURST_WINDOW, MAX_ATTEMPTS } from '../sending/dispatcher';
+import { cloudWebhookBody } from '../testing/cloud-account';
 import { FakeGraphApi, type FakeSend, type GraphFault } from '../testing/fake-graph-api';
 import { type ApiAnswer, apiFetch, listen, readCampaign, startCampaign, untilCampaign } from '../testing/raw-http';
 import {
@@ -55,14 +56,7 @@ async function cloudAccount(script: (send: FakeSend) => GraphFault | null = () =
   const n = ++numbers;
   const phoneNumberId = `1097${String(n).padStart(11, '0')}`;
   const token = `EAAG-falhas-${n}`;
-  graph.phones.set(phoneNumberId, {
-    token,
-    display_phone_number: `55113100${String(n).padStart(4, '0')}`,
-    verified_name: `Loja ${n}`,
-    quality_rating: 'GREEN',
-    code_verification_status: 'VERIFIED',
-    status: 'CONNECTED',
-  });
+  graph.addPhone(phoneNumberId, token, `55113100${String(n).padStart(4, '0')}`, `Loja ${n}`);
   scripts.set(phoneNumberId, script);
   const { user, cookie } = await newCustomer(ctx);
   await setAccountSettings(ctx, user.id, { respectBusinessHours: false, channel: 'cloud' });
@@ -318,41 +312,28 @@ describe('webhooks repeated, out of order, and early', () => {
     statuses: Array<{ id: string; status: Status; to: string }>,
     inbound: Array<{ id: string; from: string; text: string }> = [],
   ) {
-    return JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: 'WABA',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { display_phone_number: '551131000000', phone_number_id: phoneNumberId },
-                ...(inbound.length
-                  ? {
-                      contacts: inbound.map((m) => ({ wa_id: m.from, profile: { name: 'Ana' } })),
-                      messages: inbound.map((m) => ({
-                        from: m.from,
-                        id: m.id,
-                        timestamp: String(Math.floor(Date.now() / 1000)),
-                        type: 'text',
-                        text: { body: m.text },
-                      })),
-                    }
-                  : {}),
-                statuses: statuses.map((s) => ({
-                  id: s.id,
-                  status: s.status,
-                  timestamp: String(Math.floor(Date.now() / 1000)),
-                  recipient_id: s.to,
-                  ...(s.status === 'failed' ? { errors: [{ code: 131026, title: 'Message undeliverable' }] } : {}),
-                })),
-              },
-            },
-          ],
-        },
-      ],
+    return cloudWebhookBody('WABA', {
+      messaging_product: 'whatsapp',
+      metadata: { display_phone_number: '551131000000', phone_number_id: phoneNumberId },
+      ...(inbound.length
+        ? {
+            contacts: inbound.map((m) => ({ wa_id: m.from, profile: { name: 'Ana' } })),
+            messages: inbound.map((m) => ({
+              from: m.from,
+              id: m.id,
+              timestamp: String(Math.floor(Date.now() / 1000)),
+              type: 'text',
+              text: { body: m.text },
+            })),
+          }
+        : {}),
+      statuses: statuses.map((s) => ({
+        id: s.id,
+        status: s.status,
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        recipient_id: s.to,
+        ...(s.status === 'failed' ? { errors: [{ code: 131026, title: 'Message undeliverable' }] } : {}),
+      })),
     });
   }
 

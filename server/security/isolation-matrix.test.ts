@@ -7,6 +7,7 @@ import { rowsOf } from '../db/rows';
 import { campaignRecipients, campaigns, type UserRow, users } from '../db/schema';
 import { recordActivity } from '../records/activity';
 import { notify } from '../records/notify';
+import { cloudWebhookBody } from '../testing/cloud-account';
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { multipart } from '../testing/multipart';
 import { pathSpellings } from '../testing/path-spellings';
@@ -46,13 +47,16 @@ const A_GRAPH_PHONE = '10100000000001';
 const B_GRAPH_PHONE = '10200000000002';
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
 
-interface Owner {
+/** What both accounts own: a contact, a group, an upload and a saved message (by id). */
+interface SeededAccount {
   user: UserRow;
   cookie: string;
   contact: string;
   group: string;
   upload: string;
   savedMessage: string;
+}
+interface Owner extends SeededAccount {
   /** A draft that uses the saved message (and so the upload), a paused one with queued recipients, a sent one. */
   campaigns: { draft: string; paused: string; completed: string };
   autoReply: string;
@@ -63,13 +67,7 @@ interface Owner {
   verifyToken: string;
   appSecret: string;
 }
-interface Intruder {
-  user: UserRow;
-  cookie: string;
-  contact: string;
-  group: string;
-  upload: string;
-  savedMessage: string;
+interface Intruder extends SeededAccount {
   campaign: string;
   connection: string;
   autoReply: string;
@@ -552,14 +550,12 @@ beforeAll(async () => {
     [A_GRAPH_PHONE, 'a'],
     [B_GRAPH_PHONE, 'b'],
   ] as const) {
-    graph.phones.set(phoneId, {
-      token: `EAAG-${who}-${MARK}`,
-      display_phone_number: who === 'a' ? '551130000001' : '551130000002',
-      verified_name: who === 'a' ? `Loja ${MARK}` : 'Outra Loja',
-      quality_rating: 'GREEN',
-      code_verification_status: 'VERIFIED',
-      status: 'CONNECTED',
-    });
+    graph.addPhone(
+      phoneId,
+      `EAAG-${who}-${MARK}`,
+      who === 'a' ? '551130000001' : '551130000002',
+      who === 'a' ? `Loja ${MARK}` : 'Outra Loja',
+    );
   }
 
   // Account A: one of everything, through its own API where the API makes it.
@@ -887,26 +883,11 @@ describe('account B with account A’s ids', () => {
 
   it('cannot feed A’s WhatsApp webhook nor read its verify token', async () => {
     const before = await snapshot(a.user);
-    const delivery = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: 'waba',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { phone_number_id: A_GRAPH_PHONE },
-                contacts: [{ wa_id: A_PHONES[1], profile: { name: 'Forjado' } }],
-                messages: [
-                  { from: A_PHONES[1], id: `wamid.${unique()}`, timestamp: '1', type: 'text', text: { body: 'x' } },
-                ],
-              },
-            },
-          ],
-        },
-      ],
+    const delivery = cloudWebhookBody('waba', {
+      messaging_product: 'whatsapp',
+      metadata: { phone_number_id: A_GRAPH_PHONE },
+      contacts: [{ wa_id: A_PHONES[1], profile: { name: 'Forjado' } }],
+      messages: [{ from: A_PHONES[1], id: `wamid.${unique()}`, timestamp: '1', type: 'text', text: { body: 'x' } }],
     });
     const path = `/api/whatsapp-business/webhook/${a.webhookKey}`;
     for (const p of spelled(path, [a.webhookKey])) {

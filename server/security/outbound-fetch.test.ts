@@ -14,6 +14,7 @@ import {
   OutboundFetchError,
 } from '../lib/outbound-fetch';
 import { updateAccountSettings } from '../modules/settings';
+import { cloudWebhookBody } from '../testing/cloud-account';
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { multipart } from '../testing/multipart';
 import { apiFetch, listen } from '../testing/raw-http';
@@ -257,15 +258,7 @@ describe('over HTTP', () => {
     base = `http://127.0.0.1:${await listen(ctx)}`;
     const customer = await newCustomer(ctx);
     owner = { id: customer.user.id, cookie: customer.cookie };
-    graph.phones.set('1099000000001', {
-      token: 'EAAG-outbound-token',
-      display_phone_number: '551130009999',
-      verified_name: 'Loja',
-      quality_rating: 'GREEN',
-      code_verification_status: 'VERIFIED',
-      status: 'CONNECTED',
-      businessAccountId: '2099',
-    });
+    graph.addPhone('1099000000001', 'EAAG-outbound-token', '551130009999', 'Loja', { businessAccountId: '2099' });
     const configured = await apiFetch(base, owner.cookie, 'POST', '/api/whatsapp-business/configure', {
       accessToken: 'EAAG-outbound-token',
       phoneNumberId: '1099000000001',
@@ -282,13 +275,10 @@ describe('over HTTP', () => {
   });
 
   it('refuses an internal image link when a campaign, a saved message or a bot rule is saved', async () => {
+    const campaignWithImage = (name: string, imageUrl: string) =>
+      apiFetch(base, owner.cookie, 'POST', '/api/campaigns', { name, message: 'oi', targetType: 'all', imageUrl });
     for (const link of loopbackSpellings(canary.port)) {
-      const campaign = await apiFetch(base, owner.cookie, 'POST', '/api/campaigns', {
-        name: 'x',
-        message: 'oi',
-        targetType: 'all',
-        imageUrl: link,
-      });
+      const campaign = await campaignWithImage('x', link);
       expect(campaign.status, link).toBe(400);
       expect(campaign.body.message, link).toBe(mediaMsg.imageUrlNotPublic);
     }
@@ -312,12 +302,7 @@ describe('over HTTP', () => {
     expect(bot.status).toBe(400);
     expect(bot.body.fieldErrors).toEqual({ 'autoReplies.0.imageUrl': mediaMsg.imageUrlNotPublic });
     // A public link is still saved as before (nothing is fetched at save time).
-    const ok = await apiFetch(base, owner.cookie, 'POST', '/api/campaigns', {
-      name: 'ok',
-      message: 'oi',
-      targetType: 'all',
-      imageUrl: 'https://exemplo.com.br/oferta.png',
-    });
+    const ok = await campaignWithImage('ok', 'https://exemplo.com.br/oferta.png');
     expect(ok.status, ok.text).toBe(200);
   });
 
@@ -404,22 +389,9 @@ describe('over HTTP', () => {
     });
     const before = canary.connections;
     const uploads = graph.media.length;
-    const body = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: '2099',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                metadata: { phone_number_id: '1099000000001' },
-                messages: [{ from: '5511987650001', id: 'wamid.ssrf-bot', type: 'text', text: { body: 'foto' } }],
-              },
-            },
-          ],
-        },
-      ],
+    const body = cloudWebhookBody('2099', {
+      metadata: { phone_number_id: '1099000000001' },
+      messages: [{ from: '5511987650001', id: 'wamid.ssrf-bot', type: 'text', text: { body: 'foto' } }],
     });
     const res = await fetch(`${base}${webhookPath}`, {
       method: 'POST',

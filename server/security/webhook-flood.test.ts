@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudApiMsg } from '../../contract/cloud-api';
-import { campaignRecipients, campaigns } from '../db/schema';
+import { campaignRecipients } from '../db/schema';
+import { insertCampaign } from '../testing/campaigns';
+import { cloudWebhookBody } from '../testing/cloud-account';
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { apiFetch, listen } from '../testing/raw-http';
 import { createTestApp, newCustomer, type TestContext } from '../testing/test-app';
@@ -24,15 +26,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${await listen(ctx)}`;
   const customer = await newCustomer(ctx);
   const phoneNumberId = '1088000000001';
-  graph.phones.set(phoneNumberId, {
-    token: 'EAAG-flood-token',
-    display_phone_number: '551130008888',
-    verified_name: 'Loja',
-    quality_rating: 'GREEN',
-    code_verification_status: 'VERIFIED',
-    status: 'CONNECTED',
-    businessAccountId: '2088',
-  });
+  graph.addPhone(phoneNumberId, 'EAAG-flood-token', '551130008888', 'Loja', { businessAccountId: '2088' });
   const configured = await apiFetch(base, customer.cookie, 'POST', '/api/whatsapp-business/configure', {
     accessToken: 'EAAG-flood-token',
     phoneNumberId,
@@ -48,25 +42,12 @@ afterAll(async () => {
 });
 
 function statuses(ids: string[], status = 'delivered', compact = false): string {
-  return JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: '2088',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { phone_number_id: account.phoneNumberId },
-              statuses: ids.map((id) =>
-                compact ? { id, status } : { id, status, timestamp: '1764100000', recipient_id: '5511987650001' },
-              ),
-            },
-          },
-        ],
-      },
-    ],
+  return cloudWebhookBody('2088', {
+    messaging_product: 'whatsapp',
+    metadata: { phone_number_id: account.phoneNumberId },
+    statuses: ids.map((id) =>
+      compact ? { id, status } : { id, status, timestamp: '1764100000', recipient_id: '5511987650001' },
+    ),
   });
 }
 
@@ -94,14 +75,10 @@ describe('a signed webhook of statuses', () => {
   it('records a delivery at the limit with a few batched statements, not two per unknown id', async () => {
     const db = ctx.database.db;
     // A few known ones among the unknown: they move, the rest are looked up together.
-    const [campaign] = await db
-      .insert(campaigns)
-      .values({ userId: account.id, name: 'Lote', message: 'Oi', status: 'completed' })
-      .returning();
-    await db.insert(campaignRecipients).values(
+    const campaign = await insertCampaign(
+      db,
+      { userId: account.id, name: 'Lote', message: 'Oi', status: 'completed' },
       Array.from({ length: 10 }, (_, i) => ({
-        campaignId: campaign.id,
-        userId: account.id,
         recipient: `55119876500${String(i).padStart(2, '0')}`,
         status: 'sent' as const,
         providerMessageId: `wamid.known${i}`,

@@ -1,16 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../contract/campaigns';
 import { campaignRecipients, contacts } from '../db/schema';
+import { appPerFile, simulatorAppPerFile } from '../testing/app-per-file';
 import { createAndSendCampaign, getCampaign, postAs } from '../testing/campaigns';
 import { insertConnection } from '../testing/connections';
+import { ConnectedTestDriver } from '../testing/fake-driver';
 import {
   apiCall,
   connectSimulator,
   createTestApp,
   newCustomer,
   setAccountSettings,
-  type TestContext,
   waitFor,
 } from '../testing/test-app';
 import type { Driver, DriverProvider, OutgoingMessage } from '../whatsapp/driver';
@@ -24,15 +25,7 @@ import type { SimulatorDriver } from '../whatsapp/simulator/simulator-driver';
  * inside a gap, fast enough for a short test.
  */
 const SCALE = 0.05;
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
-    simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 30, readMs: 60 },
-    dispatcher: { tickMs: 20, timeScale: SCALE },
-  });
-});
-afterAll(() => ctx.close());
+const ctx = simulatorAppPerFile({ deliveredMs: 30, readMs: 60 }, { timeScale: SCALE });
 
 interface Account {
   userId: string;
@@ -201,11 +194,13 @@ describe('Pausar and Cancelar stop the next message', () => {
 });
 
 /** A Cloud API number answering each send after `latencyMs`, as the Graph API does; it notes when each send began. */
-class SlowCloudDriver implements Driver {
+class SlowCloudDriver extends ConnectedTestDriver {
   readonly kind = 'cloud' as const;
   readonly started: Array<{ to: string; at: number }> = [];
   private seq = 0;
-  constructor(private readonly latencyMs: number) {}
+  constructor(private readonly latencyMs: number) {
+    super('+5511930009999');
+  }
   async send(to: string, _message: OutgoingMessage) {
     this.started.push({ to, at: Date.now() });
     await pause(this.latencyMs);
@@ -214,34 +209,12 @@ class SlowCloudDriver implements Driver {
   async messagingLimit() {
     return null;
   }
-  status() {
-    return { phoneNumber: '+5511930009999', isConnected: true, state: 'connected' as const, qr: null };
-  }
-  async connect() {
-    return undefined;
-  }
-  async disconnect() {}
-  async checkNumbers(numbers: string[]) {
-    return numbers.map((number) => ({ number, exists: true }));
-  }
-  async listGroups() {
-    return [];
-  }
-  async groupParticipants() {
-    return [];
-  }
-  on() {}
-  off() {}
 }
 
 describe('on the Cloud API', () => {
   const cloud = new Map<string, Driver>();
   const drivers: DriverProvider = { get: async (userId) => cloud.get(userId) ?? null };
-  let app: TestContext;
-  beforeAll(async () => {
-    app = await createTestApp({}, undefined, { drivers, dispatcher: { tickMs: 20 } });
-  });
-  afterAll(() => app.close());
+  const app = appPerFile(() => createTestApp({}, undefined, { drivers, dispatcher: { tickMs: 20 } }));
 
   it('no send begins after Pausar or Cancelar is acknowledged, though half a second’s worth was claimed', async () => {
     const { user, cookie } = await newCustomer(app);

@@ -1,18 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../contract/campaigns';
 import { rowsOf } from '../db/rows';
 import { campaignRecipients, campaigns, contacts } from '../db/schema';
-import { createAndSendCampaign, getCampaign, postAs, waitForCampaign } from '../testing/campaigns';
-import {
-  apiCall,
-  connectSimulator,
-  createTestApp,
-  newCustomer,
-  setAccountSettings,
-  type TestContext,
-  waitFor,
-} from '../testing/test-app';
+import { simulatorAppPerFile } from '../testing/app-per-file';
+import { createAndSendCampaign, getCampaign, insertCampaign, postAs, waitForCampaign } from '../testing/campaigns';
+import { apiCall, connectSimulator, newCustomer, setAccountSettings, waitFor } from '../testing/test-app';
 import type { SimulatorDriver } from '../whatsapp/simulator/simulator-driver';
 import { recordReceipt } from './receipts';
 
@@ -20,16 +13,7 @@ import { recordReceipt } from './receipts';
  * The send loop through the real app and the simulator driver: every rule of pacing runs as in
  * production, with waits scaled down a thousand times.
  */
-const timings = { qrMs: 20, detectMs: 20, deliveredMs: 30, readMs: 60 };
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
-    simulatorTimings: timings,
-    dispatcher: { tickMs: 20, timeScale: 0.001 },
-  });
-});
-afterAll(() => ctx.close());
+const ctx = simulatorAppPerFile({ deliveredMs: 30, readMs: 60 });
 
 interface Account {
   userId: string;
@@ -180,14 +164,20 @@ describe('sending a campaign', () => {
 });
 
 describe('controls', () => {
-  it('pauses (nothing more goes out), resumes, and refuses what the status does not allow', async () => {
+  /** A campaign to `contacts` contacts at a minute's pace (scaled down), once `sent` have gone out. */
+  async function sendingSlowly(contacts: number, sent: number) {
     const a = await account({ messageDelay: 60 });
-    await addContacts(a.userId, 8);
+    await addContacts(a.userId, contacts);
     const id = await createAndSendCampaign(ctx, a.cookie);
     await waitFor(
       async () => a.driver.outbox.length,
-      (n) => n >= 2,
+      (n) => n >= sent,
     );
+    return { a, id };
+  }
+
+  it('pauses (nothing more goes out), resumes, and refuses what the status does not allow', async () => {
+    const { a, id } = await sendingSlowly(8, 2);
     const paused = await postAs(ctx, a.cookie, `/api/campaigns/${id}/pause`);
     expect(paused.statusCode).toBe(200);
     expect(paused.json()).toMatchObject({ success: true, message: campaignMsg.paused, campaign: { status: 'paused' } });
@@ -212,13 +202,7 @@ describe('controls', () => {
   });
 
   it('cancels: the recipients not yet sent are skipped with the reason', async () => {
-    const a = await account({ messageDelay: 60 });
-    await addContacts(a.userId, 10);
-    const id = await createAndSendCampaign(ctx, a.cookie);
-    await waitFor(
-      async () => a.driver.outbox.length,
-      (n) => n >= 1,
-    );
+    const { a, id } = await sendingSlowly(10, 1);
     const res = await postAs(ctx, a.cookie, `/api/campaigns/${id}/cancel`);
     expect(res.json().campaign.status).toBe('cancelled');
     await new Promise((r) => setTimeout(r, 200));
@@ -230,13 +214,7 @@ describe('controls', () => {
   });
 
   it('deleting a campaign that is sending stops it', async () => {
-    const a = await account({ messageDelay: 60 });
-    await addContacts(a.userId, 10);
-    const id = await createAndSendCampaign(ctx, a.cookie);
-    await waitFor(
-      async () => a.driver.outbox.length,
-      (n) => n >= 1,
-    );
+    const { a, id } = await sendingSlowly(10, 1);
     const res = await apiCall(ctx, 'DELETE', `/api/campaigns/${id}`, { cookie: a.cookie });
     expect(res.json()).toEqual({ success: true, message: campaignMsg.deleted });
     const sentAtDelete = a.driver.outbox.length;
@@ -352,10 +330,12 @@ describe('crash safety and receipts', () => {
   it('a receipt whose message id is written between its update and its check still moves the row', async () => {
     const a = await account();
     const [c] = await addContacts(a.userId, 1);
-    const [row] = await ctx.database.db
-      .insert(campaigns)
-      .values({ userId: a.userId, name: 'Corrida', message: 'Oi', status: 'sending' })
-      .returning();
+    const row = await insertCampaign(ctx.database.db, {
+      userId: a.userId,
+      name: 'Corrida',
+      message: 'Oi',
+      status: 'sending',
+    });
     const [recipient] = await ctx.database.db
       .insert(campaignRecipients)
       .values({ campaignId: row.id, userId: a.userId, recipient: c.phone.slice(1), status: 'sending' })
@@ -391,17 +371,11 @@ describe('crash safety and receipts', () => {
   it('receipts move rows forward only, whatever their order', async () => {
     const a = await account();
     const [c] = await addContacts(a.userId, 1);
-    const [row] = await ctx.database.db
-      .insert(campaigns)
-      .values({ userId: a.userId, name: 'Recibos', message: 'Oi', status: 'completed' })
-      .returning();
-    await ctx.database.db.insert(campaignRecipients).values({
-      campaignId: row.id,
-      userId: a.userId,
-      recipient: c.phone.slice(1),
-      status: 'sent',
-      providerMessageId: 'wamid.ORDER',
-    });
+    const row = await insertCampaign(
+      ctx.database.db,
+      { userId: a.userId, name: 'Recibos', message: 'Oi', status: 'completed' },
+      [{ recipient: c.phone.slice(1), status: 'sent', providerMessageId: 'wamid.ORDER' }],
+    );
     const at = new Date();
     const r = (status: 'sent' | 'delivered' | 'read' | 'failed') =>
       recordReceipt(ctx.database.db, a.userId, { providerMessageId: 'wamid.ORDER', status, at });

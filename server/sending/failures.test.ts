@@ -1,22 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../contract/campaigns';
 import { campaignRecipients, campaigns, contacts } from '../db/schema';
+import { appPerFile } from '../testing/app-per-file';
 import { insertConnection } from '../testing/connections';
-import {
-  apiCall,
-  createTestApp,
-  newCustomer,
-  setAccountSettings,
-  type TestContext,
-  waitFor,
-} from '../testing/test-app';
+import { ConnectedTestDriver } from '../testing/fake-driver';
+import { apiCall, createTestApp, newCustomer, setAccountSettings, waitFor } from '../testing/test-app';
 import { type Driver, DriverError, type DriverProvider, type OutgoingMessage } from '../whatsapp/driver';
 import { BURST_FAILURES, BURST_WINDOW, MAX_ATTEMPTS } from './dispatcher';
 import { BLOCK_REASONS, classifyFailure } from './failures';
 
 /** A driver whose every send does what the test scripted for its recipient. */
-class ScriptedDriver implements Driver {
+class ScriptedDriver extends ConnectedTestDriver {
   readonly kind: 'simulator' | 'cloud' | 'baileys';
   /** Meta's messaging limit this number reports (Cloud API), or null when unknown. */
   limit: number | null = null;
@@ -33,6 +28,7 @@ class ScriptedDriver implements Driver {
     kind: 'simulator' | 'cloud' | 'baileys',
     private readonly script: (to: string, attempt: number) => Error | null,
   ) {
+    super();
     this.kind = kind;
   }
   async send(to: string, message: OutgoingMessage) {
@@ -43,25 +39,10 @@ class ScriptedDriver implements Driver {
     if (err) throw err;
     return { providerMessageId: `scripted-${++this.seq}` };
   }
-  status() {
-    return { phoneNumber: '+5511900000000', isConnected: true, state: 'connected' as const, qr: null };
-  }
-  async connect() {
-    return undefined;
-  }
-  async disconnect() {}
   async checkNumbers(numbers: string[]) {
     this.calls.push(`check:${numbers.join(',')}`);
     return numbers.map((number) => ({ number, exists: this.hasWhatsapp(number) }));
   }
-  async listGroups() {
-    return [];
-  }
-  async groupParticipants() {
-    return [];
-  }
-  on() {}
-  off() {}
 }
 
 class ScriptedDrivers implements DriverProvider {
@@ -72,12 +53,7 @@ class ScriptedDrivers implements DriverProvider {
 }
 
 const drivers = new ScriptedDrivers();
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createTestApp({}, undefined, { drivers, dispatcher: { tickMs: 20, timeScale: 0.0001 } });
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile(() => createTestApp({}, undefined, { drivers, dispatcher: { tickMs: 20, timeScale: 0.0001 } }));
 
 async function scenario(
   n: number,

@@ -27,14 +27,7 @@ const cleanups: Array<() => Promise<void> | void> = [];
 
 beforeAll(async () => {
   graph = await new FakeGraphApi().start();
-  graph.phones.set(PHONE_ID, {
-    token: TOKEN,
-    display_phone_number: '551130007777',
-    verified_name: 'Loja Processos',
-    quality_rating: 'GREEN',
-    code_verification_status: 'VERIFIED',
-    status: 'CONNECTED',
-  });
+  graph.addPhone(PHONE_ID, TOKEN, '551130007777', 'Loja Processos');
   cleanups.push(() => graph.stop());
 });
 afterAll(async () => {

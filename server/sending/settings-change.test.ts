@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contacts } from '../db/schema';
+import { simulatorAppPerFile } from '../testing/app-per-file';
 import { createAndSendCampaign, waitForCampaign } from '../testing/campaigns';
 import { sendingSettings } from '../testing/sending-settings';
-import {
-  apiCall,
-  connectSimulator,
-  createTestApp,
-  newCustomer,
-  setAccountSettings,
-  type TestContext,
-  waitFor,
-} from '../testing/test-app';
+import { apiCall, connectSimulator, newCustomer, setAccountSettings, waitFor } from '../testing/test-app';
 import type { SimulatorDriver } from '../whatsapp/simulator/simulator-driver';
 
 /**
@@ -18,15 +11,7 @@ import type { SimulatorDriver } from '../whatsapp/simulator/simulator-driver';
  * limit goes on as soon as the limit is raised (not when its minute-long wait ends), and a lowered
  * limit holds from the next message. Real pacing (no time scale), so the minute is a real minute.
  */
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
-    simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 30, readMs: 60 },
-    dispatcher: { tickMs: 20 },
-  });
-});
-afterAll(() => ctx.close());
+const ctx = simulatorAppPerFile({ deliveredMs: 30, readMs: 60 }, { timeScale: undefined });
 
 describe('sending settings changed during a campaign', () => {
   it('a raised daily limit wakes the waiting campaign at once; a lowered one holds from the next message', async () => {

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll } from 'vitest';
+import type { Database } from '../db/client';
+import type { UserRow, users } from '../db/schema';
 import { FakeGraphApi } from './fake-graph-api';
-import { createSimulatorTestApp, createTestApp, type TestContext } from './test-app';
+import { createSimulatorTestApp, createTestApp, newCustomer, type TestContext } from './test-app';
+import { createTestDatabase } from './test-db';
 
 /**
  * One app for a whole test file: built before its first test, closed after its last. The context is
@@ -17,8 +20,24 @@ export function appPerFile<T extends TestContext = TestContext>(
   return ctx;
 }
 
-/** The same on the simulator driver with a fast clock (`createSimulatorTestApp`). */
-export const simulatorAppPerFile = () => appPerFile(() => createSimulatorTestApp());
+/** The same on the simulator driver with a fast clock (`createSimulatorTestApp`, which takes the arguments). */
+export const simulatorAppPerFile = (...args: Parameters<typeof createSimulatorTestApp>) =>
+  appPerFile(() => createSimulatorTestApp(...args));
+
+/**
+ * One signed-in account for a whole test file (`newCustomer` with `overrides`), made once the app
+ * of `appPerFile` is up; read its fields inside tests and hooks.
+ */
+export function accountPerFile(
+  ctx: TestContext,
+  overrides: Partial<typeof users.$inferInsert> = {},
+): { user: UserRow; cookie: string } {
+  const account = {} as { user: UserRow; cookie: string };
+  beforeAll(async () => {
+    Object.assign(account, await newCustomer(ctx, overrides));
+  });
+  return account;
+}
 
 /**
  * One app for the file on a fake Graph API started with it (`graph`), its links on
@@ -40,4 +59,14 @@ export function appWithGraphPerFile(
     await graph.stop();
   });
   return { ctx, graph };
+}
+
+/** One migrated test database for a whole test file (no app): opened before its first test, closed after its last. */
+export function databasePerFile(): Database {
+  const database = {} as Database;
+  beforeAll(async () => {
+    Object.assign(database, await createTestDatabase());
+  });
+  afterAll(() => database.close?.());
+  return database;
 }

@@ -1,6 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Campaign } from '../../contract/campaigns';
+import type { Db } from '../db/client';
+import { campaignRecipients, campaigns } from '../db/schema';
 import { apiCall, type TestContext, waitFor } from './test-app';
 
 /** A POST as the signed-in browser makes it (a JSON body when `payload` is given). */
@@ -45,4 +47,20 @@ export function waitForCampaign(
   ms = 8000,
 ): Promise<Campaign> {
   return waitFor(() => getCampaign(ctx, cookie, id), ok, ms);
+}
+
+/**
+ * A campaign written straight into the database with its recipients (tests that seed rows): each
+ * recipient belongs to the campaign and its account. Answers the campaign's row.
+ */
+export async function insertCampaign(
+  db: Db,
+  campaign: typeof campaigns.$inferInsert,
+  recipients: Array<Omit<typeof campaignRecipients.$inferInsert, 'campaignId' | 'userId'>> = [],
+): Promise<typeof campaigns.$inferSelect> {
+  const [row] = await db.insert(campaigns).values(campaign).returning();
+  const { userId } = campaign;
+  if (recipients.length)
+    await db.insert(campaignRecipients).values(recipients.map((r) => ({ campaignId: row.id, userId, ...r })));
+  return row;
 }

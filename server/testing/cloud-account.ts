@@ -4,7 +4,7 @@ import type { FakeGraphApi } from './fake-graph-api';
 import { apiUpload } from './http-session';
 import { type ApiAnswer, apiFetch, type HttpSession } from './raw-http';
 import { sendingSettings } from './sending-settings';
-import { apiCall, type TestContext } from './test-app';
+import { apiCall, newCustomerWithCalls, type TestContext } from './test-app';
 
 /**
  * Makes the Cloud API the account's channel, over a real socket: its credentials saved (checked
@@ -69,11 +69,25 @@ export async function cloudNumberInApp(ctx: TestContext, graph: FakeGraphApi, co
   return { webhookPath, deliver };
 }
 
+/** A new signed-in customer whose channel is the Cloud API `number` (`cloudNumberInApp`), with its API calls. */
+export async function cloudCustomer(ctx: TestContext, graph: FakeGraphApi, number: CloudNumber) {
+  const customer = await newCustomerWithCalls(ctx);
+  return { ...customer, ...(await cloudNumberInApp(ctx, graph, customer.cookie, number)) };
+}
+
 /** Imports `count` contacts named `Cliente N` with numbers +55 21 9 from `first` on, as a CSV upload. */
 export async function importNumberedContacts(s: HttpSession, count: number, first: number): Promise<void> {
   const csv = ['Nome,Telefone', ...Array.from({ length: count }, (_, i) => `Cliente ${i},+55219${first + i}`)];
   const imported = await apiUpload(s, '/api/contacts/import', { name: 'c.csv', data: csv.join('\n') });
   expect(imported.body.imported, imported.text).toBe(count);
+}
+
+/** A Cloud API webhook delivery in Meta's envelope: one change of the `messages` field, `value` as given. */
+export function cloudWebhookBody(businessAccountId: string, value: Record<string, unknown>): string {
+  return JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [{ id: businessAccountId, changes: [{ field: 'messages', value }] }],
+  });
 }
 
 /** A Cloud API webhook delivery (Meta's shape) of one inbound message from `from` to the number. */
@@ -84,23 +98,10 @@ export function inboundDelivery(
   message: Record<string, unknown>,
   profileName = 'Cliente',
 ): string {
-  return JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: number.businessAccountId ?? '209',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: number.displayPhoneNumber, phone_number_id: number.phoneNumberId },
-              contacts: [{ profile: { name: profileName }, wa_id: from }],
-              messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), ...message }],
-            },
-          },
-        ],
-      },
-    ],
+  return cloudWebhookBody(number.businessAccountId ?? '209', {
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: number.displayPhoneNumber, phone_number_id: number.phoneNumberId },
+    contacts: [{ profile: { name: profileName }, wa_id: from }],
+    messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), ...message }],
   });
 }

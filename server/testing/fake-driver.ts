@@ -63,3 +63,31 @@ export class FakeDrivers implements DriverProvider {
     return this.byUser.get(userId) ?? null;
   }
 }
+
+/**
+ * A driver that is always connected as `phoneNumber` and finds every number on WhatsApp, with no
+ * groups: a test adds only how it sends (and any call it records).
+ */
+export abstract class ConnectedTestDriver implements Driver {
+  abstract readonly kind: Driver['kind'];
+  abstract send(to: string, message: OutgoingMessage): Promise<{ providerMessageId: string }>;
+  constructor(private readonly phoneNumber = '+5511900000000') {}
+  status(): WhatsappSession {
+    return { phoneNumber: this.phoneNumber, isConnected: true, state: 'connected', qr: null };
+  }
+  async connect() {
+    return undefined;
+  }
+  async disconnect() {}
+  async checkNumbers(numbers: string[]): Promise<NumberCheck[]> {
+    return numbers.map((number) => ({ number, exists: true }));
+  }
+  async listGroups(): Promise<GroupInfo[]> {
+    return [];
+  }
+  async groupParticipants(): Promise<GroupParticipant[]> {
+    return [];
+  }
+  on() {}
+  off() {}
+}

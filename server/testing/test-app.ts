@@ -91,14 +91,16 @@ export async function createTracedTestApp(env: Record<string, string>, lines: st
 
 /**
  * The app on the simulator driver with a fast clock: QR, receipts and pacing in milliseconds, for
- * tests that send campaigns end to end.
+ * tests that send campaigns end to end. `dispatcher` overrides the send loop's tick and time scale
+ * (`timeScale: undefined` for real pacing).
  */
 export function createSimulatorTestApp(
   timings: Partial<{ qrMs: number; detectMs: number; deliveredMs: number; readMs: number }> = {},
+  dispatcher: NonNullable<BuildAppOptions['dispatcher']> = {},
 ): Promise<TestContext> {
   return createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
     simulatorTimings: { qrMs: 20, detectMs: 20, deliveredMs: 20, readMs: 40, ...timings },
-    dispatcher: { tickMs: 20, timeScale: 0.001 },
+    dispatcher: { tickMs: 20, timeScale: 0.001, ...dispatcher },
   });
 }
 
@@ -123,9 +125,9 @@ export const TEST_PASSWORD = 'senha-de-teste-1';
 let testHash: Promise<string> | undefined;
 
 let seq = 0;
-/** Inserts an account directly (all share TEST_PASSWORD, hashed once per test file). */
+/** Inserts an account directly (all share TEST_PASSWORD, hashed once per test file); `ctx` needs only its database. */
 export async function createUser(
-  ctx: TestContext,
+  ctx: Pick<TestContext, 'database'>,
   overrides: Partial<typeof users.$inferInsert> = {},
 ): Promise<UserRow> {
   testHash ??= hashPassword(TEST_PASSWORD);
@@ -178,9 +180,16 @@ export async function newCustomer(
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** A new signed-in customer (`newCustomer`) with `call`: its API calls, a JSON body when `payload` is given. */
+export async function newCustomerWithCalls(ctx: TestContext, overrides: Partial<typeof users.$inferInsert> = {}) {
+  const { user, cookie } = await newCustomer(ctx, overrides);
+  const call = (method: ApiMethod, url: string, payload?: unknown) => apiCall(ctx, method, url, { cookie, payload });
+  return { user, cookie, call };
+}
+
 /**
  * One API call as the signed-in browser makes it: a JSON body when `payload` is given, or one file
- * as a form upload (`multipart/form-data`, field `file`) when `file` is.
+ * as a form upload (`multipart/form-data`, field `file` unless `file.field` says) when `file` is.
  */
 export function apiCall(
   ctx: TestContext,
@@ -189,7 +198,7 @@ export function apiCall(
   opts: {
     cookie?: string;
     payload?: unknown;
-    file?: { name: string; data: Buffer | string };
+    file?: { name: string; data: Buffer | string; field?: string };
     /** The client address the server sees (127.0.0.1 unless given): limits counted per client. */
     remoteAddress?: string;
   } = {},
@@ -197,7 +206,7 @@ export function apiCall(
   const cookie = opts.cookie ? { cookie: opts.cookie } : {};
   const from = opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {};
   if (opts.file) {
-    const form = multipart(opts.file.name, opts.file.data);
+    const form = multipart(opts.file.name, opts.file.data, opts.file.field);
     return ctx.app.inject({ method, url, payload: form.payload, headers: { ...form.headers, ...cookie }, ...from });
   }
   return ctx.app.inject({

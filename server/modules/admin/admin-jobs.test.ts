@@ -1,30 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { adminJobsMsg } from '../../../contract/admin';
 import { rowsOf } from '../../db/rows';
 import { defineJob } from '../../jobs/define';
-import {
-  type ApiMethod,
-  apiCall,
-  createTestApp,
-  createUser,
-  loginAs,
-  newCustomer,
-  type TestContext,
-  waitFor,
-} from '../../testing/test-app';
+import { accountPerFile, appPerFile } from '../../testing/app-per-file';
+import { type ApiMethod, apiCall, newCustomer, waitFor } from '../../testing/test-app';
 
-let ctx: TestContext;
-let adminCookie: string;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  const admin = await createUser(ctx, { accountType: 'admin', planType: 'admin' });
-  adminCookie = await loginAs(ctx, admin);
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile();
+const admin = accountPerFile(ctx, { accountType: 'admin', planType: 'admin' });
 
-const call = (method: ApiMethod, url: string, cookie = adminCookie) => apiCall(ctx, method, url, { cookie });
+const call = (method: ApiMethod, url: string, cookie = admin.cookie) => apiCall(ctx, method, url, { cookie });
 
 /** Fails until told otherwise, once per run: with one attempt, its first failure is dead. */
 let failing = true;

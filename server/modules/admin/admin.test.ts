@@ -1,20 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { msg } from '../../../contract/messages';
 import { contacts, planActivations, sessions, users } from '../../db/schema';
-import { type ApiMethod, apiCall, createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+import { accountPerFile, appPerFile } from '../../testing/app-per-file';
+import { type ApiMethod, apiCall, createUser, loginAs } from '../../testing/test-app';
 import { seedDemoWorkspace } from '../auth';
 
-let ctx: TestContext;
-let adminCookie: string;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  const admin = await createUser(ctx, { accountType: 'admin', planType: 'admin' });
-  adminCookie = await loginAs(ctx, admin);
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile();
+const admin = accountPerFile(ctx, { accountType: 'admin', planType: 'admin' });
 
-const call = (method: ApiMethod, url: string, payload?: object, cookie = adminCookie) =>
+const call = (method: ApiMethod, url: string, payload?: object, cookie = admin.cookie) =>
   apiCall(ctx, method, url, { payload, cookie });
 
 describe('admin users', () => {

@@ -44,11 +44,11 @@ import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { normalizePhone } from '../../lib/phone';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
 import { restoreCampaigns } from '../campaigns';
-import { getBotConfig, restoreBot } from '../chatbot';
+import { getBotConfig, restoreBot, ruleContent } from '../chatbot';
 import { type Account, contactsChanged, lockRemainingSlots, restoreContacts } from '../contacts';
 import { restoreGroups } from '../groups';
 import { restoreSavedMessages } from '../messages';
-import { getAccountSettings, restoreSettings } from '../settings';
+import { getAccountSettings, notificationSettingsOf, restoreSettings, whatsappSettingsOf } from '../settings';
 import { bytesOut, makeUploadRoom, saveUpload } from '../uploads';
 import { decodeUtf8InTurns, JsonRefused, parseJsonInTurns, Turns } from './backup-json';
 import { decodeMedia, type MediaEntry, splitMedia } from './backup-media';
@@ -71,23 +71,12 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 async function settingsSection(db: Db, userId: string): Promise<BackupSettings> {
   const s = await getAccountSettings(db, userId);
+  // The channel is not part of a backup: it follows the Cloud API credentials, which are not.
+  const { channel: _channel, ...whatsapp } = whatsappSettingsOf(s);
   return {
-    whatsapp: {
-      autoReconnect: s.autoReconnect,
-      messageDelay: s.messageDelay,
-      dailyLimit: s.dailyLimit,
-      respectBusinessHours: s.respectBusinessHours,
-      businessStart: s.businessStart,
-      businessEnd: s.businessEnd,
-    },
+    whatsapp,
     businessDays: weekdays.filter((d) => s.businessDays.includes(d)),
-    notifications: {
-      emailNotifications: s.emailNotifications,
-      pushNotifications: s.pushNotifications,
-      campaignUpdates: s.campaignUpdates,
-      systemAlerts: s.systemAlerts,
-      marketingEmails: s.marketingEmails,
-    },
+    notifications: notificationSettingsOf(s),
   };
 }
 
@@ -101,14 +90,7 @@ async function botSection(db: Db, userId: string): Promise<BackupBot> {
     outOfHoursMessage: c.outOfHoursMessage,
     aiInstructions: c.aiInstructions,
     handoffMinutes: c.handoffMinutes,
-    autoReplies: c.autoReplies.map((r) => ({
-      trigger: r.trigger,
-      response: r.response,
-      type: r.type,
-      buttons: r.buttons,
-      imageUrl: r.imageUrl,
-      isActive: r.isActive,
-    })),
+    autoReplies: c.autoReplies.map(ruleContent),
   };
 }
 

@@ -16,7 +16,6 @@ import type { UserRow } from '../../db/schema';
 import { campaigns, mediaUploads, sessions, whatsappAuthKeys, whatsappBusinessAccounts } from '../../db/schema';
 import { appPerFile } from '../../testing/app-per-file';
 import { insertConnection } from '../../testing/connections';
-import { multipart } from '../../testing/multipart';
 import { apiCall, createTestApp, newCustomer } from '../../testing/test-app';
 import { seedDemoWorkspace } from '../auth';
 import { restoreBackup } from './backup.service';
@@ -673,13 +672,8 @@ describe('POST /api/backup/restore', () => {
     const json = await apiCall(ctx, 'POST', '/api/backup/restore', { cookie, payload: { format: 'disparo-backup' } });
     expect(json.statusCode).toBe(400);
     expect(json.json().message).toBe(backupMsg.noFile);
-    const wrongField = multipart('backup.json', '{}', 'arquivo');
-    const other = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/backup/restore',
-      payload: wrongField.payload,
-      headers: { ...wrongField.headers, cookie },
-    });
+    const wrongField = { name: 'backup.json', data: '{}', field: 'arquivo' };
+    const other = await apiCall(ctx, 'POST', '/api/backup/restore', { cookie, file: wrongField });
     expect(other.json().message).toBe(backupMsg.noFile);
     const huge = await restore(cookie, Buffer.alloc(BACKUP_MAX_FILE_MB * 1024 * 1024 + 1, 0x20));
     expect(huge.statusCode).toBe(413);

@@ -1,23 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AudienceSummary, campaignMsg } from '../../../contract/campaigns';
 import { groupsMsg } from '../../../contract/contacts';
 import { rowsOf } from '../../db/rows';
 import { contacts, groups } from '../../db/schema';
-import {
-  apiCall,
-  connectSimulator,
-  createSimulatorTestApp,
-  newCustomer,
-  type TestContext,
-  waitFor,
-} from '../../testing/test-app';
+import { simulatorAppPerFile } from '../../testing/app-per-file';
+import { apiCall, connectSimulator, newCustomer, waitFor } from '../../testing/test-app';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createSimulatorTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = simulatorAppPerFile();
 
 /**
  * An account with one contact or group of each kind the planner treats apart: a vip who receives,
@@ -71,6 +61,9 @@ async function startedRows(campaignId: string): Promise<AudienceSummary> {
 }
 
 const R = campaignMsg.reason;
+/** The skip reasons in the order the summary lists them. */
+const bySkippedReason = (reasons: AudienceSummary['skippedReasons']) =>
+  reasons.sort((x, y) => x.reason.localeCompare(y.reason));
 
 describe('GET /api/campaigns/audience', () => {
   it('counts who each audience would reach, and who would be skipped and why, exactly as a start writes it', async () => {
@@ -85,11 +78,11 @@ describe('GET /api/campaigns/audience', () => {
           contacts: 2,
           groups: 1,
           skipped: 3,
-          skippedReasons: [
+          skippedReasons: bySkippedReason([
             { reason: R.groupNotLinked, count: 1 },
             { reason: R.noWhatsapp, count: 1 },
             { reason: R.optedOut, count: 1 },
-          ].sort((x, y) => x.reason.localeCompare(y.reason)),
+          ]),
         },
       ],
       [
@@ -113,10 +106,10 @@ describe('GET /api/campaigns/audience', () => {
           contacts: 1,
           groups: 0,
           skipped: 2,
-          skippedReasons: [
+          skippedReasons: bySkippedReason([
             { reason: R.noWhatsapp, count: 1 },
             { reason: R.optedOut, count: 1 },
-          ].sort((x, y) => x.reason.localeCompare(y.reason)),
+          ]),
         },
       ],
       [
@@ -128,10 +121,10 @@ describe('GET /api/campaigns/audience', () => {
           contacts: 2,
           groups: 0,
           skipped: 2,
-          skippedReasons: [
+          skippedReasons: bySkippedReason([
             { reason: R.noWhatsapp, count: 1 },
             { reason: R.optedOut, count: 1 },
-          ].sort((x, y) => x.reason.localeCompare(y.reason)),
+          ]),
         },
       ],
       [

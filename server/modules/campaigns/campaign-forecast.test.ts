@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Campaign, StartForecast } from '../../../contract/campaigns';
 import { saoPauloParts } from '../../../contract/sao-paulo-time';
+import { simulatorAppPerFile } from '../../testing/app-per-file';
 import {
   apiCall,
   connectSimulator,
-  createSimulatorTestApp,
   newCustomer,
+  newCustomerWithCalls,
   setAccountSettings,
-  type TestContext,
   waitFor,
 } from '../../testing/test-app';
 import { type ForecastFacts, forecastCampaign } from './campaign-forecast';
@@ -76,16 +76,10 @@ describe('forecastCampaign', () => {
 });
 
 describe('one forecast for the confirmation and the card', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createSimulatorTestApp();
-  });
-  afterAll(() => ctx.close());
+  const ctx = simulatorAppPerFile();
 
   it('the card of a campaign waiting for business hours says the end the confirmation said', async () => {
-    const { user, cookie } = await newCustomer(ctx);
-    const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-      apiCall(ctx, method, url, { cookie, payload });
+    const { user, cookie, call } = await newCustomerWithCalls(ctx);
     // Business hours only on the day after tomorrow: closed now, whatever the time of the run.
     const closedDay = saoPauloParts(new Date(Date.now() + 2 * 86_400_000)).weekday;
     await setAccountSettings(ctx, user.id, {

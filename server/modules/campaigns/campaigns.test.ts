@@ -1,26 +1,13 @@
 import * as XLSX from '@e965/xlsx';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../../contract/campaigns';
 import { campaignRecipients, contacts, groups } from '../../db/schema';
-import { multipart } from '../../testing/multipart';
-import {
-  apiCall,
-  connectSimulator,
-  createSimulatorTestApp,
-  newCustomer,
-  setAccountSettings,
-  type TestContext,
-  waitFor,
-} from '../../testing/test-app';
+import { simulatorAppPerFile } from '../../testing/app-per-file';
+import { apiCall, connectSimulator, newCustomer, setAccountSettings, waitFor } from '../../testing/test-app';
 import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
 import { contactsChanged } from '../contacts';
 
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createSimulatorTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = simulatorAppPerFile();
 
 async function customer() {
   const { user, cookie } = await newCustomer(ctx);
@@ -346,13 +333,7 @@ describe('campaigns API', () => {
     const driver = (await connectSimulator(ctx, user.id, cookie)) as SimulatorDriver;
     await ctx.database.db.insert(contacts).values({ userId: user.id, name: 'Ana Souza', phone: '+5521998765431' });
     const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
-    const form = multipart('foto.png', png);
-    const uploaded = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/uploads',
-      payload: form.payload,
-      headers: { ...form.headers, cookie },
-    });
+    const uploaded = await apiCall(ctx, 'POST', '/api/uploads', { cookie, file: { name: 'foto.png', data: png } });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const saved = await call('POST', '/api/messages', {
       title: 'Oferta',

@@ -28,6 +28,20 @@ import { getAccountSettings, updateBusinessHours } from '../settings';
 type ParsedInput = z.output<typeof botConfigInput>;
 type RuleRow = typeof autoReplies.$inferSelect;
 
+/** What a rule answers and when, without its id and place: as saved, restored and backed up. */
+export function ruleContent(
+  r: Pick<AutoReplyRule, 'trigger' | 'response' | 'type' | 'buttons' | 'imageUrl' | 'isActive'>,
+) {
+  return {
+    trigger: r.trigger,
+    response: r.response,
+    type: r.type,
+    buttons: r.buttons satisfies BotButton[],
+    imageUrl: r.imageUrl,
+    isActive: r.isActive,
+  };
+}
+
 function toAutoReply(r: RuleRow): AutoReply {
   return {
     id: r.id,
@@ -131,12 +145,7 @@ export async function saveBotConfig(
         // Ids stay stable across saves; a repeated one (a copied row) gets a new id.
         ...(r.id && own.has(r.id) && !seen.has(r.id) && seen.add(r.id) ? { id: r.id } : {}),
         userId,
-        trigger: r.trigger,
-        response: r.response,
-        type: r.type,
-        buttons: r.buttons,
-        imageUrl: r.imageUrl,
-        isActive: r.isActive,
+        ...ruleContent(r),
         position,
       }));
       for (let i = 0; i < rows.length; i += 500) await t.insert(autoReplies).values(rows.slice(i, i + 500));
@@ -338,12 +347,7 @@ export async function restoreBot(
     triggers.add(key);
     fresh.push({
       userId,
-      trigger: r.trigger,
-      response: r.response,
-      type: r.type,
-      buttons: r.buttons satisfies BotButton[],
-      imageUrl: r.imageUrl,
-      isActive: r.isActive,
+      ...ruleContent(r),
       position: position++,
     });
   }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appWithGraphPerFile } from '../../testing/app-per-file';
 import { PRICE_RULES_WITH_BUTTONS } from '../../testing/bot-rules';
-import { cloudNumberInApp } from '../../testing/cloud-account';
-import { apiCall, createUser, loginAs } from '../../testing/test-app';
+import { cloudCustomer } from '../../testing/cloud-account';
 
 /** The reply pipeline through the signed Cloud API webhook, answered through the fake Graph API. */
 const { ctx, graph } = appWithGraphPerFile();
@@ -13,11 +12,7 @@ let accounts = 0;
 async function cloudAccount() {
   // Each account its own number: a phone number id sends for one account only.
   const phoneNumberId = `10900000000${++accounts}`;
-  const user = await createUser(ctx);
-  const cookie = await loginAs(ctx, user);
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-    apiCall(ctx, method, url, { cookie, payload });
-  const number = await cloudNumberInApp(ctx, graph, cookie, {
+  const { user, call, ...number } = await cloudCustomer(ctx, graph, {
     phoneNumberId,
     displayPhoneNumber: '551130009999',
     verifiedName: 'Loja Bot',

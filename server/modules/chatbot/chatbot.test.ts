@@ -7,7 +7,14 @@ import { OpenAiResponder } from '../../chatbot/ai';
 import { HANDOFF_REPLY } from '../../chatbot/steps';
 import { rowsOf } from '../../db/rows';
 import { FakeOpenAi } from '../../testing/fake-openai';
-import { apiCall, connectSimulator, createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
+import {
+  apiCall,
+  connectSimulator,
+  createTestApp,
+  newCustomer,
+  newCustomerWithCalls,
+  type TestContext,
+} from '../../testing/test-app';
 import type { OutgoingMessage } from '../../whatsapp/driver';
 import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
 
@@ -34,9 +41,7 @@ let seq = 0;
 const newNumber = () => `55119${String(7000000 + ++seq * 7).padStart(7, '0')}1`;
 
 async function account(config?: Record<string, unknown>) {
-  const { user, cookie } = await newCustomer(ctx);
-  const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    apiCall(ctx, method, url, { cookie, payload });
+  const { user, cookie, call } = await newCustomerWithCalls(ctx);
   if (config) expect((await call('POST', '/api/bot-config', config)).statusCode).toBe(200);
   const driver = (await connectSimulator(ctx, user.id, cookie)) as SimulatorDriver;
   /** A message from `from`; answers what the bot sent back to that number. */

@@ -1,22 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cloudApiMsg } from '../../../contract/cloud-api';
 import { type ConnectionView, connectionsMsg, HEALTH_SIGNALS_WARNING } from '../../../contract/connections';
 import { rowsOf } from '../../db/rows';
-import { campaignRecipients, campaigns, connections, contacts, whatsappInboundMessages } from '../../db/schema';
+import { connections, contacts, whatsappInboundMessages } from '../../db/schema';
 import { BLOCK_REASONS } from '../../sending/failures';
+import { appWithGraphPerFile } from '../../testing/app-per-file';
+import { insertCampaign } from '../../testing/campaigns';
 import { addPersonalNumber, pairNumber } from '../../testing/connections';
-import { FakeGraphApi } from '../../testing/fake-graph-api';
 import { sendingSettings } from '../../testing/sending-settings';
-import {
-  type ApiMethod,
-  apiCall,
-  createTestApp,
-  createUser,
-  loginAs,
-  type TestContext,
-  waitFor,
-} from '../../testing/test-app';
+import { type ApiMethod, apiCall, createUser, loginAs, waitFor } from '../../testing/test-app';
 import { simulatedNumber } from '../../whatsapp/simulator/simulator-driver';
 
 /**
@@ -24,27 +17,11 @@ import { simulatedNumber } from '../../whatsapp/simulator/simulator-driver';
  * Cloud API numbers checked against a fake Graph API, the default number the spec's routes keep
  * meaning, the plan's limit, and no account reaching another's numbers.
  */
-let ctx: TestContext;
-let graph: FakeGraphApi;
+const { ctx, graph } = appWithGraphPerFile(
+  { WHATSAPP_DRIVER: 'simulator' },
+  { simulatorTimings: { qrMs: 30, detectMs: 20, deliveredMs: 20, readMs: 40 } },
+);
 let seq = 0;
-
-beforeAll(async () => {
-  graph = await new FakeGraphApi().start();
-  ctx = await createTestApp(
-    {
-      WHATSAPP_DRIVER: 'simulator',
-      GRAPH_API_URL: graph.url,
-      GRAPH_API_VERSION: 'v26.0',
-      PUBLIC_URL: 'https://app.example.com',
-    },
-    undefined,
-    { simulatorTimings: { qrMs: 30, detectMs: 20, deliveredMs: 20, readMs: 40 } },
-  );
-});
-afterAll(async () => {
-  await ctx.close();
-  await graph.stop();
-});
 
 async function customer(planType: 'basic' | 'professional' | 'admin' = 'professional') {
   const user = await createUser(ctx, { planType });
@@ -374,16 +351,12 @@ async function failedRows(
   userId: string,
   rows: Array<{ connectionId: string; error: string; hoursAgo?: number }>,
 ): Promise<void> {
-  const db = ctx.database.db;
-  const [campaign] = await db
-    .insert(campaigns)
-    .values({ userId, name: `Falhas ${++seq}`, message: 'Oi', status: 'completed' })
-    .returning({ id: campaigns.id });
-  await db.insert(campaignRecipients).values(
+  const n = ++seq;
+  await insertCampaign(
+    ctx.database.db,
+    { userId, name: `Falhas ${n}`, message: 'Oi', status: 'completed' },
     rows.map((r, i) => ({
-      campaignId: campaign.id,
-      userId,
-      recipient: `55219${String(seq).padStart(4, '0')}${String(i).padStart(4, '0')}`,
+      recipient: `55219${String(n).padStart(4, '0')}${String(i).padStart(4, '0')}`,
       connectionId: r.connectionId,
       status: 'failed' as const,
       error: r.error,

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows';
 import { BLOCK_CODES, BLOCK_REASONS } from '../../sending/failures';
-import { createTestDatabase } from '../../testing/test-db';
+import { databasePerFile } from '../../testing/app-per-file';
 
 /**
  * Each number's hourly counters (stats_number_hours, migration 0024) are kept by statement triggers
@@ -12,11 +11,7 @@ import { createTestDatabase } from '../../testing/test-db';
  * counters must then equal a recount of the rows by the same rules: sent in the hour of sent_at,
  * failed (and blocked) in the hour of failed_at while failed, received in the hour of received_at.
  */
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.close());
+const database = databasePerFile();
 
 const exec = async <T = Record<string, unknown>>(q: ReturnType<typeof sql>) => rowsOf<T>(await database.db.execute(q));
 

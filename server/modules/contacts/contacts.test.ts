@@ -1,30 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contactsMsg } from '../../../contract/contacts';
 import { isOptOutMessage, setContactOptOut } from '../../chatbot/opt-out';
 import { contacts } from '../../db/schema';
-import { multipart } from '../../testing/multipart';
-import {
-  type ApiMethod,
-  apiCall,
-  createTestApp,
-  createUser,
-  loginAs,
-  newCustomer,
-  type TestContext,
-} from '../../testing/test-app';
+import { accountPerFile, appPerFile } from '../../testing/app-per-file';
+import { type ApiMethod, apiCall, newCustomer } from '../../testing/test-app';
 import { searchIndexSettings } from './search-index';
 
-let ctx: TestContext;
-let cookie: string;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  const u = await createUser(ctx);
-  cookie = await loginAs(ctx, u);
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile();
+const account = accountPerFile(ctx);
 
-const call = (method: ApiMethod, url: string, payload?: object, c = cookie) =>
+const call = (method: ApiMethod, url: string, payload?: object, c = account.cookie) =>
   apiCall(ctx, method, url, { payload, cookie: c });
 
 /** 'Contato 1' … 'Contato n', straight into the database. */
@@ -235,13 +221,8 @@ describe.each(searchPaths)('paginated search %s', (_label, minContacts) => {
       expect(await find('998760003')).toEqual(['Terceiro']);
       await call('DELETE', `/api/contacts/${id}`, undefined, c);
       expect(await find('terceiro')).toEqual([]);
-      const upload = multipart('c.csv', 'Nome,Telefone\nQuarta Importada,21998760004\n');
-      await ctx.app.inject({
-        method: 'POST',
-        url: '/api/contacts/import',
-        ...upload,
-        headers: { ...upload.headers, cookie: c },
-      });
+      const file = { name: 'c.csv', data: 'Nome,Telefone\nQuarta Importada,21998760004\n' };
+      await apiCall(ctx, 'POST', '/api/contacts/import', { cookie: c, file });
       expect(await find('importada')).toEqual(['Quarta Importada']);
     }));
 });

@@ -1,22 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConnectionView } from '../../../contract/connections';
 import { type Conversation, type ConversationMessage, conversationsMsg } from '../../../contract/conversations';
+import { appPerFile } from '../../testing/app-per-file';
 import { addPersonalNumber, pairNumber } from '../../testing/connections';
-import { type ApiMethod, apiCall, createTestApp, createUser, loginAs, type TestContext } from '../../testing/test-app';
+import { type ApiMethod, apiCall, createTestApp, createUser, loginAs } from '../../testing/test-app';
 
 /**
  * A conversation is (number, contact): a contact who writes to two of the account's numbers has two
  * conversations, each with its own messages, unread count, handoff and welcome; a reply goes out
  * through the conversation's own number. Two personal numbers paired through the simulator.
  */
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
+const ctx = appPerFile(() =>
+  createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, {
     simulatorTimings: { qrMs: 30, detectMs: 20, deliveredMs: 20, readMs: 40 },
-  });
-});
-afterAll(() => ctx.close());
+  }),
+);
 
 const req = (method: ApiMethod, url: string, cookie: string, payload?: object) =>
   apiCall(ctx, method, url, { payload, cookie });

@@ -4,8 +4,8 @@ import type { ConversationMessage } from '../../../contract/conversations';
 import { HANDOFF_REPLY } from '../../chatbot/steps';
 import { appWithGraphPerFile } from '../../testing/app-per-file';
 import { PRICE_RULES_WITH_BUTTONS } from '../../testing/bot-rules';
-import { cloudNumberInApp } from '../../testing/cloud-account';
-import { apiCall, connectSimulator, newCustomer } from '../../testing/test-app';
+import { cloudCustomer } from '../../testing/cloud-account';
+import { apiCall, connectSimulator, newCustomer, newCustomerWithCalls } from '../../testing/test-app';
 import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
 
 /**
@@ -35,9 +35,7 @@ const shown = (messages: ConversationMessage[]): Shown[] =>
 
 describe('conversation messages with buttons (personal number, simulator)', () => {
   it('returns the numbered menu a bot reply went as, and "3" with the option it chose', async () => {
-    const { user, cookie } = await newCustomer(ctx);
-    const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-      apiCall(ctx, method, url, { cookie, payload });
+    const { user, cookie, call } = await newCustomerWithCalls(ctx);
     const saved = await call('POST', '/api/bot-config', {
       autoReplies: [
         { trigger: 'suporte', response: 'Como podemos ajudar?', type: 'interactive', buttons: SUPPORT_BUTTONS },
@@ -86,9 +84,7 @@ describe('conversation messages with buttons (personal number, simulator)', () =
   });
 
   it('keeps "2" to a menu readable in the list: "2 — option"', async () => {
-    const { user, cookie } = await newCustomer(ctx);
-    const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-      apiCall(ctx, method, url, { cookie, payload });
+    const { user, cookie, call } = await newCustomerWithCalls(ctx);
     await call('POST', '/api/bot-config', {
       isEnabled: true,
       autoReplies: [{ trigger: 'menu', response: 'Escolha:', type: 'interactive', buttons: SUPPORT_BUTTONS }],
@@ -115,10 +111,7 @@ describe('conversation messages with buttons (Cloud API)', () => {
   const SECRET = 'segredo-do-app';
 
   async function cloudAccount(phoneNumberId: string) {
-    const { cookie } = await newCustomer(ctx);
-    const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-      apiCall(ctx, method, url, { cookie, payload });
-    const number = await cloudNumberInApp(ctx, graph, cookie, {
+    const { call, ...number } = await cloudCustomer(ctx, graph, {
       phoneNumberId,
       displayPhoneNumber: '551130008888',
       verifiedName: 'Loja Conversas',

@@ -16,7 +16,14 @@ import { recordReceipt } from '../../sending/receipts';
 import { simulatorAppPerFile } from '../../testing/app-per-file';
 import { insertConnection } from '../../testing/connections';
 import { rollupsMatchRows } from '../../testing/rollups';
-import { apiCall, connectSimulator, newCustomer, setAccountSettings, waitFor } from '../../testing/test-app';
+import {
+  apiCall,
+  connectSimulator,
+  newCustomer,
+  newCustomerWithCalls,
+  setAccountSettings,
+  waitFor,
+} from '../../testing/test-app';
 import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
 
 const ctx = simulatorAppPerFile();
@@ -468,9 +475,7 @@ describe('live engines', () => {
   });
 
   it('counts what the chatbot receives and answers', async () => {
-    const { user, cookie } = await newCustomer(ctx);
-    const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-      apiCall(ctx, method, url, { cookie, payload });
+    const { user, cookie, call } = await newCustomerWithCalls(ctx);
     await call('POST', '/api/bot-config', {
       isEnabled: true,
       welcomeMessage: '',

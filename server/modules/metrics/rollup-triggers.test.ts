@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows';
+import { databasePerFile } from '../../testing/app-per-file';
 import { rollupsMatchRows } from '../../testing/rollups';
-import { createTestDatabase } from '../../testing/test-db';
 
 /**
  * The rollup triggers count once per statement over its transition tables (migration 0009). Each
@@ -11,11 +10,7 @@ import { createTestDatabase } from '../../testing/test-db';
  * upserts, deletes — and the counters must then equal stats_rebuild's recount of the rows, as
  * they did when every row was counted on its own.
  */
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.close());
+const database = databasePerFile();
 
 const exec = async <T = Record<string, unknown>>(q: ReturnType<typeof sql>) => rowsOf<T>(await database.db.execute(q));
 

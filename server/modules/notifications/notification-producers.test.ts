@@ -1,21 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ActivityPage } from '../../../contract/activity';
 import { campaignMsg } from '../../../contract/campaigns';
 import { type NotificationList, notificationLinks, notificationMsg } from '../../../contract/notifications';
 import { rowsOf } from '../../db/rows';
 import { contacts } from '../../db/schema';
 import { BURST_FAILURES, BURST_WINDOW } from '../../sending/dispatcher';
-import { multipart } from '../../testing/multipart';
+import { simulatorAppPerFile } from '../../testing/app-per-file';
 import {
   apiCall,
   connectSimulator,
-  createSimulatorTestApp,
   createUser,
   loginAs,
   newCustomer,
   setAccountSettings,
-  type TestContext,
   waitFor,
 } from '../../testing/test-app';
 import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver';
@@ -25,12 +23,7 @@ import type { SimulatorDriver } from '../../whatsapp/simulator/simulator-driver'
  * a conversation to a person, an import, a sign-up awaiting approval and the WhatsApp connection
  * dropping and coming back — each through the real app and the simulator driver.
  */
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createSimulatorTestApp({ deliveredMs: 30, readMs: 60 });
-});
-afterAll(() => ctx.close());
+const ctx = simulatorAppPerFile({ deliveredMs: 30, readMs: 60 });
 
 const list = async (cookie: string): Promise<NotificationList> =>
   (await apiCall(ctx, 'GET', '/api/notifications', { cookie })).json();
@@ -206,12 +199,9 @@ describe('imports', () => {
   it('a successful import notifies “Importação concluída” with the count and is logged', async () => {
     const { user, cookie } = await newCustomer(ctx);
     const csv = 'Nome,Telefone\nAna,21998765401\nBia,21998765403\nAna de novo,21998765401\n';
-    const file = multipart('clientes.csv', csv);
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/contacts/import',
-      payload: file.payload,
-      headers: { ...file.headers, cookie },
+    const res = await apiCall(ctx, 'POST', '/api/contacts/import', {
+      cookie,
+      file: { name: 'clientes.csv', data: csv },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ success: true, imported: 2, duplicates: 1 });
@@ -232,13 +222,8 @@ describe('imports', () => {
 
   it('an import that fails is not notified', async () => {
     const { cookie } = await newCustomer(ctx);
-    const file = multipart('ruim.csv', 'Nome,Telefone\nAna,21998765401x\nBia,123\n');
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/contacts/import',
-      payload: file.payload,
-      headers: { ...file.headers, cookie },
-    });
+    const file = { name: 'ruim.csv', data: 'Nome,Telefone\nAna,21998765401x\nBia,123\n' };
+    const res = await apiCall(ctx, 'POST', '/api/contacts/import', { cookie, file });
     expect(res.json().success).toBe(false);
     expect(await unread(cookie)).toBe(0);
   });

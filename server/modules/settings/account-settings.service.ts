@@ -1,5 +1,6 @@
 import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import { BUSINESS_DAYS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_WHATSAPP_SETTINGS } from '../../../contract/constants';
+import type { NotificationSettings, WhatsappSettings } from '../../../contract/settings';
 import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { accountSettings } from '../../db/schema';
@@ -22,6 +23,30 @@ export async function getAccountSettings(db: Db, userId: string): Promise<Accoun
   if (!row) return defaultAccountSettings(userId);
   const { updatedAt: _updatedAt, ...settings } = row;
   return settings;
+}
+
+/** The 'Configurações do WhatsApp' of an account's settings. */
+export function whatsappSettingsOf(s: AccountSettings): WhatsappSettings {
+  return {
+    autoReconnect: s.autoReconnect,
+    messageDelay: s.messageDelay,
+    dailyLimit: s.dailyLimit,
+    respectBusinessHours: s.respectBusinessHours,
+    businessStart: s.businessStart,
+    businessEnd: s.businessEnd,
+    channel: s.channel,
+  };
+}
+
+/** The notification preferences of an account's settings. */
+export function notificationSettingsOf(s: AccountSettings): NotificationSettings {
+  return {
+    emailNotifications: s.emailNotifications,
+    pushNotifications: s.pushNotifications,
+    campaignUpdates: s.campaignUpdates,
+    systemAlerts: s.systemAlerts,
+    marketingEmails: s.marketingEmails,
+  };
 }
 
 /** Writes part of an account's settings, creating the row with defaults for the rest. */

@@ -16,7 +16,12 @@ import { users } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { SessionStore } from '../../sessions/session-store';
 import { hashPassword, verifyPassword } from '../auth';
-import { getAccountSettings, updateAccountSettings } from './account-settings.service';
+import {
+  getAccountSettings,
+  notificationSettingsOf,
+  updateAccountSettings,
+  whatsappSettingsOf,
+} from './account-settings.service';
 import { updateBusinessHours } from './business-hours.service';
 
 async function findUser(db: Db, userId: string): Promise<UserRow> {
@@ -84,14 +89,7 @@ export async function changePassword(
 }
 
 export async function getNotificationSettings(db: Db, userId: string): Promise<NotificationSettings> {
-  const s = await getAccountSettings(db, userId);
-  return {
-    emailNotifications: s.emailNotifications,
-    pushNotifications: s.pushNotifications,
-    campaignUpdates: s.campaignUpdates,
-    systemAlerts: s.systemAlerts,
-    marketingEmails: s.marketingEmails,
-  };
+  return notificationSettingsOf(await getAccountSettings(db, userId));
 }
 
 export async function updateNotificationSettings(
@@ -104,16 +102,7 @@ export async function updateNotificationSettings(
 }
 
 export async function getWhatsappSettings(db: Db, userId: string): Promise<WhatsappSettings> {
-  const s = await getAccountSettings(db, userId);
-  return {
-    autoReconnect: s.autoReconnect,
-    messageDelay: s.messageDelay,
-    dailyLimit: s.dailyLimit,
-    respectBusinessHours: s.respectBusinessHours,
-    businessStart: s.businessStart,
-    businessEnd: s.businessEnd,
-    channel: s.channel,
-  };
+  return whatsappSettingsOf(await getAccountSettings(db, userId));
 }
 
 /** Sending settings; business start and end go through the shared business hours. */

@@ -11,6 +11,22 @@ const ctx = appPerFile();
 
 const call = (method: ApiMethod, url: string, cookie: string, payload?: object) =>
   apiCall(ctx, method, url, { payload, cookie });
+/** Saves `body` at `url` (a settings page) and reads it back unchanged. */
+async function expectSaved(cookie: string, url: string, body: object) {
+  const res = await call('PUT', url, cookie, body);
+  expect(res.statusCode).toBe(200);
+  expect(res.json()).toEqual(body);
+  expect((await call('GET', url, cookie)).json()).toEqual(body);
+}
+/** A demo account with an hour left. */
+const demoAccount = () =>
+  createUser(ctx, { accountType: 'demo', planType: 'demo', demoExpiresAt: new Date(Date.now() + 3_600_000) });
+/** 'Salvar' on the profile form. */
+const saveProfile = (cookie: string, name: string, email: string, phone: string, company = '') =>
+  call('PUT', '/api/settings/profile', cookie, { name, email, phone, company });
+/** 'Alterar senha': the current password, the new one and its confirmation (the new one unless given). */
+const changePassword = (cookie: string, currentPassword: string, newPassword: string, confirmPassword = newPassword) =>
+  call('POST', '/api/auth/change-password', cookie, { currentPassword, newPassword, confirmPassword });
 
 const validWhatsapp = {
   autoReconnect: false,
@@ -35,10 +51,7 @@ describe('profile', () => {
       phone: '(21) 98888-1111',
       company: 'Prado & Filhos',
     };
-    const res = await call('PUT', '/api/settings/profile', cookie, body);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual(body);
-    expect((await call('GET', '/api/settings/profile', cookie)).json()).toEqual(body);
+    await expectSaved(cookie, '/api/settings/profile', body);
     expect((await call('GET', '/api/auth/me', cookie)).json()).toMatchObject({
       name: 'Joana Prado',
       email: body.email,
@@ -49,12 +62,7 @@ describe('profile', () => {
     const a = await createUser(ctx);
     const b = await createUser(ctx);
     const cookie = await loginAs(ctx, b);
-    const res = await call('PUT', '/api/settings/profile', cookie, {
-      name: b.name,
-      email: a.email.toUpperCase(),
-      phone: '11988887777',
-      company: '',
-    });
+    const res = await saveProfile(cookie, b.name, a.email.toUpperCase(), '11988887777');
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'CONFLICT', message: msg.auth.emailTaken });
   });
@@ -62,12 +70,7 @@ describe('profile', () => {
   it('validates the fields with pt-BR messages', async () => {
     const u = await createUser(ctx);
     const cookie = await loginAs(ctx, u);
-    const res = await call('PUT', '/api/settings/profile', cookie, {
-      name: 'J',
-      email: 'nao-e-email',
-      phone: '123',
-      company: 'x'.repeat(101),
-    });
+    const res = await saveProfile(cookie, 'J', 'nao-e-email', '123', 'x'.repeat(101));
     expect(res.statusCode).toBe(400);
     expect(res.json().fieldErrors).toEqual({
       name: msg.validation.nameMin,
@@ -75,20 +78,10 @@ describe('profile', () => {
       phone: msg.validation.whatsappMin,
       company: settingsMsg.companyMax,
     });
-    const letters = await call('PUT', '/api/settings/profile', cookie, {
-      name: 'Joana',
-      email: 'j@example.com',
-      phone: 'abc1234567890',
-      company: '',
-    });
+    const letters = await saveProfile(cookie, 'Joana', 'j@example.com', 'abc1234567890');
     expect(letters.json().fieldErrors.phone).toBe(msg.validation.whatsappFormat);
     // An account without a phone (the configured admin) can still save its profile.
-    const noPhone = await call('PUT', '/api/settings/profile', cookie, {
-      name: 'Joana',
-      email: u.email,
-      phone: '',
-      company: '',
-    });
+    const noPhone = await saveProfile(cookie, 'Joana', u.email, '');
     expect(noPhone.statusCode).toBe(200);
   });
 
@@ -96,34 +89,16 @@ describe('profile', () => {
     const pending = await createUser(ctx, { accountType: 'pending', isActive: false });
     const pCookie = await loginAs(ctx, pending);
     expect((await call('GET', '/api/settings/profile', pCookie)).statusCode).toBe(200);
-    const ok = await call('PUT', '/api/settings/profile', pCookie, {
-      name: 'Pendente Silva',
-      email: pending.email,
-      phone: '11977776666',
-      company: 'Loja',
-    });
+    const ok = await saveProfile(pCookie, 'Pendente Silva', pending.email, '11977776666', 'Loja');
     expect(ok.statusCode).toBe(200);
 
-    const demo = await createUser(ctx, {
-      accountType: 'demo',
-      planType: 'demo',
-      demoExpiresAt: new Date(Date.now() + 3_600_000),
-    });
+    const demo = await demoAccount();
     const dCookie = await loginAs(ctx, demo);
     expect((await call('GET', '/api/settings/profile', dCookie)).statusCode).toBe(200);
-    const refused = await call('PUT', '/api/settings/profile', dCookie, {
-      name: 'Outro Nome',
-      email: demo.email,
-      phone: '11977776666',
-      company: '',
-    });
+    const refused = await saveProfile(dCookie, 'Outro Nome', demo.email, '11977776666');
     expect(refused.statusCode).toBe(403);
     expect(refused.json().code).toBe('DEMO_READ_ONLY');
-    const pw = await call('POST', '/api/auth/change-password', dCookie, {
-      currentPassword: TEST_PASSWORD,
-      newPassword: 'outra-senha-1',
-      confirmPassword: 'outra-senha-1',
-    });
+    const pw = await changePassword(dCookie, TEST_PASSWORD, 'outra-senha-1');
     expect(pw.statusCode).toBe(403);
   });
 });
@@ -134,11 +109,7 @@ describe('password change', () => {
     const here = await loginAs(ctx, u);
     const elsewhere = await loginAs(ctx, u);
 
-    const wrong = await call('POST', '/api/auth/change-password', here, {
-      currentPassword: 'nao-e-essa',
-      newPassword: 'nova-senha-1',
-      confirmPassword: 'nova-senha-1',
-    });
+    const wrong = await changePassword(here, 'nao-e-essa', 'nova-senha-1');
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toMatchObject({
       message: settingsMsg.currentPasswordWrong,
@@ -146,11 +117,7 @@ describe('password change', () => {
     });
     expect((await call('GET', '/api/auth/me', elsewhere)).statusCode).toBe(200);
 
-    const res = await call('POST', '/api/auth/change-password', here, {
-      currentPassword: TEST_PASSWORD,
-      newPassword: 'nova-senha-1',
-      confirmPassword: 'nova-senha-1',
-    });
+    const res = await changePassword(here, TEST_PASSWORD, 'nova-senha-1');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, message: settingsMsg.passwordChanged });
     expect((await call('GET', '/api/auth/me', here)).statusCode).toBe(200);
@@ -170,30 +137,14 @@ describe('password change', () => {
   it('validates the new password like registration and requires a matching confirmation', async () => {
     const u = await createUser(ctx);
     const cookie = await loginAs(ctx, u);
-    const short = await call('POST', '/api/auth/change-password', cookie, {
-      currentPassword: TEST_PASSWORD,
-      newPassword: '123',
-      confirmPassword: '123',
-    });
+    const short = await changePassword(cookie, TEST_PASSWORD, '123');
     expect(short.statusCode).toBe(400);
     expect(short.json().fieldErrors.newPassword).toBe(msg.validation.passwordMin);
-    const mismatch = await call('POST', '/api/auth/change-password', cookie, {
-      currentPassword: TEST_PASSWORD,
-      newPassword: 'nova-senha-1',
-      confirmPassword: 'nova-senha-2',
-    });
+    const mismatch = await changePassword(cookie, TEST_PASSWORD, 'nova-senha-1', 'nova-senha-2');
     expect(mismatch.json().fieldErrors).toEqual({ confirmPassword: settingsMsg.passwordMismatch });
-    const empty = await call('POST', '/api/auth/change-password', cookie, {
-      currentPassword: '',
-      newPassword: 'nova-senha-1',
-      confirmPassword: 'nova-senha-1',
-    });
+    const empty = await changePassword(cookie, '', 'nova-senha-1');
     expect(empty.json().fieldErrors.currentPassword).toBe(settingsMsg.currentPasswordRequired);
-    const same = await call('POST', '/api/auth/change-password', cookie, {
-      currentPassword: TEST_PASSWORD,
-      newPassword: TEST_PASSWORD,
-      confirmPassword: TEST_PASSWORD,
-    });
+    const same = await changePassword(cookie, TEST_PASSWORD, TEST_PASSWORD);
     expect(same.json().fieldErrors).toEqual({ newPassword: settingsMsg.passwordSame });
     // Nothing changed: the old password still works.
     await loginAs(ctx, u);
@@ -202,11 +153,7 @@ describe('password change', () => {
   it('pending accounts may change their generated password', async () => {
     const u = await createUser(ctx, { accountType: 'pending', isActive: false });
     const cookie = await loginAs(ctx, u);
-    const res = await call('POST', '/api/auth/change-password', cookie, {
-      currentPassword: TEST_PASSWORD,
-      newPassword: 'minha-senha-9',
-      confirmPassword: 'minha-senha-9',
-    });
+    const res = await changePassword(cookie, TEST_PASSWORD, 'minha-senha-9');
     expect(res.statusCode).toBe(200);
   });
 });
@@ -226,10 +173,7 @@ describe('notification preferences', () => {
     };
     expect((await call('GET', '/api/settings/notifications', ca)).json()).toEqual(defaults);
     const changed = { ...defaults, systemAlerts: true, marketingEmails: false };
-    const res = await call('PUT', '/api/settings/notifications', ca, changed);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual(changed);
-    expect((await call('GET', '/api/settings/notifications', ca)).json()).toEqual(changed);
+    await expectSaved(ca, '/api/settings/notifications', changed);
     expect((await call('GET', '/api/settings/notifications', cb)).json()).toEqual(defaults);
   });
 
@@ -256,10 +200,7 @@ describe('WhatsApp sending settings', () => {
       businessEnd: '18:00',
       channel: 'personal',
     });
-    const res = await call('PUT', '/api/settings/whatsapp', cookie, validWhatsapp);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual(validWhatsapp);
-    expect((await call('GET', '/api/settings/whatsapp', cookie)).json()).toEqual(validWhatsapp);
+    await expectSaved(cookie, '/api/settings/whatsapp', validWhatsapp);
     const otherCookie = await loginAs(ctx, other);
     expect((await call('GET', '/api/settings/whatsapp', otherCookie)).json().messageDelay).toBe(2);
   });
@@ -301,11 +242,7 @@ describe('WhatsApp sending settings', () => {
   });
 
   it('demo accounts read the settings but cannot save them', async () => {
-    const demo = await createUser(ctx, {
-      accountType: 'demo',
-      planType: 'demo',
-      demoExpiresAt: new Date(Date.now() + 3_600_000),
-    });
+    const demo = await demoAccount();
     const cookie = await loginAs(ctx, demo);
     expect((await call('GET', '/api/settings/whatsapp', cookie)).statusCode).toBe(200);
     expect((await call('PUT', '/api/settings/whatsapp', cookie, validWhatsapp)).json().code).toBe('DEMO_READ_ONLY');
@@ -353,11 +290,7 @@ describe('recent plan activations (demo purchase notice)', () => {
       { userId: buyer.id, planType: 'professional', createdAt: new Date(Date.now() - 12 * 60_000) },
       { userId: buyer.id, planType: 'premium', createdAt: new Date(Date.now() - 31 * 86_400_000) },
     ]);
-    const demo = await createUser(ctx, {
-      accountType: 'demo',
-      planType: 'demo',
-      demoExpiresAt: new Date(Date.now() + 3_600_000),
-    });
+    const demo = await demoAccount();
     const res = await call('GET', '/api/plan-activations/recent', await loginAs(ctx, demo));
     expect(res.statusCode).toBe(200);
     const { activations } = res.json();

@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../config';
 import { DataDirLockedError, lockDataDir } from '../../db/data-dir-lock';
 import { users } from '../../db/schema';
 import { appPerFile } from '../../testing/app-per-file';
-import { createTestApp, createUser, loginAs, TEST_PASSWORD, type TestContext } from '../../testing/test-app';
+import { createTestApp, createUser, loginAs, TEST_PASSWORD } from '../../testing/test-app';
 import { ensureAdmin, verifyPassword } from '../auth';
 
 const ctx = appPerFile(() =>
@@ -60,11 +60,7 @@ describe('system routes', () => {
 
 describe('readiness', () => {
   // Its own app: draining the registry takes this process out of the work for good.
-  let own: TestContext;
-  beforeAll(async () => {
-    own = await createTestApp();
-  });
-  afterAll(() => own.close());
+  const own = appPerFile();
 
   it('is ready while the database answers, the migrations are applied and the process takes work', async () => {
     const res = await own.app.inject('/api/ready');

@@ -1,21 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows';
+import { databasePerFile } from '../../testing/app-per-file';
 import { FakeDrivers } from '../../testing/fake-driver';
 import { createTestApp, newCustomer, type TestContext, waitFor } from '../../testing/test-app';
-import { createTestDatabase } from '../../testing/test-db';
 
 /**
  * A rolling restart in the middle of a contact verification: the process that started it stops
  * after a batch or two, and a process started afterwards on the same database checks the rest —
  * each number asked of WhatsApp once, the run's state read from the database by either process.
  */
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.close());
+const database = databasePerFile();
 
 const drivers = new FakeDrivers();
 const verification = { batchSize: 2, delayMs: 400 };

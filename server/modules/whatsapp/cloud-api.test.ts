@@ -1,59 +1,26 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cloudApiMsg } from '../../../contract/cloud-api';
-import {
-  campaignRecipients,
-  campaigns,
-  contacts,
-  whatsappBusinessAccounts,
-  whatsappInboundMessages,
-} from '../../db/schema';
+import { campaignRecipients, contacts, whatsappBusinessAccounts, whatsappInboundMessages } from '../../db/schema';
 import { encryptSecret } from '../../lib/crypto';
-import { FakeGraphApi } from '../../testing/fake-graph-api';
-import {
-  type ApiMethod,
-  apiCall,
-  createTestApp,
-  createUser,
-  loginAs,
-  type TestContext,
-  waitFor,
-} from '../../testing/test-app';
+import { appWithGraphPerFile } from '../../testing/app-per-file';
+import { insertCampaign } from '../../testing/campaigns';
+import { cloudWebhookBody } from '../../testing/cloud-account';
+import { type ApiMethod, apiCall, createUser, loginAs, waitFor } from '../../testing/test-app';
 import { signBody } from '../../whatsapp/cloud-api/webhook';
 import type { Driver } from '../../whatsapp/driver';
 import { updateAccountSettings } from '../settings';
 
-let ctx: TestContext;
-let graph: FakeGraphApi;
+// The fake's image files are on loopback, which only this setting lets the server download.
+const { ctx, graph } = appWithGraphPerFile({ OUTBOUND_ALLOW_PRIVATE: '127.0.0.1' });
 let seq = 0;
-
-beforeAll(async () => {
-  graph = await new FakeGraphApi().start();
-  ctx = await createTestApp({
-    GRAPH_API_URL: graph.url,
-    GRAPH_API_VERSION: 'v26.0',
-    PUBLIC_URL: 'https://app.example.com',
-    // The fake's image files are on loopback, which only this setting lets the server download.
-    OUTBOUND_ALLOW_PRIVATE: '127.0.0.1',
-  });
-});
-afterAll(async () => {
-  await ctx.close();
-  await graph.stop();
-});
 
 /** A customer with its own number at the fake Graph API. */
 async function setup() {
   const n = ++seq;
   const phoneNumberId = `10${n}00000000${n}`;
   const token = `EAAG-token-${n}-${Math.random().toString(36).slice(2)}`;
-  graph.phones.set(phoneNumberId, {
-    token,
-    display_phone_number: `551130000${String(n).padStart(3, '0')}`,
-    verified_name: `Loja ${n}`,
-    quality_rating: 'GREEN',
-    code_verification_status: 'VERIFIED',
-    status: 'CONNECTED',
+  graph.addPhone(phoneNumberId, token, `551130000${String(n).padStart(3, '0')}`, `Loja ${n}`, {
     about: 'Atendimento de seg a sex',
     profile_picture_url: 'https://pps.whatsapp.net/v/foto.jpg',
     businessAccountId: `20${n}`,
@@ -496,42 +463,27 @@ describe('webhook', () => {
   });
 
   function delivery(phoneNumberId: string, wamidOut: string) {
-    return JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
+    return cloudWebhookBody('WABA', {
+      messaging_product: 'whatsapp',
+      metadata: { display_phone_number: '551130000000', phone_number_id: phoneNumberId },
+      contacts: [{ profile: { name: 'Ana' }, wa_id: '5511987654321' }],
+      messages: [
         {
-          id: 'WABA',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { display_phone_number: '551130000000', phone_number_id: phoneNumberId },
-                contacts: [{ profile: { name: 'Ana' }, wa_id: '5511987654321' }],
-                messages: [
-                  {
-                    from: '5511987654321',
-                    id: `wamid.IN${wamidOut}`,
-                    timestamp: '1763800000',
-                    type: 'text',
-                    text: { body: 'Quero saber o preço' },
-                  },
-                  {
-                    from: '5511987654321',
-                    id: `wamid.BTN${wamidOut}`,
-                    timestamp: '1763800001',
-                    type: 'interactive',
-                    interactive: { type: 'button_reply', button_reply: { id: 'a', title: 'Sim' } },
-                  },
-                ],
-                statuses: [
-                  { id: wamidOut, status: 'delivered', timestamp: '1763800002', recipient_id: '5511987654321' },
-                ],
-              },
-            },
-          ],
+          from: '5511987654321',
+          id: `wamid.IN${wamidOut}`,
+          timestamp: '1763800000',
+          type: 'text',
+          text: { body: 'Quero saber o preço' },
+        },
+        {
+          from: '5511987654321',
+          id: `wamid.BTN${wamidOut}`,
+          timestamp: '1763800001',
+          type: 'interactive',
+          interactive: { type: 'button_reply', button_reply: { id: 'a', title: 'Sim' } },
         },
       ],
+      statuses: [{ id: wamidOut, status: 'delivered', timestamp: '1763800002', recipient_id: '5511987654321' }],
     });
   }
 
@@ -550,17 +502,9 @@ describe('webhook', () => {
     const driver = await cloudDriver(s.user.id);
     const { providerMessageId } = await driver.send('5511987654321', { kind: 'text', text: 'Oferta' });
     const db = ctx.database.db;
-    const [campaign] = await db
-      .insert(campaigns)
-      .values({ userId: s.user.id, name: 'C', message: 'Oferta' })
-      .returning();
-    await db.insert(campaignRecipients).values({
-      campaignId: campaign.id,
-      userId: s.user.id,
-      recipient: '5511987654321',
-      status: 'sent',
-      providerMessageId,
-    });
+    const campaign = await insertCampaign(db, { userId: s.user.id, name: 'C', message: 'Oferta' }, [
+      { recipient: '5511987654321', status: 'sent', providerMessageId },
+    ]);
     const inbound: Array<{ text: string; buttonId?: string }> = [];
     driver.on('inbound', (m) => inbound.push({ text: m.text, buttonId: m.buttonId }));
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { msg } from '../../../contract/messages';
 import { whatsappInboundMessages } from '../../db/schema';
 import { Foreground } from '../../lib/foreground';
+import { inboundDelivery } from '../../testing/cloud-account';
 import { FakeGraphApi } from '../../testing/fake-graph-api';
 import { listen, type RawResponse, rawRequest } from '../../testing/raw-http';
 import { apiCall, createTestApp, createUser, loginAs, type TestContext, waitFor } from '../../testing/test-app';
@@ -33,15 +34,7 @@ const PHONE_ID = '109000000000555';
 
 beforeAll(async () => {
   graph = await new FakeGraphApi().start();
-  graph.phones.set(PHONE_ID, {
-    token: 'EAAG-rapido',
-    display_phone_number: '551130005555',
-    verified_name: 'Loja Rápida',
-    quality_rating: 'GREEN',
-    code_verification_status: 'VERIFIED',
-    status: 'CONNECTED',
-    businessAccountId: '209000000000555',
-  });
+  graph.addPhone(PHONE_ID, 'EAAG-rapido', '551130005555', 'Loja Rápida', { businessAccountId: '209000000000555' });
   ctx = await createTestApp({ GRAPH_API_URL: graph.url });
   const user = await createUser(ctx);
   userId = user.id;
@@ -83,33 +76,9 @@ afterAll(async () => {
 let seq = 0;
 function message(text: string): string {
   seq++;
-  return JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: '209000000000555',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: '551130005555', phone_number_id: PHONE_ID },
-              contacts: [{ profile: { name: 'Bia' }, wa_id: '5511987650000' }],
-              messages: [
-                {
-                  from: '5511987650000',
-                  id: `wamid.FAST${seq}`,
-                  timestamp: String(1763800000 + seq),
-                  type: 'text',
-                  text: { body: text },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    ],
-  });
+  const number = { phoneNumberId: PHONE_ID, displayPhoneNumber: '551130005555', businessAccountId: '209000000000555' };
+  const content = { timestamp: String(1763800000 + seq), type: 'text', text: { body: text } };
+  return inboundDelivery(number, '5511987650000', `wamid.FAST${seq}`, content, 'Bia');
 }
 
 const json = { 'content-type': 'application/json' };

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectionsMsg } from '../../../contract/connections';
 import { OPT_OUT_CONFIRMATION } from '../../../contract/contacts';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import { whatsappMsg } from '../../../contract/whatsapp-connection';
 import { recordInbound } from '../../chatbot/pipeline';
-import { campaignRecipients, campaigns, connections, whatsappInboundMessages } from '../../db/schema';
+import { campaignRecipients, connections, whatsappInboundMessages } from '../../db/schema';
 import { classifyFailure } from '../../sending/failures';
 import { recordReceipt } from '../../sending/receipts';
+import { appPerFile } from '../../testing/app-per-file';
+import { insertCampaign } from '../../testing/campaigns';
 import { addPersonalNumber, insertConnection, pairNumber } from '../../testing/connections';
 import {
   apiCall,
@@ -17,7 +19,6 @@ import {
   createUser,
   loginAs,
   newCustomer,
-  type TestContext,
   waitFor,
 } from '../../testing/test-app';
 import { type Driver, DriverError } from '../../whatsapp/driver';
@@ -27,12 +28,7 @@ import { simulatedNumber } from '../../whatsapp/simulator/simulator-driver';
 import { updateAccountSettings } from '../settings';
 
 const timings = { qrMs: 80, detectMs: 80, deliveredMs: 40, readMs: 80 };
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, { simulatorTimings: timings });
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile(() => createTestApp({ WHATSAPP_DRIVER: 'simulator' }, undefined, { simulatorTimings: timings }));
 
 const customer = () => newCustomer(ctx);
 
@@ -130,14 +126,9 @@ describe('personal number through the simulator', () => {
 
     const { providerMessageId } = await driver.send('5511987654321', { kind: 'text', text: 'Olá!' });
     const db = ctx.database.db;
-    const [campaign] = await db.insert(campaigns).values({ userId: user.id, name: 'C', message: 'Olá!' }).returning();
-    await db.insert(campaignRecipients).values({
-      campaignId: campaign.id,
-      userId: user.id,
-      recipient: '5511987654321',
-      status: 'sent',
-      providerMessageId,
-    });
+    const campaign = await insertCampaign(db, { userId: user.id, name: 'C', message: 'Olá!' }, [
+      { recipient: '5511987654321', status: 'sent', providerMessageId },
+    ]);
     const status = () =>
       db
         .select({ s: campaignRecipients.status })

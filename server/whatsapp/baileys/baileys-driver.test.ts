@@ -7,11 +7,12 @@ import {
   type WAMessage,
 } from '@whiskeysockets/baileys';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import { connections, whatsappAuthKeys } from '../../db/schema';
+import { appPerFile } from '../../testing/app-per-file';
 import { insertConnection } from '../../testing/connections';
-import { createTestApp, createUser, type TestContext, waitFor } from '../../testing/test-app';
+import { createUser, waitFor } from '../../testing/test-app';
 import type { InboundMessage, Receipt } from '../driver';
 import { ConnectionManager } from '../manager';
 import { ConnectionRegistry } from '../registry';
@@ -97,11 +98,7 @@ const closeWith = (statusCode: number) => ({
   },
 });
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = appPerFile();
 
 async function harness(opts: { autoReconnect?: boolean } = {}) {
   const user = await createUser(ctx);
