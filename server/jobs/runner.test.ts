@@ -408,6 +408,28 @@ describe('job runner: chains, retries and polls', () => {
     expect(await r.retry(db(), '00000000-0000-4000-8000-000000000000')).toBe(false);
   });
 
+  it('retries one of two dead jobs of a key retried at once, and refuses the other', async () => {
+    const name = uniqueName('retry-race');
+    const key = `${name}:a`;
+    const ids = rowsOf<{ id: string }>(
+      await db().execute(sql`
+        insert into jobs (name, payload, state, attempts, max_attempts, dedupe_key, finished_at)
+        values (${name}, '{}', 'dead', 1, 1, ${key}, now()), (${name}, '{}', 'dead', 1, 1, ${key}, now())
+        returning id`),
+    ).map((row) => row.id);
+    const r = runner();
+    // The second retry starts while the first one's transaction is open (on PostgreSQL it waits on
+    // the key's unique index, then finds it taken).
+    let second: Promise<boolean> | undefined;
+    await db().transaction(async (tx) => {
+      expect(await r.retry(tx, ids[0]!)).toBe(true);
+      second = r.retry(db(), ids[1]!);
+      await sleep(200);
+    });
+    expect(await second).toBe(false);
+    expect((await rowsNamed(name)).map((row) => row.state).sort()).toEqual(['dead', 'queued']);
+  });
+
   it('polls with one statement: the lapsed leases are reclaimed by the claim itself', async () => {
     const statements: string[] = [];
     const counting = new Proxy(db(), {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
 import { rowsOf } from '../db/rows';
 import { type AnyJobDefinition, type JobDefinition, PermanentJobError } from './define';
 
@@ -155,14 +156,20 @@ export class JobRunner {
    * Answers false when there is no such dead job, or when an unfinished job already holds its key.
    */
   async retry(tx: Db, id: string): Promise<boolean> {
+    // Two dead jobs of one key retried at once: the unique index lets one back, the other is refused.
     const rows = rowsOf(
-      await tx.execute(sql`
+      await tx
+        .execute(sql`
         update jobs set state = 'queued', attempts = 0, run_at = now(), finished_at = null,
           claimed_by = null, lease_until = null
         where id = ${id} and state = 'dead'
           and (dedupe_key is null or not exists (
             select 1 from jobs other where other.dedupe_key = jobs.dedupe_key and other.state in ('queued', 'running')))
-        returning id`),
+        returning id`)
+        .catch((err) => {
+          if (isUniqueViolation(err, 'jobs_dedupe_key_idx')) return { rows: [] };
+          throw err;
+        }),
     );
     if (rows.length) this.wake();
     return rows.length > 0;
