@@ -1,5 +1,12 @@
 import './zod-locale';
 import { z } from 'zod';
+import {
+  messageContactCardSchema,
+  messageLocationSchema,
+  messageMediaSchema,
+  messageReactionSchema,
+  messageReplyToSchema,
+} from './message-content';
 import { text } from './text';
 
 /** pt-BR texts of the 'Conversas' page and its API. */
@@ -98,6 +105,18 @@ export const conversationMessageSchema = z.object({
    * name of the person who answered from 'Conversas'; null for the chatbot and inbound messages.
    */
   author: z.string().nullable().optional(),
+  /**
+   * Ours, additive: what the message carries besides its text (then its caption): a file (image,
+   * document, audio or voice note, video, sticker), a location, a contact card; a reaction to one
+   * of the conversation's messages; the message it answers; or, for a kind WhatsApp has and we do
+   * not show, its name (`text` then says so).
+   */
+  media: messageMediaSchema.nullable().optional(),
+  location: messageLocationSchema.nullable().optional(),
+  contactCard: messageContactCardSchema.nullable().optional(),
+  reaction: messageReactionSchema.nullable().optional(),
+  replyTo: messageReplyToSchema.nullable().optional(),
+  unsupported: z.string().nullable().optional(),
 });
 export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
 

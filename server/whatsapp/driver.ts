@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { MediaKind, MessageContactCard, MessageLocation } from '../../contract/message-content';
 import type { WhatsappSession } from '../../contract/whatsapp';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -31,10 +32,56 @@ export interface OutgoingImage {
   upload?: string;
 }
 
+/**
+ * Where a received file's bytes can be fetched from, as plain JSON: it is kept with the file's row
+ * until the background fetch (server/media/inbound-media.ts) has stored them, in whichever process
+ * runs it. Never the bytes themselves.
+ * - `cloud`: the Cloud API's media id (`GET /{media-id}` gives a short-lived URL, read with the token).
+ * - `baileys`: what WhatsApp Web's CDN needs (the path and the media key, base64); `mediaType` is
+ *   Baileys' name for the key's purpose.
+ * - `stored`: the bytes already wait in the media store under this key (the simulator's phone).
+ */
+export type InboundMediaSource =
+  | { via: 'cloud'; mediaId: string }
+  | {
+      via: 'baileys';
+      directPath: string;
+      mediaKey: string;
+      mediaType: 'image' | 'document' | 'audio' | 'video' | 'sticker';
+      /** The CDN URL WhatsApp gave, used only when it is WhatsApp's own host. */
+      url?: string;
+    }
+  | { via: 'stored'; key: string };
+
+/** A file a contact sent: what WhatsApp says of it, and where to fetch it from. */
+export interface InboundMedia {
+  kind: MediaKind;
+  mimeType: string;
+  /** A document's name as sent; other kinds get one from their kind and type. */
+  fileName?: string;
+  /** As WhatsApp announces it (the stored size is what arrives). */
+  size?: number;
+  durationSeconds?: number;
+  /** A voice note (PTT), not an audio file. */
+  voice?: boolean;
+  source: InboundMediaSource;
+}
+
 export interface InboundMessage {
   /** The sender as E.164 digits without '+', LID addressing already mapped back where possible. */
   from: string;
+  /** What the contact wrote: the text, or a file's caption; '' when the message carries none. */
   text: string;
+  /** A file: image, document, audio or voice note, video, sticker. */
+  media?: InboundMedia;
+  location?: MessageLocation;
+  contactCard?: MessageContactCard;
+  /** A reaction (`emoji` '' takes one back) to the message with this provider id. */
+  reaction?: { emoji: string; providerMessageId: string };
+  /** The provider id of the message this one answers (quotes). */
+  replyTo?: string;
+  /** A kind of message shown as "Mensagem de tipo não suportado: <this>" (poll, call, order…). */
+  unsupported?: string;
   providerMessageId: string;
   timestamp: Date;
   pushName?: string;

@@ -229,6 +229,11 @@ export const savedMessages = pgTable(
 );
 
 /** Images an account uploaded (campaign and saved-message content); served only to their owner. */
+/**
+ * The account's files: images it uploaded, and files its contacts sent (`origin` 'inbound'). An
+ * upload's bytes are in `data`; a received file's are in the media store (server/media/store.ts)
+ * under `storage_key`, fetched in the background while `state` is 'pending'.
+ */
 export const mediaUploads = pgTable(
   'media_uploads',
   {
@@ -237,10 +242,38 @@ export const mediaUploads = pgTable(
     fileName: text('file_name').notNull(),
     mimeType: text('mime_type').notNull(),
     size: integer('size').notNull(),
-    data: bytea('data').notNull(),
+    data: bytea('data'),
     createdAt: createdAt(),
+    /** image | document | audio | video | sticker */
+    kind: text('kind').notNull().default('image'),
+    /** upload | inbound */
+    origin: text('origin').notNull().default('upload'),
+    /** pending | ready | failed */
+    state: text('state').notNull().default('ready'),
+    storageKey: text('storage_key'),
+    sha256: text('sha256'),
+    durationSeconds: integer('duration_seconds'),
+    voice: boolean('voice').notNull().default(false),
+    /** A received file: the number it came through and where the driver fetches it (InboundMediaSource), until fetched. */
+    connectionId: uuid('connection_id'),
+    source: jsonb('source'),
+    error: text('error'),
   },
   (t) => [index('media_uploads_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * The media store's bytes on PostgreSQL (server/media/store.ts), in chunks so that no file is
+ * ever one value in memory: every process reads every file.
+ */
+export const mediaChunks = pgTable(
+  'media_chunks',
+  {
+    key: text('key').notNull(),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.seq] })],
 );
 
 export const botConfigs = pgTable('bot_configs', {
@@ -352,6 +385,18 @@ export const conversationMessages = pgTable(
     buttons: jsonb('buttons'),
     /** Inbound answer to buttons: `{ option, number? }`. */
     choice: jsonb('choice'),
+    /** A file it carries (media_uploads.id). */
+    mediaId: uuid('media_id'),
+    /** `{ latitude, longitude, name?, address? }` */
+    location: jsonb('location'),
+    /** `{ name, phone }` */
+    contactCard: jsonb('contact_card'),
+    /** `{ emoji, providerMessageId }` */
+    reaction: jsonb('reaction'),
+    /** The provider id of the message it quotes. */
+    replyTo: text('reply_to'),
+    /** A kind of message not shown (its WhatsApp name). */
+    unsupported: text('unsupported'),
   },
   (t) => [
     index('conversation_messages_thread_idx').on(t.userId, t.phone, t.connectionId, t.createdAt),
