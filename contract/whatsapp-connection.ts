@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { whatsappNumberField } from './auth';
+import { MEDIA_KINDS, messageLocationSchema } from './message-content';
 import { phoneDigits } from './phone';
 import { text } from './text';
 
@@ -45,12 +46,55 @@ export type ConnectWhatsappResponse = z.infer<typeof connectWhatsappResponse>;
  */
 const simulatedNumberField = z.uuid({ error: whatsappMsg.numberNotFound }).optional();
 
+/** About 6 MB of file: enough for any demo; the simulator's route alone accepts a body this large. */
+export const SIMULATED_MEDIA_MAX_BASE64 = 8_000_000;
+
 /** Simulator only: a message "arriving" from a contact, on `connectionId` or the primary personal number. */
-export const simulateInboundInput = z.object({
-  from: text().trim().min(8).max(32),
-  text: text().min(1).max(4096),
-  connectionId: simulatedNumberField,
-});
+export const simulateInboundInput = z
+  .object({
+    from: text().trim().min(8).max(32),
+    /** The text, or a file's caption; may be empty when the message carries something else. */
+    text: text().max(4096).default(''),
+    connectionId: simulatedNumberField,
+    /** A file the contact sends: its bytes as base64 (at most SIMULATED_MEDIA_MAX_BASE64 characters). */
+    media: z
+      .object({
+        kind: z.enum(MEDIA_KINDS),
+        mimeType: z.string().trim().min(3).max(100),
+        fileName: text().max(255).optional(),
+        dataBase64: z.base64().min(1).max(SIMULATED_MEDIA_MAX_BASE64),
+        durationSeconds: z.number().int().min(0).max(86_400).optional(),
+        voice: z.boolean().optional(),
+      })
+      .optional(),
+    location: messageLocationSchema
+      .extend({
+        latitude: z.number().min(-90).max(90),
+        longitude: z.number().min(-180).max(180),
+        name: text().max(500).optional(),
+        address: text().max(500).optional(),
+      })
+      .optional(),
+    contactCard: z
+      .object({
+        name: text().max(200),
+        phone: z
+          .string()
+          .regex(/^\d{6,20}$/)
+          .nullable(),
+      })
+      .optional(),
+    /** A reaction to a message of the conversation, by its provider id ('' emoji takes it back). */
+    reaction: z.object({ emoji: text().max(20), providerMessageId: z.string().min(1).max(256) }).optional(),
+    /** The provider id of the message this one quotes. */
+    replyTo: z.string().min(1).max(256).optional(),
+    /** A kind of message the product does not show (poll, call…): arrives as "tipo não suportado". */
+    unsupported: z.string().trim().min(1).max(50).optional(),
+  })
+  .refine((m) => m.text.trim() || m.media || m.location || m.contactCard || m.reaction || m.unsupported, {
+    error: 'Envie um texto, um arquivo, uma localização, um contato ou uma reação.',
+    path: ['text'],
+  });
 export type SimulateInboundInput = z.infer<typeof simulateInboundInput>;
 
 /** The WhatsApp codes that restrict a number (server/sending/failures.ts): 463 (time lock), 131048 (spam). */

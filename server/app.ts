@@ -18,6 +18,7 @@ import {
 import { IMPORT_MAX_FILE_MB } from '../contract/contacts';
 import { msg } from '../contract/messages';
 import { type AiResponder, OpenAiResponder } from './chatbot/ai';
+import { InboundFiles } from './chatbot/inbound-media';
 import { chatbotSubscriber } from './chatbot/pipeline';
 import { type ChangeBus, LocalBus, PgBus } from './cluster/bus';
 import { ProcessRegistry, type RegistryOptions } from './cluster/process-registry';
@@ -31,6 +32,7 @@ import { AppState } from './lib/app-state';
 import { Foreground } from './lib/foreground';
 import { EmailNotices } from './mail/email-notices';
 import { createMailer } from './mail/mailer';
+import { createMediaStore } from './media/store';
 import { adminRoutes } from './modules/admin';
 import { authRoutes, emailConfirmationRoutes, passwordResetRoutes } from './modules/auth';
 import { backupRoutes } from './modules/backup';
@@ -68,6 +70,7 @@ import { SessionStore } from './sessions/session-store';
 import { CONNECTIONS_TOPIC, ConnectionDirectory } from './whatsapp/connection-directory';
 import { ConnectionStore } from './whatsapp/connection-store';
 import type { DriverProvider } from './whatsapp/driver';
+import { inboundMediaFetchers } from './whatsapp/inbound-media-fetchers';
 import { ConnectionManager } from './whatsapp/manager';
 import { ConnectionRegistry } from './whatsapp/registry';
 import type { SimulatorTimings } from './whatsapp/simulator/simulator-driver';
@@ -180,9 +183,26 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   const directory = new ConnectionDirectory(db, (userId) => bus.publish(CONNECTIONS_TOPIC, userId), store);
   // Webhooks are answered before the chatbot's replies are worked on (Meta retries slow webhooks).
   const foreground = new Foreground();
+  // File bytes: PostgreSQL's chunks when processes share the database, else DATA_DIR's disk.
+  const mediaStore = createMediaStore({
+    setting: config.MEDIA_STORE,
+    databaseKind: opts.databaseUrl ? 'postgres' : 'pglite',
+    dataDir: config.DATA_DIR,
+    db,
+  });
+  // Received files are fetched from WhatsApp in the background, by whichever process runs the job.
+  const inboundFiles = new InboundFiles({
+    db,
+    store: mediaStore,
+    jobs,
+    fetchers: inboundMediaFetchers({ db, config }),
+    log: app.log,
+  });
+  jobs.register(inboundFiles.job);
   // On PostgreSQL other processes may receive the same contact's messages: each contact's turn is
   // then taken in the database (chatbot/turns.ts), not only in this process.
   const chatbot = chatbotSubscriber({
+    files: inboundFiles,
     db,
     log: app.log,
     contactsChanged: (userId) => contacts.changed(userId),
@@ -292,6 +312,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     drivers,
     connections,
     cloudApi: connections.cloud,
+    media: { store: mediaStore },
     sending: {
       dispatcher,
       settingsChanged: (userId) => {

@@ -60,6 +60,11 @@ const envSchema = z.object({
   OPENAI_BASE_URL: optionalUrl,
   /** Room for uploaded images per account; unused uploads older than a day are pruned when it runs out. */
   UPLOADS_QUOTA_MB: z.coerce.number().int().min(5).max(100_000).default(200),
+  /**
+   * Where file bytes live (docs/decisions/042-media-store.md): `auto` is PostgreSQL's `media_chunks`
+   * with DATABASE_URL (every process reads every file) and DATA_DIR/media on the embedded database.
+   */
+  MEDIA_STORE: z.enum(['auto', 'disk', 'database']).default('auto'),
   /** The AI model a new bot config proposes; each account chooses its own (`aiModel`). */
   OPENAI_MODEL_DEFAULT: z.string().min(1).max(100).optional(),
   /** How long the chatbot waits for an AI reply before giving up on it. */

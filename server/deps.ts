@@ -8,6 +8,7 @@ import type { JobRunner } from './jobs/runner';
 import type { AppState } from './lib/app-state';
 import type { EmailNotices } from './mail/email-notices';
 import type { Mailer } from './mail/mailer';
+import type { MediaStore } from './media/store';
 import type { AccountChange } from './records/events';
 import type { PresenceTracker } from './records/presence-tracker';
 import type { Dispatcher } from './sending/dispatcher';
@@ -61,6 +62,8 @@ export interface AppDeps {
   cluster: { processes: ProcessRegistry; bus: ChangeBus };
   /** Work for later: jobs enqueued in the caller's transaction, run by one live process each (server/jobs/). */
   jobs: JobRunner;
+  /** Where file bytes live (server/media/store.ts): received files and, later, uploads. */
+  media: { store: MediaStore };
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string; schema?: FastifySchema }>;
 }

@@ -1,13 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { ConversationMessage } from '../../contract/conversations';
+import { contentPreview, messageContentMsg } from '../../contract/message-content';
 import { contactLimitFor } from '../../contract/plans';
 import { lockAccount } from '../db/account-lock';
 import { accountSql } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { normalizePhone } from '../lib/phone';
-import type { InboundChoice, Receipt } from '../whatsapp/driver';
+import type { InboundChoice, InboundMessage, Receipt } from '../whatsapp/driver';
 import { RECEIPT_APPLY_ORDER, RECEIPT_FROM } from '../whatsapp/receipt-order';
+import type { InboundFiles } from './inbound-media';
 
 export type OutboundSource = 'bot' | 'manual';
 export type OutboundStatus = 'queued' | 'sent' | 'failed';
@@ -188,29 +190,50 @@ export async function receiveInbound(
 export async function storeInbound(
   db: Db,
   userId: string,
-  message: { from: string; text: string; providerMessageId: string; timestamp: Date; choice?: InboundChoice },
+  message: InboundMessage,
   conversation: ConversationState,
   receivedAt: Date,
   connectionId: string,
+  files?: InboundFiles,
 ): Promise<void> {
   const at = message.timestamp.toISOString();
   // An answer to buttons keeps what the contact sent ('2'), with the option it chose; `text` is
   // what the chatbot acted on (the button's value).
   const { choice } = message;
-  const said = choice?.said || message.text;
+  const said =
+    message.unsupported && !message.text
+      ? messageContentMsg.unsupported(message.unsupported)
+      : choice?.said || message.text;
   const chosen = choice
     ? JSON.stringify({ option: choice.option, ...(choice.number ? { number: choice.number } : {}) })
     : null;
-  await db.execute(sql`
+  const json = (value: unknown) => (value ? JSON.stringify(value) : null);
+  const line = preview(
+    choice
+      ? choiceLine(said, choice)
+      : contentPreview({
+          text: message.text,
+          media: message.media,
+          location: message.location,
+          contactCard: message.contactCard,
+          reaction: message.reaction,
+          unsupported: message.unsupported,
+        }),
+  );
+  const write = (t: Db, mediaId: string | null) =>
+    t.execute(sql`
     with stored as (
-      insert into conversation_messages (user_id, phone, connection_id, direction, source, text, choice, status, provider_message_id, created_at)
-      values (${userId}, ${message.from}, ${connectionId}, 'in', 'contact', ${said}, ${chosen}::jsonb, 'received', ${message.providerMessageId}, ${at})
+      insert into conversation_messages (user_id, phone, connection_id, direction, source, text, choice, status, provider_message_id, created_at,
+                                         media_id, location, contact_card, reaction, reply_to, unsupported)
+      values (${userId}, ${message.from}, ${connectionId}, 'in', 'contact', ${said}, ${chosen}::jsonb, 'received', ${message.providerMessageId}, ${at},
+              ${mediaId}::uuid, ${json(message.location)}::jsonb, ${json(message.contactCard)}::jsonb, ${json(message.reaction)}::jsonb,
+              ${message.replyTo ?? null}, ${message.unsupported ?? null})
     ), event as (
       insert into bot_events (user_id, contact_phone, kind, created_at)
       values (${userId}, ${message.from}, 'inbound', ${receivedAt.toISOString()})
     )
     insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread, connection_id)
-    values (${userId}, ${message.from}, ${conversation.contactId}, ${conversation.name}, ${at}, ${preview(choiceLine(said, choice))}, 'in', ${at}, 1, ${connectionId}::uuid)
+    values (${userId}, ${message.from}, ${conversation.contactId}, ${conversation.name}, ${at}, ${line}, 'in', ${at}, 1, ${connectionId}::uuid)
     on conflict (user_id, phone, connection_id) do update set
       contact_id = coalesce(excluded.contact_id, conversations.contact_id),
       name = coalesce(excluded.name, conversations.name),
@@ -221,6 +244,16 @@ export async function storeInbound(
                             then 'in' else conversations.last_direction end,
       last_inbound_at = greatest(conversations.last_inbound_at, excluded.last_inbound_at),
       unread = conversations.unread + 1`);
+  const { media } = message;
+  if (!media || !files) {
+    await write(db, null);
+    return;
+  }
+  // The file's row, its message and the job that fetches it: all three, or none.
+  await db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    await write(t, await files.record(t, userId, connectionId, media, message.timestamp));
+  });
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   type StoredButtons,
   storeInbound,
 } from './conversations';
+import type { InboundFiles } from './inbound-media';
 import { optOutStep } from './opt-out';
 import { REPLY_STEPS } from './steps';
 import { ContactTurns, type TurnTimings } from './turns';
@@ -47,6 +48,8 @@ export interface ChatbotDeps {
    * webhook reached. Off by default: one process orders them in memory.
    */
   crossProcess?: boolean | { timings?: Partial<TurnTimings> };
+  /** Received files: recorded with their message, fetched in the background (inbound-media.ts). */
+  files?: InboundFiles;
 }
 
 /** What the bot sends: text, optionally with an image (the text is its caption) and buttons. */
@@ -277,12 +280,13 @@ export function chatbotSubscriber(
     // A number with the bot off only honours opt-outs; a person answers the rest.
     const answering = deps.botEnabledOn ? await deps.botEnabledOn(userId, connectionId) : true;
     try {
-      for (const step of answering ? STEPS : [optOutStep]) {
+      // A reaction is recorded and answered by nobody: no welcome, no out-of-hours notice.
+      for (const step of message.reaction ? [] : answering ? STEPS : [optOutStep]) {
         if ((await step(ctx)) === 'stop') return;
       }
     } finally {
       // Off the reply's path, stamped with the arrival so it sorts before what the steps recorded.
-      await storeInbound(db, userId, message, conversation, receivedAt, connectionId);
+      await storeInbound(db, userId, message, conversation, receivedAt, connectionId, deps.files);
     }
   }
 

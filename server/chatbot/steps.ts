@@ -85,6 +85,12 @@ const replyStep: InboundStep = async (ctx) => {
     welcomed = await ctx.reply({ text: setup.welcomeMessage.trim() }, 'welcome');
   }
   if ((await buttonStep(ctx)) === 'replied') return 'stop';
+  // A file, a location or a contact card matches no keyword and is not a question for the AI: it
+  // had the welcome when it opened a conversation, and waits for a person otherwise.
+  if (!message.text.trim() || message.media || message.location || message.contactCard) {
+    if (!welcomed) await ctx.event('no_match');
+    return 'stop';
+  }
   const rule = setup.matcher.match(message.text);
   if (rule) {
     await ctx.reply(ruleContent(rule), 'auto_reply', rule.trigger);

@@ -4,7 +4,7 @@ import type { ConnectionDirectory, ConnectionEntry } from './connection-director
 import type { ConnectionCommand } from './connection-rpc';
 import { DriverError, type OutgoingMessage, type SendOptions } from './driver';
 import type { PersonalDrivers } from './personal-drivers';
-import type { SimulatedRestriction } from './simulator/simulator-driver';
+import type { SimulatedContent, SimulatedRestriction } from './simulator/simulator-driver';
 import type { SimulatorHooks } from './simulator/simulator-hooks';
 import { type ImageLoader, withUploadedImage } from './uploaded-image';
 
@@ -36,7 +36,12 @@ export async function runConnectionCommand(
       return target.disconnect(entry ?? { id: connectionId, userId: '' });
     }
     case 'inject':
-      return target.simulator.inboundOn(connectionId, String(args[0]), String(args[1]));
+      return target.simulator.inboundOn(
+        connectionId,
+        String(args[0]),
+        String(args[1]),
+        (args[2] ?? undefined) as SimulatedContent | undefined,
+      );
     case 'outbox':
       return target.simulator.outboxOf(connectionId);
     case 'restrict':

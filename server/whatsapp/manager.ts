@@ -18,7 +18,7 @@ import type { Driver, DriverProvider, PersonalDriverKind, WhatsappSubscriber } f
 import { EventFanout } from './event-fanout';
 import { type AccountChannel, type PersonalDriverFactory, PersonalDrivers } from './personal-drivers';
 import type { ConnectionRegistry } from './registry';
-import type { SimulatedRestriction, SimulatorTimings } from './simulator/simulator-driver';
+import type { SimulatedContent, SimulatedRestriction, SimulatorTimings } from './simulator/simulator-driver';
 import { SimulatorHooks } from './simulator/simulator-hooks';
 import type { ImageLoader } from './uploaded-image';
 
@@ -263,8 +263,13 @@ export class ConnectionManager implements DriverProvider {
   }
 
   /** Simulator only: a message "arriving" on one simulated number, wherever it is held. */
-  simulateInboundOn(connectionId: string, from: string, text: string): Promise<{ providerMessageId: string }> {
-    return this.simulator.inboundOn(connectionId, from, text);
+  simulateInboundOn(
+    connectionId: string,
+    from: string,
+    text: string,
+    content?: SimulatedContent,
+  ): Promise<{ providerMessageId: string }> {
+    return this.simulator.inboundOn(connectionId, from, text, content);
   }
 
   /** Simulator only: the next send of one simulated number fails with a WhatsApp restriction, wherever it is held. */

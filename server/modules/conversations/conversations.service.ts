@@ -9,6 +9,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { personalText } from '../../sending/content';
 import { DriverError } from '../../whatsapp/driver';
+import { type ContentColumns, contentColumns, contentJoins, messageContent } from './message-content';
 
 interface ConversationRow {
   phone: string;
@@ -164,25 +165,29 @@ export async function getConversation(
   const number = conversation.connectionId ?? null;
   const before = q.before ? sql`and m.created_at < ${q.before}::timestamptz` : sql``;
   const beforeCampaign = q.before ? sql`and r.sent_at < ${q.before}::timestamptz` : sql``;
-  const own = rowsOf<{
-    id: string;
-    direction: 'in' | 'out';
-    source: 'contact' | 'bot' | 'manual';
-    text: string;
-    image_url: string | null;
-    status: ConversationMessage['status'];
-    failure_reason: string | null;
-    created_at: Date | string;
-    buttons: ConversationMessage['buttons'] | null;
-    choice: ConversationMessage['choice'] | null;
-    author: string | null;
-  }>(
+  const own = rowsOf<
+    {
+      id: string;
+      direction: 'in' | 'out';
+      source: 'contact' | 'bot' | 'manual';
+      text: string;
+      image_url: string | null;
+      status: ConversationMessage['status'];
+      failure_reason: string | null;
+      created_at: Date | string;
+      buttons: ConversationMessage['buttons'] | null;
+      choice: ConversationMessage['choice'] | null;
+      author: string | null;
+    } & ContentColumns
+  >(
     await db.execute(sql`
       select m.id, m.direction, m.source, m.text, m.image_url, m.status, m.failure_reason, m.created_at,
              m.buttons, m.choice,
              -- A person's answer is the account user's (one person per account).
-             case when m.source = 'manual' then (select u.name from users u where u.id = m.user_id) end as author
+             case when m.source = 'manual' then (select u.name from users u where u.id = m.user_id) end as author,
+             ${contentColumns}
       from conversation_messages m
+      ${contentJoins(userId)}
       where ${accountSql(userId, 'm.user_id')} and m.phone = ${phone} and m.connection_id = ${number} ${before}
       order by m.created_at desc limit ${q.limit}`),
   );
@@ -221,6 +226,7 @@ export async function getConversation(
       // What the contact saw (the buttons of a bot reply) and answered (the option of a button answer).
       ...(m.buttons?.options?.length ? { buttons: m.buttons } : {}),
       ...(m.choice?.option ? { choice: m.choice } : {}),
+      ...messageContent(m),
     })),
     ...sent.map(
       (r): ConversationMessage => ({

@@ -4,9 +4,9 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed } from '../../plugins/access';
 import { routeSpec } from '../../plugins/route-spec';
-import { inlineDisposition, loadUpload, saveUpload } from './uploads.service';
+import { fileDisposition, openFile, saveUpload, servedAs } from './uploads.service';
 
-export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
+export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config, media }) => {
   const spec = routeSpec('uploads', 'customer');
   app.post(
     '',
@@ -35,17 +35,24 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
 
   app.get(
     '/:id',
-    spec('An uploaded image, to its owner only (another account gets 404)', { params: uploadIdParams }),
+    spec(
+      'One of the account’s files (an upload, or a file a contact sent), to its owner only (another account gets 404)',
+      {
+        params: uploadIdParams,
+      },
+    ),
     async (request, reply) => {
-      const upload = await loadUpload(db, authed(request).user.id, request.params.id);
+      const upload = await openFile(db, media.store, authed(request).user.id, request.params.id);
       if (!upload) throw new AppError('NOT_FOUND', uploadsMsg.notFound);
+      const served = servedAs(upload.mimeType);
       return reply
-        .header('content-type', upload.mimeType)
+        .header('content-type', served.contentType)
+        .header('content-length', upload.size)
         .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', inlineDisposition(upload.fileName))
+        .header('content-disposition', fileDisposition(upload.fileName, served.inline ? 'inline' : 'attachment'))
         .header('cache-control', 'private')
         .header('content-security-policy', "default-src 'none'; sandbox")
-        .send(upload.data);
+        .send(upload.body);
     },
   );
 };

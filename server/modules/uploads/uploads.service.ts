@@ -1,4 +1,6 @@
+import type { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
+import { messageContentMsg } from '../../../contract/message-content';
 import {
   baseFileName,
   UPLOAD_MAX_BYTES,
@@ -14,6 +16,7 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { mediaUploads } from '../../db/schema';
 import { AppError } from '../../errors';
+import type { MediaStore } from '../../media/store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -59,13 +62,13 @@ export function storedFileName(name: string | undefined, mimeType: UploadMimeTyp
 }
 
 /** `Content-Disposition` for showing an upload in the browser, with an ASCII fallback name and the UTF-8 one. */
-export function inlineDisposition(fileName: string): string {
+export function fileDisposition(fileName: string, how: 'inline' | 'attachment' = 'inline'): string {
   const ascii =
     fileName
       .normalize('NFKD')
       .replace(/[^\x20-\x7e]/g, '')
       .replace(/["\\;%]/g, '_') || 'imagem';
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  return `${how}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
 
 function toUpload(row: { id: string; fileName: string; mimeType: string; size: number }): Upload {
@@ -81,7 +84,9 @@ function toUpload(row: { id: string; fileName: string; mimeType: string; size: n
 const storedBytes = async (db: Db, userId: string) =>
   Number(
     rowsOf<{ total: string | number }>(
-      await db.execute(sql`select coalesce(sum(size), 0) as total from media_uploads where ${accountSql(userId)}`),
+      await db.execute(
+        sql`select coalesce(sum(size), 0) as total from media_uploads where ${accountSql(userId)} and origin = 'upload'`,
+      ),
     )[0]?.total ?? 0,
   );
 
@@ -93,7 +98,7 @@ export async function pruneUnusedUploads(db: Db, userId: string): Promise<number
   const removed = rowsOf(
     await db.execute(sql`
       delete from media_uploads u
-      where ${accountSql(userId, 'u.user_id')} and u.created_at < now() - interval '1 day'
+      where ${accountSql(userId, 'u.user_id')} and u.origin = 'upload' and u.created_at < now() - interval '1 day'
         and not exists (select 1 from campaigns c where ${accountSql(userId, 'c.user_id')} and c.image_url = ${UPLOAD_REF_PREFIX} || u.id::text)
         and not exists (select 1 from saved_messages m where ${accountSql(userId, 'm.user_id')} and m.upload_id = u.id)
       returning u.id`),
@@ -168,7 +173,7 @@ export async function findUpload(db: Db, userId: string, id: string): Promise<Up
       size: mediaUploads.size,
     })
     .from(mediaUploads)
-    .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)));
+    .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id), eq(mediaUploads.origin, 'upload')));
   return row ? toUpload(row) : null;
 }
 
@@ -185,6 +190,52 @@ export async function loadUpload(
   const [row] = await db
     .select({ data: bytesOut(), mimeType: mediaUploads.mimeType, fileName: mediaUploads.fileName })
     .from(mediaUploads)
+    .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id), eq(mediaUploads.origin, 'upload')));
+  return row?.data ? { ...row, data: Buffer.from(row.data, 'base64') } : null;
+}
+
+/** Types a browser may show in the page: images, audio and video it plays. Anything else downloads. */
+const SHOWN_TYPES = /^(image\/(jpeg|png|webp|gif)|audio\/(ogg|opus|mpeg|mp4|aac|amr|webm|wav)|video\/(mp4|3gpp|webm))$/;
+/** Types a download keeps (the browser picks the right program); any other goes as octet-stream. */
+const DOWNLOAD_TYPES =
+  /^(application\/(pdf|msword|vnd\.openxmlformats-officedocument\.[a-z.]+|vnd\.ms-[a-z]+|zip)|text\/(plain|csv))$/;
+
+/** How a file is served: its own type where the browser shows it safely, else a download that renders nothing. */
+export function servedAs(mimeType: string): { contentType: string; inline: boolean } {
+  const type = mimeType.toLowerCase();
+  if (SHOWN_TYPES.test(type)) return { contentType: type, inline: true };
+  return { contentType: DOWNLOAD_TYPES.test(type) ? type : 'application/octet-stream', inline: false };
+}
+
+/**
+ * Any of the account's files (an upload, or a file a contact sent) to serve, else null; a received
+ * file not fetched yet, or that could not be, says so (409, 404).
+ */
+export async function openFile(
+  db: Db,
+  store: MediaStore,
+  userId: string,
+  id: string,
+): Promise<{ mimeType: string; fileName: string; size: number; body: Buffer | Readable } | null> {
+  if (!UUID.test(id)) return null;
+  const [row] = await db
+    .select({
+      mimeType: mediaUploads.mimeType,
+      fileName: mediaUploads.fileName,
+      size: mediaUploads.size,
+      origin: mediaUploads.origin,
+      state: mediaUploads.state,
+      storageKey: mediaUploads.storageKey,
+    })
+    .from(mediaUploads)
     .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)));
-  return row ? { ...row, data: Buffer.from(row.data, 'base64') } : null;
+  if (!row) return null;
+  if (row.origin === 'upload') {
+    const upload = await loadUpload(db, userId, id);
+    return upload ? { ...upload, size: upload.data.length, body: upload.data } : null;
+  }
+  if (row.state === 'pending') throw new AppError('CONFLICT', messageContentMsg.pending);
+  const body = row.state === 'ready' && row.storageKey ? await store.get(row.storageKey) : null;
+  if (!body) throw new AppError('NOT_FOUND', messageContentMsg.failed);
+  return { mimeType: row.mimeType, fileName: row.fileName, size: row.size, body };
 }

@@ -6,8 +6,8 @@ import { appPerFile } from '../../testing/app-per-file';
 import { newCustomer } from '../../testing/test-app';
 import {
   detectImageType,
+  fileDisposition,
   findUpload,
-  inlineDisposition,
   loadUpload,
   saveUpload,
   storedFileName,
@@ -185,7 +185,7 @@ describe('upload helpers', () => {
     expect(storedFileName('a\u0000b"c<d>.jpeg', 'image/jpeg')).toBe('abcd.jpg');
     expect(storedFileName('', 'image/webp')).toBe('imagem.webp');
     expect(storedFileName(undefined, 'image/png')).toBe('imagem.png');
-    expect(inlineDisposition('Promoção.png')).toBe(
+    expect(fileDisposition('Promoção.png')).toBe(
       `inline; filename="Promocao.png"; filename*=UTF-8''Promo%C3%A7%C3%A3o.png`,
     );
   });

@@ -4,6 +4,7 @@ import { whatsappSessionResponse } from '../../../contract/whatsapp';
 import {
   connectWhatsappInput,
   connectWhatsappResponse,
+  SIMULATED_MEDIA_MAX_BASE64,
   simulateInboundInput,
   simulateInboundResponse,
   simulateRestrictionInput,
@@ -28,7 +29,7 @@ const plainJson = () => (data: unknown) => JSON.stringify(data);
 
 export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const spec = routeSpec('whatsapp', 'customer');
-  const { connections, config, db } = deps;
+  const { connections, config, db, media } = deps;
   app.get(
     '/whatsapp-session',
     {
@@ -71,11 +72,15 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app,
   if (config.WHATSAPP_DRIVER === 'simulator') {
     app.post(
       '/whatsapp/simulator/inbound',
-      spec('Simulator only: a message arriving from a contact', {
-        body: simulateInboundInput,
-        response: { 200: simulateInboundResponse },
-      }),
-      async (request) => simulateInbound(connections, authed(request).user.id, request.body),
+      {
+        ...spec(
+          'Simulator only: a message arriving from a contact (text, a file as base64, a location, a contact card, a reaction)',
+          { body: simulateInboundInput, response: { 200: simulateInboundResponse } },
+        ),
+        // A simulated file travels in the body: about 6 MB of it.
+        bodyLimit: SIMULATED_MEDIA_MAX_BASE64 + 64 * 1024,
+      },
+      async (request) => simulateInbound(connections, media.store, authed(request).user.id, request.body),
     );
     app.post(
       '/whatsapp/simulator/restrict',

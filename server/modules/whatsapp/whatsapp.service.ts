@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { connectionsMsg } from '../../../contract/connections';
 import {
@@ -10,8 +11,10 @@ import {
 } from '../../../contract/whatsapp-connection';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
+import type { MediaStore } from '../../media/store';
 import { DriverError } from '../../whatsapp/driver';
 import type { ConnectionManager } from '../../whatsapp/manager';
+import type { SimulatedContent } from '../../whatsapp/simulator/simulator-driver';
 import { getAccountSettings } from '../settings';
 
 type SimulateRestrictionInput = z.output<typeof simulateRestrictionInput>;
@@ -62,9 +65,41 @@ async function simulatedNumber(connections: ConnectionManager, userId: string, c
  * Simulator only: injects a message from a contact into one of the account's simulated numbers (on
  * the process that holds it, wherever the request landed).
  */
-export async function simulateInbound(connections: ConnectionManager, userId: string, input: SimulateInboundInput) {
+export async function simulateInbound(
+  connections: ConnectionManager,
+  store: MediaStore,
+  userId: string,
+  input: SimulateInboundInput,
+) {
   const entry = await simulatedNumber(connections, userId, input.connectionId);
-  return { success: true as const, ...(await connections.simulateInboundOn(entry.id, input.from, input.text)) };
+  const { media, location, contactCard, reaction, replyTo, unsupported } = input;
+  const content: SimulatedContent = {
+    ...(location ? { location } : {}),
+    ...(contactCard ? { contactCard } : {}),
+    ...(reaction ? { reaction } : {}),
+    ...(replyTo ? { replyTo } : {}),
+    ...(unsupported ? { unsupported } : {}),
+  };
+  if (media) {
+    // The simulated phone's copy of the file, where the background fetch finds it (any process):
+    // what crosses to the process holding the number is its key, never its bytes.
+    const data = Buffer.from(media.dataBase64, 'base64');
+    const key = `incoming/${randomUUID()}`;
+    await store.put(key, [data], data.length);
+    content.media = {
+      kind: media.kind,
+      mimeType: media.mimeType.toLowerCase(),
+      ...(media.fileName ? { fileName: media.fileName } : {}),
+      size: data.length,
+      ...(media.durationSeconds !== undefined ? { durationSeconds: media.durationSeconds } : {}),
+      ...(media.voice ? { voice: true } : {}),
+      source: { via: 'stored', key },
+    };
+  }
+  return {
+    success: true as const,
+    ...(await connections.simulateInboundOn(entry.id, input.from, input.text, content)),
+  };
 }
 
 /** Simulator only: the number's next send fails with a WhatsApp restriction (a fault switch for tests and demos). */

@@ -7,6 +7,7 @@ import {
   DriverError,
   type GroupInfo,
   type GroupParticipant,
+  type InboundMessage,
   type NumberCheck,
   type OutgoingMessage,
   type Receipt,
@@ -62,6 +63,16 @@ const RESTRICTION_TEXTS: Record<SimulatedRestriction, string> = {
   '463': 'Número temporariamente restrito pelo WhatsApp (463)',
   '131048': 'Limite de spam atingido: o WhatsApp restringiu o número (131048)',
 };
+
+/**
+ * What a simulated message carries besides its text: a file already waiting in the media store
+ * (`source.via` 'stored': the simulated phone's), a location, a contact card, a reaction, a reply.
+ * Plain JSON: it crosses the bus to the process holding the number.
+ */
+export type SimulatedContent = Pick<
+  InboundMessage,
+  'media' | 'location' | 'contactCard' | 'reaction' | 'replyTo' | 'unsupported'
+>;
 
 /** Faults the simulated number injects; all off by default. */
 export interface SimulatorFaults {
@@ -308,15 +319,18 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
   }
 
   /** A message "arriving" from `from` (tests and demos). A numeric answer to a menu maps to its button. */
-  injectInbound(from: string, text: string): { providerMessageId: string } {
+  injectInbound(from: string, text: string, content: SimulatedContent = {}): { providerMessageId: string } {
     const digits = phoneDigits(from);
     const providerMessageId = nextSimulatedMessageId('SIMIN');
+    const plain = !Object.keys(content).length;
     this.emit('inbound', {
       from: digits,
       text,
       providerMessageId,
       timestamp: new Date(),
-      ...this.menus.answer(digits, text),
+      ...content,
+      // Only a plain text answers a numbered menu, as on a phone.
+      ...(plain ? this.menus.answer(digits, text) : {}),
     });
     return { providerMessageId };
   }

@@ -3,7 +3,7 @@ import { type SimulatedSend, whatsappMsg } from '../../../contract/whatsapp-conn
 import { AppError } from '../../errors';
 import type { ConnectionDirectory } from '../connection-directory';
 import type { Driver } from '../driver';
-import { type SimulatedRestriction, SimulatorDriver } from './simulator-driver';
+import { type SimulatedContent, type SimulatedRestriction, SimulatorDriver } from './simulator-driver';
 
 /** Where a simulated number runs: this process's driver, or the process holding it. */
 export interface SimulatorHost {
@@ -23,16 +23,23 @@ export class SimulatorHooks {
   constructor(private readonly host: SimulatorHost) {}
 
   /** A message "arriving" on one simulated number, wherever it is held. */
-  async inboundOn(connectionId: string, from: string, text: string): Promise<{ providerMessageId: string }> {
+  async inboundOn(
+    connectionId: string,
+    from: string,
+    text: string,
+    content?: SimulatedContent,
+  ): Promise<{ providerMessageId: string }> {
     const driver = this.host.local(connectionId);
     if (!driver) {
       const holder = await this.host.holderElsewhere(connectionId);
       if (holder)
-        return (await this.host.command(holder, connectionId, 'inject', [from, text])) as { providerMessageId: string };
+        return (await this.host.command(holder, connectionId, 'inject', [from, text, content ?? null])) as {
+          providerMessageId: string;
+        };
     }
     if (!driver?.status().isConnected) throw new AppError('CONFLICT', whatsappMsg.notConnected);
     if (!(driver instanceof SimulatorDriver)) throw new AppError('NOT_FOUND', msg.generic.notFound);
-    return driver.injectInbound(from, text);
+    return driver.injectInbound(from, text, content);
   }
 
   /** The next send of one simulated number fails with a WhatsApp restriction, wherever it is held. */

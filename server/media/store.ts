@@ -1,0 +1,181 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { rowsOf } from '../db/rows';
+
+/**
+ * Where file bytes live (docs/decisions/042-media-store.md): never in one database value, never
+ * whole in memory. A file goes in and out as a stream of chunks.
+ * - `disk`: under DATA_DIR/media — the embedded database's default, one process by construction
+ *   (its data directory is locked), and the only store that costs the event loop nothing per byte.
+ * - `database`: PostgreSQL's `media_chunks`, 512 KB a row — every process reads every file with
+ *   nothing else to run.
+ */
+export interface MediaStore {
+  readonly kind: 'disk' | 'database';
+  /**
+   * Stores the stream under `key`, at most `maxBytes` (more: MediaTooLarge, and nothing is kept).
+   * Answers what was stored: its size and SHA-256 (hex).
+   */
+  put(
+    key: string,
+    body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+    maxBytes: number,
+  ): Promise<{ size: number; sha256: string }>;
+  /** The bytes under `key` as a stream, or null when there are none. */
+  get(key: string): Promise<Readable | null>;
+  delete(key: string): Promise<void>;
+}
+
+export class MediaTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`file over ${maxBytes} bytes`);
+  }
+}
+
+/** Keys are ours (`<account>/<file id>`, `incoming/<uuid>`); anything else is refused, so no key escapes the store. */
+const KEY = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
+function checkKey(key: string): void {
+  if (!KEY.test(key) || key.length > 200) throw new Error(`bad media key ${JSON.stringify(key)}`);
+}
+
+/** Re-cuts a stream into chunks of `size` (the last one shorter), counting and hashing as it goes. */
+async function* measured(
+  body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  maxBytes: number,
+  seen: { size: number; hash: ReturnType<typeof createHash> },
+  size = 512 * 1024,
+): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  for await (const part of body) {
+    const chunk = Buffer.isBuffer(part) ? part : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+    seen.size += chunk.length;
+    if (seen.size > maxBytes) throw new MediaTooLarge(maxBytes);
+    seen.hash.update(chunk);
+    pending.push(chunk);
+    pendingBytes += chunk.length;
+    while (pendingBytes >= size) {
+      const all = Buffer.concat(pending, pendingBytes);
+      yield all.subarray(0, size);
+      const rest = all.subarray(size);
+      pending = rest.length ? [rest] : [];
+      pendingBytes = rest.length;
+    }
+  }
+  if (pendingBytes) yield Buffer.concat(pending, pendingBytes);
+}
+
+export class DiskMediaStore implements MediaStore {
+  readonly kind = 'disk' as const;
+  constructor(private readonly root: string) {}
+
+  private path(key: string): string {
+    checkKey(key);
+    return join(this.root, ...key.split('/'));
+  }
+
+  async put(key: string, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, maxBytes: number) {
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
+    // Written aside and renamed into place: a reader never sees half a file, a crash leaves none.
+    const temp = `${target}.${randomUUID()}.part`;
+    const seen = { size: 0, hash: createHash('sha256') };
+    const out = createWriteStream(temp, { flags: 'wx' });
+    try {
+      for await (const chunk of measured(body, maxBytes, seen, 64 * 1024)) {
+        if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+      }
+      out.end();
+      await finished(out);
+      await rename(temp, target);
+    } catch (err) {
+      out.destroy();
+      await rm(temp, { force: true });
+      throw err;
+    }
+    return { size: seen.size, sha256: seen.hash.digest('hex') };
+  }
+
+  async get(key: string): Promise<Readable | null> {
+    const path = this.path(key);
+    try {
+      await stat(path);
+    } catch {
+      return null;
+    }
+    return createReadStream(path, { highWaterMark: 256 * 1024 });
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+}
+
+const DB_CHUNK = 512 * 1024;
+
+export class DatabaseMediaStore implements MediaStore {
+  readonly kind = 'database' as const;
+  constructor(private readonly db: Db) {}
+
+  async put(key: string, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, maxBytes: number) {
+    checkKey(key);
+    const seen = { size: 0, hash: createHash('sha256') };
+    let seq = 0;
+    try {
+      // A row per chunk as it arrives: what is held in memory is one chunk, whatever the file.
+      for await (const chunk of measured(body, maxBytes, seen, DB_CHUNK)) {
+        await this.db.execute(sql`
+          insert into media_chunks (key, seq, data) values (${key}, ${seq++}, ${chunk})
+          on conflict (key, seq) do update set data = excluded.data`);
+      }
+      // A key written again over a longer file keeps none of the old tail.
+      await this.db.execute(sql`delete from media_chunks where key = ${key} and seq >= ${seq}`);
+    } catch (err) {
+      await this.delete(key).catch(() => undefined);
+      throw err;
+    }
+    return { size: seen.size, sha256: seen.hash.digest('hex') };
+  }
+
+  async get(key: string): Promise<Readable | null> {
+    checkKey(key);
+    const first = rowsOf(await this.db.execute(sql`select 1 from media_chunks where key = ${key} and seq = 0`));
+    if (!first.length) return null;
+    const db = this.db;
+    async function* chunks(): AsyncGenerator<Buffer> {
+      for (let seq = 0; ; seq++) {
+        const [row] = rowsOf<{ data: Buffer | Uint8Array }>(
+          await db.execute(sql`select data from media_chunks where key = ${key} and seq = ${seq}`),
+        );
+        if (!row) return;
+        yield Buffer.isBuffer(row.data) ? row.data : Buffer.from(row.data);
+      }
+    }
+    return Readable.from(chunks());
+  }
+
+  async delete(key: string): Promise<void> {
+    checkKey(key);
+    await this.db.execute(sql`delete from media_chunks where key = ${key}`);
+  }
+}
+
+/** The store a deployment uses: PostgreSQL's when several processes may share it, else DATA_DIR's disk. */
+export function createMediaStore(opts: {
+  setting: 'auto' | 'disk' | 'database';
+  databaseKind: 'pglite' | 'postgres';
+  dataDir: string;
+  db: Db;
+}): MediaStore {
+  const kind = opts.setting === 'auto' ? (opts.databaseKind === 'postgres' ? 'database' : 'disk') : opts.setting;
+  return kind === 'database' ? new DatabaseMediaStore(opts.db) : new DiskMediaStore(join(opts.dataDir, 'media'));
+}
+
+/** The key a file of the account is kept under. */
+export const accountFileKey = (userId: string, fileId: string) => `${userId}/${fileId}`;
