@@ -370,6 +370,48 @@ describe('Baileys driver against a fake socket', () => {
     expect(byId.E).toMatchObject({ from: '5511933334444', groupId: '1203@g.us' });
   });
 
+  it('emits received files, reactions and unsupported kinds, and skips signalling', async () => {
+    const h = await harness();
+    await online(h);
+    const from = { remoteJid: '5511911112222@s.whatsapp.net', fromMe: false };
+    h.sock().ev.emit('messages.upsert', {
+      type: 'notify',
+      messages: [
+        { key: { id: 'S', ...from }, message: { senderKeyDistributionMessage: { groupId: 'g' } } },
+        { key: { id: 'R', ...from }, message: { protocolMessage: { type: 0 } } },
+        {
+          key: { id: 'IMG', ...from },
+          message: {
+            imageMessage: {
+              directPath: '/v/t62.7118-24/abc.enc',
+              mediaKey: new Uint8Array(32).fill(1),
+              mimetype: 'image/jpeg',
+              fileLength: 2048,
+            },
+          },
+        },
+        { key: { id: 'REA', ...from }, message: { reactionMessage: { key: { id: 'IMG' }, text: '❤️' } } },
+        { key: { id: 'POLL', ...from }, message: { pollCreationMessage: { name: 'Qual?' } } },
+      ] as WAMessage[],
+    });
+    await waitFor(() => h.inbound.length === 3, Boolean);
+    const byId = Object.fromEntries(h.inbound.map((m) => [m.providerMessageId, m]));
+    expect(byId.IMG).toMatchObject({
+      from: '5511911112222',
+      text: '',
+      media: {
+        kind: 'image',
+        mimeType: 'image/jpeg',
+        size: 2048,
+        source: { via: 'baileys', directPath: '/v/t62.7118-24/abc.enc', mediaType: 'image' },
+      },
+    });
+    expect(byId.REA).toMatchObject({ text: '', reaction: { emoji: '❤️', providerMessageId: 'IMG' } });
+    expect(byId.POLL).toMatchObject({ text: '', unsupported: 'poll' });
+    expect(byId.S).toBeUndefined();
+    expect(byId.R).toBeUndefined();
+  });
+
   it('checks numbers, lists groups and their participants', async () => {
     const h = await harness();
     await online(h);

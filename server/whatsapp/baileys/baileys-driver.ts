@@ -18,6 +18,7 @@ import { DriverEmitter } from '../driver-emitter';
 import { MenuMemory, renderNumberedMenu } from '../numbered-menu';
 import type { DatabaseAuthState } from './auth-state';
 import type { BaileysSocketLike, MakeSocket } from './baileys-socket';
+import { type InboundContent, inboundContent } from './inbound-content';
 
 export type { BaileysSocketLike, MakeSocket } from './baileys-socket';
 
@@ -46,6 +47,7 @@ const JID_SUFFIX = '@s.whatsapp.net';
 const userOf = (jid: string | null | undefined) => (jid ? jid.split('@')[0].split(':')[0] : '');
 const isLid = (jid: string | null | undefined) => Boolean(jid?.endsWith('@lid'));
 const isPn = (jid: string | null | undefined) => Boolean(jid?.endsWith(JID_SUFFIX));
+const isPlainText = (c: InboundContent) => !c.media && !c.location && !c.contactCard && !c.reaction && !c.unsupported;
 
 /** Message status codes of WhatsApp Web (proto.WebMessageInfo.Status). */
 const STATUS_TO_RECEIPT: Record<number, Receipt['status'] | undefined> = {
@@ -243,14 +245,9 @@ export class BaileysDriver extends DriverEmitter implements Driver {
   private async onMessage(sock: BaileysSocketLike, m: WAMessage): Promise<void> {
     const key = m.key as WAMessage['key'] & { remoteJidAlt?: string; participantAlt?: string };
     if (!key?.id || key.fromMe || !key.remoteJid || key.remoteJid === 'status@broadcast') return;
-    const content = m.message;
-    const text =
-      content?.conversation ??
-      content?.extendedTextMessage?.text ??
-      content?.imageMessage?.caption ??
-      content?.buttonsResponseMessage?.selectedDisplayText ??
-      content?.templateButtonReplyMessage?.selectedDisplayText ??
-      '';
+    const content = inboundContent(m.message);
+    // Signalling (key distribution, revokes, settings) and empty messages are no conversation.
+    if (!content) return;
     const isGroup = key.remoteJid.endsWith('@g.us');
     const from = isGroup
       ? await this.phoneOf(sock, key.participant, key.participantAlt)
@@ -259,12 +256,13 @@ export class BaileysDriver extends DriverEmitter implements Driver {
     const ts = Number(m.messageTimestamp ?? 0);
     this.emit('inbound', {
       from,
-      text,
+      ...content,
       providerMessageId: key.id,
       timestamp: ts ? new Date(ts * 1000) : new Date(),
       ...(m.pushName ? { pushName: m.pushName } : {}),
       // A numbered-menu answer: the button's value and id, and what the contact sent.
-      ...(isGroup ? { groupId: key.remoteJid } : this.menus.answer(from, text)),
+      // Only a text can answer one: a file's caption or a location is not a choice.
+      ...(isGroup ? { groupId: key.remoteJid } : isPlainText(content) ? this.menus.answer(from, content.text) : {}),
     });
   }
 

@@ -175,6 +175,12 @@ describe('list items', () => {
     const long = previewText(conversation({ lastMessageText: 'a'.repeat(200) }));
     expect(long).toHaveLength(80);
     expect(long.endsWith('…')).toBe(true);
+    // Cut before an emoji rather than through it: no half of a surrogate pair or of a 👍🏽.
+    const emoji = previewText(conversation({ lastMessageText: `${'a'.repeat(78)}👍🏽 obrigado` }));
+    expect(emoji).toBe(`${'a'.repeat(78)}…`);
+    const fits = previewText(conversation({ lastMessageText: `${'a'.repeat(75)}👍🏽 obrigado` }));
+    expect(fits).toBe(`${'a'.repeat(75)}👍🏽…`);
+    expect(previewText(conversation({ lastMessageText: '📎 catalogo.pdf' }))).toBe('📎 catalogo.pdf');
   });
 
   it('titles a conversation with the name, else the formatted number', () => {

@@ -252,13 +252,26 @@ export function messageTimeText(createdAt: string, now: number): string {
 
 const PREVIEW_MAX = 80;
 
+const graphemes = new Intl.Segmenter('pt-BR', { granularity: 'grapheme' });
+
+/** `text` cut to `max` code units at most with '…', never inside an emoji (a pair, a 👍🏽, a family 👨‍👩‍👧). */
+function truncateText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let kept = '';
+  for (const { segment } of graphemes.segment(text)) {
+    if (kept.length + segment.length > max - 1) break;
+    kept += segment;
+  }
+  return `${kept.trimEnd()}…`;
+}
+
 /**
  * The list item's last message on one line: 'Chatbot: ' for the bot's reply, 'Você: ' for a person's
  * (or an outbound message of unknown author), 'Imagem' for a message without text.
  */
 export function previewText(c: Pick<Conversation, 'lastMessageText' | 'lastDirection' | 'lastSource'>): string {
   const flat = c.lastMessageText.replace(/\s+/g, ' ').trim() || 'Imagem';
-  const text = flat.length > PREVIEW_MAX ? `${flat.slice(0, PREVIEW_MAX - 1).trimEnd()}…` : flat;
+  const text = truncateText(flat, PREVIEW_MAX);
   if (c.lastDirection !== 'out') return text;
   return c.lastSource === 'bot' ? `${messageSourceLabels.bot}: ${text}` : `Você: ${text}`;
 }

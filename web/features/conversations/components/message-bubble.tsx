@@ -1,6 +1,7 @@
 import { Check, CheckCheck, CircleAlert, Clock, ExternalLink, Phone, Reply } from 'lucide-react';
 import { useId } from 'react';
 import type { ConversationMessage } from '#contract/conversations';
+import { messageContentMsg } from '#contract/message-content';
 import { MessageImage, WhatsappText } from '#web/components/whatsapp-message';
 import { cn } from '#web/lib/utils';
 import {
@@ -12,6 +13,9 @@ import {
   type StatusIcon,
   sourceLabel,
 } from '../conversation-view';
+import { captionText, mediaState, reactionText } from '../message-content-view';
+import { ContactCard, LocationCard } from './message-cards';
+import { MessageAttachment } from './message-media';
 
 const STATUS_ICONS: Record<StatusIcon, { Icon: typeof Check; className: string }> = {
   clock: { Icon: Clock, className: 'text-muted-foreground' },
@@ -75,29 +79,84 @@ function SentOptions({ view }: { view: MessageOptionsView }) {
   );
 }
 
+/** The message this one answers, as WhatsApp quotes it above the text. */
+function QuotedReply({ preview }: { preview: string }) {
+  return (
+    <blockquote
+      className="min-w-0 truncate border-l-2 border-brand-ink/60 bg-black/[0.03] py-0.5 pr-1 pl-2 text-xs text-muted-foreground"
+      title={preview}
+      data-testid="message-reply-to"
+    >
+      <span className="sr-only">Em resposta a: </span>
+      {preview.replace(/\s+/g, ' ').trim() || 'Mensagem'}
+    </blockquote>
+  );
+}
+
+/** A reaction to a message: one compact muted line, not a bubble of its own words. */
+function ReactionBubble({ message, now }: { message: ConversationMessage; now: number }) {
+  const out = message.direction === 'out';
+  return (
+    <li className={cn('flex', out ? 'justify-end' : 'justify-start')} data-testid="conversation-message">
+      <p
+        className="inline-flex max-w-[85%] items-center gap-2 rounded-full border bg-muted px-3 py-1 text-xs text-muted-foreground"
+        data-testid="message-reaction"
+      >
+        <span>{reactionText(message.reaction ?? { emoji: '' })}</span>
+        <time dateTime={message.createdAt}>{messageTimeText(message.createdAt, now)}</time>
+      </p>
+    </li>
+  );
+}
+
 /**
  * One chat bubble: the contact's on the left, ours on the right with who wrote it (the chatbot, the
- * campaign by name, the person by name) and its delivery state.
+ * campaign by name, the person by name) and its delivery state. A file, a location or a contact card
+ * goes above the text (then its caption); a reaction is one compact line.
  */
 export function MessageBubble({ message, now }: { message: ConversationMessage; now: number }) {
+  if (message.reaction && !message.media && !message.location && !message.contactCard) {
+    return <ReactionBubble message={message} now={now} />;
+  }
   const out = message.direction === 'out';
   const source = sourceLabel(message);
   const body = messageTextView(message);
   const options = messageOptionsView(message);
+  const { media, location, contactCard, replyTo, unsupported } = message;
+  const content = Boolean(media || location || contactCard);
+  const text = content ? captionText(message) : body.text;
+  // A sticker stands on its own, as WhatsApp shows it: no bubble around it.
+  const bare = media?.kind === 'sticker' && mediaState(media) === 'ready' && !text && !source && !replyTo;
   return (
     <li className={cn('flex', out ? 'justify-end' : 'justify-start')} data-testid="conversation-message">
       <div
         className={cn(
-          'grid max-w-[85%] gap-1 rounded-lg border px-3 py-2 text-sm shadow-xs sm:max-w-[70%]',
-          out ? 'rounded-br-sm border-emerald-200 bg-brand-soft' : 'rounded-bl-sm bg-card',
+          'grid max-w-[85%] grid-cols-[minmax(0,1fr)] gap-1 rounded-lg text-sm sm:max-w-[70%]',
+          bare
+            ? 'px-0 py-1'
+            : cn(
+                'border px-3 py-2 shadow-xs',
+                out ? 'rounded-br-sm border-emerald-200 bg-brand-soft' : 'rounded-bl-sm bg-card',
+              ),
         )}
       >
         {source ? <span className="text-xs font-semibold text-brand-ink">{source}</span> : null}
+        {replyTo ? <QuotedReply preview={replyTo.preview} /> : null}
         {/* The image as the campaign preview shows it: an upload of the account, or a link to another site's. */}
         {message.imageUrl ? <MessageImage src={message.imageUrl} className="max-h-60" /> : null}
-        {/* *bold*, _italic_, ~strike~ and ```mono``` as WhatsApp shows them, as React text (never HTML). */}
-        {body.text ? <WhatsappText text={body.text} /> : null}
-        {body.caption ? <p className="text-xs text-muted-foreground">{body.caption}</p> : null}
+        {media ? <MessageAttachment media={media} /> : null}
+        {location ? <LocationCard location={location} /> : null}
+        {contactCard ? <ContactCard card={contactCard} /> : null}
+        {unsupported ? (
+          // The server's words ('Mensagem de tipo não suportado: …'), as a note rather than the contact's.
+          <p className="break-words text-muted-foreground italic" data-testid="message-unsupported">
+            {message.text.trim() || messageContentMsg.unsupported(unsupported)}
+          </p>
+        ) : text ? (
+          // *bold*, _italic_, ~strike~ and ```mono``` as WhatsApp shows them, as React text (never HTML).
+          <WhatsappText text={text} />
+        ) : null}
+        {!content && body.caption ? <p className="text-xs text-muted-foreground">{body.caption}</p> : null}
         {options ? <SentOptions view={options} /> : null}
         <div className="flex items-center justify-end gap-2 text-xs text-muted-foreground">
           <time dateTime={message.createdAt}>{messageTimeText(message.createdAt, now)}</time>
