@@ -1,6 +1,7 @@
 import type { MediaKind } from '../../contract/message-content';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { fetchBaileysMedia } from './baileys/media-download';
 import type { InboundMediaSource } from './driver';
 
 /** A received file waiting to be fetched: what a fetcher is given. */
@@ -28,5 +29,11 @@ export function inboundMediaFetchers(_deps: { db: Db; config: Config }): {
   cloud?: MediaFetcher;
   baileys?: MediaFetcher;
 } {
-  return {};
+  return {
+    // WhatsApp Web's files sit encrypted on its CDN; the media key in the message opens them, no socket needed.
+    baileys: async (file, maxBytes, signal) => {
+      if (file.source.via !== 'baileys') throw Object.assign(new Error('not a WhatsApp Web file'), { permanent: true });
+      return fetchBaileysMedia(file.source, maxBytes, signal);
+    },
+  };
 }

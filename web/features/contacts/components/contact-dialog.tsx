@@ -11,10 +11,10 @@ import { useSaveContact } from '../api/save-contact';
 const fields = ['name', 'phone', 'email'] as const;
 
 /** The form's values for a contact (or a new one), the tags as one comma-separated text. */
-function formValues(c: Contact | null) {
+function formValues(c: Contact | null, prefill?: { name: string; phone: string }) {
   return {
-    name: c?.name ?? '',
-    phone: c ? formatPhone(c.phone) : '',
+    name: c?.name ?? prefill?.name ?? '',
+    phone: c ? formatPhone(c.phone) : prefill?.phone ? formatPhone(prefill.phone) : '',
     email: c?.email ?? '',
     tags: c ? c.tags.join(', ') : '',
     isActive: c?.isActive ?? true,
@@ -29,10 +29,13 @@ function formValues(c: Contact | null) {
 export function ContactDialog({
   open,
   contact,
+  prefill,
   onOpenChange,
 }: {
   open: boolean;
   contact: Contact | null;
+  /** A new contact's name and number to start from (a contact card received in 'Conversas'). */
+  prefill?: { name: string; phone: string };
   onOpenChange: (open: boolean) => void;
 }) {
   const save = useSaveContact();
@@ -45,8 +48,8 @@ export function ContactDialog({
   const { errors } = form.formState;
 
   useEffect(() => {
-    if (open) form.reset(formValues(contact));
-  }, [open, contact, form]);
+    if (open) form.reset(formValues(contact, prefill));
+  }, [open, contact, prefill, form]);
 
   const submit = form.handleSubmit(
     (input) =>

@@ -55,7 +55,12 @@ export default function ContactsPage() {
   const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(() => new Set());
   const remove = useDeleteContact();
   const [editing, setEditing] = useState<Contact | null>(null);
-  const [dialogOpen, setDialogOpen] = useState(false);
+  // `?novo=<number>&nome=<name>` opens 'Novo Contato' filled in ('Salvar contato' on a received contact card).
+  const [prefill, setPrefill] = useState(() => {
+    const phone = searchParams.get('novo') ?? '';
+    return /^\d{6,20}$/.test(phone) ? { phone, name: (searchParams.get('nome') ?? '').slice(0, 120) } : undefined;
+  });
+  const [dialogOpen, setDialogOpen] = useState(Boolean(prefill));
   const { deleting, askDelete, dialog: deleteDialog } = useConfirmDelete<Contact>(remove, contactsMsg);
 
   const data = list.data;
@@ -270,7 +275,16 @@ export default function ContactsPage() {
         </nav>
       ) : null}
 
-      <ContactDialog open={dialogOpen} contact={editing} onOpenChange={setDialogOpen} />
+      <ContactDialog
+        open={dialogOpen}
+        contact={editing}
+        prefill={editing ? undefined : prefill}
+        onOpenChange={(open) => {
+          setDialogOpen(open);
+          // Filled in once, from the link: the next 'Novo Contato' starts empty.
+          if (!open) setPrefill(undefined);
+        }}
+      />
 
       <ConfirmDeleteDialog
         dialog={deleteDialog}
