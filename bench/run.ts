@@ -12,6 +12,7 @@ import * as chatbotWebhook from './chatbot-webhook.bench';
 import * as cluster from './cluster.bench';
 import * as contactsImport from './contacts-import.bench';
 import * as contactsList from './contacts-list.bench';
+import * as inboundMedia from './inbound-media.bench';
 import * as landingBundle from './landing-bundle.bench';
 import { agent } from './lib/http';
 import { type BenchResult, summaryTable } from './lib/report';
@@ -35,6 +36,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   campaigns,
   chatbot,
   chatbotWebhook,
+  inboundMedia,
   metrics,
   restore,
   usersPolling,
