@@ -17,7 +17,33 @@ export type OutgoingMessage =
   | { kind: 'text'; text: string }
   | { kind: 'image'; image: OutgoingImage; caption?: string }
   | { kind: 'interactive'; text: string; buttons: MessageButton[]; imageUrl?: string }
-  | { kind: 'template'; name: string; language: string; components?: unknown[] };
+  | { kind: 'template'; name: string; language: string; components?: unknown[] }
+  /** A file of any kind; `caption` goes with it where WhatsApp allows one (image, video, document). */
+  | { kind: 'media'; media: OutgoingMedia; caption?: string }
+  | { kind: 'location'; location: MessageLocation }
+  | { kind: 'contact'; contactCard: MessageContactCard };
+
+/**
+ * A file to send. Over the bus it names one of the sending account's files (`file`, a
+ * `media_uploads` id) or a public link (`url`); where the message is sent, `withAccountFile`
+ * (account-file.ts) adds `open`, which reads the bytes as a stream from the media store.
+ */
+export interface OutgoingMedia {
+  kind: MediaKind;
+  mimeType: string;
+  /** The name a document keeps on the phone. */
+  fileName: string;
+  /** A voice note (PTT): only OGG/Opus goes as one; other audio goes as an audio file. */
+  voice?: boolean;
+  durationSeconds?: number;
+  /** The file's bytes, when known: a driver may upload once per file (Cloud API media ids). */
+  size?: number;
+  sha256?: string;
+  file?: string;
+  url?: string;
+  /** Local only (never serialised): the bytes, as a fresh stream at each call. */
+  open?: () => Promise<AsyncIterable<Uint8Array>>;
+}
 
 /**
  * An image to send: a link, its bytes, or one of the account's uploads by id (`media_uploads`). A

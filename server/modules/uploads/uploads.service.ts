@@ -17,6 +17,7 @@ import { rowsOf } from '../../db/rows';
 import { mediaUploads } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { MediaStore } from '../../media/store';
+import type { FileOpener } from '../../whatsapp/account-file';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -238,4 +239,49 @@ export async function openFile(
   const body = row.state === 'ready' && row.storageKey ? await store.get(row.storageKey) : null;
   if (!body) throw new AppError('NOT_FOUND', messageContentMsg.failed);
   return { mimeType: row.mimeType, fileName: row.fileName, size: row.size, body };
+}
+
+/**
+ * The account's files for the drivers (whatsapp/account-file.ts): a received or stored file streams
+ * from the media store, an upload kept in the database is read once and handed out as one chunk.
+ */
+export function accountFileOpener(db: Db, store: MediaStore): FileOpener {
+  return async (userId, fileId) => {
+    if (!UUID.test(fileId)) return null;
+    const [row] = await db
+      .select({
+        mimeType: mediaUploads.mimeType,
+        fileName: mediaUploads.fileName,
+        size: mediaUploads.size,
+        sha256: mediaUploads.sha256,
+        state: mediaUploads.state,
+        storageKey: mediaUploads.storageKey,
+        legacy: sql<boolean>`${mediaUploads.data} is not null`,
+      })
+      .from(mediaUploads)
+      .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, fileId)));
+    if (!row || row.state !== 'ready') return null;
+    const { storageKey } = row;
+    if (row.legacy || !storageKey) {
+      const upload = await loadUpload(db, userId, fileId);
+      if (!upload) return null;
+      const data = upload.data;
+      return {
+        ...row,
+        size: data.length,
+        open: async () =>
+          (async function* () {
+            yield data;
+          })(),
+      };
+    }
+    return {
+      ...row,
+      open: async () => {
+        const body = await store.get(storageKey);
+        if (!body) throw new Error('the file is no longer in the media store');
+        return body;
+      },
+    };
+  };
 }
