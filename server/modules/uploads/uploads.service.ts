@@ -260,7 +260,7 @@ export function accountFileOpener(db: Db, store: MediaStore): FileOpener {
       })
       .from(mediaUploads)
       .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, fileId)));
-    if (!row || row.state !== 'ready') return null;
+    if (row?.state !== 'ready') return null;
     const { storageKey } = row;
     if (row.legacy || !storageKey) {
       const upload = await loadUpload(db, userId, fileId);
