@@ -16,6 +16,7 @@ export const conversationsMsg = {
   notFound: 'Conversa não encontrada.',
   textRequired: 'Escreva a mensagem.',
   textTooLong: 'A mensagem deve ter no máximo 4.096 caracteres.',
+  mediaInvalid: 'Arquivo não encontrado. Anexe o arquivo novamente.',
   sent: 'Mensagem enviada.',
   sendError: 'Não foi possível enviar a mensagem. Verifique a conexão do WhatsApp e tente novamente.',
   notConnected: 'Conecte o WhatsApp para responder às conversas.',
@@ -140,12 +141,17 @@ export const conversationDetailResponse = z.object({
   messages: z.array(conversationMessageSchema),
 });
 
-export const sendConversationMessageInput = z.object({
-  text: text({ error: conversationsMsg.textRequired })
-    .trim()
-    .min(1, conversationsMsg.textRequired)
-    .max(4096, conversationsMsg.textTooLong),
-});
+/**
+ * A person's answer: a text, a file (`mediaUrl`: `upload:<id>` or `/api/uploads/<id>`, one of the
+ * account's files — uploaded, or received and sent on — or an https link to an image), or both (the
+ * text is then the caption where WhatsApp allows one, else a message right after).
+ */
+export const sendConversationMessageInput = z
+  .object({
+    text: text({ error: conversationsMsg.textRequired }).trim().max(4096, conversationsMsg.textTooLong).default(''),
+    mediaUrl: text().trim().max(2048, conversationsMsg.mediaInvalid).optional(),
+  })
+  .refine((m) => m.text.length > 0 || Boolean(m.mediaUrl), { error: conversationsMsg.textRequired, path: ['text'] });
 export const conversationActionResponse = z.object({
   success: z.literal(true),
   message: z.string(),

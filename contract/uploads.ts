@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEDIA_KINDS } from './message-content';
 
 /** How a campaign or a saved message refers to one of the account's uploads: `upload:<id>`. */
 export const UPLOAD_REF_PREFIX = 'upload:';
@@ -36,6 +37,8 @@ export const uploadsMsg = {
   notFound: 'Imagem não encontrada.',
   uploadError: 'Erro ao enviar imagem. Tente novamente.',
   uploaded: 'Imagem enviada.',
+  fileTooLarge: 'Arquivo muito grande: o limite é 100 MB (documentos), 16 MB (áudio e vídeo) e 5 MB (imagens).',
+  voiceInvalid: 'Não foi possível usar a gravação como mensagem de voz. Grave novamente.',
   quotaExceeded: (mb: number) =>
     `Limite de armazenamento de imagens da conta atingido (${mb} MB). Exclua campanhas ou mensagens salvas com imagens que você não usa mais e tente novamente.`,
 } as const;
@@ -55,12 +58,28 @@ export function uploadUrl(id: string): string {
 
 export const uploadIdParams = z.object({ id: z.uuid({ error: 'Identificador inválido.' }) });
 
-/** POST /api/uploads answers the stored image. */
+/** POST /api/uploads answers the stored file. */
 export const uploadSchema = z.object({
   id: z.string(),
   url: z.string(),
   fileName: z.string(),
-  mimeType: z.enum(UPLOAD_MIME_TYPES),
+  /** An image's is one of UPLOAD_MIME_TYPES; ours, widened: a document's, an audio's, a video's type. */
+  mimeType: z.string(),
   size: z.number().int(),
+  /** Ours, additive: what the file is, decided from its bytes. */
+  kind: z.enum(MEDIA_KINDS).optional(),
+  /** Ours: an audio that plays as a voice note (OGG/Opus, recorded in the page). */
+  voice: z.boolean().optional(),
+  durationSeconds: z.number().int().optional(),
 });
+
+/** `POST /api/uploads?voice=true` marks a voice note recorded in the page; `kind=sticker` a WebP sticker. */
+export const uploadQuery = z.object({
+  voice: z.stringbool().optional(),
+  kind: z.enum(['sticker']).optional(),
+});
+
+/** Any file the composer accepts (the server still decides by the bytes). */
+export const FILE_ACCEPT =
+  'image/jpeg,image/png,image/webp,application/pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.txt,.csv,audio/ogg,audio/mpeg,audio/mp4,audio/aac,audio/amr,.m4a,.amr,video/mp4,video/3gpp';
 export type Upload = z.infer<typeof uploadSchema>;

@@ -50,7 +50,7 @@ import { presenceRoutes } from './modules/presence';
 import { reportsRoutes } from './modules/reports';
 import { changePasswordRoutes, getAccountSettings, settingsRoutes } from './modules/settings';
 import { systemRoutes } from './modules/system';
-import { loadUpload, uploadsRoutes } from './modules/uploads';
+import { accountFileOpener, loadUpload, uploadsRoutes } from './modules/uploads';
 import { type VerificationOptions, verificationRoutes } from './modules/verification';
 import { cloudApiRoutes, sessionPollFastPath, webhookFastPath, whatsappSessionRoutes } from './modules/whatsapp';
 import { registerAccessControl, registerPublicPlugin, SESSION_COOKIE } from './plugins/access';
@@ -312,7 +312,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     drivers,
     connections,
     cloudApi: connections.cloud,
-    media: { store: mediaStore },
+    media: { store: mediaStore, openFile: accountFileOpener(db, mediaStore) },
     sending: {
       dispatcher,
       settingsChanged: (userId) => {

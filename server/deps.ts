@@ -13,6 +13,7 @@ import type { AccountChange } from './records/events';
 import type { PresenceTracker } from './records/presence-tracker';
 import type { Dispatcher } from './sending/dispatcher';
 import type { SessionStore } from './sessions/session-store';
+import type { FileOpener } from './whatsapp/account-file';
 import type { CloudConnections } from './whatsapp/cloud-connections';
 import type { DriverProvider } from './whatsapp/driver';
 import type { ConnectionManager } from './whatsapp/manager';
@@ -63,7 +64,7 @@ export interface AppDeps {
   /** Work for later: jobs enqueued in the caller's transaction, run by one live process each (server/jobs/). */
   jobs: JobRunner;
   /** Where file bytes live (server/media/store.ts): received files and, later, uploads. */
-  media: { store: MediaStore };
+  media: { store: MediaStore; openFile: FileOpener };
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string; schema?: FastifySchema }>;
 }

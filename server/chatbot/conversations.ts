@@ -271,6 +271,10 @@ export async function recordOutboundMessage(
     source: OutboundSource;
     text: string;
     imageUrl?: string | null;
+    /** A file it carried (media_uploads.id). */
+    mediaId?: string | null;
+    /** The conversation list's line when the text alone does not say what went ('📎 catalogo.pdf'). */
+    preview?: string;
     /** The buttons sent with the text (a bot rule's). */
     buttons?: StoredButtons | null;
     status: OutboundStatus;
@@ -287,14 +291,14 @@ export async function recordOutboundMessage(
   const inserted = rowsOf<{ id: string }>(
     await db.execute(sql`
       with stored as (
-        insert into conversation_messages (user_id, phone, connection_id, direction, source, text, image_url, buttons, status, failure_reason, provider_message_id)
-        values (${userId}, ${input.phone}, ${input.connectionId}, 'out', ${input.source}, ${input.text}, ${input.imageUrl ?? null},
+        insert into conversation_messages (user_id, phone, connection_id, direction, source, text, image_url, media_id, buttons, status, failure_reason, provider_message_id)
+        values (${userId}, ${input.phone}, ${input.connectionId}, 'out', ${input.source}, ${input.text}, ${input.imageUrl ?? null}, ${input.mediaId ?? null}::uuid,
                 ${input.buttons?.options.length ? JSON.stringify(input.buttons) : null}::jsonb, ${input.status},
                 ${input.failureReason ?? null}, ${input.providerMessageId ?? null})
         returning id
       ), conversation as (
         insert into conversations (user_id, phone, connection_id, last_message_at, last_message_text, last_direction)
-        values (${userId}, ${input.phone}, ${input.connectionId}, now(), ${preview(input.text)}, 'out')
+        values (${userId}, ${input.phone}, ${input.connectionId}, now(), ${preview(input.preview ?? input.text)}, 'out')
         on conflict (user_id, phone, connection_id) do update set
           last_message_at = now(), last_message_text = excluded.last_message_text, last_direction = 'out'
       )${eventCte}

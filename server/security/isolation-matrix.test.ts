@@ -358,7 +358,8 @@ const ID_FIELDS: Record<string, IdUse> = {
   'POST /api/whatsapp/simulator/inbound body connectionId': refusedNumber,
   'POST /api/whatsapp/simulator/inbound body reaction.providerMessageId': {
     expect: 'external',
-    reason: 'a WhatsApp message id the simulated phone reacts to; it is looked up in the caller’s own conversation only',
+    reason:
+      'a WhatsApp message id the simulated phone reacts to; it is looked up in the caller’s own conversation only',
   },
   'POST /api/whatsapp/simulator/restrict body connectionId': refusedNumber,
   'GET /api/activity query userId': {

@@ -3,10 +3,19 @@ import type { Upload } from '#contract/uploads';
 import { ApiError } from './api';
 
 /** Sends one image as multipart (field `file`); the server decides by its bytes whether it is one. */
-export async function uploadImage(file: File, signal?: AbortSignal): Promise<Upload> {
+export function uploadImage(file: File, signal?: AbortSignal): Promise<Upload> {
+  return uploadFile(file, { signal });
+}
+
+/**
+ * Sends one file (an image, a document, an audio, a video) as multipart (field `file`); the server
+ * decides by its bytes what it is. `voice`: a voice note recorded in the page.
+ */
+export async function uploadFile(file: File, opts: { voice?: boolean; signal?: AbortSignal } = {}): Promise<Upload> {
+  const { signal } = opts;
   const form = new FormData();
   form.append('file', file);
-  const response = await fetch('/api/uploads', {
+  const response = await fetch(opts.voice ? '/api/uploads?voice=true' : '/api/uploads', {
     method: 'POST',
     credentials: 'include',
     headers: { Accept: 'application/json' },

@@ -53,7 +53,7 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         deps,
         authed(request).user.id,
         request.params.phone,
-        request.body.text,
+        request.body,
         request.query,
       ),
     }),

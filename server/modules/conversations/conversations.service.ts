@@ -8,8 +8,10 @@ import { rowsOf } from '../../db/rows';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { personalText } from '../../sending/content';
+import { withAccountFile } from '../../whatsapp/account-file';
 import { DriverError } from '../../whatsapp/driver';
 import { type ContentColumns, contentColumns, contentJoins, messageContent } from './message-content';
+import { outgoingParts, replyAttachment } from './reply-attachment';
 
 interface ConversationRow {
   phone: string;
@@ -270,18 +272,20 @@ async function handoffMinutes(db: Db, userId: string): Promise<number> {
  * number for the configured time).
  */
 export async function sendManualMessage(
-  deps: Pick<AppDeps, 'db' | 'drivers' | 'connections'>,
+  deps: Pick<AppDeps, 'db' | 'drivers' | 'connections' | 'media'>,
   userId: string,
   phone: string,
-  text: string,
+  input: { text: string; mediaUrl?: string },
   choice: ThreadChoice = {},
 ): Promise<Conversation> {
   const { db } = deps;
+  const { text } = input;
   const conversation = await findConversation(deps, userId, phone, choice);
   const optedOut = rowsOf<{ opted_out: boolean }>(
     await db.execute(sql`select opted_out from contacts where ${accountSql(userId)} and phone = ${`+${phone}`}`),
   )[0]?.opted_out;
   if (optedOut) throw new AppError('CONFLICT', conversationsMsg.optedOut);
+  const attachment = input.mediaUrl ? await replyAttachment(db, userId, input.mediaUrl) : null;
   // Only through the conversation's own number: an answer from another would start another conversation.
   const number = conversation.connectionId;
   const entry = number ? await deps.connections.directory.get(userId, number) : undefined;
@@ -290,32 +294,46 @@ export async function sendManualMessage(
   if (driver?.status().state !== 'connected') {
     throw new AppError('CONFLICT', conversationsMsg.numberNotConnected(entry.label));
   }
-  let providerMessageId: string;
-  try {
-    ({ providerMessageId } = await driver.send(phone, { kind: 'text', text }));
-  } catch (err) {
-    const reason = err instanceof DriverError ? err.message : conversationsMsg.sendError;
+  // A file and its text: one message when the text can be its caption, else the file then the text.
+  const parts = outgoingParts(text, attachment);
+  for (const part of parts) {
+    let providerMessageId: string;
+    try {
+      // A connection held here reads the file itself; one held elsewhere is handed its id.
+      const message = driver.readsUploads
+        ? part.message
+        : await withAccountFile(part.message, userId, deps.media.openFile);
+      ({ providerMessageId } = await driver.send(phone, message));
+    } catch (err) {
+      const reason = err instanceof DriverError ? err.message : conversationsMsg.sendError;
+      await recordOutboundMessage(db, userId, {
+        phone,
+        connectionId: number,
+        source: 'manual',
+        text: part.text,
+        imageUrl: part.imageUrl,
+        mediaId: part.mediaId,
+        preview: part.preview,
+        status: 'failed',
+        failureReason: reason.slice(0, 200),
+      });
+      throw new AppError(
+        'CONFLICT',
+        err instanceof DriverError && err.kind === 'template_required' ? reason : conversationsMsg.sendError,
+      );
+    }
     await recordOutboundMessage(db, userId, {
       phone,
       connectionId: number,
       source: 'manual',
-      text,
-      status: 'failed',
-      failureReason: reason.slice(0, 200),
+      text: part.text,
+      imageUrl: part.imageUrl,
+      mediaId: part.mediaId,
+      preview: part.preview,
+      status: 'sent',
+      providerMessageId,
     });
-    throw new AppError(
-      'CONFLICT',
-      err instanceof DriverError && err.kind === 'template_required' ? reason : conversationsMsg.sendError,
-    );
   }
-  await recordOutboundMessage(db, userId, {
-    phone,
-    connectionId: number,
-    source: 'manual',
-    text,
-    status: 'sent',
-    providerMessageId,
-  });
   await setTakenOver(db, userId, phone, number, new Date(Date.now() + (await handoffMinutes(db, userId)) * 60_000));
   return findConversation(deps, userId, phone, { connectionId: number });
 }

@@ -1,3 +1,3 @@
 /** The uploads module's public surface: what app.ts and other modules may import (server/README.md). */
 export { uploadsRoutes } from './uploads.routes';
-export { bytesOut, findUpload, loadUpload, makeUploadRoom, saveUpload } from './uploads.service';
+export { accountFileOpener, bytesOut, findUpload, loadUpload, makeUploadRoom, saveUpload } from './uploads.service';

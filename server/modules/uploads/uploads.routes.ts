@@ -1,35 +1,44 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { UPLOAD_MAX_BYTES, uploadIdParams, uploadSchema, uploadsMsg } from '../../../contract/uploads';
+import { MEDIA_MAX_BYTES } from '../../../contract/message-content';
+import { uploadIdParams, uploadQuery, uploadSchema, uploadsMsg } from '../../../contract/uploads';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed } from '../../plugins/access';
 import { routeSpec } from '../../plugins/route-spec';
-import { fileDisposition, openFile, saveUpload, servedAs } from './uploads.service';
+import { fileDisposition, openFile, saveFile, servedAs } from './uploads.service';
+
+const LARGEST_FILE = Math.max(...Object.values(MEDIA_MAX_BYTES));
 
 export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config, media }) => {
   const spec = routeSpec('uploads', 'customer');
   app.post(
     '',
-    spec('Upload an image (multipart field "file"; JPEG, PNG or WebP by its bytes, at most 5 MB)', {
-      consumes: ['multipart/form-data'],
-      response: { 200: uploadSchema },
-    }),
+    spec(
+      'Upload a file (multipart field "file"), decided by its bytes: an image (JPEG, PNG, WebP ≤ 5 MB), a document (PDF, Word, Excel, PowerPoint, TXT, CSV ≤ 100 MB), an audio (OGG/Opus, MP3, M4A/AAC, AMR ≤ 16 MB; `voice=true`: a voice note, WebM/Opus remuxed to OGG), a video (MP4/3GP, H.264 + AAC ≤ 16 MB) or a sticker (`kind=sticker`, WebP ≤ 500 KB)',
+      { consumes: ['multipart/form-data'], querystring: uploadQuery, response: { 200: uploadSchema } },
+    ),
     async (request) => {
       const { user } = authed(request);
-      const part = request.isMultipart() ? await request.file({ limits: { fileSize: UPLOAD_MAX_BYTES } }) : undefined;
+      const part = request.isMultipart() ? await request.file({ limits: { fileSize: LARGEST_FILE } }) : undefined;
       if (part?.fieldname !== 'file') throw new AppError('VALIDATION', uploadsMsg.noFile);
-      let data: Buffer;
       try {
-        data = await part.toBuffer();
+        return await saveFile(
+          db,
+          media.store,
+          user.id,
+          { fileName: part.filename, stream: part.file, truncated: () => part.file.truncated },
+          {
+            quotaMb: config.UPLOADS_QUOTA_MB,
+            voice: request.query.voice,
+            sticker: request.query.kind === 'sticker',
+          },
+        );
       } catch (err) {
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.tooLarge);
+          throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.fileTooLarge);
         }
         throw err;
       }
-      // The reader cuts a file at the limit without an error when a chunk ends exactly on it.
-      if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.tooLarge);
-      return saveUpload(db, user.id, { fileName: part.filename, data }, { quotaMb: config.UPLOADS_QUOTA_MB });
     },
   );
 

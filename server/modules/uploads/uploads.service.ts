@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
-import { messageContentMsg } from '../../../contract/message-content';
+import { MEDIA_MAX_BYTES, messageContentMsg } from '../../../contract/message-content';
 import {
   baseFileName,
   UPLOAD_MAX_BYTES,
@@ -16,7 +17,9 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { mediaUploads } from '../../db/schema';
 import { AppError } from '../../errors';
-import type { MediaStore } from '../../media/store';
+import { detectFile } from '../../media/file-type';
+import { accountFileKey, type MediaStore, MediaTooLarge } from '../../media/store';
+import { oggOpusDuration, webmOpusToOgg } from '../../media/webm-to-ogg';
 import type { FileOpener } from '../../whatsapp/account-file';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -100,6 +103,9 @@ export async function pruneUnusedUploads(db: Db, userId: string): Promise<number
     await db.execute(sql`
       delete from media_uploads u
       where ${accountSql(userId, 'u.user_id')} and u.origin = 'upload' and u.created_at < now() - interval '1 day'
+        -- A file in the media store is removed with its bytes, not here (docs/decisions/042-media-store.md).
+        and u.storage_key is null
+        and not exists (select 1 from conversation_messages s where ${accountSql(userId, 's.user_id')} and s.media_id = u.id)
         and not exists (select 1 from campaigns c where ${accountSql(userId, 'c.user_id')} and c.image_url = ${UPLOAD_REF_PREFIX} || u.id::text)
         and not exists (select 1 from saved_messages m where ${accountSql(userId, 'm.user_id')} and m.upload_id = u.id)
       returning u.id`),
@@ -174,7 +180,15 @@ export async function findUpload(db: Db, userId: string, id: string): Promise<Up
       size: mediaUploads.size,
     })
     .from(mediaUploads)
-    .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id), eq(mediaUploads.origin, 'upload')));
+    .where(
+      ofAccount(
+        mediaUploads,
+        userId,
+        eq(mediaUploads.id, id),
+        eq(mediaUploads.origin, 'upload'),
+        eq(mediaUploads.kind, 'image'),
+      ),
+    );
   return row ? toUpload(row) : null;
 }
 
@@ -283,5 +297,151 @@ export function accountFileOpener(db: Db, store: MediaStore): FileOpener {
         return body;
       },
     };
+  };
+}
+
+/** Bytes of a file's start that decide what it is (docs/decisions/042-media-store.md). */
+const HEAD_BYTES = 4 * 1024 * 1024;
+const LARGEST = Math.max(...Object.values(MEDIA_MAX_BYTES));
+
+async function readAll(store: MediaStore, key: string): Promise<Buffer> {
+  const body = await store.get(key);
+  if (!body) throw new Error('the file is no longer in the media store');
+  const parts: Buffer[] = [];
+  for await (const part of body) parts.push(Buffer.isBuffer(part) ? part : Buffer.from(part as Uint8Array));
+  return Buffer.concat(parts);
+}
+
+/** A name kept and served: no folders, no control or quoting characters, and the extension of what the bytes are. */
+function keptFileName(name: string | undefined, extension: string, fallback: string): string {
+  const base = baseFileName(name ?? '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
+    .replace(/[\u0000-\u001f\u007f-\u009f"<>|:*?]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const stem = base.replace(/\.[^.]*$/, '').slice(0, 120) || fallback;
+  return `${stem}.${extension}`;
+}
+
+/**
+ * Stores any file the account sends (the upload route): an image as before (saveUpload), and a
+ * document, audio, video or sticker streamed into the media store, decided by its own bytes, never
+ * its name, each kind within Meta's limit; a voice note recorded in the page (WebM/Opus) is remuxed
+ * into OGG/Opus without re-encoding, so it plays as one on phones. A refusal is a 400 (413 above a
+ * limit or the account's room) in Portuguese, and nothing of the file is kept.
+ */
+export async function saveFile(
+  db: Db,
+  store: MediaStore,
+  userId: string,
+  file: { fileName: string | undefined; stream: AsyncIterable<Uint8Array>; truncated: () => boolean },
+  opts: { quotaMb: number; voice?: boolean; sticker?: boolean },
+): Promise<Upload> {
+  const id = randomUUID();
+  const key = accountFileKey(userId, id);
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  async function* tee(): AsyncGenerator<Uint8Array> {
+    for await (const part of file.stream) {
+      const chunk = Buffer.isBuffer(part) ? part : Buffer.from(part);
+      if (headBytes < HEAD_BYTES) {
+        const take = chunk.subarray(0, HEAD_BYTES - headBytes);
+        head.push(take);
+        headBytes += take.length;
+      }
+      yield chunk;
+    }
+  }
+  let stored: { size: number; sha256: string };
+  try {
+    stored = await store.put(key, tee(), LARGEST);
+  } catch (err) {
+    if (err instanceof MediaTooLarge) throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.fileTooLarge);
+    throw err;
+  }
+  const refuse = async (code: 'VALIDATION' | 'PAYLOAD_TOO_LARGE', message: string): Promise<never> => {
+    await store.delete(key);
+    throw new AppError(code, message);
+  };
+  if (file.truncated()) return refuse('PAYLOAD_TOO_LARGE', uploadsMsg.fileTooLarge);
+  if (stored.size === 0) return refuse('VALIDATION', uploadsMsg.emptyFile);
+  const start = Buffer.concat(head, headBytes);
+  if (!opts.sticker && detectImageType(start)) {
+    // Images keep their place in the database (campaigns, saved messages, backups read them there),
+    // with the messages they always had.
+    if (stored.size > UPLOAD_MAX_BYTES) return refuse('PAYLOAD_TOO_LARGE', uploadsMsg.tooLarge);
+    const data = await readAll(store, key);
+    await store.delete(key);
+    return {
+      ...(await saveUpload(db, userId, { fileName: file.fileName, data }, { quotaMb: opts.quotaMb })),
+      kind: 'image',
+    };
+  }
+  const detected = await detectFile(start, {
+    declaredName: file.fileName,
+    totalSize: stored.size,
+    asSticker: opts.sticker,
+  });
+  if ('refused' in detected) {
+    return refuse(/grande/i.test(detected.refused) ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION', detected.refused);
+  }
+  if (detected.kind === 'image') return refuse('VALIDATION', uploadsMsg.invalidType);
+  let mimeType = detected.mimeType;
+  let extension = detected.extension;
+  let voice = false;
+  let durationSeconds: number | null = null;
+  if (detected.kind === 'audio' && (opts.voice || mimeType === 'audio/webm')) {
+    try {
+      let ogg = await readAll(store, key);
+      if (mimeType === 'audio/webm') ogg = webmOpusToOgg(ogg);
+      if (detected.voiceCapable || mimeType === 'audio/webm') {
+        durationSeconds = Math.max(1, Math.round(oggOpusDuration(ogg)));
+        stored = await store.put(key, [ogg], LARGEST);
+        mimeType = 'audio/ogg';
+        extension = 'ogg';
+        voice = Boolean(opts.voice) || detected.mimeType === 'audio/webm';
+      }
+    } catch {
+      return refuse('VALIDATION', uploadsMsg.voiceInvalid);
+    }
+  }
+  const fileName = voice
+    ? `mensagem-de-voz-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}.ogg`
+    : keptFileName(file.fileName, extension, detected.kind === 'document' ? 'documento' : detected.kind);
+  const size = stored.size;
+  const sha256 = stored.sha256;
+  try {
+    await db.transaction(async (tx) => {
+      const t = tx as unknown as Db;
+      if (!(await makeUploadRoom(t, userId, size, opts.quotaMb)))
+        throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.quotaExceeded(opts.quotaMb));
+      await t.insert(mediaUploads).values({
+        id,
+        userId,
+        fileName,
+        mimeType,
+        size,
+        kind: detected.kind,
+        origin: 'upload',
+        state: 'ready',
+        storageKey: key,
+        sha256,
+        voice,
+        durationSeconds,
+      });
+    });
+  } catch (err) {
+    await store.delete(key);
+    throw err;
+  }
+  return {
+    id,
+    url: uploadUrl(id),
+    fileName,
+    mimeType,
+    size,
+    kind: detected.kind,
+    ...(voice ? { voice: true } : {}),
+    ...(durationSeconds ? { durationSeconds } : {}),
   };
 }

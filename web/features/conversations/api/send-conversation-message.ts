@@ -7,14 +7,22 @@ import { applyConversation, type ConversationActionResponse } from './get-conver
  * Sends through the conversation's number and takes the conversation over (the bot goes silent).
  * 4xx/409 carry a pt-BR `message`: not connected, opted out, too long.
  */
-export function sendConversationMessage(thread: Thread, text: string): Promise<ConversationActionResponse> {
-  return api.post<ConversationActionResponse>(conversationPath(thread, '/messages'), { text });
+export function sendConversationMessage(
+  thread: Thread,
+  text: string,
+  mediaUrl?: string,
+): Promise<ConversationActionResponse> {
+  return api.post<ConversationActionResponse>(conversationPath(thread, '/messages'), {
+    text,
+    ...(mediaUrl ? { mediaUrl } : {}),
+  });
 }
 
 export function useSendConversationMessage() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ thread, text }: { thread: Thread; text: string }) => sendConversationMessage(thread, text),
+    mutationFn: ({ thread, text, mediaUrl }: { thread: Thread; text: string; mediaUrl?: string }) =>
+      sendConversationMessage(thread, text, mediaUrl),
     // The handoff shows at once; the refetches bring the new bubble and the list's new order.
     onSuccess: (response) => applyConversation(queryClient, response?.conversation),
   });

@@ -1,42 +1,73 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { SendHorizontal } from 'lucide-react';
-import { type KeyboardEvent, useId, useState } from 'react';
+import { Mic, Paperclip, SendHorizontal, Square, X } from 'lucide-react';
+import { type ClipboardEvent, type DragEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { conversationsMsg, sendConversationMessageInput } from '#contract/conversations';
+import type { Upload } from '#contract/uploads';
 import { PermissionGatedButton } from '#web/components/permission-gated-button';
+import { Button } from '#web/components/ui/button';
 import { Label } from '#web/components/ui/label';
 import { Spinner } from '#web/components/ui/spinner';
 import { Textarea } from '#web/components/ui/textarea';
 import { useCanAct } from '#web/lib/auth/use-can-act';
 import { toastError } from '#web/lib/toasts';
+import { uploadFile } from '#web/lib/upload-image';
 import { useSendConversationMessage } from '../api/send-conversation-message';
 import type { Thread } from '../conversation-view';
+import { formatFileSize } from '../message-content-view';
+import { useVoiceRecorder } from './use-voice-recorder';
 
 const MAX_LENGTH = 4096;
 
 /**
  * The reply box, validated by the contract's `sendConversationMessageInput`: Enter sends, Shift+Enter
- * breaks the line, an empty text is not sent. Sending takes the conversation over. On failure the text
- * stays, with the server's reason in a toast. The reply goes out through the thread's number.
+ * breaks the line, an empty text is not sent. A file goes with it: picked, dropped on the box or an
+ * image pasted; or a voice note recorded in the page. Sending takes the conversation over. On failure
+ * the text and the file stay, with the server's reason in a toast. The reply goes out through the
+ * thread's number.
  */
 export function MessageComposer({ thread }: { thread: Thread }) {
   const form = useForm({ resolver: zodResolver(sendConversationMessageInput), defaultValues: { text: '' } });
   const [status, setStatus] = useState('');
+  const [attached, setAttached] = useState<Upload | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [dragging, setDragging] = useState(false);
   const sending = useSendConversationMessage();
   const can = useCanAct('message');
   const inputId = useId();
   const hintId = useId();
-  const empty = !form.watch('text').trim();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const empty = !(form.watch('text') ?? '').trim() && !attached;
 
-  const send = form.handleSubmit(({ text }) => {
-    if (sending.isPending || can.state !== 'allowed') return;
+  const attach = async (file: File, opts: { voice?: boolean } = {}) => {
+    if (uploading) return;
+    setUploading(true);
+    setStatus('Enviando arquivo...');
+    try {
+      const upload = await uploadFile(file, opts);
+      setAttached(upload);
+      setStatus(`Arquivo anexado: ${upload.fileName}`);
+    } catch (error) {
+      setStatus('');
+      toastError(error, 'Não foi possível anexar o arquivo. Tente novamente.');
+    } finally {
+      setUploading(false);
+    }
+  };
+  const recorder = useVoiceRecorder((file) => void attach(file, { voice: true }));
+
+  const send = form.handleSubmit(({ text = '' }) => {
+    if (sending.isPending || uploading || can.state !== 'allowed') return;
+    if (!text && !attached) return;
     setStatus('Enviando...');
+    const mediaUrl = attached ? `upload:${attached.id}` : undefined;
     sending.mutate(
-      { thread, text },
+      { thread, text, mediaUrl },
       {
         onSuccess: () => {
           // Anything typed while it was sending stays.
-          if (form.getValues('text').trim() === text) form.setValue('text', '');
+          if ((form.getValues('text') ?? '').trim() === text) form.setValue('text', '');
+          setAttached(null);
           setStatus(conversationsMsg.sent);
         },
         onError: (error) => {
@@ -52,37 +83,118 @@ export function MessageComposer({ thread }: { thread: Thread }) {
     event.preventDefault();
     void send();
   };
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const file = [...event.clipboardData.files].find((f) => f.type.startsWith('image/'));
+    if (!file) return;
+    event.preventDefault();
+    void attach(file);
+  };
+  const onDrop = (event: DragEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file) void attach(file);
+  };
 
   return (
-    <form onSubmit={send} className="grid gap-1.5 border-t bg-card p-3" aria-label="Responder">
+    <form
+      onSubmit={send}
+      onDragOver={(event) => {
+        if (!event.dataTransfer.types.includes('Files')) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+      className={`grid gap-1.5 border-t bg-card p-3 ${dragging ? 'outline-2 outline-dashed outline-primary' : ''}`}
+      aria-label="Responder"
+    >
       <Label htmlFor={inputId} className="text-xs">
         Sua resposta
       </Label>
+      {attached && (
+        <div
+          className="flex items-center gap-2 rounded-md border bg-muted/50 px-2 py-1 text-sm"
+          data-testid="composer-attachment"
+        >
+          <Paperclip className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+          <span className="min-w-0 flex-1 truncate">{attached.fileName}</span>
+          <span className="shrink-0 text-xs text-muted-foreground">{formatFileSize(attached.size)}</span>
+          <Button
+            type="button"
+            variant="ghost"
+            size="icon"
+            className="size-7"
+            aria-label={`Remover anexo ${attached.fileName}`}
+            onClick={() => setAttached(null)}
+          >
+            <X className="size-4" aria-hidden />
+          </Button>
+        </div>
+      )}
       <div className="flex items-end gap-2">
+        <input
+          ref={fileInput}
+          type="file"
+          className="sr-only"
+          tabIndex={-1}
+          aria-label="Anexar arquivo"
+          data-testid="composer-file"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file) void attach(file);
+          }}
+        />
+        <Button
+          type="button"
+          variant="outline"
+          size="icon"
+          aria-label="Anexar arquivo"
+          disabled={uploading || recorder.recording}
+          onClick={() => fileInput.current?.click()}
+        >
+          {uploading ? <Spinner /> : <Paperclip className="size-4" aria-hidden />}
+        </Button>
         <Textarea
           id={inputId}
           aria-describedby={hintId}
           rows={2}
           maxLength={MAX_LENGTH}
-          placeholder="Escreva uma mensagem..."
+          placeholder={recorder.recording ? `Gravando... ${recorder.elapsed}` : 'Escreva uma mensagem...'}
           className="max-h-40 min-h-10 resize-none"
           {...form.register('text')}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
+        {recorder.supported && (
+          <Button
+            type="button"
+            variant={recorder.recording ? 'destructive' : 'outline'}
+            size="icon"
+            aria-label={recorder.recording ? 'Parar gravação' : 'Gravar mensagem de voz'}
+            aria-pressed={recorder.recording}
+            disabled={uploading || Boolean(attached)}
+            onClick={() => (recorder.recording ? recorder.stop() : void recorder.start())}
+          >
+            {recorder.recording ? <Square className="size-4" aria-hidden /> : <Mic className="size-4" aria-hidden />}
+          </Button>
+        )}
         <PermissionGatedButton
           kind="message"
           type="submit"
-          disabled={empty || sending.isPending}
+          disabled={empty || sending.isPending || uploading || recorder.recording}
           icon={sending.isPending ? <Spinner /> : <SendHorizontal aria-hidden />}
         >
           Enviar
         </PermissionGatedButton>
       </div>
       <p id={hintId} className="text-xs text-muted-foreground">
-        Enter envia, Shift+Enter quebra a linha. Ao responder, o chatbot fica em silêncio nesta conversa.
+        Enter envia, Shift+Enter quebra a linha. Anexe, arraste ou cole um arquivo, ou grave um áudio. Ao responder, o
+        chatbot fica em silêncio nesta conversa.
       </p>
       <p className="sr-only" aria-live="polite">
-        {status}
+        {recorder.error || status}
       </p>
     </form>
   );

@@ -1,0 +1,118 @@
+import { eq } from 'drizzle-orm';
+import { conversationsMsg } from '../../../contract/conversations';
+import { contentPreview, type MediaKind } from '../../../contract/message-content';
+import { uploadIdOf } from '../../../contract/uploads';
+import { ofAccount } from '../../db/account-scope';
+import type { Db } from '../../db/client';
+import { mediaUploads } from '../../db/schema';
+import { AppError } from '../../errors';
+import type { OutgoingMessage } from '../../whatsapp/driver';
+
+const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A file a person sends from 'Conversas': one of the account's, or a link to an image. */
+export type Attachment =
+  | {
+      file: string;
+      kind: MediaKind;
+      mimeType: string;
+      fileName: string;
+      voice: boolean;
+      durationSeconds: number | null;
+    }
+  | { link: string };
+
+/**
+ * The file `mediaUrl` names: `upload:<id>` or `/api/uploads/<id>` of the account's own (uploaded, or
+ * received and fetched), or an https link, sent as an image. Anything else is a 400 in Portuguese.
+ */
+export async function replyAttachment(db: Db, userId: string, mediaUrl: string): Promise<Attachment> {
+  const id = uploadIdOf(mediaUrl) ?? UPLOAD_URL.exec(mediaUrl)?.[1];
+  if (id !== undefined && id !== null) {
+    const [row] = UUID.test(id)
+      ? await db
+          .select({
+            kind: mediaUploads.kind,
+            mimeType: mediaUploads.mimeType,
+            fileName: mediaUploads.fileName,
+            voice: mediaUploads.voice,
+            durationSeconds: mediaUploads.durationSeconds,
+            state: mediaUploads.state,
+          })
+          .from(mediaUploads)
+          .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)))
+      : [];
+    if (row?.state !== 'ready') throw new AppError('VALIDATION', conversationsMsg.mediaInvalid);
+    return { file: id, ...row, kind: row.kind as MediaKind };
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(mediaUrl);
+  } catch {
+    url = null;
+  }
+  if (url?.protocol !== 'https:') throw new AppError('VALIDATION', conversationsMsg.mediaInvalid);
+  return { link: url.href };
+}
+
+/** A message to send and what its row keeps. */
+export interface OutgoingPart {
+  message: OutgoingMessage;
+  text: string;
+  imageUrl: string | null;
+  mediaId: string | null;
+  preview: string;
+}
+
+/** Kinds whose message carries a caption on WhatsApp; audio and stickers have none. */
+const CAPTIONED: ReadonlySet<MediaKind> = new Set(['image', 'video', 'document']);
+
+/**
+ * What goes out for a text and a file: the file with the text as its caption where WhatsApp allows
+ * one; an audio or a sticker, then the text as a message of its own; the text alone without a file.
+ */
+export function outgoingParts(text: string, attachment: Attachment | null): OutgoingPart[] {
+  const textPart = (): OutgoingPart => ({
+    message: { kind: 'text', text },
+    text,
+    imageUrl: null,
+    mediaId: null,
+    preview: text,
+  });
+  if (!attachment) return [textPart()];
+  if ('link' in attachment) {
+    return [
+      {
+        message: { kind: 'image', image: { url: attachment.link }, ...(text ? { caption: text } : {}) },
+        text,
+        imageUrl: attachment.link,
+        mediaId: null,
+        preview: contentPreview({ text, media: { kind: 'image' } }),
+      },
+    ];
+  }
+  const captioned = CAPTIONED.has(attachment.kind);
+  // Only OGG/Opus plays as a voice note on a phone; other audio goes as an audio file.
+  const voice = attachment.kind === 'audio' && attachment.voice && attachment.mimeType === 'audio/ogg';
+  const media = {
+    kind: attachment.kind,
+    mimeType: attachment.mimeType,
+    fileName: attachment.fileName,
+    file: attachment.file,
+    ...(voice ? { voice: true } : {}),
+    ...(attachment.durationSeconds ? { durationSeconds: attachment.durationSeconds } : {}),
+  };
+  const caption = captioned ? text : '';
+  const filePart: OutgoingPart = {
+    message: { kind: 'media', media, ...(caption ? { caption } : {}) },
+    text: caption,
+    imageUrl: null,
+    mediaId: attachment.file,
+    preview: contentPreview({
+      text: caption,
+      media: { kind: attachment.kind, fileName: attachment.fileName, voice, durationSeconds: media.durationSeconds },
+    }),
+  };
+  return !captioned && text ? [filePart, textPart()] : [filePart];
+}
