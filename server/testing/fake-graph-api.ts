@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -36,7 +37,25 @@ export interface FakeSend {
   attempt: number;
 }
 
-type Answer = { status: number; body: unknown; headers?: Record<string, string> } | { drop: true } | { hang: true };
+type Answer =
+  | { status: number; body: unknown; headers?: Record<string, string> }
+  | { status: number; raw: Buffer; headers: Record<string, string> }
+  | { drop: true }
+  | { hang: true };
+
+/** A file a contact sent, as the media edge knows it (see addMedia). */
+export interface FakeInboundMedia {
+  bytes: Buffer;
+  mimeType: string;
+  /** Only this token reads it; when absent, any known phone number's token does. */
+  token?: string;
+  /** What the lookup announces as `file_size` (a test makes it lie); the true size otherwise. */
+  fileSize?: number;
+  /** What the lookup announces as `url` (a test points it elsewhere); the fake's own otherwise. */
+  url?: string;
+  /** The download URL's unguessable part, as Meta's `hash`. */
+  hash: string;
+}
 
 export interface FakeRequest {
   method: string;
@@ -94,6 +113,25 @@ export class FakeGraphApi {
   /** The message id (wamid) each of `sent` got. */
   readonly sentIds: string[] = [];
   readonly media: Array<{ phoneNumberId: string; bytes: number; type: string | null }> = [];
+  /** Files contacts sent, by media id: what `GET /{media-id}` and its download URL answer. */
+  readonly inboundMedia = new Map<string, FakeInboundMedia>();
+
+  /**
+   * A file a contact sent, as a webhook's media id: `GET /{version}/{id}` answers Meta's
+   * `{ url, mime_type, sha256, file_size, id, messaging_product }`, and the url gives the bytes, both
+   * with the bearer token. Answers the id.
+   */
+  addMedia(bytes: Buffer, mimeType: string, more: Pick<FakeInboundMedia, 'token' | 'fileSize' | 'url'> = {}): string {
+    // Meta's media ids are long decimal numbers.
+    const id = String(1_000_000_000_000_000 + ++this.seq);
+    this.inboundMedia.set(id, { bytes, mimeType, ...more, hash: randomBytes(8).toString('hex') });
+    return id;
+  }
+
+  private mediaReader(media: FakeInboundMedia, token: string | undefined): boolean {
+    if (!token) return false;
+    return media.token ? media.token === token : [...this.phones.values()].some((p) => p.token === token);
+  }
   /** Error code a send to this recipient answers with (130429, 131047, 131026…). */
   readonly recipientErrors = new Map<string, number>();
   /** How long each send waits before answering (the real Graph API takes 100–300 ms). */
@@ -125,6 +163,11 @@ export class FakeGraphApi {
           if ('hang' in answer) return;
           if ('drop' in answer) {
             req.socket.destroy();
+            return;
+          }
+          if ('raw' in answer) {
+            res.writeHead(answer.status, answer.headers);
+            res.end(answer.raw);
             return;
           }
           res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
@@ -173,6 +216,16 @@ export class FakeGraphApi {
     if (this.keepRequests) this.requests.push(record);
 
     const parts = url.pathname.split('/').filter(Boolean); // [version, id, edge?]
+    const bearer = req.headers.authorization?.replace(/^Bearer /, '');
+
+    // A received file's bytes, where the media lookup's `url` points (Meta's lookaside host).
+    if (parts[0] === 'media-bytes' && record.method === 'GET') {
+      const media = this.inboundMedia.get(parts[1] ?? '');
+      if (!media || media.hash !== record.query.hash) return this.error(404, 100, 'Media not found');
+      if (!this.mediaReader(media, bearer)) return this.error(401, 190, 'Invalid OAuth access token');
+      return { status: 200, raw: media.bytes, headers: { 'content-type': media.mimeType } };
+    }
+
     if (!/^v\d+\.\d+$/.test(parts[0] ?? '')) return this.error(400, 2500, 'Unknown path components', 'OAuthException');
     const [, id, edge] = parts;
     const token = req.headers.authorization?.replace(/^Bearer /, '');
@@ -188,7 +241,27 @@ export class FakeGraphApi {
       };
     }
 
+    const media = this.inboundMedia.get(id ?? '');
+    if (media && !edge && record.method === 'GET') {
+      if (!this.mediaReader(media, bearer)) return this.error(401, 190, 'Invalid OAuth access token');
+      return {
+        status: 200,
+        body: {
+          messaging_product: 'whatsapp',
+          url: media.url ?? `${this.url}/media-bytes/${id}?hash=${media.hash}`,
+          mime_type: media.mimeType,
+          sha256: createHash('sha256').update(media.bytes).digest('hex'),
+          file_size: media.fileSize ?? media.bytes.length,
+          id,
+        },
+      };
+    }
+
     const phone = this.phones.get(id ?? '');
+    // A lookup without fields is a media id's (the phone number's own always asks for fields).
+    if (!phone && !edge && record.method === 'GET' && !record.query.fields) {
+      return this.error(404, 100, `Unsupported get request. Object with ID '${id}' does not exist`);
+    }
     if (!phone) {
       return this.error(
         400,
