@@ -1,11 +1,9 @@
-import { Readable } from 'node:stream';
 import type { AnyMessageContent, ConnectionState, WAMessage, WAMessageUpdate } from '@whiskeysockets/baileys';
 import { mediaMsg } from '../../../contract/media';
-import type { MessageContactCard } from '../../../contract/message-content';
 import { formatPhone, phoneDigits } from '../../../contract/phone';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import type { FetchedImage } from '../../lib/outbound-fetch';
-import type { OutgoingMedia, PersonalDriverContext } from '../driver';
+import type { PersonalDriverContext } from '../driver';
 import {
   type Driver,
   DriverError,
@@ -21,6 +19,7 @@ import { MenuMemory, renderNumberedMenu } from '../numbered-menu';
 import type { DatabaseAuthState } from './auth-state';
 import type { BaileysSocketLike, MakeSocket } from './baileys-socket';
 import { type InboundContent, inboundContent } from './inbound-content';
+import { outgoingContent } from './outgoing-content';
 
 export type { BaileysSocketLike, MakeSocket } from './baileys-socket';
 
@@ -50,25 +49,6 @@ const userOf = (jid: string | null | undefined) => (jid ? jid.split('@')[0].spli
 const isLid = (jid: string | null | undefined) => Boolean(jid?.endsWith('@lid'));
 const isPn = (jid: string | null | undefined) => Boolean(jid?.endsWith(JID_SUFFIX));
 const isPlainText = (c: InboundContent) => !c.media && !c.location && !c.contactCard && !c.reaction && !c.unsupported;
-
-/** A vCard 3.0 text value: backslashes, commas, semicolons and line breaks escaped. */
-const vcardText = (value: string) =>
-  value
-    .replace(/\\/g, '\\\\')
-    .replace(/\r\n|\r|\n/g, '\\n')
-    .replace(/[;,]/g, (c) => `\\${c}`);
-
-/** The minimal vCard WhatsApp shows as a contact card: the name and, when known, the number with its WhatsApp id. */
-export function contactVcard(card: MessageContactCard): string {
-  const digits = card.phone ? phoneDigits(card.phone) : '';
-  return [
-    'BEGIN:VCARD',
-    'VERSION:3.0',
-    `FN:${vcardText(card.name)}`,
-    ...(digits ? [`TEL;type=CELL;type=VOICE;waid=${digits}:+${digits}`] : []),
-    'END:VCARD',
-  ].join('\n');
-}
 
 /** Message status codes of WhatsApp Web (proto.WebMessageInfo.Status). */
 const STATUS_TO_RECEIPT: Record<number, Receipt['status'] | undefined> = {
@@ -310,40 +290,6 @@ export class BaileysDriver extends DriverEmitter implements Driver {
     }
   }
 
-  /**
-   * A file as Baileys sends it: the bytes streamed from the media store (Baileys encrypts them to a
-   * temporary file and uploads that), never a URL for Baileys to fetch. A linked image is downloaded
-   * under the outbound-fetch rules; links of other kinds are resolved before they reach the driver.
-   */
-  private async mediaContent(media: OutgoingMedia, caption: string | undefined): Promise<AnyMessageContent> {
-    let upload: Buffer | { stream: Readable };
-    if (media.open) upload = { stream: Readable.from(await media.open()) };
-    else if (media.url && media.kind === 'image') upload = await this.linkedImage(media.url);
-    else throw new DriverError('permanent', 'Arquivo indisponível: não foi possível ler o arquivo a enviar.');
-    const withCaption = caption ? { caption } : {};
-    const mimetype = media.mimeType;
-    switch (media.kind) {
-      case 'image':
-        return { image: upload, mimetype, ...withCaption };
-      case 'video':
-        return { video: upload, mimetype, ...withCaption };
-      case 'document':
-        return { document: upload, mimetype, fileName: media.fileName, ...withCaption };
-      case 'audio': {
-        // Only OGG/Opus plays as a voice note; the caller sends any text of a voice note on its own.
-        const ptt = Boolean(media.voice) && /^audio\/ogg\b/i.test(mimetype);
-        return {
-          audio: upload,
-          mimetype: ptt ? 'audio/ogg; codecs=opus' : mimetype,
-          ptt,
-          ...(media.durationSeconds ? { seconds: Math.round(media.durationSeconds) } : {}),
-        };
-      }
-      case 'sticker':
-        return { sticker: upload };
-    }
-  }
-
   async typing(to: string, on: boolean): Promise<void> {
     const sock = this.requireSocket();
     const jid = to.includes('@') ? to : `${phoneDigits(to)}${JID_SUFFIX}`;
@@ -376,27 +322,10 @@ export class BaileysDriver extends DriverEmitter implements Driver {
       case 'template':
         throw new DriverError('permanent', 'Modelos de mensagem só existem na API oficial.');
       case 'media':
-        content = await this.mediaContent(message.media, message.caption);
+      case 'location':
+      case 'contact':
+        content = await outgoingContent(message, (url) => this.linkedImage(url));
         break;
-      case 'location': {
-        const { latitude, longitude, name, address } = message.location;
-        content = {
-          location: {
-            degreesLatitude: latitude,
-            degreesLongitude: longitude,
-            ...(name ? { name } : {}),
-            ...(address ? { address } : {}),
-          },
-        };
-        break;
-      }
-      case 'contact': {
-        const card = message.contactCard;
-        content = {
-          contacts: { displayName: card.name, contacts: [{ displayName: card.name, vcard: contactVcard(card) }] },
-        };
-        break;
-      }
     }
     let sent: WAMessage | undefined;
     try {

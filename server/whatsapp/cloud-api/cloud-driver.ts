@@ -1,5 +1,4 @@
 import { mediaMsg } from '../../../contract/media';
-import { MEDIA_MAX_BYTES } from '../../../contract/message-content';
 import { formatPhone, phoneDigits } from '../../../contract/phone';
 import type { WhatsappSession } from '../../../contract/whatsapp';
 import type { FetchedImage } from '../../lib/outbound-fetch';
@@ -18,6 +17,7 @@ import {
 import { DriverEmitter } from '../driver-emitter';
 import { cloudButtonLayout, MenuMemory, renderNumberedMenu } from '../numbered-menu';
 import { type GraphClient, toDriverError } from './graph-client';
+import { contactsPayload, locationPayload, MediaIds, readFileParts } from './media-ids';
 
 export interface CloudPhoneInfo {
   id?: string;
@@ -64,13 +64,6 @@ export function parseMessagingLimit(value: unknown): MessagingLimit | null {
 
 /** How long a read messaging limit is trusted before asking the Graph API again. */
 const LIMIT_TTL_MS = 10 * 60_000;
-
-/** Meta keeps an uploaded file 30 days: its media id is reused for a day less. */
-export const MEDIA_ID_TTL_MS = 29 * 24 * 60 * 60_000;
-/** At most this many media ids are remembered per number (the oldest go first). */
-const MEDIA_ID_CACHE_MAX = 5_000;
-
-const fileUnavailable = 'Arquivo indisponível: não foi possível ler o arquivo a enviar.';
 
 export interface CloudTemplate {
   name: string;
@@ -231,77 +224,22 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
         const filename = media.kind === 'document' ? { filename: media.fileName } : {};
         return { type: media.kind, [media.kind]: { id, ...withCaption, ...filename } };
       }
-      case 'location': {
-        const { latitude, longitude, name, address } = message.location;
-        return {
-          type: 'location',
-          location: { latitude, longitude, ...(name ? { name } : {}), ...(address ? { address } : {}) },
-        };
-      }
-      case 'contact': {
-        const { name, phone } = message.contactCard;
-        const digits = phone ? phoneDigits(phone) : '';
-        return {
-          type: 'contacts',
-          contacts: [
-            {
-              name: { formatted_name: name, first_name: name },
-              ...(digits ? { phones: [{ phone: `+${digits}`, wa_id: digits, type: 'CELL' }] } : {}),
-            },
-          ],
-        };
-      }
+      case 'location':
+        return locationPayload(message.location);
+      case 'contact':
+        return contactsPayload(message.contactCard);
     }
   }
 
-  /**
-   * Media ids of the files this number already uploaded, by file (the account's file id, else the
-   * bytes' SHA-256): a campaign sends its one file with one upload. The promise is kept, so
-   * concurrent sends of a file share its upload; a failed upload is forgotten and tried again.
-   */
-  private readonly mediaIds = new Map<string, { at: number; id: Promise<string> }>();
+  /** Media ids of the files this number uploaded: one upload per file (media-ids.ts). */
+  private readonly mediaIds = new MediaIds();
 
   private mediaIdFor(media: OutgoingMedia): Promise<string> {
-    const key = media.file !== undefined ? `file:${media.file}` : media.sha256 ? `sha256:${media.sha256}` : null;
-    if (!key) return this.uploadFile(media);
-    const now = Date.now();
-    const cached = this.mediaIds.get(key);
-    if (cached && now - cached.at < MEDIA_ID_TTL_MS) return cached.id;
-    this.mediaIds.delete(key);
-    const entry = { at: now, id: this.uploadFile(media) };
-    this.mediaIds.set(key, entry);
-    entry.id.catch(() => {
-      if (this.mediaIds.get(key) === entry) this.mediaIds.delete(key);
+    return this.mediaIds.get(media, async () => {
+      // A linked image is fetched here, under the outbound-fetch rules; links of other kinds are resolved before.
+      if (!media.open && media.url && media.kind === 'image') return this.uploadMedia({ url: media.url });
+      return this.postMedia(await readFileParts(media), media.mimeType, media.fileName);
     });
-    while (this.mediaIds.size > MEDIA_ID_CACHE_MAX) {
-      const oldest = this.mediaIds.keys().next().value;
-      if (oldest === undefined) break;
-      this.mediaIds.delete(oldest);
-    }
-    return entry.id;
-  }
-
-  /** A file's bytes up to the Graph API (from the media store; an image may come from a link). */
-  private async uploadFile(media: OutgoingMedia): Promise<string> {
-    if (!media.open) {
-      if (media.url && media.kind === 'image') return this.uploadMedia({ url: media.url });
-      throw new DriverError('permanent', fileUnavailable);
-    }
-    const max = MEDIA_MAX_BYTES[media.kind];
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of await media.open()) {
-        size += chunk.byteLength;
-        if (size > max) throw new DriverError('permanent', `${fileUnavailable} (maior que o limite do WhatsApp)`);
-        chunks.push(chunk);
-      }
-    } catch (err) {
-      if (err instanceof DriverError) throw err;
-      throw new DriverError('transient', `${fileUnavailable} (${(err as Error).message})`, 30_000);
-    }
-    // The chunks go into the Blob as they are (no extra copy of a file of up to 100 MB).
-    return this.postMedia(chunks as BlobPart[], media.mimeType, media.fileName);
   }
 
   /**

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FakeGraphApi } from '../../testing/fake-graph-api';
 import type { OutgoingMedia, OutgoingMessage } from '../driver';
-import { CloudApiDriver, MEDIA_ID_TTL_MS } from './cloud-driver';
+import { CloudApiDriver } from './cloud-driver';
 import { GraphClient } from './graph-client';
+import { MEDIA_ID_TTL_MS } from './media-ids';
 
 const graph = new FakeGraphApi();
 beforeAll(async () => {
