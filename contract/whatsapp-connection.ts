@@ -119,9 +119,30 @@ export const simulatedSend = z.object({
   at: z.string(),
   providerMessageId: z.string(),
   /** Ours: what kind of message it was. */
-  kind: z.enum(['text', 'image', 'interactive', 'template']).optional(),
+  kind: z.enum(['text', 'image', 'interactive', 'template', 'media', 'location', 'contact']).optional(),
   /** Ours: for an image sent with its bytes (an upload), how many bytes went out. */
   imageBytes: z.number().int().optional(),
+  /** Ours, for a file (`media`): its kind, name, type and whether it went as a voice note. */
+  mediaKind: z.enum(['image', 'document', 'audio', 'video', 'sticker']).optional(),
+  fileName: z.string().optional(),
+  mimeType: z.string().optional(),
+  voice: z.boolean().optional(),
+  /** Ours, for a file read from the store: how many bytes went out and their SHA-256 (hex); never the bytes. */
+  mediaBytes: z.number().int().optional(),
+  sha256: z.string().optional(),
+  /** Ours: the caption sent with a file. */
+  caption: z.string().optional(),
+  /** Ours: a location sent. */
+  location: z
+    .object({
+      latitude: z.number(),
+      longitude: z.number(),
+      name: z.string().optional(),
+      address: z.string().optional(),
+    })
+    .optional(),
+  /** Ours: a contact card sent. */
+  contactCard: z.object({ name: z.string(), phone: z.string().nullable() }).optional(),
 });
 export type SimulatedSend = z.infer<typeof simulatedSend>;
 

@@ -1,5 +1,6 @@
 import { msg } from '../../contract/messages';
 import { AppError } from '../errors';
+import { type FileOpener, withAccountFile } from './account-file';
 import type { ConnectionDirectory, ConnectionEntry } from './connection-directory';
 import type { ConnectionCommand } from './connection-rpc';
 import { DriverError, type OutgoingMessage, type SendOptions } from './driver';
@@ -14,6 +15,8 @@ export interface CommandTarget {
   drivers: PersonalDrivers;
   simulator: SimulatorHooks;
   loadImage?: ImageLoader;
+  /** Opens one of the account's files: a file handed over by id is read here. */
+  openFile?: FileOpener;
   /** Pairs the number here (never handed on again). */
   connect: (entry: Pick<ConnectionEntry, 'id' | 'userId'>, opts: { phoneNumber?: string }) => Promise<unknown>;
   /** Logs the number out here. */
@@ -51,10 +54,11 @@ export async function runConnectionCommand(
   if (!driver) throw new DriverError('transient', 'WhatsApp desconectado', 30_000);
   switch (op) {
     case 'send': {
-      // An uploaded image came as its id: read for the number's own account, never the caller's word.
+      // An uploaded image or a file came as its id: read for the number's own account, never the caller's word.
       const owner = (await target.directory.byId(connectionId))?.userId;
       const message = args[1] as OutgoingMessage;
-      const resolved = await withUploadedImage(message, owner ?? '', owner ? target.loadImage : undefined);
+      const withImage = await withUploadedImage(message, owner ?? '', owner ? target.loadImage : undefined);
+      const resolved = await withAccountFile(withImage, owner ?? '', owner ? target.openFile : undefined);
       return driver.send(String(args[0]), resolved, (args[2] ?? {}) as SendOptions);
     }
     case 'typing':

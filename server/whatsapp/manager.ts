@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import { connections } from '../db/schema';
 import { AppError } from '../errors';
 import type { Foreground } from '../lib/foreground';
+import type { FileOpener } from './account-file';
 import { CloudConnections } from './cloud-connections';
 import { ConnectionCluster, type ConnectionClusterOptions } from './connection-cluster';
 import { runConnectionCommand } from './connection-commands';
@@ -44,6 +45,8 @@ export interface ConnectionManagerOptions {
    * its image by upload id, and the bytes are read here (the bus carries ids, never bytes).
    */
   loadImage?: ImageLoader;
+  /** Opens one of an account's files: a file send handed over by another process names it by id. */
+  openFile?: FileOpener;
   /** Tells the other processes that a Cloud number's credentials changed (its connection id). */
   announceCloudCredentials?: (connectionId: string) => void;
   /** The accounts' numbers (shared with the connections API); by default one of its own. */
@@ -145,6 +148,7 @@ export class ConnectionManager implements DriverProvider {
               drivers: this.drivers,
               simulator: this.simulator,
               loadImage: opts.loadImage,
+              openFile: opts.openFile,
               connect: (entry, o) => this.connectNumber(entry, o, 'here'),
               disconnect: (entry) => this.disconnectNumber(entry, 'here'),
             },

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import {
   BufferJSON,
   type GroupMetadata,
@@ -13,7 +14,7 @@ import { connections, whatsappAuthKeys } from '../../db/schema';
 import { appPerFile } from '../../testing/app-per-file';
 import { insertConnection } from '../../testing/connections';
 import { createUser, waitFor } from '../../testing/test-app';
-import type { InboundMessage, Receipt } from '../driver';
+import type { InboundMessage, OutgoingMedia, OutgoingMessage, Receipt } from '../driver';
 import { ConnectionManager } from '../manager';
 import { ConnectionRegistry } from '../registry';
 import { type BaileysAuthRuntime, useDatabaseAuthState } from './auth-state';
@@ -313,6 +314,111 @@ describe('Baileys driver against a fake socket', () => {
       buttonId: 'b2',
       providerMessageId: 'IN1',
       pushName: 'Bia',
+    });
+  });
+
+  it('sends files streamed from the store, locations and contact cards as Baileys content', async () => {
+    const h = await harness();
+    await online(h);
+    const opened: string[] = [];
+    const bytesOf = (name: string) => async () => {
+      opened.push(name);
+      return (async function* () {
+        yield Buffer.from(`${name} part 1 `);
+        yield Buffer.from(`${name} part 2`);
+      })();
+    };
+    const media = (
+      kind: OutgoingMedia['kind'],
+      mimeType: string,
+      fileName: string,
+      more: Partial<OutgoingMedia> = {},
+    ) => ({ kind, mimeType, fileName, file: `file-${fileName}`, open: bytesOf(fileName), ...more }) as OutgoingMedia;
+    const to = '5511911112222';
+    const sends: OutgoingMessage[] = [
+      { kind: 'media', media: media('image', 'image/png', 'a.png'), caption: 'Foto' },
+      { kind: 'media', media: media('video', 'video/mp4', 'v.mp4'), caption: 'Vídeo' },
+      { kind: 'media', media: media('document', 'application/pdf', 'Tabela.pdf'), caption: 'Preços' },
+      { kind: 'media', media: media('audio', 'audio/ogg', 'voz.ogg', { voice: true, durationSeconds: 7 }) },
+      { kind: 'media', media: media('audio', 'audio/mpeg', 'musica.mp3', { voice: true }) },
+      { kind: 'media', media: media('audio', 'audio/ogg', 'arquivo.ogg') },
+      { kind: 'media', media: media('sticker', 'image/webp', 's.webp') },
+    ];
+    for (const m of sends) await h.driver.send(to, m);
+    const contents = h.sock().sent.map((s) => s.content as Record<string, unknown>);
+    const streamed = async (upload: unknown) => {
+      const { stream } = upload as { stream: Readable };
+      expect(stream).toBeInstanceOf(Readable);
+      const chunks: Buffer[] = [];
+      for await (const c of stream) chunks.push(Buffer.from(c));
+      return Buffer.concat(chunks).toString();
+    };
+    const { image, ...imageRest } = contents[0];
+    expect(imageRest).toEqual({ mimetype: 'image/png', caption: 'Foto' });
+    expect(await streamed(image)).toBe('a.png part 1 a.png part 2');
+    const { video, ...videoRest } = contents[1];
+    expect(videoRest).toEqual({ mimetype: 'video/mp4', caption: 'Vídeo' });
+    expect(await streamed(video)).toBe('v.mp4 part 1 v.mp4 part 2');
+    const { document, ...documentRest } = contents[2];
+    expect(documentRest).toEqual({ mimetype: 'application/pdf', fileName: 'Tabela.pdf', caption: 'Preços' });
+    expect(await streamed(document)).toBe('Tabela.pdf part 1 Tabela.pdf part 2');
+    // Only OGG/Opus goes as a voice note; an MP3 marked as voice goes as an audio file.
+    const { audio: voice, ...voiceRest } = contents[3];
+    expect(voiceRest).toEqual({ mimetype: 'audio/ogg; codecs=opus', ptt: true, seconds: 7 });
+    expect(await streamed(voice)).toBe('voz.ogg part 1 voz.ogg part 2');
+    expect({ ...contents[4], audio: undefined }).toEqual({ mimetype: 'audio/mpeg', ptt: false });
+    expect({ ...contents[5], audio: undefined }).toEqual({ mimetype: 'audio/ogg', ptt: false });
+    expect(Object.keys(contents[6])).toEqual(['sticker']);
+    expect(await streamed(contents[6].sticker)).toBe('s.webp part 1 s.webp part 2');
+    expect(opened).toEqual(['a.png', 'v.mp4', 'Tabela.pdf', 'voz.ogg', 'musica.mp3', 'arquivo.ogg', 's.webp']);
+
+    // A linked image is downloaded by the server; a link of another kind is not fetched here.
+    await h.driver.send(to, {
+      kind: 'media',
+      media: { kind: 'image', mimeType: 'image/jpeg', fileName: 'x.jpg', url: 'https://example.com/x.jpg' },
+      caption: 'Link',
+    });
+    expect(h.sock().sent.at(-1)?.content).toEqual({
+      image: Buffer.from('bytes of https://example.com/x.jpg'),
+      mimetype: 'image/jpeg',
+      caption: 'Link',
+    });
+    const count = h.sock().sent.length;
+    await expect(
+      h.driver.send(to, {
+        kind: 'media',
+        media: { kind: 'document', mimeType: 'application/pdf', fileName: 'x.pdf', url: 'https://example.com/x.pdf' },
+      }),
+    ).rejects.toMatchObject({ kind: 'permanent', message: expect.stringMatching(/^Arquivo indisponível/) });
+    expect(h.sock().sent).toHaveLength(count);
+
+    await h.driver.send(to, {
+      kind: 'location',
+      location: { latitude: -23.5613, longitude: -46.6565, name: 'Loja Paulista', address: 'Av. Paulista, 1000' },
+    });
+    expect(h.sock().sent.at(-1)?.content).toEqual({
+      location: {
+        degreesLatitude: -23.5613,
+        degreesLongitude: -46.6565,
+        name: 'Loja Paulista',
+        address: 'Av. Paulista, 1000',
+      },
+    });
+    await h.driver.send(to, { kind: 'location', location: { latitude: 1.5, longitude: 2.5 } });
+    expect(h.sock().sent.at(-1)?.content).toEqual({ location: { degreesLatitude: 1.5, degreesLongitude: 2.5 } });
+
+    await h.driver.send(to, { kind: 'contact', contactCard: { name: 'Ana; Vendas\nSP', phone: '+55 11 93333-4444' } });
+    const vcard =
+      'BEGIN:VCARD\nVERSION:3.0\nFN:Ana\\; Vendas\\nSP\nTEL;type=CELL;type=VOICE;waid=5511933334444:+5511933334444\nEND:VCARD';
+    expect(h.sock().sent.at(-1)?.content).toEqual({
+      contacts: { displayName: 'Ana; Vendas\nSP', contacts: [{ displayName: 'Ana; Vendas\nSP', vcard }] },
+    });
+    await h.driver.send(to, { kind: 'contact', contactCard: { name: 'Sem número', phone: null } });
+    expect(h.sock().sent.at(-1)?.content).toEqual({
+      contacts: {
+        displayName: 'Sem número',
+        contacts: [{ displayName: 'Sem número', vcard: 'BEGIN:VCARD\nVERSION:3.0\nFN:Sem número\nEND:VCARD' }],
+      },
     });
   });
 

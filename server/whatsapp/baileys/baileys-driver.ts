@@ -19,6 +19,7 @@ import { MenuMemory, renderNumberedMenu } from '../numbered-menu';
 import type { DatabaseAuthState } from './auth-state';
 import type { BaileysSocketLike, MakeSocket } from './baileys-socket';
 import { type InboundContent, inboundContent } from './inbound-content';
+import { outgoingContent } from './outgoing-content';
 
 export type { BaileysSocketLike, MakeSocket } from './baileys-socket';
 
@@ -320,6 +321,11 @@ export class BaileysDriver extends DriverEmitter implements Driver {
       }
       case 'template':
         throw new DriverError('permanent', 'Modelos de mensagem só existem na API oficial.');
+      case 'media':
+      case 'location':
+      case 'contact':
+        content = await outgoingContent(message, (url) => this.linkedImage(url));
+        break;
     }
     let sent: WAMessage | undefined;
     try {

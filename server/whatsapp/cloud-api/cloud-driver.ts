@@ -10,12 +10,14 @@ import {
   type InboundMessage,
   type MessageButton,
   type NumberCheck,
+  type OutgoingMedia,
   type OutgoingMessage,
   type Receipt,
 } from '../driver';
 import { DriverEmitter } from '../driver-emitter';
 import { cloudButtonLayout, MenuMemory, renderNumberedMenu } from '../numbered-menu';
 import { type GraphClient, toDriverError } from './graph-client';
+import { contactsPayload, locationPayload, MediaIds, readFileParts } from './media-ids';
 
 export interface CloudPhoneInfo {
   id?: string;
@@ -215,7 +217,29 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
         const headerImage = message.imageUrl ? await this.uploadMedia({ url: message.imageUrl }) : undefined;
         return this.interactivePayload(to, message.text, message.buttons, headerImage);
       }
+      case 'media': {
+        const { media, caption } = message;
+        const id = await this.mediaIdFor(media);
+        const withCaption = caption && media.kind !== 'audio' && media.kind !== 'sticker' ? { caption } : {};
+        const filename = media.kind === 'document' ? { filename: media.fileName } : {};
+        return { type: media.kind, [media.kind]: { id, ...withCaption, ...filename } };
+      }
+      case 'location':
+        return locationPayload(message.location);
+      case 'contact':
+        return contactsPayload(message.contactCard);
     }
+  }
+
+  /** Media ids of the files this number uploaded: one upload per file (media-ids.ts). */
+  private readonly mediaIds = new MediaIds();
+
+  private mediaIdFor(media: OutgoingMedia): Promise<string> {
+    return this.mediaIds.get(media, async () => {
+      // A linked image is fetched here, under the outbound-fetch rules; links of other kinds are resolved before.
+      if (!media.open && media.url && media.kind === 'image') return this.uploadMedia({ url: media.url });
+      return this.postMedia(await readFileParts(media), media.mimeType, media.fileName);
+    });
   }
 
   /**
@@ -281,10 +305,15 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
     }
     if (!data) throw new DriverError('permanent', 'Imagem vazia');
     mimeType ??= 'image/jpeg';
+    return this.postMedia([new Uint8Array(data)], mimeType, `image.${mimeType.split('/')[1] ?? 'jpg'}`);
+  }
+
+  /** `POST /{phone-number-id}/media`: the bytes as a multipart file; answers the media id. */
+  private async postMedia(parts: BlobPart[], mimeType: string, fileName: string): Promise<string> {
     const form = new FormData();
     form.set('messaging_product', 'whatsapp');
     form.set('type', mimeType);
-    form.set('file', new Blob([new Uint8Array(data)], { type: mimeType }), `image.${mimeType.split('/')[1] ?? 'jpg'}`);
+    form.set('file', new Blob(parts, { type: mimeType }), fileName);
     const res = await this.call(() =>
       this.graph.request<{ id?: string }>('POST', `${this.phoneNumberId}/media`, { form }),
     );

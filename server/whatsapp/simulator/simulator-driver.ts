@@ -74,6 +74,18 @@ export type SimulatedContent = Pick<
   'media' | 'location' | 'contactCard' | 'reaction' | 'replyTo' | 'unsupported'
 >;
 
+/**
+ * One message the simulated number sent. A file keeps what describes it (never `open`, never the
+ * bytes): `read` is what its stream gave, counted and hashed as it was read.
+ */
+export interface SimulatedOutboxEntry {
+  to: string;
+  message: OutgoingMessage;
+  providerMessageId: string;
+  at: Date;
+  read?: { bytes: number; sha256: string };
+}
+
 /** Faults the simulated number injects; all off by default. */
 export interface SimulatorFaults {
   /** The fault of each send, or null; `attempt` counts the sends to `to` while this is set, this one included. */
@@ -235,7 +247,7 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
 
   readonly choosesMessageIds = true;
   /** Every message this simulated number sent, in order (tests and demos read it). */
-  readonly outbox: Array<{ to: string; message: OutgoingMessage; providerMessageId: string; at: Date }> = [];
+  readonly outbox: SimulatedOutboxEntry[] = [];
   /** Recipients shown "typing…", in order. */
   readonly typingLog: Array<{ to: string; on: boolean; at: Date }> = [];
 
@@ -275,8 +287,18 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
       throw new DriverError('permanent', 'Número sem WhatsApp');
     }
     if (message.kind === 'interactive') this.menus.remember(digits, message.buttons);
+    let recorded = message;
+    let read: SimulatedOutboxEntry['read'];
+    if (message.kind === 'media') {
+      const { open, ...media } = message.media;
+      if (open) read = await readFully(open);
+      // As the personal number: only an image is fetched from a link; other links are resolved before.
+      else if (!(media.url && media.kind === 'image'))
+        throw new DriverError('permanent', 'Arquivo indisponível: não foi possível ler o arquivo a enviar.');
+      recorded = { ...message, media };
+    }
     const providerMessageId = opts.messageId ?? nextSimulatedMessageId('SIM');
-    this.outbox.push({ to, message, providerMessageId, at: new Date() });
+    this.outbox.push({ to, message: recorded, providerMessageId, at: new Date(), ...(read ? { read } : {}) });
     if (this.outbox.length > OUTBOX_MAX) this.outbox.splice(0, this.outbox.length - OUTBOX_MAX);
     this.scheduleReceipts(providerMessageId);
     if (fault?.kind === 'lose-answer') throw fault.error;
@@ -352,6 +374,21 @@ export class SimulatorDriver extends DriverEmitter implements Driver {
     t.unref?.();
     this.timers.add(t);
   }
+}
+
+/** Reads a file's stream to its end, keeping only its size and SHA-256 (a campaign's files never stay in memory). */
+async function readFully(open: () => Promise<AsyncIterable<Uint8Array>>): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  try {
+    for await (const chunk of await open()) {
+      hash.update(chunk);
+      bytes += chunk.byteLength;
+    }
+  } catch (err) {
+    throw new DriverError('transient', `Arquivo não pôde ser lido: ${(err as Error).message}`, 30_000);
+  }
+  return { bytes, sha256: hash.digest('hex') };
 }
 
 function pairingCodeFor(phone: string): string {

@@ -75,12 +75,26 @@ export class SimulatorHooks {
     }
     if (!(driver instanceof SimulatorDriver)) return [];
     // What was sent, never its bytes (this answer may cross the bus): an image's size stands for them.
-    return driver.outbox.map(({ to, at, providerMessageId, message }) => ({
+    return driver.outbox.map(({ to, at, providerMessageId, message, read }) => ({
       to,
       at: at.toISOString(),
       providerMessageId,
       kind: message.kind,
       ...(message.kind === 'image' && message.image.data ? { imageBytes: message.image.data.length } : {}),
+      ...(message.kind === 'media'
+        ? {
+            mediaKind: message.media.kind,
+            fileName: message.media.fileName,
+            mimeType: message.media.mimeType,
+            voice: Boolean(message.media.voice),
+            ...(read ? { mediaBytes: read.bytes, sha256: read.sha256 } : {}),
+            ...(message.caption ? { caption: message.caption } : {}),
+          }
+        : {}),
+      ...(message.kind === 'location' ? { location: { ...message.location } } : {}),
+      ...(message.kind === 'contact'
+        ? { contactCard: { name: message.contactCard.name, phone: message.contactCard.phone } }
+        : {}),
     }));
   }
 }
