@@ -226,6 +226,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     connectionUp: (connectionId): boolean => connections.numberStatus(connectionId).isConnected,
   });
   const loadImage = (userId: string, id: string) => loadUpload(db, userId, id);
+  const openFile = accountFileOpener(db, mediaStore);
   const connections = new ConnectionManager({
     config,
     db,
@@ -241,8 +242,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     // messages go through the chatbot's pipeline (opt-out first).
     subscribers: [receiptsSubscriber({ db, log: app.log }), chatbot, connectionAlerts.subscriber],
     foreground,
-    // A send handed over from another process names an uploaded image by id; the holder reads it.
+    // A send handed over from another process names an uploaded image or a file by id; the holder reads it.
     loadImage,
+    openFile,
     announceCloudCredentials: (connectionId) => bus.publish('cloud-credentials', connectionId),
     // Each personal connection is held by one live process (a lease); the others see its state and
     // forward commands to it (whatsapp/connection-leases.ts).
@@ -312,7 +314,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     drivers,
     connections,
     cloudApi: connections.cloud,
-    media: { store: mediaStore, openFile: accountFileOpener(db, mediaStore) },
+    media: { store: mediaStore, openFile },
     sending: {
       dispatcher,
       settingsChanged: (userId) => {
