@@ -188,6 +188,32 @@ describe('webmOpusToOgg', () => {
     expect(oggOpusDuration(ogg)).toBeCloseTo((sum - 312) / 48000, 9);
   });
 
+  it('reads laced Blocks in BlockGroups and trims the last granule by DiscardPadding', () => {
+    const a = packet(31 << 3, 10, 1);
+    const b = packet(31 << 3, 300, 2);
+    const c = packet(30 << 3, 20, 3); // 10 ms
+    const d = packet(31 << 3, 7, 4);
+    const blockHeader = (lacing: number) => Buffer.from([0x81, 0, 0, lacing]);
+    // Xiph lacing: count-1, then sizes of all frames but the last (255 + 45 for 300)
+    const xiph = el(0xa1, blockHeader(0x02), Buffer.from([2, 10, 255, 45]), a, b, c);
+    // EBML lacing: count-1, first size as a vint, then signed differences (bias 63 for 1 byte)
+    const ebmlLaced = el(0xa1, blockHeader(0x06), Buffer.from([1, 0x80 | 7]), d, packet(31 << 3, 7, 5));
+    const discard = el(0x75a2, Buffer.from([0x00, 0x98, 0x96, 0x80])); // 10 ms in ns
+    const file = Buffer.concat([
+      el(0x1a45dfa3, str(0x4282, 'webm')),
+      el(
+        0x18538067,
+        el(0x1654ae6b, el(0xae, uint(0xd7, 1), uint(0x83, 2), str(0x86, 'A_OPUS'), el(0x63a2, opusHead(0)))),
+        el(0x1f43b675, uint(0xe7, 0), el(0xa0, xiph), el(0xa0, ebmlLaced, discard)),
+      ),
+    ]);
+    const ogg = webmOpusToOgg(file);
+    const pages = parseOgg(ogg);
+    expect(pages.slice(2).flatMap((p) => p.packets)).toEqual([a, b, c, d, packet(31 << 3, 7, 5)]);
+    expect(pages.at(-1)!.granule).toBe(BigInt(960 * 4 + 480 - 480));
+    expect(oggOpusDuration(ogg)).toBeCloseTo(0.08, 9);
+  });
+
   it('refuses what it cannot remux', () => {
     expect(() => webmOpusToOgg(Buffer.from('not a webm at all'))).toThrow(/EBML/);
     expect(() => webmOpusToOgg(webm([]))).toThrow(/no Opus frames/);
