@@ -76,7 +76,8 @@ export const uploadSchema = z.object({
 /** `POST /api/uploads?voice=true` marks a voice note recorded in the page; `kind=sticker` a WebP sticker. */
 export const uploadQuery = z.object({
   voice: z.stringbool().optional(),
-  kind: z.enum(['sticker']).optional(),
+  /** `image`: only an image will do (a campaign's or saved message's picture); `sticker`: a WebP sticker. */
+  kind: z.enum(['image', 'sticker']).optional(),
 });
 
 /** Any file the composer accepts (the server still decides by the bytes). */

@@ -212,7 +212,15 @@ async function resolveImage(
       ? await db
           .select({ id: mediaUploads.id })
           .from(mediaUploads)
-          .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, uploadId), eq(mediaUploads.origin, 'upload'), eq(mediaUploads.kind, 'image')))
+          .where(
+            ofAccount(
+              mediaUploads,
+              userId,
+              eq(mediaUploads.id, uploadId),
+              eq(mediaUploads.origin, 'upload'),
+              eq(mediaUploads.kind, 'image'),
+            ),
+          )
       : [];
     if (!found) throw new AppError('VALIDATION', 'Imagem não encontrada. Envie a imagem novamente.');
     return `${UPLOAD_REF_PREFIX}${uploadId}`;

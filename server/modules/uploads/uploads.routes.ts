@@ -31,6 +31,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
             quotaMb: config.UPLOADS_QUOTA_MB,
             voice: request.query.voice,
             sticker: request.query.kind === 'sticker',
+            imageOnly: request.query.kind === 'image',
           },
         );
       } catch (err) {

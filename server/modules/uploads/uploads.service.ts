@@ -245,7 +245,8 @@ export async function openFile(
     .from(mediaUploads)
     .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)));
   if (!row) return null;
-  if (row.origin === 'upload') {
+  // An image uploaded before the media store keeps its bytes in its row.
+  if (row.origin === 'upload' && !row.storageKey) {
     const upload = await loadUpload(db, userId, id);
     return upload ? { ...upload, size: upload.data.length, body: upload.data } : null;
   }
@@ -335,7 +336,7 @@ export async function saveFile(
   store: MediaStore,
   userId: string,
   file: { fileName: string | undefined; stream: AsyncIterable<Uint8Array>; truncated: () => boolean },
-  opts: { quotaMb: number; voice?: boolean; sticker?: boolean },
+  opts: { quotaMb: number; voice?: boolean; sticker?: boolean; imageOnly?: boolean },
 ): Promise<Upload> {
   const id = randomUUID();
   const key = accountFileKey(userId, id);
@@ -377,6 +378,7 @@ export async function saveFile(
       kind: 'image',
     };
   }
+  if (opts.imageOnly) return refuse('VALIDATION', uploadsMsg.invalidType);
   const detected = await detectFile(start, {
     declaredName: file.fileName,
     totalSize: stored.size,

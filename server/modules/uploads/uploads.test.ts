@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { UPLOAD_MAX_BYTES, uploadsMsg } from '../../../contract/uploads';
 import { savedMessages } from '../../db/schema';
+import { NOT_ACCEPTED } from '../../media/file-type';
 import { appPerFile } from '../../testing/app-per-file';
 import { newCustomer } from '../../testing/test-app';
 import {
@@ -37,11 +38,16 @@ function multipartBody(filename: string, data: Buffer, opts: { field?: string; t
   };
 }
 
-function upload(cookie: string, filename: string, data: Buffer, opts: { field?: string; type?: string } = {}) {
+function upload(
+  cookie: string,
+  filename: string,
+  data: Buffer,
+  opts: { field?: string; type?: string; query?: string } = {},
+) {
   const body = multipartBody(filename, data, opts);
   return ctx.app.inject({
     method: 'POST',
-    url: '/api/uploads',
+    url: `/api/uploads${opts.query ?? ''}`,
     payload: body.payload,
     headers: { ...body.headers, cookie },
   });
@@ -64,18 +70,29 @@ describe('POST /api/uploads', () => {
         fileName,
         mimeType,
         size: data.length,
+        kind: 'image',
       });
     }
   });
 
-  it('decides the type by the bytes: a PNG named .exe is a PNG, a text file named .png is refused', async () => {
+  it('decides the type by the bytes: a PNG named .exe is a PNG, a text file named .png is a text document', async () => {
     const { cookie } = await newCustomer(ctx);
     const png = await upload(cookie, 'C:\\fakepath\\virus.exe', PNG, { type: 'application/x-msdownload' });
     expect(png.statusCode, png.body).toBe(200);
     expect(png.json()).toMatchObject({ mimeType: 'image/png', fileName: 'virus.png' });
 
+    // Any file is welcome, as what its bytes are: a text is a text document, named as one.
+    const text = await upload(cookie, 'foto.png', Buffer.from('só um texto, não uma imagem'), { type: 'image/png' });
+    expect(text.statusCode, text.body).toBe(200);
+    expect(text.json()).toMatchObject({ kind: 'document', mimeType: 'text/plain', fileName: 'foto.txt' });
+    // Where only an image will do (a campaign's picture), it is refused as before.
+    const picture = await upload(cookie, 'foto.png', Buffer.from('só um texto, não uma imagem'), {
+      query: '?kind=image',
+    });
+    expect(picture.statusCode).toBe(400);
+    expect(picture.json()).toMatchObject({ code: 'VALIDATION', message: uploadsMsg.invalidType });
+
     for (const [name, data, type] of [
-      ['foto.png', Buffer.from('só um texto, não uma imagem'), 'image/png'],
       [
         'foto.jpg',
         Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
@@ -86,7 +103,7 @@ describe('POST /api/uploads', () => {
     ] as const) {
       const res = await upload(cookie, name, data, { type });
       expect(res.statusCode, name).toBe(400);
-      expect(res.json()).toMatchObject({ success: false, code: 'VALIDATION', message: uploadsMsg.invalidType });
+      expect(res.json()).toMatchObject({ success: false, code: 'VALIDATION', message: NOT_ACCEPTED });
     }
   });
 
