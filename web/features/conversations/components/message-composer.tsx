@@ -27,9 +27,17 @@ const MAX_LENGTH = 4096;
  * thread's number.
  */
 export function MessageComposer({ thread }: { thread: Thread }) {
-  const form = useForm({ resolver: zodResolver(sendConversationMessageInput), defaultValues: { text: '' } });
+  const form = useForm({
+    resolver: zodResolver(sendConversationMessageInput),
+    defaultValues: { text: '', mediaUrl: undefined as string | undefined },
+  });
   const [status, setStatus] = useState('');
-  const [attached, setAttached] = useState<Upload | null>(null);
+  const [attached, setAttachedState] = useState<Upload | null>(null);
+  // The file goes with the form's values, so the contract's rule (a text or a file) sees it.
+  const setAttached = (upload: Upload | null) => {
+    setAttachedState(upload);
+    form.setValue('mediaUrl', upload ? `upload:${upload.id}` : undefined);
+  };
   const [uploading, setUploading] = useState(false);
   const [dragging, setDragging] = useState(false);
   const sending = useSendConversationMessage();
@@ -56,11 +64,10 @@ export function MessageComposer({ thread }: { thread: Thread }) {
   };
   const recorder = useVoiceRecorder((file) => void attach(file, { voice: true }));
 
-  const send = form.handleSubmit(({ text = '' }) => {
+  const send = form.handleSubmit(({ text = '', mediaUrl }) => {
     if (sending.isPending || uploading || can.state !== 'allowed') return;
-    if (!text && !attached) return;
+    if (!text && !mediaUrl) return;
     setStatus('Enviando...');
-    const mediaUrl = attached ? `upload:${attached.id}` : undefined;
     sending.mutate(
       { thread, text, mediaUrl },
       {
