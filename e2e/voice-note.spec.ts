@@ -1,22 +1,13 @@
+import config from '../playwright.config';
 import { expect, expectOk, postJson, prepareSendingAccount, signInCustomer, test } from './fixtures';
 
 // Chromium's fake microphone (a tone), allowed without asking: MediaRecorder records it as WebM/Opus.
+const chromium = config.use?.launchOptions ?? {};
 test.use({
   permissions: ['microphone'],
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-    ],
+    ...chromium,
+    args: [...(chromium.args ?? []), '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
   },
 });
 

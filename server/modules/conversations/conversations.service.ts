@@ -297,6 +297,19 @@ export async function sendManualMessage(
   // A file and its text: one message when the text can be its caption, else the file then the text.
   const parts = outgoingParts(text, attachment);
   for (const part of parts) {
+    const record = (
+      outcome: { status: 'sent'; providerMessageId: string } | { status: 'failed'; failureReason: string },
+    ) =>
+      recordOutboundMessage(db, userId, {
+        phone,
+        connectionId: number,
+        source: 'manual',
+        text: part.text,
+        imageUrl: part.imageUrl,
+        mediaId: part.mediaId,
+        preview: part.preview,
+        ...outcome,
+      });
     let providerMessageId: string;
     try {
       // A connection held here reads the file itself; one held elsewhere is handed its id.
@@ -306,33 +319,13 @@ export async function sendManualMessage(
       ({ providerMessageId } = await driver.send(phone, message));
     } catch (err) {
       const reason = err instanceof DriverError ? err.message : conversationsMsg.sendError;
-      await recordOutboundMessage(db, userId, {
-        phone,
-        connectionId: number,
-        source: 'manual',
-        text: part.text,
-        imageUrl: part.imageUrl,
-        mediaId: part.mediaId,
-        preview: part.preview,
-        status: 'failed',
-        failureReason: reason.slice(0, 200),
-      });
+      await record({ status: 'failed', failureReason: reason.slice(0, 200) });
       throw new AppError(
         'CONFLICT',
         err instanceof DriverError && err.kind === 'template_required' ? reason : conversationsMsg.sendError,
       );
     }
-    await recordOutboundMessage(db, userId, {
-      phone,
-      connectionId: number,
-      source: 'manual',
-      text: part.text,
-      imageUrl: part.imageUrl,
-      mediaId: part.mediaId,
-      preview: part.preview,
-      status: 'sent',
-      providerMessageId,
-    });
+    await record({ status: 'sent', providerMessageId });
   }
   await setTakenOver(db, userId, phone, number, new Date(Date.now() + (await handoffMinutes(db, userId)) * 60_000));
   return findConversation(deps, userId, phone, { connectionId: number });
