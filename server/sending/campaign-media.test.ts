@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignMsg } from '../../contract/campaigns';
 import type { ConnectionView } from '../../contract/connections';
-import { contacts } from '../db/schema';
+import { campaignRecipients, contacts } from '../db/schema';
 import { FakeGraphApi } from '../testing/fake-graph-api';
 import { multipart } from '../testing/multipart';
 import { sendingSettings } from '../testing/sending-settings';
@@ -137,7 +138,19 @@ describe('a campaign with a file', () => {
       expect(doc.caption).toBe(`Olá Cliente ${i}, segue o catálogo`);
     }
 
-  });
+    // The contact's thread on the number that sent it shows the file under the text.
+    const first = mine[0];
+    const rows = await ctx.database.db.select().from(campaignRecipients).where(eq(campaignRecipients.campaignId, id));
+    const row = rows.find((r) => r.recipient.replace('+', '') === first.to);
+    expect(row?.connectionId).toBeTruthy();
+    const thread = await req('GET', `/api/conversations/${first.to}?connectionId=${row?.connectionId}`, cookie);
+    expect(thread.statusCode, thread.body).toBe(200);
+    const shown = (thread.json().messages as Array<Record<string, unknown>>).find((m) => m.source === 'campaign');
+    expect(shown).toMatchObject({
+      text: `Olá Cliente ${phones.indexOf(first.to as string)}, segue o catálogo`,
+      imageUrl: null,
+      media: { kind: 'document', fileName: 'Catálogo 2026.pdf', url: `/api/uploads/${pdf.id}` },
+    });
   });
 
   it('refuses another account’s upload, an audio with text, and imageUrl with mediaUrl; imageUrl alone still works', async () => {
