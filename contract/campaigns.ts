@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEDIA_KINDS } from './message-content';
 import { countLabel } from './plural';
 import { text } from './text';
 
@@ -92,6 +93,9 @@ export const campaignMsg = {
   testSent: (phone: string) => `Mensagem de teste enviada para ${phone}.`,
   testError: 'Erro ao enviar mensagem de teste. Tente novamente.',
   notFound: 'Campanha não encontrada.',
+  fileNotFound: 'Arquivo não encontrado. Envie o arquivo novamente.',
+  imageOrMedia: 'Use imageUrl ou mediaUrl, não os dois.',
+  noCaption: 'Áudios e figurinhas não levam texto: deixe a mensagem vazia ou envie o texto em outra campanha.',
   groupsRequired: 'Selecione ao menos um grupo para a campanha.',
   unknownGroups: (names: string[]) =>
     names.length === 1 ? `Grupo não encontrado: ${names[0]}.` : `Grupos não encontrados: ${names.join(', ')}.`,
@@ -218,6 +222,11 @@ const campaignFields = {
   scheduledAt: z.iso.datetime({ offset: true }).nullable().optional(),
   /** Ours: an image sent with the message as its caption (an http(s) URL or one of the account's uploads). */
   imageUrl: z.string().trim().max(2048).nullable().optional(),
+  /**
+   * Ours: any file sent with the message (one of the account's files as `upload:<id>` or its
+   * `/api/uploads/<id>` URL, or an image link); the text is its caption. Not with `imageUrl`.
+   */
+  mediaUrl: z.string().trim().max(2048).nullable().optional(),
   /** Ours, Cloud API channel: an approved template and how its variables are filled. */
   templateName: text().trim().max(512).nullable().optional(),
   templateLanguage: text().trim().max(20).nullable().optional(),
@@ -234,9 +243,12 @@ const campaignFields = {
     .optional(),
 };
 
-/** The message is required unless a saved message provides it. */
-const messageRequired = (body: { message?: string; savedMessageId?: string | null }, ctx: z.RefinementCtx) => {
-  if (body.message === '' && !body.savedMessageId) {
+/** The message is required unless a saved message provides it or a file is sent alone (`mediaUrl`). */
+const messageRequired = (
+  body: { message?: string; savedMessageId?: string | null; mediaUrl?: string | null },
+  ctx: z.RefinementCtx,
+) => {
+  if (body.message === '' && !body.savedMessageId && !body.mediaUrl) {
     ctx.addIssue({ code: 'custom', path: ['message'], message: campaignMsg.required });
   }
 };
@@ -299,6 +311,15 @@ export const campaignProgress = z.object({
 });
 export type CampaignProgress = z.infer<typeof campaignProgress>;
 
+/** One of the account's files a campaign sends. */
+export const campaignMedia = z.object({
+  kind: z.enum(MEDIA_KINDS),
+  mimeType: z.string(),
+  fileName: z.string(),
+  size: z.number().int(),
+});
+export type CampaignMedia = z.infer<typeof campaignMedia>;
+
 export const campaignSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -315,6 +336,9 @@ export const campaignSchema = z.object({
   startedAt: z.string().nullable().optional(),
   finishedAt: z.string().nullable().optional(),
   imageUrl: z.string().nullable().optional(),
+  /** The file sent with the message (`upload:<id>` or an image link), and what it is when it is one of the account's files. */
+  mediaUrl: z.string().nullable().optional(),
+  media: campaignMedia.nullable().optional(),
   templateName: z.string().nullable().optional(),
   templateLanguage: z.string().nullable().optional(),
   templateVariables: z.array(templateVariable).optional(),

@@ -253,6 +253,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   const drivers = opts.drivers ?? connections;
   const dispatcher = new Dispatcher({
     loadImage,
+    openFile,
     db,
     drivers,
     numbers: (userId, connectionId) => directory.get(userId, connectionId),

@@ -157,7 +157,13 @@ export class RowClaims {
         returning r.id, r.campaign_id as "campaignId", r.recipient, r.kind, r.name, r.email, r.attempts,
           r.provider_message_id as "providerMessageId",
           (select ct.id from contacts ct where ct.id = r.contact_id and ct.is_whatsapp_active is null) as "uncheckedContactId",
-          c.message, c.image_url as "imageUrl", c.template_name as "templateName",
+          c.message, c.image_url as "imageUrl", c.media_url as "mediaUrl",
+          (select json_build_object('id', m.id, 'kind', m.kind, 'mimeType', m.mime_type, 'fileName', m.file_name,
+              'voice', m.voice, 'durationSeconds', m.duration_seconds)
+            from media_uploads m
+            where ${accountSql(lane.userId, 'm.user_id')} and c.media_url like 'upload:%'
+              and m.id::text = substring(c.media_url from 8) and m.state = 'ready') as "mediaFile",
+          c.template_name as "templateName",
           c.template_language as "templateLanguage", c.template_variables as "templateVariables"
       `),
     );
@@ -167,6 +173,8 @@ export class RowClaims {
       const vars: unknown = r.templateVariables;
       if (typeof vars === 'string') r.templateVariables = JSON.parse(vars);
       else if (vars == null) r.templateVariables = [];
+      const file: unknown = r.mediaFile;
+      if (typeof file === 'string') r.mediaFile = JSON.parse(file);
       r.attempts = Number(r.attempts);
     }
     return rows;

@@ -43,3 +43,59 @@ describe('buildMessage with an uploaded image', () => {
     expect(reads).toBe(0);
   });
 });
+
+describe('buildMessage with one of the account’s files (mediaUrl)', () => {
+  const withFile = (kind: 'document' | 'audio'): CampaignContent => ({
+    ...campaign,
+    imageUrl: null,
+    mediaUrl: 'upload:f1',
+    mediaFile: {
+      id: 'f1',
+      kind,
+      mimeType: kind === 'audio' ? 'audio/ogg' : 'application/pdf',
+      fileName: kind === 'audio' ? 'voz.ogg' : 'catalogo.pdf',
+      voice: kind === 'audio',
+      durationSeconds: kind === 'audio' ? 7 : null,
+    },
+  });
+
+  it('names a document by id with the text as caption for another process; opens it here otherwise', async () => {
+    const byId = await buildMessage(withFile('document'), ana, { userId: 'acc', cloud: true, byReference: true });
+    expect(byId).toEqual({
+      kind: 'media',
+      media: { kind: 'document', mimeType: 'application/pdf', fileName: 'catalogo.pdf', file: 'f1' },
+      caption: 'Oi Ana',
+    });
+    const opened: string[] = [];
+    const here = await buildMessage(withFile('document'), ana, {
+      userId: 'acc',
+      cloud: true,
+      openFile: async (userId, id) => {
+        opened.push(`${userId}/${id}`);
+        return {
+          mimeType: 'application/pdf',
+          fileName: 'catalogo.pdf',
+          size: 9,
+          sha256: null,
+          open: async () => (async function* () {})(),
+        };
+      },
+    });
+    expect(opened).toEqual(['acc/f1']);
+    expect(here).toMatchObject({ kind: 'media', media: { file: 'f1', size: 9 }, caption: 'Oi Ana' });
+  });
+
+  it('sends a voice note without a caption, and the text alone when the file is gone', async () => {
+    const voice = await buildMessage({ ...withFile('audio'), message: '' }, ana, {
+      userId: 'acc',
+      cloud: false,
+      byReference: true,
+    });
+    expect(voice).toEqual({
+      kind: 'media',
+      media: { kind: 'audio', mimeType: 'audio/ogg', fileName: 'voz.ogg', file: 'f1', voice: true, durationSeconds: 7 },
+    });
+    const gone = await buildMessage({ ...withFile('document'), mediaFile: null }, ana, { userId: 'acc', cloud: false });
+    expect(gone).toEqual({ kind: 'text', text: 'Oi Ana' });
+  });
+});

@@ -1,6 +1,8 @@
+import type { MediaKind } from '../../contract/message-content';
 import { renderMessage, seededRandom, variableValues } from '../../contract/personalize';
 import { formatPhone } from '../../contract/phone';
 import { uploadIdOf } from '../../contract/uploads';
+import { type FileOpener, withAccountFile } from '../whatsapp/account-file';
 import type { OutgoingMessage } from '../whatsapp/driver';
 import { type ImageLoader, withUploadedImage } from '../whatsapp/uploaded-image';
 
@@ -9,9 +11,28 @@ export interface CampaignContent {
   campaignId: string;
   message: string;
   imageUrl: string | null;
+  /** Any file sent with the message: `upload:<id>` or an image link (absent on older callers). */
+  mediaUrl?: string | null;
+  /** The account's file `mediaUrl` names, when it still has it. */
+  mediaFile?: CampaignFile | null;
   templateName: string | null;
   templateLanguage: string | null;
   templateVariables: Array<{ field: string } | { text: string }>;
+}
+
+/** One of the account's files, as a campaign sends it (a `media_uploads` row). */
+export interface CampaignFile {
+  id: string;
+  kind: MediaKind;
+  mimeType: string;
+  fileName: string;
+  voice: boolean;
+  durationSeconds: number | null;
+}
+
+/** WhatsApp shows no caption under these: the file goes alone. */
+export function takesCaption(kind: MediaKind): boolean {
+  return kind !== 'audio' && kind !== 'sticker';
 }
 
 export interface RecipientFields {
@@ -36,7 +57,14 @@ export function personalText(message: string, r: RecipientFields): string {
 export async function buildMessage(
   c: CampaignContent,
   r: RecipientFields,
-  ctx: { userId: string; cloud: boolean; loadImage?: ImageLoader; text?: string; byReference?: boolean },
+  ctx: {
+    userId: string;
+    cloud: boolean;
+    loadImage?: ImageLoader;
+    openFile?: FileOpener;
+    text?: string;
+    byReference?: boolean;
+  },
 ): Promise<OutgoingMessage> {
   const text = ctx.text ?? personalText(c.message, r);
   if (ctx.cloud && c.templateName) {
@@ -55,6 +83,27 @@ export async function buildMessage(
       language: c.templateLanguage || 'pt_BR',
       components: parameters.length ? [{ type: 'body', parameters }] : [],
     };
+  }
+  if (c.mediaUrl) {
+    const file = c.mediaFile;
+    if (file) {
+      const message: OutgoingMessage = {
+        kind: 'media',
+        media: {
+          kind: file.kind,
+          mimeType: file.mimeType,
+          fileName: file.fileName,
+          file: file.id,
+          ...(file.voice ? { voice: true } : {}),
+          ...(file.durationSeconds != null ? { durationSeconds: file.durationSeconds } : {}),
+        },
+        ...(takesCaption(file.kind) && text ? { caption: text } : {}),
+      };
+      return ctx.byReference ? message : withAccountFile(message, ctx.userId, ctx.openFile);
+    }
+    // A file the account no longer has: the text alone, as a missing file is sent (account-file.ts).
+    if (uploadIdOf(c.mediaUrl) !== null) return { kind: 'text', text };
+    return { kind: 'image', image: { url: c.mediaUrl }, caption: text };
   }
   if (c.imageUrl) {
     const upload = uploadIdOf(c.imageUrl);

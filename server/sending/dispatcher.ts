@@ -17,6 +17,7 @@ import { accountSql } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { notify } from '../records/notify';
+import type { FileOpener } from '../whatsapp/account-file';
 import type { ConnectionStore } from '../whatsapp/connection-store';
 import type { Driver, DriverProvider } from '../whatsapp/driver';
 import type { ImageLoader } from '../whatsapp/uploaded-image';
@@ -59,6 +60,8 @@ export interface DispatcherOptions {
   /** Starts a scheduled campaign whose time has come (the same path as 'Enviar Campanha'). */
   startScheduled: (userId: string, campaignId: string) => Promise<void>;
   loadImage?: ImageLoader;
+  /** Reads one of the account's files where it is sent (a campaign's `mediaUrl`). */
+  openFile?: FileOpener;
   /** How often due work is looked for. */
   tickMs?: number;
   /** Multiplies every pacing wait (gaps, typing, back-off): tests run the real rules faster. */
@@ -170,6 +173,7 @@ export class Dispatcher {
       yields: (connectionId) =>
         this.restless.has(connectionId) || this.halted.has(connectionId) || !this.owns(connectionId),
       loadImage: opts.loadImage,
+      openFile: opts.openFile,
       cloudThroughput: opts.cloudThroughput,
       cloudConcurrency: opts.cloudConcurrency,
     };

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
+import type { FileOpener } from '../whatsapp/account-file';
 import type { Driver } from '../whatsapp/driver';
 import type { ImageLoader } from '../whatsapp/uploaded-image';
 import { markGoingOn } from './campaign-lifecycle';
@@ -41,6 +42,8 @@ export interface SendContext {
    */
   yields: (connectionId: string) => boolean;
   loadImage?: ImageLoader;
+  /** Reads one of the account's files where it is sent (a campaign's `mediaUrl`). */
+  openFile?: FileOpener;
   /** Cloud API messages per second of one number. */
   cloudThroughput?: number;
   /** Cloud API requests in flight at once for one number. */
@@ -207,6 +210,7 @@ async function sendOne(
       userId,
       cloud,
       loadImage: ctx.loadImage,
+      openFile: ctx.openFile,
       text,
       byReference: driver.readsUploads,
     });

@@ -97,6 +97,8 @@ export const campaigns = pgTable(
     targetTags: text('target_tags').array().notNull().default(sql`'{}'::text[]`),
     /** An image sent with the message as caption: an http(s) URL or `upload:<id>` of the account's uploads. */
     imageUrl: text('image_url'),
+    /** Any file sent with the message: `upload:<id>` of one of the account's files, or an image link. */
+    mediaUrl: text('media_url'),
     /** Cloud API channel: an approved template and how its variables are filled. */
     templateName: text('template_name'),
     templateLanguage: text('template_language'),

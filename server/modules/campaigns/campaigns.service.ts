@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   CAMPAIGN_RUNNING,
   type Campaign,
+  type CampaignMedia,
   type CampaignNumbers,
   type CampaignProgress,
   type CampaignRecipient,
@@ -38,6 +39,7 @@ import {
   editCampaign,
   type LifecycleContext,
 } from '../../sending/campaign-lifecycle';
+import { type CampaignFile, takesCaption } from '../../sending/content';
 import { namelessInAudience } from '../../sending/planner';
 import { assertGroupTargetsLinked } from '../groups';
 import { type ForecastFacts, forecastCampaign } from './campaign-forecast';
@@ -125,7 +127,17 @@ function leftToSend(row: CampaignRow, p: CampaignProgress): number {
   return isCampaignStatusIn(CAMPAIGN_RUNNING, row.status) ? p.queued + p.sending : 0;
 }
 
-function toCampaign(row: CampaignRow, p: CampaignProgress, facts?: ForecastFacts): Campaign {
+/** A campaign's file as its answer shows it. */
+type ShownFile = CampaignMedia & { id: string };
+
+function toCampaign(
+  row: CampaignRow,
+  p: CampaignProgress,
+  facts?: ForecastFacts,
+  files?: Map<string, ShownFile>,
+): Campaign {
+  const fileId = row.mediaUrl ? uploadIdOf(row.mediaUrl) : null;
+  const file = fileId ? files?.get(fileId) : undefined;
   // Sent, delivered and read as every screen counts them (contract/metrics.ts).
   const figures = messageCounts(p);
   const left = leftToSend(row, p);
@@ -148,6 +160,8 @@ function toCampaign(row: CampaignRow, p: CampaignProgress, facts?: ForecastFacts
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
     imageUrl: row.imageUrl,
+    mediaUrl: row.mediaUrl,
+    media: file ? { kind: file.kind, mimeType: file.mimeType, fileName: file.fileName, size: file.size } : null,
     templateName: row.templateName,
     templateLanguage: row.templateLanguage,
     templateVariables: row.templateVariables as Campaign['templateVariables'],
@@ -172,7 +186,64 @@ export async function listCampaigns(
   const progress = await progressOf(db, state, counted);
   const progressOfRow = (r: CampaignRow) => progress.get(r.id) ?? EMPTY_PROGRESS;
   const facts = forecast && rows.some((r) => leftToSend(r, progressOfRow(r)) > 0) ? await forecast() : undefined;
-  return rows.map((r) => toCampaign(r, progressOfRow(r), facts));
+  const files = await filesOf(db, userId, rows);
+  return rows.map((r) => toCampaign(r, progressOfRow(r), facts, files));
+}
+
+const MEDIA_KIND = new Set<string>(['image', 'document', 'audio', 'video', 'sticker']);
+
+/** The account's ready files (uploaded or received) among these ids, by id. */
+async function readyFiles(db: Db, userId: string, ids: string[]): Promise<Map<string, ShownFile & CampaignFile>> {
+  const wanted = [...new Set(ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id)))];
+  const out = new Map<string, ShownFile & CampaignFile>();
+  if (!wanted.length) return out;
+  const rows = await db
+    .select({
+      id: mediaUploads.id,
+      kind: mediaUploads.kind,
+      mimeType: mediaUploads.mimeType,
+      fileName: mediaUploads.fileName,
+      size: mediaUploads.size,
+      voice: mediaUploads.voice,
+      durationSeconds: mediaUploads.durationSeconds,
+    })
+    .from(mediaUploads)
+    .where(
+      ofAccount(
+        mediaUploads,
+        userId,
+        inArray(mediaUploads.id, wanted),
+        inArray(mediaUploads.origin, ['upload', 'inbound']),
+        eq(mediaUploads.state, 'ready'),
+      ),
+    );
+  for (const r of rows) {
+    if (MEDIA_KIND.has(r.kind)) out.set(r.id, { ...r, kind: r.kind as CampaignFile['kind'] });
+  }
+  return out;
+}
+
+/** The files the campaigns' `mediaUrl` name, by id. */
+async function filesOf(db: Db, userId: string, rows: CampaignRow[]): Promise<Map<string, ShownFile>> {
+  const ids = rows.flatMap((r) => {
+    const id = r.mediaUrl ? uploadIdOf(r.mediaUrl) : null;
+    return id ? [id] : [];
+  });
+  return readyFiles(db, userId, ids);
+}
+
+/** The account's file a campaign's `mediaUrl` names, as a send reads it; null for a link or a file gone. */
+export async function campaignFile(
+  db: Db,
+  userId: string,
+  mediaUrl: string | null | undefined,
+): Promise<CampaignFile | null> {
+  const id = mediaUrl ? uploadIdOf(mediaUrl) : null;
+  if (!id) return null;
+  const file = (await readyFiles(db, userId, [id])).get(id);
+  if (!file) return null;
+  const { size: _size, ...rest } = file;
+  return rest;
 }
 
 export async function getCampaign(
@@ -185,7 +256,7 @@ export async function getCampaign(
   const row = await currentRow(db, userId, id);
   const p = (await progressOf(db, state, [row])).get(id) ?? EMPTY_PROGRESS;
   const facts = forecast && leftToSend(row, p) > 0 ? await forecast() : undefined;
-  return toCampaign(row, p, facts);
+  return toCampaign(row, p, facts, await filesOf(db, userId, [row]));
 }
 
 export interface CampaignDeps {
@@ -236,6 +307,27 @@ async function resolveImage(
   }
   if (linkProblem(url.href, outbound)) throw new AppError('VALIDATION', mediaMsg.imageUrlNotPublic);
   return url.toString();
+}
+
+/**
+ * Any file: one of the account's ready files (uploaded or received), as `upload:<id>` or its
+ * `/api/uploads/<id>` URL, or an image link (checked as `imageUrl` links are).
+ */
+async function resolveMedia(
+  db: Db,
+  userId: string,
+  value: string | null,
+  outbound: OutboundPolicy | undefined,
+): Promise<{ ref: string | null; file: CampaignFile | null }> {
+  if (!value) return { ref: null, file: null };
+  const uploadId = uploadIdOf(value) ?? UPLOAD_URL.exec(value)?.[1];
+  if (uploadId) {
+    const file = (await readyFiles(db, userId, [uploadId])).get(uploadId);
+    if (!file) throw new AppError('VALIDATION', campaignMsg.fileNotFound, { mediaUrl: campaignMsg.fileNotFound });
+    const { size: _size, ...rest } = file;
+    return { ref: `${UPLOAD_REF_PREFIX}${uploadId}`, file: rest };
+  }
+  return { ref: await resolveImage(db, userId, value, outbound), file: null };
 }
 
 /** Group names as the account spells them; an unknown name is a 400 naming it. */
@@ -297,18 +389,41 @@ async function fieldsFrom(
   if (body.name !== undefined) f.name = body.name;
   let message = body.message;
   let imageUrl = body.imageUrl;
+  const mediaUrl = body.mediaUrl;
+  if (imageUrl && mediaUrl) throw new AppError('VALIDATION', campaignMsg.imageOrMedia);
   if (body.savedMessageId) {
     const saved = await deps.savedMessage?.(userId, body.savedMessageId);
     if (!saved) throw new AppError('VALIDATION', 'Mensagem salva não encontrada.');
     message = saved.message;
-    if (imageUrl === undefined || imageUrl === null || imageUrl === '') imageUrl = saved.imageUrl;
+    if (!imageUrl && !mediaUrl) imageUrl = saved.imageUrl;
   }
-  if (message !== undefined) {
-    if (!message.trim()) throw new AppError('VALIDATION', campaignMsg.required);
-    checkMessage(message);
-    f.message = message;
+  // The file the campaign will send: the one asked for, or the one it has.
+  let file: CampaignFile | null = null;
+  if (mediaUrl !== undefined) {
+    const media = await resolveMedia(db, userId, mediaUrl, deps.outbound);
+    f.mediaUrl = media.ref;
+    file = media.file;
+    // One attachment: a file replaces the image.
+    if (media.ref) f.imageUrl = null;
+  } else if (current?.mediaUrl && !imageUrl) {
+    file = await campaignFile(db, userId, current.mediaUrl);
   }
-  if (imageUrl !== undefined) f.imageUrl = await resolveImage(db, userId, imageUrl, deps.outbound);
+  if (message !== undefined || mediaUrl !== undefined || file) {
+    const text = message ?? current?.message ?? '';
+    if (!text.trim() && !file) throw new AppError('VALIDATION', campaignMsg.required);
+    if (text.trim() && file && !takesCaption(file.kind)) {
+      throw new AppError('VALIDATION', campaignMsg.noCaption, { message: campaignMsg.noCaption });
+    }
+    if (message !== undefined) {
+      checkMessage(message);
+      f.message = message;
+    }
+  }
+  if (imageUrl !== undefined && f.imageUrl === undefined) {
+    f.imageUrl = await resolveImage(db, userId, imageUrl, deps.outbound);
+    // One attachment: an image replaces the file.
+    if (f.imageUrl && mediaUrl === undefined) f.mediaUrl = null;
+  }
   const targetType = body.targetType ?? current?.targetType ?? 'all';
   if (body.targetType !== undefined) f.targetType = body.targetType;
   if (body.targetGroups !== undefined || body.targetType !== undefined) {
@@ -343,9 +458,9 @@ export async function createCampaign(deps: CampaignDeps, userId: string, body: C
   const f = await fieldsFrom(deps, userId, body as UpdateCampaignBody, null);
   const [row] = await deps.db
     .insert(campaigns)
-    .values({ ...f, name: f.name as string, message: f.message as string, userId, status: f.status ?? 'draft' })
+    .values({ ...f, name: f.name as string, message: f.message ?? '', userId, status: f.status ?? 'draft' })
     .returning();
-  return toCampaign(row, EMPTY_PROGRESS);
+  return toCampaign(row, EMPTY_PROGRESS, undefined, await filesOf(deps.db, userId, [row]));
 }
 
 export async function updateCampaign(
@@ -359,7 +474,7 @@ export async function updateCampaign(
   const f = await fieldsFrom(deps, userId, body, current);
   // The status change an edit may make (draft ↔ scheduled) goes through the campaign's lifecycle.
   const row = await editCampaign(deps.db, userId, id, f);
-  return toCampaign(row, EMPTY_PROGRESS);
+  return toCampaign(row, EMPTY_PROGRESS, undefined, await filesOf(deps.db, userId, [row]));
 }
 
 /** Deletes a campaign; one that is going out is cancelled first, so nothing more is sent. */
@@ -387,12 +502,13 @@ export async function duplicateCampaign(db: Db, userId: string, id: string): Pro
       targetGroups: c.targetGroups,
       targetTags: c.targetTags,
       imageUrl: c.imageUrl,
+      mediaUrl: c.mediaUrl,
       templateName: c.templateName,
       templateLanguage: c.templateLanguage,
       templateVariables: c.templateVariables,
     })
     .returning();
-  return toCampaign(row, EMPTY_PROGRESS);
+  return toCampaign(row, EMPTY_PROGRESS, undefined, await filesOf(db, userId, [row]));
 }
 
 /** The first contacts of the account, as a campaign would address them (for previews). */

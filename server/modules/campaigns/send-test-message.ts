@@ -5,14 +5,14 @@ import { AppError } from '../../errors';
 import { normalizePhone } from '../../lib/phone';
 import type { AccountContext } from '../../plugins/account-context';
 import { buildMessage } from '../../sending/content';
-import { getCampaign } from './campaigns.service';
+import { campaignFile, getCampaign } from './campaigns.service';
 
 /**
  * Sends the campaign's message once to one number (by default the account's own WhatsApp number),
  * personalised for the user, through the account's connected number. Answers the pt-BR confirmation.
  */
 export async function sendTestMessage(
-  deps: Pick<AppDeps, 'db' | 'state' | 'drivers' | 'sending'>,
+  deps: Pick<AppDeps, 'db' | 'state' | 'drivers' | 'sending' | 'media'>,
   ctx: AccountContext,
   input: { campaignId: string; phone?: string },
 ): Promise<string> {
@@ -30,6 +30,8 @@ export async function sendTestMessage(
       campaignId: campaign.id,
       message: campaign.message,
       imageUrl: campaign.imageUrl ?? null,
+      mediaUrl: campaign.mediaUrl ?? null,
+      mediaFile: await campaignFile(deps.db, ctx.userId, campaign.mediaUrl),
       templateName: campaign.templateName ?? null,
       templateLanguage: campaign.templateLanguage ?? null,
       templateVariables: campaign.templateVariables ?? [],
@@ -39,6 +41,7 @@ export async function sendTestMessage(
       userId: ctx.userId,
       cloud: driver.kind === 'cloud',
       loadImage: deps.sending.loadImage,
+      openFile: deps.media.openFile,
       byReference: driver.readsUploads,
     },
   );

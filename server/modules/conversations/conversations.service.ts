@@ -28,6 +28,26 @@ interface ConversationRow {
   last_source?: Conversation['lastSource'];
 }
 
+/** A message without location, card, reaction, quote or file (a campaign's send adds its file). */
+const NO_CONTENT: ContentColumns = {
+  location: null,
+  contact_card: null,
+  reaction: null,
+  reply_to: null,
+  unsupported: null,
+  file_id: null,
+  file_kind: null,
+  file_mime: null,
+  file_name: null,
+  file_size: null,
+  file_duration: null,
+  file_voice: null,
+  file_state: null,
+  quoted_id: null,
+  quoted_text: null,
+  quoted_kind: null,
+};
+
 const iso = (v: Date | string) => new Date(v).toISOString();
 
 /**
@@ -194,21 +214,32 @@ export async function getConversation(
       order by m.created_at desc limit ${q.limit}`),
   );
   // Each campaign's row for this number through the (campaign, recipient) key: cheap whatever the campaign sizes.
-  const sent = rowsOf<{
-    id: string;
-    message: string;
-    image_url: string | null;
-    name: string;
-    email: string | null;
-    status: string;
-    error: string | null;
-    sent_at: Date | string;
-    campaign_name: string;
-  }>(
+  const sent = rowsOf<
+    {
+      id: string;
+      message: string;
+      image_url: string | null;
+      media_url: string | null;
+      name: string;
+      email: string | null;
+      status: string;
+      error: string | null;
+      sent_at: Date | string;
+      campaign_name: string;
+    } & Pick<
+      ContentColumns,
+      'file_id' | 'file_kind' | 'file_mime' | 'file_name' | 'file_size' | 'file_duration' | 'file_voice' | 'file_state'
+    >
+  >(
     await db.execute(sql`
-      select r.id, c.message, c.image_url, c.name as campaign_name, r.name, r.email, r.status, r.error, r.sent_at
+      select r.id, c.message, c.image_url, c.media_url, c.name as campaign_name, r.name, r.email, r.status, r.error,
+             r.sent_at, f.id as file_id, f.kind as file_kind, f.mime_type as file_mime, f.file_name as file_name,
+             f.size as file_size, f.duration_seconds as file_duration, f.voice as file_voice, f.state as file_state
       from campaigns c
       join campaign_recipients r on r.campaign_id = c.id and r.recipient = ${phone}
+      -- A campaign's file (media_url upload:<id>), as it went out.
+      left join media_uploads f on c.media_url like 'upload:%' and f.id::text = substring(c.media_url from 8)
+        and ${accountSql(userId, 'f.user_id')}
       where ${accountSql(userId, 'c.user_id')} and r.kind = 'contact' and r.sent_at is not null ${beforeCampaign}
         and (r.connection_id = ${number} or (r.connection_id is null and exists (
           select 1 from connections n where n.id = ${number} and ${accountSql(userId, 'n.user_id')} and n.is_default)))
@@ -237,7 +268,9 @@ export async function getConversation(
         source: 'campaign',
         text: personalText(r.message, { recipient: phone, kind: 'contact', name: r.name, email: r.email }),
         // The campaign's image as it went out: a link, or the account's upload (`upload:<id>`).
-        imageUrl: imageAddress(r.image_url),
+        // A media_url link is an image link; a file shows as the message's media.
+        imageUrl: imageAddress(r.image_url ?? (r.media_url?.startsWith('upload:') ? null : r.media_url)),
+        ...messageContent({ ...NO_CONTENT, ...r }),
         status: (['sent', 'delivered', 'read', 'failed'].includes(r.status)
           ? r.status
           : 'sent') as ConversationMessage['status'],
