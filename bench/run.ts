@@ -12,6 +12,7 @@ import * as chatbotWebhook from './chatbot-webhook.bench';
 import * as cluster from './cluster.bench';
 import * as contactsImport from './contacts-import.bench';
 import * as contactsList from './contacts-list.bench';
+import * as fileUploads from './file-uploads.bench';
 import * as inboundMedia from './inbound-media.bench';
 import * as landingBundle from './landing-bundle.bench';
 import { agent } from './lib/http';
@@ -37,6 +38,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   chatbot,
   chatbotWebhook,
   inboundMedia,
+  fileUploads,
   metrics,
   restore,
   usersPolling,

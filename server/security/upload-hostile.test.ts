@@ -31,7 +31,7 @@ const MAX_GROWTH = 300 * MB;
 /** A hang, not a speed check: every case answers in a few seconds. */
 const CASE_TIMEOUT_MS = 20_000;
 
-type Endpoint = '/api/contacts/import' | '/api/uploads' | '/api/backup/restore';
+type Endpoint = '/api/contacts/import' | '/api/uploads' | '/api/uploads?kind=image' | '/api/backup/restore';
 
 interface Outcome {
   status: number;

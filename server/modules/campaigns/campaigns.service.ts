@@ -42,6 +42,7 @@ import {
 import { type CampaignFile, takesCaption } from '../../sending/content';
 import { namelessInAudience } from '../../sending/planner';
 import { assertGroupTargetsLinked } from '../groups';
+import { findUpload } from '../uploads';
 import { type ForecastFacts, forecastCampaign } from './campaign-forecast';
 import { campaignsSlot, namelessKey } from './campaigns-state';
 
@@ -279,20 +280,8 @@ async function resolveImage(
   // A bare `upload:` names nothing: it falls through to the link check below.
   const uploadId = uploadIdOf(value) ?? UPLOAD_URL.exec(value)?.[1];
   if (uploadId) {
-    const [found] = /^[0-9a-f-]{36}$/i.test(uploadId)
-      ? await db
-          .select({ id: mediaUploads.id })
-          .from(mediaUploads)
-          .where(
-            ofAccount(
-              mediaUploads,
-              userId,
-              eq(mediaUploads.id, uploadId),
-              eq(mediaUploads.origin, 'upload'),
-              eq(mediaUploads.kind, 'image'),
-            ),
-          )
-      : [];
+    // One of the account's uploaded images (findUpload checks the id's shape and the account).
+    const found = await findUpload(db, userId, uploadId);
     if (!found) throw new AppError('VALIDATION', 'Imagem não encontrada. Envie a imagem novamente.');
     return `${UPLOAD_REF_PREFIX}${uploadId}`;
   }
