@@ -29,6 +29,8 @@ function postFile(base: string, cookie: string, fileName: string, head: Buffer, 
       method: 'POST',
       headers: {
         cookie,
+        // As a browser does: a cookie-carrying write names the page's origin.
+        origin: new URL(base).origin,
         'content-type': `multipart/form-data; boundary=${boundary}`,
         'content-length': start.length + size + end.length,
       },
