@@ -16,6 +16,7 @@ import {
   type UpdateCampaignBody,
 } from '../../../contract/campaigns';
 import { mediaMsg } from '../../../contract/media';
+import { MEDIA_KINDS } from '../../../contract/message-content';
 import { messageCounts } from '../../../contract/metrics';
 import { unknownVariable } from '../../../contract/personalize';
 import { e164Of } from '../../../contract/phone';
@@ -191,8 +192,6 @@ export async function listCampaigns(
   return rows.map((r) => toCampaign(r, progressOfRow(r), facts, files));
 }
 
-const MEDIA_KIND = new Set<string>(['image', 'document', 'audio', 'video', 'sticker']);
-
 /** The account's ready files (uploaded or received) among these ids, by id. */
 async function readyFiles(db: Db, userId: string, ids: string[]): Promise<Map<string, ShownFile & CampaignFile>> {
   const wanted = [...new Set(ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id)))];
@@ -219,7 +218,8 @@ async function readyFiles(db: Db, userId: string, ids: string[]): Promise<Map<st
       ),
     );
   for (const r of rows) {
-    if (MEDIA_KIND.has(r.kind)) out.set(r.id, { ...r, kind: r.kind as CampaignFile['kind'] });
+    if ((MEDIA_KINDS as readonly string[]).includes(r.kind))
+      out.set(r.id, { ...r, kind: r.kind as CampaignFile['kind'] });
   }
   return out;
 }
