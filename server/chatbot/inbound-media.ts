@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { MEDIA_KINDS, MEDIA_MAX_BYTES, type MediaKind } from '../../contract/message-content';
 import { baseFileName } from '../../contract/uploads';
@@ -177,7 +177,3 @@ export class InboundFiles {
     return fetcher(file, maxBytes, signal);
   }
 }
-
-/** A file's row as the conversations show it. */
-export const mediaColumns = sql`f.id as media_id, f.kind as media_kind, f.mime_type as media_mime, f.file_name as media_name,
-  f.size as media_size, f.duration_seconds as media_duration, f.voice as media_voice, f.state as media_state`;

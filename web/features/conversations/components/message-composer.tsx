@@ -3,7 +3,7 @@ import { Mic, Paperclip, SendHorizontal, Square, X } from 'lucide-react';
 import { type ClipboardEvent, type DragEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { conversationsMsg, sendConversationMessageInput } from '#contract/conversations';
-import type { Upload } from '#contract/uploads';
+import { FILE_ACCEPT, type Upload } from '#contract/uploads';
 import { PermissionGatedButton } from '#web/components/permission-gated-button';
 import { Button } from '#web/components/ui/button';
 import { Label } from '#web/components/ui/label';
@@ -143,6 +143,7 @@ export function MessageComposer({ thread }: { thread: Thread }) {
         <input
           ref={fileInput}
           type="file"
+          accept={FILE_ACCEPT}
           className="sr-only"
           tabIndex={-1}
           aria-label="Anexar arquivo"
