@@ -99,6 +99,10 @@ export const campaigns = pgTable(
     imageUrl: text('image_url'),
     /** Any file sent with the message: `upload:<id>` of one of the account's files, or an image link. */
     mediaUrl: text('media_url'),
+    /** A location sent after the message (`{ latitude, longitude, name?, address? }`). */
+    location: jsonb('location'),
+    /** A contact card sent after the message (`{ name, phone }`). */
+    contactCard: jsonb('contact_card'),
     /** Cloud API channel: an approved template and how its variables are filled. */
     templateName: text('template_name'),
     templateLanguage: text('template_language'),
@@ -220,6 +224,8 @@ export const savedMessages = pgTable(
     imageFile: text('image_file').notNull().default(''),
     /** The stored upload behind `imageFile`, when the image was uploaded. */
     uploadId: uuid('upload_id'),
+    /** Any file sent with the message: `upload:<id>` of one of the account's files. */
+    mediaUrl: text('media_url'),
     content: text('content').notNull(),
     contentType: text('content_type', { enum: ['text', 'html'] })
       .notNull()
@@ -307,6 +313,12 @@ export const autoReplies = pgTable(
       .default('text'),
     buttons: jsonb('buttons').notNull().default(sql`'[]'::jsonb`),
     imageUrl: text('image_url').notNull().default(''),
+    /** The file a document, audio or video rule sends: `upload:<id>` of one of the account's files. */
+    mediaUrl: text('media_url').notNull().default(''),
+    /** What a location rule sends (`{ latitude, longitude, name?, address? }`). */
+    location: jsonb('location'),
+    /** What a contact rule sends (`{ name, phone }`). */
+    contactCard: jsonb('contact_card'),
     isActive: boolean('is_active').notNull().default(true),
     position: integer('position').notNull().default(0),
     createdAt: createdAt(),

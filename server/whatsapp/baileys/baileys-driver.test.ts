@@ -161,9 +161,8 @@ describe('Baileys driver against a fake socket', () => {
     const h = await harness();
     await h.driver.connect();
     h.sock().ev.emit('creds.update', {});
-    await waitFor(() => h.sockets.length > 0, Boolean);
-    await new Promise((r) => setTimeout(r, 50));
-    const rows = await h.authRows();
+    // The save is not awaited by the socket's event: wait for the row rather than a fixed time.
+    const rows = await waitFor(h.authRows, (r) => r.length > 0);
     expect(rows.map((r) => r.key)).toEqual(['creds']);
     expect(rows[0].value).not.toContain('noiseKey');
 
@@ -218,13 +217,10 @@ describe('Baileys driver against a fake socket', () => {
     const h = await harness();
     await online(h);
     h.sock().ev.emit('creds.update', {});
-    await waitFor(() => true, Boolean);
-    await new Promise((r) => setTimeout(r, 30));
-    expect((await h.authRows()).length).toBe(1);
+    expect((await waitFor(h.authRows, (r) => r.length > 0)).length).toBe(1);
     h.sock().ev.emit('connection.update', closeWith(401));
     expect(h.driver.status().state).toBe('disconnected');
-    await new Promise((r) => setTimeout(r, 30));
-    expect(await h.authRows()).toEqual([]);
+    expect(await waitFor(h.authRows, (r) => r.length === 0)).toEqual([]);
     expect(h.sockets).toHaveLength(1);
   });
 
@@ -232,7 +228,7 @@ describe('Baileys driver against a fake socket', () => {
     const h = await harness();
     await online(h);
     h.sock().ev.emit('creds.update', {});
-    await new Promise((r) => setTimeout(r, 30));
+    await waitFor(h.authRows, (r) => r.length > 0);
     const first = h.sock();
     await h.driver.disconnect({ logout: false });
     expect(first.ended).toBe(true);
