@@ -120,3 +120,46 @@ export function contentPreview(content: {
 export function mapLink(location: { latitude: number; longitude: number }): string {
   return `https://www.google.com/maps/search/?api=1&query=${location.latitude},${location.longitude}`;
 }
+
+export const LOCATION_NAME_MAX = 200;
+export const LOCATION_ADDRESS_MAX = 500;
+export const CONTACT_CARD_NAME_MAX = 120;
+
+export const sendContentMsg = {
+  latitudeInvalid: 'Latitude inválida: use um número entre -90 e 90 (por exemplo -23.5505).',
+  longitudeInvalid: 'Longitude inválida: use um número entre -180 e 180 (por exemplo -46.6333).',
+  locationNameTooLong: `O nome do local deve ter no máximo ${LOCATION_NAME_MAX} caracteres.`,
+  locationAddressTooLong: `O endereço deve ter no máximo ${LOCATION_ADDRESS_MAX} caracteres.`,
+  contactNameRequired: 'Informe o nome do contato a enviar.',
+  contactNameTooLong: `O nome do contato deve ter no máximo ${CONTACT_CARD_NAME_MAX} caracteres.`,
+  contactPhoneInvalid: 'Telefone do contato inválido. Informe DDD e número, por exemplo (21) 99876-5432.',
+} as const;
+
+/** A location a campaign or a bot rule sends: `{ latitude, longitude, name?, address? }`. */
+export const locationInput = z.object({
+  latitude: z.coerce
+    .number({ error: sendContentMsg.latitudeInvalid })
+    .min(-90, sendContentMsg.latitudeInvalid)
+    .max(90, sendContentMsg.latitudeInvalid),
+  longitude: z.coerce
+    .number({ error: sendContentMsg.longitudeInvalid })
+    .min(-180, sendContentMsg.longitudeInvalid)
+    .max(180, sendContentMsg.longitudeInvalid),
+  name: z.string().trim().max(LOCATION_NAME_MAX, sendContentMsg.locationNameTooLong).optional(),
+  address: z.string().trim().max(LOCATION_ADDRESS_MAX, sendContentMsg.locationAddressTooLong).optional(),
+});
+export type LocationInput = z.output<typeof locationInput>;
+
+/** A contact card a campaign or a bot rule sends: `{ name, phone }`; the phone is stored as E.164 digits. */
+export const contactCardInput = z.object({
+  name: z
+    .string({ error: sendContentMsg.contactNameRequired })
+    .trim()
+    .min(1, sendContentMsg.contactNameRequired)
+    .max(CONTACT_CARD_NAME_MAX, sendContentMsg.contactNameTooLong),
+  phone: z
+    .string({ error: sendContentMsg.contactPhoneInvalid })
+    .transform((v) => v.replace(/\D/g, ''))
+    .refine((d) => d.length >= 10 && d.length <= 15, sendContentMsg.contactPhoneInvalid),
+});
+export type ContactCardInput = z.output<typeof contactCardInput>;
