@@ -115,7 +115,7 @@ export function guardedLookup(policy: OutboundPolicy): LookupFunction {
   };
 }
 
-function request(url: URL, policy: OutboundPolicy, signal: AbortSignal): Promise<IncomingMessage> {
+function request(url: URL, policy: OutboundPolicy, signal: AbortSignal, accept: string): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
     const req = client.request(url, {
@@ -123,7 +123,7 @@ function request(url: URL, policy: OutboundPolicy, signal: AbortSignal): Promise
       agent: false,
       lookup: guardedLookup(policy),
       signal,
-      headers: { accept: LINKED_IMAGE_TYPES.join(', '), 'user-agent': 'Disparo-ImageFetch/1' },
+      headers: { accept, 'user-agent': 'Disparo-ImageFetch/1' },
     });
     req.once('response', resolve);
     req.once('error', reject);
@@ -168,43 +168,145 @@ export async function fetchLinkedImage(
 ): Promise<FetchedImage> {
   const maxBytes = opts.maxBytes ?? LINKED_IMAGE_MAX_BYTES;
   const signal = AbortSignal.timeout(opts.timeoutMs ?? TIMEOUT_MS);
-  let current = link;
   try {
-    for (let hop = 0; ; hop++) {
-      const problem = linkProblem(current, policy);
-      if (problem) throw new OutboundFetchError(problem);
-      const url = new URL(current);
-      const res = await request(url, policy, signal);
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400 && res.headers.location) {
-        res.resume();
-        if (hop >= MAX_REDIRECTS) throw new OutboundFetchError('too many redirects');
-        current = new URL(res.headers.location, url).href;
-        continue;
-      }
-      if (status !== 200) {
-        res.resume();
-        throw new OutboundFetchError(`status ${status}`);
-      }
-      const mimeType = String(res.headers['content-type'] ?? '')
-        .split(';')[0]
-        .trim()
-        .toLowerCase();
-      if (!(LINKED_IMAGE_TYPES as readonly string[]).includes(mimeType)) {
-        res.destroy();
-        throw new OutboundFetchError(`content type ${mimeType || 'missing'}`);
-      }
-      const data = await readCapped(res, maxBytes);
-      const magic = MAGIC[mimeType as keyof typeof MAGIC];
-      if (data.length < magic.length || magic.some((b, i) => data[i] !== b)) {
-        throw new OutboundFetchError(`bytes are not ${mimeType}`);
-      }
-      return { data, mimeType };
+    const { res } = await openChecked(link, policy, signal, LINKED_IMAGE_TYPES.join(', '));
+    const mimeType = contentTypeOf(res);
+    if (!(LINKED_IMAGE_TYPES as readonly string[]).includes(mimeType)) {
+      res.destroy();
+      throw new OutboundFetchError(`content type ${mimeType || 'missing'}`);
     }
+    const data = await readCapped(res, maxBytes);
+    const magic = MAGIC[mimeType as keyof typeof MAGIC];
+    if (data.length < magic.length || magic.some((b, i) => data[i] !== b)) {
+      throw new OutboundFetchError(`bytes are not ${mimeType}`);
+    }
+    return { data, mimeType };
   } catch (err) {
-    if (err instanceof OutboundFetchError) throw err;
-    if (signal.aborted) throw new OutboundFetchError('timed out');
-    throw new OutboundFetchError((err as Error).message || 'network error');
+    throw asFetchError(err, signal);
+  }
+}
+
+function asFetchError(err: unknown, signal: AbortSignal): OutboundFetchError {
+  if (err instanceof OutboundFetchError) return err;
+  if (signal.aborted) return new OutboundFetchError('timed out');
+  return new OutboundFetchError((err as Error).message || 'network error');
+}
+
+const contentTypeOf = (res: IncomingMessage) =>
+  String(res.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
+
+/** The answer of a link, every hop checked (public addresses, at most three redirects), once it is a 200. */
+async function openChecked(
+  link: string,
+  policy: OutboundPolicy,
+  signal: AbortSignal,
+  accept: string,
+): Promise<{ res: IncomingMessage; url: URL }> {
+  let current = link;
+  for (let hop = 0; ; hop++) {
+    const problem = linkProblem(current, policy);
+    if (problem) throw new OutboundFetchError(problem);
+    const url = new URL(current);
+    const res = await request(url, policy, signal, accept);
+    const status = res.statusCode ?? 0;
+    if (status >= 300 && status < 400 && res.headers.location) {
+      res.resume();
+      if (hop >= MAX_REDIRECTS) throw new OutboundFetchError('too many redirects');
+      current = new URL(res.headers.location, url).href;
+      continue;
+    }
+    if (status !== 200) {
+      res.resume();
+      throw new OutboundFetchError(`status ${status}`);
+    }
+    return { res, url };
+  }
+}
+
+/** A linked file being read: its bytes as they arrive, at most `maxBytes` (then `truncated()`). */
+export interface LinkedFile {
+  /** The name the answer gives (Content-Disposition), else the link's last path segment. */
+  fileName: string | undefined;
+  stream: AsyncIterable<Buffer>;
+  /** True once the answer went past `maxBytes`: the read stopped there. */
+  truncated: () => boolean;
+}
+
+/**
+ * Opens a file a customer linked to (a document, audio, video or image: what it is is decided by its
+ * bytes, never by the answer's type), under the rules above, streaming: nothing is held but the
+ * chunk in hand. A declared length over `maxBytes` is refused before any byte is read; an answer that
+ * runs past it stops there and reads as truncated. Throws OutboundFetchError, also from the stream.
+ */
+export async function openLinkedFile(
+  link: string,
+  policy: OutboundPolicy,
+  opts: { maxBytes: number; timeoutMs: number },
+): Promise<LinkedFile> {
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  let opened: { res: IncomingMessage; url: URL };
+  try {
+    opened = await openChecked(link, policy, signal, '*/*');
+  } catch (err) {
+    throw asFetchError(err, signal);
+  }
+  const { res, url } = opened;
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > opts.maxBytes) {
+    res.destroy();
+    throw new OutboundFetchError(`declared ${declared} bytes`);
+  }
+  let over = false;
+  async function* body(): AsyncGenerator<Buffer> {
+    let size = 0;
+    try {
+      for await (const chunk of res as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > opts.maxBytes) {
+          over = true;
+          yield chunk.subarray(0, chunk.length - (size - opts.maxBytes));
+          return;
+        }
+        yield chunk;
+      }
+    } catch (err) {
+      throw asFetchError(err, signal);
+    } finally {
+      res.destroy();
+    }
+  }
+  return {
+    fileName: dispositionName(res.headers['content-disposition']) ?? pathName(url),
+    stream: body(),
+    truncated: () => over,
+  };
+}
+
+/** `filename*=UTF-8''…` or `filename="…"` of a Content-Disposition header. */
+function dispositionName(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1].trim());
+    } catch {
+      // fall through to the plain parameter
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/.exec(header);
+  return plain?.[1]?.trim() || undefined;
+}
+
+function pathName(url: URL): string | undefined {
+  const last = url.pathname.split('/').filter(Boolean).pop();
+  if (!last) return undefined;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
   }
 }
 
