@@ -57,6 +57,8 @@ interface SeededAccount {
   savedMessage: string;
 }
 interface Owner extends SeededAccount {
+  /** Files kept in the media store, not in a row: a PDF uploaded and a PDF a contact sent. */
+  files: string[];
   /** A draft that uses the saved message (and so the upload), a paused one with queued recipients, a sent one. */
   campaigns: { draft: string; paused: string; completed: string };
   autoReply: string;
@@ -239,7 +241,7 @@ const PATH_OWNERS: Record<string, { a: () => string[]; b?: () => string }> = {
   '/api/contacts/:id': { a: () => [a.contact], b: () => b.contact },
   '/api/groups/:id': { a: () => [a.group], b: () => b.group },
   '/api/messages/:id': { a: () => [a.savedMessage], b: () => b.savedMessage },
-  '/api/uploads/:id': { a: () => [a.upload], b: () => b.upload },
+  '/api/uploads/:id': { a: () => [a.upload, ...a.files], b: () => b.upload },
   '/api/connections/:id': { a: () => a.connections, b: () => b.connection },
   '/api/bot-config/auto-replies/:id': { a: () => [a.autoReply], b: () => b.autoReply },
   // B's contact Carla (B's own conversation with her, on B's number).
@@ -275,8 +277,8 @@ type IdUse =
 const uploadRefs = (id: string) => [`upload:${id}`, `/api/uploads/${id}`];
 const refusedUpload: IdUse = {
   expect: 'refused',
-  values: () => uploadRefs(a.upload),
-  unknown: () => uploadRefs(randomUUID()),
+  values: () => [a.upload, ...a.files].flatMap(uploadRefs),
+  unknown: () => [a.upload, ...a.files].flatMap(() => uploadRefs(randomUUID())),
 };
 const refusedSavedMessage: IdUse = {
   expect: 'refused',
@@ -638,6 +640,32 @@ beforeAll(async () => {
   await json(cookieA, 'POST', '/api/whatsapp/simulator/inbound', { from: A_PHONES[0], text: `Olá ${MARK}` });
   await ctx.app.deps.chatbot.idle();
   await json(cookieA, 'POST', `/api/conversations/${A_PHONES[0]}/messages`, { text: `Resposta ${MARK}` });
+  const PDF = Buffer.from(`%PDF-1.4\n${MARK}\n%%EOF\n`);
+  const document = JSON.parse(
+    (await call(cookieA, 'POST', '/api/uploads', { multipart: { filename: `${MARK}.pdf`, data: PDF } })).body,
+  ) as { id: string };
+  await json(cookieA, 'POST', '/api/whatsapp/simulator/inbound', {
+    from: A_PHONES[0],
+    media: {
+      kind: 'document',
+      mimeType: 'application/pdf',
+      fileName: `${MARK}.pdf`,
+      dataBase64: PDF.toString('base64'),
+    },
+  });
+  const received = await waitFor(
+    async () =>
+      (
+        await json<{ messages: Array<{ media?: { url: string; state?: string } }> }>(
+          cookieA,
+          'GET',
+          `/api/conversations/${A_PHONES[0]}`,
+        )
+      ).messages.find((m) => m.media?.state === 'ready')?.media?.url,
+    Boolean,
+    10_000,
+  );
+  await ctx.app.deps.chatbot.idle();
   await notify(ctx.database.db, ctx.app.log, userA.id, {
     kind: 'contacts_imported',
     title: `Aviso ${MARK}`,
@@ -673,6 +701,7 @@ beforeAll(async () => {
     contact: contact.contact.id,
     group: group.group.id,
     upload: upload.id,
+    files: [document.id, (received as string).split('/').at(-1) as string],
     savedMessage: saved.savedMessage.id,
     campaigns: { draft: draft.id, paused: paused.id, completed: sent.id },
     autoReply: bot.config.autoReplies[0].id,
