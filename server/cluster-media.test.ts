@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,6 +83,10 @@ async function liveIds(): Promise<string[]> {
 
 const serverOf = (processId: string) => servers.find((s) => processId.includes(`:${s.pid}:`));
 
+/** The number the first test pairs, the process that holds it, and the account's session. */
+const paired = {} as { numberId: string; holder: NodeServer; admin: HttpSession };
+const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
 describe('an image campaign over a personal number held by another process', () => {
   it('crosses the bus as ids: the holder reads the image itself, and every send command is a few hundred bytes', async () => {
     const ids = await waitFor(liveIds, (l) => l.length === 2, 20_000);
@@ -102,12 +107,15 @@ describe('an image campaign over a personal number held by another process', () 
     });
     expect(added.status, added.text).toBe(201);
     const numberId = added.body.connection.id as string;
+    paired.numberId = numberId;
     // The lane runs where rendezvous hashing says; the number is paired through the other process,
     // which then holds it.
     const laneProcess = rendezvousOwner(ids, numberId) as string;
     const holderProcess = ids.find((id) => id !== laneProcess) as string;
     const holder = serverOf(holderProcess) as NodeServer;
     expect(holder).toBeDefined();
+    paired.holder = holder;
+    paired.admin = admin;
     const at: HttpSession = { base: holder.url, cookie: admin.cookie };
     const connect = await apiFetch(at.base, at.cookie, 'POST', `/api/connections/${numberId}/connect`, {});
     expect(connect.status, connect.text).toBe(200);
@@ -163,5 +171,69 @@ describe('an image campaign over a personal number held by another process', () 
     expect(heard.length).toBeLessThanOrEqual(CONTACTS * 6);
     expect(Math.max(...heard)).toBeLessThan(1_000);
     expect(total).toBeLessThan(CONTACTS * 6 * 1_000);
+  }, 120_000);
+
+  it('a file a contact sends to the holder is fetched by a job and read whole from either process; a PDF campaign crosses the bus as ids', async () => {
+    expect(paired.holder, 'the first test pairs the number').toBeDefined();
+    const { admin, holder, numberId } = paired;
+    const other = servers.find((s) => s !== holder) as NodeServer;
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(3_000_000), Buffer.from('\n%%EOF\n')]);
+    const from = '5521977770001';
+    const arrived = await apiFetch(holder.url, admin.cookie, 'POST', '/api/whatsapp/simulator/inbound', {
+      from,
+      connectionId: numberId,
+      text: 'segue o catálogo',
+      media: {
+        kind: 'document',
+        mimeType: 'application/pdf',
+        fileName: 'catalogo.pdf',
+        dataBase64: pdf.toString('base64'),
+      },
+    });
+    expect(arrived.status, arrived.text).toBeLessThan(300);
+    // Read through the process that did not receive it: the row, the job and the bytes are shared.
+    const url = await waitFor(
+      async () => {
+        const thread = await apiFetch(other.url, admin.cookie, 'GET', `/api/conversations/${from}`);
+        const m = (thread.body.messages as Array<{ media?: { url: string; state?: string } }> | undefined)?.find(
+          (x) => x.media,
+        );
+        return m?.media?.state === 'ready' ? m.media.url : null;
+      },
+      Boolean,
+      30_000,
+    );
+    for (const s of servers) {
+      const res = await fetch(`${s.url}${url}`, { headers: { cookie: admin.cookie } });
+      expect(res.status, s.name).toBe(200);
+      expect(sha(Buffer.from(await res.arrayBuffer())), s.name).toBe(sha(pdf));
+    }
+
+    // The received PDF sent on as a campaign's file, from the process that does not hold the number.
+    const created = await apiFetch(other.url, admin.cookie, 'POST', '/api/campaigns', {
+      name: 'Catálogo',
+      message: 'Oi {{nome}}, o catálogo',
+      targetType: 'contacts',
+      mediaUrl: url,
+      connectionIds: [numberId],
+    });
+    expect(created.status, created.text).toBe(200);
+    const before = await apiFetch(holder.url, admin.cookie, 'GET', '/api/whatsapp/simulator/outbox');
+    const seen = (before.body.messages as unknown[]).length;
+    heard = [];
+    const send = await apiFetch(other.url, admin.cookie, 'POST', `/api/campaigns/${created.body.id}/send`);
+    expect(send.status, send.text).toBe(200);
+    const done = await untilCampaign(admin, created.body.id, (c) => c.status === 'completed', 60_000);
+    // The contact who sent the file is one of the account's contacts now, so one more recipient.
+    expect(done.progress).toMatchObject({ total: CONTACTS + 1, failed: 0, skipped: 0 });
+    const outbox = await apiFetch(holder.url, admin.cookie, 'GET', '/api/whatsapp/simulator/outbox');
+    const docs = (
+      outbox.body.messages as Array<{ kind?: string; mediaKind?: string; sha256?: string; fileName?: string }>
+    )
+      .slice(seen)
+      .filter((m) => m.mediaKind === 'document');
+    expect(docs).toHaveLength(CONTACTS + 1);
+    for (const d of docs) expect(d).toMatchObject({ fileName: 'catalogo.pdf', sha256: sha(pdf) });
+    expect(Math.max(...heard)).toBeLessThan(1_000);
   }, 120_000);
 });

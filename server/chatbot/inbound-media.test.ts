@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ConversationMessage } from '../../contract/conversations';
 import { appPerFile } from '../testing/app-per-file';
 import { apiCall, connectSimulator, createTestApp, newCustomerWithCalls, waitFor } from '../testing/test-app';
@@ -169,6 +169,30 @@ describe('receiving every kind of message', () => {
     const messages = await me.thread(from);
     const replies = messages.filter((m) => m.direction === 'out').map((m) => m.text);
     expect(replies).toEqual(['Olá! Bem-vindo.']);
+  });
+
+  it('keeps no copy of a file whose message could not be injected (the number is offline)', async () => {
+    const me = await customer();
+    const store = ctx.app.deps.media.store;
+    const keys: string[] = [];
+    const put = store.put.bind(store);
+    const spy = vi.spyOn(store, 'put').mockImplementation((key, body, max) => {
+      keys.push(key);
+      return put(key, body, max);
+    });
+    try {
+      expect((await me.call('POST', '/api/whatsapp/disconnect')).statusCode).toBeLessThan(300);
+      const res = await me.call('POST', '/api/whatsapp/simulator/inbound', {
+        from: '5521977776666',
+        media: { kind: 'document', mimeType: 'application/pdf', fileName: 'x.pdf', dataBase64: PDF.toString('base64') },
+      });
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(keys).toHaveLength(1);
+    expect(await store.get(keys[0])).toBeNull();
   });
 
   it('answers 409 while a file is still being fetched, in Portuguese', async () => {

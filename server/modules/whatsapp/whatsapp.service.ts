@@ -96,10 +96,16 @@ export async function simulateInbound(
       source: { via: 'stored', key },
     };
   }
-  return {
-    success: true as const,
-    ...(await connections.simulateInboundOn(entry.id, input.from, input.text, content)),
-  };
+  try {
+    return {
+      success: true as const,
+      ...(await connections.simulateInboundOn(entry.id, input.from, input.text, content)),
+    };
+  } catch (err) {
+    // Not injected (the number is not connected…): the phone's copy has no message to fetch it.
+    if (content.media?.source.via === 'stored') await store.delete(content.media.source.key).catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Simulator only: the number's next send fails with a WhatsApp restriction (a fault switch for tests and demos). */
