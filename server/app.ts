@@ -50,7 +50,7 @@ import { presenceRoutes } from './modules/presence';
 import { reportsRoutes } from './modules/reports';
 import { changePasswordRoutes, getAccountSettings, settingsRoutes } from './modules/settings';
 import { systemRoutes } from './modules/system';
-import { accountFileOpener, loadUpload, uploadsRoutes } from './modules/uploads';
+import { accountFileOpener, fileFromLink, loadUpload, uploadsRoutes } from './modules/uploads';
 import { type VerificationOptions, verificationRoutes } from './modules/verification';
 import { cloudApiRoutes, sessionPollFastPath, webhookFastPath, whatsappSessionRoutes } from './modules/whatsapp';
 import { registerAccessControl, registerPublicPlugin, SESSION_COOKIE } from './plugins/access';
@@ -315,7 +315,22 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     drivers,
     connections,
     cloudApi: connections.cloud,
-    media: { store: mediaStore, openFile },
+    media: {
+      store: mediaStore,
+      openFile,
+      fromLink: (userId, link) =>
+        fileFromLink(
+          {
+            db,
+            store: mediaStore,
+            outbound: { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE },
+            quotaMb: config.UPLOADS_QUOTA_MB,
+            log: app.log,
+          },
+          userId,
+          link,
+        ),
+    },
     sending: {
       dispatcher,
       settingsChanged: (userId) => {

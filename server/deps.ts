@@ -1,4 +1,5 @@
 import type { FastifySchema } from 'fastify';
+import type { Upload } from '../contract/uploads';
 import type { AiResponder } from './chatbot/ai';
 import type { ChangeBus } from './cluster/bus';
 import type { ProcessRegistry } from './cluster/process-registry';
@@ -63,8 +64,11 @@ export interface AppDeps {
   cluster: { processes: ProcessRegistry; bus: ChangeBus };
   /** Work for later: jobs enqueued in the caller's transaction, run by one live process each (server/jobs/). */
   jobs: JobRunner;
-  /** Where file bytes live (server/media/store.ts): received files and, later, uploads. */
-  media: { store: MediaStore; openFile: FileOpener };
+  /**
+   * Where file bytes live (server/media/store.ts), the account's files as the drivers open them, and
+   * a linked file fetched once under the outbound rules into the account's files (uploads/link-file.ts).
+   */
+  media: { store: MediaStore; openFile: FileOpener; fromLink: (userId: string, link: string) => Promise<Upload> };
   /** Every API route with its declared access, collected as routes register (tests check each one). */
   routes: Array<{ method: string; url: string; access: string; schema?: FastifySchema }>;
 }

@@ -318,7 +318,6 @@ export async function sendManualMessage(
     await db.execute(sql`select opted_out from contacts where ${accountSql(userId)} and phone = ${`+${phone}`}`),
   )[0]?.opted_out;
   if (optedOut) throw new AppError('CONFLICT', conversationsMsg.optedOut);
-  const attachment = input.mediaUrl ? await replyAttachment(db, userId, input.mediaUrl) : null;
   // Only through the conversation's own number: an answer from another would start another conversation.
   const number = conversation.connectionId;
   const entry = number ? await deps.connections.directory.get(userId, number) : undefined;
@@ -327,6 +326,8 @@ export async function sendManualMessage(
   if (driver?.status().state !== 'connected') {
     throw new AppError('CONFLICT', conversationsMsg.numberNotConnected(entry.label));
   }
+  // Resolved once the number can send: a linked file is fetched only for a message that goes out.
+  const attachment = input.mediaUrl ? await replyAttachment(deps, userId, input.mediaUrl) : null;
   // A file and its text: one message when the text can be its caption, else the file then the text.
   const parts = outgoingParts(text, attachment);
   for (const part of parts) {

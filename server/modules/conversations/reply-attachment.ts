@@ -5,46 +5,57 @@ import { uploadIdOf } from '../../../contract/uploads';
 import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { mediaUploads } from '../../db/schema';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import type { OutgoingMessage } from '../../whatsapp/driver';
 
 const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A file a person sends from 'Conversas': one of the account's, or a link to an image. */
-export type Attachment =
-  | {
-      file: string;
-      kind: MediaKind;
-      mimeType: string;
-      fileName: string;
-      voice: boolean;
-      durationSeconds: number | null;
-    }
-  | { link: string };
+/** A file a person sends from 'Conversas': one of the account's files. */
+export interface Attachment {
+  file: string;
+  kind: MediaKind;
+  mimeType: string;
+  fileName: string;
+  voice: boolean;
+  durationSeconds: number | null;
+}
+
+async function readyFile(db: Db, userId: string, id: string): Promise<Attachment | null> {
+  if (!UUID.test(id)) return null;
+  const [row] = await db
+    .select({
+      kind: mediaUploads.kind,
+      mimeType: mediaUploads.mimeType,
+      fileName: mediaUploads.fileName,
+      voice: mediaUploads.voice,
+      durationSeconds: mediaUploads.durationSeconds,
+      state: mediaUploads.state,
+    })
+    .from(mediaUploads)
+    .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)));
+  if (row?.state !== 'ready') return null;
+  const { state: _state, ...file } = row;
+  return { file: id, ...file, kind: row.kind as MediaKind };
+}
 
 /**
  * The file `mediaUrl` names: `upload:<id>` or `/api/uploads/<id>` of the account's own (uploaded, or
- * received and fetched), or an https link, sent as an image. Anything else is a 400 in Portuguese.
+ * received and fetched), or an https link to a file of any kind, fetched once under the outbound
+ * rules into the account's files (and then sent, and shown in the thread, as that file). Anything
+ * else is a 400 in Portuguese.
  */
-export async function replyAttachment(db: Db, userId: string, mediaUrl: string): Promise<Attachment> {
+export async function replyAttachment(
+  deps: { db: Db; media: Pick<AppDeps['media'], 'fromLink'> },
+  userId: string,
+  mediaUrl: string,
+): Promise<Attachment> {
   const id = uploadIdOf(mediaUrl) ?? UPLOAD_URL.exec(mediaUrl)?.[1];
   if (id !== undefined && id !== null) {
-    const [row] = UUID.test(id)
-      ? await db
-          .select({
-            kind: mediaUploads.kind,
-            mimeType: mediaUploads.mimeType,
-            fileName: mediaUploads.fileName,
-            voice: mediaUploads.voice,
-            durationSeconds: mediaUploads.durationSeconds,
-            state: mediaUploads.state,
-          })
-          .from(mediaUploads)
-          .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)))
-      : [];
-    if (row?.state !== 'ready') throw new AppError('VALIDATION', conversationsMsg.mediaInvalid);
-    return { file: id, ...row, kind: row.kind as MediaKind };
+    const file = await readyFile(deps.db, userId, id);
+    if (!file) throw new AppError('VALIDATION', conversationsMsg.mediaInvalid);
+    return file;
   }
   let url: URL | null = null;
   try {
@@ -53,7 +64,10 @@ export async function replyAttachment(db: Db, userId: string, mediaUrl: string):
     url = null;
   }
   if (url?.protocol !== 'https:') throw new AppError('VALIDATION', conversationsMsg.mediaInvalid);
-  return { link: url.href };
+  const stored = await deps.media.fromLink(userId, url.href);
+  const file = await readyFile(deps.db, userId, stored.id);
+  if (!file) throw new AppError('VALIDATION', conversationsMsg.mediaInvalid);
+  return file;
 }
 
 /** A message to send and what its row keeps. */
@@ -81,17 +95,6 @@ export function outgoingParts(text: string, attachment: Attachment | null): Outg
     preview: text,
   });
   if (!attachment) return [textPart()];
-  if ('link' in attachment) {
-    return [
-      {
-        message: { kind: 'image', image: { url: attachment.link }, ...(text ? { caption: text } : {}) },
-        text,
-        imageUrl: attachment.link,
-        mediaId: null,
-        preview: contentPreview({ text, media: { kind: 'image' } }),
-      },
-    ];
-  }
   const captioned = CAPTIONED.has(attachment.kind);
   // Only OGG/Opus plays as a voice note on a phone; other audio goes as an audio file.
   const voice = attachment.kind === 'audio' && attachment.voice && attachment.mimeType === 'audio/ogg';

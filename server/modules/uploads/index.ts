@@ -1,3 +1,5 @@
 /** The uploads module's public surface: what app.ts and other modules may import (server/README.md). */
+
+export { fileFromLink } from './link-file';
 export { uploadsRoutes } from './uploads.routes';
 export { accountFileOpener, bytesOut, findUpload, loadUpload, makeUploadRoom, saveUpload } from './uploads.service';

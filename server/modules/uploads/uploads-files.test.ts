@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ConversationMessage } from '../../../contract/conversations';
 import { NOT_ACCEPTED } from '../../media/file-type';
 import { appPerFile } from '../../testing/app-per-file';
 import { multipart } from '../../testing/multipart';
-import { apiCall, connectSimulator, createTestApp, newCustomerWithCalls } from '../../testing/test-app';
+import { apiCall, connectSimulator, createTestApp, newCustomerWithCalls, waitFor } from '../../testing/test-app';
 
 /**
  * Any file a person sends: stored by what its bytes are into the media store, served to the account
@@ -136,5 +136,29 @@ describe('sending a file from Conversas', () => {
       expect(res.json().message).toBe('Arquivo não encontrado. Anexe o arquivo novamente.');
     }
     expect(await me.outbox()).toEqual([]);
+  });
+
+  it('sends a linked file of any kind as the account’s file, fetched once, and shows it in the thread', async () => {
+    const me = await conversation();
+    const stored = (await upload(me.cookie, 'tabela.pdf', PDF)).json();
+    const fromLink = vi.spyOn(ctx.app.deps.media, 'fromLink').mockResolvedValue(stored);
+    try {
+      const res = await me.call('POST', `/api/conversations/${me.from}/messages`, {
+        text: 'Tabela',
+        mediaUrl: 'https://loja.example.com/tabela.pdf',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(fromLink).toHaveBeenCalledTimes(1);
+      expect(fromLink).toHaveBeenCalledWith(me.user.id, 'https://loja.example.com/tabela.pdf');
+    } finally {
+      fromLink.mockRestore();
+    }
+    const sent = await waitFor(me.outbox, (o) => o.length === 1);
+    expect(sent[0]).toMatchObject({
+      mediaKind: 'document',
+      fileName: 'tabela.pdf',
+      caption: 'Tabela',
+      sha256: sha(PDF),
+    });
   });
 });
