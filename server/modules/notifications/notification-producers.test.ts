@@ -275,9 +275,11 @@ describe('the WhatsApp connection', () => {
     const a = await sender({ systemAlerts: true });
     // The connection drops without anyone asking (the simulator gives up, as Baileys does on a logout).
     await a.driver.disconnect();
+    // The loss is a job after its grace time (the runner polls each second): room for a busy machine.
     const lost = await waitFor(
       () => list(a.cookie),
       (l) => l.notifications.length === 1,
+      15_000,
     );
     expect(lost.notifications[0]).toMatchObject({
       kind: 'whatsapp_disconnected',
@@ -288,6 +290,7 @@ describe('the WhatsApp connection', () => {
     const back = await waitFor(
       () => list(a.cookie),
       (l) => l.notifications.length === 2,
+      15_000,
     );
     expect(back.notifications[0]).toMatchObject({ kind: 'whatsapp_reconnected', title: 'WhatsApp reconectado' });
     // Connected once, even though the simulator reports 'connected' twice (without, then with its number).
