@@ -14,6 +14,7 @@ import type { Foreground } from '../lib/foreground';
 import { linkedImageFetcher } from '../lib/outbound-fetch';
 import { CloudApiDriver } from './cloud-api/cloud-driver';
 import { GraphClient } from './cloud-api/graph-client';
+import { databaseMediaIds } from './cloud-api/shared-media-ids';
 import {
   TooManyWebhookEvents,
   verifySignature,
@@ -117,6 +118,7 @@ export class CloudConnections {
       row.businessAccountId,
       row.displayPhoneNumber,
       this.fetchImage,
+      databaseMediaIds(this.opts.db, row.userId, row.phoneNumberId),
     );
     this.opts.attach({ id: row.connectionId, userId: row.userId }, driver);
     driver.on('connection', () => this.changed(row.connectionId));

@@ -129,3 +129,21 @@ export const whatsappInboundMessages = pgTable(
     index('whatsapp_inbound_user_received_idx').on(t.userId, t.receivedAt),
   ],
 );
+
+/**
+ * The media ids a Cloud API number got for the account's files (`POST /{phone-number-id}/media`),
+ * shared by every process: a file is uploaded once per number, whichever process sends it and across
+ * restarts, and reused while Meta keeps it (30 days; we trust 29).
+ */
+export const cloudMediaIds = pgTable(
+  'cloud_media_ids',
+  {
+    userId: owner(),
+    phoneNumberId: text('phone_number_id').notNull(),
+    /** `file:<id>` of one of the account's files, or `sha256:<hex>` of bytes read from a link. */
+    fileKey: text('file_key').notNull(),
+    mediaId: text('media_id').notNull(),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.phoneNumberId, t.fileKey] })],
+);

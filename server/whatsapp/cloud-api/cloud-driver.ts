@@ -17,7 +17,7 @@ import {
 import { DriverEmitter } from '../driver-emitter';
 import { cloudButtonLayout, MenuMemory, renderNumberedMenu } from '../numbered-menu';
 import { type GraphClient, toDriverError } from './graph-client';
-import { contactsPayload, locationPayload, MediaIds, readFileParts } from './media-ids';
+import { contactsPayload, locationPayload, MediaIds, readFileParts, type SharedMediaIds } from './media-ids';
 
 export interface CloudPhoneInfo {
   id?: string;
@@ -106,9 +106,12 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
     displayPhoneNumber: string | null,
     /** Downloads a linked image under the outbound-fetch rules (public addresses, 10 s, 5 MB). */
     private readonly fetchImage: (url: string) => Promise<FetchedImage>,
+    /** Media ids every process shares (shared-media-ids.ts); without, this driver's memory alone. */
+    sharedMediaIds?: SharedMediaIds,
   ) {
     super();
     this.displayPhoneNumber = displayPhoneNumber;
+    this.mediaIds = new MediaIds(sharedMediaIds);
   }
 
   status(): WhatsappSession {
@@ -232,7 +235,7 @@ export class CloudApiDriver extends DriverEmitter implements Driver {
   }
 
   /** Media ids of the files this number uploaded: one upload per file (media-ids.ts). */
-  private readonly mediaIds = new MediaIds();
+  private readonly mediaIds: MediaIds;
 
   private mediaIdFor(media: OutgoingMedia): Promise<string> {
     return this.mediaIds.get(media, async () => {

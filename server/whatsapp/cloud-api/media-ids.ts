@@ -10,13 +10,26 @@ const MEDIA_IDS_MAX = 5_000;
 export const fileUnavailable = 'Arquivo indisponível: não foi possível ler o arquivo a enviar.';
 
 /**
+ * Media ids one number got, kept where every process reads them (shared-media-ids.ts): what one
+ * process uploaded, another sends by id. Either call may fail; the upload then simply happens.
+ */
+export interface SharedMediaIds {
+  /** The media id uploaded for this file within MEDIA_ID_TTL_MS, else null. */
+  get(fileKey: string): Promise<string | null>;
+  set(fileKey: string, mediaId: string): Promise<void>;
+}
+
+/**
  * The media ids of the files one Cloud API number uploaded, by file (the account's file id, else
  * the bytes' SHA-256): a campaign sends its one file with one upload. The promise is kept, so
  * concurrent sends of a file share its upload; a failed upload is forgotten and tried again at the
- * next send. A file known by neither is uploaded at each send.
+ * next send. A file known by neither is uploaded at each send. With `shared`, an id another process
+ * (or this one before a restart) got is used before uploading again.
  */
 export class MediaIds {
   private readonly ids = new Map<string, { at: number; id: Promise<string> }>();
+
+  constructor(private readonly shared?: SharedMediaIds) {}
 
   get(media: Pick<OutgoingMedia, 'file' | 'sha256'>, upload: () => Promise<string>): Promise<string> {
     const key = media.file !== undefined ? `file:${media.file}` : media.sha256 ? `sha256:${media.sha256}` : null;
@@ -25,7 +38,17 @@ export class MediaIds {
     const cached = this.ids.get(key);
     if (cached && now - cached.at < MEDIA_ID_TTL_MS) return cached.id;
     this.ids.delete(key);
-    const entry = { at: now, id: upload() };
+    const { shared } = this;
+    const id = shared
+      ? (async () => {
+          const known = await shared.get(key).catch(() => null);
+          if (known) return known;
+          const fresh = await upload();
+          await shared.set(key, fresh).catch(() => undefined);
+          return fresh;
+        })()
+      : upload();
+    const entry = { at: now, id };
     this.ids.set(key, entry);
     entry.id.catch(() => {
       if (this.ids.get(key) === entry) this.ids.delete(key);
