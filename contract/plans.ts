@@ -102,3 +102,32 @@ export function connectionLimitText(limit: number | null): string {
   if (limit === null) return 'Números de WhatsApp ilimitados';
   return limit === 1 ? '1 número de WhatsApp' : `Até ${limit} números de WhatsApp`;
 }
+
+/**
+ * Room for the account's files per plan, in MB: every file the account stores (images, documents,
+ * audio, video, stickers, files fetched from a link), whether its bytes are in the database or in
+ * the media store. Files contacts send are not counted: the account does not choose them, and a
+ * customer's incoming message is never refused. `UPLOADS_QUOTA_MB`, when set, replaces it for every
+ * plan (server/config.ts). An unknown plan gets the smallest.
+ */
+export const STORAGE_LIMITS_MB: Record<PlanType, number> = {
+  basic: 500,
+  professional: 2_048,
+  enterprise: 5_120,
+  premium: 10_240,
+  admin: 10_240,
+  demo: 100,
+};
+
+export function storageLimitMb(planType: string, overrideMb?: number): number {
+  if (overrideMb !== undefined) return overrideMb;
+  return planType in STORAGE_LIMITS_MB ? STORAGE_LIMITS_MB[planType as PlanType] : STORAGE_LIMITS_MB.basic;
+}
+
+/** A size as a person reads it: '500 MB', '1,5 GB', '320 KB'. */
+export function storageSizeText(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  if (mb >= 1024) return `${(mb / 1024).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} GB`;
+  if (mb >= 1) return `${mb.toLocaleString('pt-BR', { maximumFractionDigits: 1 })} MB`;
+  return `${Math.ceil(bytes / 1024).toLocaleString('pt-BR')} KB`;
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MEDIA_KINDS } from './message-content';
+import { storageSizeText } from './plans';
 
 /** How a campaign or a saved message refers to one of the account's uploads: `upload:<id>`. */
 export const UPLOAD_REF_PREFIX = 'upload:';
@@ -39,8 +40,8 @@ export const uploadsMsg = {
   uploaded: 'Imagem enviada.',
   fileTooLarge: 'Arquivo muito grande: o limite é 100 MB (documentos), 16 MB (áudio e vídeo) e 5 MB (imagens).',
   voiceInvalid: 'Não foi possível usar a gravação como mensagem de voz. Grave novamente.',
-  quotaExceeded: (mb: number) =>
-    `Limite de armazenamento de imagens da conta atingido (${mb} MB). Exclua campanhas ou mensagens salvas com imagens que você não usa mais e tente novamente.`,
+  quotaExceeded: (limitBytes: number, usedBytes: number) =>
+    `Espaço de arquivos da conta esgotado: o limite do seu plano é ${storageSizeText(limitBytes)} e ${storageSizeText(usedBytes)} já estão em uso. Exclua campanhas, mensagens salvas ou respostas do chatbot com arquivos que você não usa mais e tente novamente.`,
 } as const;
 
 /**
@@ -84,3 +85,10 @@ export const uploadQuery = z.object({
 export const FILE_ACCEPT =
   'image/jpeg,image/png,image/webp,application/pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.txt,.csv,audio/ogg,audio/mpeg,audio/mp4,audio/aac,audio/amr,.m4a,.amr,video/mp4,video/3gpp';
 export type Upload = z.infer<typeof uploadSchema>;
+
+/** `GET /api/uploads/usage`: the bytes the account's files take and its plan's room for them. */
+export const uploadUsageSchema = z.object({
+  usedBytes: z.number().int().nonnegative(),
+  limitBytes: z.number().int().positive(),
+});
+export type UploadUsage = z.infer<typeof uploadUsageSchema>;

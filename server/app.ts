@@ -50,7 +50,7 @@ import { presenceRoutes } from './modules/presence';
 import { reportsRoutes } from './modules/reports';
 import { changePasswordRoutes, getAccountSettings, settingsRoutes } from './modules/settings';
 import { systemRoutes } from './modules/system';
-import { accountFileOpener, fileFromLink, loadUpload, uploadsRoutes } from './modules/uploads';
+import { accountFileOpener, deleteStoredJob, fileFromLink, loadUpload, uploadsRoutes } from './modules/uploads';
 import { type VerificationOptions, verificationRoutes } from './modules/verification';
 import { cloudApiRoutes, sessionPollFastPath, webhookFastPath, whatsappSessionRoutes } from './modules/whatsapp';
 import { registerAccessControl, registerPublicPlugin, SESSION_COOKIE } from './plugins/access';
@@ -199,6 +199,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     log: app.log,
   });
   jobs.register(inboundFiles.job);
+  jobs.register(deleteStoredJob(mediaStore));
   // On PostgreSQL other processes may receive the same contact's messages: each contact's turn is
   // then taken in the database (chatbot/turns.ts), not only in this process.
   const chatbot = chatbotSubscriber({

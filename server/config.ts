@@ -58,8 +58,11 @@ const envSchema = z.object({
   DISPATCH_LEASE_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: optionalUrl,
-  /** Room for uploaded images per account; unused uploads older than a day are pruned when it runs out. */
-  UPLOADS_QUOTA_MB: z.coerce.number().int().min(5).max(100_000).default(200),
+  /**
+   * Room for the account's files, replacing every plan's own (contract/plans.ts STORAGE_LIMITS_MB)
+   * when set; unused uploads older than a day are pruned when it runs out.
+   */
+  UPLOADS_QUOTA_MB: z.coerce.number().int().min(5).max(100_000).optional(),
   /**
    * Where file bytes live (docs/decisions/042-media-store.md): `auto` is PostgreSQL's `media_chunks`
    * with DATABASE_URL (every process reads every file) and DATA_DIR/media on the embedded database.

@@ -156,7 +156,7 @@ describe("the account's room for images under concurrent uploads", () => {
         apiUpload(s, '/api/uploads', { name: `foto${i}.png`, data: png(image) }),
       ),
     );
-    expectRefused(answers, 413, uploadsMsg.quotaExceeded(QUOTA_MB), 1);
+    expectRefused(answers, 413, uploadsMsg.quotaExceeded(QUOTA_MB * 1024 * 1024, used + image), 1);
     const [stored] = rowsOf<{ n: number; total: string | number }>(
       await ctx.database.db.execute(
         sql`select count(*)::int as n, sum(size) as total from media_uploads where user_id = ${id}`,

@@ -538,7 +538,7 @@ function imageRestorer(
   userId: string,
   own: Set<string>,
   images: BackupImages,
-  quotaMb: number,
+  quotaMb: number | undefined,
   turns: Turns,
 ): RestoreImage {
   const done = new Map<string, RestoredImage>();
@@ -607,7 +607,7 @@ export async function restoreBackup(
   state: AppState,
   account: Account,
   data: Buffer,
-  opts: { aiAvailable: boolean; uploadsQuotaMb: number; outbound?: OutboundPolicy },
+  opts: { aiAvailable: boolean; uploadsQuotaMb?: number; outbound?: OutboundPolicy },
 ): Promise<RestoreResult> {
   const turns = new Turns();
   const { backup, images } = await parseBackup(data, turns, opts.outbound);

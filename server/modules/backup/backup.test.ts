@@ -978,7 +978,12 @@ describe('uploaded images', () => {
       campaigns: [draft('Nova 3', `upload:${n3}`)],
       media: [image(n3, sized(2, 4))],
     });
-    expect(second.warnings).toEqual([backupMsg.campaignImageNotRestored('Nova 3', uploadsMsg.quotaExceeded(5))]);
+    const [usedNow] = rowsOf<{ total: string | number }>(
+      await ctx.database.db.execute(sql`select sum(size) as total from media_uploads where user_id = ${user.id}`),
+    );
+    expect(second.warnings).toEqual([
+      backupMsg.campaignImageNotRestored('Nova 3', uploadsMsg.quotaExceeded(5 * 1024 * 1024, Number(usedNow.total))),
+    ]);
     expect(await uploadCount(user.id)).toBe(3);
   });
 

@@ -43,7 +43,7 @@ import {
 import { type CampaignFile, takesCaption } from '../../sending/content';
 import { namelessInAudience } from '../../sending/planner';
 import { assertGroupTargetsLinked } from '../groups';
-import { findUpload } from '../uploads';
+import { findUpload, releaseFiles } from '../uploads';
 import { type ForecastFacts, forecastCampaign } from './campaign-forecast';
 import { campaignsSlot, namelessKey } from './campaigns-state';
 
@@ -476,6 +476,7 @@ export async function deleteCampaign(ctx: LifecycleContext, userId: string, id: 
     });
   }
   await db.delete(campaigns).where(ofAccount(campaigns, userId, eq(campaigns.id, id)));
+  await releaseFiles(db, userId, [current.imageUrl, current.mediaUrl]);
 }
 
 export async function duplicateCampaign(db: Db, userId: string, id: string): Promise<Campaign> {

@@ -24,6 +24,7 @@ import { autoReplies, botConfigs } from '../../db/schema';
 import { AppError } from '../../errors';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { getAccountSettings, updateBusinessHours } from '../settings';
+import { releaseFiles } from '../uploads';
 
 type ParsedInput = z.output<typeof botConfigInput>;
 type RuleRow = typeof autoReplies.$inferSelect;
@@ -272,8 +273,9 @@ export async function updateAutoReply(
 
 /** `DELETE /api/bot-config/auto-replies/{id}`: the account's own rule removed (another's is not found). */
 export async function deleteAutoReply(db: Db, userId: string, id: string, opts: RuleOpts): Promise<BotConfig> {
-  await writeRule(db, userId, null, id, async (t) => {
+  await writeRule(db, userId, null, id, async (t, before) => {
     await t.delete(autoReplies).where(ofAccount(autoReplies, userId, eq(autoReplies.id, id)));
+    await releaseFiles(t, userId, [before?.imageUrl, before?.mediaUrl]);
   });
   return getBotConfig(db, userId, opts);
 }

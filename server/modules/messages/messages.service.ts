@@ -17,7 +17,7 @@ import { AppError } from '../../errors';
 import { multiset, takeFrom } from '../../lib/multiset';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
-import { findUpload } from '../uploads';
+import { findUpload, releaseFiles } from '../uploads';
 
 type SavedMessageRow = typeof savedMessages.$inferSelect;
 
@@ -143,8 +143,9 @@ export async function deleteSavedMessage(db: Db, userId: string, id: string): Pr
   const deleted = await db
     .delete(savedMessages)
     .where(ofAccount(savedMessages, userId, eq(savedMessages.id, id)))
-    .returning({ id: savedMessages.id });
+    .returning({ uploadId: savedMessages.uploadId, mediaUrl: savedMessages.mediaUrl });
   if (deleted.length === 0) throw new AppError('NOT_FOUND', savedMessagesMsg.notFound);
+  await releaseFiles(db, userId, [deleted[0].uploadId, deleted[0].mediaUrl]);
 }
 
 /**

@@ -2,4 +2,13 @@
 
 export { fileFromLink } from './link-file';
 export { uploadsRoutes } from './uploads.routes';
-export { accountFileOpener, bytesOut, findUpload, loadUpload, makeUploadRoom, saveUpload } from './uploads.service';
+export {
+  accountFileOpener,
+  bytesOut,
+  deleteStoredJob,
+  findUpload,
+  loadUpload,
+  makeUploadRoom,
+  releaseFiles,
+  saveUpload,
+} from './uploads.service';

@@ -13,7 +13,7 @@ export interface LinkFileDeps {
   db: Db;
   store: MediaStore;
   outbound: OutboundPolicy;
-  quotaMb: number;
+  quotaMb?: number;
   log?: { warn(obj: object, msg: string): void };
 }
 

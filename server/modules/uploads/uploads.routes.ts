@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MEDIA_MAX_BYTES } from '../../../contract/message-content';
-import { uploadIdParams, uploadQuery, uploadSchema, uploadsMsg } from '../../../contract/uploads';
+import { uploadIdParams, uploadQuery, uploadSchema, uploadsMsg, uploadUsageSchema } from '../../../contract/uploads';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed } from '../../plugins/access';
 import { routeSpec } from '../../plugins/route-spec';
-import { fileDisposition, openFile, saveFile, servedAs } from './uploads.service';
+import { fileDisposition, openFile, saveFile, servedAs, storageUsage } from './uploads.service';
 
 const LARGEST_FILE = Math.max(...Object.values(MEDIA_MAX_BYTES));
 
@@ -41,6 +41,17 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         throw err;
       }
     },
+  );
+
+  app.get(
+    '/usage',
+    spec(
+      'The bytes the account’s files take (uploads of every kind; files contacts sent are not counted) and its plan’s room for them',
+      {
+        response: { 200: uploadUsageSchema },
+      },
+    ),
+    async (request) => storageUsage(db, authed(request).user.id, config.UPLOADS_QUOTA_MB),
   );
 
   app.get(

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { MEDIA_MAX_BYTES, messageContentMsg } from '../../../contract/message-content';
+import { storageLimitMb } from '../../../contract/plans';
 import {
   baseFileName,
   UPLOAD_MAX_BYTES,
   UPLOAD_REF_PREFIX,
   type Upload,
   type UploadMimeType,
+  type UploadUsage,
   uploadsMsg,
   uploadUrl,
 } from '../../../contract/uploads';
@@ -15,8 +18,9 @@ import { lockAccount } from '../../db/account-lock';
 import { accountSql, ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
-import { mediaUploads } from '../../db/schema';
+import { mediaUploads, users } from '../../db/schema';
 import { AppError } from '../../errors';
+import { defineJob } from '../../jobs/define';
 import { detectFile } from '../../media/file-type';
 import { accountFileKey, type MediaStore, MediaTooLarge } from '../../media/store';
 import { oggOpusDuration, webmOpusToOgg } from '../../media/webm-to-ogg';
@@ -85,6 +89,11 @@ function toUpload(row: { id: string; fileName: string; mimeType: string; size: n
   };
 }
 
+/**
+ * Bytes the account's files take: every upload, image or not, in the database or in the media
+ * store. Files contacts sent (`origin` 'inbound') are not counted: the account does not choose
+ * them, and an incoming message is never refused for room.
+ */
 const storedBytes = async (db: Db, userId: string) =>
   Number(
     rowsOf<{ total: string | number }>(
@@ -94,52 +103,173 @@ const storedBytes = async (db: Db, userId: string) =>
     )[0]?.total ?? 0,
   );
 
+/** The account's room for files in bytes: its plan's (STORAGE_LIMITS_MB), or `overrideMb` when set. */
+async function storageLimitBytes(db: Db, userId: string, overrideMb: number | undefined): Promise<number> {
+  if (overrideMb !== undefined) return overrideMb * 1024 * 1024;
+  const [row] = await db.select({ planType: users.planType }).from(users).where(eq(users.id, userId));
+  return storageLimitMb(row?.planType ?? 'basic') * 1024 * 1024;
+}
+
+/** `GET /api/uploads/usage`: what the account's files take and its room for them. */
+export async function storageUsage(db: Db, userId: string, overrideMb?: number): Promise<UploadUsage> {
+  return { usedBytes: await storedBytes(db, userId), limitBytes: await storageLimitBytes(db, userId, overrideMb) };
+}
+
+/** What a media store file's row leaves behind when it is deleted: its key, removed after commit. */
+type Removed = { id: string; storage_key: string | null };
+
+/** Whether nothing of the account (a campaign, saved message, bot rule or conversation) refers to file `u`. */
+const unused = (userId: string) => sql`
+  not exists (select 1 from conversation_messages s where ${accountSql(userId, 's.user_id')} and s.media_id = u.id)
+  and not exists (select 1 from campaigns c where ${accountSql(userId, 'c.user_id')}
+    and (c.image_url = ${UPLOAD_REF_PREFIX} || u.id::text or c.media_url = ${UPLOAD_REF_PREFIX} || u.id::text))
+  and not exists (select 1 from saved_messages m where ${accountSql(userId, 'm.user_id')}
+    and (m.upload_id = u.id or m.media_url = ${UPLOAD_REF_PREFIX} || u.id::text))
+  and not exists (select 1 from auto_replies r where ${accountSql(userId, 'r.user_id')}
+    and (r.image_url = ${UPLOAD_REF_PREFIX} || u.id::text or r.media_url = ${UPLOAD_REF_PREFIX} || u.id::text))`;
+
 /**
- * Removes the account's uploads that nothing uses (no campaign and no saved message refers to
- * them) once they are a day old: images picked in a dialog that was then cancelled.
+ * Removes the account's uploads that nothing uses (no campaign, saved message, bot rule or
+ * conversation refers to them) once they are a day old: files picked in a dialog that was then
+ * cancelled. A file in the media store loses its row here and its bytes after this transaction
+ * commits (a `media.delete-stored` job written in it).
  */
 export async function pruneUnusedUploads(db: Db, userId: string): Promise<number> {
-  const removed = rowsOf(
+  const removed = rowsOf<Removed>(
     await db.execute(sql`
       delete from media_uploads u
       where ${accountSql(userId, 'u.user_id')} and u.origin = 'upload' and u.created_at < now() - interval '1 day'
-        -- A file in the media store is removed with its bytes, not here (docs/decisions/042-media-store.md).
-        and u.storage_key is null
-        and not exists (select 1 from conversation_messages s where ${accountSql(userId, 's.user_id')} and s.media_id = u.id)
-        and not exists (select 1 from campaigns c where ${accountSql(userId, 'c.user_id')} and c.image_url = ${UPLOAD_REF_PREFIX} || u.id::text)
-        and not exists (select 1 from saved_messages m where ${accountSql(userId, 'm.user_id')} and m.upload_id = u.id)
-      returning u.id`),
+        and ${unused(userId)}
+      returning u.id, u.storage_key`),
   );
+  await deleteStoredLater(db, userId, removed);
   return removed.length;
 }
 
-/**
- * Whether `bytes` more fit in the account's room for images (`quotaMb`); when they do not, unused
- * old uploads are pruned first. Called in the transaction that then stores them: it takes the
- * account's uploads lock first, so concurrent uploads (and restores) of one account are counted one
- * after the other, in every process, until that transaction ends. A backup restore asks once for all
- * the images it may store, before it looks at the account's own uploads: a prune in the middle could
- * remove one a restored row is about to point at.
- */
-export async function makeUploadRoom(tx: Db, userId: string, bytes: number, quotaMb: number): Promise<boolean> {
-  await lockAccount(tx, userId, 'uploads');
-  const quota = quotaMb * 1024 * 1024;
-  if ((await storedBytes(tx, userId)) + bytes <= quota) return true;
-  await pruneUnusedUploads(tx, userId);
-  return (await storedBytes(tx, userId)) + bytes <= quota;
+/** The file ids a row's references name: `upload:<id>` links and bare ids; links and blanks are skipped. */
+function fileIdsOf(refs: readonly (string | null | undefined)[]): string[] {
+  const ids = new Set<string>();
+  for (const ref of refs) {
+    if (!ref) continue;
+    const id = ref.startsWith(UPLOAD_REF_PREFIX) ? ref.slice(UPLOAD_REF_PREFIX.length) : ref;
+    if (UUID.test(id)) ids.add(id.toLowerCase());
+  }
+  return [...ids];
 }
 
 /**
+ * Frees at once the account's files a deleted campaign, saved message or bot rule referred to
+ * (`refs`: its `upload:<id>` links and upload ids), those nothing else of the account uses; a
+ * file another row still uses stays, and another account's id matches nothing. Called after the
+ * row is deleted, in its transaction or after it; it takes the account's uploads lock, as an upload
+ * does. A file in the media store loses its bytes after the transaction commits. Answers how many
+ * files were freed.
+ */
+export async function releaseFiles(
+  db: Db,
+  userId: string,
+  refs: readonly (string | null | undefined)[],
+): Promise<number> {
+  const ids = fileIdsOf(refs);
+  if (!ids.length) return 0;
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    await lockAccount(t, userId, 'uploads');
+    const removed = rowsOf<Removed>(
+      await t.execute(sql`
+        delete from media_uploads u
+        where ${accountSql(userId, 'u.user_id')} and u.origin = 'upload'
+          and u.id in (${sql.join(
+            ids.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})
+          and ${unused(userId)}
+        returning u.id, u.storage_key`),
+    );
+    await deleteStoredLater(t, userId, removed);
+    return removed.length;
+  });
+}
+
+/** The job that removes freed files' bytes from the media store, once their rows' deletion commits. */
+export const DELETE_STORED_JOB = 'media.delete-stored';
+const deleteStoredPayload = z.object({ userId: z.uuid(), keys: z.array(z.string().min(1)).min(1).max(10_000) });
+
+/**
+ * Writes, in the transaction that deletes the rows, the job that deletes their bytes: it runs only
+ * if that transaction commits, and is retried until the store answers (a missing key is no error).
+ */
+async function deleteStoredLater(tx: Db, userId: string, removed: readonly Removed[]): Promise<void> {
+  const keys = removed.flatMap((r) => (r.storage_key ? [r.storage_key] : []));
+  if (!keys.length) return;
+  const payload = deleteStoredPayload.parse({ userId, keys });
+  await tx.execute(sql`
+    insert into jobs (name, payload, run_at, max_attempts, user_id)
+    values (${DELETE_STORED_JOB}, ${JSON.stringify(payload)}::jsonb, now(), ${DELETE_STORED_ATTEMPTS}, ${userId})`);
+}
+
+const DELETE_STORED_ATTEMPTS = 10;
+
+/** `media.delete-stored`: registered with the job runner (server/app.ts). */
+export function deleteStoredJob(store: MediaStore) {
+  return defineJob({
+    name: DELETE_STORED_JOB,
+    payload: deleteStoredPayload,
+    maxAttempts: DELETE_STORED_ATTEMPTS,
+    backoff: { baseMs: 5_000, maxMs: 30 * 60_000 },
+    handler: async ({ userId, keys }) => {
+      // Only the account's own keys: the payload is this module's, but a key is checked anyway.
+      for (const key of keys) if (key.startsWith(`${userId}/`)) await store.delete(key);
+    },
+  });
+}
+
+/** Whether more bytes fit in the account's room, and what it holds (for the refusal's message). */
+export interface UploadRoom {
+  fits: boolean;
+  usedBytes: number;
+  limitBytes: number;
+}
+
+/**
+ * Whether `bytes` more fit in the account's room for files (its plan's, or `quotaMb` when set);
+ * when they do not, unused old uploads are pruned first. Called in the transaction that then stores
+ * them: it takes the account's uploads lock first, so concurrent uploads (and restores) of one
+ * account are counted one after the other, in every process, until that transaction ends — files
+ * in the media store as much as images in the database. A backup restore asks once for all the
+ * images it may store, before it looks at the account's own uploads: a prune in the middle could
+ * remove one a restored row is about to point at.
+ */
+export async function makeUploadRoom(
+  tx: Db,
+  userId: string,
+  bytes: number,
+  quotaMb: number | undefined,
+): Promise<UploadRoom> {
+  await lockAccount(tx, userId, 'uploads');
+  const limitBytes = await storageLimitBytes(tx, userId, quotaMb);
+  let usedBytes = await storedBytes(tx, userId);
+  if (usedBytes + bytes <= limitBytes) return { fits: true, usedBytes, limitBytes };
+  await pruneUnusedUploads(tx, userId);
+  usedBytes = await storedBytes(tx, userId);
+  return { fits: usedBytes + bytes <= limitBytes, usedBytes, limitBytes };
+}
+
+/** The 413 of a file that does not fit, naming the room and what is used. */
+const noRoom = (room: UploadRoom) =>
+  new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.quotaExceeded(room.limitBytes, room.usedBytes));
+
+/**
  * Stores an image (JPEG, PNG or WebP by its bytes, at most UPLOAD_MAX_BYTES) for the account;
- * anything else is a 400 (413 above the size). The account's images share `quotaMb`: when it runs
- * out, unused old uploads are pruned first, and only then is the upload refused (413, in
+ * anything else is a 400 (413 above the size). The account's files share its room (makeUploadRoom):
+ * when it runs out, unused old uploads are pruned first, and only then is the upload refused (413, in
  * Portuguese). The upload route and a backup restore both store through here.
  */
 export async function saveUpload(
   db: Db,
   userId: string,
   file: { fileName: string | undefined; data: Buffer },
-  opts: { quotaMb: number },
+  opts: { quotaMb?: number },
 ): Promise<Upload> {
   if (file.data.length === 0) throw new AppError('VALIDATION', uploadsMsg.emptyFile);
   if (file.data.length > UPLOAD_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.tooLarge);
@@ -147,8 +277,8 @@ export async function saveUpload(
   if (!mimeType) throw new AppError('VALIDATION', uploadsMsg.invalidType);
   const row = await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
-    if (!(await makeUploadRoom(t, userId, file.data.length, opts.quotaMb)))
-      throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.quotaExceeded(opts.quotaMb));
+    const room = await makeUploadRoom(t, userId, file.data.length, opts.quotaMb);
+    if (!room.fits) throw noRoom(room);
     const [stored] = await t
       .insert(mediaUploads)
       .values({
@@ -336,7 +466,7 @@ export async function saveFile(
   store: MediaStore,
   userId: string,
   file: { fileName: string | undefined; stream: AsyncIterable<Uint8Array>; truncated: () => boolean },
-  opts: { quotaMb: number; voice?: boolean; sticker?: boolean; imageOnly?: boolean },
+  opts: { quotaMb?: number; voice?: boolean; sticker?: boolean; imageOnly?: boolean },
 ): Promise<Upload> {
   const id = randomUUID();
   const key = accountFileKey(userId, id);
@@ -415,8 +545,8 @@ export async function saveFile(
   try {
     await db.transaction(async (tx) => {
       const t = tx as unknown as Db;
-      if (!(await makeUploadRoom(t, userId, size, opts.quotaMb)))
-        throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.quotaExceeded(opts.quotaMb));
+      const room = await makeUploadRoom(t, userId, size, opts.quotaMb);
+      if (!room.fits) throw noRoom(room);
       await t.insert(mediaUploads).values({
         id,
         userId,

@@ -222,7 +222,10 @@ describe('room for images per account', () => {
 
     // Full, and nothing is old enough to prune: refused, nothing removed.
     const refused = saveUpload(db, user.id, { fileName: 'nova.png', data: png(1) }, quota);
-    await expect(refused).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: uploadsMsg.quotaExceeded(5) });
+    await expect(refused).rejects.toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: uploadsMsg.quotaExceeded(5 * MB, 4.5 * MB),
+    });
     expect(await findUpload(db, user.id, unused.id)).not.toBeNull();
 
     // A day later the forgotten image makes room; the one a saved message uses stays.
