@@ -364,7 +364,21 @@ export const backupFile = z.object({
   media: z.array(backupMediaItem).max(BACKUP_MEDIA_MAX_COUNT, backupMsg.mediaTooMany).optional(),
   /** Images the rows refer to that did not fit in the file (`upload:<id>`). */
   mediaLeftOut: z.array(z.string().max(100)).max(10_000).optional(),
+  /** What the export says of the account's files it carries (backupFilesSummary); read by people, ignored on restore. */
+  files: z.unknown().optional(),
 });
+/**
+ * The export's word on the account's files (`files`, after `media`): `included` when it carries every
+ * file its rows use; `count` and `bytes` of those it carries; `notIncluded`, those it does not (over
+ * the file's bounds, or documents, audio and video, which a backup does not carry yet).
+ */
+export const backupFilesSummary = z.object({
+  included: z.boolean(),
+  count: z.number().int(),
+  bytes: z.number().int(),
+  notIncluded: z.number().int(),
+});
+export type BackupFilesSummary = z.infer<typeof backupFilesSummary>;
 export type BackupFileInput = z.input<typeof backupFile>;
 export type BackupFile = z.output<typeof backupFile>;
 
@@ -407,6 +421,11 @@ export const restoreResult = z.object({
    * which counts them.
    */
   warnings: z.array(z.string()).optional(),
+  /**
+   * The files the backup carried: how many came back as the account's (or were already its own)
+   * and how many could not (each also in `warnings`). Beside the spec's answer.
+   */
+  files: z.object({ restored: z.number().int(), notRestored: z.number().int() }).optional(),
 });
 export type RestoreResult = z.infer<typeof restoreResult>;
 

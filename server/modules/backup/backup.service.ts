@@ -10,6 +10,7 @@ import {
   type BackupCampaign,
   type BackupContact,
   type BackupFile,
+  type BackupFilesSummary,
   type BackupGroup,
   type BackupRecipient,
   type BackupSavedMessage,
@@ -205,7 +206,7 @@ const LEFT_OUT_MAX = 10_000;
  * whatever a row says), the most recently used first; those that fit in BACKUP_MEDIA_MAX_MB of
  * base64 and BACKUP_MEDIA_MAX_COUNT go in the file, the others are listed as left out.
  */
-async function mediaPlan(db: Db, userId: string): Promise<{ carried: string[]; leftOut: string[] }> {
+async function mediaPlan(db: Db, userId: string): Promise<MediaPlan> {
   const used = rowsOf<{ id: string; size: number }>(
     await db.execute(sql`
       select u.id::text as id, u.size from media_uploads u
@@ -224,16 +225,47 @@ async function mediaPlan(db: Db, userId: string): Promise<{ carried: string[]; l
   let bytes = 0;
   const carried: string[] = [];
   const leftOut: string[] = [];
+  let carriedBytes = 0;
   for (const u of used) {
     const cost = Math.ceil(Number(u.size) / 3) * 4 + MEDIA_ENTRY_OVERHEAD;
     if (carried.length < BACKUP_MEDIA_MAX_COUNT && bytes + cost <= budget) {
       carried.push(u.id);
       bytes += cost;
+      carriedBytes += Number(u.size);
     } else {
       leftOut.push(u.id);
     }
   }
-  return { carried, leftOut: leftOut.slice(0, LEFT_OUT_MAX) };
+  // Files in the media store the rows use (documents, audio, video sent by a campaign, a saved
+  // message or a bot rule): not carried yet, and said so in `files`.
+  const [stored] = rowsOf<{ n: number }>(
+    await db.execute(sql`
+      select count(*)::int as n from media_uploads u
+      where ${accountSql(userId, 'u.user_id')} and u.origin = 'upload' and u.storage_key is not null
+        and u.id::text in (
+          select lower(substr(ref, ${UPLOAD_REF_PREFIX.length + 1})) from (
+            select media_url as ref from campaigns where ${accountSql(userId)}
+            union all select image_url from campaigns where ${accountSql(userId)}
+            union all select media_url from saved_messages where ${accountSql(userId)}
+            union all select media_url from auto_replies where ${accountSql(userId)}
+            union all select image_url from auto_replies where ${accountSql(userId)}
+          ) r where ref like ${`${UPLOAD_REF_PREFIX}%`})`),
+  );
+  return {
+    carried,
+    leftOut: leftOut.slice(0, LEFT_OUT_MAX),
+    carriedBytes,
+    notIncluded: leftOut.length + Number(stored?.n ?? 0),
+  };
+}
+
+interface MediaPlan {
+  carried: string[];
+  leftOut: string[];
+  /** The carried files' own sizes (before base64). */
+  carriedBytes: number;
+  /** Files the rows use that the backup does not carry. */
+  notIncluded: number;
 }
 
 /**
@@ -267,7 +299,7 @@ async function* streamBackup(
   userId: string,
   head: string,
   campaignRows: Array<typeof campaigns.$inferSelect>,
-  media: { carried: string[]; leftOut: string[] },
+  media: MediaPlan,
 ): AsyncGenerator<string> {
   yield `${head},"contacts":[`;
   let after = '';
@@ -315,13 +347,22 @@ async function* streamBackup(
   // Last, so that everything above is written before the largest pieces: one image at a time.
   yield '],"media":[';
   let firstImage = true;
+  let count = 0;
+  let carriedBytes = 0;
   for (const id of media.carried) {
     const [image] = await db
-      .select({ fileName: mediaUploads.fileName, mimeType: mediaUploads.mimeType, data: bytesOut() })
+      .select({
+        fileName: mediaUploads.fileName,
+        mimeType: mediaUploads.mimeType,
+        size: mediaUploads.size,
+        data: bytesOut(),
+      })
       .from(mediaUploads)
       .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)));
-    // Removed since the plan was made: the restore reports it as missing.
-    if (!image) continue;
+    // Removed since the plan was made (or its bytes are not in the database): the restore reports it as missing.
+    if (!image?.data) continue;
+    count += 1;
+    carriedBytes += image.size;
     const entry = {
       url: `${UPLOAD_REF_PREFIX}${id}`,
       fileName: image.fileName,
@@ -336,7 +377,9 @@ async function* streamBackup(
   if (media.leftOut.length) {
     yield `,"mediaLeftOut":${JSON.stringify(media.leftOut.map((id) => `${UPLOAD_REF_PREFIX}${id}`))}`;
   }
-  yield '}';
+  const notIncluded = media.notIncluded + media.carried.length - count;
+  const files: BackupFilesSummary = { included: notIncluded === 0, count, bytes: carriedBytes, notIncluded };
+  yield `,"files":${JSON.stringify(files)}}`;
 }
 
 // Restore: reading and checking the file
@@ -540,11 +583,14 @@ function imageRestorer(
   images: BackupImages,
   quotaMb: number | undefined,
   turns: Turns,
+  done: Map<string, RestoredImage>,
 ): RestoreImage {
-  const done = new Map<string, RestoredImage>();
   return async (ref: string) => {
     const id = ref.toLowerCase();
-    if (own.has(id)) return { id, fileName: null };
+    if (own.has(id)) {
+      done.set(id, { id, fileName: null });
+      return { id, fileName: null };
+    }
     const known = done.get(id);
     if (known) return known;
     let result: RestoredImage;
@@ -614,6 +660,8 @@ export async function restoreBackup(
   const userId = account.id;
   const warnings: string[] = [];
   const warn = (warning: string) => warnings.push(warning);
+  // Each file the rows named, once: brought back (or already the account's), or why not.
+  const restoredFiles = new Map<string, RestoredImage>();
   const result = await db.transaction(async (tx: Tx) => {
     // The account lock of contact writes: concurrent restores, imports and creates take turns.
     const slots = await lockRemainingSlots(tx, account);
@@ -631,7 +679,7 @@ export async function restoreBackup(
         r.id.toLowerCase(),
       ),
     );
-    const restoreImage = imageRestorer(t, userId, own, images, opts.uploadsQuotaMb, turns);
+    const restoreImage = imageRestorer(t, userId, own, images, opts.uploadsQuotaMb, turns, restoredFiles);
     const settings = backup.settings ? await restoreSettings(t, userId, backup.settings) : zeroCounts();
     const bot = backup.bot
       ? await restoreBot(t, userId, backup.bot, opts.aiAvailable)
@@ -686,5 +734,7 @@ export async function restoreBackup(
   if (warnings.length) notes.push(backupMsg.imagesNotRestored(warnings.length));
   const listed = warnings.slice(0, WARNINGS_LISTED);
   if (warnings.length > listed.length) listed.push(backupMsg.moreWarnings(warnings.length - listed.length));
-  return { success: true, message: restoreSummary(counts, notes), ...counts, warnings: listed };
+  const files = { restored: 0, notRestored: 0 };
+  for (const r of restoredFiles.values()) files['problem' in r ? 'notRestored' : 'restored'] += 1;
+  return { success: true, message: restoreSummary(counts, notes), ...counts, warnings: listed, files };
 }

@@ -755,9 +755,12 @@ describe('uploaded images', () => {
       ].sort(),
     );
     expect(res.body).not.toContain(strangers.toString('base64'));
+    // The file says it carries every file its rows use (another account's is none of them).
+    expect(backup.files).toEqual({ included: true, count: 2, bytes: PNG.length + JPEG.length, notIncluded: 0 });
 
     const target = await newCustomer(ctx, { planType: 'enterprise' });
     const result = await restoreOk(target.cookie, res.body);
+    expect(result.files).toEqual({ restored: 2, notRestored: 1 });
     expect(result.campaigns).toEqual(counts(3));
     expect(result.savedMessages).toEqual(counts(1));
     expect(result.warnings).toEqual([backupMsg.campaignImageNotRestored('Imagem alheia', backupMsg.mediaMissing)]);
@@ -790,6 +793,20 @@ describe('uploaded images', () => {
     expect(again.message).toBe(backupMsg.nothingNew);
     expect(again.warnings).toEqual([]);
     expect(await uploadCount(target.user.id)).toBe(2);
+  });
+
+  it('says when it does not carry a file the rows use: a campaign’s PDF in the media store', async () => {
+    const source = await newCustomer(ctx);
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(3000, 7), Buffer.from('\n%%EOF\n')]);
+    const pdfId = await upload(source.cookie, 'tabela.pdf', pdf);
+    await ctx.database.db
+      .insert(campaigns)
+      .values({ userId: source.user.id, name: 'Tabela', message: 'Segue', mediaUrl: `upload:${pdfId}` });
+    const { res, backup } = await download(source.cookie);
+    expect(backup.files).toEqual({ included: false, count: 0, bytes: 0, notIncluded: 1 });
+    // The summary is read by people: a restore takes the file as any other.
+    const target = await newCustomer(ctx);
+    expect((await restoreOk(target.cookie, res.body)).campaigns).toEqual(counts(1));
   });
 
   it('reports a tampered image with its pt-BR reason and restores everything else', async () => {
