@@ -40,7 +40,7 @@ import {
   editCampaign,
   type LifecycleContext,
 } from '../../sending/campaign-lifecycle';
-import { type CampaignFile, takesCaption } from '../../sending/content';
+import type { CampaignFile } from '../../sending/content';
 import { namelessInAudience } from '../../sending/planner';
 import { assertGroupTargetsLinked } from '../groups';
 import { findUpload } from '../uploads';
@@ -164,6 +164,8 @@ function toCampaign(
     imageUrl: row.imageUrl,
     mediaUrl: row.mediaUrl,
     media: file ? { kind: file.kind, mimeType: file.mimeType, fileName: file.fileName, size: file.size } : null,
+    location: (row.location as Campaign['location']) ?? null,
+    contactCard: (row.contactCard as Campaign['contactCard']) ?? null,
     templateName: row.templateName,
     templateLanguage: row.templateLanguage,
     templateVariables: row.templateVariables as Campaign['templateVariables'],
@@ -397,12 +399,21 @@ async function fieldsFrom(
   } else if (current?.mediaUrl && !imageUrl) {
     file = await campaignFile(db, userId, current.mediaUrl);
   }
-  if (message !== undefined || mediaUrl !== undefined || file) {
+  if (body.location !== undefined) f.location = body.location;
+  if (body.contactCard !== undefined) f.contactCard = body.contactCard;
+  const extras =
+    Boolean(body.location === undefined ? current?.location : body.location) ||
+    Boolean(body.contactCard === undefined ? current?.contactCard : body.contactCard);
+  if (
+    message !== undefined ||
+    mediaUrl !== undefined ||
+    body.location !== undefined ||
+    body.contactCard !== undefined ||
+    file
+  ) {
     const text = message ?? current?.message ?? '';
-    if (!text.trim() && !file) throw new AppError('VALIDATION', campaignMsg.required);
-    if (text.trim() && file && !takesCaption(file.kind)) {
-      throw new AppError('VALIDATION', campaignMsg.noCaption, { message: campaignMsg.noCaption });
-    }
+    // A location or a contact card may go alone; an audio or a sticker takes its text as a message after it.
+    if (!text.trim() && !file && !extras) throw new AppError('VALIDATION', campaignMsg.required);
     if (message !== undefined) {
       checkMessage(message);
       f.message = message;
@@ -492,6 +503,8 @@ export async function duplicateCampaign(db: Db, userId: string, id: string): Pro
       targetTags: c.targetTags,
       imageUrl: c.imageUrl,
       mediaUrl: c.mediaUrl,
+      location: c.location,
+      contactCard: c.contactCard,
       templateName: c.templateName,
       templateLanguage: c.templateLanguage,
       templateVariables: c.templateVariables,
