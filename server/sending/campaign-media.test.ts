@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { campaignMsg } from '../../contract/campaigns';
 import type { ConnectionView } from '../../contract/connections';
 import { sendContentMsg } from '../../contract/message-content';
@@ -279,5 +279,39 @@ describe('a campaign with a file', () => {
     const withText = await req('PUT', `/api/campaigns/${id}`, cookie, { message: 'Oi', location: null });
     expect(withText.statusCode, withText.body).toBe(200);
     expect(withText.json()).toMatchObject({ message: 'Oi', location: null });
+  });
+
+  it('stores a PDF link as one of the account’s files; an image link stays a link', async () => {
+    const { user, cookie } = await customer();
+    const pdf = await upload(cookie, 'catalogo.pdf', PDF);
+    const spy = vi.spyOn(ctx.app.deps.media, 'fromLink').mockImplementation(async (_userId, link) => ({
+      id: pdf.id,
+      url: `/api/uploads/${pdf.id}`,
+      fileName: link.split('/').pop() as string,
+      mimeType: 'application/pdf',
+      size: PDF.length,
+      kind: 'document',
+    }));
+    try {
+      const created = await draft(cookie, { message: 'Segue', mediaUrl: 'https://example.com/docs/catalogo.pdf' });
+      expect(created.statusCode, created.body).toBe(200);
+      expect(spy).toHaveBeenCalledWith(user.id, 'https://example.com/docs/catalogo.pdf');
+      expect(created.json()).toMatchObject({
+        mediaUrl: `upload:${pdf.id}`,
+        media: { kind: 'document', mimeType: 'application/pdf', size: PDF.length },
+      });
+      const edited = await req('PUT', `/api/campaigns/${created.json().id}`, cookie, {
+        mediaUrl: 'https://example.com/arquivo',
+      });
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(edited.json().mediaUrl).toBe(`upload:${pdf.id}`);
+      expect(spy).toHaveBeenCalledTimes(2);
+      const image = await draft(cookie, { message: 'Oi', mediaUrl: 'https://example.com/foto.png' });
+      expect(image.statusCode, image.body).toBe(200);
+      expect(image.json()).toMatchObject({ mediaUrl: 'https://example.com/foto.png', media: null });
+      expect(spy).toHaveBeenCalledTimes(2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -267,7 +267,12 @@ export interface CampaignDeps {
   savedMessage?: SavedMessageSource;
   /** Which image links may be saved: public addresses only unless the server allows private ones. */
   outbound?: OutboundPolicy;
+  /** Stores an https link's file (any kind) as one of the account's files (deps.media.fromLink). */
+  fromLink?: (userId: string, link: string) => Promise<{ id: string }>;
 }
+
+/** A link whose name says it is an image: kept as a link, sent as `imageUrl` links are. */
+const IMAGE_LINK = /\.(jpe?g|png|webp|gif)$/i;
 
 const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
 
@@ -309,6 +314,7 @@ async function resolveMedia(
   userId: string,
   value: string | null,
   outbound: OutboundPolicy | undefined,
+  fromLink?: CampaignDeps['fromLink'],
 ): Promise<{ ref: string | null; file: CampaignFile | null }> {
   if (!value) return { ref: null, file: null };
   const uploadId = uploadIdOf(value) ?? UPLOAD_URL.exec(value)?.[1];
@@ -317,6 +323,20 @@ async function resolveMedia(
     if (!file) throw new AppError('VALIDATION', campaignMsg.fileNotFound, { mediaUrl: campaignMsg.fileNotFound });
     const { size: _size, ...rest } = file;
     return { ref: `${UPLOAD_REF_PREFIX}${uploadId}`, file: rest };
+  }
+  let link: URL | null = null;
+  try {
+    link = new URL(value);
+  } catch {
+    link = null;
+  }
+  // A link to a file of another kind (a PDF, an audio): fetched once into the account's files.
+  if (link?.protocol === 'https:' && fromLink && !IMAGE_LINK.test(link.pathname)) {
+    const stored = await fromLink(userId, link.href);
+    const file = (await readyFiles(db, userId, [stored.id])).get(stored.id);
+    if (!file) throw new AppError('VALIDATION', campaignMsg.fileNotFound, { mediaUrl: campaignMsg.fileNotFound });
+    const { size: _size, ...rest } = file;
+    return { ref: `${UPLOAD_REF_PREFIX}${stored.id}`, file: rest };
   }
   return { ref: await resolveImage(db, userId, value, outbound), file: null };
 }
@@ -391,7 +411,7 @@ async function fieldsFrom(
   // The file the campaign will send: the one asked for, or the one it has.
   let file: CampaignFile | null = null;
   if (mediaUrl !== undefined) {
-    const media = await resolveMedia(db, userId, mediaUrl, deps.outbound);
+    const media = await resolveMedia(db, userId, mediaUrl, deps.outbound, deps.fromLink);
     f.mediaUrl = media.ref;
     file = media.file;
     // One attachment: a file replaces the image.
