@@ -11,6 +11,7 @@ import {
   templateVariable,
 } from './campaigns';
 import { contactsMsg, groupInput } from './contacts';
+import { contactCardInput, locationInput } from './message-content';
 import { savedMessageInput } from './saved-messages';
 import { notificationSettingsSchema, updateWhatsappSettingsInput } from './settings';
 import { INVALID_CHARACTERS, text } from './text';
@@ -287,12 +288,16 @@ export type BackupRecipient = z.input<typeof backupRecipient>;
 /** A campaign (its name and creation date are its identity) with its recipient lines. */
 export const backupCampaign = z.object({
   name: text().trim().min(1, campaignMsg.required).max(CAMPAIGN_NAME_MAX, campaignMsg.nameTooLong),
-  message: text().min(1, campaignMsg.required).max(CAMPAIGN_MESSAGE_MAX, campaignMsg.messageTooLong),
+  /** Empty only when the campaign sends a location or a contact card alone. */
+  message: text().max(CAMPAIGN_MESSAGE_MAX, campaignMsg.messageTooLong),
   status: z.enum(campaignStatuses),
   targetType: z.enum(campaignTargetTypes).default('all'),
   targetGroups: z.array(text().trim().max(200)).max(1000).default([]),
   targetTags: z.array(text().trim().max(50)).max(50).default([]),
   imageUrl: optionalText(2048),
+  /** Sent right after the message, then the contact card. */
+  location: locationInput.nullable().optional(),
+  contactCard: contactCardInput.nullable().optional(),
   templateName: optionalText(512),
   templateLanguage: optionalText(20),
   templateVariables: z.array(templateVariable).max(20).default([]),
@@ -304,6 +309,16 @@ export const backupCampaign = z.object({
   recipients: z.array(backupRecipient).default([]),
 });
 export type BackupCampaign = z.input<typeof backupCampaign>;
+
+/** A campaign's message may be empty only when it sends a location or a contact card. */
+export function backupCampaignContent(
+  c: { message: string; location?: unknown; contactCard?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  if (!c.message && !c.location && !c.contactCard) {
+    ctx.addIssue({ code: 'custom', path: ['message'], message: campaignMsg.required });
+  }
+}
 
 const bot = botConfigInput.shape;
 
@@ -360,7 +375,7 @@ export const backupFile = z.object({
   groups: z.array(backupGroup).default([]),
   savedMessages: z.array(backupSavedMessage).default([]),
   contacts: z.array(backupContact).default([]),
-  campaigns: z.array(backupCampaign).default([]),
+  campaigns: z.array(backupCampaign.superRefine(backupCampaignContent)).default([]),
   media: z.array(backupMediaItem).max(BACKUP_MEDIA_MAX_COUNT, backupMsg.mediaTooMany).optional(),
   /** Images the rows refer to that did not fit in the file (`upload:<id>`). */
   mediaLeftOut: z.array(z.string().max(100)).max(10_000).optional(),

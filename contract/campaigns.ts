@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { MEDIA_KINDS } from './message-content';
+import {
+  contactCardInput,
+  locationInput,
+  MEDIA_KINDS,
+  messageContactCardSchema,
+  messageLocationSchema,
+} from './message-content';
 import { countLabel } from './plural';
 import { text } from './text';
 
@@ -227,6 +233,10 @@ const campaignFields = {
    * `/api/uploads/<id>` URL, or an image link); the text is its caption. Not with `imageUrl`.
    */
   mediaUrl: z.string().trim().max(2048).nullable().optional(),
+  /** Ours: a location sent right after the message (or alone); null removes it. */
+  location: locationInput.nullable().optional(),
+  /** Ours: a contact card sent right after the message and the location (or alone); null removes it. */
+  contactCard: contactCardInput.nullable().optional(),
   /** Ours, Cloud API channel: an approved template and how its variables are filled. */
   templateName: text().trim().max(512).nullable().optional(),
   templateLanguage: text().trim().max(20).nullable().optional(),
@@ -243,12 +253,21 @@ const campaignFields = {
     .optional(),
 };
 
-/** The message is required unless a saved message provides it or a file is sent alone (`mediaUrl`). */
+/**
+ * The message is required unless a saved message provides it, or a file (`mediaUrl`), a location
+ * or a contact card is sent alone.
+ */
 const messageRequired = (
-  body: { message?: string; savedMessageId?: string | null; mediaUrl?: string | null },
+  body: {
+    message?: string;
+    savedMessageId?: string | null;
+    mediaUrl?: string | null;
+    location?: unknown;
+    contactCard?: unknown;
+  },
   ctx: z.RefinementCtx,
 ) => {
-  if (body.message === '' && !body.savedMessageId && !body.mediaUrl) {
+  if (body.message === '' && !body.savedMessageId && !body.mediaUrl && !body.location && !body.contactCard) {
     ctx.addIssue({ code: 'custom', path: ['message'], message: campaignMsg.required });
   }
 };
@@ -339,6 +358,9 @@ export const campaignSchema = z.object({
   /** The file sent with the message (`upload:<id>` or an image link), and what it is when it is one of the account's files. */
   mediaUrl: z.string().nullable().optional(),
   media: campaignMedia.nullable().optional(),
+  /** Sent right after the message, then the contact card; null when the campaign has none. */
+  location: messageLocationSchema.nullable().optional(),
+  contactCard: messageContactCardSchema.nullable().optional(),
   templateName: z.string().nullable().optional(),
   templateLanguage: z.string().nullable().optional(),
   templateVariables: z.array(templateVariable).optional(),

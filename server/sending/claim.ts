@@ -163,6 +163,7 @@ export class RowClaims {
             from media_uploads m
             where ${accountSql(lane.userId, 'm.user_id')} and c.media_url like 'upload:%'
               and m.id::text = substring(c.media_url from 8) and m.state = 'ready') as "mediaFile",
+          c.location, c.contact_card as "contactCard",
           c.template_name as "templateName",
           c.template_language as "templateLanguage", c.template_variables as "templateVariables"
       `),
@@ -175,6 +176,8 @@ export class RowClaims {
       else if (vars == null) r.templateVariables = [];
       const file: unknown = r.mediaFile;
       if (typeof file === 'string') r.mediaFile = JSON.parse(file);
+      if (typeof r.location === 'string') r.location = JSON.parse(r.location);
+      if (typeof r.contactCard === 'string') r.contactCard = JSON.parse(r.contactCard);
       r.attempts = Number(r.attempts);
     }
     return rows;

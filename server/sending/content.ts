@@ -1,4 +1,4 @@
-import type { MediaKind } from '../../contract/message-content';
+import type { MediaKind, MessageContactCard, MessageLocation } from '../../contract/message-content';
 import { renderMessage, seededRandom, variableValues } from '../../contract/personalize';
 import { formatPhone } from '../../contract/phone';
 import { uploadIdOf } from '../../contract/uploads';
@@ -18,6 +18,10 @@ export interface CampaignContent {
   templateName: string | null;
   templateLanguage: string | null;
   templateVariables: Array<{ field: string } | { text: string }>;
+  /** Sent right after the message (absent on older callers). */
+  location?: MessageLocation | null;
+  /** Sent right after the message and the location. */
+  contactCard?: MessageContactCard | null;
 }
 
 /** One of the account's files, as a campaign sends it (a `media_uploads` row). */
@@ -114,4 +118,30 @@ export async function buildMessage(
     return { kind: 'image', image: { url: c.imageUrl }, caption: text };
   }
   return { kind: 'text', text };
+}
+
+type BuildContext = Parameters<typeof buildMessage>[2];
+
+/**
+ * Everything one recipient gets, in order: the message (text, or a file with the text as its
+ * caption), the text on its own after an audio or a sticker (which take no caption), then the
+ * location, then the contact card. A campaign of only a location or a contact card sends no empty
+ * text before it. A template goes alone: outside the conversation window the Cloud API takes
+ * nothing else.
+ */
+export async function buildMessages(
+  c: CampaignContent,
+  r: RecipientFields,
+  ctx: BuildContext,
+): Promise<OutgoingMessage[]> {
+  const text = ctx.text ?? personalText(c.message, r);
+  const main = await buildMessage(c, r, { ...ctx, text });
+  if (main.kind === 'template') return [main];
+  const extras: OutgoingMessage[] = [];
+  if (c.location) extras.push({ kind: 'location', location: c.location });
+  if (c.contactCard) extras.push({ kind: 'contact', contactCard: c.contactCard });
+  const list: OutgoingMessage[] = [];
+  if (main.kind !== 'text' || text.trim() || !extras.length) list.push(main);
+  if (main.kind === 'media' && !takesCaption(main.media.kind) && text.trim()) list.push({ kind: 'text', text });
+  return [...list, ...extras];
 }

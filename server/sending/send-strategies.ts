@@ -6,7 +6,7 @@ import type { Driver } from '../whatsapp/driver';
 import type { ImageLoader } from '../whatsapp/uploaded-image';
 import { markGoingOn } from './campaign-lifecycle';
 import type { ClaimedRow, LaneScope, RowClaims } from './claim';
-import { buildMessage, personalText } from './content';
+import { buildMessages, personalText } from './content';
 import { classifyFailure } from './failures';
 import { type LaneState, type Lanes, sleep } from './lanes';
 import type { Outcome, Outcomes, Stopped } from './outcomes';
@@ -204,9 +204,9 @@ async function sendOne(
   chooseIds: boolean,
   text?: string,
 ): Promise<Outcome | Stopped> {
-  let message: Awaited<ReturnType<typeof buildMessage>>;
+  let messages: Awaited<ReturnType<typeof buildMessages>>;
   try {
-    message = await buildMessage(row, row, {
+    messages = await buildMessages(row, row, {
       userId,
       cloud,
       loadImage: ctx.loadImage,
@@ -220,14 +220,26 @@ async function sendOne(
     return { row, ok: false, failure: classifyFailure(err) };
   }
   if (!(await ctx.claims.handOver(row, chooseIds))) return { row, stopped: true };
+  const [first, ...rest] = messages;
+  let providerMessageId: string;
   try {
-    const { providerMessageId } = await driver.send(
+    ({ providerMessageId } = await driver.send(
       row.recipient,
-      message,
+      first,
       row.providerMessageId ? { messageId: row.providerMessageId } : undefined,
-    );
-    return { row, ok: true, providerMessageId };
+    ));
   } catch (err) {
     return { row, ok: false, failure: classifyFailure(err) };
   }
+  // The location, the contact card, an audio's text: right after, through the same number. The
+  // recipient has the message already, so it counts as sent (its receipts are the first message's)
+  // even if one of these fails: sending it all again would repeat what arrived.
+  for (const message of rest) {
+    try {
+      await driver.send(row.recipient, message);
+    } catch (err) {
+      ctx.log.warn({ err, campaignId: row.campaignId, kind: message.kind }, 'campaign follow-up message not sent');
+    }
+  }
+  return { row, ok: true, providerMessageId };
 }

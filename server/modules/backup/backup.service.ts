@@ -16,6 +16,7 @@ import {
   type BackupSavedMessage,
   type BackupSettings,
   backupCampaign,
+  backupCampaignContent,
   backupContact,
   backupFile,
   backupGroup,
@@ -168,6 +169,8 @@ function toBackupCampaign(c: typeof campaigns.$inferSelect): Omit<BackupCampaign
     targetGroups: c.targetGroups,
     targetTags: c.targetTags,
     imageUrl: c.imageUrl,
+    location: (c.location as BackupCampaign['location']) ?? undefined,
+    contactCard: (c.contactCard as BackupCampaign['contactCard']) ?? undefined,
     templateName: c.templateName,
     templateLanguage: c.templateLanguage,
     templateVariables: c.templateVariables as BackupCampaign['templateVariables'],
@@ -432,7 +435,9 @@ function parseItem<T extends z.ZodType>(value: unknown, item: T, path: PropertyK
 }
 
 /** A campaign without its recipient lines, which are checked one at a time after it. */
-const campaignWithoutLines = backupCampaign.extend({ recipients: z.unknown().optional() });
+const campaignWithoutLines = backupCampaign
+  .extend({ recipients: z.unknown().optional() })
+  .superRefine(backupCampaignContent);
 
 /** The images a file carries (by upload id, lower case), and those it says it left out. */
 export interface BackupImages {

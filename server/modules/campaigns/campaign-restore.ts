@@ -151,6 +151,8 @@ export async function restoreCampaigns(
         targetGroups: c.targetGroups,
         targetTags: c.targetTags,
         imageUrl,
+        location: c.location ?? null,
+        contactCard: c.contactCard ?? null,
         templateName: c.templateName,
         templateLanguage: c.templateLanguage,
         templateVariables: c.templateVariables,

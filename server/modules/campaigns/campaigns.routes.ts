@@ -56,6 +56,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     db,
     savedMessage: deps.sending.savedMessage,
     outbound: { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE },
+    fromLink: (userId: string, link: string) => deps.media.fromLink(userId, link),
   };
   // What a use case that records its events receives: this request's log.
   const recording = (log: FastifyBaseLogger) => ({ ...campaignDeps, log, announce: deps.announce });

@@ -40,7 +40,7 @@ import {
   editCampaign,
   type LifecycleContext,
 } from '../../sending/campaign-lifecycle';
-import { type CampaignFile, takesCaption } from '../../sending/content';
+import type { CampaignFile } from '../../sending/content';
 import { namelessInAudience } from '../../sending/planner';
 import { assertGroupTargetsLinked } from '../groups';
 import { findUpload, releaseFiles } from '../uploads';
@@ -164,6 +164,8 @@ function toCampaign(
     imageUrl: row.imageUrl,
     mediaUrl: row.mediaUrl,
     media: file ? { kind: file.kind, mimeType: file.mimeType, fileName: file.fileName, size: file.size } : null,
+    location: (row.location as Campaign['location']) ?? null,
+    contactCard: (row.contactCard as Campaign['contactCard']) ?? null,
     templateName: row.templateName,
     templateLanguage: row.templateLanguage,
     templateVariables: row.templateVariables as Campaign['templateVariables'],
@@ -265,7 +267,12 @@ export interface CampaignDeps {
   savedMessage?: SavedMessageSource;
   /** Which image links may be saved: public addresses only unless the server allows private ones. */
   outbound?: OutboundPolicy;
+  /** Stores an https link's file (any kind) as one of the account's files (deps.media.fromLink). */
+  fromLink?: (userId: string, link: string) => Promise<{ id: string }>;
 }
+
+/** A link whose name says it is an image: kept as a link, sent as `imageUrl` links are. */
+const IMAGE_LINK = /\.(jpe?g|png|webp|gif)$/i;
 
 const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
 
@@ -307,6 +314,7 @@ async function resolveMedia(
   userId: string,
   value: string | null,
   outbound: OutboundPolicy | undefined,
+  fromLink?: CampaignDeps['fromLink'],
 ): Promise<{ ref: string | null; file: CampaignFile | null }> {
   if (!value) return { ref: null, file: null };
   const uploadId = uploadIdOf(value) ?? UPLOAD_URL.exec(value)?.[1];
@@ -315,6 +323,20 @@ async function resolveMedia(
     if (!file) throw new AppError('VALIDATION', campaignMsg.fileNotFound, { mediaUrl: campaignMsg.fileNotFound });
     const { size: _size, ...rest } = file;
     return { ref: `${UPLOAD_REF_PREFIX}${uploadId}`, file: rest };
+  }
+  let link: URL | null = null;
+  try {
+    link = new URL(value);
+  } catch {
+    link = null;
+  }
+  // A link to a file of another kind (a PDF, an audio): fetched once into the account's files.
+  if (link?.protocol === 'https:' && fromLink && !IMAGE_LINK.test(link.pathname)) {
+    const stored = await fromLink(userId, link.href);
+    const file = (await readyFiles(db, userId, [stored.id])).get(stored.id);
+    if (!file) throw new AppError('VALIDATION', campaignMsg.fileNotFound, { mediaUrl: campaignMsg.fileNotFound });
+    const { size: _size, ...rest } = file;
+    return { ref: `${UPLOAD_REF_PREFIX}${stored.id}`, file: rest };
   }
   return { ref: await resolveImage(db, userId, value, outbound), file: null };
 }
@@ -389,7 +411,7 @@ async function fieldsFrom(
   // The file the campaign will send: the one asked for, or the one it has.
   let file: CampaignFile | null = null;
   if (mediaUrl !== undefined) {
-    const media = await resolveMedia(db, userId, mediaUrl, deps.outbound);
+    const media = await resolveMedia(db, userId, mediaUrl, deps.outbound, deps.fromLink);
     f.mediaUrl = media.ref;
     file = media.file;
     // One attachment: a file replaces the image.
@@ -397,12 +419,21 @@ async function fieldsFrom(
   } else if (current?.mediaUrl && !imageUrl) {
     file = await campaignFile(db, userId, current.mediaUrl);
   }
-  if (message !== undefined || mediaUrl !== undefined || file) {
+  if (body.location !== undefined) f.location = body.location;
+  if (body.contactCard !== undefined) f.contactCard = body.contactCard;
+  const extras =
+    Boolean(body.location === undefined ? current?.location : body.location) ||
+    Boolean(body.contactCard === undefined ? current?.contactCard : body.contactCard);
+  if (
+    message !== undefined ||
+    mediaUrl !== undefined ||
+    body.location !== undefined ||
+    body.contactCard !== undefined ||
+    file
+  ) {
     const text = message ?? current?.message ?? '';
-    if (!text.trim() && !file) throw new AppError('VALIDATION', campaignMsg.required);
-    if (text.trim() && file && !takesCaption(file.kind)) {
-      throw new AppError('VALIDATION', campaignMsg.noCaption, { message: campaignMsg.noCaption });
-    }
+    // A location or a contact card may go alone; an audio or a sticker takes its text as a message after it.
+    if (!text.trim() && !file && !extras) throw new AppError('VALIDATION', campaignMsg.required);
     if (message !== undefined) {
       checkMessage(message);
       f.message = message;
@@ -493,6 +524,8 @@ export async function duplicateCampaign(db: Db, userId: string, id: string): Pro
       targetTags: c.targetTags,
       imageUrl: c.imageUrl,
       mediaUrl: c.mediaUrl,
+      location: c.location,
+      contactCard: c.contactCard,
       templateName: c.templateName,
       templateLanguage: c.templateLanguage,
       templateVariables: c.templateVariables,

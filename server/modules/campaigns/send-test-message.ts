@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { normalizePhone } from '../../lib/phone';
 import type { AccountContext } from '../../plugins/account-context';
-import { buildMessage } from '../../sending/content';
+import { buildMessages } from '../../sending/content';
 import { campaignFile, getCampaign } from './campaigns.service';
 
 /**
@@ -25,7 +25,7 @@ export async function sendTestMessage(
   const phone = normalizePhone(raw);
   if (!phone) throw new AppError('VALIDATION', campaignMsg.invalidPhone);
   const recipient = phone.replace('+', '');
-  const message = await buildMessage(
+  const messages = await buildMessages(
     {
       campaignId: campaign.id,
       message: campaign.message,
@@ -35,6 +35,8 @@ export async function sendTestMessage(
       templateName: campaign.templateName ?? null,
       templateLanguage: campaign.templateLanguage ?? null,
       templateVariables: campaign.templateVariables ?? [],
+      location: campaign.location ?? null,
+      contactCard: campaign.contactCard ?? null,
     },
     { recipient, kind: 'contact', name: user.name, email: user.email },
     {
@@ -45,6 +47,6 @@ export async function sendTestMessage(
       byReference: driver.readsUploads,
     },
   );
-  await driver.send(recipient, message);
+  for (const message of messages) await driver.send(recipient, message);
   return campaignMsg.testSent(formatPhone(phone));
 }
