@@ -354,6 +354,11 @@ export async function restoreBot(
   userId: string,
   bot: NonNullable<BackupFile['bot']>,
   aiAvailable: boolean,
+  /**
+   * The account's own files (lowercase ids): a document, audio or video rule comes back only when
+   * its file is one of them (a backup carries images only); the others are told to `skipFile`.
+   */
+  files?: { own: ReadonlySet<string>; skipFile: (trigger: string) => void },
 ): Promise<{ config: RestoreCounts; rules: RestoreCounts }> {
   const config = zeroCounts();
   const rules = zeroCounts();
@@ -401,6 +406,14 @@ export async function restoreBot(
     if (existing.length + fresh.length >= BOT_REPLIES_MAX) {
       rules.skipped++;
       continue;
+    }
+    if (isFileRule(r.type)) {
+      const id = uploadIdOf(r.mediaUrl, { uuidOnly: true })?.toLowerCase();
+      if (!id || !files?.own.has(id)) {
+        // Not a rule over the limit: the warning says why it stayed out.
+        files?.skipFile(r.trigger);
+        continue;
+      }
     }
     triggers.add(key);
     fresh.push({
