@@ -302,8 +302,15 @@ export const autoReplyDraft = z.object({
   /** A document, audio or video rule's file (`upload:<id>` once picked). */
   mediaUrl: z.string().optional(),
   /** A location rule's fields as typed (latitude and longitude as text). */
-  location: z.object({ latitude: z.string(), longitude: z.string(), name: z.string(), address: z.string() }).optional(),
-  contactCard: z.object({ name: z.string(), phone: z.string() }).optional(),
+  location: z
+    .object({
+      latitude: z.string().optional(),
+      longitude: z.string().optional(),
+      name: z.string().optional(),
+      address: z.string().optional(),
+    })
+    .optional(),
+  contactCard: z.object({ name: z.string().optional(), phone: z.string().optional() }).optional(),
 });
 export type AutoReplyDraft = z.infer<typeof autoReplyDraft>;
 
@@ -323,7 +330,12 @@ export function autoReplyForm(existingKeywords: readonly string[]) {
     };
     if (!d.trigger.trim() || (!d.response.trim() && !TEXT_OPTIONAL.has(d.type)))
       return fail(botMsg.autoMessageRequired);
-    const loc = d.location;
+    const loc = {
+      latitude: d.location?.latitude ?? '',
+      longitude: d.location?.longitude ?? '',
+      name: d.location?.name ?? '',
+      address: d.location?.address ?? '',
+    };
     const parsed = autoReplyInput.safeParse({
       trigger: d.trigger,
       response: d.response,
@@ -333,7 +345,7 @@ export function autoReplyForm(existingKeywords: readonly string[]) {
       mediaUrl: isFileRule(d.type) ? (d.mediaUrl ?? '') : '',
       location:
         d.type === 'location'
-          ? loc && (loc.latitude.trim() || loc.longitude.trim())
+          ? loc.latitude.trim() || loc.longitude.trim()
             ? {
                 latitude: loc.latitude.trim() === '' ? Number.NaN : loc.latitude.replace(',', '.'),
                 longitude: loc.longitude.trim() === '' ? Number.NaN : loc.longitude.replace(',', '.'),
@@ -342,7 +354,10 @@ export function autoReplyForm(existingKeywords: readonly string[]) {
               }
             : null
           : null,
-      contactCard: d.type === 'contact' ? (d.contactCard ?? null) : null,
+      contactCard:
+        d.type === 'contact' && (d.contactCard?.name?.trim() || d.contactCard?.phone?.trim())
+          ? { name: d.contactCard?.name ?? '', phone: d.contactCard?.phone ?? '' }
+          : null,
       isActive: true,
     });
     if (!parsed.success) return fail(firstMessage(parsed, botMsg.autoMessageRequired));
