@@ -98,6 +98,8 @@ export const backupMsg = {
   mediaCorrupted: 'o conteúdo da imagem no arquivo está corrompido (não é base64 válido).',
   campaignImageNotRestored: (name: string, reason: string) =>
     `Imagem da campanha “${name}” não pôde ser restaurada: ${lowerFirst(reason)}`,
+  ruleFileNotRestored: (trigger: string) =>
+    `Resposta automática “${trigger}” não foi restaurada: o arquivo dela não é desta conta (o backup não leva documentos, áudios nem vídeos). Crie a resposta novamente com o arquivo.`,
   messageImageNotRestored: (title: string, reason: string) =>
     `Imagem da mensagem salva “${title}” não pôde ser restaurada: ${lowerFirst(reason)}`,
   moreWarnings: (n: number) =>

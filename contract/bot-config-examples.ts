@@ -9,6 +9,9 @@ export const exampleInteractiveReply: AutoReply = {
   type: 'interactive',
   buttons: [{ id: 'btn-1', text: 'Site', type: 'url', value: 'https://exemplo.com.br' }],
   imageUrl: '',
+  mediaUrl: '',
+  location: null,
+  contactCard: null,
   isActive: false,
 };
 export const exampleImageReply: AutoReply = {
@@ -19,6 +22,9 @@ export const exampleImageReply: AutoReply = {
   type: 'image',
   buttons: [],
   imageUrl: 'https://exemplo.com.br/cardapio.png',
+  mediaUrl: '',
+  location: null,
+  contactCard: null,
   isActive: true,
 };
 

@@ -2,10 +2,12 @@ import './zod-locale';
 import { z } from 'zod';
 import type { Role } from './auth';
 import { BUSINESS_DAYS } from './constants';
+import { contactCardInput, locationInput, messageLocationSchema } from './message-content';
 import { phoneDigits } from './phone';
 import { isHttpUrl } from './saved-messages';
 import { text } from './text';
 import { normalizeForMatch } from './text-match';
+import { uploadIdOf } from './uploads';
 
 /** pt-BR texts of the chatbot screens and `/api/bot-config` (SPEC §5, §8). */
 export const botMsg = {
@@ -25,7 +27,15 @@ export const botMsg = {
   outOfHoursTooLong: 'A mensagem fora do expediente deve ter no máximo 4.096 caracteres.',
   instructionsTooLong: 'A descrição do negócio para a IA deve ter no máximo 4.000 caracteres.',
   tooManyReplies: 'Use no máximo 2.000 respostas automáticas.',
-  typeInvalid: 'Tipo de mensagem inválido. Use texto, interativa ou imagem.',
+  typeInvalid:
+    'Tipo de mensagem inválido. Use texto, interativa, imagem, documento, áudio, vídeo, localização ou contato.',
+  mediaRequired: 'Escolha o arquivo da mensagem: envie um arquivo ou informe um link https.',
+  mediaInvalid: 'Arquivo inválido. Envie um arquivo ou informe um link que comece com https://.',
+  mediaNotFound: 'Arquivo não encontrado. Envie o arquivo de novo.',
+  mediaWrongKind: (expected: string, got: string) =>
+    `O arquivo escolhido é ${got}, mas a mensagem é do tipo ${expected}. Escolha ${expected}.`,
+  locationRequired: 'Informe a latitude e a longitude da localização.',
+  contactCardRequired: 'Informe o nome e o telefone do contato a enviar.',
   buttonsOnlyInteractive: 'Botões só podem ser usados em mensagens interativas ou com imagem.',
   tooManyButtons: 'Use no máximo 3 botões por mensagem (limite do WhatsApp).',
   buttonTextTooLong: 'O texto do botão deve ter no máximo 20 caracteres (limite do WhatsApp).',
@@ -64,13 +74,44 @@ export function aiUnavailableFor(role: Role): string {
   return role === 'admin' ? botMsg.aiUnavailableAdmin : botMsg.aiUnavailable;
 }
 
-export const autoReplyTypes = ['text', 'interactive', 'image'] as const;
+export const autoReplyTypes = [
+  'text',
+  'interactive',
+  'image',
+  'document',
+  'audio',
+  'video',
+  'location',
+  'contact',
+] as const;
 export type AutoReplyType = (typeof autoReplyTypes)[number];
 export const autoReplyTypeLabels: Record<AutoReplyType, string> = {
   text: 'Texto',
   interactive: 'Interativa',
   image: 'Imagem',
+  document: 'Documento',
+  audio: 'Áudio',
+  video: 'Vídeo',
+  location: 'Localização',
+  contact: 'Contato',
 };
+/** The rule types that send one of the account's files (`mediaUrl`), the file's kind being the type. */
+export const autoReplyFileTypes = ['document', 'audio', 'video'] as const;
+export type AutoReplyFileType = (typeof autoReplyFileTypes)[number];
+export const isFileRule = (type: AutoReplyType): type is AutoReplyFileType =>
+  (autoReplyFileTypes as readonly string[]).includes(type);
+/** How a refusal names a file's kind: 'um documento', 'um áudio'… */
+export const fileKindArticles: Record<string, string> = {
+  image: 'uma imagem',
+  document: 'um documento',
+  audio: 'um áudio',
+  video: 'um vídeo',
+  sticker: 'uma figurinha',
+};
+/** The rule types whose text may be left empty (the file, the place or the card is the message). */
+const TEXT_OPTIONAL: ReadonlySet<AutoReplyType> = new Set(['document', 'audio', 'video', 'location', 'contact']);
+/** The rule types whose text is a caption (WhatsApp's 1,024 characters). */
+const CAPTIONED: ReadonlySet<AutoReplyType> = new Set(['image', 'document', 'video']);
 export const botButtonTypes = ['url', 'phone', 'quick_reply'] as const;
 export type BotButtonType = (typeof botButtonTypes)[number];
 export const botButtonTypeLabels: Record<BotButtonType, string> = {
@@ -162,8 +203,22 @@ const autoReplyFields = z.object({
   type: z.enum(autoReplyTypes, { error: botMsg.typeInvalid }).default('text'),
   buttons: z.array(botButtonInput).max(BOT_BUTTONS_MAX, botMsg.tooManyButtons).default([]),
   imageUrl: text({ error: botMsg.imageUrlInvalid }).trim().max(2048, botMsg.imageUrlInvalid).nullish(),
+  /** A document, audio or video rule's file: `upload:<id>` of one of the account's files, or an https link. */
+  mediaUrl: text({ error: botMsg.mediaInvalid }).trim().max(2048, botMsg.mediaInvalid).nullish(),
+  location: locationInput.nullish(),
+  contactCard: contactCardInput.nullish(),
   isActive: bool().default(true),
 });
+
+/** `upload:<id>` or an https link. */
+function isRuleMediaRef(ref: string): boolean {
+  if (uploadIdOf(ref, { uuidOnly: true }) !== null) return true;
+  try {
+    return new URL(ref).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
 
 /** The rule's checks and its stored shape, whichever schema read it (with or without an id). */
 function toRule(r: Omit<z.output<typeof autoReplyFields>, 'id'> & { id?: string }, ctx: z.RefinementCtx) {
@@ -173,16 +228,28 @@ function toRule(r: Omit<z.output<typeof autoReplyFields>, 'id'> & { id?: string 
   if (!trigger) ctx.addIssue({ code: 'custom', message: botMsg.keywordRequired, path: ['trigger'] });
   else if (trigger.length > BOT_TRIGGER_MAX)
     ctx.addIssue({ code: 'custom', message: botMsg.keywordTooLong, path: ['trigger'] });
-  if (!response) ctx.addIssue({ code: 'custom', message: botMsg.responseRequired, path: ['response'] });
-  const max = r.type === 'image' ? BOT_CAPTION_MAX : BOT_TEXT_MAX;
+  if (!response && !TEXT_OPTIONAL.has(r.type))
+    ctx.addIssue({ code: 'custom', message: botMsg.responseRequired, path: ['response'] });
+  const max = CAPTIONED.has(r.type) ? BOT_CAPTION_MAX : BOT_TEXT_MAX;
   if (response.length > max)
     ctx.addIssue({
       code: 'custom',
-      message: r.type === 'image' ? botMsg.captionTooLong : botMsg.responseTooLong,
+      message: CAPTIONED.has(r.type) ? botMsg.captionTooLong : botMsg.responseTooLong,
       path: ['response'],
     });
-  if (r.type === 'text' && r.buttons.length > 0)
+  const buttoned = r.type === 'interactive' || r.type === 'image';
+  if (!buttoned && r.buttons.length > 0)
     ctx.addIssue({ code: 'custom', message: botMsg.buttonsOnlyInteractive, path: ['buttons'] });
+  const mediaUrl = r.mediaUrl ?? '';
+  if (isFileRule(r.type)) {
+    if (!mediaUrl) ctx.addIssue({ code: 'custom', message: botMsg.mediaRequired, path: ['mediaUrl'] });
+    else if (!isRuleMediaRef(mediaUrl))
+      ctx.addIssue({ code: 'custom', message: botMsg.mediaInvalid, path: ['mediaUrl'] });
+  }
+  if (r.type === 'location' && !r.location)
+    ctx.addIssue({ code: 'custom', message: botMsg.locationRequired, path: ['location'] });
+  if (r.type === 'contact' && !r.contactCard)
+    ctx.addIssue({ code: 'custom', message: botMsg.contactCardRequired, path: ['contactCard'] });
   if (r.type === 'image' && !imageUrl)
     ctx.addIssue({ code: 'custom', message: botMsg.imageUrlRequired, path: ['imageUrl'] });
   if (imageUrl && !isHttpUrl(imageUrl))
@@ -195,6 +262,10 @@ function toRule(r: Omit<z.output<typeof autoReplyFields>, 'id'> & { id?: string 
     type: r.type,
     buttons: r.buttons.map((b, i) => ({ id: b.id || `btn-${i + 1}`, text: b.text, type: b.type, value: b.value })),
     imageUrl: r.type === 'image' ? imageUrl : '',
+    /** `upload:<id>` once saved (a link is fetched into the account's files then); '' for other types. */
+    mediaUrl: isFileRule(r.type) ? mediaUrl : '',
+    location: r.type === 'location' ? (r.location ?? null) : null,
+    contactCard: r.type === 'contact' ? (r.contactCard ?? null) : null,
     isActive: r.isActive,
   };
 }
@@ -228,6 +299,18 @@ export const autoReplyDraft = z.object({
   response: z.string(),
   imageUrl: z.string(),
   buttons: z.array(z.object({ id: z.string(), text: z.string(), type: z.enum(botButtonTypes), value: z.string() })),
+  /** A document, audio or video rule's file (`upload:<id>` once picked). */
+  mediaUrl: z.string().optional(),
+  /** A location rule's fields as typed (latitude and longitude as text). */
+  location: z
+    .object({
+      latitude: z.string().optional(),
+      longitude: z.string().optional(),
+      name: z.string().optional(),
+      address: z.string().optional(),
+    })
+    .optional(),
+  contactCard: z.object({ name: z.string().optional(), phone: z.string().optional() }).optional(),
 });
 export type AutoReplyDraft = z.infer<typeof autoReplyDraft>;
 
@@ -245,13 +328,36 @@ export function autoReplyForm(existingKeywords: readonly string[]) {
       ctx.addIssue({ code: 'custom', message, path: ['root'] });
       return z.NEVER;
     };
-    if (!d.trigger.trim() || !d.response.trim()) return fail(botMsg.autoMessageRequired);
+    if (!d.trigger.trim() || (!d.response.trim() && !TEXT_OPTIONAL.has(d.type)))
+      return fail(botMsg.autoMessageRequired);
+    const loc = {
+      latitude: d.location?.latitude ?? '',
+      longitude: d.location?.longitude ?? '',
+      name: d.location?.name ?? '',
+      address: d.location?.address ?? '',
+    };
     const parsed = autoReplyInput.safeParse({
       trigger: d.trigger,
       response: d.response,
       type: d.type,
-      buttons: d.type !== 'text' ? d.buttons : [],
+      buttons: d.type === 'interactive' || d.type === 'image' ? d.buttons : [],
       imageUrl: d.type === 'image' ? d.imageUrl : '',
+      mediaUrl: isFileRule(d.type) ? (d.mediaUrl ?? '') : '',
+      location:
+        d.type === 'location'
+          ? loc.latitude.trim() || loc.longitude.trim()
+            ? {
+                latitude: loc.latitude.trim() === '' ? Number.NaN : loc.latitude.replace(',', '.'),
+                longitude: loc.longitude.trim() === '' ? Number.NaN : loc.longitude.replace(',', '.'),
+                ...(loc.name.trim() ? { name: loc.name } : {}),
+                ...(loc.address.trim() ? { address: loc.address } : {}),
+              }
+            : null
+          : null,
+      contactCard:
+        d.type === 'contact' && (d.contactCard?.name?.trim() || d.contactCard?.phone?.trim())
+          ? { name: d.contactCard?.name ?? '', phone: d.contactCard?.phone ?? '' }
+          : null,
       isActive: true,
     });
     if (!parsed.success) return fail(firstMessage(parsed, botMsg.autoMessageRequired));
@@ -376,6 +482,10 @@ export const autoReplySchema = z.object({
   type: z.enum(autoReplyTypes),
   buttons: z.array(botButtonSchema),
   imageUrl: z.string(),
+  /** A document, audio or video rule's file, `upload:<id>`; '' for other types. */
+  mediaUrl: z.string(),
+  location: messageLocationSchema.nullable(),
+  contactCard: z.object({ name: z.string(), phone: z.string() }).nullable(),
   isActive: z.boolean(),
 });
 export type AutoReply = z.infer<typeof autoReplySchema>;

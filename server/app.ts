@@ -204,6 +204,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   // then taken in the database (chatbot/turns.ts), not only in this process.
   const chatbot = chatbotSubscriber({
     files: inboundFiles,
+    // The account's files, for a rule that sends one (read where the connection is).
+    openFile: (userId, fileId) => openFile(userId, fileId),
     db,
     log: app.log,
     contactsChanged: (userId) => contacts.changed(userId),

@@ -101,6 +101,9 @@ export class BotSetupCache {
       type: r.type,
       buttons: (r.buttons as BotButton[]) ?? [],
       imageUrl: r.imageUrl,
+      mediaUrl: r.mediaUrl,
+      location: (r.location as StoredRule['location']) ?? null,
+      contactCard: (r.contactCard as StoredRule['contactCard']) ?? null,
       isActive: r.isActive,
     }));
     const d = DEFAULT_BOT_CONFIG;

@@ -275,6 +275,9 @@ export async function recordOutboundMessage(
     mediaId?: string | null;
     /** The conversation list's line when the text alone does not say what went ('📎 catalogo.pdf'). */
     preview?: string;
+    /** A location or a contact card it carried (a bot rule's). */
+    location?: { latitude: number; longitude: number; name?: string; address?: string } | null;
+    contactCard?: { name: string; phone: string | null } | null;
     /** The buttons sent with the text (a bot rule's). */
     buttons?: StoredButtons | null;
     status: OutboundStatus;
@@ -291,8 +294,9 @@ export async function recordOutboundMessage(
   const inserted = rowsOf<{ id: string }>(
     await db.execute(sql`
       with stored as (
-        insert into conversation_messages (user_id, phone, connection_id, direction, source, text, image_url, media_id, buttons, status, failure_reason, provider_message_id)
+        insert into conversation_messages (user_id, phone, connection_id, direction, source, text, image_url, media_id, location, contact_card, buttons, status, failure_reason, provider_message_id)
         values (${userId}, ${input.phone}, ${input.connectionId}, 'out', ${input.source}, ${input.text}, ${input.imageUrl ?? null}, ${input.mediaId ?? null}::uuid,
+                ${input.location ? JSON.stringify(input.location) : null}::jsonb, ${input.contactCard ? JSON.stringify(input.contactCard) : null}::jsonb,
                 ${input.buttons?.options.length ? JSON.stringify(input.buttons) : null}::jsonb, ${input.status},
                 ${input.failureReason ?? null}, ${input.providerMessageId ?? null})
         returning id

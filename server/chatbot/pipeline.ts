@@ -1,12 +1,16 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BotButton, BotEventKind } from '../../contract/bot';
+import { contentPreview, type MediaKind, type MessageLocation } from '../../contract/message-content';
+import { uploadIdOf } from '../../contract/uploads';
+import { ofAccount } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { isDatabaseUnavailable } from '../db/errors';
-import { whatsappInboundMessages } from '../db/schema';
+import { mediaUploads, whatsappInboundMessages } from '../db/schema';
 import { Foreground } from '../lib/foreground';
 import { KeyedQueue } from '../lib/keyed-queue';
 import { Semaphore } from '../lib/semaphore';
+import { type FileOpener, withAccountFile } from '../whatsapp/account-file';
 import type { Driver, InboundMessage, MessageButton, OutgoingMessage, WhatsappSubscriber } from '../whatsapp/driver';
 import { sendsNumberedMenu } from '../whatsapp/numbered-menu';
 import type { AiResponder } from './ai';
@@ -50,13 +54,124 @@ export interface ChatbotDeps {
   crossProcess?: boolean | { timings?: Partial<TurnTimings> };
   /** Received files: recorded with their message, fetched in the background (inbound-media.ts). */
   files?: InboundFiles;
+  /** The account's files, read where a rule's file is sent (a connection of this process). */
+  openFile?: FileOpener;
 }
 
-/** What the bot sends: text, optionally with an image (the text is its caption) and buttons. */
+/**
+ * What the bot sends: text, optionally with an image (the text is its caption) and buttons; or one
+ * of the account's files (`mediaUrl`, `upload:<id>`), a location or a contact card, with the text
+ * as the file's caption where WhatsApp allows one, else as a message right after.
+ */
 export interface ReplyContent {
   text: string;
   imageUrl?: string;
   buttons?: BotButton[];
+  mediaUrl?: string;
+  location?: MessageLocation | null;
+  contactCard?: { name: string; phone: string } | null;
+}
+
+/** One message of a reply and what its conversation row keeps. */
+interface ReplyPart {
+  message: OutgoingMessage;
+  stored: {
+    text: string;
+    imageUrl: string | null;
+    mediaId?: string | null;
+    preview?: string;
+    location?: MessageLocation | null;
+    contactCard?: { name: string; phone: string } | null;
+    buttons: StoredButtons | null;
+  };
+}
+
+/** Kinds whose message carries a caption on WhatsApp; audio and stickers have none. */
+const CAPTIONED: ReadonlySet<MediaKind> = new Set(['image', 'video', 'document']);
+
+/**
+ * The messages a reply is sent as. Text, image and buttons: one, as always. A file: the file with
+ * the text as caption (document, video), or the file then the text (audio); a file the account no
+ * longer has leaves the text alone. A location or a contact card, then the text if there is one.
+ */
+async function replyParts(db: Db, userId: string, driver: Driver, content: ReplyContent): Promise<ReplyPart[]> {
+  const text = content.text;
+  const textPart = (): ReplyPart => ({
+    message: { kind: 'text', text },
+    stored: { text, imageUrl: null, buttons: null },
+  });
+  const after = (first: ReplyPart): ReplyPart[] => (text.trim() ? [first, textPart()] : [first]);
+  if (content.location) {
+    const location = content.location;
+    return after({
+      message: { kind: 'location', location },
+      stored: { text: '', imageUrl: null, location, preview: contentPreview({ location }), buttons: null },
+    });
+  }
+  if (content.contactCard) {
+    const contactCard = content.contactCard;
+    return after({
+      message: { kind: 'contact', contactCard },
+      stored: { text: '', imageUrl: null, contactCard, preview: contentPreview({ contactCard }), buttons: null },
+    });
+  }
+  if (content.mediaUrl) {
+    const id = uploadIdOf(content.mediaUrl, { uuidOnly: true });
+    const [file] = id
+      ? await db
+          .select({
+            kind: mediaUploads.kind,
+            mimeType: mediaUploads.mimeType,
+            fileName: mediaUploads.fileName,
+            voice: mediaUploads.voice,
+            durationSeconds: mediaUploads.durationSeconds,
+            state: mediaUploads.state,
+          })
+          .from(mediaUploads)
+          .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)))
+      : [];
+    if (!id || !file || file.state !== 'ready') return text.trim() ? [textPart()] : [];
+    const kind = file.kind as MediaKind;
+    // Only OGG/Opus plays as a voice note on a phone; other audio goes as an audio file.
+    const voice = kind === 'audio' && file.voice && file.mimeType === 'audio/ogg';
+    const captioned = CAPTIONED.has(kind);
+    const caption = captioned ? text : '';
+    const filePart: ReplyPart = {
+      message: {
+        kind: 'media',
+        media: {
+          kind,
+          mimeType: file.mimeType,
+          fileName: file.fileName,
+          file: id,
+          ...(voice ? { voice: true } : {}),
+          ...(file.durationSeconds ? { durationSeconds: file.durationSeconds } : {}),
+        },
+        ...(caption ? { caption } : {}),
+      },
+      stored: {
+        text: caption,
+        imageUrl: null,
+        mediaId: id,
+        preview: contentPreview({
+          text: caption,
+          media: { kind, fileName: file.fileName, voice, durationSeconds: file.durationSeconds ?? undefined },
+        }),
+        buttons: null,
+      },
+    };
+    return captioned ? [filePart] : after(filePart);
+  }
+  return [
+    {
+      message: toOutgoing(content),
+      stored: {
+        text,
+        imageUrl: content.imageUrl || null,
+        buttons: storedButtons(driver.kind, content.buttons),
+      },
+    },
+  ];
 }
 
 export interface InboundContext {
@@ -247,34 +362,35 @@ export function chatbotSubscriber(
       event: (kind, detail) => recordBotEvent(db, userId, message.from, kind, detail),
       outside: (wait) => slots.outside(wait),
       reply: async (content, kind, detail, source = 'bot') => {
-        const stored = {
-          phone: message.from,
-          connectionId,
-          source,
-          text: content.text,
-          imageUrl: content.imageUrl || null,
-          buttons: storedButtons(driver.kind, content.buttons),
-        };
-        try {
-          const sent = await slots.outside(() => driver.send(message.from, toOutgoing(content)));
-          await recordOutboundMessage(
-            db,
-            userId,
-            { ...stored, status: 'sent', providerMessageId: sent.providerMessageId },
-            { kind, detail },
-          );
-          return true;
-        } catch (err) {
-          deps.log.warn({ err, kind }, 'the chatbot could not send a reply');
-          const failureReason = err instanceof Error ? err.message.slice(0, 200) : 'Falha no envio.';
-          await recordOutboundMessage(
-            db,
-            userId,
-            { ...stored, status: 'failed', failureReason },
-            { kind: 'reply_failed', detail: kind },
-          );
-          return false;
+        const base = { phone: message.from, connectionId, source };
+        const parts = await replyParts(db, userId, driver, content);
+        // The reply's event goes with its first message; a text sent right after a file goes alone.
+        for (const [i, part] of parts.entries()) {
+          const stored = { ...base, ...part.stored };
+          try {
+            const outgoing = driver.readsUploads
+              ? part.message
+              : await withAccountFile(part.message, userId, deps.openFile);
+            const sent = await slots.outside(() => driver.send(message.from, outgoing));
+            await recordOutboundMessage(
+              db,
+              userId,
+              { ...stored, status: 'sent', providerMessageId: sent.providerMessageId },
+              i === 0 ? { kind, detail } : undefined,
+            );
+          } catch (err) {
+            deps.log.warn({ err, kind }, 'the chatbot could not send a reply');
+            const failureReason = err instanceof Error ? err.message.slice(0, 200) : 'Falha no envio.';
+            await recordOutboundMessage(
+              db,
+              userId,
+              { ...stored, status: 'failed', failureReason },
+              { kind: 'reply_failed', detail: kind },
+            );
+            return false;
+          }
         }
+        return true;
       },
     };
     // A number with the bot off only honours opt-outs; a person answers the rest.

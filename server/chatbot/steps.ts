@@ -15,11 +15,17 @@ export const HANDOFF_REPLY =
   'Certo! Vou chamar um atendente para continuar esta conversa. Aguarde um momento, por favor.';
 const AI_HISTORY = 10;
 
-const ruleContent = (rule: StoredRule): ReplyContent => ({
-  text: rule.response,
-  imageUrl: rule.type === 'image' ? rule.imageUrl : undefined,
-  buttons: rule.type === 'text' ? [] : rule.buttons,
-});
+const ruleContent = (rule: StoredRule): ReplyContent => {
+  if (rule.type === 'document' || rule.type === 'audio' || rule.type === 'video')
+    return { text: rule.response, mediaUrl: rule.mediaUrl, buttons: [] };
+  if (rule.type === 'location') return { text: rule.response, location: rule.location, buttons: [] };
+  if (rule.type === 'contact') return { text: rule.response, contactCard: rule.contactCard, buttons: [] };
+  return {
+    text: rule.response,
+    imageUrl: rule.type === 'image' ? rule.imageUrl : undefined,
+    buttons: rule.type === 'text' ? [] : rule.buttons,
+  };
+};
 
 /** 2. A conversation a person has taken over gets no automatic reply. */
 const takenOverStep: InboundStep = async (ctx) => {

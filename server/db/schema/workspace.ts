@@ -308,7 +308,7 @@ export const autoReplies = pgTable(
     userId: owner(),
     trigger: text('trigger').notNull(),
     response: text('response').notNull(),
-    type: text('type', { enum: ['text', 'interactive', 'image'] })
+    type: text('type', { enum: ['text', 'interactive', 'image', 'document', 'audio', 'video', 'location', 'contact'] })
       .notNull()
       .default('text'),
     buttons: jsonb('buttons').notNull().default(sql`'[]'::jsonb`),

@@ -687,7 +687,10 @@ export async function restoreBackup(
     const restoreImage = imageRestorer(t, userId, own, images, opts.uploadsQuotaMb, turns, restoredFiles);
     const settings = backup.settings ? await restoreSettings(t, userId, backup.settings) : zeroCounts();
     const bot = backup.bot
-      ? await restoreBot(t, userId, backup.bot, opts.aiAvailable)
+      ? await restoreBot(t, userId, backup.bot, opts.aiAvailable, {
+          own,
+          skipFile: (trigger) => warn(backupMsg.ruleFileNotRestored(trigger)),
+        })
       : { config: zeroCounts(), rules: zeroCounts() };
     const groupCounts = await restoreGroups(t, userId, backup.groups);
     const messageCounts = await restoreSavedMessages(t, userId, backup.savedMessages, async (id, title) => {

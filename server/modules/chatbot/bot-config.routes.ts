@@ -21,6 +21,7 @@ export const botConfigRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     aiAvailable: chatbot.ai.available,
     defaultModel: config.OPENAI_MODEL_DEFAULT,
     outbound: { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE },
+    media: deps.media,
   });
 
   app.get(

@@ -13,14 +13,18 @@ import {
   type botConfigInput,
   botMsg,
   DEFAULT_BOT_CONFIG,
+  fileKindArticles,
+  isFileRule,
   type Weekday,
   weekdays,
 } from '../../../contract/bot';
 import { mediaMsg } from '../../../contract/media';
 import { normalizeForMatch } from '../../../contract/text-match';
+import { uploadIdOf } from '../../../contract/uploads';
 import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
-import { autoReplies, botConfigs } from '../../db/schema';
+import { autoReplies, botConfigs, mediaUploads } from '../../db/schema';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { getAccountSettings, updateBusinessHours } from '../settings';
@@ -31,7 +35,8 @@ type RuleRow = typeof autoReplies.$inferSelect;
 
 /** What a rule answers and when, without its id and place: as saved, restored and backed up. */
 export function ruleContent(
-  r: Pick<AutoReplyRule, 'trigger' | 'response' | 'type' | 'buttons' | 'imageUrl' | 'isActive'>,
+  r: Pick<AutoReplyRule, 'trigger' | 'response' | 'type' | 'buttons' | 'imageUrl' | 'isActive'> &
+    Partial<Pick<AutoReply, 'mediaUrl' | 'location' | 'contactCard'>>,
 ) {
   return {
     trigger: r.trigger,
@@ -39,8 +44,47 @@ export function ruleContent(
     type: r.type,
     buttons: r.buttons satisfies BotButton[],
     imageUrl: r.imageUrl,
+    mediaUrl: r.mediaUrl ?? '',
+    location: r.location ?? null,
+    contactCard: r.contactCard ?? null,
     isActive: r.isActive,
   };
+}
+
+/** What a rule's file must be for the account: one of its own ready files, of the rule's kind. */
+export type RuleMedia = Pick<AppDeps['media'], 'fromLink'>;
+
+/**
+ * A document, audio or video rule's file as it is kept: `upload:<id>` of one of the account's own
+ * files, of the rule's kind. An https link is fetched now into the account's files (and kept as
+ * that upload). Another account's id is as unknown as a missing one. Other rules pass as they are.
+ */
+export async function resolveRuleMedia<R extends AutoReplyRule>(
+  db: Db,
+  userId: string,
+  rule: R,
+  media: RuleMedia | undefined,
+  field = 'mediaUrl',
+): Promise<R> {
+  if (!isFileRule(rule.type)) return rule;
+  const refuse = (message: string): never => {
+    throw new AppError('VALIDATION', message, { [field]: message });
+  };
+  let id = uploadIdOf(rule.mediaUrl, { uuidOnly: true });
+  if (id === null) {
+    if (!media) return refuse(botMsg.mediaInvalid);
+    id = (await media.fromLink(userId, rule.mediaUrl)).id;
+  }
+  const [file] = await db
+    .select({ kind: mediaUploads.kind, state: mediaUploads.state })
+    .from(mediaUploads)
+    .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id.toLowerCase())));
+  if (file?.state !== 'ready') return refuse(botMsg.mediaNotFound);
+  if (file.kind !== rule.type)
+    return refuse(
+      botMsg.mediaWrongKind(fileKindArticles[rule.type] ?? rule.type, fileKindArticles[file.kind] ?? file.kind),
+    );
+  return { ...rule, mediaUrl: `upload:${id.toLowerCase()}` };
 }
 
 function toAutoReply(r: RuleRow): AutoReply {
@@ -52,6 +96,9 @@ function toAutoReply(r: RuleRow): AutoReply {
     type: r.type,
     buttons: (r.buttons as BotButton[]) ?? [],
     imageUrl: r.imageUrl,
+    mediaUrl: r.mediaUrl,
+    location: (r.location as AutoReply['location']) ?? null,
+    contactCard: (r.contactCard as AutoReply['contactCard']) ?? null,
     isActive: r.isActive,
   };
 }
@@ -97,7 +144,7 @@ export async function saveBotConfig(
   db: Db,
   userId: string,
   input: ParsedInput,
-  opts: { aiAvailable: boolean; defaultModel?: string; outbound?: OutboundPolicy; role: Role },
+  opts: { aiAvailable: boolean; defaultModel?: string; outbound?: OutboundPolicy; role: Role; media?: RuleMedia },
 ): Promise<BotConfig> {
   const outbound = opts.outbound ?? { allowPrivate: false };
   const badImage = input.autoReplies?.findIndex((r) => imageProblem(r, outbound)) ?? -1;
@@ -105,6 +152,12 @@ export async function saveBotConfig(
     throw new AppError('VALIDATION', mediaMsg.imageUrlNotPublic, {
       [`autoReplies.${badImage}.imageUrl`]: mediaMsg.imageUrlNotPublic,
     });
+  }
+  if (input.autoReplies) {
+    const resolved: AutoReplyRule[] = [];
+    for (const [i, r] of input.autoReplies.entries())
+      resolved.push(await resolveRuleMedia(db, userId, r, opts.media, `autoReplies.${i}.mediaUrl`));
+    input = { ...input, autoReplies: resolved };
   }
   if (input.aiEnabled && !opts.aiAvailable) {
     // Turning AI on needs a key on this server; a config saved whole with AI already on is kept as is.
@@ -163,7 +216,7 @@ function imageProblem(rule: Pick<AutoReplyRule, 'imageUrl'>, outbound: OutboundP
   return Boolean(rule.imageUrl && linkProblem(rule.imageUrl, outbound));
 }
 
-type RuleOpts = { aiAvailable: boolean; defaultModel?: string; outbound?: OutboundPolicy };
+type RuleOpts = { aiAvailable: boolean; defaultModel?: string; outbound?: OutboundPolicy; media?: RuleMedia };
 
 /**
  * One rule written on its own (the manager's add, edit, pause, delete): in one transaction that
@@ -215,6 +268,9 @@ const ruleValues = (rule: AutoReplyRule) => ({
   type: rule.type,
   buttons: rule.buttons,
   imageUrl: rule.imageUrl,
+  mediaUrl: rule.mediaUrl,
+  location: rule.location,
+  contactCard: rule.contactCard,
   isActive: rule.isActive,
 });
 
@@ -232,6 +288,7 @@ export async function addAutoReply(
   opts: RuleOpts,
 ): Promise<{ rule: AutoReply; config: BotConfig }> {
   refuseBadImage(rule, opts.outbound);
+  rule = await resolveRuleMedia(db, userId, rule, opts.media);
   const row = await writeRule(db, userId, rule, null, async (t) => {
     const [last] = await t
       .select({ position: sql<number>`coalesce(max(${autoReplies.position}), -1)` })
@@ -258,13 +315,14 @@ export async function updateAutoReply(
   opts: RuleOpts,
 ): Promise<{ rule: AutoReply; config: BotConfig; onlyActiveChanged: boolean }> {
   refuseBadImage(rule, opts.outbound);
+  rule = await resolveRuleMedia(db, userId, rule, opts.media);
   const { row, onlyActiveChanged } = await writeRule(db, userId, rule, id, async (t, before) => {
     const [updated] = await t
       .update(autoReplies)
       .set(ruleValues(rule))
       .where(ofAccount(autoReplies, userId, eq(autoReplies.id, id)))
       .returning();
-    const same = (r: RuleRow) => JSON.stringify({ ...ruleValues(toAutoReply(r)), isActive: null });
+    const same = (r: RuleRow) => JSON.stringify({ ...ruleValues(toAutoReply(r) as AutoReplyRule), isActive: null });
     const moved = before !== undefined && before.isActive !== updated.isActive;
     return { row: updated, onlyActiveChanged: moved && same(before) === same(updated) };
   });
@@ -298,6 +356,11 @@ export async function restoreBot(
   userId: string,
   bot: NonNullable<BackupFile['bot']>,
   aiAvailable: boolean,
+  /**
+   * The account's own files (lowercase ids): a document, audio or video rule comes back only when
+   * its file is one of them (a backup carries images only); the others are told to `skipFile`.
+   */
+  files?: { own: ReadonlySet<string>; skipFile: (trigger: string) => void },
 ): Promise<{ config: RestoreCounts; rules: RestoreCounts }> {
   const config = zeroCounts();
   const rules = zeroCounts();
@@ -345,6 +408,14 @@ export async function restoreBot(
     if (existing.length + fresh.length >= BOT_REPLIES_MAX) {
       rules.skipped++;
       continue;
+    }
+    if (isFileRule(r.type)) {
+      const id = uploadIdOf(r.mediaUrl, { uuidOnly: true })?.toLowerCase();
+      if (!id || !files?.own.has(id)) {
+        // Not a rule over the limit: the warning says why it stayed out.
+        files?.skipFile(r.trigger);
+        continue;
+      }
     }
     triggers.add(key);
     fresh.push({

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { appWithGraphPerFile } from '../../testing/app-per-file';
 import { PRICE_RULES_WITH_BUTTONS } from '../../testing/bot-rules';
 import { cloudCustomer } from '../../testing/cloud-account';
+import { apiCall } from '../../testing/test-app';
 
 /** The reply pipeline through the signed Cloud API webhook, answered through the fake Graph API. */
 const { ctx, graph } = appWithGraphPerFile();
@@ -12,7 +14,7 @@ let accounts = 0;
 async function cloudAccount() {
   // Each account its own number: a phone number id sends for one account only.
   const phoneNumberId = `10900000000${++accounts}`;
-  const { user, call, ...number } = await cloudCustomer(ctx, graph, {
+  const { user, call, cookie, ...number } = await cloudCustomer(ctx, graph, {
     phoneNumberId,
     displayPhoneNumber: '551130009999',
     verifiedName: 'Loja Bot',
@@ -23,7 +25,7 @@ async function cloudAccount() {
   let n = 0;
   const deliver = (from: string, message: Record<string, unknown>, id = `wamid.IN${++n}${Date.now()}`) =>
     number.deliver(from, message, id);
-  return { user, call, deliver };
+  return { user, call, cookie, deliver, phoneNumberId };
 }
 
 /** The webhook answers first: waits for the deliveries to reach the chatbot, then for its replies. */
@@ -91,5 +93,36 @@ describe('chatbot on the Cloud API', () => {
     expect(sentTo('5511987650043')).toEqual([
       expect.objectContaining({ type: 'text', text: expect.objectContaining({ body: 'Olá!' }) }),
     ]);
+  });
+
+  it('answers a document rule by the media id it uploaded once, with its name and caption', async () => {
+    const { call, cookie, deliver, phoneNumberId } = await cloudAccount();
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(10_000), Buffer.from('\n%%EOF\n')]);
+    const uploaded = await apiCall(ctx, 'POST', '/api/uploads', { cookie, file: { name: 'Cardápio.pdf', data: pdf } });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const id = /([0-9a-f-]{36})$/i.exec(uploaded.json().url as string)?.[1] as string;
+    const saved = await call('POST', '/api/bot-config/auto-replies', {
+      trigger: 'cardapio',
+      response: 'Nosso cardápio',
+      type: 'document',
+      mediaUrl: `upload:${id}`,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const before = graph.media.filter((m) => m.phoneNumberId === phoneNumberId).length;
+    for (const from of ['5511987650051', '5511987650052']) {
+      await deliver(from, { type: 'text', text: { body: 'cardápio' } });
+      await settle();
+    }
+    for (const from of ['5511987650051', '5511987650052']) {
+      expect(sentTo(from)).toEqual([
+        expect.objectContaining({
+          type: 'document',
+          document: { id: expect.any(String), caption: 'Nosso cardápio', filename: 'Cardápio.pdf' },
+        }),
+      ]);
+    }
+    // Uploaded to Meta once for the number, then sent by its media id.
+    expect(graph.media.filter((m) => m.phoneNumberId === phoneNumberId).length - before).toBe(1);
+    expect(sentTo('5511987650051')[0].document).toEqual(sentTo('5511987650052')[0].document);
   });
 });

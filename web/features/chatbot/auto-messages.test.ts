@@ -18,6 +18,9 @@ const stored: AutoReply = {
   type: 'interactive',
   buttons: [{ id: 'btn-1', text: 'Suporte', type: 'quick_reply', value: 'suporte' }],
   imageUrl: '',
+  mediaUrl: '',
+  location: null,
+  contactCard: null,
   isActive: true,
 };
 

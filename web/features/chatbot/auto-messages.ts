@@ -32,13 +32,17 @@ export const BOT_REPLIES_PREVIEW = 3;
 
 /** A stored rule in the manager's shape of SPEC §3, as `PUT /api/bot-config/auto-replies/{id}` takes it. */
 export function ruleInput(r: AutoReply): AutoReplyRuleInput {
-  const withButtons = r.type !== 'text';
+  const withButtons = r.type === 'interactive' || r.type === 'image';
   return {
     trigger: r.trigger || r.keyword,
     response: r.response,
     type: r.type,
     buttons: withButtons ? r.buttons.map((b) => ({ id: b.id, text: b.text, type: b.type, value: b.value })) : [],
     imageUrl: r.type === 'image' ? r.imageUrl : '',
+    // The new types' content, only where the rule has it (the spec's payload stays as it was).
+    ...(r.mediaUrl ? { mediaUrl: r.mediaUrl } : {}),
+    ...(r.location ? { location: { ...r.location } } : {}),
+    ...(r.contactCard ? { contactCard: { ...r.contactCard } } : {}),
     isActive: r.isActive,
   };
 }
@@ -55,7 +59,20 @@ export function draftFromReply(r: AutoReply): AutoReplyDraft {
     type: r.type,
     response: r.response,
     imageUrl: r.type === 'image' ? r.imageUrl : '',
-    buttons: r.type === 'text' ? [] : r.buttons.map((b) => ({ ...b })),
+    buttons: r.type === 'interactive' || r.type === 'image' ? r.buttons.map((b) => ({ ...b })) : [],
+    // The new types' fields only on rules of those types (the spec's rules open as they always did).
+    ...(r.mediaUrl ? { mediaUrl: r.mediaUrl } : {}),
+    ...(r.location
+      ? {
+          location: {
+            latitude: String(r.location.latitude),
+            longitude: String(r.location.longitude),
+            name: r.location.name ?? '',
+            address: r.location.address ?? '',
+          },
+        }
+      : {}),
+    ...(r.contactCard ? { contactCard: { name: r.contactCard.name, phone: r.contactCard.phone } } : {}),
   };
 }
 

@@ -6,7 +6,16 @@ import { Card } from '#web/components/ui/card';
 import { buttonActionLabel } from '../auto-messages';
 import { WhatsappPreview } from './whatsapp-preview';
 
-const TYPE_TONES: Record<AutoReply['type'], BadgeTone> = { text: 'neutral', interactive: 'blue', image: 'purple' };
+const TYPE_TONES: Record<AutoReply['type'], BadgeTone> = {
+  text: 'neutral',
+  interactive: 'blue',
+  image: 'purple',
+  document: 'neutral',
+  audio: 'neutral',
+  video: 'purple',
+  location: 'blue',
+  contact: 'blue',
+};
 
 /** One rule of the manager: preview, badges, its buttons' actions, edit, pause/activate and delete. */
 export function AutoMessageCard({
@@ -23,7 +32,7 @@ export function AutoMessageCard({
   onToggle: () => void;
   onDelete: () => void;
 }) {
-  const buttons = reply.type === 'text' ? [] : reply.buttons;
+  const buttons = reply.type === 'interactive' || reply.type === 'image' ? reply.buttons : [];
   const forTrigger = <span className="sr-only"> a mensagem {reply.trigger}</span>;
   return (
     <Card className="grid gap-4 p-4 sm:grid-cols-[minmax(0,15rem)_minmax(0,1fr)]" data-testid="auto-message-card">

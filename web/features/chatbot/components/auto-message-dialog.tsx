@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Plus, Save, Trash2 } from 'lucide-react';
-import { useEffect, useId, useMemo } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
   type AutoReply,
@@ -18,6 +18,7 @@ import {
   type BotButtonType,
   botButtonTypeLabels,
   botButtonTypes,
+  isFileRule,
 } from '#contract/bot';
 import { countLabel } from '#contract/plural';
 import { FieldError } from '#web/components/field-error';
@@ -38,8 +39,16 @@ import { Spinner } from '#web/components/ui/spinner';
 import { Textarea } from '#web/components/ui/textarea';
 import { formatNumber } from '#web/lib/format';
 import { toastError } from '#web/lib/toasts';
+import { uploadFile } from '#web/lib/upload-image';
 import { buttonActionLabel, draftFromReply, emptyButtonDraft, emptyNewMessage } from '../auto-messages';
 import { WhatsappPreview } from './whatsapp-preview';
+
+/** What the file picker offers for each file rule (the server decides by the bytes). */
+const FILE_ACCEPT: Record<string, string> = {
+  document: '.pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.txt,.csv',
+  audio: 'audio/*,.ogg,.opus,.mp3,.m4a,.aac,.amr',
+  video: 'video/mp4,video/3gpp,.mp4,.3gp',
+};
 
 const VALUE_LABELS: Record<BotButtonType, { label: string; placeholder: string }> = {
   url: { label: 'Link', placeholder: 'https://www.suaempresa.com.br' },
@@ -97,6 +106,7 @@ export function AutoMessageDialog({
     buttonValue: useId(),
     buttonError: useId(),
     buttonsTitle: useId(),
+    file: useId(),
   };
 
   // Each opening starts empty, or with the edited rule: only when `open` turns true or another rule
@@ -107,6 +117,7 @@ export function AutoMessageDialog({
     if (open) {
       reset(editing ? draftFromReply(editing) : emptyNewMessage);
       resetButton(emptyButtonDraft);
+      setFileName('');
     }
   }, [open, editing, reset, resetButton]);
 
@@ -119,9 +130,25 @@ export function AutoMessageDialog({
       },
     });
 
-  const withButtons = draft.type !== 'text';
+  const withButtons = draft.type === 'interactive' || draft.type === 'image';
   const full = draft.buttons.length >= BOT_BUTTONS_MAX;
-  const textMax = draft.type === 'image' ? BOT_CAPTION_MAX : BOT_TEXT_MAX;
+  const captioned = draft.type === 'image' || draft.type === 'document' || draft.type === 'video';
+  const textMax = captioned ? BOT_CAPTION_MAX : BOT_TEXT_MAX;
+  const [uploading, setUploading] = useState(false);
+  const [fileName, setFileName] = useState('');
+  const pickFile = async (file: File | undefined) => {
+    if (!file) return;
+    setUploading(true);
+    try {
+      const uploaded = await uploadFile(file);
+      form.setValue('mediaUrl', `upload:${uploaded.id}`);
+      setFileName(uploaded.fileName);
+    } catch (err) {
+      toastError(err, 'Não foi possível enviar o arquivo. Tente novamente.');
+    } finally {
+      setUploading(false);
+    }
+  };
 
   const addButton = buttonForm.handleSubmit(
     (added) => {
@@ -175,7 +202,15 @@ export function AutoMessageDialog({
               </div>
 
               <div className="grid gap-2">
-                <Label htmlFor={ids.response}>{draft.type === 'image' ? 'Legenda da imagem' : 'Mensagem'}</Label>
+                <Label htmlFor={ids.response}>
+                  {draft.type === 'image'
+                    ? 'Legenda da imagem'
+                    : captioned
+                      ? 'Legenda (opcional)'
+                      : isFileRule(draft.type) || draft.type === 'location' || draft.type === 'contact'
+                        ? 'Mensagem enviada em seguida (opcional)'
+                        : 'Mensagem'}
+                </Label>
                 <Textarea
                   id={ids.response}
                   rows={4}
@@ -199,6 +234,77 @@ export function AutoMessageDialog({
                   hint="Um endereço público que comece com https://."
                   autoComplete="off"
                 />
+              ) : null}
+
+              {isFileRule(draft.type) ? (
+                <div className="grid gap-2">
+                  <Label htmlFor={ids.file}>Arquivo</Label>
+                  <Input
+                    id={ids.file}
+                    type="file"
+                    accept={FILE_ACCEPT[draft.type]}
+                    disabled={uploading}
+                    onChange={(e) => void pickFile(e.target.files?.[0])}
+                  />
+                  <p className="text-xs text-muted-foreground" aria-live="polite">
+                    {uploading
+                      ? 'Enviando arquivo...'
+                      : fileName
+                        ? `Arquivo: ${fileName}`
+                        : draft.mediaUrl
+                          ? 'Arquivo escolhido.'
+                          : 'Nenhum arquivo escolhido.'}
+                  </p>
+                </div>
+              ) : null}
+
+              {draft.type === 'location' ? (
+                <div className="grid gap-4 sm:grid-cols-2">
+                  <FormField
+                    label="Latitude"
+                    inputMode="decimal"
+                    autoComplete="off"
+                    placeholder="-23.5505"
+                    {...form.register('location.latitude')}
+                  />
+                  <FormField
+                    label="Longitude"
+                    inputMode="decimal"
+                    autoComplete="off"
+                    placeholder="-46.6333"
+                    {...form.register('location.longitude')}
+                  />
+                  <FormField
+                    label="Nome do local"
+                    autoComplete="off"
+                    placeholder="Loja Centro"
+                    {...form.register('location.name')}
+                  />
+                  <FormField
+                    label="Endereço"
+                    autoComplete="off"
+                    placeholder="Rua Exemplo, 100 - São Paulo"
+                    {...form.register('location.address')}
+                  />
+                </div>
+              ) : null}
+
+              {draft.type === 'contact' ? (
+                <div className="grid gap-4 sm:grid-cols-2">
+                  <FormField
+                    label="Nome do contato"
+                    autoComplete="off"
+                    placeholder="Ana Vendas"
+                    {...form.register('contactCard.name')}
+                  />
+                  <FormField
+                    label="Telefone do contato"
+                    type="tel"
+                    autoComplete="off"
+                    placeholder="(21) 99876-5432"
+                    {...form.register('contactCard.phone')}
+                  />
+                </div>
               ) : null}
 
               {withButtons ? (

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backupMsg } from '../../../contract/backup';
+import { apiCall, createTestApp, newCustomerWithCalls, type TestContext } from '../../testing/test-app';
+
+/** A backup carries the bot rules that send a file, a location or a contact card, and brings them back. */
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp({}, undefined, { dispatcher: { autoStart: false } });
+});
+afterAll(() => ctx.close());
+
+const PDF = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5000), Buffer.from('\n%%EOF\n')]);
+const LOCATION = { latitude: -22.9068, longitude: -43.1729, name: 'Loja Rio', address: 'Av. Atlântica, 100' };
+
+async function account() {
+  const c = await newCustomerWithCalls(ctx, { planType: 'premium' });
+  const download = async () => {
+    const res = await apiCall(ctx, 'GET', '/api/backup', { cookie: c.cookie });
+    expect(res.statusCode).toBe(200);
+    return Buffer.from(res.body);
+  };
+  const restore = async (file: Buffer) => {
+    const res = await apiCall(ctx, 'POST', '/api/backup/restore', {
+      cookie: c.cookie,
+      file: { name: 'backup.json', data: file },
+    });
+    expect(res.statusCode, res.body.slice(0, 400)).toBe(200);
+    return res.json();
+  };
+  const rules = async () =>
+    (await c.call('GET', '/api/bot-config')).json().autoReplies as Array<Record<string, unknown>>;
+  return { ...c, download, restore, rules };
+}
+
+describe('backup of bot rules with a file or a location', () => {
+  it('restores a location rule and a document rule with their fields', async () => {
+    const me = await account();
+    const up = await apiCall(ctx, 'POST', '/api/uploads', {
+      cookie: me.cookie,
+      file: { name: 'Preços.pdf', data: PDF },
+    });
+    const id = /([0-9a-f-]{36})$/i.exec(up.json().url as string)?.[1] as string;
+    const saved = await me.call('POST', '/api/bot-config', {
+      autoReplies: [
+        { trigger: 'onde', response: 'Estamos aqui', type: 'location', location: LOCATION },
+        { trigger: 'precos', response: 'Tabela em anexo', type: 'document', mediaUrl: `upload:${id}` },
+        { trigger: 'ana', response: '', type: 'contact', contactCard: { name: 'Ana', phone: '21998765432' } },
+      ],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const file = await me.download();
+    const inFile = JSON.parse(file.toString()).bot.autoReplies;
+    expect(inFile[0]).toMatchObject({ type: 'location', location: LOCATION });
+    expect(inFile[1]).toMatchObject({ type: 'document', mediaUrl: `upload:${id}` });
+
+    // The rules are gone, then come back from the file as they were.
+    expect((await me.call('POST', '/api/bot-config', { autoReplies: [] })).statusCode).toBe(200);
+    const restored = await me.restore(file);
+    expect(restored.autoReplies).toMatchObject({ added: 3 });
+    expect(restored.warnings).toEqual([]);
+    expect(await me.rules()).toMatchObject([
+      { trigger: 'onde', type: 'location', location: LOCATION, response: 'Estamos aqui' },
+      { trigger: 'precos', type: 'document', mediaUrl: `upload:${id}`, response: 'Tabela em anexo' },
+      { trigger: 'ana', type: 'contact', contactCard: { name: 'Ana', phone: '21998765432' } },
+    ]);
+
+    // Another account gets the location, never a rule pointing at a file it does not have.
+    const other = await account();
+    const theirs = await other.restore(file);
+    expect(theirs.warnings).toContain(backupMsg.ruleFileNotRestored('precos'));
+    expect((await other.rules()).map((r) => [r.trigger, r.type])).toEqual([
+      ['onde', 'location'],
+      ['ana', 'contact'],
+    ]);
+  });
+});
