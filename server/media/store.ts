@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -104,12 +104,15 @@ export class DiskMediaStore implements MediaStore {
 
   async get(key: string): Promise<Readable | null> {
     const path = this.path(key);
+    // Opened before answering, so a file deleted meanwhile reads as absent, never as a stream that fails.
+    let handle: FileHandle;
     try {
-      await stat(path);
-    } catch {
-      return null;
+      handle = await open(path, 'r');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
     }
-    return createReadStream(path, { highWaterMark: 256 * 1024 });
+    return handle.createReadStream({ highWaterMark: 256 * 1024 });
   }
 
   async delete(key: string): Promise<void> {
