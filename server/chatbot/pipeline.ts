@@ -1,15 +1,15 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BotButton, BotEventKind } from '../../contract/bot';
 import { contentPreview, type MediaKind, type MessageLocation } from '../../contract/message-content';
 import { uploadIdOf } from '../../contract/uploads';
-import { ofAccount } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { isDatabaseUnavailable } from '../db/errors';
-import { mediaUploads, whatsappInboundMessages } from '../db/schema';
+import { whatsappInboundMessages } from '../db/schema';
 import { Foreground } from '../lib/foreground';
 import { KeyedQueue } from '../lib/keyed-queue';
 import { Semaphore } from '../lib/semaphore';
+import { readyAccountFile } from '../media/account-files';
 import { type FileOpener, withAccountFile } from '../whatsapp/account-file';
 import type { Driver, InboundMessage, MessageButton, OutgoingMessage, WhatsappSubscriber } from '../whatsapp/driver';
 import { sendsNumberedMenu } from '../whatsapp/numbered-menu';
@@ -117,21 +117,9 @@ async function replyParts(db: Db, userId: string, driver: Driver, content: Reply
   }
   if (content.mediaUrl) {
     const id = uploadIdOf(content.mediaUrl, { uuidOnly: true });
-    const [file] = id
-      ? await db
-          .select({
-            kind: mediaUploads.kind,
-            mimeType: mediaUploads.mimeType,
-            fileName: mediaUploads.fileName,
-            voice: mediaUploads.voice,
-            durationSeconds: mediaUploads.durationSeconds,
-            state: mediaUploads.state,
-          })
-          .from(mediaUploads)
-          .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)))
-      : [];
-    if (!id || !file || file.state !== 'ready') return text.trim() ? [textPart()] : [];
-    const kind = file.kind as MediaKind;
+    const file = id ? await readyAccountFile(db, userId, id) : null;
+    if (!id || !file) return text.trim() ? [textPart()] : [];
+    const kind = file.kind;
     // Only OGG/Opus plays as a voice note on a phone; other audio goes as an audio file.
     const voice = kind === 'audio' && file.voice && file.mimeType === 'audio/ogg';
     const captioned = CAPTIONED.has(kind);

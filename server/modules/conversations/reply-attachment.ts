@@ -1,16 +1,13 @@
-import { eq } from 'drizzle-orm';
 import { conversationsMsg } from '../../../contract/conversations';
 import { contentPreview, type MediaKind } from '../../../contract/message-content';
 import { uploadIdOf } from '../../../contract/uploads';
-import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
-import { mediaUploads } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
+import { readyAccountFile } from '../../media/account-files';
 import type { OutgoingMessage } from '../../whatsapp/driver';
 
 const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A file a person sends from 'Conversas': one of the account's files. */
 export interface Attachment {
@@ -23,21 +20,8 @@ export interface Attachment {
 }
 
 async function readyFile(db: Db, userId: string, id: string): Promise<Attachment | null> {
-  if (!UUID.test(id)) return null;
-  const [row] = await db
-    .select({
-      kind: mediaUploads.kind,
-      mimeType: mediaUploads.mimeType,
-      fileName: mediaUploads.fileName,
-      voice: mediaUploads.voice,
-      durationSeconds: mediaUploads.durationSeconds,
-      state: mediaUploads.state,
-    })
-    .from(mediaUploads)
-    .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)));
-  if (row?.state !== 'ready') return null;
-  const { state: _state, ...file } = row;
-  return { file: id, ...file, kind: row.kind as MediaKind };
+  const file = await readyAccountFile(db, userId, id);
+  return file ? { file: id, ...file } : null;
 }
 
 /**
