@@ -26,8 +26,9 @@ describe('tags', () => {
       const started = performance.now();
       expect(parseTags(input)).toEqual(first30);
       expect(contact(input).data?.tags).toEqual(first30);
-      // Comparing each tag with every other one took 5 to 20 s here.
-      expect(performance.now() - started).toBeLessThan(500);
+      // Comparing each tag with every other one took 5 to 20 s here; a pass over them, milliseconds
+      // (the bound leaves room for a busy machine).
+      expect(performance.now() - started).toBeLessThan(2_500);
     }
     // Items after the 30th tag cannot change the result: they are not even validated.
     expect(contact([...first30, 42, 'a\u0000']).data?.tags).toEqual(first30);
@@ -40,7 +41,7 @@ describe('tags', () => {
     expect(contact(Array.from({ length: 110_000 }, (_, i) => `t${i % 29}`)).data?.tags).toHaveLength(29);
     // One refused item is enough: a flood of them is not validated one by one.
     expect(contact(Array.from({ length: 110_000 }, () => '\u0001')).error?.issues).toHaveLength(1);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(3_000);
   });
 });
 
@@ -121,6 +122,7 @@ describe('CSV cells', () => {
     neutralizeCell('x\t'.repeat(500_000));
     neutralizeCell(`\t${' '.repeat(1_000_000)}a`);
     neutralizeCell('\n -'.repeat(300_000));
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Quadratic work on a million characters takes minutes; a pass, milliseconds.
+    expect(performance.now() - started).toBeLessThan(3_000);
   });
 });

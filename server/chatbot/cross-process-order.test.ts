@@ -19,10 +19,17 @@ const log = pino({ level: 'silent' });
 const WELCOME = 'Bem-vindo à loja!';
 const MESSAGES = 20;
 /**
- * Between two webhooks of the contact (the load balancer measured: 50 ms). Arrival order is the
- * order the tickets reach the database: arrivals closer than one statement's latency have none.
+ * Arrival order is the order the tickets reach the database: arrivals closer than one statement's
+ * latency have none. Each webhook here is sent once the previous one's ticket is taken, as webhooks
+ * of one contact apart by more than a round trip are, however busy the machine is.
  */
-const GAP_MS = 30;
+async function ticketsTaken(userId: string, contact: string): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(
+    await database.db.execute(sql`
+      select coalesce(max(next_ticket), 0)::int as n from chatbot_turns where user_id = ${userId} and contact = ${contact}`),
+  );
+  return row.n;
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let seq = 0;
@@ -114,7 +121,7 @@ describe('one contact, two processes', () => {
         message: inbound(from, `pedido ${i}`, new Date(start + i * 1000)),
         driver: drivers[p],
       });
-      await sleep(GAP_MS);
+      await expect.poll(() => ticketsTaken(userId, from), { interval: 5, timeout: 10_000 }).toBe(i);
     }
     await Promise.all(subscribers.map((s) => s.idle()));
 

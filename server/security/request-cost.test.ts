@@ -16,8 +16,8 @@ vi.setConfig({ testTimeout: 600_000 });
  * meanwhile, stays fast. A status code cannot show a quadratic parser or a per-row rollup: a clock
  * can. On the embedded database, where the database shares the server's thread.
  *
- * A machine under load can be slow for a moment: an input over budget is sent once more, and only
- * a second miss fails (a parser that is exponential, or a loop that is quadratic, misses every time).
+ * A machine under load can be slow for a moment: an input over budget is sent up to twice more, and
+ * only a third miss fails (a parser that is exponential, or a loop that is quadratic, misses every time).
  */
 const REQUEST_BUDGET_MS = 200;
 const HEALTH_BUDGET_MS = 100;
@@ -184,7 +184,11 @@ async function check(route: string, label: string, run: () => Promise<Measured>)
   const budget = SLOW_BY_DESIGN[route]?.ms ?? REQUEST_BUDGET_MS;
   let m = await run();
   if (ONLY) console.log(`${label}: ${m.status} in ${m.ms.toFixed(0)} ms, health ${m.healthMs.toFixed(0)} ms`);
-  if (m.ms > budget || m.healthMs > HEALTH_BUDGET_MS) m = await run();
+  // A route over budget every time is slow; one over it once met a busy moment of the machine.
+  for (let attempt = 1; attempt < 3 && (m.ms > budget || m.healthMs > HEALTH_BUDGET_MS); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    m = await run();
+  }
   expect(m.status, `${route} ${label}`).toBeLessThan(500);
   expect(m.status, `${route} ${label}: within the body limit`).not.toBe(413);
   statuses.set(m.status, (statuses.get(m.status) ?? 0) + 1);
