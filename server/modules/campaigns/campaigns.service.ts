@@ -494,6 +494,11 @@ export async function updateCampaign(
   const f = await fieldsFrom(deps, userId, body, current);
   // The status change an edit may make (draft ↔ scheduled) goes through the campaign's lifecycle.
   const row = await editCampaign(deps.db, userId, id, f);
+  // A file the edit replaced or removed is freed when nothing else of the account uses it.
+  const dropped = [current.imageUrl, current.mediaUrl].filter(
+    (ref) => ref && ref !== row.imageUrl && ref !== row.mediaUrl,
+  );
+  if (dropped.length) await releaseFiles(deps.db, userId, dropped);
   return toCampaign(row, EMPTY_PROGRESS, undefined, await filesOf(deps.db, userId, [row]));
 }
 

@@ -188,11 +188,11 @@ export async function saveBotConfig(
       .onConflictDoUpdate({ target: botConfigs.userId, set: { ...values, updatedAt: sql`now()` } });
     if (input.autoReplies) {
       // Only this account's own ids are kept: another account's id is never reused.
-      const own = new Set(
-        (await t.select({ id: autoReplies.id }).from(autoReplies).where(ofAccount(autoReplies, userId))).map(
-          (r) => r.id,
-        ),
-      );
+      const previous = await t
+        .select({ id: autoReplies.id, imageUrl: autoReplies.imageUrl, mediaUrl: autoReplies.mediaUrl })
+        .from(autoReplies)
+        .where(ofAccount(autoReplies, userId));
+      const own = new Set(previous.map((r) => r.id));
       await t.delete(autoReplies).where(ofAccount(autoReplies, userId));
       const seen = new Set<string>();
       const rows = input.autoReplies.map((r, position) => ({
@@ -203,6 +203,12 @@ export async function saveBotConfig(
         position,
       }));
       for (let i = 0; i < rows.length; i += 500) await t.insert(autoReplies).values(rows.slice(i, i + 500));
+      // Files the replaced rules used and nothing uses now are freed with the save.
+      await releaseFiles(
+        t,
+        userId,
+        previous.flatMap((r) => [r.imageUrl, r.mediaUrl]),
+      );
     }
   });
   if (input.businessHours) {
@@ -322,6 +328,8 @@ export async function updateAutoReply(
       .set(ruleValues(rule))
       .where(ofAccount(autoReplies, userId, eq(autoReplies.id, id)))
       .returning();
+    // A file the rule no longer uses (and nothing else does) is freed with the change.
+    if (updated && before) await releaseFiles(t, userId, [before.imageUrl, before.mediaUrl]);
     const same = (r: RuleRow) => JSON.stringify({ ...ruleValues(toAutoReply(r) as AutoReplyRule), isActive: null });
     const moved = before !== undefined && before.isActive !== updated.isActive;
     return { row: updated, onlyActiveChanged: moved && same(before) === same(updated) };

@@ -152,6 +152,72 @@ describe('deleting what used a file frees it', () => {
     );
   });
 
+  it('frees a campaign’s file when an edit replaces it, and keeps it when the edit leaves it', async () => {
+    const { user, cookie, call } = await newCustomerWithCalls(ctx);
+    const first = await storedPdf(cookie);
+    const second = await storedPdf(cookie);
+    const [c] = await ctx.database.db
+      .insert(campaigns)
+      .values({ userId: user.id, name: 'Tabela', message: 'Segue', mediaUrl: `upload:${first.id}` })
+      .returning({ id: campaigns.id });
+    const renamed = await call('PUT', `/api/campaigns/${c.id}`, { name: 'Tabela nova' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(await row(first.id)).toBeDefined();
+    const replaced = await call('PUT', `/api/campaigns/${c.id}`, { mediaUrl: `upload:${second.id}` });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(await row(first.id)).toBeUndefined();
+    expect(await row(second.id)).toBeDefined();
+  });
+
+  it('frees a rule’s file when the rule changes to another, and keeps the new one', async () => {
+    const { cookie, call } = await newCustomerWithCalls(ctx);
+    const first = await storedPdf(cookie);
+    const second = await storedPdf(cookie);
+    const rule = (id: string) => ({ trigger: 'tabela', response: '', type: 'document', mediaUrl: `upload:${id}` });
+    const added = await call('POST', '/api/bot-config/auto-replies', rule(first.id));
+    expect(added.statusCode, added.body).toBe(200);
+    const ruleId: string = added.json().rule.id;
+    const changed = await call('PUT', `/api/bot-config/auto-replies/${ruleId}`, rule(second.id));
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await row(first.id)).toBeUndefined();
+    expect(await row(second.id)).toBeDefined();
+    await waitFor(
+      () => inStore(first.key),
+      (present) => !present,
+      5000,
+    );
+    // Saved again unchanged: its file stays.
+    expect((await call('PUT', `/api/bot-config/auto-replies/${ruleId}`, rule(second.id))).statusCode).toBe(200);
+    expect(await row(second.id)).toBeDefined();
+  });
+
+  it('frees, on a whole save of the bot, the files of the rules it leaves out, and keeps those still used', async () => {
+    const { cookie, call } = await newCustomerWithCalls(ctx);
+    const kept = await storedPdf(cookie);
+    const dropped = await storedPdf(cookie);
+    const rule = (trigger: string, id: string) => ({
+      trigger,
+      response: '',
+      type: 'document',
+      mediaUrl: `upload:${id}`,
+    });
+    const saved = await call('POST', '/api/bot-config', {
+      autoReplies: [rule('tabela', kept.id), rule('catalogo', dropped.id)],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await row(dropped.id)).toBeDefined();
+    const again = await call('POST', '/api/bot-config', { autoReplies: [rule('tabela', kept.id)] });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(await row(dropped.id)).toBeUndefined();
+    expect(await row(kept.id)).toBeDefined();
+    expect(await inStore(kept.key)).toBe(true);
+    await waitFor(
+      () => inStore(dropped.key),
+      (present) => !present,
+      5000,
+    );
+  });
+
   it('frees a saved message’s image kept in the database', async () => {
     const { user, cookie, call } = await newCustomerWithCalls(ctx);
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(2000)]);
