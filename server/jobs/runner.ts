@@ -106,24 +106,13 @@ export class JobRunner {
     payload: T,
     opts: EnqueueOptions = {},
   ): Promise<string | null> {
-    const checked = definition.payload.parse(payload);
-    const runAt = opts.runAt
-      ? sql`${opts.runAt.toISOString()}::timestamptz`
-      : sql`now() + ${Math.max(0, opts.delayMs ?? 0)} * interval '1 millisecond'`;
-    const rows = rowsOf<{ id: string }>(
-      await tx.execute(sql`
-        insert into jobs (name, payload, run_at, max_attempts, dedupe_key, user_id)
-        values (${definition.name}, ${JSON.stringify(checked)}::jsonb, ${runAt}, ${definition.maxAttempts},
-          ${opts.dedupeKey ?? null}, ${opts.accountId ?? null})
-        on conflict (dedupe_key) where ${UNFINISHED} do nothing
-        returning id`),
-    );
-    if (rows.length) {
+    const id = await insertJob(tx, definition, payload, opts);
+    if (id) {
       this.wake();
       const delay = opts.runAt ? opts.runAt.getTime() - Date.now() : (opts.delayMs ?? 0);
       if (delay > 0) this.wakeIn(delay);
     }
-    return rows[0]?.id ?? null;
+    return id;
   }
 
   /**
@@ -437,3 +426,29 @@ export class JobRunner {
 
 /** The dedupe key of a recurring chore's one unfinished row. */
 export const choreKey = (name: string) => `chore:${name}`;
+
+/**
+ * The one statement that writes a job, for the runner's `enqueue` and for code that has no runner
+ * at hand (a module freeing files in its transaction): such a job is found by the next poll of
+ * whichever process runs it, within a second, rather than woken at once.
+ */
+export async function insertJob<T>(
+  tx: Db,
+  definition: Pick<JobDefinition<T>, 'name' | 'payload' | 'maxAttempts'>,
+  payload: T,
+  opts: EnqueueOptions = {},
+): Promise<string | null> {
+  const checked = definition.payload.parse(payload);
+  const runAt = opts.runAt
+    ? sql`${opts.runAt.toISOString()}::timestamptz`
+    : sql`now() + ${Math.max(0, opts.delayMs ?? 0)} * interval '1 millisecond'`;
+  const rows = rowsOf<{ id: string }>(
+    await tx.execute(sql`
+      insert into jobs (name, payload, run_at, max_attempts, dedupe_key, user_id)
+      values (${definition.name}, ${JSON.stringify(checked)}::jsonb, ${runAt}, ${definition.maxAttempts},
+        ${opts.dedupeKey ?? null}, ${opts.accountId ?? null})
+      on conflict (dedupe_key) where ${UNFINISHED} do nothing
+      returning id`),
+  );
+  return rows[0]?.id ?? null;
+}

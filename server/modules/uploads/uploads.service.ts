@@ -21,6 +21,7 @@ import { rowsOf } from '../../db/rows';
 import { mediaUploads, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { defineJob } from '../../jobs/define';
+import { insertJob } from '../../jobs/runner';
 import { detectFile } from '../../media/file-type';
 import { accountFileKey, type MediaStore, MediaTooLarge } from '../../media/store';
 import { oggOpusDuration, webmOpusToOgg } from '../../media/webm-to-ogg';
@@ -194,6 +195,8 @@ export async function releaseFiles(
 /** The job that removes freed files' bytes from the media store, once their rows' deletion commits. */
 export const DELETE_STORED_JOB = 'media.delete-stored';
 const deleteStoredPayload = z.object({ userId: z.uuid(), keys: z.array(z.string().min(1)).min(1).max(10_000) });
+const DELETE_STORED_ATTEMPTS = 10;
+const deleteStored = { name: DELETE_STORED_JOB, payload: deleteStoredPayload, maxAttempts: DELETE_STORED_ATTEMPTS };
 
 /**
  * Writes, in the transaction that deletes the rows, the job that deletes their bytes: it runs only
@@ -202,13 +205,8 @@ const deleteStoredPayload = z.object({ userId: z.uuid(), keys: z.array(z.string(
 async function deleteStoredLater(tx: Db, userId: string, removed: readonly Removed[]): Promise<void> {
   const keys = removed.flatMap((r) => (r.storage_key ? [r.storage_key] : []));
   if (!keys.length) return;
-  const payload = deleteStoredPayload.parse({ userId, keys });
-  await tx.execute(sql`
-    insert into jobs (name, payload, run_at, max_attempts, user_id)
-    values (${DELETE_STORED_JOB}, ${JSON.stringify(payload)}::jsonb, now(), ${DELETE_STORED_ATTEMPTS}, ${userId})`);
+  await insertJob(tx, deleteStored, { userId, keys }, { accountId: userId });
 }
-
-const DELETE_STORED_ATTEMPTS = 10;
 
 /** `media.delete-stored`: registered with the job runner (server/app.ts). */
 export function deleteStoredJob(store: MediaStore) {
