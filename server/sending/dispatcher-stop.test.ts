@@ -16,6 +16,7 @@ import {
 } from '../testing/test-app';
 import type { Driver, DriverProvider, OutgoingMessage } from '../whatsapp/driver';
 import type { SimulatorDriver } from '../whatsapp/simulator/simulator-driver';
+import { followUpMessageId } from './send-strategies';
 
 /**
  * Pausar and Cancelar stop the very next message. The personal lane claims its next row as soon as
@@ -210,6 +211,41 @@ class SlowCloudDriver extends ConnectedTestDriver {
     return null;
   }
 }
+
+describe('a recipient’s follow-up messages', () => {
+  it('carry ids derived from the first message’s chosen id, so a send repeated after a crash repeats them', async () => {
+    const a = await account();
+    await addContacts(a.userId, 2);
+    const id = await createAndSendCampaign(ctx, a.cookie, {
+      ...STOP_CAMPAIGN,
+      location: { latitude: -22.9, longitude: -43.2, name: 'Loja' },
+      contactCard: { name: 'Atendimento', phone: '(21) 99876-5432' },
+    });
+    await waitFor(
+      async () => (await rowsOf(id)).filter((r) => r.sentAt !== null).length,
+      (n) => n === 2,
+      15_000,
+    );
+    await waitFor(
+      async () => a.driver.outbox.length,
+      (n) => n === 6,
+      5_000,
+    );
+    for (const row of await rowsOf(id)) {
+      const mine = a.driver.outbox.filter((m) => row.recipient.endsWith(m.to.replace(/\D/g, '').slice(-8)));
+      expect(mine.map((m) => m.message.kind)).toEqual(['text', 'location', 'contact']);
+      const first = row.providerMessageId as string;
+      expect(first).toMatch(/^3EB0[0-9A-F]{18}$/);
+      expect(mine.map((m) => m.providerMessageId)).toEqual([
+        first,
+        followUpMessageId(first, 1),
+        followUpMessageId(first, 2),
+      ]);
+    }
+    expect(followUpMessageId('3EB0AAAA', 1)).toBe(followUpMessageId('3EB0AAAA', 1));
+    expect(followUpMessageId('3EB0AAAA', 1)).not.toBe(followUpMessageId('3EB0AAAA', 2));
+  });
+});
 
 describe('on the Cloud API', () => {
   const cloud = new Map<string, Driver>();

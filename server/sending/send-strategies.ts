@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
@@ -234,12 +235,22 @@ async function sendOne(
   // The location, the contact card, an audio's text: right after, through the same number. The
   // recipient has the message already, so it counts as sent (its receipts are the first message's)
   // even if one of these fails: sending it all again would repeat what arrived.
-  for (const message of rest) {
+  for (const [i, message] of rest.entries()) {
     try {
-      await driver.send(row.recipient, message);
+      // Ids of their own, derived from the first's: sent again after a crash, they are the same messages.
+      const chosen = row.providerMessageId ? { messageId: followUpMessageId(row.providerMessageId, i + 1) } : undefined;
+      await driver.send(row.recipient, message, chosen);
     } catch (err) {
       ctx.log.warn({ err, campaignId: row.campaignId, kind: message.kind }, 'campaign follow-up message not sent');
     }
   }
   return { row, ok: true, providerMessageId };
+}
+
+/**
+ * The id of the `n`th message sent after a recipient's first one (whose id was chosen before it was
+ * sent): in the first one's form (`3EB0` and 18 hex digits), the same every time for the same pair.
+ */
+export function followUpMessageId(firstId: string, n: number): string {
+  return `3EB0${createHash('sha256').update(`${firstId}:${n}`).digest('hex').slice(0, 18).toUpperCase()}`;
 }
