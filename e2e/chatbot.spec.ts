@@ -100,3 +100,37 @@ test('a conversation answered by the bot, then by hand from "Conversas"', async 
   await expect(page.getByText('Olá! Aqui é o Caio, posso ajudar?').first()).toBeVisible();
   await page.screenshot(shot('conversation-by-hand-1366'));
 });
+
+test('a location or contact card rule is previewed as WhatsApp shows it, not as text alone', async ({ page }) => {
+  await signInCustomer(page, { prefix: 'botextras', name: 'Beto Extras' });
+  const saved = await postJson(page.request, '/api/bot-config', {
+    autoReplies: [
+      {
+        trigger: 'endereco',
+        response: '',
+        type: 'location',
+        location: { latitude: -22.9068, longitude: -43.1729, name: 'Loja Centro', address: 'Rua A, 1' },
+      },
+      {
+        trigger: 'vendas',
+        response: 'Fale com a Ana',
+        type: 'contact',
+        contactCard: { name: 'Ana Vendas', phone: '(21) 99876-5432' },
+      },
+    ],
+  });
+  expect(saved.ok(), await saved.text()).toBe(true);
+  await page.goto('/chatbot');
+  const cards = page.getByTestId('auto-message-card');
+  await expect(cards).toHaveCount(2);
+  const place = cards.nth(0).getByTestId('preview-location');
+  await expect(place).toContainText('Loja Centro');
+  await expect(place).toContainText('Rua A, 1');
+  const card = cards.nth(1).getByTestId('preview-contact');
+  await expect(card).toContainText('Ana Vendas');
+  await expect(card).toContainText('21998765432');
+  // The card's text goes with it; the location has none, so no empty bubble stands beside it.
+  await expect(cards.nth(1).getByText('Fale com a Ana')).toBeVisible();
+  await expect(cards.nth(0).getByText('…', { exact: true })).toHaveCount(0);
+  await page.screenshot(shot('chatbot-extras-1366'));
+});

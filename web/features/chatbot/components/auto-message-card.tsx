@@ -43,6 +43,7 @@ export function AutoMessageCard({
         imageUrl={reply.imageUrl}
         buttons={buttons}
         className={reply.isActive ? undefined : 'opacity-60'}
+        extras={{ location: reply.location, contactCard: reply.contactCard }}
       />
       <div className="grid min-w-0 content-start gap-3">
         <div className="grid gap-2">

@@ -409,6 +409,7 @@ export function AutoMessageDialog({
                 type={draft.type}
                 imageUrl={draft.imageUrl.trim()}
                 buttons={draft.buttons}
+                extras={{ fileName, location: draft.location, contactCard: draft.contactCard }}
               />
             </div>
           </div>
