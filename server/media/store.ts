@@ -7,6 +7,7 @@ import { finished } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
+import { S3MediaStore, type S3StoreOptions } from './s3-store';
 
 /**
  * Where file bytes live (docs/decisions/042-media-store.md): never in one database value, never
@@ -15,9 +16,10 @@ import { rowsOf } from '../db/rows';
  *   (its data directory is locked), and the only store that costs the event loop nothing per byte.
  * - `database`: PostgreSQL's `media_chunks`, 512 KB a row — every process reads every file with
  *   nothing else to run.
+ * - `s3`: an S3-compatible bucket (server/media/s3-store.ts; docs/decisions/043-s3-media-store.md).
  */
 export interface MediaStore {
-  readonly kind: 'disk' | 'database';
+  readonly kind: 'disk' | 'database' | 's3';
   /**
    * Stores the stream under `key`, at most `maxBytes` (more: MediaTooLarge, and nothing is kept).
    * Answers what was stored: its size and SHA-256 (hex).
@@ -40,12 +42,12 @@ export class MediaTooLarge extends Error {
 
 /** Keys are ours (`<account>/<file id>`, `incoming/<uuid>`); anything else is refused, so no key escapes the store. */
 const KEY = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
-function checkKey(key: string): void {
+export function checkKey(key: string): void {
   if (!KEY.test(key) || key.length > 200) throw new Error(`bad media key ${JSON.stringify(key)}`);
 }
 
 /** Re-cuts a stream into chunks of `size` (the last one shorter), counting and hashing as it goes. */
-async function* measured(
+export async function* measured(
   body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   maxBytes: number,
   seen: { size: number; hash: ReturnType<typeof createHash> },
@@ -169,14 +171,24 @@ export class DatabaseMediaStore implements MediaStore {
   }
 }
 
-/** The store a deployment uses: PostgreSQL's when several processes may share it, else DATA_DIR's disk. */
+/**
+ * The store a deployment uses: the bucket when MEDIA_S3_* is set, else PostgreSQL's when several
+ * processes may share it, else DATA_DIR's disk.
+ */
 export function createMediaStore(opts: {
-  setting: 'auto' | 'disk' | 'database';
+  setting: 'auto' | 'disk' | 'database' | 's3';
   databaseKind: 'pglite' | 'postgres';
   dataDir: string;
   db: Db;
+  s3?: S3StoreOptions;
 }): MediaStore {
-  const kind = opts.setting === 'auto' ? (opts.databaseKind === 'postgres' ? 'database' : 'disk') : opts.setting;
+  const kind =
+    opts.setting !== 'auto' ? opts.setting : opts.s3 ? 's3' : opts.databaseKind === 'postgres' ? 'database' : 'disk';
+  if (kind === 's3') {
+    if (!opts.s3)
+      throw new Error('MEDIA_STORE=s3 needs MEDIA_S3_BUCKET, MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY');
+    return new S3MediaStore(opts.s3);
+  }
   return kind === 'database' ? new DatabaseMediaStore(opts.db) : new DiskMediaStore(join(opts.dataDir, 'media'));
 }
 
