@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type * as S3 from '@aws-sdk/client-s3';
 import type * as Storage from '@aws-sdk/lib-storage';
 import { lazyModule } from '../lib/lazy-module';
-import { checkKey, type MediaStore, MediaTooLarge, measured } from './store';
+import { checkKey, type MediaStore, MediaTooLarge, measured } from './media-store';
 
 /** Where the bytes go (docs/decisions/043-s3-media-store.md): any S3-compatible service. */
 export interface S3StoreOptions {
