@@ -86,6 +86,7 @@ const envSchema = z.object({
     .string()
     .max(200)
     .regex(/^([A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+\/?$/, 'must be path segments (letters, digits, . _ -) joined by /')
+    .refine((p) => p.split('/').every((seg) => seg !== '.' && seg !== '..'), 'must not hold . or .. segments')
     .transform((p) => (p.endsWith('/') ? p : `${p}/`))
     .optional(),
   /** `host/bucket/key` addressing (MinIO); by default on with MEDIA_S3_ENDPOINT, off on AWS. */
