@@ -16,7 +16,13 @@ const ctx = appPerFile(async () => {
     MEDIA_S3_SECRET_ACCESS_KEY: fake.secretAccessKey,
     MEDIA_S3_PREFIX: 'files',
   });
-  return { ...app, close: async () => (await app.close(), await fake.close()) };
+  return {
+    ...app,
+    close: async () => {
+      await app.close();
+      await fake.close();
+    },
+  };
 });
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
