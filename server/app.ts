@@ -183,12 +183,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   const directory = new ConnectionDirectory(db, (userId) => bus.publish(CONNECTIONS_TOPIC, userId), store);
   // Webhooks are answered before the chatbot's replies are worked on (Meta retries slow webhooks).
   const foreground = new Foreground();
-  // File bytes: PostgreSQL's chunks when processes share the database, else DATA_DIR's disk.
+  // File bytes: the bucket of MEDIA_S3_* when set, else PostgreSQL's chunks when processes share
+  // the database, else DATA_DIR's disk.
   const mediaStore = createMediaStore({
     setting: config.MEDIA_STORE,
     databaseKind: opts.databaseUrl ? 'postgres' : 'pglite',
     dataDir: config.DATA_DIR,
     db,
+    s3: config.mediaS3,
   });
   // Received files are fetched from WhatsApp in the background, by whichever process runs the job.
   const inboundFiles = new InboundFiles({

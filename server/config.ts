@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import type { S3StoreOptions } from './media/s3-store';
 
 const DEFAULT_SECRET = 'change-me';
 
@@ -67,7 +68,29 @@ const envSchema = z.object({
    * Where file bytes live (docs/decisions/042-media-store.md): `auto` is PostgreSQL's `media_chunks`
    * with DATABASE_URL (every process reads every file) and DATA_DIR/media on the embedded database.
    */
-  MEDIA_STORE: z.enum(['auto', 'disk', 'database']).default('auto'),
+  MEDIA_STORE: z.enum(['auto', 'disk', 'database', 's3']).default('auto'),
+  /**
+   * An S3-compatible bucket for file bytes (docs/decisions/043-s3-media-store.md): bucket and both
+   * keys together, or none. With them, `MEDIA_STORE=auto` is the bucket. No endpoint: AWS itself.
+   */
+  MEDIA_S3_ENDPOINT: optionalUrl,
+  MEDIA_S3_REGION: z.string().min(1).max(64).default('us-east-1'),
+  MEDIA_S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3-63 lowercase letters, digits, dots, hyphens')
+    .optional(),
+  MEDIA_S3_ACCESS_KEY_ID: z.string().min(1).max(256).optional(),
+  MEDIA_S3_SECRET_ACCESS_KEY: z.string().min(1).max(256).optional(),
+  /** Put before every key, such as `disparo/`, to share a bucket. */
+  MEDIA_S3_PREFIX: z
+    .string()
+    .max(200)
+    .regex(/^([A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+\/?$/, 'must be path segments (letters, digits, . _ -) joined by /')
+    .refine((p) => p.split('/').every((seg) => seg !== '.' && seg !== '..'), 'must not hold . or .. segments')
+    .transform((p) => (p.endsWith('/') ? p : `${p}/`))
+    .optional(),
+  /** `host/bucket/key` addressing (MinIO); by default on with MEDIA_S3_ENDPOINT, off on AWS. */
+  MEDIA_S3_FORCE_PATH_STYLE: bool.optional(),
   /** The AI model a new bot config proposes; each account chooses its own (`aiModel`). */
   OPENAI_MODEL_DEFAULT: z.string().min(1).max(100).optional(),
   /** How long the chatbot waits for an AI reply before giving up on it. */
@@ -155,6 +178,8 @@ export function parseMailbox(value: string): Mailbox | null {
 
 export interface Config extends Omit<Env, 'SESSION_SECRET' | 'ENCRYPTION_KEY' | 'DATA_DIR' | 'MAIL_FROM'> {
   DATA_DIR: string;
+  /** The bucket of MEDIA_S3_*, when configured. */
+  mediaS3?: S3StoreOptions;
   SESSION_SECRET: string;
   ENCRYPTION_KEY: Buffer;
   /** MAIL_FROM, or PRODUCT_NAME <no-reply@…> with PUBLIC_URL's host (localhost without one). */
@@ -202,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && e.SMTP_URL !== undefined && e.PUBLIC_URL === undefined) {
     problems.push('PUBLIC_URL: required with SMTP_URL in production (the links in the e-mails point to it)');
   }
+  problems.push(...mediaS3Problems(e));
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(e.DATA_DIR);
@@ -220,6 +246,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       name: e.PRODUCT_NAME,
       address: `no-reply@${e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : 'localhost'}`,
     },
+    mediaS3: mediaS3Of(e),
     isProduction,
+  };
+}
+
+const S3_REQUIRED = ['MEDIA_S3_BUCKET', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY'] as const;
+const S3_OPTIONAL = ['MEDIA_S3_ENDPOINT', 'MEDIA_S3_PREFIX', 'MEDIA_S3_FORCE_PATH_STYLE'] as const;
+
+/** The bucket is all or nothing: half a configuration is a start-up error, never a silent fallback. */
+function mediaS3Problems(e: Env): string[] {
+  const set = S3_REQUIRED.filter((k) => e[k] !== undefined);
+  if (set.length === S3_REQUIRED.length) return [];
+  const missing = S3_REQUIRED.filter((k) => e[k] === undefined).join(', ');
+  if (set.length) return [`MEDIA_S3_*: ${set.join(', ')} set without ${missing}; set all three or none`];
+  if (e.MEDIA_STORE === 's3') return [`MEDIA_STORE: s3 needs ${missing}`];
+  const stray = S3_OPTIONAL.filter((k) => e[k] !== undefined);
+  if (stray.length) return [`MEDIA_S3_*: ${stray.join(', ')} set without ${missing}; set all three or none`];
+  return [];
+}
+
+function mediaS3Of(e: Env): S3StoreOptions | undefined {
+  if (!e.MEDIA_S3_BUCKET || !e.MEDIA_S3_ACCESS_KEY_ID || !e.MEDIA_S3_SECRET_ACCESS_KEY) return undefined;
+  return {
+    endpoint: e.MEDIA_S3_ENDPOINT,
+    region: e.MEDIA_S3_REGION,
+    bucket: e.MEDIA_S3_BUCKET,
+    accessKeyId: e.MEDIA_S3_ACCESS_KEY_ID,
+    secretAccessKey: e.MEDIA_S3_SECRET_ACCESS_KEY,
+    prefix: e.MEDIA_S3_PREFIX ?? '',
+    forcePathStyle: e.MEDIA_S3_FORCE_PATH_STYLE ?? e.MEDIA_S3_ENDPOINT !== undefined,
   };
 }

@@ -6,7 +6,7 @@ import { lazyModule } from './lazy-module';
 const run = promisify(execFile);
 
 /** The heavy libraries that only some requests need: an idle server must not hold them. */
-const HEAVY = ['pdfkit', '@e965/xlsx', 'openai', 'nodemailer'];
+const HEAVY = ['pdfkit', '@e965/xlsx', 'openai', 'nodemailer', '@aws-sdk/client-s3', '@aws-sdk/lib-storage'];
 
 describe('lazyModule', () => {
   it('loads the package on the first call, once', () => {

@@ -6,17 +6,22 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
 import { rowsOf } from '../db/rows';
+import { type FakeS3, startFakeS3 } from '../testing/fake-s3';
 import { createTestDatabase } from '../testing/test-db';
+import { S3MediaStore } from './s3-store';
 import { DatabaseMediaStore, DiskMediaStore, type MediaStore, MediaTooLarge } from './store';
 
 let database: Database;
 let dir: string;
+let s3: FakeS3;
 beforeAll(async () => {
   database = await createTestDatabase();
   dir = mkdtempSync(join(tmpdir(), 'disparo-media-'));
+  s3 = await startFakeS3();
 });
 afterAll(async () => {
   await database.close();
+  await s3.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -36,6 +41,19 @@ async function* pieces(data: Buffer, size = 70_001): AsyncGenerator<Uint8Array> 
 describe.each([
   ['disk', () => new DiskMediaStore(dir)],
   ['database', () => new DatabaseMediaStore(database.db)],
+  [
+    's3',
+    () =>
+      new S3MediaStore({
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        bucket: s3.bucket,
+        accessKeyId: s3.accessKeyId,
+        secretAccessKey: s3.secretAccessKey,
+        prefix: '',
+        forcePathStyle: true,
+      }),
+  ],
 ] as const)('the %s media store', (kind, make) => {
   it('keeps a file of several chunks byte for byte and answers its size and SHA-256', async () => {
     const store = make();
@@ -56,6 +74,9 @@ describe.each([
     if (kind === 'database') {
       const left = rowsOf(await database.db.execute(sql`select 1 from media_chunks where key = ${`acc-${kind}/big`}`));
       expect(left).toHaveLength(0);
+    } else if (kind === 's3') {
+      expect(await s3.objects()).not.toContain(`acc-${kind}/big`);
+      expect(s3.unfinishedUploads()).toBe(0);
     } else {
       expect(readdirSync(join(dir, `acc-${kind}`)).filter((f) => f.startsWith('big'))).toEqual([]);
     }

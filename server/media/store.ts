@@ -7,69 +7,10 @@ import { finished } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
+import { checkKey, type MediaStore, measured } from './media-store';
+import { S3MediaStore, type S3StoreOptions } from './s3-store';
 
-/**
- * Where file bytes live (docs/decisions/042-media-store.md): never in one database value, never
- * whole in memory. A file goes in and out as a stream of chunks.
- * - `disk`: under DATA_DIR/media — the embedded database's default, one process by construction
- *   (its data directory is locked), and the only store that costs the event loop nothing per byte.
- * - `database`: PostgreSQL's `media_chunks`, 512 KB a row — every process reads every file with
- *   nothing else to run.
- */
-export interface MediaStore {
-  readonly kind: 'disk' | 'database';
-  /**
-   * Stores the stream under `key`, at most `maxBytes` (more: MediaTooLarge, and nothing is kept).
-   * Answers what was stored: its size and SHA-256 (hex).
-   */
-  put(
-    key: string,
-    body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-    maxBytes: number,
-  ): Promise<{ size: number; sha256: string }>;
-  /** The bytes under `key` as a stream, or null when there are none. */
-  get(key: string): Promise<Readable | null>;
-  delete(key: string): Promise<void>;
-}
-
-export class MediaTooLarge extends Error {
-  constructor(readonly maxBytes: number) {
-    super(`file over ${maxBytes} bytes`);
-  }
-}
-
-/** Keys are ours (`<account>/<file id>`, `incoming/<uuid>`); anything else is refused, so no key escapes the store. */
-const KEY = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
-function checkKey(key: string): void {
-  if (!KEY.test(key) || key.length > 200) throw new Error(`bad media key ${JSON.stringify(key)}`);
-}
-
-/** Re-cuts a stream into chunks of `size` (the last one shorter), counting and hashing as it goes. */
-async function* measured(
-  body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  maxBytes: number,
-  seen: { size: number; hash: ReturnType<typeof createHash> },
-  size = 512 * 1024,
-): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  for await (const part of body) {
-    const chunk = Buffer.isBuffer(part) ? part : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
-    seen.size += chunk.length;
-    if (seen.size > maxBytes) throw new MediaTooLarge(maxBytes);
-    seen.hash.update(chunk);
-    pending.push(chunk);
-    pendingBytes += chunk.length;
-    while (pendingBytes >= size) {
-      const all = Buffer.concat(pending, pendingBytes);
-      yield all.subarray(0, size);
-      const rest = all.subarray(size);
-      pending = rest.length ? [rest] : [];
-      pendingBytes = rest.length;
-    }
-  }
-  if (pendingBytes) yield Buffer.concat(pending, pendingBytes);
-}
+export { checkKey, type MediaStore, MediaTooLarge, measured } from './media-store';
 
 export class DiskMediaStore implements MediaStore {
   readonly kind = 'disk' as const;
@@ -169,14 +110,24 @@ export class DatabaseMediaStore implements MediaStore {
   }
 }
 
-/** The store a deployment uses: PostgreSQL's when several processes may share it, else DATA_DIR's disk. */
+/**
+ * The store a deployment uses: the bucket when MEDIA_S3_* is set, else PostgreSQL's when several
+ * processes may share it, else DATA_DIR's disk.
+ */
 export function createMediaStore(opts: {
-  setting: 'auto' | 'disk' | 'database';
+  setting: 'auto' | 'disk' | 'database' | 's3';
   databaseKind: 'pglite' | 'postgres';
   dataDir: string;
   db: Db;
+  s3?: S3StoreOptions;
 }): MediaStore {
-  const kind = opts.setting === 'auto' ? (opts.databaseKind === 'postgres' ? 'database' : 'disk') : opts.setting;
+  const kind =
+    opts.setting !== 'auto' ? opts.setting : opts.s3 ? 's3' : opts.databaseKind === 'postgres' ? 'database' : 'disk';
+  if (kind === 's3') {
+    if (!opts.s3)
+      throw new Error('MEDIA_STORE=s3 needs MEDIA_S3_BUCKET, MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY');
+    return new S3MediaStore(opts.s3);
+  }
   return kind === 'database' ? new DatabaseMediaStore(opts.db) : new DiskMediaStore(join(opts.dataDir, 'media'));
 }
 
