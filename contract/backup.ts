@@ -11,7 +11,7 @@ import {
   templateVariable,
 } from './campaigns';
 import { contactsMsg, groupInput } from './contacts';
-import { contactCardInput, locationInput } from './message-content';
+import { contactCardInput, locationInput, MEDIA_KINDS } from './message-content';
 import { savedMessageInput } from './saved-messages';
 import { notificationSettingsSchema, updateWhatsappSettingsInput } from './settings';
 import { INVALID_CHARACTERS, text } from './text';
@@ -41,6 +41,10 @@ export const BACKUP_MEDIA_MAX_COUNT = 100;
 export const BACKUP_MAX_UPLOAD_MB = BACKUP_MAX_FILE_MB + BACKUP_MEDIA_MAX_MB;
 /** Base64 characters of the largest image an account may upload. */
 export const BACKUP_MEDIA_BASE64_MAX = Math.ceil(UPLOAD_MAX_BYTES / 3) * 4;
+/** Base64 characters of the largest file of the media store a backup may carry (all of its room). */
+export const BACKUP_FILE_BASE64_MAX = BACKUP_MEDIA_MAX_MB * 1024 * 1024;
+
+const FILE_MISSING = 'o arquivo não é desta conta e o backup não o traz';
 
 /** pt-BR texts of the backup download and restore. */
 export const backupMsg = {
@@ -77,6 +81,7 @@ export const backupMsg = {
   duplicatePhone: 'Telefone repetido no backup.',
   duplicateGroup: 'Grupo repetido no backup.',
   imageInvalid: 'Imagem inválida: use um link http(s) ou uma imagem enviada à conta.',
+  fileInvalid: 'Arquivo inválido: use um link http(s) ou um arquivo enviado à conta.',
   /** The report line of a recipient that had not been sent when the backup was made. */
   recipientNotSent: 'Não enviada: a campanha foi restaurada de um backup e não é reenviada.',
   nothingNew: 'Nada a restaurar: todos os dados do backup já estão na conta.',
@@ -98,8 +103,15 @@ export const backupMsg = {
   mediaCorrupted: 'o conteúdo da imagem no arquivo está corrompido (não é base64 válido).',
   campaignImageNotRestored: (name: string, reason: string) =>
     `Imagem da campanha “${name}” não pôde ser restaurada: ${lowerFirst(reason)}`,
-  ruleFileNotRestored: (trigger: string) =>
-    `Resposta automática “${trigger}” não foi restaurada: o arquivo dela não é desta conta (o backup não leva documentos, áudios nem vídeos). Crie a resposta novamente com o arquivo.`,
+  ruleFileNotRestored: (trigger: string, reason: string = FILE_MISSING) =>
+    `Resposta automática “${trigger}” não foi restaurada: ${lowerFirst(reason).replace(/([^.!?])$/, '$1.')} Crie a resposta novamente com o arquivo.`,
+  campaignFileNotRestored: (name: string, reason: string) =>
+    `Arquivo da campanha “${name}” não pôde ser restaurado: ${lowerFirst(reason)}`,
+  /** Why a document, audio, video or sticker of a restored row did not come back. */
+  fileMissing: FILE_MISSING,
+  fileLeftOut: `o arquivo ficou fora do backup: um backup leva até ${BACKUP_MEDIA_MAX_COUNT} arquivos e ${BACKUP_MEDIA_MAX_MB} MB de arquivos. Anexe o arquivo novamente.`,
+  fileCorrupted: 'o conteúdo do arquivo no backup está corrompido (não é base64 válido ou não confere com o original).',
+  fileWrongKind: 'o arquivo no backup não é do tipo que a resposta envia.',
   messageImageNotRestored: (title: string, reason: string) =>
     `Imagem da mensagem salva “${title}” não pôde ser restaurada: ${lowerFirst(reason)}`,
   moreWarnings: (n: number) =>
@@ -154,6 +166,7 @@ const FIELD_LABELS: Record<string, string> = {
   contentType: 'tipo de conteúdo',
   imageUrl: 'imagem',
   imageFile: 'arquivo de imagem',
+  mediaUrl: 'arquivo',
   uploadId: 'imagem enviada',
   message: 'mensagem',
   status: 'status',
@@ -265,6 +278,8 @@ export type BackupGroup = z.input<typeof backupGroup>;
 
 /** A saved message as `POST /api/messages` takes it, with its dates. */
 export const backupSavedMessage = savedMessageInput.extend({
+  /** Any file sent with the message (`upload:<id>`); carried with its file, read by later restores. */
+  mediaUrl: z.string().max(2048).nullish(),
   createdAt: isoDate().optional(),
   updatedAt: isoDate().optional(),
 });
@@ -297,6 +312,8 @@ export const backupCampaign = z.object({
   targetGroups: z.array(text().trim().max(200)).max(1000).default([]),
   targetTags: z.array(text().trim().max(50)).max(50).default([]),
   imageUrl: optionalText(2048),
+  /** Any file sent with the message (`upload:<id>` of the account's files); came after version 1's first files. */
+  mediaUrl: optionalText(2048),
   /** Sent right after the message, then the contact card. */
   location: locationInput.nullable().optional(),
   contactCard: contactCardInput.nullable().optional(),
@@ -360,7 +377,18 @@ export const backupMediaItem = z.object({
   url: z.string().refine((url) => uploadIdOf(url, { uuidOnly: true }) !== null, backupMsg.mediaUrlInvalid),
   fileName: z.string().max(255).optional(),
   contentType: z.string().max(100).optional(),
-  data: z.string().max(BACKUP_MEDIA_BASE64_MAX, `Imagem muito grande. O limite é ${UPLOAD_MAX_MB} MB.`),
+  /**
+   * A file kept in the media store (document, audio, video, sticker): its kind, size and SHA-256 as
+   * the account had them. Without `kind` (files written before these were carried) it is an image.
+   * A restore decides the kind again from the bytes and checks the SHA-256 against them.
+   */
+  kind: z.enum(MEDIA_KINDS).optional(),
+  size: z.number().int().min(0).optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  data: z.string().max(BACKUP_FILE_BASE64_MAX, `Arquivo muito grande. O limite é ${UPLOAD_MAX_MB} MB para imagens.`),
 });
 
 /**
@@ -386,8 +414,8 @@ export const backupFile = z.object({
 });
 /**
  * The export's word on the account's files (`files`, after `media`): `included` when it carries every
- * file its rows use; `count` and `bytes` of those it carries; `notIncluded`, those it does not (over
- * the file's bounds, or documents, audio and video, which a backup does not carry yet).
+ * file its rows use; `count` and `bytes` of those it carries (images and files of the media store);
+ * `notIncluded`, those it does not (over the file's bounds, or gone from the store).
  */
 export const backupFilesSummary = z.object({
   included: z.boolean(),

@@ -21,6 +21,10 @@ export interface MediaEntry {
   /** A backslash inside the text: never base64 (our export writes none). */
   escaped: boolean;
   fileName: string;
+  /** A file of the media store (document, audio, video, sticker) as the export named it; absent for an image. */
+  kind?: string;
+  /** The SHA-256 (hex) the export gave: a restore checks the bytes against it. */
+  sha256?: string;
 }
 
 /**
@@ -241,7 +245,7 @@ async function readEntries(w: ByteWalker, file: Buffer, start: number, end: numb
         if (key === 'data') {
           if (w.at(i) !== QUOTE) throw new MediaRefused(['media', k, 'data'], backupMsg.mediaDataNotText);
           data = { start: i + 1, end: valueEnd - 1, escaped: file.subarray(i + 1, valueEnd - 1).includes(BACKSLASH) };
-        } else if (key === 'url' || key === 'fileName' || key === 'contentType') {
+        } else if (key === 'url' || key === 'fileName' || key === 'contentType' || key === 'kind' || key === 'sha256') {
           const value = valueEnd - i <= FIELD_MAX_BYTES ? w.small(i, valueEnd) : undefined;
           if (typeof value !== 'string') throw new MediaRefused(['media', k, key], backupMsg.mediaFieldInvalid);
           fields[key] = value;
@@ -260,7 +264,12 @@ async function readEntries(w: ByteWalker, file: Buffer, start: number, end: numb
     if (!data) throw new MediaRefused(['media', k, 'data'], backupMsg.mediaDataNotText);
     const id = ref.toLowerCase();
     if (!entries.has(id)) {
-      entries.set(id, { ...data, fileName: typeof fields.fileName === 'string' ? fields.fileName : '' });
+      entries.set(id, {
+        ...data,
+        fileName: typeof fields.fileName === 'string' ? fields.fileName : '',
+        ...(typeof fields.kind === 'string' && fields.kind !== 'image' && { kind: fields.kind }),
+        ...(typeof fields.sha256 === 'string' && { sha256: fields.sha256.toLowerCase() }),
+      });
     }
     i = await w.skipSpace(i + 1);
     if (w.at(i) === COMMA) {

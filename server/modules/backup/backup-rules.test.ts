@@ -65,13 +65,25 @@ describe('backup of bot rules with a file or a location', () => {
       { trigger: 'ana', type: 'contact', contactCard: { name: 'Ana', phone: '21998765432' } },
     ]);
 
-    // Another account gets the location, never a rule pointing at a file it does not have.
+    // Another account gets the rules, the document rule pointing at its own copy of the file.
     const other = await account();
     const theirs = await other.restore(file);
-    expect(theirs.warnings).toContain(backupMsg.ruleFileNotRestored('precos'));
-    expect((await other.rules()).map((r) => [r.trigger, r.type])).toEqual([
+    expect(theirs.warnings).toEqual([]);
+    const rules = await other.rules();
+    expect(rules.map((r) => [r.trigger, r.type])).toEqual([
       ['onde', 'location'],
+      ['precos', 'document'],
       ['ana', 'contact'],
     ]);
+    expect(rules[1].mediaUrl).toMatch(/^upload:[0-9a-f-]{36}$/);
+    expect(rules[1].mediaUrl).not.toBe(`upload:${id}`);
+
+    // A file that names a file it does not carry brings back no rule pointing at someone else's.
+    const withoutFiles = JSON.parse(file.toString());
+    withoutFiles.media = [];
+    const third = await account();
+    const thirds = await third.restore(Buffer.from(JSON.stringify(withoutFiles)));
+    expect(thirds.warnings).toContain(backupMsg.ruleFileNotRestored('precos', backupMsg.fileMissing));
+    expect((await third.rules()).map((r) => r.trigger)).toEqual(['onde', 'ana']);
   });
 });

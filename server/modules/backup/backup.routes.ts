@@ -8,16 +8,16 @@ import { authed } from '../../plugins/access';
 import { routeSpec } from '../../plugins/route-spec';
 import { exportBackup, restoreBackup } from './backup.service';
 
-export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, state, chatbot, config }) => {
+export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, state, chatbot, config, media }) => {
   const spec = routeSpec('backup', 'customer');
   app.get(
     '',
     spec(
-      "The account's data as one JSON file (format disparo-backup, version 1): contacts, groups, saved messages, campaigns with recipients, bot, settings, and the uploaded images they use (media, base64); never a secret",
+      "The account's data as one JSON file (format disparo-backup, version 1): contacts, groups, saved messages, campaigns with recipients, bot, settings, and the files they use (media, base64: uploaded images, and documents, audio and video of the media store); never a secret",
       {},
     ),
     async (request, reply) => {
-      const chunks = await exportBackup(db, authed(request).user.id);
+      const chunks = await exportBackup(db, authed(request).user.id, media.store);
       return reply
         .header('content-disposition', attachmentHeader(datedName('disparo-backup', 'json')))
         .header('cache-control', 'no-store')
@@ -29,7 +29,7 @@ export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, st
   app.post(
     '/restore',
     spec(
-      'Merge a backup file (multipart field "file") into the account in one transaction: contacts by phone, groups by name, rules by keyword, images as new uploads; an invalid file changes nothing; warnings lists what could not be brought back',
+      'Merge a backup file (multipart field "file") into the account in one transaction: contacts by phone, groups by name, rules by keyword, images and files as new uploads; an invalid file changes nothing; warnings lists what could not be brought back',
       { consumes: ['multipart/form-data'], response: { 200: restoreResult } },
     ),
     async (request) => {
@@ -54,6 +54,7 @@ export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, st
         aiAvailable: chatbot.ai.available,
         uploadsQuotaMb: config.UPLOADS_QUOTA_MB,
         outbound: { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE },
+        store: media.store,
       });
       chatbot.configChanged(user.id);
       return result;

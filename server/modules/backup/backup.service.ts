@@ -45,6 +45,7 @@ import type { AppState } from '../../lib/app-state';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { normalizePhone } from '../../lib/phone';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
+import type { MediaStore } from '../../media/store';
 import { restoreCampaigns } from '../campaigns';
 import { getBotConfig, restoreBot, ruleContent } from '../chatbot';
 import { type Account, contactsChanged, lockRemainingSlots, restoreContacts } from '../contacts';
@@ -52,6 +53,7 @@ import { restoreGroups } from '../groups';
 import { restoreSavedMessages } from '../messages';
 import { getAccountSettings, notificationSettingsOf, restoreSettings, whatsappSettingsOf } from '../settings';
 import { bytesOut, makeUploadRoom, saveUpload } from '../uploads';
+import { base64Pieces, restoreStoreFile } from './backup-files';
 import { decodeUtf8InTurns, JsonRefused, parseJsonInTurns, Turns } from './backup-json';
 import { decodeMedia, type MediaEntry, splitMedia } from './backup-media';
 
@@ -126,6 +128,7 @@ async function savedMessagesSection(db: Db, userId: string): Promise<BackupSaved
       imageUrl: m.imageUrl,
       imageFile: m.imageFile,
       uploadId: m.uploadId,
+      mediaUrl: m.mediaUrl,
       content: m.content,
       contentType: m.contentType,
       createdAt: m.createdAt.toISOString(),
@@ -169,6 +172,7 @@ function toBackupCampaign(c: typeof campaigns.$inferSelect): Omit<BackupCampaign
     targetGroups: c.targetGroups,
     targetTags: c.targetTags,
     imageUrl: c.imageUrl,
+    mediaUrl: c.mediaUrl,
     location: (c.location as BackupCampaign['location']) ?? undefined,
     contactCard: (c.contactCard as BackupCampaign['contactCard']) ?? undefined,
     templateName: c.templateName,
@@ -205,68 +209,63 @@ const MEDIA_ENTRY_OVERHEAD = 1024;
 const LEFT_OUT_MAX = 10_000;
 
 /**
- * The account's own uploads that its campaigns and saved messages use (never another account's,
- * whatever a row says), the most recently used first; those that fit in BACKUP_MEDIA_MAX_MB of
- * base64 and BACKUP_MEDIA_MAX_COUNT go in the file, the others are listed as left out.
+ * The account's own files that its rows use (never another account's, whatever a row says), the
+ * most recently used first: uploaded images of campaigns and saved messages (bytes in the
+ * database), and files of the media store that campaigns, saved messages and bot rules send
+ * (documents, audio, video, stickers). Those that fit in BACKUP_MEDIA_MAX_MB of base64 and
+ * BACKUP_MEDIA_MAX_COUNT go in the file, the others are listed as left out.
  */
-async function mediaPlan(db: Db, userId: string): Promise<MediaPlan> {
-  const used = rowsOf<{ id: string; size: number }>(
+async function mediaPlan(db: Db, userId: string, store: MediaStore | undefined): Promise<MediaPlan> {
+  const ref = (column: string) => sql.raw(`lower(substr(${column}, ${UPLOAD_REF_PREFIX.length + 1}))`);
+  const isRef = (column: string) => sql`${sql.raw(column)} like ${`${UPLOAD_REF_PREFIX}%`}`;
+  const used = rowsOf<{ id: string; size: number; stored: boolean }>(
     await db.execute(sql`
-      select u.id::text as id, u.size from media_uploads u
+      select u.id::text as id, u.size, u.storage_key is not null as stored from media_uploads u
       join (
-        select lower(substr(image_url, ${UPLOAD_REF_PREFIX.length + 1})) as ref, created_at from campaigns
-          where ${accountSql(userId)} and image_url like ${`${UPLOAD_REF_PREFIX}%`}
+        select ${ref('image_url')} as ref, created_at, true as image from campaigns
+          where ${accountSql(userId)} and ${isRef('image_url')}
         union all
-        select upload_id::text, created_at from saved_messages
+        select upload_id::text, created_at, true from saved_messages
           where ${accountSql(userId)} and has_image and upload_id is not null
+        union all
+        select ${ref('media_url')}, created_at, false from campaigns where ${accountSql(userId)} and ${isRef('media_url')}
+        union all
+        select ${ref('media_url')}, created_at, false from saved_messages
+          where ${accountSql(userId)} and ${isRef('media_url')}
+        union all
+        select ${ref('media_url')}, created_at, false from auto_replies
+          where ${accountSql(userId)} and ${isRef('media_url')}
+        union all
+        select ${ref('image_url')}, created_at, false from auto_replies
+          where ${accountSql(userId)} and ${isRef('image_url')}
       ) r on r.ref = u.id::text
       where ${accountSql(userId, 'u.user_id')}
-      group by u.id, u.size
+        and (r.image or (u.origin = 'upload' and u.storage_key is not null))
+      group by u.id, u.size, u.storage_key
       order by max(r.created_at) desc, u.id`),
   );
   const budget = BACKUP_MEDIA_MAX_MB * 1024 * 1024;
   let bytes = 0;
-  const carried: string[] = [];
+  const carried: MediaPlan['carried'] = [];
   const leftOut: string[] = [];
-  let carriedBytes = 0;
   for (const u of used) {
     const cost = Math.ceil(Number(u.size) / 3) * 4 + MEDIA_ENTRY_OVERHEAD;
-    if (carried.length < BACKUP_MEDIA_MAX_COUNT && bytes + cost <= budget) {
-      carried.push(u.id);
+    // Without the media store (a caller that has none), its files cannot be read: left out.
+    const readable = !u.stored || store !== undefined;
+    if (readable && carried.length < BACKUP_MEDIA_MAX_COUNT && bytes + cost <= budget) {
+      carried.push({ id: u.id, stored: u.stored });
       bytes += cost;
-      carriedBytes += Number(u.size);
     } else {
       leftOut.push(u.id);
     }
   }
-  // Files in the media store the rows use (documents, audio, video sent by a campaign, a saved
-  // message or a bot rule): not carried yet, and said so in `files`.
-  const [stored] = rowsOf<{ n: number }>(
-    await db.execute(sql`
-      select count(*)::int as n from media_uploads u
-      where ${accountSql(userId, 'u.user_id')} and u.origin = 'upload' and u.storage_key is not null
-        and u.id::text in (
-          select lower(substr(ref, ${UPLOAD_REF_PREFIX.length + 1})) from (
-            select media_url as ref from campaigns where ${accountSql(userId)}
-            union all select image_url from campaigns where ${accountSql(userId)}
-            union all select media_url from saved_messages where ${accountSql(userId)}
-            union all select media_url from auto_replies where ${accountSql(userId)}
-            union all select image_url from auto_replies where ${accountSql(userId)}
-          ) r where ref like ${`${UPLOAD_REF_PREFIX}%`})`),
-  );
-  return {
-    carried,
-    leftOut: leftOut.slice(0, LEFT_OUT_MAX),
-    carriedBytes,
-    notIncluded: leftOut.length + Number(stored?.n ?? 0),
-  };
+  return { carried, leftOut: leftOut.slice(0, LEFT_OUT_MAX), notIncluded: leftOut.length };
 }
 
 interface MediaPlan {
-  carried: string[];
+  /** The files the file carries, in this order; `stored`: its bytes are in the media store. */
+  carried: Array<{ id: string; stored: boolean }>;
   leftOut: string[];
-  /** The carried files' own sizes (before base64). */
-  carriedBytes: number;
   /** Files the rows use that the backup does not carry. */
   notIncluded: number;
 }
@@ -278,7 +277,7 @@ interface MediaPlan {
  * in memory whole. Pages are read outside a transaction: on the embedded database an open
  * transaction would hold its one connection for as long as the download takes.
  */
-export async function exportBackup(db: Db, userId: string): Promise<AsyncGenerator<string>> {
+export async function exportBackup(db: Db, userId: string, store?: MediaStore): Promise<AsyncGenerator<string>> {
   const head = {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
@@ -293,12 +292,13 @@ export async function exportBackup(db: Db, userId: string): Promise<AsyncGenerat
     .from(campaigns)
     .where(ofAccount(campaigns, userId))
     .orderBy(asc(campaigns.createdAt), asc(campaigns.id));
-  const media = await mediaPlan(db, userId);
-  return streamBackup(db, userId, JSON.stringify(head).slice(0, -1), campaignRows, media);
+  const media = await mediaPlan(db, userId, store);
+  return streamBackup(db, store, userId, JSON.stringify(head).slice(0, -1), campaignRows, media);
 }
 
 async function* streamBackup(
   db: Db,
+  store: MediaStore | undefined,
   userId: string,
   head: string,
   campaignRows: Array<typeof campaigns.$inferSelect>,
@@ -347,34 +347,25 @@ async function* streamBackup(
     }
     yield ']}';
   }
-  // Last, so that everything above is written before the largest pieces: one image at a time.
+  // Last, so that everything above is written before the largest pieces: one file at a time.
   yield '],"media":[';
-  let firstImage = true;
   let count = 0;
   let carriedBytes = 0;
-  for (const id of media.carried) {
-    const [image] = await db
-      .select({
-        fileName: mediaUploads.fileName,
-        mimeType: mediaUploads.mimeType,
-        size: mediaUploads.size,
-        data: bytesOut(),
-      })
-      .from(mediaUploads)
-      .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)));
-    // Removed since the plan was made (or its bytes are not in the database): the restore reports it as missing.
-    if (!image?.data) continue;
+  for (const { id, stored } of media.carried) {
+    const entry = stored && store ? storeFileEntry(db, store, userId, id) : imageEntry(db, userId, id);
+    let size: number | null = null;
+    for await (const piece of entry) {
+      if (typeof piece === 'number') {
+        size = piece;
+        if (count) yield ',';
+      } else {
+        yield piece;
+      }
+    }
+    // Removed since the plan was made (or its bytes are gone): the restore reports it as missing.
+    if (size === null) continue;
     count += 1;
-    carriedBytes += image.size;
-    const entry = {
-      url: `${UPLOAD_REF_PREFIX}${id}`,
-      fileName: image.fileName,
-      contentType: image.mimeType,
-      // The database's base64 breaks lines every 76 characters; the file's has none.
-      data: image.data.replace(/\n/g, ''),
-    };
-    yield `${firstImage ? '' : ','}${JSON.stringify(entry)}`;
-    firstImage = false;
+    carriedBytes += size;
   }
   yield ']';
   if (media.leftOut.length) {
@@ -383,6 +374,68 @@ async function* streamBackup(
   const notIncluded = media.notIncluded + media.carried.length - count;
   const files: BackupFilesSummary = { included: notIncluded === 0, count, bytes: carriedBytes, notIncluded };
   yield `,"files":${JSON.stringify(files)}}`;
+}
+
+/**
+ * One entry of the `media` section: first the file's size (nothing at all when it is gone), then
+ * its JSON text in pieces.
+ */
+type EntryPieces = AsyncGenerator<number | string>;
+
+/** An uploaded image, its bytes in the database: one piece (at most the base64 of UPLOAD_MAX_BYTES). */
+async function* imageEntry(db: Db, userId: string, id: string): EntryPieces {
+  const [image] = await db
+    .select({
+      fileName: mediaUploads.fileName,
+      mimeType: mediaUploads.mimeType,
+      size: mediaUploads.size,
+      data: bytesOut(),
+    })
+    .from(mediaUploads)
+    .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)));
+  if (!image?.data) return;
+  yield image.size;
+  yield JSON.stringify({
+    url: `${UPLOAD_REF_PREFIX}${id}`,
+    fileName: image.fileName,
+    contentType: image.mimeType,
+    // The database's base64 breaks lines every 76 characters; the file's has none.
+    data: image.data.replace(/\n/g, ''),
+  });
+}
+
+/**
+ * A file of the media store: its fields, then its base64 read from the store a piece at a time
+ * (base64Pieces), never the whole file as one string; `data` last, so a reader has the rest first.
+ */
+async function* storeFileEntry(db: Db, store: MediaStore, userId: string, id: string): EntryPieces {
+  const [file] = await db
+    .select({
+      fileName: mediaUploads.fileName,
+      mimeType: mediaUploads.mimeType,
+      kind: mediaUploads.kind,
+      size: mediaUploads.size,
+      sha256: mediaUploads.sha256,
+      state: mediaUploads.state,
+      storageKey: mediaUploads.storageKey,
+    })
+    .from(mediaUploads)
+    .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id)));
+  if (file?.state !== 'ready' || !file.storageKey) return;
+  const body = await store.get(file.storageKey);
+  if (!body) return;
+  yield file.size;
+  const fields = compact({
+    url: `${UPLOAD_REF_PREFIX}${id}`,
+    fileName: file.fileName,
+    contentType: file.mimeType,
+    kind: file.kind,
+    size: file.size,
+    sha256: file.sha256,
+  });
+  yield `${JSON.stringify(fields).slice(0, -1)},"data":"`;
+  for await (const piece of base64Pieces(body)) yield piece;
+  yield '"}';
 }
 
 // Restore: reading and checking the file
@@ -551,6 +604,10 @@ export async function parseBackup(
       throw refuse(['campaigns', i, 'imageUrl'], backupMsg.imageInvalid);
     if (c.imageUrl && !uploadOf(c.imageUrl) && linkProblem(c.imageUrl, outbound))
       throw refuse(['campaigns', i, 'imageUrl'], mediaMsg.imageUrlNotPublic);
+    if (c.mediaUrl && !uploadOf(c.mediaUrl) && !isHttpUrl(c.mediaUrl))
+      throw refuse(['campaigns', i, 'mediaUrl'], backupMsg.fileInvalid);
+    if (c.mediaUrl && !uploadOf(c.mediaUrl) && linkProblem(c.mediaUrl, outbound))
+      throw refuse(['campaigns', i, 'mediaUrl'], mediaMsg.imageUrlNotPublic);
   }
   // The same rule as in the app: an image link that points inside the server's network is not kept.
   for (const [i, r] of (backup.bot?.autoReplies ?? []).entries()) {
@@ -568,20 +625,32 @@ export async function parseBackup(
 // Restore: writing
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-/** What became of an uploaded image a restored row refers to: its upload in the account, or why not. */
-type RestoredImage = { id: string; fileName: string | null } | { problem: string };
+/**
+ * What became of a file a restored row refers to: its upload in the account (`kind` when it was
+ * brought back from the file), or why not (`absent`: the file does not carry it, or says it left it out).
+ */
+type RestoredImage =
+  | { id: string; fileName: string | null; kind?: string }
+  | { problem: string; absent?: 'missing' | 'leftOut' };
 type RestoreImage = (id: string) => Promise<RestoredImage>;
 
+/** The media store a restore puts files into, and the keys it has put (removed should it not commit). */
+interface RestoreStore {
+  store: MediaStore;
+  written: string[];
+}
+
 /**
- * The uploaded images of restored rows. One the account already has (a backup restored where it
- * was made) is used as it is. One the file carries becomes a new upload of the account, checked
- * exactly as an upload is (saveUpload: its type by its first bytes, its size, the account's room
- * for images). One it does not carry is reported and left out, never pointed at: an upload is
- * served to its owner only, so another account's reference would show 'Com imagem' and send
- * nothing. Each image is judged and stored once, however many rows use it, and only when a row
- * that is restored needs it: a second restore of the same file stores nothing.
+ * The files of restored rows. One the account already has (a backup restored where it was made)
+ * is used as it is. One the file carries becomes a new file of the account, checked exactly as an
+ * upload is: an image by saveUpload (its type by its first bytes, its size, the account's room);
+ * a document, audio, video or sticker by restoreStoreFile, into the media store (its kind by its
+ * bytes, whatever the file claims). One it does not carry is reported and left out, never pointed
+ * at: an upload is served to its owner only, so another account's reference would show 'Com
+ * imagem' and send nothing. Each file is judged and stored once, however many rows use it, and
+ * only when a row that is restored needs it: a second restore of the same file stores nothing.
  */
-function imageRestorer(
+function fileRestorer(
   t: Db,
   userId: string,
   own: Set<string>,
@@ -589,7 +658,20 @@ function imageRestorer(
   quotaMb: number | undefined,
   turns: Turns,
   done: Map<string, RestoredImage>,
+  files: RestoreStore | undefined,
 ): RestoreImage {
+  const asImage = async (entry: MediaEntry): Promise<RestoredImage> => {
+    const decoded = decodeMedia(images.file, entry);
+    if ('problem' in decoded) return decoded;
+    try {
+      const upload = await saveUpload(t, userId, { fileName: entry.fileName, data: decoded.data }, { quotaMb });
+      return { id: upload.id, fileName: upload.fileName, kind: 'image' };
+    } catch (err) {
+      // A refusal of the upload's own checks (type, size, room): reported, the row restored without it.
+      if (!(err instanceof AppError)) throw err;
+      return { problem: err.message };
+    }
+  };
   return async (ref: string) => {
     const id = ref.toLowerCase();
     if (own.has(id)) {
@@ -601,27 +683,31 @@ function imageRestorer(
     let result: RestoredImage;
     const entry = images.entries.get(id);
     if (!entry) {
-      result = { problem: images.leftOut.has(id) ? backupMsg.mediaLeftOut : backupMsg.mediaMissing };
+      result = images.leftOut.has(id)
+        ? { problem: backupMsg.mediaLeftOut, absent: 'leftOut' }
+        : { problem: backupMsg.mediaMissing, absent: 'missing' };
+    } else if (entry.kind && files) {
+      const stored = await restoreStoreFile(t, files.store, userId, images.file, entry, {
+        quotaMb,
+        turns,
+        written: files.written,
+      });
+      result = stored === 'image' ? await asImage(entry) : stored;
+      await turns.pause();
+    } else if (entry.kind) {
+      result = { problem: backupMsg.fileMissing, absent: 'missing' };
     } else {
-      const decoded = decodeMedia(images.file, entry);
-      if ('problem' in decoded) {
-        result = decoded;
-      } else {
-        try {
-          const upload = await saveUpload(t, userId, { fileName: entry.fileName, data: decoded.data }, { quotaMb });
-          result = { id: upload.id, fileName: upload.fileName };
-        } catch (err) {
-          // A refusal of the upload's own checks (type, size, room): reported, the row restored without it.
-          if (!(err instanceof AppError)) throw err;
-          result = { problem: err.message };
-        }
-      }
+      result = await asImage(entry);
       await turns.pause();
     }
     done.set(id, result);
     return result;
   };
 }
+
+/** Why a document, audio or video of a row did not come back, in the words for files. */
+const fileProblem = (r: { problem: string; absent?: 'missing' | 'leftOut' }) =>
+  r.absent === 'leftOut' ? backupMsg.fileLeftOut : r.absent === 'missing' ? backupMsg.fileMissing : r.problem;
 
 /**
  * After answering: freshly written rows make every read visit the heap until the table is vacuumed
@@ -658,7 +744,7 @@ export async function restoreBackup(
   state: AppState,
   account: Account,
   data: Buffer,
-  opts: { aiAvailable: boolean; uploadsQuotaMb?: number; outbound?: OutboundPolicy },
+  opts: { aiAvailable: boolean; uploadsQuotaMb?: number; outbound?: OutboundPolicy; store?: MediaStore },
 ): Promise<RestoreResult> {
   const turns = new Turns();
   const { backup, images } = await parseBackup(data, turns, opts.outbound);
@@ -667,69 +753,93 @@ export async function restoreBackup(
   const warn = (warning: string) => warnings.push(warning);
   // Each file the rows named, once: brought back (or already the account's), or why not.
   const restoredFiles = new Map<string, RestoredImage>();
-  const result = await db.transaction(async (tx: Tx) => {
-    // The account lock of contact writes: concurrent restores, imports and creates take turns.
-    const slots = await lockRemainingSlots(tx, account);
-    const t = tx as unknown as Db;
-    if (images.entries.size) {
-      // Room for every image the file carries, made (as an upload makes it) before the account's
-      // own uploads are listed; each image's own check still refuses it when it does not fit. It
-      // takes the account's uploads lock, held until the restore commits: uploads meanwhile wait.
-      let bytes = 0;
-      for (const e of images.entries.values()) bytes += Math.floor(((e.end - e.start) * 3) / 4);
-      await makeUploadRoom(t, userId, bytes, opts.uploadsQuotaMb);
-    }
-    const own = new Set(
-      rowsOf<{ id: string }>(await t.execute(sql`select id from media_uploads where ${accountSql(userId)}`)).map((r) =>
-        r.id.toLowerCase(),
-      ),
-    );
-    const restoreImage = imageRestorer(t, userId, own, images, opts.uploadsQuotaMb, turns, restoredFiles);
-    const settings = backup.settings ? await restoreSettings(t, userId, backup.settings) : zeroCounts();
-    const bot = backup.bot
-      ? await restoreBot(t, userId, backup.bot, opts.aiAvailable, {
-          own,
-          skipFile: (trigger) => warn(backupMsg.ruleFileNotRestored(trigger)),
-        })
-      : { config: zeroCounts(), rules: zeroCounts() };
-    const groupCounts = await restoreGroups(t, userId, backup.groups);
-    const messageCounts = await restoreSavedMessages(t, userId, backup.savedMessages, async (id, title) => {
-      const image = await restoreImage(id);
-      if (!('problem' in image)) return image;
-      warn(backupMsg.messageImageNotRestored(title, image.problem));
-      return null;
-    });
-    // Rows without a creation or queue time take the transaction's, as the column's default would.
-    const [{ now }] = rowsOf<{ now: string }>(await t.execute(sql`select now()::text as now`));
-    const contactResult = await restoreContacts(t, userId, backup.contacts, slots, now, turns);
-    // After the contacts: recipient lines point at the account's contact with their number.
-    const campaignResult = await restoreCampaigns(
-      t,
-      userId,
-      backup.campaigns,
-      async (id, name) => {
+  const put: RestoreStore | undefined = opts.store ? { store: opts.store, written: [] } : undefined;
+  const result = await db
+    .transaction(async (tx: Tx) => {
+      // The account lock of contact writes: concurrent restores, imports and creates take turns.
+      const slots = await lockRemainingSlots(tx, account);
+      const t = tx as unknown as Db;
+      if (images.entries.size) {
+        // Room for every image the file carries, made (as an upload makes it) before the account's
+        // own uploads are listed; each image's own check still refuses it when it does not fit. It
+        // takes the account's uploads lock, held until the restore commits: uploads meanwhile wait.
+        let bytes = 0;
+        for (const e of images.entries.values()) bytes += Math.floor(((e.end - e.start) * 3) / 4);
+        await makeUploadRoom(t, userId, bytes, opts.uploadsQuotaMb);
+      }
+      const own = new Set(
+        rowsOf<{ id: string }>(await t.execute(sql`select id from media_uploads where ${accountSql(userId)}`)).map(
+          (r) => r.id.toLowerCase(),
+        ),
+      );
+      const restoreImage = fileRestorer(t, userId, own, images, opts.uploadsQuotaMb, turns, restoredFiles, put);
+      /** A file a row sends (document, audio, video): the account's, or null once the warning is written. */
+      const restoreFile = async (id: string, warnOf: (reason: string) => string, kind?: string) => {
+        const file = await restoreImage(id);
+        if ('problem' in file) {
+          warn(warnOf(fileProblem(file)));
+          return null;
+        }
+        if (kind && file.kind && file.kind !== kind) {
+          warn(warnOf(backupMsg.fileWrongKind));
+          return null;
+        }
+        return file;
+      };
+      const settings = backup.settings ? await restoreSettings(t, userId, backup.settings) : zeroCounts();
+      const bot = backup.bot
+        ? await restoreBot(t, userId, backup.bot, opts.aiAvailable, {
+            own,
+            skipFile: (trigger) => warn(backupMsg.ruleFileNotRestored(trigger)),
+            restoreFile: async (id, rule) =>
+              (await restoreFile(id, (reason) => backupMsg.ruleFileNotRestored(rule.trigger, reason), rule.type))?.id ??
+              null,
+          })
+        : { config: zeroCounts(), rules: zeroCounts() };
+      const groupCounts = await restoreGroups(t, userId, backup.groups);
+      const messageCounts = await restoreSavedMessages(t, userId, backup.savedMessages, async (id, title) => {
         const image = await restoreImage(id);
         if (!('problem' in image)) return image;
-        warn(backupMsg.campaignImageNotRestored(name, image.problem));
+        warn(backupMsg.messageImageNotRestored(title, image.problem));
         return null;
-      },
-      contactResult.ids,
-      now,
-      turns,
-    );
-    return {
-      counts: {
-        contacts: contactResult.counts,
-        groups: groupCounts,
-        savedMessages: messageCounts,
-        campaigns: campaignResult.counts,
-        autoReplies: bot.rules,
-        botConfig: bot.config,
-        settings,
-      },
-      recipients: campaignResult.recipients,
-    };
-  });
+      });
+      // Rows without a creation or queue time take the transaction's, as the column's default would.
+      const [{ now }] = rowsOf<{ now: string }>(await t.execute(sql`select now()::text as now`));
+      const contactResult = await restoreContacts(t, userId, backup.contacts, slots, now, turns);
+      // After the contacts: recipient lines point at the account's contact with their number.
+      const campaignResult = await restoreCampaigns(
+        t,
+        userId,
+        backup.campaigns,
+        async (id, name) => {
+          const image = await restoreImage(id);
+          if (!('problem' in image)) return image;
+          warn(backupMsg.campaignImageNotRestored(name, image.problem));
+          return null;
+        },
+        contactResult.ids,
+        now,
+        turns,
+        (id, name) => restoreFile(id, (reason) => backupMsg.campaignFileNotRestored(name, reason)),
+      );
+      return {
+        counts: {
+          contacts: contactResult.counts,
+          groups: groupCounts,
+          savedMessages: messageCounts,
+          campaigns: campaignResult.counts,
+          autoReplies: bot.rules,
+          botConfig: bot.config,
+          settings,
+        },
+        recipients: campaignResult.recipients,
+      };
+    })
+    .catch(async (err: unknown) => {
+      // Nothing was restored: the files put into the store meanwhile go too.
+      for (const key of put?.written ?? []) await put?.store.delete(key).catch(() => undefined);
+      throw err;
+    });
   contactsChanged(state, userId);
   const { counts } = result;
   void vacuumAfterRestore(db, counts.contacts.added, result.recipients, turns).catch(() => undefined);

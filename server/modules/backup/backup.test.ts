@@ -795,7 +795,7 @@ describe('uploaded images', () => {
     expect(await uploadCount(target.user.id)).toBe(2);
   });
 
-  it('says when it does not carry a file the rows use: a campaign’s PDF in the media store', async () => {
+  it('carries a campaign’s PDF of the media store and says so', async () => {
     const source = await newCustomer(ctx);
     const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(3000, 7), Buffer.from('\n%%EOF\n')]);
     const pdfId = await upload(source.cookie, 'tabela.pdf', pdf);
@@ -803,10 +803,14 @@ describe('uploaded images', () => {
       .insert(campaigns)
       .values({ userId: source.user.id, name: 'Tabela', message: 'Segue', mediaUrl: `upload:${pdfId}` });
     const { res, backup } = await download(source.cookie);
-    expect(backup.files).toEqual({ included: false, count: 0, bytes: 0, notIncluded: 1 });
-    // The summary is read by people: a restore takes the file as any other.
+    expect(backup.files).toEqual({ included: true, count: 1, bytes: pdf.length, notIncluded: 0 });
     const target = await newCustomer(ctx);
-    expect((await restoreOk(target.cookie, res.body)).campaigns).toEqual(counts(1));
+    const result = await restoreOk(target.cookie, res.body);
+    expect(result.campaigns).toEqual(counts(1));
+    expect(result.files).toEqual({ restored: 1, notRestored: 0 });
+    const [campaign] = (await get(target.cookie, '/api/campaigns')) as Json[];
+    expect(campaign.mediaUrl).not.toBe(`upload:${pdfId}`);
+    expect(await served(target.cookie, campaign.mediaUrl as string)).toMatchObject({ status: 200, bytes: pdf });
   });
 
   it('reports a tampered image with its pt-BR reason and restores everything else', async () => {

@@ -116,6 +116,8 @@ export async function restoreCampaigns(
   contactIds: ContactIds,
   now: string,
   turns: RestorePace,
+  /** Same as `restoreImage`, for the file the campaign sends (`mediaUrl`): without it, an upload reference is dropped. */
+  restoreFile?: (uploadId: string, name: string) => Promise<{ id: string } | null>,
 ): Promise<{ counts: RestoreCounts; recipients: number }> {
   const counts = zeroCounts();
   const key = (name: string, createdAt: Date) => JSON.stringify([name, createdAt.toISOString()]);
@@ -140,6 +142,12 @@ export async function restoreCampaigns(
       const image = await restoreImage(upload, c.name);
       imageUrl = image ? `${UPLOAD_REF_PREFIX}${image.id}` : null;
     }
+    let mediaUrl = c.mediaUrl;
+    const media = c.mediaUrl ? uploadOf(c.mediaUrl) : undefined;
+    if (media) {
+      const file = restoreFile ? await restoreFile(media, c.name) : null;
+      mediaUrl = file ? `${UPLOAD_REF_PREFIX}${file.id}` : null;
+    }
     const [row] = await t
       .insert(campaigns)
       .values({
@@ -151,6 +159,7 @@ export async function restoreCampaigns(
         targetGroups: c.targetGroups,
         targetTags: c.targetTags,
         imageUrl,
+        mediaUrl,
         location: c.location ?? null,
         contactCard: c.contactCard ?? null,
         templateName: c.templateName,

@@ -365,10 +365,15 @@ export async function restoreBot(
   bot: NonNullable<BackupFile['bot']>,
   aiAvailable: boolean,
   /**
-   * The account's own files (lowercase ids): a document, audio or video rule comes back only when
-   * its file is one of them (a backup carries images only); the others are told to `skipFile`.
+   * The account's own files (lowercase ids): a document, audio or video rule comes back when its
+   * file is one of them, or when `restoreFile` brings it back as one (answering its id, or null once
+   * it has said why not); the others are told to `skipFile`.
    */
-  files?: { own: ReadonlySet<string>; skipFile: (trigger: string) => void },
+  files?: {
+    own: ReadonlySet<string>;
+    skipFile: (trigger: string) => void;
+    restoreFile?: (id: string, rule: { trigger: string; type: string }) => Promise<string | null>;
+  },
 ): Promise<{ config: RestoreCounts; rules: RestoreCounts }> {
   const config = zeroCounts();
   const rules = zeroCounts();
@@ -417,10 +422,15 @@ export async function restoreBot(
       rules.skipped++;
       continue;
     }
+    let mediaUrl = r.mediaUrl;
     if (isFileRule(r.type)) {
       const id = uploadIdOf(r.mediaUrl, { uuidOnly: true })?.toLowerCase();
-      if (!id || !files?.own.has(id)) {
-        // Not a rule over the limit: the warning says why it stayed out.
+      if (id && !files?.own.has(id) && files?.restoreFile) {
+        const restored = await files.restoreFile(id, r);
+        // Not a rule over the limit: the warning (written by restoreFile) says why it stayed out.
+        if (!restored) continue;
+        mediaUrl = `upload:${restored.toLowerCase()}`;
+      } else if (!id || !files?.own.has(id)) {
         files?.skipFile(r.trigger);
         continue;
       }
@@ -428,7 +438,7 @@ export async function restoreBot(
     triggers.add(key);
     fresh.push({
       userId,
-      ...ruleContent(r),
+      ...ruleContent({ ...r, mediaUrl }),
       position: position++,
     });
   }

@@ -7,6 +7,7 @@ export {
   bytesOut,
   deleteStoredJob,
   findUpload,
+  keptFileName,
   loadUpload,
   makeUploadRoom,
   releaseFiles,

@@ -442,7 +442,7 @@ async function readAll(store: MediaStore, key: string): Promise<Buffer> {
 }
 
 /** A name kept and served: no folders, no control or quoting characters, and the extension of what the bytes are. */
-function keptFileName(name: string | undefined, extension: string, fallback: string): string {
+export function keptFileName(name: string | undefined, extension: string, fallback: string): string {
   const base = baseFileName(name ?? '')
     // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
     .replace(/[\u0000-\u001f\u007f-\u009f"<>|:*?]/g, '')
