@@ -54,16 +54,21 @@ describe('backup of bot rules with a file or a location', () => {
     expect(inFile[0]).toMatchObject({ type: 'location', location: LOCATION });
     expect(inFile[1]).toMatchObject({ type: 'document', mediaUrl: `upload:${id}` });
 
-    // The rules are gone, then come back from the file as they were.
+    // The rules are gone (and the file, which nothing used any more), then come back from the
+    // file as they were, the document rule with the file the backup carries.
     expect((await me.call('POST', '/api/bot-config', { autoReplies: [] })).statusCode).toBe(200);
     const restored = await me.restore(file);
     expect(restored.autoReplies).toMatchObject({ added: 3 });
     expect(restored.warnings).toEqual([]);
-    expect(await me.rules()).toMatchObject([
+    const mine = await me.rules();
+    expect(mine).toMatchObject([
       { trigger: 'onde', type: 'location', location: LOCATION, response: 'Estamos aqui' },
-      { trigger: 'precos', type: 'document', mediaUrl: `upload:${id}`, response: 'Tabela em anexo' },
+      { trigger: 'precos', type: 'document', response: 'Tabela em anexo' },
       { trigger: 'ana', type: 'contact', contactCard: { name: 'Ana', phone: '21998765432' } },
     ]);
+    const back = await me.call('GET', `/api/uploads/${String(mine[1].mediaUrl).slice('upload:'.length)}`);
+    expect(back.statusCode).toBe(200);
+    expect(back.rawPayload.equals(PDF)).toBe(true);
 
     // Another account gets the rules, the document rule pointing at its own copy of the file.
     const other = await account();
