@@ -100,6 +100,8 @@ export const backupMsg = {
     `Imagem da campanha “${name}” não pôde ser restaurada: ${lowerFirst(reason)}`,
   ruleFileNotRestored: (trigger: string) =>
     `Resposta automática “${trigger}” não foi restaurada: o arquivo dela não é desta conta (o backup não leva documentos, áudios nem vídeos). Crie a resposta novamente com o arquivo.`,
+  messageFileNotRestored: (title: string) =>
+    `Arquivo da mensagem salva “${title}” não foi restaurado: ele não é desta conta (o backup não leva documentos, áudios nem vídeos). Anexe o arquivo novamente.`,
   messageImageNotRestored: (title: string, reason: string) =>
     `Imagem da mensagem salva “${title}” não pôde ser restaurada: ${lowerFirst(reason)}`,
   moreWarnings: (n: number) =>

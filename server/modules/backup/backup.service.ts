@@ -126,6 +126,7 @@ async function savedMessagesSection(db: Db, userId: string): Promise<BackupSaved
       imageUrl: m.imageUrl,
       imageFile: m.imageFile,
       uploadId: m.uploadId,
+      mediaUrl: m.mediaUrl,
       content: m.content,
       contentType: m.contentType,
       createdAt: m.createdAt.toISOString(),
@@ -542,6 +543,10 @@ export async function parseBackup(
       throw refuse(['savedMessages', i, 'imageUrl'], savedMessagesMsg.imageUrlInvalid);
     if (m.hasImage && m.imageUrl && linkProblem(m.imageUrl, outbound))
       throw refuse(['savedMessages', i, 'imageUrl'], mediaMsg.imageUrlNotPublic);
+    if (m.mediaUrl && !uploadOf(m.mediaUrl) && !isHttpUrl(m.mediaUrl))
+      throw refuse(['savedMessages', i, 'mediaUrl'], savedMessagesMsg.mediaUrlInvalid);
+    if (m.mediaUrl && !uploadOf(m.mediaUrl) && linkProblem(m.mediaUrl, outbound))
+      throw refuse(['savedMessages', i, 'mediaUrl'], mediaMsg.fileUrlNotPublic);
     await turns.next();
   }
   for (const [i, c] of backup.campaigns.entries()) {
@@ -693,12 +698,23 @@ export async function restoreBackup(
         })
       : { config: zeroCounts(), rules: zeroCounts() };
     const groupCounts = await restoreGroups(t, userId, backup.groups);
-    const messageCounts = await restoreSavedMessages(t, userId, backup.savedMessages, async (id, title) => {
-      const image = await restoreImage(id);
-      if (!('problem' in image)) return image;
-      warn(backupMsg.messageImageNotRestored(title, image.problem));
-      return null;
-    });
+    const messageCounts = await restoreSavedMessages(
+      t,
+      userId,
+      backup.savedMessages,
+      async (id, title) => {
+        const image = await restoreImage(id);
+        if (!('problem' in image)) return image;
+        warn(backupMsg.messageImageNotRestored(title, image.problem));
+        return null;
+      },
+      async (id, title) => {
+        const file = await restoreImage(id);
+        if (!('problem' in file)) return file;
+        warn(backupMsg.messageFileNotRestored(title));
+        return null;
+      },
+    );
     // Rows without a creation or queue time take the transaction's, as the column's default would.
     const [{ now }] = rowsOf<{ now: string }>(await t.execute(sql`select now()::text as now`));
     const contactResult = await restoreContacts(t, userId, backup.contacts, slots, now, turns);
