@@ -112,6 +112,8 @@ export const backupMsg = {
   fileLeftOut: `o arquivo ficou fora do backup: um backup leva até ${BACKUP_MEDIA_MAX_COUNT} arquivos e ${BACKUP_MEDIA_MAX_MB} MB de arquivos. Anexe o arquivo novamente.`,
   fileCorrupted: 'o conteúdo do arquivo no backup está corrompido (não é base64 válido ou não confere com o original).',
   fileWrongKind: 'o arquivo no backup não é do tipo que a resposta envia.',
+  messageFileNotRestored: (title: string, reason: string = FILE_MISSING) =>
+    `Arquivo da mensagem salva “${title}” não foi restaurado: ${lowerFirst(reason).replace(/([^.!?])$/, '$1.')} Anexe o arquivo novamente.`,
   messageImageNotRestored: (title: string, reason: string) =>
     `Imagem da mensagem salva “${title}” não pôde ser restaurada: ${lowerFirst(reason)}`,
   moreWarnings: (n: number) =>

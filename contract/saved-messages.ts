@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEDIA_KINDS } from './message-content';
 import { countLabel } from './plural';
 import { text } from './text';
 import { baseFileName, UPLOAD_REF_PREFIX } from './uploads';
@@ -50,6 +51,10 @@ export const savedMessagesMsg = {
   imageFileInvalid: 'Nome do arquivo de imagem inválido.',
   imageUploadRequired: 'Envie uma imagem ou desative "Anexar Imagem".',
   uploadNotFound: 'Imagem não encontrada. Envie a imagem novamente.',
+  fileNotFound: 'Arquivo não encontrado. Envie o arquivo novamente.',
+  mediaUrlInvalid:
+    'Link do arquivo inválido. Use um endereço https:// (ou o link http:// de uma imagem) ou envie o arquivo.',
+  imageOrMedia: 'Anexe uma imagem ou um arquivo, não os dois.',
   htmlHint: 'Tags como <b>negrito</b>, <i>itálico</i> e <br> (quebra de linha) são permitidas.',
   saved: 'Mensagem salva com sucesso!',
   saveErrorTitle: 'Erro',
@@ -69,6 +74,19 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The file a saved message sends through `mediaUrl` (any kind: `upload:<id>` or a link), else its
+ * image given the spec's way, else null.
+ */
+export function savedMessageAttachmentRef(m: {
+  hasImage: boolean;
+  uploadId: string | null;
+  imageUrl: string;
+  mediaUrl?: string | null;
+}): string | null {
+  return m.mediaUrl || savedMessageImageRef(m);
 }
 
 /** The image a saved message sends: its upload (`upload:<id>`), its http(s) link, or none. */
@@ -135,11 +153,32 @@ export const savedMessageInput = z.object({
     })
     .optional()
     .transform((v) => v || null),
+  /**
+   * Ours: any file sent with the message (an image, a document, an audio, a video): `upload:<id>` of
+   * one of the account's files, or a link (an https link to a file that is not an image is fetched
+   * once into the account's files). Absent keeps the message's file; null or empty removes it. Not
+   * with an image given the spec's way (`hasImage`).
+   */
+  mediaUrl: z
+    .union([text().trim().max(SAVED_MESSAGE_IMAGE_URL_MAX, savedMessagesMsg.mediaUrlInvalid), z.null()], {
+      error: savedMessagesMsg.mediaUrlInvalid,
+    })
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v || null)),
 });
 export type SavedMessageInput = z.input<typeof savedMessageInput>;
 export type SavedMessageFields = z.output<typeof savedMessageInput>;
 
 export const savedMessageIdParams = z.object({ id: z.uuid({ error: 'Identificador inválido.' }) });
+
+/** One of the account's files a saved message sends. */
+export const savedMessageMedia = z.object({
+  kind: z.enum(MEDIA_KINDS),
+  mimeType: z.string(),
+  fileName: z.string(),
+  size: z.number().int(),
+});
+export type SavedMessageMedia = z.infer<typeof savedMessageMedia>;
 
 export const savedMessageSchema = z.object({
   id: z.string(),
@@ -160,6 +199,10 @@ export const savedMessageSchema = z.object({
   contentType: z.enum(savedMessageContentTypes),
   /** The text WhatsApp receives (HTML turned into WhatsApp formatting). */
   preview: z.string(),
+  /** Ours, additive: the file sent with the message (`upload:<id>` or a link), or null. */
+  mediaUrl: z.string().nullable().optional(),
+  /** What that file is, when it is one of the account's files (null for a link or a file gone). */
+  media: savedMessageMedia.nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

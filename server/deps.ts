@@ -25,7 +25,7 @@ import type { ImageLoader } from './whatsapp/uploaded-image';
 export type SavedMessageSource = (
   userId: string,
   id: string,
-) => Promise<{ message: string; imageUrl: string | null } | null>;
+) => Promise<{ message: string; imageUrl: string | null; mediaUrl?: string | null } | null>;
 
 /** What every module receives. */
 export interface AppDeps {

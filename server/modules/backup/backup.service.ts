@@ -595,6 +595,10 @@ export async function parseBackup(
       throw refuse(['savedMessages', i, 'imageUrl'], savedMessagesMsg.imageUrlInvalid);
     if (m.hasImage && m.imageUrl && linkProblem(m.imageUrl, outbound))
       throw refuse(['savedMessages', i, 'imageUrl'], mediaMsg.imageUrlNotPublic);
+    if (m.mediaUrl && !uploadOf(m.mediaUrl) && !isHttpUrl(m.mediaUrl))
+      throw refuse(['savedMessages', i, 'mediaUrl'], savedMessagesMsg.mediaUrlInvalid);
+    if (m.mediaUrl && !uploadOf(m.mediaUrl) && linkProblem(m.mediaUrl, outbound))
+      throw refuse(['savedMessages', i, 'mediaUrl'], mediaMsg.fileUrlNotPublic);
     await turns.next();
   }
   for (const [i, c] of backup.campaigns.entries()) {
@@ -797,12 +801,18 @@ export async function restoreBackup(
           })
         : { config: zeroCounts(), rules: zeroCounts() };
       const groupCounts = await restoreGroups(t, userId, backup.groups);
-      const messageCounts = await restoreSavedMessages(t, userId, backup.savedMessages, async (id, title) => {
-        const image = await restoreImage(id);
-        if (!('problem' in image)) return image;
-        warn(backupMsg.messageImageNotRestored(title, image.problem));
-        return null;
-      });
+      const messageCounts = await restoreSavedMessages(
+        t,
+        userId,
+        backup.savedMessages,
+        async (id, title) => {
+          const image = await restoreImage(id);
+          if (!('problem' in image)) return image;
+          warn(backupMsg.messageImageNotRestored(title, image.problem));
+          return null;
+        },
+        (id, title) => restoreFile(id, (reason) => backupMsg.messageFileNotRestored(title, reason)),
+      );
       // Rows without a creation or queue time take the transaction's, as the column's default would.
       const [{ now }] = rowsOf<{ now: string }>(await t.execute(sql`select now()::text as now`));
       const contactResult = await restoreContacts(t, userId, backup.contacts, slots, now, turns);

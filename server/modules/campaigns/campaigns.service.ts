@@ -400,13 +400,17 @@ async function fieldsFrom(
   if (body.name !== undefined) f.name = body.name;
   let message = body.message;
   let imageUrl = body.imageUrl;
-  const mediaUrl = body.mediaUrl;
+  let mediaUrl = body.mediaUrl;
   if (imageUrl && mediaUrl) throw new AppError('VALIDATION', campaignMsg.imageOrMedia);
   if (body.savedMessageId) {
     const saved = await deps.savedMessage?.(userId, body.savedMessageId);
     if (!saved) throw new AppError('VALIDATION', 'Mensagem salva não encontrada.');
     message = saved.message;
-    if (!imageUrl && !mediaUrl) imageUrl = saved.imageUrl;
+    // Its file of any kind, else its image, unless the request names its own.
+    if (!imageUrl && !mediaUrl) {
+      if (saved.mediaUrl) mediaUrl = saved.mediaUrl;
+      else imageUrl = saved.imageUrl;
+    }
   }
   // The file the campaign will send: the one asked for, or the one it has.
   let file: CampaignFile | null = null;

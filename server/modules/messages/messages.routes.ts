@@ -16,12 +16,16 @@ import {
   deleteSavedMessage,
   getSavedMessage,
   listSavedMessages,
+  type SavedMessageDeps,
   updateSavedMessage,
 } from './messages.service';
 
-export const messagesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
+export const messagesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config, media }) => {
   const spec = routeSpec('messages', 'customer');
-  const outbound = { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE };
+  const fileDeps: SavedMessageDeps = {
+    outbound: { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE },
+    fromLink: (userId, link) => media.fromLink(userId, link),
+  };
   app.get('', spec('Saved messages, newest first', { response: { 200: savedMessageList } }), async (request) =>
     listSavedMessages(db, authed(request).user.id),
   );
@@ -41,7 +45,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
     async (request) => ({
       success: true as const,
       message: savedMessagesMsg.saved,
-      savedMessage: await createSavedMessage(db, authed(request).user.id, request.body, outbound),
+      savedMessage: await createSavedMessage(db, authed(request).user.id, request.body, fileDeps),
     }),
   );
 
@@ -55,7 +59,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
     async (request) => ({
       success: true as const,
       message: savedMessagesMsg.saved,
-      savedMessage: await updateSavedMessage(db, authed(request).user.id, request.params.id, request.body, outbound),
+      savedMessage: await updateSavedMessage(db, authed(request).user.id, request.params.id, request.body, fileDeps),
     }),
   );
 

@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import { mediaMsg } from '../../../contract/media';
 import {
@@ -6,24 +6,54 @@ import {
   SAVED_MESSAGE_TEXT_MAX,
   type SavedMessage,
   type SavedMessageFields,
+  type SavedMessageMedia,
   savedMessageImageRef,
   savedMessagesMsg,
 } from '../../../contract/saved-messages';
-import { uploadUrl } from '../../../contract/uploads';
+import { UPLOAD_REF_PREFIX, uploadIdOf, uploadUrl } from '../../../contract/uploads';
 import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
-import { savedMessages } from '../../db/schema';
+import { mediaUploads, savedMessages } from '../../db/schema';
 import { AppError } from '../../errors';
 import { multiset, takeFrom } from '../../lib/multiset';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
+import { readyAccountFile } from '../../media/account-files';
 import { findUpload, releaseFiles } from '../uploads';
 
 type SavedMessageRow = typeof savedMessages.$inferSelect;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function toSavedMessage(r: SavedMessageRow): SavedMessage {
+/** The account's files saved messages send, by id (ready ones only: one gone or another account's is absent). */
+type Files = Map<string, SavedMessageMedia>;
+
+/** The file id a saved message's `mediaUrl` names, or null for a link or none. */
+function fileIdOf(mediaUrl: string | null): string | null {
+  const id = mediaUrl ? uploadIdOf(mediaUrl) : null;
+  return id && UUID.test(id) ? id.toLowerCase() : null;
+}
+
+async function filesOf(db: Db, userId: string, rows: SavedMessageRow[]): Promise<Files> {
+  const ids = [...new Set(rows.flatMap((r) => fileIdOf(r.mediaUrl) ?? []))];
+  const out: Files = new Map();
+  if (!ids.length) return out;
+  const found = await db
+    .select({
+      id: mediaUploads.id,
+      kind: mediaUploads.kind,
+      mimeType: mediaUploads.mimeType,
+      fileName: mediaUploads.fileName,
+      size: mediaUploads.size,
+    })
+    .from(mediaUploads)
+    .where(ofAccount(mediaUploads, userId, inArray(mediaUploads.id, ids), eq(mediaUploads.state, 'ready')));
+  for (const { id, ...file } of found) out.set(id, { ...file, kind: file.kind as SavedMessageMedia['kind'] });
+  return out;
+}
+
+export function toSavedMessage(r: SavedMessageRow, files: Files = new Map()): SavedMessage {
+  const fileId = fileIdOf(r.mediaUrl);
   return {
     id: r.id,
     title: r.title,
@@ -37,6 +67,8 @@ export function toSavedMessage(r: SavedMessageRow): SavedMessage {
     content: r.content,
     contentType: r.contentType,
     preview: savedMessageText(r),
+    mediaUrl: r.mediaUrl,
+    media: (fileId && files.get(fileId)) || null,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };
@@ -46,12 +78,60 @@ function invalid(field: string, message: string): AppError {
   return new AppError('VALIDATION', message, { [field]: message });
 }
 
+/** What saving a message's file needs: which links may be kept, and how a file's link is fetched. */
+export interface SavedMessageDeps {
+  outbound: OutboundPolicy;
+  /** Stores an https link's file (any kind) as one of the account's files (deps.media.fromLink). */
+  fromLink?: (userId: string, link: string) => Promise<{ id: string }>;
+}
+
+const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
+/** A link whose name says it is an image: kept as a link, as an image link given the spec's way is. */
+const IMAGE_LINK = /\.(jpe?g|png|webp|gif)$/i;
+
+/**
+ * A message's file as it is kept: `upload:<id>` of one of the account's ready files (another
+ * account's id reads as a missing one), an image link as it is, or an https link to any other file,
+ * fetched once into the account's files and kept as that file.
+ */
+async function resolveMediaUrl(db: Db, userId: string, value: string, deps: SavedMessageDeps): Promise<string> {
+  const id = uploadIdOf(value) ?? UPLOAD_URL.exec(value)?.[1] ?? null;
+  if (id !== null) {
+    const file = UUID.test(id) ? await readyAccountFile(db, userId, id.toLowerCase()) : null;
+    if (!file) throw invalid('mediaUrl', savedMessagesMsg.fileNotFound);
+    return `${UPLOAD_REF_PREFIX}${id.toLowerCase()}`;
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  const image = url !== null && IMAGE_LINK.test(url.pathname);
+  if (!url || !(url.protocol === 'https:' || (image && url.protocol === 'http:')))
+    throw invalid('mediaUrl', savedMessagesMsg.mediaUrlInvalid);
+  if (linkProblem(url.href, deps.outbound))
+    throw invalid('mediaUrl', image ? mediaMsg.imageUrlNotPublic : mediaMsg.fileUrlNotPublic);
+  if (image) return url.href;
+  if (!deps.fromLink) throw invalid('mediaUrl', savedMessagesMsg.mediaUrlInvalid);
+  const stored = await deps.fromLink(userId, url.href);
+  return `${UPLOAD_REF_PREFIX}${stored.id.toLowerCase()}`;
+}
+
 /**
  * What a create or an edit stores: HTML sanitised (and refused when nothing of it is left or its
  * text is too long for WhatsApp), the image as a link or as one of the account's uploads, and no
- * image fields at all when the message has no image.
+ * image fields at all when the message has no image. The file (`mediaUrl`): the one asked for, or
+ * (absent) the one the message has, unless an image given the spec's way replaces it.
  */
-async function rowFields(db: Db, userId: string, input: SavedMessageFields, outbound: OutboundPolicy) {
+async function rowFields(
+  db: Db,
+  userId: string,
+  input: SavedMessageFields,
+  deps: SavedMessageDeps,
+  current: SavedMessageRow | null,
+) {
+  const { outbound } = deps;
   const content = input.contentType === 'html' ? sanitizeMessageHtml(input.content) : input.content;
   const text = savedMessageText({ content, contentType: input.contentType });
   if (!text.trim()) throw invalid('content', savedMessagesMsg.contentRequired);
@@ -72,6 +152,10 @@ async function rowFields(db: Db, userId: string, input: SavedMessageFields, outb
       imageFile = upload.fileName;
     }
   }
+  if (input.hasImage && input.mediaUrl) throw invalid('mediaUrl', savedMessagesMsg.imageOrMedia);
+  let mediaUrl: string | null = null;
+  if (input.mediaUrl) mediaUrl = await resolveMediaUrl(db, userId, input.mediaUrl, deps);
+  else if (input.mediaUrl === undefined && !input.hasImage) mediaUrl = current?.mediaUrl ?? null;
   return {
     title: input.title,
     type: input.type,
@@ -80,6 +164,7 @@ async function rowFields(db: Db, userId: string, input: SavedMessageFields, outb
     imageUrl,
     imageFile,
     uploadId,
+    mediaUrl,
     content,
     contentType: input.contentType,
   };
@@ -91,7 +176,8 @@ export async function listSavedMessages(db: Db, userId: string): Promise<SavedMe
     .from(savedMessages)
     .where(ofAccount(savedMessages, userId))
     .orderBy(desc(savedMessages.createdAt), desc(savedMessages.id));
-  return rows.map(toSavedMessage);
+  const files = await filesOf(db, userId, rows);
+  return rows.map((r) => toSavedMessage(r, files));
 }
 
 async function findRow(db: Db, userId: string, id: string): Promise<SavedMessageRow | null> {
@@ -106,37 +192,46 @@ async function findRow(db: Db, userId: string, id: string): Promise<SavedMessage
 export async function getSavedMessage(db: Db, userId: string, id: string): Promise<SavedMessage> {
   const row = await findRow(db, userId, id);
   if (!row) throw new AppError('NOT_FOUND', savedMessagesMsg.notFound);
-  return toSavedMessage(row);
+  return toSavedMessage(row, await filesOf(db, userId, [row]));
 }
+
+const NO_DEPS: SavedMessageDeps = { outbound: { allowPrivate: false } };
 
 export async function createSavedMessage(
   db: Db,
   userId: string,
   input: SavedMessageFields,
-  outbound: OutboundPolicy = { allowPrivate: false },
+  deps: SavedMessageDeps = NO_DEPS,
 ): Promise<SavedMessage> {
   const [row] = await db
     .insert(savedMessages)
-    .values({ ...(await rowFields(db, userId, input, outbound)), userId })
+    .values({ ...(await rowFields(db, userId, input, deps, null)), userId })
     .returning();
-  return toSavedMessage(row);
+  return toSavedMessage(row, await filesOf(db, userId, [row]));
 }
 
+/** Replaces a saved message; the files it no longer sends are freed when nothing else uses them. */
 export async function updateSavedMessage(
   db: Db,
   userId: string,
   id: string,
   input: SavedMessageFields,
-  outbound: OutboundPolicy = { allowPrivate: false },
+  deps: SavedMessageDeps = NO_DEPS,
 ): Promise<SavedMessage> {
-  const fields = await rowFields(db, userId, input, outbound);
+  const current = await findRow(db, userId, id);
+  if (!current) throw new AppError('NOT_FOUND', savedMessagesMsg.notFound);
+  const fields = await rowFields(db, userId, input, deps, current);
   const [row] = await db
     .update(savedMessages)
     .set({ ...fields, updatedAt: new Date() })
     .where(ofAccount(savedMessages, userId, eq(savedMessages.id, id)))
     .returning();
   if (!row) throw new AppError('NOT_FOUND', savedMessagesMsg.notFound);
-  return toSavedMessage(row);
+  const dropped = [current.uploadId, current.mediaUrl].filter(
+    (ref) => ref && ref !== row.uploadId && ref !== row.mediaUrl,
+  );
+  if (dropped.length) await releaseFiles(db, userId, dropped);
+  return toSavedMessage(row, await filesOf(db, userId, [row]));
 }
 
 export async function deleteSavedMessage(db: Db, userId: string, id: string): Promise<void> {
@@ -149,17 +244,18 @@ export async function deleteSavedMessage(db: Db, userId: string, id: string): Pr
 }
 
 /**
- * A saved message as a campaign's content: the text WhatsApp receives and its image (the http(s)
- * link, or `upload:<id>` for an uploaded image), or null when the account has no such message.
+ * A saved message as a campaign's content: the text WhatsApp receives, its image (the http(s)
+ * link, or `upload:<id>` for an uploaded image) and its file of any kind (`mediaUrl`), or null when
+ * the account has no such message.
  */
 export async function savedMessageAsContent(
   db: Db,
   userId: string,
   id: string,
-): Promise<{ message: string; imageUrl: string | null } | null> {
+): Promise<{ message: string; imageUrl: string | null; mediaUrl: string | null } | null> {
   const row = await findRow(db, userId, id);
   if (!row) return null;
-  return { message: savedMessageText(row), imageUrl: savedMessageImageRef(row) };
+  return { message: savedMessageText(row), imageUrl: savedMessageImageRef(row), mediaUrl: row.mediaUrl };
 }
 
 // Restore (modules/backup)
@@ -170,13 +266,15 @@ const RESTORE_BATCH = 500;
 /**
  * Saved messages by title, content type and content: one the account has is not added again.
  * `restoreImage` answers the account's upload for a message's image, or null when it could not
- * come back (the caller reports why); the message is then restored without it.
+ * come back (the caller reports why); the message is then restored without it. `restoreFile` does
+ * the same for the file its `mediaUrl` names (a link is kept as it is).
  */
 export async function restoreSavedMessages(
   t: Db,
   userId: string,
   list: BackupFile['savedMessages'],
   restoreImage: (uploadId: string, title: string) => Promise<{ id: string; fileName: string | null } | null>,
+  restoreFile: (uploadId: string, title: string) => Promise<{ id: string } | null> = async () => null,
 ): Promise<RestoreCounts> {
   const counts = zeroCounts();
   const key = (m: { title: string; contentType: string; content: string }) =>
@@ -205,6 +303,14 @@ export async function restoreSavedMessages(
       }
     }
     const hasImage = m.hasImage && (!!uploadId || isHttpUrl(m.imageUrl));
+    let mediaUrl: string | null = null;
+    const fileId = m.mediaUrl ? uploadIdOf(m.mediaUrl, { uuidOnly: true }) : null;
+    if (fileId) {
+      const file = await restoreFile(fileId, m.title);
+      mediaUrl = file ? `${UPLOAD_REF_PREFIX}${file.id.toLowerCase()}` : null;
+    } else if (m.mediaUrl && isHttpUrl(m.mediaUrl)) {
+      mediaUrl = m.mediaUrl;
+    }
     fresh.push({
       userId,
       title: m.title,
@@ -214,6 +320,7 @@ export async function restoreSavedMessages(
       imageUrl: hasImage ? m.imageUrl : '',
       imageFile: hasImage ? imageFile : '',
       uploadId: hasImage ? uploadId : null,
+      mediaUrl: hasImage ? null : mediaUrl,
       content: m.content,
       contentType: m.contentType,
       ...(m.createdAt && { createdAt: new Date(m.createdAt) }),

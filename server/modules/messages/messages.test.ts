@@ -275,6 +275,7 @@ describe('savedMessageAsContent', () => {
     expect(await savedMessageAsContent(db, user.id, html.id)).toEqual({
       message: '*Oi* {{nome}}\naté logo',
       imageUrl: `upload:${image.id}`,
+      mediaUrl: null,
     });
 
     const linked = (
@@ -287,6 +288,7 @@ describe('savedMessageAsContent', () => {
     expect(await savedMessageAsContent(db, user.id, linked.id)).toEqual({
       message: specPayload.content,
       imageUrl: 'https://exemplo.com.br/a.png',
+      mediaUrl: null,
     });
 
     // Only a file name (what a client that does not upload keeps): nothing to send as image.
