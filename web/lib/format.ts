@@ -68,3 +68,19 @@ export function initials(name: string | null | undefined): string | null {
 export function firstName(name: string): string {
   return name.trim().split(/\s+/)[0] ?? '';
 }
+
+const sizeDecimal = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const sizeInteger = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
+
+const KB = 1024;
+const MB = KB * 1024;
+const GB = MB * 1024;
+
+/** A file's size in pt-BR: '800 bytes', '350 KB', '1,2 MB', '2,0 GB'; null when unknown (0, still being fetched). */
+export function formatFileSize(bytes: number): string | null {
+  if (!Number.isFinite(bytes) || bytes <= 0) return null;
+  if (bytes < KB) return `${sizeInteger.format(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  if (bytes < MB) return `${sizeInteger.format(Math.max(1, Math.round(bytes / KB)))} KB`;
+  if (bytes < GB) return `${sizeDecimal.format(bytes / MB)} MB`;
+  return `${sizeDecimal.format(bytes / GB)} GB`;
+}

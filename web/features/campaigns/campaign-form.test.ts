@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { campaignFormMsg } from '#contract/campaign-form';
 import type { Campaign } from '#contract/campaigns';
+import { sendContentMsg } from '#contract/message-content';
 import { campaignBodyFromForm, campaignFormSchema, emptyCampaignForm, formFromCampaign } from './campaign-form';
 
 const filled = { ...emptyCampaignForm, name: ' Natal ', message: ' Olá {{primeiro_nome}}! ' };
@@ -128,5 +129,77 @@ describe('campaignFormSchema', () => {
     ]);
     expect(schema.safeParse({ ...filled, connectionIds: ['n1'] }).success).toBe(true);
     expect(schema.safeParse(filled).success).toBe(true);
+  });
+});
+
+describe('attachments, location and contact card', () => {
+  const base = { ...emptyCampaignForm, name: 'Catálogo', message: '' };
+
+  it('sends a file instead of the image, a location as numbers and a card, and allows no text', () => {
+    const form = {
+      ...base,
+      imageUrl: 'https://exemplo.com/a.png',
+      mediaUrl: 'upload:abc',
+      location: { latitude: '-23,5505', longitude: '-46.6333', name: ' Loja ', address: '' },
+      contactCard: { name: ' Ana ', phone: '(21) 99876-5432' },
+    };
+    expect(campaignFormSchema().safeParse(form).success).toBe(true);
+    expect(campaignBodyFromForm(form)).toMatchObject({
+      imageUrl: null,
+      mediaUrl: 'upload:abc',
+      location: { latitude: -23.5505, longitude: -46.6333, name: 'Loja' },
+      contactCard: { name: 'Ana', phone: '(21) 99876-5432' },
+    });
+  });
+
+  it('sends null for what was removed and nothing for what never was', () => {
+    const removed = campaignBodyFromForm({ ...base, mediaUrl: null, location: null, contactCard: null });
+    expect(removed).toMatchObject({ mediaUrl: null, location: null, contactCard: null });
+    const none = campaignBodyFromForm({ ...base, message: 'Oi' });
+    expect(none).not.toHaveProperty('mediaUrl');
+    expect(none).not.toHaveProperty('location');
+    expect(none).not.toHaveProperty('contactCard');
+  });
+
+  it('refuses an empty latitude and a short phone with the contract texts, and no text with nothing to send', () => {
+    const bad = campaignFormSchema().safeParse({
+      ...base,
+      location: { latitude: '', longitude: '10', name: '', address: '' },
+      contactCard: { name: 'Ana', phone: '123' },
+    });
+    expect(bad.success).toBe(false);
+    const messages = bad.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
+    expect(messages).toContain(`location.latitude: ${sendContentMsg.latitudeInvalid}`);
+    expect(messages).toContain(`contactCard.phone: ${sendContentMsg.contactPhoneInvalid}`);
+    expect(campaignFormSchema().safeParse(base).success).toBe(false);
+  });
+
+  it('shows what an edited campaign carries', () => {
+    const form = formFromCampaign({
+      id: 'c1',
+      name: 'x',
+      message: '',
+      status: 'draft',
+      messagesSent: 0,
+      messagesDelivered: 0,
+      targetType: 'all',
+      targetGroups: [],
+      createdAt: '2026-01-01T00:00:00Z',
+      mediaUrl: 'upload:f1',
+      media: { kind: 'document', mimeType: 'application/pdf', fileName: 'catalogo.pdf', size: 10 },
+      location: { latitude: 1.5, longitude: 2 },
+      contactCard: { name: 'Ana', phone: '5521998765432' },
+    } as Campaign);
+    expect(form).toMatchObject({
+      mediaUrl: 'upload:f1',
+      mediaFile: { fileName: 'catalogo.pdf' },
+      location: { latitude: '1.5', longitude: '2', name: '', address: '' },
+      contactCard: { name: 'Ana', phone: '5521998765432' },
+    });
+    expect(campaignBodyFromForm(form)).toMatchObject({
+      mediaUrl: 'upload:f1',
+      location: { latitude: 1.5, longitude: 2 },
+      contactCard: { name: 'Ana', phone: '5521998765432' },
+    });
   });
 });

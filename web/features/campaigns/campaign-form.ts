@@ -1,4 +1,10 @@
-import { type CampaignFormDraft, campaignForm, type TemplateVariableDraft } from '#contract/campaign-form';
+import {
+  type CampaignFormDraft,
+  campaignForm,
+  type LocationDraft,
+  locationFromDraft,
+  type TemplateVariableDraft,
+} from '#contract/campaign-form';
 import type { Campaign, CreateCampaignBody } from '#contract/campaigns';
 import { parseTags } from '#contract/contacts';
 import { fromDateTimeLocal, toDateTimeLocal } from './campaign-view';
@@ -35,10 +41,22 @@ export function formFromCampaign(c: Campaign | null): CampaignFormState {
     templateName: c.templateName ?? '',
     templateLanguage: c.templateLanguage ?? '',
     templateVariables: (c.templateVariables ?? []) as TemplateVariableInput[],
+    ...(c.mediaUrl ? { mediaUrl: c.mediaUrl, mediaFile: c.media ?? null } : {}),
+    ...(c.location ? { location: locationDraftOf(c.location) } : {}),
+    ...(c.contactCard ? { contactCard: { name: c.contactCard.name, phone: c.contactCard.phone ?? '' } } : {}),
     // Absent: the default number ('Número padrão'), as the campaign was saved.
     ...(c.connectionIds && c.connectionIds.length > 0 ? { connectionIds: [...c.connectionIds] } : {}),
   };
 }
+
+/** A saved location as the form's fields. */
+function locationDraftOf(l: NonNullable<Campaign['location']>): LocationDraft {
+  return { latitude: String(l.latitude), longitude: String(l.longitude), name: l.name ?? '', address: l.address ?? '' };
+}
+
+/** An empty 'Localização' or 'Cartão de contato' section, as 'Adicionar' opens it. */
+export const emptyLocation: LocationDraft = { latitude: '', longitude: '', name: '', address: '' };
+export const emptyContactCard = { name: '', phone: '' };
 
 /** The campaign form's checks, with the schedule read as the browser's local time. */
 export const campaignFormSchema = (now?: () => number) => campaignForm(fromDateTimeLocal, now);
@@ -47,14 +65,18 @@ export const campaignFormSchema = (now?: () => number) => campaignForm(fromDateT
  * The request body, the same for create and update: every field is sent so that clearing one
  * (the schedule, the tags, the image) clears it on the server too. The numbers are the exception:
  * 'Número padrão' sends none (the body of a campaign before several numbers existed), or an empty
- * list when the campaign being edited was saved with chosen numbers (`savedConnectionIds`).
+ * list when the campaign being edited was saved with chosen numbers (`savedConnectionIds`). The
+ * file, the location and the contact card go when the form has them, null once removed, and not
+ * at all when it never had them (what a campaign without them was always sent as). A file is the
+ * one attachment: it goes instead of the image.
  */
 export function campaignBodyFromForm(
   form: CampaignFormState,
   savedConnectionIds: readonly string[] = [],
 ): CreateCampaignBody & { status: 'draft' | 'scheduled' } {
   const scheduledAt = form.scheduledAt.trim() ? fromDateTimeLocal(form.scheduledAt) : null;
-  const imageUrl = form.imageUrl.trim();
+  const mediaUrl = form.mediaUrl?.trim();
+  const imageUrl = mediaUrl ? '' : form.imageUrl.trim();
   return {
     name: form.name.trim(),
     message: form.message.trim(),
@@ -72,5 +94,18 @@ export function campaignBodyFromForm(
       : savedConnectionIds.length > 0
         ? { connectionIds: [] }
         : {}),
+    ...(form.mediaUrl !== undefined ? { mediaUrl: mediaUrl || null } : {}),
+    ...(form.location !== undefined
+      ? { location: form.location ? (locationFromDraft(form.location) as LocationBody) : null }
+      : {}),
+    ...(form.contactCard !== undefined
+      ? {
+          contactCard: form.contactCard
+            ? { name: form.contactCard.name.trim(), phone: form.contactCard.phone.trim() }
+            : null,
+        }
+      : {}),
   };
 }
+
+type LocationBody = NonNullable<CreateCampaignBody['location']>;

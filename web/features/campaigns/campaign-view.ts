@@ -5,6 +5,7 @@ import {
   campaignMsg,
   campaignWaitReasons,
 } from '#contract/campaigns';
+import type { MediaKind } from '#contract/message-content';
 import { attempted, deliveryRate, deliveryTone, type MessageCounts } from '#contract/metrics';
 import { formatDate } from '#web/lib/format';
 import { finishPhrase } from './start-confirm';
@@ -19,6 +20,27 @@ export function filterCampaigns<T extends Pick<Campaign, 'name' | 'message'>>(
   return campaigns.filter(
     (c) => c.name.toLocaleLowerCase('pt-BR').includes(q) || c.message.toLocaleLowerCase('pt-BR').includes(q),
   );
+}
+
+const MEDIA_ICONS: Record<MediaKind, string> = {
+  image: '📷',
+  document: '📎',
+  audio: '🎵',
+  video: '🎥',
+  sticker: '💟',
+};
+
+/**
+ * What the campaign sends besides its text, one short line each, in the order they go out: the
+ * file ('📎 catalogo.pdf'), the location ('📍 Localização'), the contact card ('👤 Cartão de contato').
+ */
+export function campaignAttachments(c: Pick<Campaign, 'mediaUrl' | 'media' | 'location' | 'contactCard'>): string[] {
+  const lines: string[] = [];
+  if (c.media) lines.push(`${MEDIA_ICONS[c.media.kind]} ${c.media.fileName || 'Arquivo'}`);
+  else if (c.mediaUrl) lines.push('📎 Arquivo');
+  if (c.location) lines.push('📍 Localização');
+  if (c.contactCard) lines.push('👤 Cartão de contato');
+  return lines;
 }
 
 export const TARGET_TYPE_LABELS = {

@@ -2,21 +2,8 @@ import type { ConversationMessage } from '#contract/conversations';
 import { contentPreview, formatDuration, type MessageMedia } from '#contract/message-content';
 import { paths } from '#web/lib/paths';
 
-const decimal1 = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const integer = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
-
-const KB = 1024;
-const MB = KB * 1024;
-const GB = MB * 1024;
-
-/** A file's size in pt-BR: '800 bytes', '350 KB', '1,2 MB', '2,0 GB'; null when unknown (0, still being fetched). */
-export function formatFileSize(bytes: number): string | null {
-  if (!Number.isFinite(bytes) || bytes <= 0) return null;
-  if (bytes < KB) return `${integer.format(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  if (bytes < MB) return `${integer.format(Math.max(1, Math.round(bytes / KB)))} KB`;
-  if (bytes < GB) return `${decimal1.format(bytes / MB)} MB`;
-  return `${decimal1.format(bytes / GB)} GB`;
-}
+/** Shared with every screen that shows a file (web/lib/format.ts). */
+export { formatFileSize } from '#web/lib/format';
 
 export type DocumentIcon = 'spreadsheet' | 'archive' | 'image' | 'text';
 

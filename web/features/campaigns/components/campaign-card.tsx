@@ -25,7 +25,14 @@ import { Spinner } from '#web/components/ui/spinner';
 import { formatDateTime, formatNumber } from '#web/lib/format';
 import { paths } from '#web/lib/paths';
 import type { CampaignCommand } from '../api/run-campaign-action';
-import { audienceText, campaignFigures, createdText, expectedFinishText, waitingText } from '../campaign-view';
+import {
+  audienceText,
+  campaignAttachments,
+  campaignFigures,
+  createdText,
+  expectedFinishText,
+  waitingText,
+} from '../campaign-view';
 import { canRunAction, isRunningStatus } from '../status';
 import { CampaignProgress } from './campaign-progress';
 import { CampaignStatusBadge } from './campaign-status-badge';
@@ -135,6 +142,11 @@ export function CampaignCard({
                 Com imagem
               </Badge>
             ) : null}
+            {campaignAttachments(c).map((line) => (
+              <Badge key={line} tone="outline" className="max-w-full min-w-0">
+                <span className="truncate">{line}</span>
+              </Badge>
+            ))}
           </div>
           <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
             <span className="inline-flex items-center gap-1">

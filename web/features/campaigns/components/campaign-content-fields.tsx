@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { savedMessageImageRef } from '#contract/saved-messages';
 import { UPLOAD_REF_PREFIX, uploadIdOf } from '#contract/uploads';
+import { type AttachedFile, FileAttachmentField } from '#web/components/file-attachment-field';
 import { FormField } from '#web/components/form-field';
 import { ImageUploadField } from '#web/components/image-upload-field';
 import { Label } from '#web/components/ui/label';
@@ -8,8 +9,8 @@ import { NativeSelect } from '#web/components/ui/select';
 import { useSavedMessages } from '#web/lib/queries/get-saved-messages';
 
 /**
- * A saved message as the starting point (its text as WhatsApp gets it, and its image), and the
- * image: a link, or a file uploaded to the account.
+ * A saved message as the starting point (its text as WhatsApp gets it, and its image), the image:
+ * a link, or a file uploaded to the account; or, instead of the image, any file ('Anexar arquivo').
  */
 export function CampaignContentFields({
   active,
@@ -17,12 +18,21 @@ export function CampaignContentFields({
   onImageChange,
   onUseSaved,
   onBusyChange,
+  mediaUrl,
+  mediaFile,
+  mediaError,
+  onMediaChange,
 }: {
   active: boolean;
   imageUrl: string;
   onImageChange: (value: string) => void;
   onUseSaved: (message: string, imageUrl: string) => void;
   onBusyChange: (busy: boolean) => void;
+  mediaUrl: string;
+  mediaFile: AttachedFile | null;
+  mediaError?: string;
+  /** A file attached (`upload:<id>` and what it is), or null once removed. */
+  onMediaChange: (value: { mediaUrl: string; file: AttachedFile } | null) => void;
 }) {
   const id = useId();
   const saved = useSavedMessages(active);
@@ -76,6 +86,28 @@ export function CampaignContentFields({
             onBusyChange={onBusyChange}
           />
         </div>
+      </div>
+      <div className="grid gap-2">
+        <span className="text-sm font-medium">Ou anexe um arquivo (opcional)</span>
+        <FileAttachmentField
+          value={mediaUrl}
+          file={mediaFile}
+          error={mediaError}
+          onAttached={(u) =>
+            onMediaChange({
+              mediaUrl: `${UPLOAD_REF_PREFIX}${u.id}`,
+              file: { kind: u.kind, mimeType: u.mimeType, fileName: u.fileName, size: u.size },
+            })
+          }
+          onRemove={() => onMediaChange(null)}
+          onBusyChange={onBusyChange}
+          hint={
+            <>
+              Imagem, documento (PDF, DOC, XLS, PPT, TXT, CSV), áudio ou vídeo; o arquivo substitui a imagem. A mensagem
+              vai como legenda; em áudios e figurinhas, que não têm legenda, o texto vai numa mensagem separada.
+            </>
+          }
+        />
       </div>
     </div>
   );

@@ -39,6 +39,7 @@ import {
 import { TARGET_TYPE_LABELS, toDateTimeLocal } from '../campaign-view';
 import { CampaignAudienceFields } from './campaign-audience-fields';
 import { CampaignContentFields } from './campaign-content-fields';
+import { CampaignExtrasFields } from './campaign-extras-fields';
 import { CampaignNumbersField } from './campaign-numbers-field';
 import { CampaignPreview } from './campaign-preview';
 import { CampaignTemplateFields } from './campaign-template-fields';
@@ -50,6 +51,7 @@ const SERVER_FIELDS = {
   targetGroups: 'groups',
   scheduledAt: 'scheduledAt',
   connectionIds: 'connectionIds',
+  mediaUrl: 'mediaUrl',
 } as const;
 
 const textareaClass =
@@ -84,6 +86,17 @@ export function CampaignDialog({
     groups: fieldErrors.groups?.message,
     scheduledAt: fieldErrors.scheduledAt?.message,
     connectionIds: fieldErrors.connectionIds?.message,
+    mediaUrl: fieldErrors.mediaUrl?.message,
+    location: {
+      latitude: fieldErrors.location?.latitude?.message,
+      longitude: fieldErrors.location?.longitude?.message,
+      name: fieldErrors.location?.name?.message,
+      address: fieldErrors.location?.address?.message,
+    },
+    contactCard: {
+      name: fieldErrors.contactCard?.name?.message,
+      phone: fieldErrors.contactCard?.phone?.message,
+    },
   };
   const [uploading, setUploading] = useState(false);
   const messageRef = useRef<HTMLTextAreaElement>(null);
@@ -113,6 +126,13 @@ export function CampaignDialog({
   const patch = (values: Partial<CampaignFormState>) => {
     for (const [key, value] of Object.entries(values) as [keyof CampaignFormState, never][])
       editor.setValue(key, value);
+  };
+
+  /** Takes the attached file off (null: the request clears it when the campaign had one). */
+  const dropFile = () => {
+    if (editor.getValues('mediaUrl') === undefined) return;
+    patch({ mediaUrl: null, mediaFile: null });
+    editor.clearErrors('mediaUrl');
   };
 
   /** Puts a variable where the caret is and keeps typing from there. */
@@ -274,9 +294,39 @@ export function CampaignDialog({
               <CampaignContentFields
                 active={open}
                 imageUrl={form.imageUrl}
-                onImageChange={(value) => set('imageUrl', value)}
-                onUseSaved={(message, imageUrl) => patch({ message, imageUrl })}
+                onImageChange={(value) => {
+                  set('imageUrl', value);
+                  if (value.trim()) dropFile();
+                }}
+                onUseSaved={(message, imageUrl) => {
+                  patch({ message, imageUrl });
+                  if (imageUrl) dropFile();
+                }}
                 onBusyChange={setUploading}
+                mediaUrl={form.mediaUrl ?? ''}
+                mediaFile={form.mediaFile ?? null}
+                mediaError={errors.mediaUrl}
+                onMediaChange={(media) => {
+                  if (!media) return dropFile();
+                  // One attachment: the file replaces the image.
+                  patch({ mediaUrl: media.mediaUrl, mediaFile: media.file, imageUrl: '' });
+                  editor.clearErrors('mediaUrl');
+                }}
+              />
+
+              <CampaignExtrasFields
+                location={form.location}
+                contactCard={form.contactCard}
+                locationErrors={errors.location}
+                contactCardErrors={errors.contactCard}
+                onLocationChange={(value) => {
+                  editor.setValue('location', value);
+                  editor.clearErrors('location');
+                }}
+                onContactCardChange={(value) => {
+                  editor.setValue('contactCard', value);
+                  editor.clearErrors('contactCard');
+                }}
               />
 
               <CampaignTemplateFields form={form} active={open} onChange={patch} />
