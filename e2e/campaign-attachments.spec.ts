@@ -84,3 +84,41 @@ test('a campaign made in the form with a PDF, a location and a contact card reac
   }
   await page.screenshot(shot('campaign-attachments-card-1366'));
 });
+
+test('a saved message with a PDF keeps it, shows it, and brings it into a new campaign', async ({ page }) => {
+  await signInCustomer(page, { prefix: 'salvaarq', name: 'Sara Salva' });
+  await page.goto('/dashboard');
+  await page.getByRole('main').getByRole('button', { name: 'Mensagem', exact: true }).click();
+  const compose = page.getByRole('dialog', { name: 'Compor Nova Mensagem' });
+  await compose.getByLabel('Título').fill('Tabela de preços');
+  await compose.getByLabel('Conteúdo da mensagem').fill('Segue a tabela, {{primeiro_nome}}.');
+  await compose.getByTestId('attachment-file').setInputFiles({
+    name: 'precos.pdf',
+    mimeType: 'application/pdf',
+    buffer: PDF,
+  });
+  await expect(compose.getByText('precos.pdf')).toBeVisible();
+  await compose.getByRole('button', { name: 'Salvar Mensagem' }).click();
+  await expect(page.getByText('Mensagem salva com sucesso!').first()).toBeVisible();
+  await expect(compose).toBeHidden();
+
+  const saved = (await (await page.request.get('/api/messages')).json()) as Array<Record<string, unknown>>;
+  expect(saved).toHaveLength(1);
+  expect(saved[0]).toMatchObject({ hasImage: false, media: { kind: 'document', fileName: 'precos.pdf' } });
+  expect(saved[0].mediaUrl).toMatch(/^upload:/);
+
+  await page.goto('/campaigns');
+  await expect(page.getByText('precos.pdf').first()).toBeVisible();
+  await page.getByRole('main').getByRole('button', { name: 'Nova Campanha' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Nova Campanha' });
+  await dialog.getByLabel('Usar uma mensagem salva (opcional)').selectOption({ label: 'Tabela de preços' });
+  await expect(dialog.getByLabel('Mensagem', { exact: true })).toHaveValue('Segue a tabela, {{primeiro_nome}}.');
+  await expect(dialog.getByText('precos.pdf')).toBeVisible();
+  await dialog.getByLabel('Nome da campanha').fill('Preços');
+  await dialog.getByRole('button', { name: 'Criar Campanha' }).click();
+  await expect(page.getByText('Campanha criada com sucesso.').first()).toBeVisible();
+  const list = await (await page.request.get('/api/campaigns')).json();
+  const created = (Array.isArray(list) ? list : list.campaigns).find((c: { name: string }) => c.name === 'Preços');
+  expect(created.mediaUrl).toBe(saved[0].mediaUrl);
+  await page.screenshot(shot('saved-message-file-1366'));
+});

@@ -107,7 +107,39 @@ describe('compose message form', () => {
       imageFile: 'oferta.png',
       content: '<b>Oi</b>',
       htmlMode: true,
+      mediaUrl: '',
+      media: null,
+      hadMedia: false,
     });
     expect(valuesFromMessage(null)).toBe(emptyComposeValues);
+    const withPdf = {
+      ...saved,
+      hasImage: false,
+      uploadId: null,
+      uploadUrl: null,
+      imageFile: '',
+      mediaUrl: 'upload:f1',
+      media: { kind: 'document' as const, mimeType: 'application/pdf', fileName: 'tabela.pdf', size: 1200 },
+    };
+    expect(valuesFromMessage(withPdf)).toMatchObject({
+      hasImage: false,
+      mediaUrl: 'upload:f1',
+      media: withPdf.media,
+      hadMedia: true,
+    });
+  });
+
+  it('sends a file of any kind as mediaUrl, null when removed or when an image is attached instead', () => {
+    const parsed = (v: typeof emptyComposeValues) => composeMessageForm.parse(v);
+    const base = { ...emptyComposeValues, title: 'Tabela', content: 'Segue a tabela' };
+    const pdf = { ...base, mediaUrl: 'upload:f1', media: { kind: 'document' as const, fileName: 'tabela.pdf' } };
+    expect(bodyFromValues(parsed(pdf))).toMatchObject({ hasImage: false, mediaUrl: 'upload:f1', uploadId: null });
+    // Removed from a message that had it: null; a message that never had one sends no mediaUrl at all.
+    expect(bodyFromValues(parsed({ ...pdf, mediaUrl: '', media: null, hadMedia: true }))).toMatchObject({
+      mediaUrl: null,
+    });
+    expect('mediaUrl' in bodyFromValues(parsed({ ...pdf, mediaUrl: '', media: null }))).toBe(false);
+    const image = { ...pdf, hasImage: true, imageUrl: 'https://exemplo.com.br/a.png', hadMedia: true };
+    expect(bodyFromValues(parsed(image))).toMatchObject({ hasImage: true, mediaUrl: null });
   });
 });

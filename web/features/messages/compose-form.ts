@@ -39,6 +39,19 @@ export const composeMessageForm = z
       .min(1, savedMessagesMsg.contentRequired)
       .max(SAVED_MESSAGE_CONTENT_MAX, savedMessagesMsg.contentTooLong),
     htmlMode: z.boolean(),
+    /** Ours: a file of any kind sent with the message (`upload:<id>`), when no image is attached; '' for none. */
+    mediaUrl: z.string(),
+    /** What the attached file is, to show it (the upload's answer, or the saved message's `media`). */
+    media: z
+      .object({
+        kind: z.enum(['image', 'document', 'audio', 'video', 'sticker']).optional(),
+        mimeType: z.string().optional(),
+        fileName: z.string().optional(),
+        size: z.number().optional(),
+      })
+      .nullable(),
+    /** Whether the message being edited had such a file: removing it then sends `mediaUrl: null`. */
+    hadMedia: z.boolean(),
   })
   .superRefine((v, ctx) => {
     if (!v.hasImage) return;
@@ -66,6 +79,9 @@ export const emptyComposeValues: ComposeMessageValues = {
   imageFile: '',
   content: '',
   htmlMode: false,
+  mediaUrl: '',
+  media: null,
+  hadMedia: false,
 };
 
 /** The form filled with a saved message (to edit it), or empty. */
@@ -83,10 +99,17 @@ export function valuesFromMessage(m: SavedMessage | null): ComposeMessageValues 
     imageFile: m.imageFile,
     content: m.content,
     htmlMode: m.contentType === 'html',
+    mediaUrl: m.mediaUrl ?? '',
+    media: m.media ?? null,
+    hadMedia: Boolean(m.mediaUrl),
   };
 }
 
-/** The request body: the spec's payload, with contentType set from the HTML switch and only the chosen image. */
+/**
+ * The request body: the spec's payload, with contentType set from the HTML switch and only the
+ * chosen image; a file of another kind goes as `mediaUrl` (null removes the one an edited message
+ * had), and never with an image.
+ */
 export function bodyFromValues(v: ComposeMessageOutput): SavedMessageInput {
   const upload = v.hasImage && v.imageSource === 'upload';
   const link = v.hasImage && v.imageSource === 'url';
@@ -100,5 +123,7 @@ export function bodyFromValues(v: ComposeMessageOutput): SavedMessageInput {
     content: v.content,
     contentType: v.htmlMode ? 'html' : 'text',
     uploadId: upload ? v.uploadId : null,
+    // Only when there is one, or one to remove: a message without files sends the spec's payload alone.
+    ...(!v.hasImage && v.mediaUrl ? { mediaUrl: v.mediaUrl } : v.hadMedia ? { mediaUrl: null } : {}),
   };
 }

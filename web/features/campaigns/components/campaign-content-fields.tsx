@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { savedMessageImageRef } from '#contract/saved-messages';
+import { type SavedMessage, savedMessageImageRef } from '#contract/saved-messages';
 import { UPLOAD_REF_PREFIX, uploadIdOf } from '#contract/uploads';
 import { type AttachedFile, FileAttachmentField } from '#web/components/file-attachment-field';
 import { FormField } from '#web/components/form-field';
@@ -26,7 +26,8 @@ export function CampaignContentFields({
   active: boolean;
   imageUrl: string;
   onImageChange: (value: string) => void;
-  onUseSaved: (message: string, imageUrl: string) => void;
+  /** The saved message's text, its image (a link or `upload:<id>`), and its file of another kind with what it is. */
+  onUseSaved: (message: string, imageUrl: string, media?: { mediaUrl: string; file: SavedMessage['media'] }) => void;
   onBusyChange: (busy: boolean) => void;
   mediaUrl: string;
   mediaFile: AttachedFile | null;
@@ -49,7 +50,9 @@ export function CampaignContentFields({
             value=""
             onChange={(e) => {
               const m = messages.find((x) => x.id === e.target.value);
-              if (m) onUseSaved(m.preview, savedMessageImageRef(m) ?? '');
+              if (!m) return;
+              if (!m.hasImage && m.mediaUrl) onUseSaved(m.preview, '', { mediaUrl: m.mediaUrl, file: m.media ?? null });
+              else onUseSaved(m.preview, savedMessageImageRef(m) ?? '');
             }}
           >
             <option value="">Escolha para copiar o texto e a imagem…</option>

@@ -298,7 +298,12 @@ export function CampaignDialog({
                   set('imageUrl', value);
                   if (value.trim()) dropFile();
                 }}
-                onUseSaved={(message, imageUrl) => {
+                onUseSaved={(message, imageUrl, media) => {
+                  if (media) {
+                    // The saved message's file (a PDF, an audio…) comes with its text, in place of an image.
+                    patch({ message, imageUrl: '', mediaUrl: media.mediaUrl, mediaFile: media.file ?? null });
+                    return;
+                  }
                   patch({ message, imageUrl });
                   if (imageUrl) dropFile();
                 }}

@@ -8,6 +8,7 @@ import {
 } from '#contract/saved-messages';
 import { BoxedSwitch } from '#web/components/boxed-switch';
 import { FieldError } from '#web/components/field-error';
+import { FileAttachmentField } from '#web/components/file-attachment-field';
 import { FormField } from '#web/components/form-field';
 import { ImageUploadField } from '#web/components/image-upload-field';
 import { Button } from '#web/components/ui/button';
@@ -44,7 +45,7 @@ const RECIPIENT_TYPES: Array<{ value: SavedMessageType; label: string }> = [
 ];
 
 /** Form fields the server may name in its field errors. */
-const SERVER_FIELDS = ['title', 'type', 'content', 'imageUrl', 'uploadId'] as const;
+const SERVER_FIELDS = ['title', 'type', 'content', 'imageUrl', 'uploadId', 'mediaUrl'] as const;
 
 /**
  * 'Compor Nova Mensagem' (SPEC §2, §4, §5, §8): title, recipient type, the message and image
@@ -78,6 +79,8 @@ export function ComposeMessageDialog({
   const hasImage = form.watch('hasImage');
   const htmlMode = form.watch('htmlMode');
   const imageSource = form.watch('imageSource');
+  const mediaUrl = form.watch('mediaUrl');
+  const media = form.watch('media');
   const upload = {
     uploadId: form.watch('uploadId'),
     uploadUrl: form.watch('uploadUrl'),
@@ -199,7 +202,31 @@ export function ComposeMessageDialog({
                 />
               </TabsContent>
             </Tabs>
-          ) : null}
+          ) : (
+            <div className="grid gap-2 rounded-md border p-3">
+              <span className="text-sm font-medium leading-none">Ou anexe um arquivo (opcional)</span>
+              <FileAttachmentField
+                value={mediaUrl}
+                file={media}
+                error={errors.mediaUrl?.message}
+                onBusyChange={setUploading}
+                hint="Documento (PDF, DOC, XLS, PPT, TXT, CSV), áudio, vídeo ou imagem, enviado com a mensagem."
+                onAttached={(u) => {
+                  form.setValue('mediaUrl', `upload:${u.id}`, { shouldDirty: true });
+                  form.setValue(
+                    'media',
+                    { kind: u.kind, mimeType: u.mimeType, fileName: u.fileName, size: u.size },
+                    { shouldDirty: true },
+                  );
+                  form.clearErrors('mediaUrl');
+                }}
+                onRemove={() => {
+                  form.setValue('mediaUrl', '', { shouldDirty: true });
+                  form.setValue('media', null, { shouldDirty: true });
+                }}
+              />
+            </div>
+          )}
 
           <div className="grid gap-2">
             <div className="flex flex-wrap items-center justify-between gap-3">

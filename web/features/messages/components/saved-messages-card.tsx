@@ -1,4 +1,4 @@
-import { Code, ImageIcon, MessageSquare, Pencil, Plus, Trash2 } from 'lucide-react';
+import { Code, ImageIcon, MessageSquare, Paperclip, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { type SavedMessage, savedMessagesMsg } from '#contract/saved-messages';
 import { ConfirmDialog } from '#web/components/confirm-dialog';
@@ -40,6 +40,12 @@ function SavedMessageItem({
               <Badge tone="blue">
                 <ImageIcon aria-hidden />
                 Com imagem
+              </Badge>
+            ) : null}
+            {!message.hasImage && message.mediaUrl ? (
+              <Badge tone="blue">
+                <Paperclip aria-hidden />
+                <span className="max-w-40 truncate">{message.media?.fileName || 'Com arquivo'}</span>
               </Badge>
             ) : null}
             {message.contentType === 'html' ? (
