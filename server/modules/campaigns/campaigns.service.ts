@@ -16,7 +16,6 @@ import {
   type UpdateCampaignBody,
 } from '../../../contract/campaigns';
 import { mediaMsg } from '../../../contract/media';
-import { MEDIA_KINDS } from '../../../contract/message-content';
 import { messageCounts } from '../../../contract/metrics';
 import { unknownVariable } from '../../../contract/personalize';
 import { e164Of } from '../../../contract/phone';
@@ -25,12 +24,13 @@ import { UPLOAD_REF_PREFIX, uploadIdOf } from '../../../contract/uploads';
 import { accountSql, acrossAccounts, ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
-import { campaignRecipients, campaigns, connections, groups, mediaUploads, type UserRow } from '../../db/schema';
+import { campaignRecipients, campaigns, connections, groups, type UserRow } from '../../db/schema';
 import type { SavedMessageSource } from '../../deps';
 import { AppError } from '../../errors';
 import type { AppState } from '../../lib/app-state';
 import { type Table, tableTime } from '../../lib/download';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
+import { readyAccountFiles } from '../../media/account-files';
 import {
   assertTransition,
   type CampaignFields,
@@ -196,37 +196,9 @@ export async function listCampaigns(
 
 /** The account's ready files (uploaded or received) among these ids, by id. */
 async function readyFiles(db: Db, userId: string, ids: string[]): Promise<Map<string, ShownFile & CampaignFile>> {
-  const wanted = [...new Set(ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id)))];
-  const out = new Map<string, ShownFile & CampaignFile>();
-  if (!wanted.length) return out;
-  const rows = await db
-    .select({
-      id: mediaUploads.id,
-      kind: mediaUploads.kind,
-      mimeType: mediaUploads.mimeType,
-      fileName: mediaUploads.fileName,
-      size: mediaUploads.size,
-      voice: mediaUploads.voice,
-      durationSeconds: mediaUploads.durationSeconds,
-    })
-    .from(mediaUploads)
-    .where(
-      ofAccount(
-        mediaUploads,
-        userId,
-        inArray(mediaUploads.id, wanted),
-        inArray(mediaUploads.origin, ['upload', 'inbound']),
-        eq(mediaUploads.state, 'ready'),
-      ),
-    );
-  for (const r of rows) {
-    if ((MEDIA_KINDS as readonly string[]).includes(r.kind))
-      out.set(r.id, { ...r, kind: r.kind as CampaignFile['kind'] });
-  }
-  return out;
+  return readyAccountFiles(db, userId, ids);
 }
 
-/** The files the campaigns' `mediaUrl` name, by id. */
 async function filesOf(db: Db, userId: string, rows: CampaignRow[]): Promise<Map<string, ShownFile>> {
   const ids = rows.flatMap((r) => {
     const id = r.mediaUrl ? uploadIdOf(r.mediaUrl) : null;

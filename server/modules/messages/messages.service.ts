@@ -1,4 +1,4 @@
-import { desc, eq, inArray } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import { mediaMsg } from '../../../contract/media';
 import {
@@ -13,12 +13,12 @@ import {
 import { UPLOAD_REF_PREFIX, uploadIdOf, uploadUrl } from '../../../contract/uploads';
 import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
-import { mediaUploads, savedMessages } from '../../db/schema';
+import { savedMessages } from '../../db/schema';
 import { AppError } from '../../errors';
 import { multiset, takeFrom } from '../../lib/multiset';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
 import { sanitizeMessageHtml, savedMessageText } from '../../lib/whatsapp-format';
-import { readyAccountFile } from '../../media/account-files';
+import { readyAccountFile, readyAccountFiles } from '../../media/account-files';
 import { findUpload, releaseFiles } from '../uploads';
 
 type SavedMessageRow = typeof savedMessages.$inferSelect;
@@ -35,20 +35,13 @@ function fileIdOf(mediaUrl: string | null): string | null {
 }
 
 async function filesOf(db: Db, userId: string, rows: SavedMessageRow[]): Promise<Files> {
-  const ids = [...new Set(rows.flatMap((r) => fileIdOf(r.mediaUrl) ?? []))];
+  const found = await readyAccountFiles(
+    db,
+    userId,
+    rows.flatMap((r) => fileIdOf(r.mediaUrl) ?? []),
+  );
   const out: Files = new Map();
-  if (!ids.length) return out;
-  const found = await db
-    .select({
-      id: mediaUploads.id,
-      kind: mediaUploads.kind,
-      mimeType: mediaUploads.mimeType,
-      fileName: mediaUploads.fileName,
-      size: mediaUploads.size,
-    })
-    .from(mediaUploads)
-    .where(ofAccount(mediaUploads, userId, inArray(mediaUploads.id, ids), eq(mediaUploads.state, 'ready')));
-  for (const { id, ...file } of found) out.set(id, { ...file, kind: file.kind as SavedMessageMedia['kind'] });
+  for (const [id, { kind, mimeType, fileName, size }] of found) out.set(id, { kind, mimeType, fileName, size });
   return out;
 }
 
