@@ -40,7 +40,7 @@ test('a campaign made in the form with a PDF, a location and a contact card reac
     mimeType: 'application/pdf',
     buffer: PDF,
   });
-  await expect(dialog.getByText('catalogo.pdf')).toBeVisible();
+  await expect(dialog.getByText('catalogo.pdf').first()).toBeVisible();
 
   await dialog.getByRole('button', { name: 'Adicionar localização' }).click();
   await dialog.getByLabel('Latitude').fill('-22,9068');
@@ -50,6 +50,11 @@ test('a campaign made in the form with a PDF, a location and a contact card reac
   await dialog.getByLabel('Nome do contato').fill('Atendimento');
   await dialog.getByLabel('Telefone do contato').fill('(21) 99876-5432');
   await dialog.getByLabel('Público-alvo').selectOption({ label: 'Contatos' });
+  // The preview lists what goes with the text.
+  const extras = dialog.getByTestId('campaign-preview-extras');
+  await expect(extras).toContainText('catalogo.pdf');
+  await expect(extras).toContainText('Localização: Loja Centro');
+  await expect(extras).toContainText('Cartão de contato: Atendimento');
   await page.screenshot(shot('campaign-attachments-dialog-1366'));
   await dialog.getByRole('button', { name: 'Criar Campanha' }).click();
   await expect(page.getByText('Campanha criada com sucesso.').first()).toBeVisible();
@@ -113,7 +118,7 @@ test('a saved message with a PDF keeps it, shows it, and brings it into a new ca
   const dialog = page.getByRole('dialog', { name: 'Nova Campanha' });
   await dialog.getByLabel('Usar uma mensagem salva (opcional)').selectOption({ label: 'Tabela de preços' });
   await expect(dialog.getByLabel('Mensagem', { exact: true })).toHaveValue('Segue a tabela, {{primeiro_nome}}.');
-  await expect(dialog.getByText('precos.pdf')).toBeVisible();
+  await expect(dialog.getByText('precos.pdf').first()).toBeVisible();
   await dialog.getByLabel('Nome da campanha').fill('Preços');
   await dialog.getByRole('button', { name: 'Criar Campanha' }).click();
   await expect(page.getByText('Campanha criada com sucesso.').first()).toBeVisible();

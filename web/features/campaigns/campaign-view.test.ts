@@ -3,8 +3,10 @@ import { type Campaign, campaignMsg } from '#contract/campaigns';
 import { campaignsRefetchInterval } from './api/get-campaigns';
 import {
   audienceText,
+  campaignAttachments,
   campaignFigures,
   createdText,
+  draftAttachments,
   expectedFinishText,
   filterCampaigns,
   fromDateTimeLocal,
@@ -238,5 +240,28 @@ describe('datetime-local values', () => {
     expect(fromDateTimeLocal('22/11/2026 14:05')).toBeNull();
     expect(toDateTimeLocal(null)).toBe('');
     expect(toDateTimeLocal('nope')).toBe('');
+  });
+});
+
+describe('what a campaign carries besides its text', () => {
+  it('lists the file by its kind and name, the location and the card, for the card and the preview', () => {
+    expect(
+      campaignAttachments({
+        mediaUrl: 'upload:f1',
+        media: { kind: 'document', mimeType: 'application/pdf', fileName: 'catalogo.pdf', size: 10 },
+        location: { latitude: 1, longitude: 2 },
+        contactCard: { name: 'Ana', phone: '5521998765432' },
+      } as Parameters<typeof campaignAttachments>[0]),
+    ).toEqual(['📎 catalogo.pdf', '📍 Localização', '👤 Cartão de contato']);
+    expect(campaignAttachments({ mediaUrl: null, media: null, location: null, contactCard: null })).toEqual([]);
+    expect(
+      draftAttachments({
+        mediaUrl: 'upload:f1',
+        mediaFile: { kind: 'audio', fileName: 'recado.ogg' },
+        location: { name: ' Loja Centro ' },
+        contactCard: { name: '' },
+      }),
+    ).toEqual(['🎵 recado.ogg', '📍 Localização: Loja Centro', '👤 Cartão de contato']);
+    expect(draftAttachments({ mediaUrl: null, location: null })).toEqual([]);
   });
 });

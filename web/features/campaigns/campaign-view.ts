@@ -199,3 +199,22 @@ export function fromDateTimeLocal(value: string): string | null {
   const date = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0));
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
+
+/** What the campaign form has besides its text, as the preview lists it. */
+export function draftAttachments(form: {
+  mediaUrl?: string | null;
+  mediaFile?: { kind?: MediaKind; fileName?: string } | null;
+  location?: { name?: string } | null;
+  contactCard?: { name?: string } | null;
+}): string[] {
+  const lines: string[] = [];
+  if (form.mediaUrl) {
+    const icon = form.mediaFile?.kind ? MEDIA_ICONS[form.mediaFile.kind] : '📎';
+    lines.push(`${icon} ${form.mediaFile?.fileName || 'Arquivo'}`);
+  }
+  if (form.location) lines.push(`📍 Localização${form.location.name?.trim() ? `: ${form.location.name.trim()}` : ''}`);
+  if (form.contactCard) {
+    lines.push(`👤 Cartão de contato${form.contactCard.name?.trim() ? `: ${form.contactCard.name.trim()}` : ''}`);
+  }
+  return lines;
+}

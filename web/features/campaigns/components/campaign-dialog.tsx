@@ -36,7 +36,7 @@ import {
   emptyCampaignForm,
   formFromCampaign,
 } from '../campaign-form';
-import { TARGET_TYPE_LABELS, toDateTimeLocal } from '../campaign-view';
+import { draftAttachments, TARGET_TYPE_LABELS, toDateTimeLocal } from '../campaign-view';
 import { CampaignAudienceFields } from './campaign-audience-fields';
 import { CampaignContentFields } from './campaign-content-fields';
 import { CampaignExtrasFields } from './campaign-extras-fields';
@@ -343,6 +343,7 @@ export function CampaignDialog({
               targetType={form.targetType}
               tags={form.tags}
               active={open}
+              extras={draftAttachments(form)}
             />
           </div>
 

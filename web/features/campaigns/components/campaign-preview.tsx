@@ -94,6 +94,7 @@ export function CampaignPreview({
   targetType,
   tags,
   active,
+  extras = [],
 }: {
   message: string;
   /** The campaign's image: a link or `upload:<id>`; empty for none. */
@@ -102,6 +103,8 @@ export function CampaignPreview({
   /** The form's tags, comma-separated (they narrow a contacts audience). */
   tags: string;
   active: boolean;
+  /** What goes with or after the text (the file, the location, the card), one line each. */
+  extras?: readonly string[];
 }) {
   const debounced = useDebouncedValue(message.trim(), PREVIEW_DEBOUNCE_MS);
   const tagsKey = useDebouncedValue(targetType === 'contacts' ? parseTags(tags).join(',') : '', PREVIEW_DEBOUNCE_MS);
@@ -178,6 +181,18 @@ export function CampaignPreview({
         Pré-visualização
       </h3>
       {body}
+      {extras.length > 0 ? (
+        <div className="grid gap-1 rounded-md border bg-card px-3 py-2 text-xs" data-testid="campaign-preview-extras">
+          <span className="font-medium text-foreground">Cada contato também recebe:</span>
+          <ul className="grid gap-0.5 text-muted-foreground">
+            {extras.map((line) => (
+              <li key={line} className="truncate">
+                {line}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
     </section>
   );
 }
