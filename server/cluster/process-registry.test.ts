@@ -27,9 +27,11 @@ describe('the process registry', () => {
     const database = await createTestDatabase();
     const { db } = database;
     try {
-      const a = new ProcessRegistry(db, { id: 'a', beatMs: 50, deadAfterMs: 400 });
+      // The dead-after leaves a busy machine room: a beat late by a second is still alive.
+      const DEAD_AFTER_MS = 2_000;
+      const a = new ProcessRegistry(db, { id: 'a', beatMs: 50, deadAfterMs: DEAD_AFTER_MS });
       // b beats only when told: stopping its beats is how a killed process looks.
-      const b = new ProcessRegistry(db, { id: 'b', beatMs: 600_000, deadAfterMs: 400 });
+      const b = new ProcessRegistry(db, { id: 'b', beatMs: 600_000, deadAfterMs: DEAD_AFTER_MS });
       await a.join();
       expect(a.live()).toEqual(['a']);
       expect(a.owns('anything')).toBe(true);
@@ -50,11 +52,11 @@ describe('the process registry', () => {
       // and a is told who left.
       const gone: string[][] = [];
       a.onChange((_, left) => gone.push(left));
-      const killed = new ProcessRegistry(db, { id: 'c', beatMs: 600_000, deadAfterMs: 400 });
+      const killed = new ProcessRegistry(db, { id: 'c', beatMs: 600_000, deadAfterMs: DEAD_AFTER_MS });
       await killed.join();
       await a.refresh();
       expect(a.live()).toEqual(['a', 'c']);
-      await new Promise((r) => setTimeout(r, 600));
+      await new Promise((r) => setTimeout(r, DEAD_AFTER_MS + 300));
       await a.refresh();
       expect(a.live()).toEqual(['a']);
       expect(gone.at(-1)).toEqual(['c']);
