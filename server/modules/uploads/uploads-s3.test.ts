@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { appPerFile } from '../../testing/app-per-file';
 import { type FakeS3, startFakeS3 } from '../../testing/fake-s3';
-import { multipart } from '../../testing/multipart';
 import { apiCall, createTestApp, newCustomerWithCalls } from '../../testing/test-app';
 
 /** With MEDIA_S3_* set, an account's files live in the bucket and are served from it to that account only. */
@@ -31,13 +30,7 @@ const PDF = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(300_000), Buff
 describe('uploads on the S3 media store', () => {
   it('keeps a PDF in the bucket and serves it to its account only', async () => {
     const { cookie } = await newCustomerWithCalls(ctx);
-    const body = multipart('catalogo.pdf', PDF);
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/uploads',
-      payload: body.payload,
-      headers: { ...body.headers, cookie },
-    });
+    const res = await apiCall(ctx, 'POST', '/api/uploads', { cookie, file: { name: 'catalogo.pdf', data: PDF } });
     expect(res.statusCode, res.body).toBe(200);
     expect((await fake.objects()).some((k) => k.startsWith('files/'))).toBe(true);
     const served = await apiCall(ctx, 'GET', res.json().url, { cookie });
