@@ -390,6 +390,11 @@ export const backupMediaItem = z.object({
     .string()
     .regex(/^[0-9a-f]{64}$/)
     .optional(),
+  /**
+   * An audio file recorded as a voice note (sent to play as one): restored as one when its bytes
+   * are Ogg Opus, its duration read again from them; otherwise as plain audio.
+   */
+  voice: z.boolean().optional(),
   data: z.string().max(BACKUP_FILE_BASE64_MAX, `Arquivo muito grande. O limite é ${UPLOAD_MAX_MB} MB para imagens.`),
 });
 

@@ -133,3 +133,12 @@ export function createMediaStore(opts: {
 
 /** The key a file of the account is kept under. */
 export const accountFileKey = (userId: string, fileId: string) => `${userId}/${fileId}`;
+
+/** A file of the store as one buffer: only for files small enough to hold (an image, a voice note). */
+export async function readWhole(store: MediaStore, key: string): Promise<Buffer> {
+  const body = await store.get(key);
+  if (!body) throw new Error('the file is no longer in the media store');
+  const parts: Buffer[] = [];
+  for await (const part of body) parts.push(Buffer.isBuffer(part) ? part : Buffer.from(part as Uint8Array));
+  return Buffer.concat(parts);
+}

@@ -1,8 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { backupMsg, type RestoreResult } from '../../../contract/backup';
+import { rowsOf } from '../../db/rows';
 import { NOT_ACCEPTED } from '../../media/file-type';
 import { appPerFile } from '../../testing/app-per-file';
+import { oggOpusFile } from '../../testing/ogg-opus';
 import { apiCall, createTestApp, newCustomerWithCalls } from '../../testing/test-app';
 import { base64Pieces, CorruptedBase64, decodeBase64InTurns } from './backup-files';
 import { Turns } from './backup-json';
@@ -113,6 +116,48 @@ describe('backup of files in the media store', () => {
     expect(again.campaigns.added).toBe(0);
     expect(again.autoReplies.added).toBe(0);
     expect(again.files).toEqual({ restored: 0, notRestored: 0 });
+  });
+
+  it('restores a voice note as a voice note, its length read again from its bytes; a claimed one that is not stays audio', async () => {
+    const source = await account();
+    const note = oggOpusFile(4);
+    const res = await apiCall(ctx, 'POST', '/api/uploads?voice=true', {
+      cookie: source.cookie,
+      file: { name: 'gravacao.ogg', data: note },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ voice: true, durationSeconds: 4 });
+    const mp3Id = await source.upload('musica.mp3', MP3);
+    const saved = await source.call('POST', '/api/bot-config', {
+      autoReplies: [
+        { trigger: 'voz', response: 'Ouça', type: 'audio', mediaUrl: `upload:${res.json().id}` },
+        { trigger: 'musica', response: 'Ouça', type: 'audio', mediaUrl: `upload:${mp3Id}` },
+      ],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+
+    const backup = JSON.parse(await source.download());
+    const entry = (id: string) => (backup.media as Json[]).find((e) => e.url === `upload:${id}`);
+    expect(entry(res.json().id)).toMatchObject({ kind: 'audio', voice: true });
+    expect(entry(mp3Id)).not.toHaveProperty('voice');
+    // An MP3 claimed as a voice note: its bytes are not Ogg Opus, so it comes back as audio.
+    (entry(mp3Id) as Json).voice = true;
+
+    const target = await account();
+    const result = await target.restore(JSON.stringify(backup));
+    expect(result.files).toEqual({ restored: 2, notRestored: 0 });
+    const rules = await target.rules();
+    const fileOf = async (trigger: string) => {
+      const ref = String(rules.find((r) => r.trigger === trigger)?.mediaUrl).replace(/^upload:/, '');
+      const [row] = rowsOf<{ voice: boolean; duration_seconds: number | null; user_id: string }>(
+        await ctx.database.db.execute(
+          sql`select voice, duration_seconds, user_id from media_uploads where id = ${ref}::uuid`,
+        ),
+      );
+      return row;
+    };
+    expect(await fileOf('voz')).toEqual({ voice: true, duration_seconds: 4, user_id: target.user.id });
+    expect(await fileOf('musica')).toEqual({ voice: false, duration_seconds: null, user_id: target.user.id });
   });
 
   it('leaves out what goes over the backup’s room, and says so in the file and on restore', async () => {

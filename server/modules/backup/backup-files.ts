@@ -5,7 +5,8 @@ import { uploadsMsg } from '../../../contract/uploads';
 import type { Db } from '../../db/client';
 import { mediaUploads } from '../../db/schema';
 import { detectFile, HEAD_BYTES } from '../../media/file-type';
-import { accountFileKey, type MediaStore, MediaTooLarge } from '../../media/store';
+import { accountFileKey, type MediaStore, MediaTooLarge, readWhole } from '../../media/store';
+import { oggOpusDuration } from '../../media/webm-to-ogg';
 import { keptFileName, makeUploadRoom } from '../uploads';
 import type { Turns } from './backup-json';
 import type { MediaEntry } from './backup-media';
@@ -130,6 +131,8 @@ export async function restoreStoreFile(
     await store.delete(key);
     return { problem: backupMsg.fileCorrupted };
   }
+  const voice =
+    entry.voice && detected.kind === 'audio' && detected.voiceCapable ? await voiceNoteSeconds(store, key) : null;
   const fileName = keptFileName(
     entry.fileName,
     detected.extension,
@@ -146,6 +149,21 @@ export async function restoreStoreFile(
     state: 'ready',
     storageKey: key,
     sha256: stored.sha256,
+    voice: voice !== null,
+    durationSeconds: voice,
   });
   return { id, fileName, kind: detected.kind };
+}
+
+/**
+ * The seconds of a voice note the backup carried, read from its own Ogg Opus pages as an upload's
+ * are (at most Meta's audio limit, held once); null when they do not read as one, and the file is
+ * restored as plain audio.
+ */
+async function voiceNoteSeconds(store: MediaStore, key: string): Promise<number | null> {
+  try {
+    return Math.max(1, Math.round(oggOpusDuration(await readWhole(store, key))));
+  } catch {
+    return null;
+  }
 }

@@ -25,6 +25,8 @@ export interface MediaEntry {
   kind?: string;
   /** The SHA-256 (hex) the export gave: a restore checks the bytes against it. */
   sha256?: string;
+  /** An audio file the export marked as a voice note. */
+  voice?: boolean;
 }
 
 /**
@@ -249,6 +251,10 @@ async function readEntries(w: ByteWalker, file: Buffer, start: number, end: numb
           const value = valueEnd - i <= FIELD_MAX_BYTES ? w.small(i, valueEnd) : undefined;
           if (typeof value !== 'string') throw new MediaRefused(['media', k, key], backupMsg.mediaFieldInvalid);
           fields[key] = value;
+        } else if (key === 'voice') {
+          const value = valueEnd - i <= 5 ? w.small(i, valueEnd) : undefined;
+          if (typeof value !== 'boolean') throw new MediaRefused(['media', k, key], backupMsg.mediaFieldInvalid);
+          fields.voice = value;
         }
         i = await w.skipSpace(valueEnd);
         if (w.at(i) === COMMA) {
@@ -269,6 +275,7 @@ async function readEntries(w: ByteWalker, file: Buffer, start: number, end: numb
         fileName: typeof fields.fileName === 'string' ? fields.fileName : '',
         ...(typeof fields.kind === 'string' && fields.kind !== 'image' && { kind: fields.kind }),
         ...(typeof fields.sha256 === 'string' && { sha256: fields.sha256.toLowerCase() }),
+        ...(fields.voice === true && { voice: true }),
       });
     }
     i = await w.skipSpace(i + 1);

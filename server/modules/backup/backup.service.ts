@@ -416,6 +416,7 @@ async function* storeFileEntry(db: Db, store: MediaStore, userId: string, id: st
       kind: mediaUploads.kind,
       size: mediaUploads.size,
       sha256: mediaUploads.sha256,
+      voice: mediaUploads.voice,
       state: mediaUploads.state,
       storageKey: mediaUploads.storageKey,
     })
@@ -432,6 +433,7 @@ async function* storeFileEntry(db: Db, store: MediaStore, userId: string, id: st
     kind: file.kind,
     size: file.size,
     sha256: file.sha256,
+    voice: file.voice || undefined,
   });
   yield `${JSON.stringify(fields).slice(0, -1)},"data":"`;
   for await (const piece of base64Pieces(body)) yield piece;

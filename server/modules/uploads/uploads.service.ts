@@ -23,7 +23,7 @@ import { AppError } from '../../errors';
 import { defineJob } from '../../jobs/define';
 import { insertJob } from '../../jobs/runner';
 import { detectFile } from '../../media/file-type';
-import { accountFileKey, type MediaStore, MediaTooLarge } from '../../media/store';
+import { accountFileKey, type MediaStore, MediaTooLarge, readWhole } from '../../media/store';
 import { oggOpusDuration, webmOpusToOgg } from '../../media/webm-to-ogg';
 import type { FileOpener } from '../../whatsapp/account-file';
 
@@ -433,14 +433,6 @@ export function accountFileOpener(db: Db, store: MediaStore): FileOpener {
 const HEAD_BYTES = 4 * 1024 * 1024;
 const LARGEST = Math.max(...Object.values(MEDIA_MAX_BYTES));
 
-async function readAll(store: MediaStore, key: string): Promise<Buffer> {
-  const body = await store.get(key);
-  if (!body) throw new Error('the file is no longer in the media store');
-  const parts: Buffer[] = [];
-  for await (const part of body) parts.push(Buffer.isBuffer(part) ? part : Buffer.from(part as Uint8Array));
-  return Buffer.concat(parts);
-}
-
 /** A name kept and served: no folders, no control or quoting characters, and the extension of what the bytes are. */
 export function keptFileName(name: string | undefined, extension: string, fallback: string): string {
   const base = baseFileName(name ?? '')
@@ -499,7 +491,7 @@ export async function saveFile(
     // Images keep their place in the database (campaigns, saved messages, backups read them there),
     // with the messages they always had.
     if (stored.size > UPLOAD_MAX_BYTES) return refuse('PAYLOAD_TOO_LARGE', uploadsMsg.tooLarge);
-    const data = await readAll(store, key);
+    const data = await readWhole(store, key);
     await store.delete(key);
     return {
       ...(await saveUpload(db, userId, { fileName: file.fileName, data }, { quotaMb: opts.quotaMb })),
@@ -522,7 +514,7 @@ export async function saveFile(
   let durationSeconds: number | null = null;
   if (detected.kind === 'audio' && (opts.voice || mimeType === 'audio/webm')) {
     try {
-      let ogg = await readAll(store, key);
+      let ogg = await readWhole(store, key);
       if (mimeType === 'audio/webm') ogg = webmOpusToOgg(ogg);
       if (detected.voiceCapable || mimeType === 'audio/webm') {
         durationSeconds = Math.max(1, Math.round(oggOpusDuration(ogg)));
