@@ -50,7 +50,14 @@ import { presenceRoutes } from './modules/presence';
 import { reportsRoutes } from './modules/reports';
 import { changePasswordRoutes, getAccountSettings, settingsRoutes } from './modules/settings';
 import { systemRoutes } from './modules/system';
-import { accountFileOpener, deleteStoredJob, fileFromLink, loadUpload, uploadsRoutes } from './modules/uploads';
+import {
+  accountFileOpener,
+  deleteStoredJob,
+  fileFromLink,
+  loadUpload,
+  moveLegacyImagesChore,
+  uploadsRoutes,
+} from './modules/uploads';
 import { type VerificationOptions, verificationRoutes } from './modules/verification';
 import { cloudApiRoutes, sessionPollFastPath, webhookFastPath, whatsappSessionRoutes } from './modules/whatsapp';
 import { registerAccessControl, registerPublicPlugin, SESSION_COOKIE } from './plugins/access';
@@ -202,6 +209,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   });
   jobs.register(inboundFiles.job);
   jobs.register(deleteStoredJob(mediaStore));
+  jobs.register(moveLegacyImagesChore(mediaStore));
   // On PostgreSQL other processes may receive the same contact's messages: each contact's turn is
   // then taken in the database (chatbot/turns.ts), not only in this process.
   const chatbot = chatbotSubscriber({
@@ -230,7 +238,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     jobs,
     connectionUp: (connectionId): boolean => connections.numberStatus(connectionId).isConnected,
   });
-  const loadImage = (userId: string, id: string) => loadUpload(db, userId, id);
+  const loadImage = (userId: string, id: string) => loadUpload(db, mediaStore, userId, id);
   const openFile = accountFileOpener(db, mediaStore);
   const connections = new ConnectionManager({
     config,

@@ -236,11 +236,12 @@ export const savedMessages = pgTable(
   (t) => [index('saved_messages_user_idx').on(t.userId, t.createdAt)],
 );
 
-/** Images an account uploaded (campaign and saved-message content); served only to their owner. */
 /**
- * The account's files: images it uploaded, and files its contacts sent (`origin` 'inbound'). An
- * upload's bytes are in `data`; a received file's are in the media store (server/media/store.ts)
- * under `storage_key`, fetched in the background while `state` is 'pending'.
+ * The account's files: those it uploaded, and those its contacts sent (`origin` 'inbound'), served
+ * only to their owner. Their bytes are in the media store (server/media/store.ts) under
+ * `storage_key`; a received file's are fetched in the background while `state` is 'pending'. `data`
+ * holds an image uploaded by an earlier version until the chore moves it to the store
+ * (docs/decisions/044-images-in-the-media-store.md).
  */
 export const mediaUploads = pgTable(
   'media_uploads',
@@ -267,7 +268,11 @@ export const mediaUploads = pgTable(
     source: jsonb('source'),
     error: text('error'),
   },
-  (t) => [index('media_uploads_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('media_uploads_user_idx').on(t.userId, t.createdAt),
+    // Images uploaded before the media store, until the chore moves them there (legacy-images.ts).
+    index('media_uploads_legacy_idx').on(t.id).where(sql`data is not null`),
+  ],
 );
 
 /**

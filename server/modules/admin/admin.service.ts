@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { AdminUpdateUserInput } from '../../../contract/admin';
 import { roleOf } from '../../../contract/auth';
 import { msg } from '../../../contract/messages';
@@ -8,6 +8,7 @@ import type { UserRow } from '../../db/schema';
 import { planActivations, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { SessionStore } from '../../sessions/session-store';
+import { releaseAccountsFiles } from '../uploads';
 
 /**
  * Every admin service takes the acting account and refuses anyone but an administrator,
@@ -86,16 +87,35 @@ export async function deleteUser(db: Db, sessions: SessionStore, actor: UserRow,
   const current = await findUser(db, id);
   if (current.accountType === 'admin') throw new AppError('FORBIDDEN', msg.admin.adminProtected);
   sessions.forgetUser(id);
-  await db.delete(users).where(eq(users.id, id));
+  await db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    await releaseAccountsFiles(t, [id]);
+    await t.delete(users).where(eq(users.id, id));
+  });
 }
 
 /** Deletes expired demo accounts and, through the foreign keys, everything they own. */
 export async function cleanupExpiredDemos(db: Db, sessions: SessionStore, actor: UserRow): Promise<number> {
   assertAdmin(actor);
-  const deleted = await db
-    .delete(users)
-    .where(and(eq(users.accountType, 'demo'), lt(users.demoExpiresAt, sql`now()`)))
-    .returning({ id: users.id });
+  const expired = and(eq(users.accountType, 'demo'), lt(users.demoExpiresAt, sql`now()`));
+  const deleted = await db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    const ids = await t.select({ id: users.id }).from(users).where(expired).for('update');
+    await releaseAccountsFiles(
+      t,
+      ids.map((u) => u.id),
+    );
+    if (!ids.length) return [];
+    return t
+      .delete(users)
+      .where(
+        inArray(
+          users.id,
+          ids.map((u) => u.id),
+        ),
+      )
+      .returning({ id: users.id });
+  });
   for (const { id } of deleted) sessions.forgetUser(id);
   return deleted.length;
 }

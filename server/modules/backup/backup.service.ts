@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { asc, eq, gt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
@@ -215,7 +216,7 @@ const LEFT_OUT_MAX = 10_000;
  * (documents, audio, video, stickers). Those that fit in BACKUP_MEDIA_MAX_MB of base64 and
  * BACKUP_MEDIA_MAX_COUNT go in the file, the others are listed as left out.
  */
-async function mediaPlan(db: Db, userId: string, store: MediaStore | undefined): Promise<MediaPlan> {
+async function mediaPlan(db: Db, userId: string): Promise<MediaPlan> {
   const ref = (column: string) => sql.raw(`lower(substr(${column}, ${UPLOAD_REF_PREFIX.length + 1}))`);
   const isRef = (column: string) => sql`${sql.raw(column)} like ${`${UPLOAD_REF_PREFIX}%`}`;
   const used = rowsOf<{ id: string; size: number; stored: boolean }>(
@@ -250,9 +251,7 @@ async function mediaPlan(db: Db, userId: string, store: MediaStore | undefined):
   const leftOut: string[] = [];
   for (const u of used) {
     const cost = Math.ceil(Number(u.size) / 3) * 4 + MEDIA_ENTRY_OVERHEAD;
-    // Without the media store (a caller that has none), its files cannot be read: left out.
-    const readable = !u.stored || store !== undefined;
-    if (readable && carried.length < BACKUP_MEDIA_MAX_COUNT && bytes + cost <= budget) {
+    if (carried.length < BACKUP_MEDIA_MAX_COUNT && bytes + cost <= budget) {
       carried.push({ id: u.id, stored: u.stored });
       bytes += cost;
     } else {
@@ -277,7 +276,7 @@ interface MediaPlan {
  * in memory whole. Pages are read outside a transaction: on the embedded database an open
  * transaction would hold its one connection for as long as the download takes.
  */
-export async function exportBackup(db: Db, userId: string, store?: MediaStore): Promise<AsyncGenerator<string>> {
+export async function exportBackup(db: Db, userId: string, store: MediaStore): Promise<AsyncGenerator<string>> {
   const head = {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
@@ -292,13 +291,13 @@ export async function exportBackup(db: Db, userId: string, store?: MediaStore): 
     .from(campaigns)
     .where(ofAccount(campaigns, userId))
     .orderBy(asc(campaigns.createdAt), asc(campaigns.id));
-  const media = await mediaPlan(db, userId, store);
+  const media = await mediaPlan(db, userId);
   return streamBackup(db, store, userId, JSON.stringify(head).slice(0, -1), campaignRows, media);
 }
 
 async function* streamBackup(
   db: Db,
-  store: MediaStore | undefined,
+  store: MediaStore,
   userId: string,
   head: string,
   campaignRows: Array<typeof campaigns.$inferSelect>,
@@ -352,7 +351,7 @@ async function* streamBackup(
   let count = 0;
   let carriedBytes = 0;
   for (const { id, stored } of media.carried) {
-    const entry = stored && store ? storeFileEntry(db, store, userId, id) : imageEntry(db, userId, id);
+    const entry = stored ? storeFileEntry(db, store, userId, id) : imageEntry(db, userId, id);
     let size: number | null = null;
     for await (const piece of entry) {
       if (typeof piece === 'number') {
@@ -664,13 +663,22 @@ function fileRestorer(
   quotaMb: number | undefined,
   turns: Turns,
   done: Map<string, RestoredImage>,
-  files: RestoreStore | undefined,
+  files: RestoreStore,
 ): RestoreImage {
   const asImage = async (entry: MediaEntry): Promise<RestoredImage> => {
     const decoded = decodeMedia(images.file, entry);
     if ('problem' in decoded) return decoded;
+    if (entry.sha256 && createHash('sha256').update(decoded.data).digest('hex') !== entry.sha256) {
+      return { problem: backupMsg.mediaCorrupted };
+    }
     try {
-      const upload = await saveUpload(t, userId, { fileName: entry.fileName, data: decoded.data }, { quotaMb });
+      const upload = await saveUpload(
+        t,
+        files.store,
+        userId,
+        { fileName: entry.fileName, data: decoded.data },
+        { quotaMb, written: files.written },
+      );
       return { id: upload.id, fileName: upload.fileName, kind: 'image' };
     } catch (err) {
       // A refusal of the upload's own checks (type, size, room): reported, the row restored without it.
@@ -692,7 +700,7 @@ function fileRestorer(
       result = images.leftOut.has(id)
         ? { problem: backupMsg.mediaLeftOut, absent: 'leftOut' }
         : { problem: backupMsg.mediaMissing, absent: 'missing' };
-    } else if (entry.kind && files) {
+    } else if (entry.kind) {
       const stored = await restoreStoreFile(t, files.store, userId, images.file, entry, {
         quotaMb,
         turns,
@@ -700,8 +708,6 @@ function fileRestorer(
       });
       result = stored === 'image' ? await asImage(entry) : stored;
       await turns.pause();
-    } else if (entry.kind) {
-      result = { problem: backupMsg.fileMissing, absent: 'missing' };
     } else {
       result = await asImage(entry);
       await turns.pause();
@@ -750,7 +756,7 @@ export async function restoreBackup(
   state: AppState,
   account: Account,
   data: Buffer,
-  opts: { aiAvailable: boolean; uploadsQuotaMb?: number; outbound?: OutboundPolicy; store?: MediaStore },
+  opts: { aiAvailable: boolean; uploadsQuotaMb?: number; outbound?: OutboundPolicy; store: MediaStore },
 ): Promise<RestoreResult> {
   const turns = new Turns();
   const { backup, images } = await parseBackup(data, turns, opts.outbound);
@@ -759,7 +765,7 @@ export async function restoreBackup(
   const warn = (warning: string) => warnings.push(warning);
   // Each file the rows named, once: brought back (or already the account's), or why not.
   const restoredFiles = new Map<string, RestoredImage>();
-  const put: RestoreStore | undefined = opts.store ? { store: opts.store, written: [] } : undefined;
+  const put: RestoreStore = { store: opts.store, written: [] };
   const result = await db
     .transaction(async (tx: Tx) => {
       // The account lock of contact writes: concurrent restores, imports and creates take turns.
@@ -849,7 +855,7 @@ export async function restoreBackup(
     })
     .catch(async (err: unknown) => {
       // Nothing was restored: the files put into the store meanwhile go too.
-      for (const key of put?.written ?? []) await put?.store.delete(key).catch(() => undefined);
+      for (const key of put.written) await put.store.delete(key).catch(() => undefined);
       throw err;
     });
   contactsChanged(state, userId);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
@@ -253,8 +253,17 @@ describe('GET /api/backup', () => {
     const draft = b.campaigns.find((c) => c.name === 'Rascunho de dezembro');
     const withImage = b.savedMessages.find((m) => m.title === 'Com imagem enviada');
     expect(draft?.imageUrl).toBe(`upload:${withImage?.uploadId}`);
+    // Kept in the media store as every file, it carries its size and SHA-256 as the others do.
     expect(b.media).toEqual([
-      { url: draft?.imageUrl, fileName: 'foto.png', contentType: 'image/png', data: PNG.toString('base64') },
+      {
+        url: draft?.imageUrl,
+        fileName: 'foto.png',
+        contentType: 'image/png',
+        kind: 'image',
+        size: PNG.length,
+        sha256: createHash('sha256').update(PNG).digest('hex'),
+        data: PNG.toString('base64'),
+      },
     ]);
     expect(b.mediaLeftOut).toBeUndefined();
     expect(b.bot?.welcomeMessage).toBe('Bem-vindo à Loja Backup!');
@@ -973,6 +982,7 @@ describe('uploaded images', () => {
       restoreBackup(ctx.database.db, ctx.app.deps.state, user, Buffer.from(JSON.stringify(file)), {
         aiAvailable: false,
         uploadsQuotaMb: 5,
+        store: ctx.app.deps.media.store,
       });
     // 1 + 2 + 2 MB: room only once the stale upload is pruned; it comes back from the file.
     const first = await restoreWithRoom({

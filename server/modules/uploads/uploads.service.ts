@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { MEDIA_MAX_BYTES, messageContentMsg } from '../../../contract/message-content';
+import { MEDIA_MAX_BYTES, type MediaKind, messageContentMsg } from '../../../contract/message-content';
 import { storageLimitMb } from '../../../contract/plans';
 import {
   baseFileName,
@@ -208,6 +208,23 @@ async function deleteStoredLater(tx: Db, userId: string, removed: readonly Remov
   await insertJob(tx, deleteStored, { userId, keys }, { accountId: userId });
 }
 
+/**
+ * Before accounts are deleted (their rows go through the foreign keys), in the same transaction:
+ * the jobs that remove their files' bytes from the media store once the deletion commits. Written
+ * without an account, so the account's deletion does not take them with it.
+ */
+export async function releaseAccountsFiles(tx: Db, userIds: readonly string[]): Promise<void> {
+  for (const userId of userIds) {
+    const keys = rowsOf<{ key: string }>(
+      await tx.execute(sql`
+        select storage_key as key from media_uploads where ${accountSql(userId)} and storage_key is not null`),
+    ).map((r) => r.key);
+    for (let at = 0; at < keys.length; at += 10_000) {
+      await insertJob(tx, deleteStored, { userId, keys: keys.slice(at, at + 10_000) });
+    }
+  }
+}
+
 /** `media.delete-stored`: registered with the job runner (server/app.ts). */
 export function deleteStoredJob(store: MediaStore) {
   return defineJob({
@@ -257,44 +274,82 @@ export async function makeUploadRoom(
 const noRoom = (room: UploadRoom) =>
   new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.quotaExceeded(room.limitBytes, room.usedBytes));
 
+/** A file already put into the media store under `key`, to become one of the account's uploads. */
+interface StoredUpload {
+  id: string;
+  key: string;
+  stored: { size: number; sha256: string };
+  fileName: string;
+  mimeType: string;
+  kind: MediaKind;
+  voice?: boolean;
+  durationSeconds?: number | null;
+}
+
 /**
- * Stores an image (JPEG, PNG or WebP by its bytes, at most UPLOAD_MAX_BYTES) for the account;
- * anything else is a 400 (413 above the size). The account's files share its room (makeUploadRoom):
- * when it runs out, unused old uploads are pruned first, and only then is the upload refused (413, in
- * Portuguese). The upload route and a backup restore both store through here.
+ * The row of an upload whose bytes are in the media store, written when the account has room for
+ * it (makeUploadRoom, under the account's uploads lock); when it has not, or the write fails, the
+ * bytes leave the store and the refusal (413, in Portuguese) is thrown.
+ */
+async function recordUpload(db: Db, store: MediaStore, userId: string, file: StoredUpload, quotaMb?: number) {
+  try {
+    await db.transaction(async (tx) => {
+      const t = tx as unknown as Db;
+      const room = await makeUploadRoom(t, userId, file.stored.size, quotaMb);
+      if (!room.fits) throw noRoom(room);
+      await t.insert(mediaUploads).values({
+        id: file.id,
+        userId,
+        fileName: file.fileName,
+        mimeType: file.mimeType,
+        size: file.stored.size,
+        kind: file.kind,
+        origin: 'upload',
+        state: 'ready',
+        storageKey: file.key,
+        sha256: file.stored.sha256,
+        voice: file.voice ?? false,
+        durationSeconds: file.durationSeconds ?? null,
+      });
+    });
+  } catch (err) {
+    await store.delete(file.key).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Stores an image (JPEG, PNG or WebP by its bytes, at most UPLOAD_MAX_BYTES) for the account, in
+ * the media store as every other file; anything else is a 400 (413 above the size). The account's
+ * files share its room (makeUploadRoom): when it runs out, unused old uploads are pruned first, and
+ * only then is the upload refused (413, in Portuguese). A backup restore stores its images through
+ * here; `written` collects the key put, for a caller whose own transaction may still roll back.
  */
 export async function saveUpload(
   db: Db,
+  store: MediaStore,
   userId: string,
   file: { fileName: string | undefined; data: Buffer },
-  opts: { quotaMb?: number },
+  opts: { quotaMb?: number; written?: string[] },
 ): Promise<Upload> {
   if (file.data.length === 0) throw new AppError('VALIDATION', uploadsMsg.emptyFile);
   if (file.data.length > UPLOAD_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', uploadsMsg.tooLarge);
   const mimeType = detectImageType(file.data);
   if (!mimeType) throw new AppError('VALIDATION', uploadsMsg.invalidType);
-  const row = await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
-    const room = await makeUploadRoom(t, userId, file.data.length, opts.quotaMb);
-    if (!room.fits) throw noRoom(room);
-    const [stored] = await t
-      .insert(mediaUploads)
-      .values({
-        userId,
-        fileName: storedFileName(file.fileName, mimeType),
-        mimeType,
-        size: file.data.length,
-        data: bytesIn(file.data),
-      })
-      .returning({
-        id: mediaUploads.id,
-        fileName: mediaUploads.fileName,
-        mimeType: mediaUploads.mimeType,
-        size: mediaUploads.size,
-      });
-    return stored;
-  });
-  return toUpload(row);
+  const id = randomUUID();
+  const key = accountFileKey(userId, id);
+  opts.written?.push(key);
+  const stored = await store.put(key, [file.data], UPLOAD_MAX_BYTES);
+  const upload = {
+    id,
+    key,
+    stored,
+    fileName: storedFileName(file.fileName, mimeType),
+    mimeType,
+    kind: 'image' as const,
+  };
+  await recordUpload(db, store, userId, upload, opts.quotaMb);
+  return toUpload({ id, fileName: upload.fileName, mimeType, size: stored.size });
 }
 
 /** An upload's metadata when it belongs to the account, else null. */
@@ -326,15 +381,27 @@ export async function findUpload(db: Db, userId: string, id: string): Promise<Up
  */
 export async function loadUpload(
   db: Db,
+  store: MediaStore,
   userId: string,
   id: string,
 ): Promise<{ data: Buffer; mimeType: string; fileName: string } | null> {
   if (!UUID.test(id)) return null;
   const [row] = await db
-    .select({ data: bytesOut(), mimeType: mediaUploads.mimeType, fileName: mediaUploads.fileName })
+    .select({
+      legacy: bytesOut(),
+      storageKey: mediaUploads.storageKey,
+      mimeType: mediaUploads.mimeType,
+      fileName: mediaUploads.fileName,
+    })
     .from(mediaUploads)
     .where(ofAccount(mediaUploads, userId, eq(mediaUploads.id, id), eq(mediaUploads.origin, 'upload')));
-  return row?.data ? { ...row, data: Buffer.from(row.data, 'base64') } : null;
+  if (!row) return null;
+  const { mimeType, fileName } = row;
+  // An image uploaded before the media store keeps its bytes in its row until moveLegacyImages runs.
+  if (row.legacy) return { data: Buffer.from(row.legacy, 'base64'), mimeType, fileName };
+  if (!row.storageKey) return null;
+  const data = await readWhole(store, row.storageKey).catch(() => null);
+  return data ? { data, mimeType, fileName } : null;
 }
 
 /** Types a browser may show in the page: images, audio and video it plays. Anything else downloads. */
@@ -375,7 +442,7 @@ export async function openFile(
   if (!row) return null;
   // An image uploaded before the media store keeps its bytes in its row.
   if (row.origin === 'upload' && !row.storageKey) {
-    const upload = await loadUpload(db, userId, id);
+    const upload = await loadUpload(db, store, userId, id);
     return upload ? { ...upload, size: upload.data.length, body: upload.data } : null;
   }
   if (row.state === 'pending') throw new AppError('CONFLICT', messageContentMsg.pending);
@@ -406,7 +473,7 @@ export function accountFileOpener(db: Db, store: MediaStore): FileOpener {
     if (row?.state !== 'ready') return null;
     const { storageKey } = row;
     if (row.legacy || !storageKey) {
-      const upload = await loadUpload(db, userId, fileId);
+      const upload = await loadUpload(db, store, userId, fileId);
       if (!upload) return null;
       const data = upload.data;
       return {
@@ -487,16 +554,13 @@ export async function saveFile(
   if (file.truncated()) return refuse('PAYLOAD_TOO_LARGE', uploadsMsg.fileTooLarge);
   if (stored.size === 0) return refuse('VALIDATION', uploadsMsg.emptyFile);
   const start = Buffer.concat(head, headBytes);
-  if (!opts.sticker && detectImageType(start)) {
-    // Images keep their place in the database (campaigns, saved messages, backups read them there),
-    // with the messages they always had.
+  const image = opts.sticker ? null : detectImageType(start);
+  if (image) {
+    // Images keep the limit and messages they always had (UPLOAD_MAX_BYTES).
     if (stored.size > UPLOAD_MAX_BYTES) return refuse('PAYLOAD_TOO_LARGE', uploadsMsg.tooLarge);
-    const data = await readWhole(store, key);
-    await store.delete(key);
-    return {
-      ...(await saveUpload(db, userId, { fileName: file.fileName, data }, { quotaMb: opts.quotaMb })),
-      kind: 'image',
-    };
+    const fileName = storedFileName(file.fileName, image);
+    await recordUpload(db, store, userId, { id, key, stored, fileName, mimeType: image, kind: 'image' }, opts.quotaMb);
+    return { ...toUpload({ id, fileName, mimeType: image, size: stored.size }), kind: 'image' };
   }
   if (opts.imageOnly) return refuse('VALIDATION', uploadsMsg.invalidType);
   const detected = await detectFile(start, {
@@ -531,31 +595,8 @@ export async function saveFile(
     ? `mensagem-de-voz-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}.ogg`
     : keptFileName(file.fileName, extension, detected.kind === 'document' ? 'documento' : detected.kind);
   const size = stored.size;
-  const sha256 = stored.sha256;
-  try {
-    await db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
-      const room = await makeUploadRoom(t, userId, size, opts.quotaMb);
-      if (!room.fits) throw noRoom(room);
-      await t.insert(mediaUploads).values({
-        id,
-        userId,
-        fileName,
-        mimeType,
-        size,
-        kind: detected.kind,
-        origin: 'upload',
-        state: 'ready',
-        storageKey: key,
-        sha256,
-        voice,
-        durationSeconds,
-      });
-    });
-  } catch (err) {
-    await store.delete(key);
-    throw err;
-  }
+  const upload = { id, key, stored, fileName, mimeType, kind: detected.kind, voice, durationSeconds };
+  await recordUpload(db, store, userId, upload, opts.quotaMb);
   return {
     id,
     url: uploadUrl(id),

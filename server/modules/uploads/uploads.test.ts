@@ -179,9 +179,9 @@ describe('GET /api/uploads/:id', () => {
     expect(stranger.json()).toEqual(missing.json());
     expect((await ctx.app.inject({ method: 'GET', url })).statusCode).toBe(401);
 
-    expect(await loadUpload(ctx.database.db, other.user.id, id)).toBeNull();
-    expect(await loadUpload(ctx.database.db, owner.user.id, 'not-a-uuid')).toBeNull();
-    const loaded = await loadUpload(ctx.database.db, owner.user.id, id);
+    expect(await loadUpload(ctx.database.db, ctx.app.deps.media.store, other.user.id, id)).toBeNull();
+    expect(await loadUpload(ctx.database.db, ctx.app.deps.media.store, owner.user.id, 'not-a-uuid')).toBeNull();
+    const loaded = await loadUpload(ctx.database.db, ctx.app.deps.media.store, owner.user.id, id);
     expect(loaded?.mimeType).toBe('image/png');
     expect(loaded?.data.equals(PNG)).toBe(true);
   });
@@ -216,12 +216,24 @@ describe('room for images per account', () => {
     const { user } = await newCustomer(ctx);
     const db = ctx.database.db;
     const quota = { quotaMb: 5 };
-    const used = await saveUpload(db, user.id, { fileName: 'usada.png', data: png(3.5) }, quota);
-    const unused = await saveUpload(db, user.id, { fileName: 'esquecida.png', data: png(1) }, quota);
+    const used = await saveUpload(
+      db,
+      ctx.app.deps.media.store,
+      user.id,
+      { fileName: 'usada.png', data: png(3.5) },
+      quota,
+    );
+    const unused = await saveUpload(
+      db,
+      ctx.app.deps.media.store,
+      user.id,
+      { fileName: 'esquecida.png', data: png(1) },
+      quota,
+    );
     await db.insert(savedMessages).values({ userId: user.id, title: 'Com imagem', content: 'Oi', uploadId: used.id });
 
     // Full, and nothing is old enough to prune: refused, nothing removed.
-    const refused = saveUpload(db, user.id, { fileName: 'nova.png', data: png(1) }, quota);
+    const refused = saveUpload(db, ctx.app.deps.media.store, user.id, { fileName: 'nova.png', data: png(1) }, quota);
     await expect(refused).rejects.toMatchObject({
       code: 'PAYLOAD_TOO_LARGE',
       message: uploadsMsg.quotaExceeded(5 * MB, 4.5 * MB),
@@ -230,13 +242,15 @@ describe('room for images per account', () => {
 
     // A day later the forgotten image makes room; the one a saved message uses stays.
     await db.execute(sql`update media_uploads set created_at = now() - interval '2 days' where user_id = ${user.id}`);
-    const fits = await saveUpload(db, user.id, { fileName: 'nova.png', data: png(1) }, quota);
+    const fits = await saveUpload(db, ctx.app.deps.media.store, user.id, { fileName: 'nova.png', data: png(1) }, quota);
     expect(fits.size).toBe(MB);
     expect(await findUpload(db, user.id, unused.id)).toBeNull();
     expect(await findUpload(db, user.id, used.id)).not.toBeNull();
 
     // Another account's room is its own.
     const other = await newCustomer(ctx);
-    expect((await saveUpload(db, other.user.id, { fileName: 'b.png', data: png(4) }, quota)).size).toBe(4 * MB);
+    expect(
+      (await saveUpload(db, ctx.app.deps.media.store, other.user.id, { fileName: 'b.png', data: png(4) }, quota)).size,
+    ).toBe(4 * MB);
   });
 });

@@ -1,0 +1,1 @@
+CREATE INDEX "media_uploads_legacy_idx" ON "media_uploads" USING btree ("id") WHERE data is not null;
