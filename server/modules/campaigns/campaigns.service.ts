@@ -194,17 +194,12 @@ export async function listCampaigns(
   return rows.map((r) => toCampaign(r, progressOfRow(r), facts, files));
 }
 
-/** The account's ready files (uploaded or received) among these ids, by id. */
-async function readyFiles(db: Db, userId: string, ids: string[]): Promise<Map<string, ShownFile & CampaignFile>> {
-  return readyAccountFiles(db, userId, ids);
-}
-
 async function filesOf(db: Db, userId: string, rows: CampaignRow[]): Promise<Map<string, ShownFile>> {
   const ids = rows.flatMap((r) => {
     const id = r.mediaUrl ? uploadIdOf(r.mediaUrl) : null;
     return id ? [id] : [];
   });
-  return readyFiles(db, userId, ids);
+  return readyAccountFiles(db, userId, ids);
 }
 
 /** The account's file a campaign's `mediaUrl` names, as a send reads it; null for a link or a file gone. */
@@ -215,7 +210,7 @@ export async function campaignFile(
 ): Promise<CampaignFile | null> {
   const id = mediaUrl ? uploadIdOf(mediaUrl) : null;
   if (!id) return null;
-  const file = (await readyFiles(db, userId, [id])).get(id);
+  const file = (await readyAccountFiles(db, userId, [id])).get(id);
   if (!file) return null;
   const { size: _size, ...rest } = file;
   return rest;
@@ -291,7 +286,7 @@ async function resolveMedia(
   if (!value) return { ref: null, file: null };
   const uploadId = uploadIdOf(value) ?? UPLOAD_URL.exec(value)?.[1];
   if (uploadId) {
-    const file = (await readyFiles(db, userId, [uploadId])).get(uploadId);
+    const file = (await readyAccountFiles(db, userId, [uploadId])).get(uploadId);
     if (!file) throw new AppError('VALIDATION', campaignMsg.fileNotFound, { mediaUrl: campaignMsg.fileNotFound });
     const { size: _size, ...rest } = file;
     return { ref: `${UPLOAD_REF_PREFIX}${uploadId}`, file: rest };
@@ -305,7 +300,7 @@ async function resolveMedia(
   // A link to a file of another kind (a PDF, an audio): fetched once into the account's files.
   if (link?.protocol === 'https:' && fromLink && !IMAGE_LINK.test(link.pathname)) {
     const stored = await fromLink(userId, link.href);
-    const file = (await readyFiles(db, userId, [stored.id])).get(stored.id);
+    const file = (await readyAccountFiles(db, userId, [stored.id])).get(stored.id);
     if (!file) throw new AppError('VALIDATION', campaignMsg.fileNotFound, { mediaUrl: campaignMsg.fileNotFound });
     const { size: _size, ...rest } = file;
     return { ref: `${UPLOAD_REF_PREFIX}${stored.id}`, file: rest };
