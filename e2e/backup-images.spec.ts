@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { createActiveCustomer, expect, login, postJson, shot, signInCustomer, test } from './fixtures';
@@ -54,7 +55,15 @@ test('a restore into another account brings the campaign image back, and says wh
   const file = await exported.text();
   const backup = JSON.parse(file) as Json & { campaigns: Json[]; media: Json[] };
   expect(backup.media).toEqual([
-    { url: `upload:${id}`, fileName: 'black-friday.png', contentType: 'image/png', data: PNG.toString('base64') },
+    {
+      url: `upload:${id}`,
+      fileName: 'black-friday.png',
+      contentType: 'image/png',
+      kind: 'image',
+      size: PNG.length,
+      sha256: createHash('sha256').update(PNG).digest('hex'),
+      data: PNG.toString('base64'),
+    },
   ]);
   // The same campaign as a backup from before images were carried would have it.
   const { media: _media, ...old } = backup;
