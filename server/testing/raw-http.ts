@@ -119,3 +119,24 @@ export function untilCampaign(
 ): Promise<ApiAnswer['body']> {
   return waitFor(() => readCampaign(s, id), ok, ms);
 }
+
+/**
+ * Polls `${base}/api/health` one request after another (10 ms apart) until `until` settles, each
+ * answer a 200; answers each one's latency in milliseconds.
+ */
+export async function pollHealth(base: string, until: Promise<unknown>): Promise<number[]> {
+  let done = false;
+  void until.finally(() => {
+    done = true;
+  });
+  const times: number[] = [];
+  while (!done) {
+    const t = performance.now();
+    const res = await fetch(`${base}/api/health`);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    times.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return times;
+}

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen } from '../../testing/raw-http';
+import { listen, pollHealth } from '../../testing/raw-http';
 import { apiCall, createTestApp, newCustomerWithCalls, type TestContext } from '../../testing/test-app';
 
 /**
@@ -19,24 +19,6 @@ afterAll(() => ctx.close());
 
 const MB = 1024 * 1024;
 const sha = (data: Buffer | Uint8Array) => createHash('sha256').update(data).digest('hex');
-
-/** Polls /api/health one request after another until `until` settles; answers each one's latency. */
-async function pollHealth(until: Promise<unknown>): Promise<number[]> {
-  let done = false;
-  void until.finally(() => {
-    done = true;
-  });
-  const times: number[] = [];
-  while (!done) {
-    const t = performance.now();
-    const res = await fetch(`${base}/api/health`);
-    expect(res.status).toBe(200);
-    await res.arrayBuffer();
-    times.push(performance.now() - t);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return times;
-}
 
 describe('restoring a backup that carries a large document', () => {
   it('restores a 20 MB PDF byte for byte while /api/health answers, holding the file about once', async () => {
@@ -77,7 +59,7 @@ describe('restoring a backup that carries a large document', () => {
     }).then(async (res) => ({ status: res.status, body: await res.text() }));
     let health: number[];
     try {
-      health = await pollHealth(restoring);
+      health = await pollHealth(base, restoring);
     } finally {
       clearInterval(sampler);
     }
@@ -96,11 +78,12 @@ describe('restoring a backup that carries a large document', () => {
     // would leave /api/health unanswered for seconds.
     expect(health.length).toBeGreaterThan(3);
     expect(Math.max(...health)).toBeLessThan(1_000);
-    // The request's copy (27 MB, and the form's copy in this same process) is expected; a decode
-    // that built the whole file as one string and one buffer as well would add another ~50 MB.
+    // The request's copy (27 MB, and the form's copy in this same process) is expected, with garbage
+    // not yet collected: +77 to +121 MB measured here. A decode of the whole file in one piece
+    // (one string, one buffer, one check string) measured +279 MB.
     console.info(
       `restore of a 20 MB document: ${health.length} health answers, longest ${Math.round(Math.max(...health))} ms, memory peak +${Math.round(peak / MB)} MB`,
     );
-    expect(peak).toBeLessThan(150 * MB);
+    expect(peak).toBeLessThan(200 * MB);
   }, 120_000);
 });

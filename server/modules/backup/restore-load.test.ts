@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKUP_FORMAT, BACKUP_VERSION } from '../../../contract/backup';
 import { rowsOf } from '../../db/rows';
-import { listen } from '../../testing/raw-http';
+import { listen, pollHealth } from '../../testing/raw-http';
 import { createTestApp, newCustomer, type TestContext } from '../../testing/test-app';
 
 /**
@@ -41,24 +41,6 @@ function sentInOneHour(lines: number): Buffer {
   );
 }
 
-/** Polls /api/health one request after another until `until` settles; answers each one's latency. */
-async function pollHealth(until: Promise<unknown>): Promise<number[]> {
-  let done = false;
-  void until.finally(() => {
-    done = true;
-  });
-  const times: number[] = [];
-  while (!done) {
-    const t = performance.now();
-    const res = await fetch(`${base}/api/health`);
-    expect(res.status).toBe(200);
-    await res.arrayBuffer();
-    times.push(performance.now() - t);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return times;
-}
-
 describe('restoring a large campaign', () => {
   it('restores 100,000 lines sent in one hour in seconds, counts them once, and /api/health answers meanwhile', async () => {
     const { user, cookie } = await newCustomer(ctx, { planType: 'enterprise' });
@@ -73,7 +55,7 @@ describe('restoring a large campaign', () => {
       body: form,
       headers: { cookie, origin: base },
     }).then(async (res) => ({ status: res.status, body: await res.text() }));
-    const health = await pollHealth(restoring);
+    const health = await pollHealth(base, restoring);
     const res = await restoring;
     const elapsed = performance.now() - started;
 

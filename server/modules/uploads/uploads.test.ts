@@ -215,25 +215,14 @@ describe('room for images per account', () => {
   it('prunes unused uploads older than a day when the room runs out, then refuses in Portuguese', async () => {
     const { user } = await newCustomer(ctx);
     const db = ctx.database.db;
-    const quota = { quotaMb: 5 };
-    const used = await saveUpload(
-      db,
-      ctx.app.deps.media.store,
-      user.id,
-      { fileName: 'usada.png', data: png(3.5) },
-      quota,
-    );
-    const unused = await saveUpload(
-      db,
-      ctx.app.deps.media.store,
-      user.id,
-      { fileName: 'esquecida.png', data: png(1) },
-      quota,
-    );
+    const save = (userId: string, fileName: string, mb: number) =>
+      saveUpload(db, ctx.app.deps.media.store, userId, { fileName, data: png(mb) }, { quotaMb: 5 });
+    const used = await save(user.id, 'usada.png', 3.5);
+    const unused = await save(user.id, 'esquecida.png', 1);
     await db.insert(savedMessages).values({ userId: user.id, title: 'Com imagem', content: 'Oi', uploadId: used.id });
 
     // Full, and nothing is old enough to prune: refused, nothing removed.
-    const refused = saveUpload(db, ctx.app.deps.media.store, user.id, { fileName: 'nova.png', data: png(1) }, quota);
+    const refused = save(user.id, 'nova.png', 1);
     await expect(refused).rejects.toMatchObject({
       code: 'PAYLOAD_TOO_LARGE',
       message: uploadsMsg.quotaExceeded(5 * MB, 4.5 * MB),
@@ -242,15 +231,13 @@ describe('room for images per account', () => {
 
     // A day later the forgotten image makes room; the one a saved message uses stays.
     await db.execute(sql`update media_uploads set created_at = now() - interval '2 days' where user_id = ${user.id}`);
-    const fits = await saveUpload(db, ctx.app.deps.media.store, user.id, { fileName: 'nova.png', data: png(1) }, quota);
+    const fits = await save(user.id, 'nova.png', 1);
     expect(fits.size).toBe(MB);
     expect(await findUpload(db, user.id, unused.id)).toBeNull();
     expect(await findUpload(db, user.id, used.id)).not.toBeNull();
 
     // Another account's room is its own.
     const other = await newCustomer(ctx);
-    expect(
-      (await saveUpload(db, ctx.app.deps.media.store, other.user.id, { fileName: 'b.png', data: png(4) }, quota)).size,
-    ).toBe(4 * MB);
+    expect((await save(other.user.id, 'b.png', 4)).size).toBe(4 * MB);
   });
 });
