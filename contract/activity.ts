@@ -20,6 +20,7 @@ export const activityKinds = [
   'bot_changed',
   'whatsapp_connected',
   'whatsapp_disconnected',
+  'team_changed',
 ] as const;
 export type ActivityKind = (typeof activityKinds)[number];
 
@@ -40,6 +41,7 @@ export const activityLabels: Record<ActivityKind, string> = {
   bot_changed: 'Chatbot alterado',
   whatsapp_connected: 'WhatsApp conectado',
   whatsapp_disconnected: 'WhatsApp desconectado',
+  team_changed: 'Equipe alterada',
 };
 
 /** The part of the settings an event changed (its detail). */

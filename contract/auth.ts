@@ -83,6 +83,10 @@ export const landingSignupForm = z
   })
   .pipe(landingSignupInput);
 
+/** A login's role in its account's team (contract/team.ts): the one who registered is its owner. */
+export const teamRoles = ['owner', 'manager', 'agent'] as const;
+export type TeamRole = (typeof teamRoles)[number];
+
 export const userSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -96,6 +100,13 @@ export const userSchema = z.object({
   demoExpiresAt: z.string().nullable(),
   /** When the owner confirmed the address through the e-mailed link; null until then. Added to SPEC's shape. */
   emailConfirmedAt: z.string().nullable().optional(),
+  /**
+   * The login's role in the account's team; added to SPEC's shape. A member's `id`, `name`, `email`
+   * and `username` are its own; `accountType`, `planType` and `demoExpiresAt` are the account's.
+   */
+  teamRole: z.enum(teamRoles).optional(),
+  /** The name of the account a member works for (its owner's company or name); absent for the owner. */
+  accountName: z.string().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

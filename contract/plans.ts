@@ -131,3 +131,20 @@ export function storageSizeText(bytes: number): string {
   if (mb >= 1) return `${mb.toLocaleString('pt-BR', { maximumFractionDigits: 1 })} MB`;
   return `${Math.ceil(bytes / 1024).toLocaleString('pt-BR')} KB`;
 }
+
+/**
+ * How many people may work in one account, its owner included (Equipe): members and invitations
+ * still open count. The team API refuses one more, in pt-BR. An unknown plan gets the smallest.
+ */
+export const TEAM_MEMBER_LIMITS: Record<PlanType, number> = {
+  basic: 2,
+  professional: 5,
+  enterprise: 15,
+  premium: 50,
+  admin: 50,
+  demo: 1,
+};
+
+export function teamMemberLimitFor(planType: string): number {
+  return planType in TEAM_MEMBER_LIMITS ? TEAM_MEMBER_LIMITS[planType as PlanType] : TEAM_MEMBER_LIMITS.basic;
+}

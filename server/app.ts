@@ -50,6 +50,7 @@ import { presenceRoutes } from './modules/presence';
 import { reportsRoutes } from './modules/reports';
 import { changePasswordRoutes, getAccountSettings, settingsRoutes } from './modules/settings';
 import { systemRoutes } from './modules/system';
+import { invitationRoutes, teamRoutes } from './modules/team';
 import {
   accountFileOpener,
   deleteStoredJob,
@@ -408,7 +409,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      deps.routes.push({ method, url: route.url, access: route.config?.access ?? 'undeclared', schema: route.schema });
+      deps.routes.push({
+        method,
+        url: route.url,
+        access: route.config?.access ?? 'undeclared',
+        team: route.config?.team,
+        schema: route.schema,
+      });
     }
   });
 
@@ -467,6 +474,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(verificationRoutes, { prefix: '/api/users', ...deps, verification: opts.verification });
   await app.register(notificationsRoutes, { prefix: '/api/notifications', ...deps });
   await app.register(presenceRoutes, { prefix: '/api', ...deps });
+  await app.register(teamRoutes, { prefix: '/api/team', ...deps });
+  await app.register(invitationRoutes, { prefix: '/api/auth', ...deps });
 
   const webRoot = join(projectRoot(), 'dist', 'web');
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webRoot, 'index.html'));

@@ -1,3 +1,4 @@
+import type { TeamRole } from '../contract/auth';
 import type { FastifySchema } from 'fastify';
 import type { Upload } from '../contract/uploads';
 import type { AiResponder } from './chatbot/ai';
@@ -70,5 +71,6 @@ export interface AppDeps {
    */
   media: { store: MediaStore; openFile: FileOpener; fromLink: (userId: string, link: string) => Promise<Upload> };
   /** Every API route with its declared access, collected as routes register (tests check each one). */
-  routes: Array<{ method: string; url: string; access: string; schema?: FastifySchema }>;
+  /** Every /api route as registered: who may call it (`access`, and for customer routes the least `team` role). */
+  routes: Array<{ method: string; url: string; access: string; team?: TeamRole; schema?: FastifySchema }>;
 }

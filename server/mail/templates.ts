@@ -122,6 +122,29 @@ export const mailTemplates = {
       footer: accountFooter(d.product),
     }),
 
+  /** Someone of an account's team invited this address to join it. */
+  teamInvitation: (d: {
+    product: string;
+    name: string;
+    inviter: string;
+    accountName: string;
+    role: string;
+    url: string;
+    hours: number;
+  }): MailContent =>
+    render({
+      subject: `Convite para a equipe de ${d.accountName} – ${d.product}`,
+      product: d.product,
+      name: d.name,
+      paragraphs: [
+        `${d.inviter} convidou você para a equipe de ${d.accountName} no ${d.product}, como ${d.role.toLowerCase()}.`,
+        `Para aceitar, use o link abaixo e crie o seu usuário e a sua senha. Ele vale por ${d.hours} horas e só pode ser usado uma vez.`,
+      ],
+      action: { label: 'Aceitar convite', url: d.url },
+      after: ['Se você não esperava este convite, ignore este email: nenhum acesso é criado sem você.'],
+      footer: `Você recebeu este email porque alguém da equipe de ${d.accountName} o convidou para o ${d.product}.`,
+    }),
+
   accountApproved: (d: { product: string; name: string; username: string; loginUrl: string }): MailContent =>
     render({
       subject: `Sua conta no ${d.product} foi aprovada`,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
-import { roleOf } from '../../contract/auth';
+import type { TeamRole } from '../../contract/auth';
 import { msg } from '../../contract/messages';
-import type { UserRow } from '../db/schema';
+import { hasTeamRole, teamMsg } from '../../contract/team';
 import { AppError } from '../errors';
 import type { ResolvedSession, SessionStore } from '../sessions/session-store';
 import { type AccountContext, accountContextOf } from './account-context';
@@ -14,13 +14,22 @@ import { type AccountContext, accountContextOf } from './account-context';
  * - admin: administrators only.
  * Demo accounts are read-only everywhere unless a route sets `demoWritable` (logout).
  * Every route declares one; a route without is refused at registration.
+ *
+ * A `customer` route also says the least team role that may call it (`team`, contract/team.ts):
+ * `manager` unless it says otherwise, so a route an agent may use is named as such, and one only
+ * the owner may use (the plan, restoring a backup) says `owner`.
  */
 export type Access = 'public' | 'session' | 'customer' | 'admin';
+
+/** The least team role of a customer route that declares none. */
+export const DEFAULT_TEAM_ROLE: TeamRole = 'manager';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
     demoWritable?: boolean;
+    /** The least team role that may call a `customer` route (DEFAULT_TEAM_ROLE when absent). */
+    team?: TeamRole;
   }
   interface FastifyRequest {
     session: ResolvedSession | null;
@@ -43,25 +52,38 @@ export function authed(request: FastifyRequest): AccountContext {
 /** The request's session and the context built from it, set together. */
 function resolved(request: FastifyRequest, session: ResolvedSession | null): void {
   request.session = session;
-  request.account = session ? accountContextOf(session.user) : null;
+  request.account = session ? contextOf(session) : null;
 }
 
-function isExpiredDemo(user: UserRow, now: number): boolean {
+/** One context per cached session: the poll path builds none per request. */
+const contexts = new WeakMap<ResolvedSession, AccountContext>();
+export function contextOf(session: ResolvedSession): AccountContext {
+  let context = contexts.get(session);
+  if (!context) {
+    context = accountContextOf(session.user, session.account);
+    contexts.set(session, context);
+  }
+  return context;
+}
+
+function isExpiredDemo(context: AccountContext, now: number): boolean {
+  const { user } = context;
   return user.accountType === 'demo' && (!user.demoExpiresAt || user.demoExpiresAt.getTime() <= now);
 }
 
-/** Why an account may not call a route with this access and method, or undefined when it may. */
+/** Why a caller may not call a route with this access and method, or undefined when it may. */
 export function accessError(
-  user: UserRow | null | undefined,
+  context: AccountContext | null | undefined,
   access: Access,
   method: string,
   demoWritable = false,
+  team: TeamRole = DEFAULT_TEAM_ROLE,
 ): AppError | undefined {
   if (access === 'public') return undefined;
-  if (!user) return new AppError('UNAUTHENTICATED', msg.auth.unauthenticated);
-  if (isExpiredDemo(user, Date.now())) return new AppError('UNAUTHENTICATED', msg.auth.demoExpired);
+  if (!context) return new AppError('UNAUTHENTICATED', msg.auth.unauthenticated);
+  if (isExpiredDemo(context, Date.now())) return new AppError('UNAUTHENTICATED', msg.auth.demoExpired);
 
-  const role = roleOf(user);
+  const { role } = context;
   if (role === 'demo' && !READ_METHODS.has(method) && !demoWritable) {
     return new AppError('DEMO_READ_ONLY', msg.roles.demoReadOnly);
   }
@@ -69,13 +91,22 @@ export function accessError(
   if (access === 'admin') return role === 'admin' ? undefined : new AppError('FORBIDDEN', msg.roles.adminOnly);
   if (role === 'pending') return new AppError('ACCOUNT_PENDING', msg.roles.pendingRestricted);
   if (role === 'inactive') return new AppError('ACCOUNT_INACTIVE', msg.roles.inactiveRestricted);
+  if (!hasTeamRole(context.teamRole, team)) {
+    return new AppError('FORBIDDEN', team === 'owner' ? teamMsg.managerForbidden : teamMsg.agentForbidden);
+  }
   return undefined;
 }
 
-/** Throws when the request's account may not call the route it matched. */
+/** Throws when the request's caller may not call the route it matched. */
 export function assertAccess(request: FastifyRequest): void {
   const config = request.routeOptions.config;
-  const error = accessError(request.session?.user, config.access ?? 'admin', request.method, config.demoWritable);
+  const error = accessError(
+    request.account,
+    config.access ?? 'admin',
+    request.method,
+    config.demoWritable,
+    config.team,
+  );
   if (error) throw error;
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyContextConfig, FastifySchema } from 'fastify';
+import type { TeamRole } from '../../contract/auth';
 import type { Access } from './access';
 
 /** A route's schema but for its OpenAPI tag and summary, which `routeSpec` fills in. */
@@ -11,11 +12,17 @@ type RouteSchema = Omit<FastifySchema, 'tags' | 'summary'>;
  *     const spec = routeSpec('metrics', 'customer');
  *     app.get('/today', spec('Today’s figures', { response: { 200: todayMetricsResponse } }), handler);
  *
- * `config` adds to or overrides the module's (another access, a rate limit, `demoWritable`).
+ * `team` is the least team role of the module's customer routes (the access gate's default,
+ * `manager`, when absent); `config` adds to or overrides the module's (another access or team
+ * role, a rate limit, `demoWritable`).
  */
-export function routeSpec(tag: string, access: Access) {
+export function routeSpec(tag: string, access: Access, team?: TeamRole) {
+  const module: FastifyContextConfig = team ? { access, team } : { access };
   return <S extends RouteSchema>(summary: string, schema: S, config?: FastifyContextConfig) => ({
-    config: { access, ...config },
+    config: { ...module, ...config },
     schema: { tags: [tag], summary, ...schema },
   });
 }
+
+/** A route any team member may call, an agent included (`spec(summary, schema, forAgents)`). */
+export const forAgents: FastifyContextConfig = { team: 'agent' };

@@ -30,6 +30,8 @@ interface EventData {
   report_exported: { file: string };
   settings_changed: { section: keyof typeof settingsSections };
   bot_changed: object;
+  /** An invitation sent or cancelled, a member who joined, a role or a member's access changed: in words. */
+  team_changed: { detail: string };
 }
 
 export type EventKind = keyof EventData;
@@ -117,6 +119,7 @@ const rules: { [K in EventKind]: EventRule<EventOf<K>> } = {
   },
   // The chatbot recompiles; the bot's dialog also saves the business hours the send loop keeps to.
   bot_changed: { activity: 'bot_changed', announces: () => 'bot-config' },
+  team_changed: { activity: 'team_changed', detail: (e) => e.detail },
 };
 
 /** Where `record` reports, announces and tells. */

@@ -1,12 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { eq, ne } from 'drizzle-orm';
+import { eq, ne, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { ofAccount } from '../db/account-scope';
 import type { Db } from '../db/client';
 import { sessions, type UserRow, users } from '../db/schema';
 
 export interface ResolvedSession {
   tokenHash: string;
+  /** The login signed in: the account's own row, or a team member's (server/modules/team). */
   user: UserRow;
+  /** The account it works for: `user` itself, or the account a member belongs to. */
+  account: UserRow;
   lastSeenAt: number;
   expiresAt: number;
 }
@@ -19,6 +23,9 @@ export interface SessionPolicy {
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The account a member's login works for, read in the same query as the session. */
+const accountRow = alias(users, 'account');
 
 // Sliding expiry is written at most once a minute per session, never on every poll.
 const TOUCH_EVERY_MS = 60_000;
@@ -113,9 +120,10 @@ export class SessionStore {
   private async load(token: string, tokenHash: string, now: number): Promise<ResolvedSession | null> {
     const generation = this.generation;
     const rows = await this.db
-      .select({ session: sessions, user: users })
+      .select({ session: sessions, user: users, account: accountRow })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
+      .innerJoin(accountRow, eq(accountRow.id, sql`coalesce(${users.accountId}, ${users.id})`))
       .where(eq(sessions.tokenHash, tokenHash))
       .limit(1);
     const row = rows[0];
@@ -126,6 +134,7 @@ export class SessionStore {
     const session: ResolvedSession = {
       tokenHash,
       user: row.user,
+      account: row.account,
       lastSeenAt: row.session.lastSeenAt.getTime(),
       expiresAt: row.session.expiresAt.getTime(),
     };
@@ -180,8 +189,11 @@ export class SessionStore {
     this.announce(`user:${userId}`);
   }
 
+  /** A change to an account reaches its members' sessions too (its plan, its deactivation). */
   private dropUser(userId: string): void {
-    for (const [key, entry] of this.cache) if (entry.session.user.id === userId) this.cache.delete(key);
+    for (const [key, entry] of this.cache) {
+      if (entry.session.user.id === userId || entry.session.account.id === userId) this.cache.delete(key);
+    }
   }
 
   clearCache(): void {

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -30,8 +41,16 @@ export const users = pgTable(
      * answers a taken address like a free one, and these notices are spaced (auth.service.ts).
      */
     signupNoticeAt: timestamp('signup_notice_at', { withTimezone: true }),
+    /**
+     * A team member's login (server/modules/team): the account it works for, and its role there.
+     * Null on an account's own row (its owner) and on administrators. A member's `isActive` is its
+     * own (deactivated by the team), its plan and account type are the account's.
+     */
+    accountId: uuid('account_id').references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
+    teamRole: text('team_role', { enum: ['manager', 'agent'] }),
   },
   (t) => [
+    index('users_account_idx').on(t.accountId),
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     // Demo accounts may repeat an e-mail: a visitor can start another demo.
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`).where(sql`${t.accountType} <> 'demo'`),
@@ -130,3 +149,28 @@ export const emailConfirmationTokens = pgTable(
     index('email_confirmation_tokens_expires_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * Invitations to join an account's team (server/modules/team): the e-mailed link carries 32 random
+ * bytes, of which only the SHA-256 is kept. A link works once (`acceptedAt`), until `expiresAt`.
+ */
+export const teamInvitations = pgTable(
+  'team_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    role: text('role', { enum: ['manager', 'agent'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    memberId: uuid('member_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [uniqueIndex('team_invitations_token_idx').on(t.tokenHash), index('team_invitations_user_idx').on(t.userId)],
+);
+export type TeamInvitationRow = typeof teamInvitations.$inferSelect;

@@ -23,7 +23,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, ses
   const spec = routeSpec('admin', 'admin');
 
   app.get('/users', spec('All accounts', { response: { 200: adminUserList } }), async (request) =>
-    (await listUsers(db, authed(request).user)).map(toPublicUser),
+    (await listUsers(db, authed(request).user)).map((u) => toPublicUser(u)),
   );
 
   app.patch(

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { AdminUpdateUserInput } from '../../../contract/admin';
 import { roleOf } from '../../../contract/auth';
 import { msg } from '../../../contract/messages';
@@ -20,11 +20,16 @@ export function assertAdmin(actor: Pick<UserRow, 'accountType' | 'isActive'> | n
 
 export function listUsers(db: Db, actor: UserRow): Promise<UserRow[]> {
   assertAdmin(actor);
-  return db.select().from(users).orderBy(desc(users.createdAt));
+  // Accounts, not the logins of their teams' members (each account manages its own team).
+  return db.select().from(users).where(isNull(users.accountId)).orderBy(desc(users.createdAt));
 }
 
 async function findUser(db: Db, id: string): Promise<UserRow> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), isNull(users.accountId)))
+    .limit(1);
   if (!row) throw new AppError('NOT_FOUND', msg.admin.userNotFound);
   return row;
 }

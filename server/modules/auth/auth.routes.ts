@@ -37,7 +37,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const signupLimit = { max: Math.max(5, config.LOGIN_RATE_LIMIT), timeWindow: '1 minute' };
 
   app.get('/me', spec('Signed-in user', { response: { 200: userSchema } }, { access: 'session' }), async (request) =>
-    toPublicUser(authed(request).user),
+    toPublicUser(authed(request).member, authed(request).user),
   );
 
   app.post(
@@ -56,12 +56,12 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     async (request, reply) => {
       // A new login always gets a new token; an earlier one on this browser is ended.
       if (request.sessionToken) await sessions.revoke(request.sessionToken);
-      const { user, token } = await signIn({ ...deps, log: request.log }, request.body, {
+      const { user, account, token } = await signIn({ ...deps, log: request.log }, request.body, {
         userAgent: request.headers['user-agent'],
         ip: request.ip,
       });
       setSessionCookie(request, reply, token);
-      return { success: true as const, message: msg.auth.loginSuccess, user: toPublicUser(user) };
+      return { success: true as const, message: msg.auth.loginSuccess, user: toPublicUser(user, account) };
     },
   );
 

@@ -12,6 +12,7 @@ import type {
 import { DEMO_DURATION_MS } from '../../../contract/constants';
 import { msg } from '../../../contract/messages';
 import { notificationLinks, notificationMsg } from '../../../contract/notifications';
+import { teamMsg, teamRoleOf } from '../../../contract/team';
 import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
@@ -23,19 +24,26 @@ import type { SessionStore } from '../../sessions/session-store';
 import { seedDemoWorkspace } from './demo-data';
 import { burnPasswordCheck, generatePassword, hashPassword, loginDelayMs, verifyPassword } from './password';
 
-export function toPublicUser(u: UserRow): User {
+/**
+ * The signed-in login as the API shows it. A team member's own row gives who it is (id, name,
+ * e-mail, username); the account it works for gives what it may do (type, plan, demo expiry).
+ */
+export function toPublicUser(u: UserRow, account: UserRow = u): User {
+  const member = u.id !== account.id;
   return {
     id: u.id,
     name: u.name,
     email: u.email,
     username: u.username,
     whatsappNumber: u.whatsappNumber,
-    accountType: u.accountType,
-    planType: u.planType,
-    isActive: u.isActive,
+    accountType: account.accountType,
+    planType: account.planType,
+    isActive: member ? u.isActive && account.isActive : u.isActive,
     createdAt: u.createdAt.toISOString(),
-    demoExpiresAt: u.demoExpiresAt ? u.demoExpiresAt.toISOString() : null,
+    demoExpiresAt: account.demoExpiresAt ? account.demoExpiresAt.toISOString() : null,
     emailConfirmedAt: u.emailConfirmedAt ? u.emailConfirmedAt.toISOString() : null,
+    teamRole: teamRoleOf(u),
+    ...(member ? { accountName: account.company || account.name } : {}),
   };
 }
 
@@ -124,6 +132,8 @@ export async function login(
   if (user.accountType === 'demo' && (!user.demoExpiresAt || user.demoExpiresAt.getTime() <= Date.now())) {
     throw new AppError('DEMO_EXPIRED', msg.auth.demoExpired);
   }
+  // A team member the account has deactivated: the right password, and still no session.
+  if (user.accountId && !user.isActive) throw new AppError('ACCOUNT_INACTIVE', teamMsg.memberInactive);
   if (failures) {
     await db.delete(loginFailures).where(and(eq(loginFailures.ip, ip), eq(loginFailures.loginKey, loginKey)));
   }

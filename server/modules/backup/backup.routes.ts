@@ -31,6 +31,8 @@ export const backupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, st
     spec(
       'Merge a backup file (multipart field "file") into the account in one transaction: contacts by phone, groups by name, rules by keyword, images and files as new uploads; an invalid file changes nothing; warnings lists what could not be brought back',
       { consumes: ['multipart/form-data'], response: { 200: restoreResult } },
+      // Restoring merges a whole account: its owner's decision alone.
+      { team: 'owner' },
     ),
     async (request) => {
       const { user } = authed(request);

@@ -24,7 +24,7 @@ import type { AppDeps } from '../../deps';
 import { sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
 import type { AccountContext } from '../../plugins/account-context';
-import { routeSpec } from '../../plugins/route-spec';
+import { forAgents, routeSpec } from '../../plugins/route-spec';
 import {
   cancelCampaign,
   type LifecycleContext,
@@ -81,7 +81,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.get(
     '',
-    spec('Campaigns, newest first, with live progress', { response: { 200: campaignList } }),
+    spec('Campaigns, newest first, with live progress', { response: { 200: campaignList } }, forAgents),
     async (request) => {
       const userId = authed(request).user.id;
       return listCampaigns(db, state, userId, pacing(userId));
@@ -108,7 +108,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.get(
     '/:id',
-    spec('One campaign', { params: campaignIdParams, response: { 200: campaignSchema } }),
+    spec('One campaign', { params: campaignIdParams, response: { 200: campaignSchema } }, forAgents),
     async (request) => {
       const userId = authed(request).user.id;
       return getCampaign(db, state, userId, request.params.id, pacing(userId));
@@ -192,11 +192,15 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.get(
     '/:id/recipients',
-    spec('Per-recipient report, paged, optionally by status', {
-      params: campaignIdParams,
-      querystring: recipientsQuery,
-      response: { 200: recipientsPage },
-    }),
+    spec(
+      'Per-recipient report, paged, optionally by status',
+      {
+        params: campaignIdParams,
+        querystring: recipientsQuery,
+        response: { 200: recipientsPage },
+      },
+      forAgents,
+    ),
     async (request) => {
       return listRecipients(db, authed(request).user.id, request.params.id, request.query);
     },
@@ -204,16 +208,24 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
 
   app.get(
     '/:id/numbers',
-    spec('Progress and delivery per number that sends the campaign', {
-      params: campaignIdParams,
-      response: { 200: campaignNumbersResponse },
-    }),
+    spec(
+      'Progress and delivery per number that sends the campaign',
+      {
+        params: campaignIdParams,
+        response: { 200: campaignNumbersResponse },
+      },
+      forAgents,
+    ),
     async (request) => campaignNumbers(db, state, authed(request).user.id, request.params.id),
   );
 
   app.get(
     '/:id/recipients/export',
-    spec('Per-recipient report as CSV or XLSX', { params: campaignIdParams, querystring: recipientsExportQuery }),
+    spec(
+      'Per-recipient report as CSV or XLSX',
+      { params: campaignIdParams, querystring: recipientsExportQuery },
+      forAgents,
+    ),
     async (request, reply) => {
       const { format, status } = request.query;
       const { table, filename } = await exportRecipients(recording(request.log), authed(request), {
@@ -242,6 +254,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     spec(
       'Who a start now would send the campaign to, and when the last message should go out by the pace, daily limit and business hours',
       { params: campaignIdParams, response: { 200: startForecastResponse } },
+      forAgents,
     ),
     async (request) => {
       const { user } = authed(request);

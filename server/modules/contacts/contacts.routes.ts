@@ -19,7 +19,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { datedName, sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
-import { routeSpec } from '../../plugins/route-spec';
+import { forAgents, routeSpec } from '../../plugins/route-spec';
 import {
   bulkContacts,
   createContact,
@@ -40,6 +40,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
     spec(
       'The contacts as CSV or XLSX — all, or with q and tag those the list shows (cells neutralised against formula injection)',
       { querystring: contactExportQuery },
+      forAgents,
     ),
     async (request, reply) => {
       const { format, q, tag } = request.query;
@@ -89,6 +90,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
     spec(
       'Contacts: the whole list, or with q (name, phone or tag), tag (exact), page or limit one page of a server-side search',
       { querystring: contactListQuery, response: { 200: contactListResponse } },
+      forAgents,
     ),
     async (request) => {
       const { user } = authed(request);
@@ -102,9 +104,11 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
 
   app.get(
     '/tags',
-    spec('The account’s tags with how many contacts carry each, most used first', {
-      response: { 200: contactTagsResponse },
-    }),
+    spec(
+      'The account’s tags with how many contacts carry each, most used first',
+      { response: { 200: contactTagsResponse } },
+      forAgents,
+    ),
     async (request) => listContactTags(db, state, authed(request).user.id),
   );
 
@@ -122,10 +126,11 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
 
   app.post(
     '',
-    spec('Create a contact (phone normalised to E.164; plan limit enforced)', {
-      body: contactInput,
-      response: { 200: contactMutationResponse },
-    }),
+    spec(
+      'Create a contact (phone normalised to E.164; plan limit enforced)',
+      { body: contactInput, response: { 200: contactMutationResponse } },
+      forAgents,
+    ),
     async (request) => ({
       success: true as const,
       message: contactsMsg.created,
@@ -135,11 +140,11 @@ export const contactsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
 
   app.put(
     '/:id',
-    spec('Update a contact', {
-      params: contactIdParams,
-      body: contactInput,
-      response: { 200: contactMutationResponse },
-    }),
+    spec(
+      'Update a contact',
+      { params: contactIdParams, body: contactInput, response: { 200: contactMutationResponse } },
+      forAgents,
+    ),
     async (request) => ({
       success: true as const,
       message: contactsMsg.updated,

@@ -16,7 +16,7 @@ import { routeSpec } from '../../plugins/route-spec';
 import { getConversation, listConversations, sendManualMessage, setConversationOwner } from './conversations.service';
 
 export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const spec = routeSpec('conversations', 'customer');
+  const spec = routeSpec('conversations', 'customer', 'agent');
   const { db } = deps;
 
   app.get(

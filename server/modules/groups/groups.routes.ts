@@ -11,14 +11,14 @@ import { okResponse } from '../../../contract/responses';
 import type { AppDeps } from '../../deps';
 import { sendTable } from '../../lib/download';
 import { authed } from '../../plugins/access';
-import { routeSpec } from '../../plugins/route-spec';
+import { forAgents, routeSpec } from '../../plugins/route-spec';
 import { createGroup, deleteGroup, listGroups, updateGroup } from './groups.service';
 import { exportGroupMembers, importWhatsappGroups } from './whatsapp-groups';
 
 export const groupsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const spec = routeSpec('groups', 'customer');
   const { db } = deps;
-  app.get('', spec('Groups, by name', { response: { 200: groupList } }), async (request) =>
+  app.get('', spec('Groups, by name', { response: { 200: groupList } }, forAgents), async (request) =>
     listGroups(db, authed(request).user.id),
   );
 

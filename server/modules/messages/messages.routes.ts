@@ -10,7 +10,7 @@ import {
 } from '../../../contract/saved-messages';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
-import { routeSpec } from '../../plugins/route-spec';
+import { forAgents, routeSpec } from '../../plugins/route-spec';
 import {
   createSavedMessage,
   deleteSavedMessage,
@@ -26,13 +26,15 @@ export const messagesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
     outbound: { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE },
     fromLink: (userId, link) => media.fromLink(userId, link),
   };
-  app.get('', spec('Saved messages, newest first', { response: { 200: savedMessageList } }), async (request) =>
-    listSavedMessages(db, authed(request).user.id),
+  app.get(
+    '',
+    spec('Saved messages, newest first', { response: { 200: savedMessageList } }, forAgents),
+    async (request) => listSavedMessages(db, authed(request).user.id),
   );
 
   app.get(
     '/:id',
-    spec('One saved message', { params: savedMessageIdParams, response: { 200: savedMessageSchema } }),
+    spec('One saved message', { params: savedMessageIdParams, response: { 200: savedMessageSchema } }, forAgents),
     async (request) => getSavedMessage(db, authed(request).user.id, request.params.id),
   );
 

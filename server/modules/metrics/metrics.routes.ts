@@ -19,7 +19,7 @@ import { getAnalytics, getMetrics, getReport, getTodayMetrics } from './metrics.
  * this module.
  */
 export const metricsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
-  const spec = routeSpec('metrics', 'customer');
+  const spec = routeSpec('metrics', 'customer', 'agent');
   app.get(
     '',
     spec('Dashboard figures (SPEC §3), for a period when given', {

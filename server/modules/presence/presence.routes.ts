@@ -8,7 +8,7 @@ import { getOnlineCount, listActiveUsers, listActivity } from './presence.servic
 
 /** Online users and the activity log (Verificação). Registered under /api. */
 export const presenceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, presence }) => {
-  const spec = routeSpec('presence', 'customer');
+  const spec = routeSpec('presence', 'customer', 'agent');
   presence.start();
   app.addHook('onClose', () => presence.stop());
 

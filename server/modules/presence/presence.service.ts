@@ -24,17 +24,26 @@ const toMs = (v: string | Date | null): number => (v === null ? 0 : new Date(v).
 /**
  * Accounts with a request in the last 24 hours, newest first: the column (written by every process,
  * at most a minute late) merged with this process's tracker (the newest). An administrator sees the
- * whole platform; anyone else only its own account (one account is one user in this product).
+ * whole platform; anyone else only its own account's people (its owner and its team's members).
  */
 async function recentlySeen(db: Db, tracker: PresenceTracker, viewer: AccountContext): Promise<Seen[]> {
   const now = tracker.time();
   const since = now - RECENT_WINDOW_MS;
   if (viewer.role !== 'admin') {
-    const [row] = rowsOf<{ last_seen_at: string | Date | null }>(
-      await db.execute(sql`select last_seen_at from users where id = ${viewer.user.id}`),
+    // The account's people: its owner and its team's members.
+    const rows = rowsOf<{ id: string; name: string; last_seen_at: string | Date | null }>(
+      await db.execute(
+        sql`select id, name, last_seen_at from users where id = ${viewer.userId} or account_id = ${viewer.userId}`,
+      ),
     );
-    const lastSeen = Math.max(toMs(row?.last_seen_at ?? null), tracker.lastSeen(viewer.user.id) ?? 0);
-    return lastSeen >= since ? [{ userId: viewer.user.id, name: viewer.user.name, lastSeen }] : [];
+    return rows
+      .map((r) => ({
+        userId: r.id,
+        name: r.name,
+        lastSeen: Math.max(toMs(r.last_seen_at), tracker.lastSeen(r.id) ?? 0),
+      }))
+      .filter((s) => s.lastSeen >= since)
+      .sort((a, b) => b.lastSeen - a.lastSeen);
   }
   const mine = tracker.seenSince(since);
   const ids = [...mine.keys()];

@@ -9,7 +9,7 @@ import { renderReportPdf } from './report-pdf';
 
 /** 'Exportar PDF' of the Relatórios page: the same report (GET /api/metrics/report) as a PDF file. */
 export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
-  const spec = routeSpec('metrics', 'customer');
+  const spec = routeSpec('metrics', 'customer', 'agent');
   app.get(
     '/pdf',
     spec('The Relatórios page for a period as a PDF download (default: the last 30 days)', {

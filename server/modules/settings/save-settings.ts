@@ -19,7 +19,8 @@ export async function saveProfile(
   ctx: AccountContext,
   input: UpdateProfileInput,
 ): Promise<Profile> {
-  const saved = await updateProfile(deps.db, deps.sessions, ctx.userId, input);
+  // The signed-in person's own row: a team member edits their own name and e-mail, never the account's.
+  const saved = await updateProfile(deps.db, deps.sessions, ctx.member.id, input);
   await record(deps.db, { kind: 'settings_changed', by: ctx, section: 'profile' }, deps);
   return saved;
 }
@@ -53,6 +54,7 @@ export async function changeOwnPassword(
   ctx: AccountContext,
   input: { currentToken: string | null; password: ChangePasswordInput },
 ): Promise<void> {
-  await changePassword(deps.db, deps.sessions, ctx.userId, input.currentToken, input.password);
+  // The signed-in person's own password: a team member's, never the account owner's.
+  await changePassword(deps.db, deps.sessions, ctx.member.id, input.currentToken, input.password);
   await record(deps.db, { kind: 'settings_changed', by: ctx, section: 'password' }, deps);
 }

@@ -26,7 +26,8 @@ export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
       config: { access: 'session' },
       schema: { tags, summary: 'Profile of the signed-in account', response: { 200: profileSchema } },
     },
-    async (request) => getProfile(db, authed(request).user.id),
+    // The signed-in person's own row: a team member's, not the account's.
+    async (request) => getProfile(db, authed(request).member.id),
   );
 
   app.put(

@@ -4,7 +4,7 @@ import { uploadIdParams, uploadQuery, uploadSchema, uploadsMsg, uploadUsageSchem
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed } from '../../plugins/access';
-import { routeSpec } from '../../plugins/route-spec';
+import { forAgents, routeSpec } from '../../plugins/route-spec';
 import { fileDisposition, openFile, saveFile, servedAs, storageUsage } from './uploads.service';
 
 const LARGEST_FILE = Math.max(...Object.values(MEDIA_MAX_BYTES));
@@ -16,6 +16,8 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
     spec(
       'Upload a file (multipart field "file"), decided by its bytes: an image (JPEG, PNG, WebP ≤ 5 MB), a document (PDF, Word, Excel, PowerPoint, TXT, CSV ≤ 100 MB), an audio (OGG/Opus, MP3, M4A/AAC, AMR ≤ 16 MB; `voice=true`: a voice note, WebM/Opus remuxed to OGG), a video (MP4/3GP, H.264 + AAC ≤ 16 MB) or a sticker (`kind=sticker`, WebP ≤ 500 KB)',
       { consumes: ['multipart/form-data'], querystring: uploadQuery, response: { 200: uploadSchema } },
+      // An agent attaches files to replies in Conversas; the account's quota holds as for anyone.
+      forAgents,
     ),
     async (request) => {
       const { user } = authed(request);
@@ -58,9 +60,8 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
     '/:id',
     spec(
       'One of the account’s files (an upload, or a file a contact sent), to its owner only (another account gets 404)',
-      {
-        params: uploadIdParams,
-      },
+      { params: uploadIdParams },
+      forAgents,
     ),
     async (request, reply) => {
       const upload = await openFile(db, media.store, authed(request).user.id, request.params.id);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../../deps';
-import { accessError, SESSION_COOKIE } from '../../plugins/access';
+import { accessError, contextOf, SESSION_COOKIE } from '../../plugins/access';
 
 const PATH = '/api/whatsapp-session';
 const COOKIE_PREFIX = `${SESSION_COOKIE}=`;
@@ -32,9 +32,10 @@ export function sessionPollFastPath(
     const token = sessionToken(request.headers.cookie);
     if (!token) return false;
     const session = deps.sessions.cached(token);
-    if (!session || accessError(session.user, 'customer', 'GET')) return false;
+    // The route's own access: any team member may see the number's state.
+    if (!session || accessError(contextOf(session), 'customer', 'GET', false, 'agent')) return false;
     deps.presence.seen(session.user.id);
-    const body = JSON.stringify(deps.registry.status(session.user));
+    const body = JSON.stringify(deps.registry.status(session.account));
     response.writeHead(200, [...headers, 'content-length', String(Buffer.byteLength(body))]);
     response.end(body);
     return true;

@@ -14,7 +14,7 @@ import {
 } from '../../../contract/whatsapp-connection';
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
-import { routeSpec } from '../../plugins/route-spec';
+import { forAgents, routeSpec } from '../../plugins/route-spec';
 import {
   connectWhatsapp,
   disconnectWhatsapp,
@@ -33,7 +33,8 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app,
   app.get(
     '/whatsapp-session',
     {
-      config: { access: 'customer' },
+      // Any team member sees the number's state (the fast path applies the same rule).
+      config: { access: 'customer', team: 'agent' },
       // Polled every 2 s by every signed-in browser: the answer is built in memory and serialised
       // without re-validation (the schema still documents it).
       serializerCompiler: plainJson,
@@ -63,9 +64,11 @@ export const whatsappSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app,
 
   app.get(
     '/whatsapp/channel',
-    spec('Which channel sends for the account (personal number or Cloud API) and whether it is ready', {
-      response: { 200: whatsappChannelResponse },
-    }),
+    spec(
+      'Which channel sends for the account (personal number or Cloud API) and whether it is ready',
+      { response: { 200: whatsappChannelResponse } },
+      forAgents,
+    ),
     async (request) => getWhatsappChannel(db, connections, authed(request).user.id),
   );
 

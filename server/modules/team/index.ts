@@ -1,0 +1,1 @@
+export { invitationRoutes, teamRoutes } from './team.routes';
