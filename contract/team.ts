@@ -122,7 +122,9 @@ export const createInvitationResponse = z.object({
   emailed: z.boolean(),
 });
 
-export const invitationToken = text().min(1, teamMsg.invitationInvalid).max(200, teamMsg.invitationInvalid);
+export const invitationToken = text({ error: teamMsg.invitationInvalid })
+  .min(1, teamMsg.invitationInvalid)
+  .max(200, teamMsg.invitationInvalid);
 export const invitationQuery = z.object({ token: invitationToken });
 /** What the invitation page shows before the invitee picks a username. */
 export const invitationPreviewResponse = z.object({

@@ -1,5 +1,5 @@
-import type { TeamRole } from '../contract/auth';
 import type { FastifySchema } from 'fastify';
+import type { TeamRole } from '../contract/auth';
 import type { Upload } from '../contract/uploads';
 import type { AiResponder } from './chatbot/ai';
 import type { ChangeBus } from './cluster/bus';

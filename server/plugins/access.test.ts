@@ -10,6 +10,7 @@ import {
   groups,
   mediaUploads,
   savedMessages,
+  teamInvitations,
 } from '../db/schema';
 import { seedDemoWorkspace } from '../modules/auth';
 import { recordActivity } from '../records/activity';
@@ -86,6 +87,23 @@ const ownerConversationPhone = async (ownerId: string) => {
     .returning({ phone: conversations.phone });
   return row.phone;
 };
+/** A member of the owner's team, and an invitation to it still open. */
+const ownerMemberId = async (ownerId: string) =>
+  (await createUser(ctx, { accountType: 'regular', accountId: ownerId, teamRole: 'agent' })).id;
+const ownerInvitationId = async (ownerId: string) => {
+  const [row] = await ctx.database.db
+    .insert(teamInvitations)
+    .values({
+      userId: ownerId,
+      name: 'Convidada',
+      email: `convidada${Date.now()}@example.com`,
+      role: 'agent',
+      tokenHash: `hash-${Math.random()}`,
+      expiresAt: new Date(Date.now() + 3_600_000),
+    })
+    .returning({ id: teamInvitations.id });
+  return row.id;
+};
 const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string; payload?: object }>> = {
   'PUT /api/contacts/:id': async (o) => ({ id: await ownerContactId(o), payload: { name: 'X', phone: '21998765432' } }),
   'DELETE /api/contacts/:id': async (o) => ({ id: await ownerContactId(o) }),
@@ -126,6 +144,8 @@ const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string
   }),
   'POST /api/conversations/:phone/takeover': async (o) => ({ id: await ownerConversationPhone(o) }),
   'POST /api/conversations/:phone/release': async (o) => ({ id: await ownerConversationPhone(o) }),
+  'PATCH /api/team/:id': async (o) => ({ id: await ownerMemberId(o), payload: { isActive: false } }),
+  'DELETE /api/team/invitations/:id': async (o) => ({ id: await ownerInvitationId(o) }),
 };
 
 const sampleParams = (url: string) => url.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');

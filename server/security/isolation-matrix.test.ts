@@ -57,6 +57,9 @@ interface SeededAccount {
   savedMessage: string;
 }
 interface Owner extends SeededAccount {
+  /** A member of A's team (an agent) and an invitation still open. */
+  member: string;
+  invitation: string;
   /** Files kept in the media store, not in a row: a PDF uploaded and a PDF a contact sent. */
   files: string[];
   /** A draft that uses the saved message (and so the upload), a paused one with queued recipients, a sent one. */
@@ -70,6 +73,8 @@ interface Owner extends SeededAccount {
   appSecret: string;
 }
 interface Intruder extends SeededAccount {
+  member: string;
+  invitation: string;
   campaign: string;
   connection: string;
   autoReply: string;
@@ -145,11 +150,11 @@ async function snapshot(user: UserRow): Promise<Record<string, string[]>> {
   const drop = sql.raw(VOLATILE.map((c) => ` - '${c}'`).join(''));
   const out: Record<string, string[]> = {};
   for (const table of [...tables, 'users']) {
-    const owner = table === 'users' ? sql.raw('x.id') : sql.raw('x.user_id');
+    // The account's own row and its team members' logins.
+    const owner =
+      table === 'users' ? sql`(x.id = ${user.id} or x.account_id = ${user.id})` : sql`x.user_id = ${user.id}`;
     const rows = rowsOf<{ row: string }>(
-      await db.execute(
-        sql`select (to_jsonb(x)${drop})::text as row from ${sql.identifier(table)} x where ${owner} = ${user.id}`,
-      ),
+      await db.execute(sql`select (to_jsonb(x)${drop})::text as row from ${sql.identifier(table)} x where ${owner}`),
     );
     out[table] = rows.map((r) => r.row).sort();
   }
@@ -226,6 +231,8 @@ const OUTSIDE: Record<string, string> = {
     'public: takes an e-mail address, answers the same whether or not an account has it, e-mails only that account',
   'POST /api/auth/reset-password': 'public: acts only on the account whose e-mailed link it is given, no id',
   'POST /api/auth/confirm-email': 'public: confirms only the account whose e-mailed link it is given, no id',
+  'GET /api/auth/invitation': 'public: shows only the invitation whose e-mailed link it is given, no id',
+  'POST /api/auth/accept-invitation': 'public: joins only the team whose e-mailed link it is given, no id',
   'GET /api/whatsapp-business/webhook/:accountKey':
     'public: Meta’s subscription check, answered only for the account’s verify token (forged below)',
   'POST /api/whatsapp-business/webhook/:accountKey':
@@ -246,6 +253,8 @@ const PATH_OWNERS: Record<string, { a: () => string[]; b?: () => string }> = {
   '/api/bot-config/auto-replies/:id': { a: () => [a.autoReply], b: () => b.autoReply },
   // B's contact Carla (B's own conversation with her, on B's number).
   '/api/conversations/:phone': { a: () => [A_PHONES[0]], b: () => '5521980000001' },
+  '/api/team/invitations/:id': { a: () => [a.invitation], b: () => b.invitation },
+  '/api/team/:id': { a: () => [a.member], b: () => b.member },
   '/api/admin/users/:id': { a: () => [a.user.id] },
   // Jobs span accounts; the loop over admin routes needs one id to show a non-admin gets 403.
   '/api/admin/jobs/:id': { a: () => ['00000000-0000-4000-8000-000000000000'] },
@@ -695,9 +704,23 @@ beforeAll(async () => {
     'GET',
     '/api/notifications?limit=100',
   );
+  const memberA = await createUser(ctx, {
+    name: `Atendente ${MARK}`,
+    accountType: 'regular',
+    planType: userA.planType,
+    accountId: userA.id,
+    teamRole: 'agent',
+  });
+  const invitationA = await json<{ invitation: { id: string } }>(cookieA, 'POST', '/api/team/invitations', {
+    name: `Convidado ${MARK}`,
+    email: `convidado-${MARK}@exemplo.com`,
+    role: 'manager',
+  });
   a = {
     user: userA,
     cookie: cookieA,
+    member: memberA.id,
+    invitation: invitationA.invitation.id,
     contact: contact.contact.id,
     group: group.group.id,
     upload: upload.id,
@@ -745,7 +768,27 @@ beforeAll(async () => {
       })
     ).rule.id,
   };
-  b = { user: userB, cookie: cookieB, ...own, graphToken: `EAAG-b-${MARK}`, graphPhone: B_GRAPH_PHONE };
+  const memberB = await createUser(ctx, {
+    name: 'Atendente B',
+    accountType: 'regular',
+    planType: userB.planType,
+    accountId: userB.id,
+    teamRole: 'agent',
+  });
+  const invitationB = await json<{ invitation: { id: string } }>(cookieB, 'POST', '/api/team/invitations', {
+    name: 'Convidado B',
+    email: `convidado.b.${Date.now()}@example.com`,
+    role: 'agent',
+  });
+  b = {
+    user: userB,
+    cookie: cookieB,
+    ...own,
+    member: memberB.id,
+    invitation: invitationB.invitation.id,
+    graphToken: `EAAG-b-${MARK}`,
+    graphPhone: B_GRAPH_PHONE,
+  };
 
   const roles = {
     demo: { accountType: 'demo', planType: 'demo', demoExpiresAt: new Date(Date.now() + 3_600_000) },

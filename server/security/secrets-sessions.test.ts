@@ -267,8 +267,17 @@ describe('(a) no secret in any answer', () => {
         .replace(':accountKey', webhookPath.split('/').pop() as string)
         .replace(':phone', CUSTOMER_PHONE)
         .replace(':id', Object.entries(ids).find(([prefix]) => url.startsWith(prefix))?.[1] ?? ':id');
+    // An open invitation to the customer's team: its link is read below like any page's data.
+    const invited = json(
+      await call('POST', '/api/team/invitations', {
+        cookie,
+        json: { name: 'Ana Atendente', email: `ana.${Date.now()}@example.com`, role: 'agent' },
+      }),
+    ) as { inviteUrl: string };
+    const inviteToken = new URL(invited.inviteUrl).searchParams.get('token') as string;
     const queries: Record<string, string> = {
       '/api/whatsapp-business/webhook/:accountKey': `?hub.mode=subscribe&hub.verify_token=${verifyToken}&hub.challenge=4242`,
+      '/api/auth/invitation': `?token=${inviteToken}`,
     };
     const callers: Record<string, string | undefined> = {
       anonymous: undefined,
@@ -299,6 +308,10 @@ describe('(a) no secret in any answer', () => {
     const stored = rowsOf<{ password_hash: string }>(
       await ctx.database.db.execute(sql`select password_hash from users`),
     );
+    const invitationHashes = rowsOf<{ token_hash: string }>(
+      await ctx.database.db.execute(sql`select token_hash from team_invitations`),
+    );
+    expect(invitationHashes.length).toBeGreaterThan(0);
     const tokenHashes = rowsOf<{ token_hash: string }>(
       await ctx.database.db.execute(sql`select token_hash from sessions`),
     );
@@ -316,6 +329,7 @@ describe('(a) no secret in any answer', () => {
       waba.appSecret as string,
       ...stored.map((r) => r.password_hash),
       ...tokenHashes.map((r) => r.token_hash),
+      ...invitationHashes.map((r) => r.token_hash),
       ...sessionTokens,
     ];
     expect(answers.length).toBeGreaterThan(gets.length * 4);

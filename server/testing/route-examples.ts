@@ -36,6 +36,13 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
   'POST /api/auth/forgot-password': () => ({ email: `f${unique()}@example.com` }),
   'POST /api/auth/reset-password': () => ({ token: `link-${unique()}`, password: 'nova-senha-1' }),
   'POST /api/auth/confirm-email': () => ({ token: `link-${unique()}` }),
+  'POST /api/auth/accept-invitation': () => ({
+    token: `link-${unique()}`,
+    username: `m${unique()}`,
+    password: 'senha-membro-1',
+  }),
+  'POST /api/team/invitations': () => ({ name: 'Pessoa Convidada', email: `c${unique()}@example.com`, role: 'agent' }),
+  'PATCH /api/team/:id': () => ({ role: 'agent' }),
   'PATCH /api/admin/users/:id': () => ({ isActive: true, planType: 'basic', accountType: 'active' }),
   'POST /api/auth/change-password': () => ({
     currentPassword: 'errada-123',

@@ -9,7 +9,6 @@ import {
   invitationPreviewResponse,
   invitationQuery,
   memberIdParams,
-  TEAM_ROLE_LABELS,
   teamMsg,
   teamResponse,
   updateMemberInput,
@@ -17,25 +16,15 @@ import {
 } from '../../../contract/team';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import { mailTemplates } from '../../mail/templates';
 import { authed } from '../../plugins/access';
 import { routeSpec } from '../../plugins/route-spec';
-import { record } from '../../records/events';
-import {
-  acceptInvitation,
-  accountNameOf,
-  describeMemberChange,
-  inviteMember,
-  listTeam,
-  previewInvitation,
-  revokeInvitation,
-  updateMember,
-} from './team.service';
+import { cancelInvitation, changeMember, joinTeam, sendInvitation } from './manage-team';
+import { listTeam, previewInvitation } from './team.service';
 
 /** /api/team: the account's members and invitations (Equipe), for its owner and managers. */
 export const teamRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const spec = routeSpec('team', 'customer', 'manager');
-  const { db, sessions, presence, config, mail } = deps;
+  const { db, presence } = deps;
 
   app.get(
     '',
@@ -52,37 +41,13 @@ export const teamRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       { body: createInvitationInput, response: { 200: createInvitationResponse } },
     ),
     async (request) => {
-      const ctx = authed(request);
-      const { invitation, token } = await inviteMember(db, ctx, request.body);
-      const { mailer } = mail;
-      const url = mailer.link(`/convite?token=${encodeURIComponent(token)}`);
-      mailer.sendLater('team_invitation', async () => ({
-        to: invitation.email,
-        ...mailTemplates.teamInvitation({
-          product: config.PRODUCT_NAME,
-          name: invitation.name,
-          inviter: ctx.member.name,
-          accountName: accountNameOf(ctx.user),
-          role: TEAM_ROLE_LABELS[invitation.role],
-          url,
-          hours: INVITATION_HOURS,
-        }),
-      }));
-      await record(
-        db,
-        {
-          kind: 'team_changed',
-          by: ctx,
-          detail: `Convite enviado a ${invitation.name} <${invitation.email}> (${TEAM_ROLE_LABELS[invitation.role].toLowerCase()})`,
-        },
-        { ...deps, log: request.log },
-      );
+      const sent = await sendInvitation({ ...deps, log: request.log }, authed(request), request.body);
       return {
         success: true as const,
-        message: mailer.available ? teamMsg.invited : teamMsg.invitedNoMail,
-        invitation,
-        inviteUrl: url,
-        emailed: mailer.available,
+        message: sent.emailed ? teamMsg.invited : teamMsg.invitedNoMail,
+        invitation: sent.invitation,
+        inviteUrl: sent.url,
+        emailed: sent.emailed,
       };
     },
   );
@@ -94,13 +59,7 @@ export const teamRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       response: { 200: okResponse },
     }),
     async (request) => {
-      const ctx = authed(request);
-      const row = await revokeInvitation(db, ctx, request.params.id);
-      await record(
-        db,
-        { kind: 'team_changed', by: ctx, detail: `Convite de ${row.name} <${row.email}> cancelado` },
-        { ...deps, log: request.log },
-      );
+      await cancelInvitation({ ...deps, log: request.log }, authed(request), request.params.id);
       return { success: true, message: teamMsg.revoked };
     },
   );
@@ -113,12 +72,11 @@ export const teamRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       response: { 200: updateMemberResponse },
     }),
     async (request) => {
-      const ctx = authed(request);
-      const { member, before } = await updateMember(db, sessions, ctx, request.params.id, request.body);
-      await record(
-        db,
-        { kind: 'team_changed', by: ctx, detail: describeMemberChange(before, member) },
+      const member = await changeMember(
         { ...deps, log: request.log },
+        authed(request),
+        request.params.id,
+        request.body,
       );
       return { success: true as const, message: teamMsg.updated, member };
     },
@@ -153,16 +111,7 @@ export const invitationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       { rateLimit },
     ),
     async (request) => {
-      const { member, account } = await acceptInvitation(db, request.body);
-      await record(
-        db,
-        {
-          kind: 'team_changed',
-          by: { userId: account.id, actorId: member.id },
-          detail: `${member.name} entrou na equipe`,
-        },
-        { ...deps, log: request.log },
-      );
+      await joinTeam({ ...deps, log: request.log }, request.body);
       return { success: true, message: teamMsg.accepted };
     },
   );
