@@ -25,6 +25,8 @@ const DemoPage = lazy(() => import('#web/features/demo/components/demo-page'));
 const ForgotPasswordPage = lazy(() => import('#web/features/auth/components/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('#web/features/auth/components/reset-password-page'));
 const ConfirmEmailPage = lazy(() => import('#web/features/auth/components/confirm-email-page'));
+const AcceptInvitationPage = lazy(() => import('#web/features/auth/components/accept-invitation-page'));
+const TeamPage = lazy(() => import('#web/features/team/components/team-page'));
 // The signed-in shell loads on demand too, so the landing page ships none of it.
 const DashboardLayout = lazy(() => import('./layouts/dashboard-layout').then((m) => ({ default: m.DashboardLayout })));
 const NotFoundPage = lazy(() => import('./pages/not-found-page'));
@@ -70,6 +72,9 @@ export const router = createBrowserRouter([
               { path: paths.groups, element: <GroupsPage /> },
               { path: paths.reports, element: <ReportsPage /> },
               { path: paths.settings, element: <SettingsPage /> },
+              // Números, Chatbot and Equipe are for managers and the owner: the layout sends an agent to
+              // the dashboard (the menu entry's `team`, navigation.ts).
+              { path: paths.team, element: <TeamPage /> },
               {
                 path: paths.adminUsers,
                 element: (
@@ -90,6 +95,7 @@ export const router = createBrowserRouter([
           { path: paths.forgotPassword, element: <ForgotPasswordPage /> },
           { path: paths.resetPassword, element: <ResetPasswordPage /> },
           { path: paths.confirmEmail, element: <ConfirmEmailPage /> },
+          { path: paths.invitation, element: <AcceptInvitationPage /> },
         ],
       },
       {

@@ -1,12 +1,19 @@
 import { MessageCircle } from 'lucide-react';
 import { type MouseEvent, type ReactNode, useId } from 'react';
+import type { TeamRole } from '#contract/auth';
 import { type ActionKind, REQUEST_APPROVAL_LABEL } from '#web/lib/auth/permissions';
-import { useApprovalLink, useCanAct } from '#web/lib/auth/use-can-act';
+import { useApprovalLink, useCanAct, useTeamAllows } from '#web/lib/auth/use-can-act';
 import { cn } from '#web/lib/utils';
 import { Button, type ButtonProps } from './ui/button';
 
 export type PermissionGatedButtonProps = Omit<ButtonProps, 'asChild' | 'children'> & {
   kind?: ActionKind;
+  /**
+   * The least team role the action's route admits (server/plugins/access.ts): below it the button is
+   * not rendered at all. `manager` unless given, as on the server; an action an agent may run (reply
+   * in Conversas, add or edit a contact) says `agent`.
+   */
+  team?: TeamRole;
   icon?: ReactNode;
   children: ReactNode;
   /** Classes for the label (e.g. 'max-sm:sr-only' for an icon-only button on phones). */
@@ -29,10 +36,12 @@ export type PermissionGatedButtonProps = Omit<ButtonProps, 'asChild' | 'children
  * approval through the one `RequestApprovalButton` of the account notice at the
  * top of the shell: six buttons all saying 'Solicitar Aprovação' told the user
  * nothing more. The screen's width plays no part
- * (docs/decisions/025-working-from-a-phone.md).
+ * (docs/decisions/025-working-from-a-phone.md). A team member whose role does not reach `team`
+ * does not see it.
  */
 export function PermissionGatedButton({
   kind = 'other',
+  team = 'manager',
   icon,
   children,
   labelClassName,
@@ -46,7 +55,9 @@ export function PermissionGatedButton({
   ...props
 }: PermissionGatedButtonProps) {
   const can = useCanAct(kind);
+  const teamAllowed = useTeamAllows(team);
   const hintId = useId();
+  if (!teamAllowed) return null;
   const label = compactLabel ? (
     <>
       <span aria-hidden className="sm:hidden">

@@ -10,6 +10,9 @@ export const paths = {
   loginAfterReset: '/login?reset=1',
   /** The 'Confirme seu email' link: `confirmEmail?token=…`. */
   confirmEmail: '/confirmar-email',
+  /** The e-mailed invitation to an account's team: `invitation?token=…` (the name the API's link uses). */
+  invitation: '/convite',
+  loginAfterInvitation: '/login?convite=1',
   demo: '/demo',
   landingPlans: '/#precos',
   dashboard: '/dashboard',
@@ -22,6 +25,8 @@ export const paths = {
   groups: '/groups',
   reports: '/reports',
   settings: '/settings',
+  /** Equipe: the account's members and invitations (owner and managers). */
+  team: '/equipe',
   /** The 'Planos' tab of Configurações, where an account upgrades. */
   settingsPlans: '/settings?tab=planos',
   adminUsers: '/admin/users',

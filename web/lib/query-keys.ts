@@ -67,6 +67,12 @@ export const profileQueryKey = ['/api/settings/profile'] as const;
 export const whatsappSettingsQueryKey = ['/api/settings/whatsapp'] as const;
 export const notificationSettingsQueryKey = ['/api/settings/notifications'] as const;
 
+// The team (Equipe) and an invitation's link.
+/** GET /api/team: members, the plan's limit and open invitations; every team change invalidates it. */
+export const teamQueryKey = ['/api/team'] as const;
+/** GET /api/auth/invitation?token=…: what the link offers (its own query function: the token is a query parameter). */
+export const invitationQueryKey = (token: string) => ['/api/auth/invitation', token] as const;
+
 // Admin, presence and the demo page.
 export const adminUsersQueryKey = ['/api/admin/users'] as const;
 export const verifyListQueryKey = ['/api/users/verify-list'] as const;

@@ -1,5 +1,5 @@
 import { type ReactNode, Suspense, useState } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { roleOf } from '#contract/auth';
 import { PageSkeleton } from '#web/components/page-skeleton';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '#web/components/ui/sheet';
@@ -8,6 +8,8 @@ import { DemoBanner } from '#web/features/auth/components/demo-banner';
 import { NewCampaignProvider } from '#web/features/campaigns/components/new-campaign-provider';
 import { usePurchaseNotice } from '#web/features/demo/components/purchase-notice';
 import { useAuthenticatedUser } from '#web/lib/auth/get-me';
+import { teamAllows } from '#web/lib/auth/permissions';
+import { paths } from '#web/lib/paths';
 import { useIsMobile } from '#web/lib/use-media-query';
 import { usePageTitle } from '#web/lib/use-page-title';
 import { activeNavItem } from '../navigation';
@@ -17,17 +19,21 @@ import { SidebarNav } from './dashboard/sidebar-nav';
 /**
  * Authenticated shell: sidebar from 1024 px, a slide-out drawer below it,
  * header, and the account banners (demo countdown, pending, deactivated).
- * Renders `children` when given (for '/' and unknown paths), else the route's outlet.
+ * Renders `children` when given (for '/' and unknown paths), else the route's outlet. A page the
+ * person's team role may not open (its menu entry's `team`: Números, Chatbot, Equipe for an agent)
+ * is not rendered: they go to the dashboard, as the server would refuse every call it makes.
  */
 export function DashboardLayout({ children }: { children?: ReactNode }) {
   const user = useAuthenticatedUser();
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const isMobile = useIsMobile();
-  const title = activeNavItem(pathname).label;
+  const page = activeNavItem(pathname);
+  const title = page.label;
   const role = roleOf(user);
   usePageTitle(title);
   usePurchaseNotice(role === 'demo');
+  if (page.team && !teamAllows(user, page.team)) return <Navigate to={paths.dashboard} replace />;
 
   return (
     <NewCampaignProvider>

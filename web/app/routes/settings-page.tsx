@@ -8,30 +8,35 @@ import { ProfileSection } from '#web/features/settings/components/profile-sectio
 import { SecuritySection } from '#web/features/settings/components/security-section';
 import { WhatsappSection } from '#web/features/settings/components/whatsapp-section';
 import { useAuthenticatedUser } from '#web/lib/auth/get-me';
-import { canReadWorkspace } from '#web/lib/auth/permissions';
+import { canReadWorkspace, teamAllows } from '#web/lib/auth/permissions';
 import { useTabParam } from '#web/lib/use-tab-param';
 import { SettingsNumbersCard } from './settings-numbers-card';
 
 const TABS = [
-  { value: 'perfil', label: 'Perfil', icon: UserRound },
-  { value: 'notificacoes', label: 'Notificações', icon: Bell },
-  { value: 'whatsapp', label: 'WhatsApp', icon: MessageCircle },
-  { value: 'seguranca', label: 'Segurança', icon: ShieldCheck },
-  { value: 'planos', label: 'Planos', icon: CreditCard },
+  { value: 'perfil', label: 'Perfil', icon: UserRound, forAgents: true },
+  { value: 'notificacoes', label: 'Notificações', icon: Bell, forAgents: false },
+  { value: 'whatsapp', label: 'WhatsApp', icon: MessageCircle, forAgents: false },
+  { value: 'seguranca', label: 'Segurança', icon: ShieldCheck, forAgents: true },
+  { value: 'planos', label: 'Planos', icon: CreditCard, forAgents: false },
 ] as const;
 
-/** /settings: profile, notifications, WhatsApp sending, password and plans; the tab lives in ?tab=. */
+/**
+ * /settings: profile, notifications, WhatsApp sending, password and plans; the tab lives in ?tab=.
+ * An agent has their own profile and password only (the rest is the account's, the managers'), and
+ * restoring a backup is the owner's alone.
+ */
 export default function SettingsPage() {
   const user = useAuthenticatedUser();
   const role = roleOf(user);
   const readOnly = role === 'demo';
   const locked = !canReadWorkspace(user);
-  const [tab, selectTab] = useTabParam(TABS);
+  const tabs = teamAllows(user, 'manager') ? TABS : TABS.filter((t) => t.forAgents);
+  const [tab, selectTab] = useTabParam(tabs);
 
   return (
     <Tabs value={tab} onValueChange={selectTab} className="min-w-0">
       <TabsList aria-label="Seções das configurações" className="w-full sm:w-auto">
-        {TABS.map(({ value, label, icon: Icon }) => (
+        {tabs.map(({ value, label, icon: Icon }) => (
           <TabsTrigger key={value} value={value}>
             <Icon aria-hidden />
             {label}
@@ -40,7 +45,7 @@ export default function SettingsPage() {
       </TabsList>
       <TabsContent value="perfil" className="mt-6 grid gap-6">
         <ProfileSection readOnly={readOnly} />
-        <RestoreBackupCard readOnly={readOnly} locked={locked} />
+        {teamAllows(user, 'owner') ? <RestoreBackupCard readOnly={readOnly} locked={locked} /> : null}
       </TabsContent>
       <TabsContent value="notificacoes" className="mt-6">
         <NotificationsSection readOnly={readOnly} locked={locked} />

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { isAppLink, type Notification, type NotificationList } from '#contract/notifications';
 import { api } from '#web/lib/api';
 import { useAuthenticatedUser } from '#web/lib/auth/get-me';
-import { canReadWorkspace } from '#web/lib/auth/permissions';
+import { canReadAs } from '#web/lib/auth/permissions';
 import { readBrowserPermission, showBrowserNotification } from '#web/lib/browser-notifications';
 import { useNotificationSettings } from '#web/lib/queries/get-notification-settings';
 
@@ -37,7 +37,8 @@ export function notificationsToShow(
  */
 export function useBrowserNotifications(unread: number | undefined): void {
   const user = useAuthenticatedUser();
-  const settings = useNotificationSettings(canReadWorkspace(user));
+  // The account's preferences are the managers' to read: an agent's browser shows none.
+  const settings = useNotificationSettings(canReadAs(user, 'manager'));
   const wanted = settings.data?.pushNotifications ?? false;
   const navigate = useNavigate();
   // Since the page opened, with a margin for a browser clock a little ahead of the server's.

@@ -1,5 +1,6 @@
-import { type Role, roleOf, type User } from '#contract/auth';
+import { type Role, roleOf, type TeamRole, type User } from '#contract/auth';
 import { msg } from '#contract/messages';
+import { hasTeamRole } from '#contract/team';
 
 /**
  * Kinds of action buttons. SPEC §4 restricted message, bot and campaign actions to the desktop for
@@ -43,4 +44,26 @@ export function actionPermission(user: Pick<User, 'accountType' | 'isActive'>, _
 export function canReadWorkspace(user: Pick<User, 'accountType' | 'isActive'>): boolean {
   const role = roleOf(user);
   return role !== 'pending' && role !== 'inactive';
+}
+
+/** The signed-in person's role in the account's team (contract/team.ts); the owner's when the session names none. */
+export function userTeamRole(user: Pick<User, 'teamRole'>): TeamRole {
+  return user.teamRole ?? 'owner';
+}
+
+/**
+ * Whether the person's team role is at least `least`: the rule every API route declares
+ * (server/plugins/access.ts, `team`), so the app neither shows what the server would refuse nor asks
+ * for it. Routes an agent may call say so; the rest are for managers and the owner.
+ */
+export function teamAllows(user: Pick<User, 'teamRole'>, least: TeamRole): boolean {
+  return hasTeamRole(userTeamRole(user), least);
+}
+
+/**
+ * Whether the account may read a workspace route whose least team role is `least` right now: not a
+ * pending or deactivated account, and a team role that reaches it. Queries pass it as `enabled`.
+ */
+export function canReadAs(user: Pick<User, 'accountType' | 'isActive' | 'teamRole'>, least: TeamRole): boolean {
+  return canReadWorkspace(user) && teamAllows(user, least);
 }

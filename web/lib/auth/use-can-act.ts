@@ -1,7 +1,7 @@
-import { roleOf } from '#contract/auth';
+import { roleOf, type TeamRole } from '#contract/auth';
 import { useProductName, useSupportWhatsappLink } from '../public-config';
-import { useAuthenticatedUser } from './get-me';
-import { type ActionKind, type ActionPermission, actionPermission } from './permissions';
+import { useAuthenticatedUser, useUser } from './get-me';
+import { type ActionKind, type ActionPermission, actionPermission, teamAllows } from './permissions';
 
 export type CanAct = ActionPermission & {
   /** wa.me link asking the provider to approve (or reactivate) this account; null until the config loads. */
@@ -16,6 +16,15 @@ export function useCanAct(kind: ActionKind = 'other'): CanAct {
   const user = useAuthenticatedUser();
   const approvalLink = useApprovalLink();
   return { ...actionPermission(user, kind), approvalLink };
+}
+
+/**
+ * Whether the signed-in person's team role reaches `least` (owner > manager > agent): what an
+ * agent may not use is not shown to them at all. False while signed out.
+ */
+export function useTeamAllows(least: TeamRole): boolean {
+  const { user } = useUser();
+  return user !== null && teamAllows(user, least);
 }
 
 /** The WhatsApp message a pending or deactivated user sends the provider, with their e-mail. */

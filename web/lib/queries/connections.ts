@@ -3,7 +3,7 @@ import type { ConnectionStatus, ConnectionsResponse, ConnectionView } from '#con
 import { POLL_INTERVALS_MS } from '#contract/constants';
 import type { BadgeTone } from '#web/components/ui/badge';
 import { useUser } from '../auth/get-me';
-import { canReadWorkspace } from '../auth/permissions';
+import { canReadAs } from '../auth/permissions';
 import { keyPathQueryFn } from '../query-client';
 import { connectionsQueryKey } from '../query-keys';
 
@@ -27,11 +27,12 @@ export const connectionsQueryOptions = (enabled: boolean) =>
 
 /**
  * GET /api/connections: the account's numbers and how many its plan allows. Read by the 'Números'
- * page, the campaign dialog's number picker and the dashboard's connection card.
+ * page, the campaign dialog's number picker and the dashboard's connection card. Managers and the
+ * owner only (an agent's screens go without: the server refuses them the numbers).
  */
 export function useConnections() {
   const { user } = useUser();
-  return useQuery(connectionsQueryOptions(user !== null && canReadWorkspace(user)));
+  return useQuery(connectionsQueryOptions(user !== null && canReadAs(user, 'manager')));
 }
 
 /** Each status as its badge says it. */

@@ -1,7 +1,7 @@
 import { LogOut } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import type { User } from '#contract/auth';
-import { activeNavItem, navItems } from '#web/app/navigation';
+import { activeNavItem, visibleNavItems } from '#web/app/navigation';
 import { BrandMark } from '#web/components/brand-mark';
 import { Spinner } from '#web/components/ui/spinner';
 import { useLogout } from '#web/features/auth/api/logout';
@@ -16,7 +16,7 @@ export function SidebarNav({ user, onNavigate }: { user: User; onNavigate?: () =
   const { pathname } = useLocation();
   const active = activeNavItem(pathname);
   const logout = useLogout();
-  const items = navItems.filter((item) => !item.adminOnly || user.accountType === 'admin');
+  const items = visibleNavItems(user);
 
   return (
     <div className="flex h-full flex-col">

@@ -5,6 +5,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tab
 import { ChatbotPanel } from '#web/features/chatbot/components/chatbot-panel';
 import { CloudApiPanel } from '#web/features/connections/components/cloud-api-panel';
 import { useAuthenticatedUser } from '#web/lib/auth/get-me';
+import { teamAllows } from '#web/lib/auth/permissions';
 import { useTabParam } from '#web/lib/use-tab-param';
 import { OverviewTab } from './overview-tab';
 import { VerificationPanel } from './verification-panel';
@@ -13,22 +14,26 @@ import { VerificationPanel } from './verification-panel';
 const AnalyticsTab = lazy(() => import('./analytics-tab'));
 
 const TABS = [
-  { value: 'overview', label: 'Visão Geral', icon: LayoutDashboard },
-  { value: 'chatbot', label: 'Chatbot', icon: Bot },
-  { value: 'whatsapp-api', label: 'API WhatsApp', icon: Webhook },
-  { value: 'analytics', label: 'Analytics', icon: BarChart3 },
-  { value: 'verification', label: 'Verificação', icon: ShieldCheck },
+  { value: 'overview', label: 'Visão Geral', icon: LayoutDashboard, forAgents: true },
+  { value: 'chatbot', label: 'Chatbot', icon: Bot, forAgents: false },
+  { value: 'whatsapp-api', label: 'API WhatsApp', icon: Webhook, forAgents: false },
+  { value: 'analytics', label: 'Analytics', icon: BarChart3, forAgents: true },
+  { value: 'verification', label: 'Verificação', icon: ShieldCheck, forAgents: false },
 ] as const;
 
-/** /dashboard: the selected tab lives in ?tab= so it survives a reload and can be linked. */
+/**
+ * /dashboard: the selected tab lives in ?tab= so it survives a reload and can be linked. An agent
+ * sees the overview and the charts: the bot, the Cloud API and the verification are the managers'.
+ */
 export default function DashboardPage() {
   const user = useAuthenticatedUser();
-  const [tab, selectTab] = useTabParam(TABS);
+  const tabs = teamAllows(user, 'manager') ? TABS : TABS.filter((t) => t.forAgents);
+  const [tab, selectTab] = useTabParam(tabs);
 
   return (
     <Tabs value={tab} onValueChange={selectTab} className="min-w-0">
       <TabsList aria-label="Seções do dashboard" className="w-full sm:w-auto">
-        {TABS.map(({ value, label, icon: Icon }) => (
+        {tabs.map(({ value, label, icon: Icon }) => (
           <TabsTrigger key={value} value={value}>
             <Icon aria-hidden />
             {label}

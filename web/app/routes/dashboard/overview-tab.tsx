@@ -6,7 +6,7 @@ import { ChooseNumberDialog } from '#web/features/connections/components/choose-
 import { ConnectWhatsappDialog } from '#web/features/connections/components/connect-whatsapp-dialog';
 import { ConnectionStatusCard, WHATSAPP_CARD_ID } from '#web/features/connections/components/connection-status-card';
 import { ComposeMessageDialog } from '#web/features/messages/components/compose-message-dialog';
-import { canReadWorkspace } from '#web/lib/auth/permissions';
+import { canReadWorkspace, teamAllows } from '#web/lib/auth/permissions';
 import { useMetrics } from '#web/lib/metrics/get-metrics';
 import { useConnections } from '#web/lib/queries/connections';
 import { connectionView, useWhatsappSession } from '#web/lib/queries/get-whatsapp-session';
@@ -84,7 +84,8 @@ export function OverviewTab({ user }: { user: User }) {
         <BotPerformanceCard query={metrics} />
         <QuickLinksCard />
         <div className="grid content-start gap-6 md:col-span-2 md:grid-cols-2 lg:col-span-1 lg:grid-cols-1">
-          {roleOf(user) === 'customer' ? <UpgradeCard /> : null}
+          {/* The plan is the account's: not an agent's business. */}
+          {roleOf(user) === 'customer' && teamAllows(user, 'manager') ? <UpgradeCard /> : null}
           <SupportCard />
         </div>
       </div>

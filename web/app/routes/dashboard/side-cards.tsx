@@ -6,12 +6,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/
 import { BackupDownloadButton } from '#web/features/backup/components/backup-download-button';
 import { contactsExportUrl } from '#web/features/contacts/api/get-contacts';
 import { ReportPdfButton } from '#web/features/reports/components/report-pdf-button';
-import { useSupportLink } from '#web/lib/auth/use-can-act';
+import { useSupportLink, useTeamAllows } from '#web/lib/auth/use-can-act';
 import { presetPeriod, today } from '#web/lib/metrics/period';
 import { paths } from '#web/lib/paths';
 import { usePublicConfig } from '#web/lib/public-config';
 
 export function QuickLinksCard() {
+  // The backup holds the whole account: the managers' and the owner's to download.
+  const manages = useTeamAllows('manager');
   return (
     <Card className="h-full">
       <CardHeader>
@@ -33,7 +35,7 @@ export function QuickLinksCard() {
           icon={FileText}
           iconClassName="text-brand-strong"
         />
-        <BackupDownloadButton />
+        {manages ? <BackupDownloadButton /> : null}
       </CardContent>
     </Card>
   );

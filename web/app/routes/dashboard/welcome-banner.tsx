@@ -1,11 +1,14 @@
-import { Bot, Megaphone, MessageSquare, Smartphone, Unplug } from 'lucide-react';
-import { useNavigate } from 'react-router';
+import { Bot, Megaphone, MessageSquare, MessagesSquare, Smartphone, Unplug, UserRound } from 'lucide-react';
+import { Link, useNavigate } from 'react-router';
 import { roleOf, type User } from '#contract/auth';
 import { planLabel } from '#contract/plans';
+import { TEAM_ROLE_LABELS } from '#contract/team';
 import { PermissionGatedButton } from '#web/components/permission-gated-button';
 import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
 import { useNewCampaign } from '#web/features/campaigns/components/new-campaign-provider';
 import { DisconnectWhatsappButton } from '#web/features/connections/components/disconnect-dialog';
+import { userTeamRole } from '#web/lib/auth/permissions';
 import { firstName } from '#web/lib/format';
 import { paths } from '#web/lib/paths';
 import { useProductName } from '#web/lib/public-config';
@@ -29,6 +32,7 @@ export function WelcomeBanner({
   const navigate = useNavigate();
   const { openNewCampaign } = useNewCampaign();
   const isDemo = roleOf(user) === 'demo';
+  const teamRole = userTeamRole(user);
 
   return (
     <section
@@ -43,7 +47,9 @@ export function WelcomeBanner({
           <p className="text-sm text-muted-foreground sm:text-base">
             {isDemo
               ? 'Explore o painel à vontade: nesta demonstração as ações ficam desativadas.'
-              : 'Acompanhe suas campanhas, seus contatos e o chatbot em um só lugar.'}
+              : user.accountName
+                ? `Você está na equipe de ${user.accountName} como ${TEAM_ROLE_LABELS[teamRole].toLowerCase()}.`
+                : 'Acompanhe suas campanhas, seus contatos e o chatbot em um só lugar.'}
           </p>
         </div>
         <Badge tone="brand" className="self-start px-3 py-1 text-sm">
@@ -120,6 +126,22 @@ export function WelcomeBanner({
         >
           Nova Campanha
         </PermissionGatedButton>
+        {teamRole === 'agent' ? (
+          <>
+            <Button asChild variant="outline" className="w-full justify-start">
+              <Link to={paths.conversations}>
+                <MessagesSquare aria-hidden />
+                Conversas
+              </Link>
+            </Button>
+            <Button asChild variant="outline" className="w-full justify-start">
+              <Link to={paths.contacts}>
+                <UserRound aria-hidden />
+                Contatos
+              </Link>
+            </Button>
+          </>
+        ) : null}
       </div>
     </section>
   );

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { msg } from '#contract/messages';
 import { passwordResetMsg } from '#contract/password-reset';
+import { teamMsg } from '#contract/team';
 import { BrandMark } from '#web/components/brand-mark';
 import { Card, CardContent, CardHeader } from '#web/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
@@ -29,7 +30,15 @@ export default function LoginPage() {
   const [demoExpired, setDemoExpired] = useState(false);
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
   const showExpired = demoExpired || searchParams.get('expired') === '1';
-  const passwordReset = tab === 'login' && searchParams.get('reset') === '1';
+  // After a new password or an accepted invitation (`/login?reset=1`, `/login?convite=1`): what to do now.
+  const doneNotice =
+    tab !== 'login'
+      ? null
+      : searchParams.get('reset') === '1'
+        ? passwordResetMsg.resetDone
+        : searchParams.get('convite') === '1'
+          ? teamMsg.accepted
+          : null;
 
   const selectTab = (next: string) => {
     setRegisteredEmail(null);
@@ -89,13 +98,13 @@ export default function LoginPage() {
             </div>
           ) : null}
 
-          {passwordReset ? (
+          {doneNotice ? (
             <div
               role="status"
               className="flex items-start gap-3 rounded-lg border border-green-200 bg-green-50 p-4 text-green-900"
             >
               <CircleCheck aria-hidden className="mt-0.5 size-5 shrink-0" />
-              <p className="text-sm font-medium">{passwordResetMsg.resetDone}</p>
+              <p className="text-sm font-medium">{doneNotice}</p>
             </div>
           ) : null}
 

@@ -22,8 +22,10 @@ import { Badge } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
 import { Card } from '#web/components/ui/card';
 import { Spinner } from '#web/components/ui/spinner';
+import { useTeamAllows } from '#web/lib/auth/use-can-act';
 import { formatDateTime, formatNumber } from '#web/lib/format';
 import { paths } from '#web/lib/paths';
+import { cn } from '#web/lib/utils';
 import type { CampaignCommand } from '../api/run-campaign-action';
 import {
   audienceText,
@@ -110,6 +112,8 @@ export function CampaignCard({
   const forName = <span className="sr-only"> {c.name}</span>;
   // Sending to everyone asks first (recipients, number, forecast): start-campaign-confirm.tsx.
   const [confirmingSend, setConfirmingSend] = useState(false);
+  // An agent follows campaigns and opens their reports (a draft has none): every other action is the managers'.
+  const manages = useTeamAllows('manager');
   const command = (
     cmd: CampaignCommand,
     label: string,
@@ -176,7 +180,7 @@ export function CampaignCard({
       {waiting ? (
         <Note icon={<Info aria-hidden />} tone="warning">
           {waiting}
-          {c.waitingReason === 'numbers_stopped' ? (
+          {c.waitingReason === 'numbers_stopped' && manages ? (
             <>
               {' '}
               <Link to={paths.connections} className="font-medium underline underline-offset-4">
@@ -192,7 +196,9 @@ export function CampaignCard({
         </Note>
       ) : null}
 
-      <div className="flex flex-wrap items-center gap-2 border-t pt-4">
+      <div
+        className={cn('flex flex-wrap items-center gap-2 border-t pt-4', !manages && c.status === 'draft' && 'hidden')}
+      >
         {c.status === 'draft' ? command('send', 'Enviar Campanha', <Send aria-hidden />, 'default') : null}
         {c.status === 'scheduled' ? command('send', 'Enviar agora', <Send aria-hidden />, 'default') : null}
         <StartCampaignConfirm

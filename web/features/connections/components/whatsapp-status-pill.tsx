@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { ConnectionView } from '#contract/connections';
 import { useUser } from '#web/lib/auth/get-me';
-import { canReadWorkspace } from '#web/lib/auth/permissions';
+import { canReadAs } from '#web/lib/auth/permissions';
 import { paths } from '#web/lib/paths';
 import { connectionsQueryOptions } from '#web/lib/queries/connections';
 import { connectionView, useWhatsappSession } from '#web/lib/queries/get-whatsapp-session';
@@ -35,7 +35,7 @@ export function WhatsappStatusPill() {
   const session = useWhatsappSession();
   const { user } = useUser();
   const numbers = useQuery({
-    ...connectionsQueryOptions(user !== null && canReadWorkspace(user)),
+    ...connectionsQueryOptions(user !== null && canReadAs(user, 'manager')),
     // Only an account with several numbers has the summary to keep fresh; one number's state is the session poll's.
     refetchInterval: (query) => ((query.state.data?.connections.length ?? 0) >= 2 ? NUMBERS_PILL_POLL_MS : false),
   }).data?.connections;

@@ -135,7 +135,12 @@ export function ContactRow({
             </a>
           </Button>
         ) : null}
-        <EditDeleteButtons name={label} onEdit={() => onEdit(contact)} onDelete={() => onDelete(contact)} />
+        <EditDeleteButtons
+          name={label}
+          editTeam="agent"
+          onEdit={() => onEdit(contact)}
+          onDelete={() => onDelete(contact)}
+        />
       </div>
     </div>
   );

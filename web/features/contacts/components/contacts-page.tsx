@@ -13,6 +13,7 @@ import { Card } from '#web/components/ui/card';
 import { Input } from '#web/components/ui/input';
 import { Label } from '#web/components/ui/label';
 import { Skeleton } from '#web/components/ui/skeleton';
+import { useTeamAllows } from '#web/lib/auth/use-can-act';
 import { formatNumber } from '#web/lib/format';
 import { useDeleteContact } from '../api/delete-contact';
 import { CONTACTS_PAGE_SIZE, useContactsPage } from '../api/get-contacts';
@@ -42,7 +43,8 @@ function StatCard({ label, value, icon }: { label: string; value: number | undef
 /**
  * /contacts (SPEC §2): stat cards, server-side search, tag chips that filter, paged list with boxes
  * to select contacts for the bulk actions (add or remove a tag, delete), new/edit dialog, import and
- * export.
+ * export. An agent adds, edits and exports contacts; selecting, bulk actions, deleting and importing
+ * are the managers'.
  */
 export default function ContactsPage() {
   // `?q=` pre-fills the search, so other pages (a conversation, say) can link to one contact; `?tag=` the tag.
@@ -62,6 +64,7 @@ export default function ContactsPage() {
   });
   const [dialogOpen, setDialogOpen] = useState(Boolean(prefill));
   const { deleting, askDelete, dialog: deleteDialog } = useConfirmDelete<Contact>(remove, contactsMsg);
+  const selectable = useTeamAllows('manager');
 
   const data = list.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / CONTACTS_PAGE_SIZE)) : 1;
@@ -135,7 +138,7 @@ export default function ContactsPage() {
         title="Nenhum contato cadastrado"
         description="Adicione contatos um a um ou importe uma planilha com Nome, Telefone, Email e Tags."
         action={
-          <PermissionGatedButton icon={<Plus aria-hidden />} onClick={openNew}>
+          <PermissionGatedButton team="agent" icon={<Plus aria-hidden />} onClick={openNew}>
             Novo Contato
           </PermissionGatedButton>
         }
@@ -145,24 +148,26 @@ export default function ContactsPage() {
     body = (
       <>
         <div className="flex flex-wrap items-center justify-between gap-2 border-b bg-muted/40 px-4 py-2 text-sm">
-          <label className="flex cursor-pointer items-center gap-3 font-medium">
-            <input
-              type="checkbox"
-              className="size-4 accent-brand-strong"
-              checked={allSelected}
-              ref={(el) => {
-                if (el) el.indeterminate = selected.length > 0 && !allSelected;
-              }}
-              onChange={(e) =>
-                select(
-                  data.items.map((c) => c.id),
-                  e.target.checked,
-                )
-              }
-            />
-            Selecionar todos
-            <span className="sr-only"> os contatos desta página</span>
-          </label>
+          {selectable ? (
+            <label className="flex cursor-pointer items-center gap-3 font-medium">
+              <input
+                type="checkbox"
+                className="size-4 accent-brand-strong"
+                checked={allSelected}
+                ref={(el) => {
+                  if (el) el.indeterminate = selected.length > 0 && !allSelected;
+                }}
+                onChange={(e) =>
+                  select(
+                    data.items.map((c) => c.id),
+                    e.target.checked,
+                  )
+                }
+              />
+              Selecionar todos
+              <span className="sr-only"> os contatos desta página</span>
+            </label>
+          ) : null}
           <span className="text-muted-foreground">
             {tag ? `Tag ${tag}: ` : ''}
             {data.totalIsLowerBound
@@ -176,7 +181,7 @@ export default function ContactsPage() {
               <ContactRow
                 contact={c}
                 selected={selectedIds.has(c.id)}
-                onSelectedChange={(on) => select([c.id], on)}
+                onSelectedChange={selectable ? (on) => select([c.id], on) : undefined}
                 onEdit={(contact) => {
                   setEditing(contact);
                   setDialogOpen(true);
@@ -249,7 +254,7 @@ export default function ContactsPage() {
 
       <Card className="overflow-hidden p-0">{body}</Card>
 
-      <ContactsBulkBar selected={selected} onClear={clearSelection} onDeleted={clearSelection} />
+      {selectable ? <ContactsBulkBar selected={selected} onClear={clearSelection} onDeleted={clearSelection} /> : null}
 
       {data && data.total > CONTACTS_PAGE_SIZE ? (
         <nav className="flex items-center justify-between gap-2" aria-label="Paginação">

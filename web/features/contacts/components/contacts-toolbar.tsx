@@ -65,7 +65,7 @@ export function ContactsToolbar({ onNew, filter }: { onNew: () => void; filter: 
       <PermissionGatedButton variant="outline" icon={<Upload aria-hidden />} onClick={() => setImportOpen(true)}>
         Importar
       </PermissionGatedButton>
-      <PermissionGatedButton icon={<Plus aria-hidden />} onClick={onNew}>
+      <PermissionGatedButton team="agent" icon={<Plus aria-hidden />} onClick={onNew}>
         Novo Contato
       </PermissionGatedButton>
       <ImportDialog open={importOpen} onOpenChange={setImportOpen} />

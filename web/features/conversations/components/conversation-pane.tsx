@@ -80,6 +80,7 @@ function HandoffBar({ conversation, now }: { conversation: Conversation; now: nu
       </p>
       <PermissionGatedButton
         kind="message"
+        team="agent"
         variant="outline"
         size="sm"
         disabled={action.mutation.isPending}

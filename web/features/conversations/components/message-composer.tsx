@@ -190,6 +190,7 @@ export function MessageComposer({ thread }: { thread: Thread }) {
         )}
         <PermissionGatedButton
           kind="message"
+          team="agent"
           type="submit"
           disabled={empty || sending.isPending || uploading || recorder.recording}
           icon={sending.isPending ? <Spinner /> : <SendHorizontal aria-hidden />}

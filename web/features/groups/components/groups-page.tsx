@@ -15,6 +15,7 @@ import { Input } from '#web/components/ui/input';
 import { Label } from '#web/components/ui/label';
 import { Skeleton } from '#web/components/ui/skeleton';
 import { Spinner } from '#web/components/ui/spinner';
+import { useTeamAllows } from '#web/lib/auth/use-can-act';
 import { formatNumber } from '#web/lib/format';
 import { paths } from '#web/lib/paths';
 import { useGroups } from '#web/lib/queries/get-groups';
@@ -61,7 +62,10 @@ function GroupsExplainer() {
   );
 }
 
-/** /groups (SPEC §2): what a group is, stat cards, search, list, new/edit dialog, sync from WhatsApp and members export. */
+/**
+ * /groups (SPEC §2): what a group is, stat cards, search, list, new/edit dialog, sync from WhatsApp and
+ * members export. An agent sees the list; changing, syncing and exporting members are the managers'.
+ */
 export default function GroupsPage() {
   const groups = useGroups();
   const remove = useDeleteGroup();
@@ -72,6 +76,7 @@ export default function GroupsPage() {
   const [editing, setEditing] = useState<Group | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
   const { deleting, askDelete, dialog: deleteDialog } = useConfirmDelete<Group>(remove, groupsMsg);
+  const manages = useTeamAllows('manager');
 
   const all = groups.data ?? [];
   const visible = useMemo(() => all.filter((g) => g.name.toLowerCase().includes(q)), [all, q]);
@@ -117,7 +122,11 @@ export default function GroupsPage() {
       <EmptyState
         icon={UsersRound}
         title="Nenhum grupo cadastrado"
-        description="Conecte seu WhatsApp e sincronize: os grupos de que seu número participa aparecem aqui."
+        description={
+          manages
+            ? 'Conecte seu WhatsApp e sincronize: os grupos de que seu número participa aparecem aqui.'
+            : 'Os grupos do WhatsApp aparecem aqui quando um gerente da conta os sincroniza.'
+        }
         action={
           <PermissionGatedButton
             icon={sync.isPending ? <Spinner /> : <RefreshCw aria-hidden />}
@@ -152,17 +161,19 @@ export default function GroupsPage() {
               </span>
             </div>
             <div className="flex flex-wrap items-center gap-1">
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={!g.whatsappGroupId || exportMembers.isPending}
-                title={g.whatsappGroupId ? undefined : groupsMsg.noWhatsappId}
-                onClick={() => runExport(g)}
-              >
-                {exportMembers.isPending && exportMembers.variables === g.id ? <Spinner /> : <Download aria-hidden />}
-                Exportar membros
-                <span className="sr-only"> de {g.name}</span>
-              </Button>
+              {manages ? (
+                <Button
+                  variant="outline"
+                  size="sm"
+                  disabled={!g.whatsappGroupId || exportMembers.isPending}
+                  title={g.whatsappGroupId ? undefined : groupsMsg.noWhatsappId}
+                  onClick={() => runExport(g)}
+                >
+                  {exportMembers.isPending && exportMembers.variables === g.id ? <Spinner /> : <Download aria-hidden />}
+                  Exportar membros
+                  <span className="sr-only"> de {g.name}</span>
+                </Button>
+              ) : null}
               <EditDeleteButtons
                 name={g.name}
                 onEdit={() => {

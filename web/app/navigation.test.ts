@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { activeNavItem, visibleNavItems } from './navigation';
+
+const labels = (user: Parameters<typeof visibleNavItems>[0]) => visibleNavItems(user).map((i) => i.label);
+
+describe('visibleNavItems', () => {
+  it('gives an owner and a manager every page of the account, Equipe included', () => {
+    for (const teamRole of ['owner', 'manager'] as const) {
+      expect(labels({ accountType: 'active', teamRole })).toEqual([
+        'Dashboard',
+        'Números',
+        'Campanhas',
+        'Chatbot',
+        'Conversas',
+        'Contatos',
+        'Grupos',
+        'Relatórios',
+        'Equipe',
+        'Configurações',
+      ]);
+    }
+  });
+
+  it('leaves Números, Chatbot and Equipe out of an agent’s menu', () => {
+    expect(labels({ accountType: 'active', teamRole: 'agent' })).toEqual([
+      'Dashboard',
+      'Campanhas',
+      'Conversas',
+      'Contatos',
+      'Grupos',
+      'Relatórios',
+      'Configurações',
+    ]);
+  });
+
+  it('gives an administrator Usuários and no team', () => {
+    const admin = labels({ accountType: 'admin', teamRole: 'owner' });
+    expect(admin).toContain('Usuários');
+    expect(admin).not.toContain('Equipe');
+  });
+
+  it('titles /equipe after its entry', () => {
+    expect(activeNavItem('/equipe').label).toBe('Equipe');
+  });
+});
