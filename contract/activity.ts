@@ -51,6 +51,10 @@ export const settingsSections = {
   whatsapp: 'WhatsApp',
   password: 'Senha alterada',
   passwordReset: 'Senha redefinida pelo link enviado por email',
+  twoFactorOn: 'Verificação em duas etapas ativada',
+  twoFactorOff: 'Verificação em duas etapas desativada',
+  twoFactorRequired: 'Verificação em duas etapas exigida da equipe',
+  twoFactorOptional: 'Verificação em duas etapas deixou de ser exigida',
 } as const;
 
 export const activityMsg = {

@@ -107,6 +107,10 @@ export const userSchema = z.object({
   teamRole: z.enum(teamRoles).optional(),
   /** The name of the account a member works for (its owner's company or name); absent for the owner. */
   accountName: z.string().optional(),
+  /** The login signs in with a second factor (contract/two-factor.ts). */
+  twoFactorEnabled: z.boolean().optional(),
+  /** The account requires a second factor and this login has none yet: the app sends it to set one up. */
+  twoFactorSetupRequired: z.boolean().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -8,6 +8,8 @@ export const errorStatus = {
   ACCOUNT_PENDING: 403,
   ACCOUNT_INACTIVE: 403,
   CROSS_SITE: 403,
+  /** The account requires two-factor sign-in and this login has not set it up (contract/two-factor.ts). */
+  TWO_FACTOR_REQUIRED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,

@@ -107,6 +107,8 @@ export const teamResponse = z.object({
   limit: z.number().int(),
   /** Invitations sent and not yet accepted nor expired. */
   invitations: z.array(teamInvitationSchema),
+  /** Every login of the account must sign in with a second factor (PUT /api/team/settings). */
+  requireTwoFactor: z.boolean(),
 });
 export type TeamResponse = z.infer<typeof teamResponse>;
 

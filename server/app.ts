@@ -34,7 +34,7 @@ import { EmailNotices } from './mail/email-notices';
 import { createMailer } from './mail/mailer';
 import { createMediaStore } from './media/store';
 import { adminRoutes } from './modules/admin';
-import { authRoutes, emailConfirmationRoutes, passwordResetRoutes } from './modules/auth';
+import { authRoutes, emailConfirmationRoutes, passwordResetRoutes, twoFactorRoutes } from './modules/auth';
 import { backupRoutes } from './modules/backup';
 import { campaignsRoutes } from './modules/campaigns';
 import { botConfigRoutes } from './modules/chatbot';
@@ -459,6 +459,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(whatsappSessionRoutes, { prefix: '/api', ...deps });
   await app.register(changePasswordRoutes, { prefix: '/api/auth', ...deps });
   await app.register(passwordResetRoutes, { prefix: '/api/auth', ...deps });
+  await app.register(twoFactorRoutes, { prefix: '/api/auth', ...deps });
   await app.register(emailConfirmationRoutes, { prefix: '/api/auth', ...deps });
   await app.register(settingsRoutes, { prefix: '/api/settings', ...deps });
   await app.register(plansRoutes, { prefix: '/api/plan-activations', ...deps });

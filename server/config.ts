@@ -102,6 +102,11 @@ const envSchema = z.object({
     .default(24 * 7),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  /**
+   * Administrators must sign in with a second factor (TOTP): one without it is sent to set it up
+   * before anything else. Off by default for a local run; set it in production.
+   */
+  ADMIN_REQUIRE_TWO_FACTOR: bool.default(false),
   TRUST_PROXY: bool.default(false),
   /**
    * Server processes on this machine, one port (node:cluster; server/cluster-primary.ts): a positive

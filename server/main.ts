@@ -52,7 +52,15 @@ async function main(): Promise<void> {
   });
   // Processes started together on PostgreSQL take turns: one creates the administrator, the others find it.
   const generatedAdminPassword = await database.exclusive(() =>
-    ensureAdmin(database.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD }, app.log),
+    ensureAdmin(
+      database.db,
+      {
+        username: config.ADMIN_USERNAME,
+        password: config.ADMIN_PASSWORD,
+        requireTwoFactor: config.ADMIN_REQUIRE_TWO_FACTOR,
+      },
+      app.log,
+    ),
   );
 
   let closing = false;

@@ -16,6 +16,8 @@ const MACHINERY = new Set([
   'emailConfirmationTokens', // looked up by the token's hash, then its row names the account
   'passwordResetTokens',
   'sessions', // the session store's, read by the access gate
+  'twoFactorSecrets', // a login's own (its user_id is the login, a member's or an owner's)
+  'loginChallenges', // looked up by the token's hash, like a session
   'jobs', // the job runner's; a job's account is a payload column
   'whatsappAuthKeys', // a driver's credentials, keyed by connection
   'whatsappConnectionLeases',

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, Fastif
 import type { TeamRole } from '../../contract/auth';
 import { msg } from '../../contract/messages';
 import { hasTeamRole, teamMsg } from '../../contract/team';
+import { twoFactorMsg } from '../../contract/two-factor';
 import { AppError } from '../errors';
 import type { ResolvedSession, SessionStore } from '../sessions/session-store';
 import { type AccountContext, accountContextOf } from './account-context';
@@ -30,6 +31,11 @@ declare module 'fastify' {
     demoWritable?: boolean;
     /** The least team role that may call a `customer` route (DEFAULT_TEAM_ROLE when absent). */
     team?: TeamRole;
+    /**
+     * The route answers a login that must still set up two-factor sign-in (its account requires
+     * it): who am I, sign out, and the setup itself. Every other route refuses it.
+     */
+    beforeTwoFactor?: boolean;
   }
   interface FastifyRequest {
     session: ResolvedSession | null;
@@ -78,10 +84,14 @@ export function accessError(
   method: string,
   demoWritable = false,
   team: TeamRole = DEFAULT_TEAM_ROLE,
+  beforeTwoFactor = false,
 ): AppError | undefined {
   if (access === 'public') return undefined;
   if (!context) return new AppError('UNAUTHENTICATED', msg.auth.unauthenticated);
   if (isExpiredDemo(context, Date.now())) return new AppError('UNAUTHENTICATED', msg.auth.demoExpired);
+  if (context.twoFactorPending && !beforeTwoFactor) {
+    return new AppError('TWO_FACTOR_REQUIRED', twoFactorMsg.setupRequired);
+  }
 
   const { role } = context;
   if (role === 'demo' && !READ_METHODS.has(method) && !demoWritable) {
@@ -106,6 +116,7 @@ export function assertAccess(request: FastifyRequest): void {
     request.method,
     config.demoWritable,
     config.team,
+    config.beforeTwoFactor,
   );
   if (error) throw error;
 }

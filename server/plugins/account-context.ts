@@ -21,6 +21,11 @@ export interface AccountContext {
   teamRole: TeamRole;
   /** Who acts, as the activity log names them: the member's id (the owner's is the account's). */
   actorId: string;
+  /**
+   * The account requires two-factor sign-in (an administrator's, when ADMIN_REQUIRE_TWO_FACTOR is
+   * set) and this login has not set it up: only the routes that set it up answer (access.ts).
+   */
+  twoFactorPending: boolean;
 }
 
 /** The context of a request made by `login`'s session, working for `account` (the login itself for an owner). */
@@ -35,5 +40,6 @@ export function accountContextOf(login: UserRow, account: UserRow = login): Acco
     member: login,
     teamRole: teamRoleOf(login),
     actorId: login.id,
+    twoFactorPending: account.requireTwoFactor && !login.twoFactorAt,
   };
 }

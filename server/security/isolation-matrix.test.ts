@@ -223,6 +223,7 @@ const OUTSIDE: Record<string, string> = {
   'GET /api/ready': 'public: whether this process takes requests now (database, migrations, draining), no id',
   'GET /api/public-config': 'public: product name and sign-up switches, the same for everyone',
   'POST /api/auth/login': 'public: signing in takes a username and password, no id',
+  'POST /api/auth/login/2fa': 'public: completes only the sign-in whose challenge cookie it carries, no id',
   'POST /api/auth/logout': 'public: ends the caller’s own session, whatever it is (covered for the expired demo)',
   'POST /api/auth/register': 'public: creates a new account, no id',
   'POST /api/auth/demo-signup': 'public: creates a new demo account, no id',

@@ -26,6 +26,7 @@ const SLOW_BY_DESIGN: Record<string, { ms: number; why: string }> = {
   'POST /api/auth/register': { ms: 1500, why: 'hashes the password (argon2, off the thread)' },
   'POST /api/auth/change-password': { ms: 1500, why: 'verifies and hashes passwords (argon2, off the thread)' },
   'POST /api/auth/login': { ms: 1500, why: 'verifies the password (argon2, off the thread)' },
+  'POST /api/auth/2fa/disable': { ms: 1500, why: 'verifies the password (argon2, off the thread)' },
   'POST /api/auth/signup': { ms: 1500, why: 'hashes a generated password (argon2, off the thread)' },
   'POST /api/auth/demo-signup': { ms: 1500, why: 'hashes a generated password and seeds demo data' },
   'POST /api/whatsapp-business/configure': { ms: 11_000, why: 'asks the Graph API, which may time out' },

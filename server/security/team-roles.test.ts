@@ -53,7 +53,7 @@ const AGENT_ROUTES = [
 ].sort();
 
 /** Customer routes only the account's owner may call. */
-const OWNER_ROUTES = ['POST /api/backup/restore'];
+const OWNER_ROUTES = ['POST /api/backup/restore', 'PUT /api/team/settings'];
 
 let ctx: TestContext;
 let port: number;

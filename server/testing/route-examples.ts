@@ -41,6 +41,12 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
     username: `m${unique()}`,
     password: 'senha-membro-1',
   }),
+  // Codes nobody's app shows: the sign-in halfway and the setups are refused as a person's would be.
+  'POST /api/auth/login/2fa': () => ({ code: '123456' }),
+  'POST /api/auth/2fa/enable': () => ({ code: '123456' }),
+  'POST /api/auth/2fa/disable': () => ({ password: 'errada-123', code: '123456' }),
+  // Requiring it would hold the suite's own login to a setup.
+  'PUT /api/team/settings': () => ({ requireTwoFactor: false }),
   'POST /api/team/invitations': () => ({ name: 'Pessoa Convidada', email: `c${unique()}@example.com`, role: 'agent' }),
   'PATCH /api/team/:id': () => ({ role: 'agent' }),
   'PATCH /api/admin/users/:id': () => ({ isActive: true, planType: 'basic', accountType: 'active' }),

@@ -48,6 +48,10 @@ export const users = pgTable(
      */
     accountId: uuid('account_id').references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
     teamRole: text('team_role', { enum: ['manager', 'agent'] }),
+    /** When the login turned two-factor sign-in on (its secret is in `two_factor_secrets`); null while off. */
+    twoFactorAt: timestamp('two_factor_at', { withTimezone: true }),
+    /** On an account's own row: every login of the account must sign in with a second factor. */
+    requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   },
   (t) => [
     index('users_account_idx').on(t.accountId),
@@ -174,3 +178,38 @@ export const teamInvitations = pgTable(
   (t) => [uniqueIndex('team_invitations_token_idx').on(t.tokenHash), index('team_invitations_user_idx').on(t.userId)],
 );
 export type TeamInvitationRow = typeof teamInvitations.$inferSelect;
+
+/**
+ * A login's TOTP secret (RFC 6238; server/modules/auth/two-factor.service.ts), sealed with the
+ * server's encryption key, and the SHA-256 of each of its unused recovery codes. `confirmedAt` is
+ * null between setup and the first good code. `lastStep` is the time step of the last code
+ * accepted: a code is never taken twice.
+ */
+export const twoFactorSecrets = pgTable('two_factor_secrets', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastStep: integer('last_step').notNull().default(0),
+  recoveryCodes: text('recovery_codes').array().notNull().default(sql`'{}'::text[]`),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A sign-in halfway: the password was right and the second factor is awaited. The browser holds
+ * the random token in a cookie; only its SHA-256 is kept, for 5 minutes and 5 wrong codes.
+ */
+export const loginChallenges = pgTable(
+  'login_challenges',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('login_challenges_user_idx').on(t.userId), index('login_challenges_expires_idx').on(t.expiresAt)],
+);

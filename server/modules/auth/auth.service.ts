@@ -23,6 +23,7 @@ import { type ErrorLog, notifyAdmins } from '../../records/notify';
 import type { SessionStore } from '../../sessions/session-store';
 import { seedDemoWorkspace } from './demo-data';
 import { burnPasswordCheck, generatePassword, hashPassword, loginDelayMs, verifyPassword } from './password';
+import { openLoginChallenge } from './two-factor.service';
 
 /**
  * The signed-in login as the API shows it. A team member's own row gives who it is (id, name,
@@ -44,6 +45,8 @@ export function toPublicUser(u: UserRow, account: UserRow = u): User {
     emailConfirmedAt: u.emailConfirmedAt ? u.emailConfirmedAt.toISOString() : null,
     teamRole: teamRoleOf(u),
     ...(member ? { accountName: account.company || account.name } : {}),
+    twoFactorEnabled: u.twoFactorAt !== null,
+    twoFactorSetupRequired: account.requireTwoFactor && u.twoFactorAt === null,
   };
 }
 
@@ -114,7 +117,7 @@ export async function login(
   store: SessionStore,
   input: LoginInput,
   meta: { userAgent?: string; ip?: string },
-): Promise<{ user: UserRow; token: string }> {
+): Promise<{ user: UserRow } & ({ token: string } | { challenge: string })> {
   const user = await findByLogin(db, input.username);
   const ip = meta.ip ?? '';
   const loginKey = user ? `user:${user.id}` : `name:${input.username.toLowerCase()}`;
@@ -137,6 +140,8 @@ export async function login(
   if (failures) {
     await db.delete(loginFailures).where(and(eq(loginFailures.ip, ip), eq(loginFailures.loginKey, loginKey)));
   }
+  // With two-factor sign-in on, the right password opens only the second step (two-factor.service.ts).
+  if (user.twoFactorAt) return { user, challenge: await openLoginChallenge(db, user.id) };
   const token = await store.create(user.id, meta);
   return { user, token };
 }
@@ -288,15 +293,25 @@ export async function landingSignup(
  */
 export async function ensureAdmin(
   db: Db,
-  opts: { username: string; password?: string },
+  opts: { username: string; password?: string; requireTwoFactor?: boolean },
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
 ): Promise<string | null> {
+  // ADMIN_REQUIRE_TWO_FACTOR holds every administrator, as an account's own setting holds its team.
+  await db
+    .update(users)
+    .set({ requireTwoFactor: opts.requireTwoFactor ?? false })
+    .where(eq(users.accountType, 'admin'));
   const [existing] = await db
     .select()
     .from(users)
     .where(sql`lower(${users.username}) = lower(${opts.username})`)
     .limit(1);
-  const adminFields = { accountType: 'admin', planType: 'admin', isActive: true } as const;
+  const adminFields = {
+    accountType: 'admin',
+    planType: 'admin',
+    isActive: true,
+    requireTwoFactor: opts.requireTwoFactor ?? false,
+  } as const;
   if (existing) {
     const patch: Partial<typeof users.$inferInsert> = { ...adminFields };
     const newPassword = opts.password && !(await verifyPassword(existing.passwordHash, opts.password));

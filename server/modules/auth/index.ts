@@ -5,3 +5,4 @@ export { seedDemoWorkspace } from './demo-data';
 export { emailConfirmationRoutes } from './email-confirmation.routes';
 export { hashPassword, verifyPassword } from './password';
 export { passwordResetRoutes } from './password-reset.routes';
+export { twoFactorRoutes } from './two-factor.routes';

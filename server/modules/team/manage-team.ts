@@ -17,6 +17,7 @@ import {
   describeMemberChange,
   inviteMember,
   revokeInvitation,
+  setRequireTwoFactor,
   updateMember,
 } from './team.service';
 
@@ -69,6 +70,16 @@ export async function changeMember(
   const { member, before } = await updateMember(deps.db, deps.sessions, ctx, id, input);
   await record(deps.db, { kind: 'team_changed', by: ctx, detail: describeMemberChange(before, member) }, deps);
   return member;
+}
+
+/** The owner requires (or stops requiring) two-factor sign-in of the whole team. */
+export async function changeTeamSettings(deps: TeamDeps, ctx: AccountContext, requireTwoFactor: boolean) {
+  await setRequireTwoFactor(deps.db, deps.sessions, ctx, requireTwoFactor);
+  await record(
+    deps.db,
+    { kind: 'settings_changed', by: ctx, section: requireTwoFactor ? 'twoFactorRequired' : 'twoFactorOptional' },
+    deps,
+  );
 }
 
 /** Accepts an invitation: the member's login is made, and the log says who joined. */

@@ -14,11 +14,12 @@ import {
   updateMemberInput,
   updateMemberResponse,
 } from '../../../contract/team';
+import { teamSettingsInput, teamSettingsResponse, twoFactorMsg } from '../../../contract/two-factor';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed } from '../../plugins/access';
 import { routeSpec } from '../../plugins/route-spec';
-import { cancelInvitation, changeMember, joinTeam, sendInvitation } from './manage-team';
+import { cancelInvitation, changeMember, changeTeamSettings, joinTeam, sendInvitation } from './manage-team';
 import { listTeam, previewInvitation } from './team.service';
 
 /** /api/team: the account's members and invitations (Equipe), for its owner and managers. */
@@ -79,6 +80,24 @@ export const teamRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         request.body,
       );
       return { success: true as const, message: teamMsg.updated, member };
+    },
+  );
+
+  app.put(
+    '/settings',
+    spec(
+      'Require two-factor sign-in of every login of the account (the owner only; the owner turns it on first)',
+      { body: teamSettingsInput, response: { 200: teamSettingsResponse } },
+      { team: 'owner' },
+    ),
+    async (request) => {
+      const { requireTwoFactor } = request.body;
+      await changeTeamSettings({ ...deps, log: request.log }, authed(request), requireTwoFactor);
+      return {
+        success: true as const,
+        message: requireTwoFactor ? twoFactorMsg.requireOn : twoFactorMsg.requireOff,
+        requireTwoFactor,
+      };
     },
   );
 };

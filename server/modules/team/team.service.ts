@@ -14,6 +14,7 @@ import {
   teamRoleOf,
   type UpdateMemberInput,
 } from '../../../contract/team';
+import { twoFactorMsg } from '../../../contract/two-factor';
 import { lockAccount } from '../../db/account-lock';
 import { acrossAccounts, ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
@@ -44,7 +45,7 @@ function toMember(row: UserRow, account: UserRow, lastSeen?: number): TeamMember
     username: row.username,
     role: teamRoleOf(row),
     isActive: row.id === account.id ? account.isActive : row.isActive,
-    twoFactor: false,
+    twoFactor: row.twoFactorAt !== null,
     lastSeenAt: seen ? new Date(seen).toISOString() : null,
     queueIds: [],
   };
@@ -81,7 +82,25 @@ export async function listTeam(
     members: rows.map((r) => toMember(r, ctx.user, lastSeen(r.id))),
     limit: teamMemberLimitFor(ctx.user.planType),
     invitations: invitations.map(toInvitation),
+    requireTwoFactor: ctx.user.requireTwoFactor,
   };
+}
+
+/**
+ * Requires (or stops requiring) two-factor sign-in of every login of the account. The owner turns
+ * it on for itself first, so the rule never sends the one who set it to a setup screen.
+ */
+export async function setRequireTwoFactor(
+  db: Db,
+  sessions: SessionStore,
+  ctx: AccountContext,
+  requireTwoFactor: boolean,
+): Promise<void> {
+  if (ctx.user.accountType === 'admin') throw new AppError('FORBIDDEN', teamMsg.adminNoTeam);
+  if (requireTwoFactor && !ctx.member.twoFactorAt) throw new AppError('CONFLICT', twoFactorMsg.ownerNeedsItFirst);
+  await db.update(users).set({ requireTwoFactor }).where(eq(users.id, ctx.userId));
+  // Every session of the account and its members reads the rule again, on every process.
+  sessions.forgetUser(ctx.userId);
 }
 
 /**
