@@ -28,7 +28,22 @@ export const conversationsMsg = {
   takenOver: 'Você assumiu esta conversa: o chatbot fica em silêncio nela.',
   released: 'Conversa devolvida ao chatbot.',
   search: 'Buscar conversas...',
+  assigned: (name: string) => `Conversa atribuída a ${name}.`,
+  unassigned: 'Conversa sem responsável.',
+  statusChanged: (label: string) => `Conversa marcada como ${label.toLowerCase()}.`,
+  memberNotFound: 'Membro da equipe não encontrado ou desativado.',
+  statusInvalid: 'Escolha um estado: aberta, pendente ou resolvida.',
+  assigneeInvalid: 'Filtro de responsável inválido: use me, none ou o id de um membro.',
 } as const;
+
+/** Where the team stands with a conversation: a new message from the contact reopens a resolved one. */
+export const conversationStatuses = ['open', 'pending', 'resolved'] as const;
+export type ConversationStatus = (typeof conversationStatuses)[number];
+export const CONVERSATION_STATUS_LABELS: Record<ConversationStatus, string> = {
+  open: 'Aberta',
+  pending: 'Pendente',
+  resolved: 'Resolvida',
+};
 
 export const messageDirections = ['in', 'out'] as const;
 /** Who wrote an outbound message: the chatbot, a campaign, or a person from the 'Conversas' page. */
@@ -63,6 +78,10 @@ export const conversationSchema = z.object({
   numberLabel: z.string().nullable().optional(),
   /** Ours: who wrote the last message when it is outbound ('bot' or 'manual'; campaigns leave it as it was). */
   lastSource: z.enum(messageSources).nullable().optional(),
+  /** Ours, the team's: where it stands, who has it (a member's id, the owner's for the owner) and their name. */
+  status: z.enum(conversationStatuses).optional(),
+  assigneeId: z.string().nullable().optional(),
+  assigneeName: z.string().nullable().optional(),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
@@ -70,6 +89,13 @@ export const conversationListQuery = z.object({
   search: text().trim().max(100).optional(),
   /** Ours: only the conversations on this number (`/api/connections` id). */
   connectionId: z.uuid({ error: 'Número não encontrado.' }).optional(),
+  /** Ours: `me` (the caller's), `none` (nobody's) or a member's id. */
+  assignee: z
+    .string()
+    .refine((v) => v === 'me' || v === 'none' || z.uuid().safeParse(v).success, conversationsMsg.assigneeInvalid)
+    .optional(),
+  /** Ours: only the conversations in this state. */
+  status: z.enum(conversationStatuses, { error: conversationsMsg.statusInvalid }).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export const conversationListResponse = z.object({ conversations: z.array(conversationSchema) });
@@ -131,6 +157,14 @@ export const conversationParams = z.object({
 export const conversationThreadQuery = z.object({
   connectionId: z.uuid({ error: conversationsMsg.numberNotFound }).optional(),
 });
+/** Assign a conversation to a member of the team (the owner's id for the owner), or to nobody (null). */
+export const assignConversationInput = z.object({
+  memberId: z.uuid({ error: conversationsMsg.memberNotFound }).nullable(),
+});
+export const conversationStatusInput = z.object({
+  status: z.enum(conversationStatuses, { error: conversationsMsg.statusInvalid }),
+});
+
 export const conversationMessagesQuery = conversationThreadQuery.extend({
   /** Messages before this time (ISO), for scrolling back. */
   before: z.iso.datetime({ offset: true }).optional(),

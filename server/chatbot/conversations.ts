@@ -243,7 +243,9 @@ export async function storeInbound(
       last_direction = case when excluded.last_message_at >= conversations.last_message_at
                             then 'in' else conversations.last_direction end,
       last_inbound_at = greatest(conversations.last_inbound_at, excluded.last_inbound_at),
-      unread = conversations.unread + 1`);
+      unread = conversations.unread + 1,
+      -- The contact wrote again: a resolved conversation is open once more (its assignee kept).
+      status = case when conversations.status = 'resolved' then 'open' else conversations.status end`);
   const { media } = message;
   if (!media || !files) {
     await write(db, null);
@@ -283,6 +285,8 @@ export async function recordOutboundMessage(
     status: OutboundStatus;
     providerMessageId?: string | null;
     failureReason?: string | null;
+    /** Who wrote a person's answer (a login of the account); the conversation becomes theirs when nobody has it. */
+    authorId?: string | null;
   },
   event?: { kind: string; detail?: string },
 ): Promise<string> {
@@ -294,17 +298,18 @@ export async function recordOutboundMessage(
   const inserted = rowsOf<{ id: string }>(
     await db.execute(sql`
       with stored as (
-        insert into conversation_messages (user_id, phone, connection_id, direction, source, text, image_url, media_id, location, contact_card, buttons, status, failure_reason, provider_message_id)
+        insert into conversation_messages (user_id, phone, connection_id, direction, source, text, image_url, media_id, location, contact_card, buttons, status, failure_reason, provider_message_id, author_id)
         values (${userId}, ${input.phone}, ${input.connectionId}, 'out', ${input.source}, ${input.text}, ${input.imageUrl ?? null}, ${input.mediaId ?? null}::uuid,
                 ${input.location ? JSON.stringify(input.location) : null}::jsonb, ${input.contactCard ? JSON.stringify(input.contactCard) : null}::jsonb,
                 ${input.buttons?.options.length ? JSON.stringify(input.buttons) : null}::jsonb, ${input.status},
-                ${input.failureReason ?? null}, ${input.providerMessageId ?? null})
+                ${input.failureReason ?? null}, ${input.providerMessageId ?? null}, ${input.authorId ?? null}::uuid)
         returning id
       ), conversation as (
-        insert into conversations (user_id, phone, connection_id, last_message_at, last_message_text, last_direction)
-        values (${userId}, ${input.phone}, ${input.connectionId}, now(), ${preview(input.preview ?? input.text)}, 'out')
+        insert into conversations (user_id, phone, connection_id, last_message_at, last_message_text, last_direction, assignee_id)
+        values (${userId}, ${input.phone}, ${input.connectionId}, now(), ${preview(input.preview ?? input.text)}, 'out', ${input.authorId ?? null}::uuid)
         on conflict (user_id, phone, connection_id) do update set
-          last_message_at = now(), last_message_text = excluded.last_message_text, last_direction = 'out'
+          last_message_at = now(), last_message_text = excluded.last_message_text, last_direction = 'out',
+          assignee_id = coalesce(conversations.assignee_id, excluded.assignee_id)
       )${eventCte}
       select id from stored`),
   );

@@ -144,6 +144,14 @@ const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string
   }),
   'POST /api/conversations/:phone/takeover': async (o) => ({ id: await ownerConversationPhone(o) }),
   'POST /api/conversations/:phone/release': async (o) => ({ id: await ownerConversationPhone(o) }),
+  'POST /api/conversations/:phone/assign': async (o) => ({
+    id: await ownerConversationPhone(o),
+    payload: { memberId: null },
+  }),
+  'POST /api/conversations/:phone/status': async (o) => ({
+    id: await ownerConversationPhone(o),
+    payload: { status: 'resolved' },
+  }),
   'PATCH /api/team/:id': async (o) => ({ id: await ownerMemberId(o), payload: { isActive: false } }),
   'DELETE /api/team/invitations/:id': async (o) => ({ id: await ownerInvitationId(o) }),
 };

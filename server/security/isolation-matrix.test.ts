@@ -366,6 +366,14 @@ const ID_FIELDS: Record<string, IdUse> = {
   'POST /api/conversations/:phone/messages query connectionId': refusedNumber,
   'POST /api/conversations/:phone/takeover query connectionId': refusedNumber,
   'POST /api/conversations/:phone/release query connectionId': refusedNumber,
+  'POST /api/conversations/:phone/assign query connectionId': refusedNumber,
+  'POST /api/conversations/:phone/status query connectionId': refusedNumber,
+  // Another account's member (or owner) is refused as an unknown one: nobody outside the team is assignable.
+  'POST /api/conversations/:phone/assign body memberId': {
+    expect: 'refused',
+    values: () => [a.member, a.user.id],
+    unknown: () => [randomUUID(), randomUUID()],
+  },
   // The simulator's routes act on one of the caller's own numbers only.
   'POST /api/whatsapp/simulator/inbound body connectionId': refusedNumber,
   'POST /api/whatsapp/simulator/inbound body reaction.providerMessageId': {

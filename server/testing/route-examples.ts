@@ -47,6 +47,8 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
   'POST /api/auth/2fa/disable': () => ({ password: 'errada-123', code: '123456' }),
   // Requiring it would hold the suite's own login to a setup.
   'PUT /api/team/settings': () => ({ requireTwoFactor: false }),
+  'POST /api/conversations/:phone/assign': () => ({ memberId: null }),
+  'POST /api/conversations/:phone/status': () => ({ status: 'pending' }),
   'POST /api/team/invitations': () => ({ name: 'Pessoa Convidada', email: `c${unique()}@example.com`, role: 'agent' }),
   'PATCH /api/team/:id': () => ({ role: 'agent' }),
   'PATCH /api/admin/users/:id': () => ({ isActive: true, planType: 'basic', accountType: 'active' }),

@@ -373,10 +373,17 @@ export const conversations = pgTable(
     /** The account's number this conversation is on: replies go out through it; the campaigns' sticky sender. */
     connectionId: uuid('connection_id').notNull(),
     createdAt: createdAt(),
+    /** Where the team stands with it (contract/conversations.ts): a new message reopens a resolved one. */
+    status: text('status', { enum: ['open', 'pending', 'resolved'] })
+      .notNull()
+      .default('open'),
+    /** The team member (or the owner) it is assigned to; null when nobody has it. */
+    assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.phone, t.connectionId] }),
     index('conversations_user_last_idx').on(t.userId, t.lastMessageAt),
+    index('conversations_assignee_idx').on(t.userId, t.assigneeId, t.lastMessageAt),
   ],
 );
 
@@ -394,6 +401,8 @@ export const conversationMessages = pgTable(
     connectionId: uuid('connection_id').notNull(),
     direction: text('direction', { enum: ['in', 'out'] }).notNull(),
     source: text('source', { enum: ['contact', 'bot', 'manual'] }).notNull(),
+    /** Who wrote a person's answer (`manual`): the owner's or a team member's login; null for the rest. */
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
     text: text('text').notNull().default(''),
     imageUrl: text('image_url'),
     status: text('status', { enum: ['received', 'queued', 'sent', 'delivered', 'read', 'failed'] }).notNull(),

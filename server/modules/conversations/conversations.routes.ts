@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  assignConversationInput,
   conversationActionResponse,
   conversationDetailResponse,
   conversationListQuery,
   conversationListResponse,
   conversationMessagesQuery,
   conversationParams,
+  conversationStatusInput,
   conversationsMsg,
   conversationThreadQuery,
   sendConversationMessageInput,
@@ -13,7 +15,15 @@ import {
 import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
 import { routeSpec } from '../../plugins/route-spec';
-import { getConversation, listConversations, sendManualMessage, setConversationOwner } from './conversations.service';
+import {
+  assignConversation,
+  getConversation,
+  listConversations,
+  sendManualMessage,
+  setConversationOwner,
+  setConversationStatus,
+  statusMessage,
+} from './conversations.service';
 
 export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const spec = routeSpec('conversations', 'customer', 'agent');
@@ -21,11 +31,11 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
 
   app.get(
     '',
-    spec('Conversations by last activity, with unread counts', {
+    spec('Conversations by last activity, with unread counts; filtered by assignee (me, none, a member) and status', {
       querystring: conversationListQuery,
       response: { 200: conversationListResponse },
     }),
-    async (request) => ({ conversations: await listConversations(db, authed(request).user.id, request.query) }),
+    async (request) => ({ conversations: await listConversations(db, authed(request), request.query) }),
   );
 
   app.get(
@@ -55,6 +65,7 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         request.params.phone,
         request.body,
         request.query,
+        authed(request).actorId,
       ),
     }),
   );
@@ -94,6 +105,53 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         authed(request).user.id,
         request.params.phone,
         false,
+        request.query,
+      ),
+    }),
+  );
+
+  app.post(
+    '/:phone/assign',
+    spec('Give the conversation to a member of the team (the owner included), or to nobody (null)', {
+      params: conversationParams,
+      querystring: conversationThreadQuery,
+      body: assignConversationInput,
+      response: { 200: conversationActionResponse },
+    }),
+    async (request) => {
+      const conversation = await assignConversation(
+        deps,
+        authed(request).userId,
+        request.params.phone,
+        request.body.memberId,
+        request.query,
+      );
+      return {
+        success: true as const,
+        message: conversation.assigneeName
+          ? conversationsMsg.assigned(conversation.assigneeName)
+          : conversationsMsg.unassigned,
+        conversation,
+      };
+    },
+  );
+
+  app.post(
+    '/:phone/status',
+    spec('Mark the conversation open, pending or resolved (a new message from the contact reopens it)', {
+      params: conversationParams,
+      querystring: conversationThreadQuery,
+      body: conversationStatusInput,
+      response: { 200: conversationActionResponse },
+    }),
+    async (request) => ({
+      success: true as const,
+      message: statusMessage(request.body.status),
+      conversation: await setConversationStatus(
+        deps,
+        authed(request).userId,
+        request.params.phone,
+        request.body.status,
         request.query,
       ),
     }),

@@ -1,5 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { type Conversation, type ConversationMessage, conversationsMsg } from '../../../contract/conversations';
+import {
+  CONVERSATION_STATUS_LABELS,
+  type Conversation,
+  type ConversationMessage,
+  type ConversationStatus,
+  conversationsMsg,
+} from '../../../contract/conversations';
 import { uploadIdOf, uploadUrl } from '../../../contract/uploads';
 import { recordOutboundMessage, setTakenOver } from '../../chatbot/conversations';
 import { accountSql } from '../../db/account-scope';
@@ -7,6 +13,7 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
+import type { AccountContext } from '../../plugins/account-context';
 import { personalText } from '../../sending/content';
 import { withAccountFile } from '../../whatsapp/account-file';
 import { DriverError } from '../../whatsapp/driver';
@@ -26,6 +33,9 @@ interface ConversationRow {
   taken_over_until: Date | string | null;
   number_label?: string | null;
   last_source?: Conversation['lastSource'];
+  status: ConversationStatus;
+  assignee_id: string | null;
+  assignee_name: string | null;
 }
 
 /** A message without location, card, reaction, quote or file (a campaign's send adds its file). */
@@ -75,6 +85,9 @@ function toConversation(r: ConversationRow, now = new Date()): Conversation {
     connectionId: r.connection_id,
     numberLabel: r.number_label ?? null,
     lastSource: r.last_direction === 'out' ? (r.last_source ?? null) : null,
+    status: r.status,
+    assigneeId: r.assignee_id,
+    assigneeName: r.assignee_name,
   };
 }
 
@@ -85,6 +98,7 @@ function toConversation(r: ConversationRow, now = new Date()): Conversation {
 const selectOf = (userId: string) => sql`
   select v.phone, coalesce(v.contact_id, c.id) as contact_id, v.name, c.name as contact_name, v.last_message_at,
          v.last_message_text, v.last_direction, v.unread, v.taken_over_until, v.connection_id, n.label as number_label,
+         v.status, v.assignee_id, a.name as assignee_name,
          -- Who wrote the latest stored message (campaign sends do not move the list): the thread's index finds it.
          (select m.source from conversation_messages m
            where ${accountSql(userId, 'm.user_id')} and m.phone = v.phone and m.connection_id = v.connection_id
@@ -92,16 +106,26 @@ const selectOf = (userId: string) => sql`
   from conversations v
   left join contacts c on ${accountSql(userId, 'c.user_id')} and c.phone = '+' || v.phone
   left join connections n on n.id = v.connection_id and ${accountSql(userId, 'n.user_id')}
+  -- The assignee is one of the account's logins (its owner, or a member: assignConversation checks).
+  left join users a on a.id = v.assignee_id
   where ${accountSql(userId, 'v.user_id')}`;
 
 /** The account's conversations, most recent activity first; `search` on the name or the number. */
 export async function listConversations(
   db: Db,
-  userId: string,
-  q: { search?: string; limit: number; connectionId?: string },
+  caller: Pick<AccountContext, 'userId' | 'actorId'>,
+  q: { search?: string; limit: number; connectionId?: string; assignee?: string; status?: ConversationStatus },
 ): Promise<Conversation[]> {
+  const { userId } = caller;
   const term = q.search?.trim();
   const onNumber = q.connectionId ? sql`and v.connection_id = ${q.connectionId}` : sql``;
+  const assignee =
+    q.assignee === undefined
+      ? sql``
+      : q.assignee === 'none'
+        ? sql`and v.assignee_id is null`
+        : sql`and v.assignee_id = ${q.assignee === 'me' ? caller.actorId : q.assignee}`;
+  const inStatus = q.status ? sql`and v.status = ${q.status}` : sql``;
   const digits = term?.replace(/\D/g, '') ?? '';
   const filter = term
     ? sql`and (coalesce(c.name, v.name, '') ilike ${`%${term.replace(/[\\%_]/g, (m) => `\\${m}`)}%`}${
@@ -109,7 +133,9 @@ export async function listConversations(
       })`
     : sql``;
   const rows = rowsOf<ConversationRow>(
-    await db.execute(sql`${selectOf(userId)} ${filter} ${onNumber} order by v.last_message_at desc limit ${q.limit}`),
+    await db.execute(
+      sql`${selectOf(userId)} ${filter} ${onNumber} ${assignee} ${inStatus} order by v.last_message_at desc limit ${q.limit}`,
+    ),
   );
   const now = new Date();
   return rows.map((r) => toConversation(r, now));
@@ -166,6 +192,9 @@ async function findConversation(
     takenOverUntil: null,
     connectionId: fallback?.id ?? null,
     numberLabel: fallback?.label ?? null,
+    status: 'open',
+    assigneeId: null,
+    assigneeName: null,
   };
 }
 
@@ -206,7 +235,7 @@ export async function getConversation(
       select m.id, m.direction, m.source, m.text, m.image_url, m.status, m.failure_reason, m.created_at,
              m.buttons, m.choice,
              -- A person's answer is the account user's (one person per account).
-             case when m.source = 'manual' then (select u.name from users u where u.id = m.user_id) end as author,
+             case when m.source = 'manual' then (select u.name from users u where u.id = coalesce(m.author_id, m.user_id)) end as author,
              ${contentColumns}
       from conversation_messages m
       ${contentJoins(userId)}
@@ -310,6 +339,8 @@ export async function sendManualMessage(
   phone: string,
   input: { text: string; mediaUrl?: string },
   choice: ThreadChoice = {},
+  /** Who answers: the owner's or a member's login (the message names them). */
+  authorId?: string,
 ): Promise<Conversation> {
   const { db } = deps;
   const { text } = input;
@@ -342,6 +373,7 @@ export async function sendManualMessage(
         imageUrl: part.imageUrl,
         mediaId: part.mediaId,
         preview: part.preview,
+        authorId,
         ...outcome,
       });
     let providerMessageId: string;
@@ -386,3 +418,55 @@ export async function setConversationOwner(
   );
   return findConversation(deps, userId, phone, { connectionId: number });
 }
+
+/**
+ * Gives a conversation to a login of the account (its owner, or an active member), or to nobody.
+ * The conversation is the one the route means (`?connectionId=`); one never written to is made.
+ */
+export async function assignConversation(
+  deps: Pick<AppDeps, 'db' | 'connections'>,
+  userId: string,
+  phone: string,
+  memberId: string | null,
+  choice: ThreadChoice = {},
+): Promise<Conversation> {
+  const { db } = deps;
+  const number = (await findConversation(deps, userId, phone, choice)).connectionId;
+  if (!number) throw new AppError('CONFLICT', conversationsMsg.notConnected);
+  if (memberId) {
+    const [login] = rowsOf<{ id: string }>(
+      await db.execute(sql`
+        select id from users
+        where (id = ${userId} or account_id = ${userId}) and id = ${memberId} and is_active`),
+    );
+    if (!login)
+      throw new AppError('NOT_FOUND', conversationsMsg.memberNotFound, { memberId: conversationsMsg.memberNotFound });
+  }
+  await db.execute(sql`
+    insert into conversations (user_id, phone, connection_id, assignee_id, last_message_at)
+    values (${userId}, ${phone}, ${number}, ${memberId}::uuid, now())
+    on conflict (user_id, phone, connection_id) do update set assignee_id = excluded.assignee_id`);
+  return findConversation(deps, userId, phone, { connectionId: number });
+}
+
+/** Marks where the team stands with a conversation: open, pending (waiting on the contact) or resolved. */
+export async function setConversationStatus(
+  deps: Pick<AppDeps, 'db' | 'connections'>,
+  userId: string,
+  phone: string,
+  status: ConversationStatus,
+  choice: ThreadChoice = {},
+): Promise<Conversation> {
+  const { db } = deps;
+  const number = (await findConversation(deps, userId, phone, choice)).connectionId;
+  if (!number) throw new AppError('CONFLICT', conversationsMsg.notConnected);
+  await db.execute(sql`
+    insert into conversations (user_id, phone, connection_id, status, last_message_at)
+    values (${userId}, ${phone}, ${number}, ${status}, now())
+    on conflict (user_id, phone, connection_id) do update set status = excluded.status`);
+  return findConversation(deps, userId, phone, { connectionId: number });
+}
+
+/** The answer's words for a change of state. */
+export const statusMessage = (status: ConversationStatus) =>
+  conversationsMsg.statusChanged(CONVERSATION_STATUS_LABELS[status]);
