@@ -47,6 +47,7 @@ import { metricsRoutes } from './modules/metrics';
 import { ConnectionAlerts, notificationsRoutes } from './modules/notifications';
 import { plansRoutes } from './modules/plans';
 import { presenceRoutes } from './modules/presence';
+import { quickRepliesRoutes } from './modules/quick-replies';
 import { reportsRoutes } from './modules/reports';
 import { changePasswordRoutes, getAccountSettings, settingsRoutes } from './modules/settings';
 import { systemRoutes } from './modules/system';
@@ -468,6 +469,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(contactsRoutes, { prefix: '/api/contacts', ...deps });
   await app.register(groupsRoutes, { prefix: '/api/groups', ...deps });
   await app.register(messagesRoutes, { prefix: '/api/messages', ...deps });
+  await app.register(quickRepliesRoutes, { prefix: '/api/quick-replies', ...deps });
   await app.register(uploadsRoutes, { prefix: '/api/uploads', ...deps });
   await app.register(botConfigRoutes, { prefix: '/api/bot-config', ...deps });
   await app.register(conversationsRoutes, { prefix: '/api/conversations', ...deps });

@@ -9,6 +9,7 @@ import {
   conversations,
   groups,
   mediaUploads,
+  quickReplies,
   savedMessages,
   teamInvitations,
 } from '../db/schema';
@@ -45,6 +46,13 @@ const ownerSavedMessageId = async (ownerId: string) => {
     .insert(savedMessages)
     .values({ userId: ownerId, title: 'Mensagem do dono', content: 'Oi' })
     .returning({ id: savedMessages.id });
+  return row.id;
+};
+const ownerQuickReplyId = async (ownerId: string) => {
+  const [row] = await ctx.database.db
+    .insert(quickReplies)
+    .values({ userId: ownerId, shortcut: `r${Math.random().toString(36).slice(2, 8)}`, text: 'Oi' })
+    .returning({ id: quickReplies.id });
   return row.id;
 };
 const ownerUploadId = async (ownerId: string) => {
@@ -137,6 +145,11 @@ const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string
   'PUT /api/messages/:id': async (o) => ({ id: await ownerSavedMessageId(o), payload: { title: 'X', content: 'Y' } }),
   'DELETE /api/messages/:id': async (o) => ({ id: await ownerSavedMessageId(o) }),
   'GET /api/uploads/:id': async (o) => ({ id: await ownerUploadId(o) }),
+  'PUT /api/quick-replies/:id': async (o) => ({
+    id: await ownerQuickReplyId(o),
+    payload: { shortcut: 'x', text: 'Y' },
+  }),
+  'DELETE /api/quick-replies/:id': async (o) => ({ id: await ownerQuickReplyId(o) }),
   'GET /api/conversations/:phone': async (o) => ({ id: await ownerConversationPhone(o) }),
   'POST /api/conversations/:phone/messages': async (o) => ({
     id: await ownerConversationPhone(o),

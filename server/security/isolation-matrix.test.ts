@@ -55,6 +55,7 @@ interface SeededAccount {
   group: string;
   upload: string;
   savedMessage: string;
+  quickReply: string;
 }
 interface Owner extends SeededAccount {
   /** A member of A's team (an agent) and an invitation still open. */
@@ -249,6 +250,7 @@ const PATH_OWNERS: Record<string, { a: () => string[]; b?: () => string }> = {
   '/api/contacts/:id': { a: () => [a.contact], b: () => b.contact },
   '/api/groups/:id': { a: () => [a.group], b: () => b.group },
   '/api/messages/:id': { a: () => [a.savedMessage], b: () => b.savedMessage },
+  '/api/quick-replies/:id': { a: () => [a.quickReply], b: () => b.quickReply },
   '/api/uploads/:id': { a: () => [a.upload, ...a.files], b: () => b.upload },
   '/api/connections/:id': { a: () => a.connections, b: () => b.connection },
   '/api/bot-config/auto-replies/:id': { a: () => [a.autoReply], b: () => b.autoReply },
@@ -735,6 +737,12 @@ beforeAll(async () => {
     upload: upload.id,
     files: [document.id, (received as string).split('/').at(-1) as string],
     savedMessage: saved.savedMessage.id,
+    quickReply: (
+      await json<{ quickReply: { id: string } }>(cookieA, 'POST', '/api/quick-replies', {
+        shortcut: 'pix',
+        text: `Chave Pix ${MARK}`,
+      })
+    ).quickReply.id,
     campaigns: { draft: draft.id, paused: paused.id, completed: sent.id },
     autoReply: bot.config.autoReplies[0].id,
     notification: notices.notifications.find((n) => n.title === `Aviso ${MARK}`)?.id as string,
@@ -763,6 +771,9 @@ beforeAll(async () => {
         content: 'Oi',
       })
     ).savedMessage.id,
+    quickReply: (
+      await json<{ quickReply: { id: string } }>(cookieB, 'POST', '/api/quick-replies', { shortcut: 'oi', text: 'Oi!' })
+    ).quickReply.id,
     campaign: (await json<{ id: string }>(cookieB, 'POST', '/api/campaigns', { name: 'Campanha B', message: 'Oi' })).id,
     connection: (
       await json<{ connection: { id: string } }>(cookieB, 'POST', '/api/connections', {

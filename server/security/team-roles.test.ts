@@ -45,6 +45,7 @@ const AGENT_ROUTES = [
   'GET /api/metrics/analytics',
   'GET /api/metrics/report',
   'GET /api/metrics/today',
+  'GET /api/quick-replies',
   'GET /api/reports/pdf',
   'POST /api/uploads',
   'GET /api/uploads/:id',

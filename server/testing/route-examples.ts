@@ -49,6 +49,8 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
   'PUT /api/team/settings': () => ({ requireTwoFactor: false }),
   'POST /api/conversations/:phone/assign': () => ({ memberId: null }),
   'POST /api/conversations/:phone/status': () => ({ status: 'pending' }),
+  'POST /api/quick-replies': () => ({ shortcut: `r${unique()}`, text: 'Olá {{nome}}!' }),
+  'PUT /api/quick-replies/:id': () => ({ shortcut: `r${unique()}`, text: 'Olá!' }),
   'POST /api/team/invitations': () => ({ name: 'Pessoa Convidada', email: `c${unique()}@example.com`, role: 'agent' }),
   'PATCH /api/team/:id': () => ({ role: 'agent' }),
   'PATCH /api/admin/users/:id': () => ({ isActive: true, planType: 'basic', accountType: 'active' }),

@@ -431,3 +431,17 @@ export const conversationMessages = pgTable(
     index('conversation_messages_provider_idx').on(t.providerMessageId).where(sql`provider_message_id is not null`),
   ],
 );
+
+/** A team's ready answers for Conversas (`/atalho`): one shortcut per account, in lower case. */
+export const quickReplies = pgTable(
+  'quick_replies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: owner(),
+    shortcut: text('shortcut').notNull(),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [unique('quick_replies_shortcut_unique').on(t.userId, t.shortcut)],
+);
