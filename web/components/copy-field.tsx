@@ -3,7 +3,8 @@ import { msg } from '#contract/messages';
 import { Button } from './ui/button';
 import { toast } from './ui/use-toast';
 
-async function copyText(value: string): Promise<void> {
+/** Puts `value` on the clipboard with a "Copiado!" toast; without clipboard access it stays on screen. */
+export async function copyText(value: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(value);
     toast({ title: msg.generic.copied, variant: 'success' });

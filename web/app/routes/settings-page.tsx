@@ -6,6 +6,7 @@ import { NotificationsSection } from '#web/features/settings/components/notifica
 import { PlansSection } from '#web/features/settings/components/plans-section';
 import { ProfileSection } from '#web/features/settings/components/profile-section';
 import { SecuritySection } from '#web/features/settings/components/security-section';
+import { TwoFactorCard } from '#web/features/settings/components/two-factor-card';
 import { WhatsappSection } from '#web/features/settings/components/whatsapp-section';
 import { useAuthenticatedUser } from '#web/lib/auth/get-me';
 import { canReadWorkspace, teamAllows } from '#web/lib/auth/permissions';
@@ -21,7 +22,7 @@ const TABS = [
 ] as const;
 
 /**
- * /settings: profile, notifications, WhatsApp sending, password and plans; the tab lives in ?tab=.
+ * /settings: profile, notifications, WhatsApp sending, password and two-factor sign-in, and plans; the tab lives in ?tab=.
  * An agent has their own profile and password only (the rest is the account's, the managers'), and
  * restoring a backup is the owner's alone.
  */
@@ -54,8 +55,9 @@ export default function SettingsPage() {
         <WhatsappSection readOnly={readOnly} locked={locked} />
         <SettingsNumbersCard />
       </TabsContent>
-      <TabsContent value="seguranca" className="mt-6">
+      <TabsContent value="seguranca" className="mt-6 grid gap-6">
         <SecuritySection readOnly={readOnly} />
+        <TwoFactorCard readOnly={readOnly} />
       </TabsContent>
       <TabsContent value="planos" className="mt-6">
         <PlansSection planType={user.planType} role={role} />

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
 import type { User } from '#contract/auth';
 import { AUTH_CACHE_MS } from '#contract/constants';
 import { api, isApiError } from '../api';
@@ -26,9 +27,15 @@ export function useUser(): { user: User | null; isLoading: boolean } {
   return { user: query.data ?? null, isLoading: query.isPending };
 }
 
-/** For components rendered only inside the authenticated shell. */
+/**
+ * For components rendered only inside the authenticated shell. Signing out empties the cache while
+ * the page is still mounted: for the renders before the shell unmounts it, the page keeps the user it
+ * last had. Only a component that never had a user is a mistake.
+ */
 export function useAuthenticatedUser(): User {
   const { user } = useUser();
-  if (!user) throw new Error('useAuthenticatedUser used outside the authenticated shell');
-  return user;
+  const last = useRef(user);
+  if (user) last.current = user;
+  if (!last.current) throw new Error('useAuthenticatedUser used outside the authenticated shell');
+  return last.current;
 }

@@ -1,4 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { CircleAlert } from 'lucide-react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { loginInput } from '#contract/auth';
@@ -9,12 +11,17 @@ import { FormField } from '#web/components/form-field';
 import { PendingButton } from '#web/components/pending-button';
 import { toast } from '#web/components/ui/use-toast';
 import { errorMessage, isApiError } from '#web/lib/api';
-import { useLogin } from '#web/lib/auth/login';
+import { needsSecondFactor, useLogin } from '#web/lib/auth/login';
 import { paths } from '#web/lib/paths';
 import { formFieldProps } from '#web/lib/use-server-form';
+import { TwoFactorLoginStep } from './two-factor-login-step';
 
 export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
   const loginMutation = useLogin();
+  // The password was right and two-factor sign-in is on: the same card asks for the code.
+  const [codeStep, setCodeStep] = useState(false);
+  // Why the code step ended (the challenge expired): shown above the password again.
+  const [notice, setNotice] = useState('');
   const form = useForm({
     resolver: zodResolver(loginInput),
     defaultValues: { username: '', password: '' },
@@ -22,6 +29,11 @@ export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
 
   const onSubmit = form.handleSubmit((values) =>
     loginMutation.mutate(values, {
+      onSuccess: (outcome) => {
+        if (!needsSecondFactor(outcome)) return;
+        setNotice('');
+        setCodeStep(true);
+      },
       onError: (error) => {
         if (isApiError(error) && error.code === 'DEMO_EXPIRED') onDemoExpired();
         toast({
@@ -34,15 +46,37 @@ export function LoginForm({ onDemoExpired }: { onDemoExpired: () => void }) {
   );
 
   // After success the page is being replaced by /dashboard: keep the button busy.
-  const busy = loginMutation.isPending || loginMutation.isSuccess;
+  const busy = loginMutation.isPending || (loginMutation.isSuccess && !needsSecondFactor(loginMutation.data));
   // An e-mail typed as the login comes along to 'Esqueci minha senha'.
   const typed = form.watch('username').trim();
   const forgotLink = typed.includes('@')
     ? `${paths.forgotPassword}?email=${encodeURIComponent(typed)}`
     : paths.forgotPassword;
 
+  if (codeStep) {
+    return (
+      <TwoFactorLoginStep
+        onChallengeEnded={(message) => {
+          setNotice(message);
+          setCodeStep(false);
+          loginMutation.reset();
+          form.setValue('password', '');
+        }}
+      />
+    );
+  }
+
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      {notice ? (
+        <p
+          role="alert"
+          className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+        >
+          <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
+          {notice}
+        </p>
+      ) : null}
       <FormField
         id="login-username"
         label="Usuário ou e-mail"

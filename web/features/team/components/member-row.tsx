@@ -1,7 +1,8 @@
-import { UserRoundCheck, UserRoundX } from 'lucide-react';
+import { ShieldCheck, UserRoundCheck, UserRoundX } from 'lucide-react';
 import { useId } from 'react';
 import type { TeamRole } from '#contract/auth';
 import { type MemberRole, memberRoles, TEAM_ROLE_LABELS, type TeamMember, teamMsg } from '#contract/team';
+import { twoFactorMsg } from '#contract/two-factor';
 import { PermissionGatedButton } from '#web/components/permission-gated-button';
 import { Avatar } from '#web/components/ui/avatar';
 import { Badge, type BadgeTone } from '#web/components/ui/badge';
@@ -71,6 +72,12 @@ export function MemberRow({
             <Badge tone={member.isActive ? 'green' : 'red'} data-testid="member-status">
               {member.isActive ? 'Ativo' : 'Inativo'}
             </Badge>
+            {member.twoFactor ? (
+              <Badge tone="outline" title={twoFactorMsg.title} data-testid="member-two-factor">
+                <ShieldCheck aria-hidden />
+                2FA<span className="sr-only">: {twoFactorMsg.title.toLowerCase()} ativa</span>
+              </Badge>
+            ) : null}
           </div>
           <p className="flex min-w-0 flex-wrap gap-x-3 gap-y-0.5 text-sm text-muted-foreground">
             <span className="min-w-0 truncate">@{member.username}</span>

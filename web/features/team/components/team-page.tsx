@@ -2,16 +2,18 @@ import { Clock, Link2, MailX, UserPlus, UsersRound } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { countLabel } from '#contract/plural';
 import { type MemberRole, TEAM_ROLE_LABELS, type TeamInvitation, type TeamMember, teamMsg } from '#contract/team';
+import { twoFactorMsg } from '#contract/two-factor';
 import { ConfirmDialog } from '#web/components/confirm-dialog';
 import { ListSkeleton } from '#web/components/list-skeleton';
 import { LockedPage } from '#web/components/locked-state';
 import { PermissionGatedButton } from '#web/components/permission-gated-button';
 import { EmptyState, ErrorState } from '#web/components/states';
 import { Badge } from '#web/components/ui/badge';
-import { Card, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#web/components/ui/dialog';
 import { Skeleton } from '#web/components/ui/skeleton';
 import { Spinner } from '#web/components/ui/spinner';
+import { SwitchRow } from '#web/components/ui/switch-row';
 import { useAuthenticatedUser } from '#web/lib/auth/get-me';
 import { canReadWorkspace } from '#web/lib/auth/permissions';
 import { useCanAct } from '#web/lib/auth/use-can-act';
@@ -22,6 +24,7 @@ import { useCancelInvitation } from '../api/cancel-invitation';
 import { type CreateInvitationResponse, useCreateInvitation } from '../api/create-invitation';
 import { useTeam } from '../api/get-team';
 import { useUpdateMember } from '../api/update-member';
+import { useUpdateTeamSettings } from '../api/update-team-settings';
 import { InvitationLink, InviteMemberDialog } from './invite-member-dialog';
 import { MemberRow, ROLE_BADGE_TONES } from './member-row';
 
@@ -110,6 +113,8 @@ export default function TeamPage() {
   const update = useUpdateMember();
   const cancel = useCancelInvitation();
   const renew = useCreateInvitation();
+  const settings = useUpdateTeamSettings();
+  const isOwner = user.teamRole === 'owner';
   const canChange = useCanAct().state === 'allowed';
   const now = useNow(30_000);
   const [inviteOpen, setInviteOpen] = useState(false);
@@ -164,6 +169,15 @@ export default function TeamPage() {
       {
         onSuccess: setRenewed,
         onError: (error) => toastError(error, 'Não foi possível gerar um novo link.'),
+      },
+    );
+
+  const setRequireTwoFactor = (requireTwoFactor: boolean) =>
+    settings.mutate(
+      { requireTwoFactor },
+      {
+        onSuccess: (res) => toastSuccess(res.message),
+        onError: (error) => toastError(error, 'Não foi possível salvar a configuração da equipe.'),
       },
     );
 
@@ -244,6 +258,24 @@ export default function TeamPage() {
             </div>
           ) : null}
         </Card>
+
+        {isOwner ? (
+          <Card data-testid="team-two-factor">
+            <CardHeader>
+              <CardTitle>{twoFactorMsg.title}</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <SwitchRow
+                id="team-require-two-factor"
+                label={twoFactorMsg.requireLabel}
+                description={twoFactorMsg.requireHint}
+                checked={settings.isPending ? settings.variables.requireTwoFactor : data.requireTwoFactor}
+                disabled={!canChange || settings.isPending}
+                onCheckedChange={setRequireTwoFactor}
+              />
+            </CardContent>
+          </Card>
+        ) : null}
 
         {data.invitations.length > 0 ? (
           <Card className="overflow-hidden p-0">
