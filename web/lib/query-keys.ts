@@ -35,6 +35,8 @@ export const contactTagsQueryKey = [...contactsQueryKey, 'tags'] as const;
 export const groupsQueryKey = ['/api/groups'] as const;
 /** The saved messages list (SPEC §7: refetched after a message is saved). */
 export const savedMessagesQueryKey = ['/api/messages'] as const;
+/** GET /api/quick-replies: the team's quick replies (Respostas rápidas); every change invalidates it. */
+export const quickRepliesQueryKey = ['/api/quick-replies'] as const;
 
 /** Prefix of every conversations query (the list and each conversation); a send invalidates it. */
 export const conversationsQueryKey = ['/api/conversations'] as const;

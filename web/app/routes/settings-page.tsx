@@ -2,6 +2,7 @@ import { Bell, CreditCard, MessageCircle, ShieldCheck, UserRound } from 'lucide-
 import { roleOf } from '#contract/auth';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
 import { RestoreBackupCard } from '#web/features/backup/components/restore-backup-card';
+import { QuickRepliesCard } from '#web/features/quick-replies/components/quick-replies-card';
 import { NotificationsSection } from '#web/features/settings/components/notifications-section';
 import { PlansSection } from '#web/features/settings/components/plans-section';
 import { ProfileSection } from '#web/features/settings/components/profile-section';
@@ -54,6 +55,7 @@ export default function SettingsPage() {
       <TabsContent value="whatsapp" className="mt-6 grid gap-6">
         <WhatsappSection readOnly={readOnly} locked={locked} />
         <SettingsNumbersCard />
+        {teamAllows(user, 'manager') ? <QuickRepliesCard /> : null}
       </TabsContent>
       <TabsContent value="seguranca" className="mt-6 grid gap-6">
         <SecuritySection readOnly={readOnly} />

@@ -295,7 +295,7 @@ export function ConversationPane({
       >
         {body}
       </section>
-      {detail.data ? <MessageComposer thread={resolved} /> : null}
+      {detail.data ? <MessageComposer thread={resolved} contact={{ name: conversation?.name, phone }} /> : null}
     </section>
   );
 }

@@ -10,11 +10,13 @@ import { Label } from '#web/components/ui/label';
 import { Spinner } from '#web/components/ui/spinner';
 import { Textarea } from '#web/components/ui/textarea';
 import { useCanAct } from '#web/lib/auth/use-can-act';
+import type { QuickReplyContact } from '#web/lib/quick-reply-fill';
 import { toastError } from '#web/lib/toasts';
 import { uploadFile } from '#web/lib/upload-image';
 import { useSendConversationMessage } from '../api/send-conversation-message';
 import type { Thread } from '../conversation-view';
 import { formatFileSize } from '../message-content-view';
+import { QuickReplySuggestions, useQuickReplyPicker } from './quick-reply-picker';
 import { useVoiceRecorder } from './use-voice-recorder';
 
 const MAX_LENGTH = 4096;
@@ -24,9 +26,9 @@ const MAX_LENGTH = 4096;
  * breaks the line, an empty text is not sent. A file goes with it: picked, dropped on the box or an
  * image pasted; or a voice note recorded in the page. Sending takes the conversation over. On failure
  * the text and the file stay, with the server's reason in a toast. The reply goes out through the
- * thread's number.
+ * thread's number. Typing `/` offers the team's quick replies, filled for the conversation's `contact`.
  */
-export function MessageComposer({ thread }: { thread: Thread }) {
+export function MessageComposer({ thread, contact }: { thread: Thread; contact: QuickReplyContact }) {
   const form = useForm({
     resolver: zodResolver(sendConversationMessageInput),
     defaultValues: { text: '', mediaUrl: undefined as string | undefined },
@@ -46,6 +48,13 @@ export function MessageComposer({ thread }: { thread: Thread }) {
   const hintId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const empty = !(form.watch('text') ?? '').trim() && !attached;
+  const quickReplies = useQuickReplyPicker({
+    contact,
+    setText: (text) => form.setValue('text', text, { shouldDirty: true }),
+    maxLength: MAX_LENGTH,
+    tooLong: conversationsMsg.textTooLong,
+  });
+  const textField = form.register('text');
 
   const attach = async (file: File, opts: { voice?: boolean } = {}) => {
     if (uploading) return;
@@ -73,7 +82,10 @@ export function MessageComposer({ thread }: { thread: Thread }) {
       {
         onSuccess: () => {
           // Anything typed while it was sending stays.
-          if ((form.getValues('text') ?? '').trim() === text) form.setValue('text', '');
+          if ((form.getValues('text') ?? '').trim() === text) {
+            form.setValue('text', '');
+            quickReplies.close();
+          }
           setAttached(null);
           setStatus(conversationsMsg.sent);
         },
@@ -86,6 +98,7 @@ export function MessageComposer({ thread }: { thread: Thread }) {
   });
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (quickReplies.onKeyDown(event)) return;
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
     void send();
@@ -164,17 +177,33 @@ export function MessageComposer({ thread }: { thread: Thread }) {
         >
           {uploading ? <Spinner /> : <Paperclip className="size-4" aria-hidden />}
         </Button>
-        <Textarea
-          id={inputId}
-          aria-describedby={hintId}
-          rows={2}
-          maxLength={MAX_LENGTH}
-          placeholder={recorder.recording ? `Gravando... ${recorder.elapsed}` : 'Escreva uma mensagem...'}
-          className="max-h-40 min-h-10 resize-none"
-          {...form.register('text')}
-          onKeyDown={onKeyDown}
-          onPaste={onPaste}
-        />
+        <div className="relative min-w-0 flex-1">
+          <QuickReplySuggestions {...quickReplies.listProps} />
+          <Textarea
+            id={inputId}
+            aria-describedby={hintId}
+            rows={2}
+            maxLength={MAX_LENGTH}
+            placeholder={recorder.recording ? `Gravando... ${recorder.elapsed}` : 'Escreva uma mensagem...'}
+            className="max-h-40 min-h-10 resize-none"
+            {...textField}
+            {...quickReplies.inputProps}
+            ref={(el) => {
+              textField.ref(el);
+              quickReplies.inputRef.current = el;
+            }}
+            onChange={(event) => {
+              void textField.onChange(event);
+              quickReplies.track(event.currentTarget);
+            }}
+            onBlur={(event) => {
+              void textField.onBlur(event);
+              quickReplies.close();
+            }}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+          />
+        </div>
         {recorder.supported && (
           <Button
             type="button"
@@ -199,8 +228,9 @@ export function MessageComposer({ thread }: { thread: Thread }) {
         </PermissionGatedButton>
       </div>
       <p id={hintId} className="text-xs text-muted-foreground">
-        Enter envia, Shift+Enter quebra a linha. Anexe, arraste ou cole um arquivo, ou grave um áudio. Ao responder, o
-        chatbot fica em silêncio nesta conversa.
+        Enter envia, Shift+Enter quebra a linha.
+        {quickReplies.available ? ' Digite / para usar uma resposta rápida.' : ''} Anexe, arraste ou cole um arquivo, ou
+        grave um áudio. Ao responder, o chatbot fica em silêncio nesta conversa.
       </p>
       <p className="sr-only" aria-live="polite">
         {recorder.error || status}
