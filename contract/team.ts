@@ -112,6 +112,15 @@ export const teamResponse = z.object({
 });
 export type TeamResponse = z.infer<typeof teamResponse>;
 
+/**
+ * GET /api/team/directory: who of the account a conversation can be given to — the active people,
+ * the owner first — readable by every role (an agent transfers to a colleague). Names only.
+ */
+export const teamDirectoryResponse = z.object({
+  members: z.array(z.object({ id: z.string(), name: z.string(), role: z.enum(teamRoles) })),
+});
+export type TeamDirectory = z.infer<typeof teamDirectoryResponse>;
+
 export const createInvitationInput = z.object({ name: nameField, email: emailField, role: roleField });
 export type CreateInvitationInput = z.infer<typeof createInvitationInput>;
 export const createInvitationResponse = z.object({

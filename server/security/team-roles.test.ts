@@ -46,6 +46,7 @@ const AGENT_ROUTES = [
   'GET /api/metrics/report',
   'GET /api/metrics/today',
   'GET /api/quick-replies',
+  'GET /api/team/directory',
   'GET /api/reports/pdf',
   'POST /api/uploads',
   'GET /api/uploads/:id',

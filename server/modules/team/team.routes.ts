@@ -9,6 +9,7 @@ import {
   invitationPreviewResponse,
   invitationQuery,
   memberIdParams,
+  teamDirectoryResponse,
   teamMsg,
   teamResponse,
   updateMemberInput,
@@ -18,9 +19,9 @@ import { teamSettingsInput, teamSettingsResponse, twoFactorMsg } from '../../../
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed } from '../../plugins/access';
-import { routeSpec } from '../../plugins/route-spec';
+import { forAgents, routeSpec } from '../../plugins/route-spec';
 import { cancelInvitation, changeMember, changeTeamSettings, joinTeam, sendInvitation } from './manage-team';
-import { listTeam, previewInvitation } from './team.service';
+import { listTeam, previewInvitation, teamDirectory } from './team.service';
 
 /** /api/team: the account's members and invitations (Equipe), for its owner and managers. */
 export const teamRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -33,6 +34,16 @@ export const teamRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       response: { 200: teamResponse },
     }),
     async (request) => listTeam(db, authed(request), (id) => presence.lastSeen(id)),
+  );
+
+  app.get(
+    '/directory',
+    spec(
+      'The account’s active people by name (the owner first), for every role: whom a conversation can be assigned to',
+      { response: { 200: teamDirectoryResponse } },
+      forAgents,
+    ),
+    async (request) => teamDirectory(db, authed(request)),
   );
 
   app.post(

@@ -7,6 +7,7 @@ import {
   type CreateInvitationInput,
   INVITATION_HOURS,
   TEAM_ROLE_LABELS,
+  type TeamDirectory,
   type TeamInvitation,
   type TeamMember,
   type TeamResponse,
@@ -83,6 +84,20 @@ export async function listTeam(
     limit: teamMemberLimitFor(ctx.user.planType),
     invitations: invitations.map(toInvitation),
     requireTwoFactor: ctx.user.requireTwoFactor,
+  };
+}
+
+/** The account's active people by name, its owner first: whom a conversation can be assigned to. */
+export async function teamDirectory(db: Db, ctx: AccountContext): Promise<TeamDirectory> {
+  const rows = await db
+    .select()
+    .from(users)
+    .where(members(ctx.userId))
+    .orderBy(sql`${users.accountId} is not null`, asc(users.name), asc(users.id));
+  return {
+    members: rows
+      .filter((r) => (r.id === ctx.userId ? ctx.user.isActive : r.isActive))
+      .map((r) => ({ id: r.id, name: r.name, role: teamRoleOf(r) })),
   };
 }
 

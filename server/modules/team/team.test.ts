@@ -221,6 +221,26 @@ describe('roles', () => {
     }
   });
 
+  it('an agent reads the directory of the account’s active people, and nobody of another account', async () => {
+    const owner = await newCustomer(ctx(), { planType: 'professional' });
+    const agent = await newMember(ctx(), owner.user, 'agent');
+    const away = await newMember(ctx(), owner.user, 'manager');
+    expect((await call(owner.cookie, 'PATCH', `/api/team/${away.member.id}`, { isActive: false })).statusCode).toBe(
+      200,
+    );
+    const other = await newCustomer(ctx(), { planType: 'professional' });
+    const stranger = await newMember(ctx(), other.user, 'agent');
+    const res = await call(agent.cookie, 'GET', '/api/team/directory');
+    expect(res.statusCode, res.body).toBe(200);
+    const { members } = res.json() as { members: Array<{ id: string; name: string; role: string }> };
+    expect(members.map((m) => [m.id, m.role])).toEqual([
+      [owner.user.id, 'owner'],
+      [agent.member.id, 'agent'],
+    ]);
+    expect(Object.keys(members[0]).sort()).toEqual(['id', 'name', 'role']);
+    expect(res.body).not.toContain(stranger.member.id);
+  });
+
   it('a manager runs the account but for restoring a backup and the owner’s row', async () => {
     const owner = await newCustomer(ctx(), { planType: 'professional' });
     const manager = await newMember(ctx(), owner.user, 'manager');
