@@ -9,6 +9,9 @@ import {
 } from './message-content';
 import { text } from './text';
 
+/** Longest internal note of a conversation. */
+export const NOTE_TEXT_MAX = 4096;
+
 /** pt-BR texts of the 'Conversas' page and its API. */
 export const conversationsMsg = {
   title: 'Conversas',
@@ -34,6 +37,10 @@ export const conversationsMsg = {
   memberNotFound: 'Membro da equipe não encontrado ou desativado.',
   statusInvalid: 'Escolha um estado: aberta, pendente ou resolvida.',
   assigneeInvalid: 'Filtro de responsável inválido: use me, none ou o id de um membro.',
+  noteRequired: 'Escreva a nota.',
+  noteTooLong: `A nota deve ter no máximo ${NOTE_TEXT_MAX.toLocaleString('pt-BR')} caracteres.`,
+  noteAdded: 'Nota adicionada. Ela fica só para a equipe e não é enviada ao contato.',
+  mentioned: (author: string, contact: string) => `${author} mencionou você em uma nota da conversa com ${contact}.`,
 } as const;
 
 /** Where the team stands with a conversation: a new message from the contact reopens a resolved one. */
@@ -46,14 +53,19 @@ export const CONVERSATION_STATUS_LABELS: Record<ConversationStatus, string> = {
 };
 
 export const messageDirections = ['in', 'out'] as const;
-/** Who wrote an outbound message: the chatbot, a campaign, or a person from the 'Conversas' page. */
-export const messageSources = ['contact', 'bot', 'campaign', 'manual'] as const;
+/**
+ * Who wrote an outbound message: the chatbot, a campaign, or a person from the 'Conversas' page.
+ * Ours: `note`, a team's internal note in the thread — never sent to WhatsApp (direction 'out',
+ * status 'sent', `author` its writer).
+ */
+export const messageSources = ['contact', 'bot', 'campaign', 'manual', 'note'] as const;
 export type MessageSource = (typeof messageSources)[number];
 export const messageSourceLabels: Record<MessageSource, string> = {
   contact: 'Contato',
   bot: 'Chatbot',
   campaign: 'Campanha',
   manual: 'Atendente',
+  note: 'Nota interna',
 };
 /** Delivery state of an outbound message; inbound ones are 'received'. */
 export const conversationMessageStatuses = ['received', 'queued', 'sent', 'delivered', 'read', 'failed'] as const;
@@ -186,8 +198,24 @@ export const sendConversationMessageInput = z
     mediaUrl: text().trim().max(2048, conversationsMsg.mediaInvalid).optional(),
   })
   .refine((m) => m.text.length > 0 || Boolean(m.mediaUrl), { error: conversationsMsg.textRequired, path: ['text'] });
+/** An internal note: `@Nome` (a member's name, or its first word) tells that member. */
+export const conversationNoteInput = z.object({
+  text: text({ error: conversationsMsg.noteRequired })
+    .trim()
+    .min(1, conversationsMsg.noteRequired)
+    .max(NOTE_TEXT_MAX, conversationsMsg.noteTooLong),
+});
+
 export const conversationActionResponse = z.object({
   success: z.literal(true),
   message: z.string(),
   conversation: conversationSchema,
+});
+
+export const conversationNoteResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  note: conversationMessageSchema,
+  /** The members the note's @mentions named (each told in their notifications). */
+  mentioned: z.array(z.object({ id: z.string(), name: z.string() })),
 });

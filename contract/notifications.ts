@@ -16,6 +16,8 @@ export const notificationKinds = [
   'contacts_imported',
   'conversation_handoff',
   'account_pending',
+  /** A member named in a conversation's internal note (`@Nome`): stored for that login alone. */
+  'conversation_mention',
 ] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 

@@ -355,7 +355,7 @@ export async function recentMessages(
   const rows = rowsOf<{ direction: 'in' | 'out'; text: string }>(
     await db.execute(sql`
       select direction, coalesce(choice->>'option', text) as text from conversation_messages
-      where ${accountSql(userId)} and phone = ${phone} and connection_id = ${connectionId}
+      where ${accountSql(userId)} and phone = ${phone} and connection_id = ${connectionId} and source <> 'note'
       order by created_at desc limit ${limit}`),
   );
   return rows.reverse();

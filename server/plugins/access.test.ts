@@ -165,6 +165,10 @@ const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string
     id: await ownerConversationPhone(o),
     payload: { status: 'resolved' },
   }),
+  'POST /api/conversations/:phone/notes': async (o) => ({
+    id: await ownerConversationPhone(o),
+    payload: { text: 'Nota da equipe' },
+  }),
   'PATCH /api/team/:id': async (o) => ({ id: await ownerMemberId(o), payload: { isActive: false } }),
   'DELETE /api/team/invitations/:id': async (o) => ({ id: await ownerInvitationId(o) }),
 };

@@ -370,6 +370,7 @@ const ID_FIELDS: Record<string, IdUse> = {
   'POST /api/conversations/:phone/release query connectionId': refusedNumber,
   'POST /api/conversations/:phone/assign query connectionId': refusedNumber,
   'POST /api/conversations/:phone/status query connectionId': refusedNumber,
+  'POST /api/conversations/:phone/notes query connectionId': refusedNumber,
   // Another account's member (or owner) is refused as an unknown one: nobody outside the team is assignable.
   'POST /api/conversations/:phone/assign body memberId': {
     expect: 'refused',

@@ -34,6 +34,7 @@ const AGENT_ROUTES = [
   'GET /api/conversations',
   'GET /api/conversations/:phone',
   'POST /api/conversations/:phone/assign',
+  'POST /api/conversations/:phone/notes',
   'POST /api/conversations/:phone/messages',
   'POST /api/conversations/:phone/release',
   'POST /api/conversations/:phone/status',

@@ -48,6 +48,7 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
   // Requiring it would hold the suite's own login to a setup.
   'PUT /api/team/settings': () => ({ requireTwoFactor: false }),
   'POST /api/conversations/:phone/assign': () => ({ memberId: null }),
+  'POST /api/conversations/:phone/notes': () => ({ text: 'Cliente pediu retorno amanhã, @ana' }),
   'POST /api/conversations/:phone/status': () => ({ status: 'pending' }),
   'POST /api/quick-replies': () => ({ shortcut: `r${unique()}`, text: 'Olá {{nome}}!' }),
   'PUT /api/quick-replies/:id': () => ({ shortcut: `r${unique()}`, text: 'Olá!' }),

@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { conversationsMsg } from '../../../contract/conversations';
+import { users } from '../../db/schema';
 import { simulatorAppPerFile } from '../../testing/app-per-file';
 import { newMember } from '../../testing/team';
 import { type ApiMethod, apiCall, connectSimulator, newCustomer } from '../../testing/test-app';
@@ -111,6 +113,44 @@ describe('a conversation worked by a team', () => {
     expect(badFilter.json().message).toBe(conversationsMsg.assigneeInvalid);
   });
 
+  it('a note stays in the thread for the team, never reaches WhatsApp, and tells the member it names', async () => {
+    const { owner, agent, other, from, driver, as } = await teamWithConversation();
+    const before = driver.outbox.length;
+    // A first name, typed without its accent and in capitals, names the member.
+    await ctx.database.db.update(users).set({ name: 'Júlia Prado' }).where(eq(users.id, agent.member.id));
+    const noted = await as(other.cookie)('POST', `/api/conversations/${from}/notes`, {
+      text: 'Cliente quer retorno amanhã, @JULIA',
+    });
+    expect(noted.statusCode, noted.body).toBe(200);
+    expect(noted.json()).toMatchObject({
+      message: conversationsMsg.noteAdded,
+      note: { source: 'note', direction: 'out', author: other.member.name },
+      mentioned: [{ id: agent.member.id, name: 'Júlia Prado' }],
+    });
+    expect(driver.outbox.length).toBe(before);
+    const thread = (await as(owner.cookie)('GET', `/api/conversations/${from}`)).json().messages;
+    expect(thread.at(-1)).toMatchObject({ source: 'note', author: other.member.name });
+    // The list's last message is still the contact's.
+    const [listed] = (await as(owner.cookie)('GET', '/api/conversations')).json().conversations;
+    expect(listed).toMatchObject({ lastMessageText: 'Olá, preciso de ajuda', lastDirection: 'in' });
+    // The named member is told; the owner's and the other member's bells are not.
+    const bell = async (cookie: string) =>
+      (await as(cookie)('GET', '/api/notifications'))
+        .json()
+        .notifications.filter((n: { kind: string }) => n.kind === 'conversation_mention');
+    expect(await bell(agent.cookie)).toHaveLength(1);
+    expect((await bell(agent.cookie))[0].title).toContain(other.member.name);
+    expect(await bell(owner.cookie)).toHaveLength(0);
+    expect(await bell(other.cookie)).toHaveLength(0);
+    // Mentioning the owner reaches the owner, not the members, who read the account's other notices.
+    await as(agent.cookie)('POST', `/api/conversations/${from}/notes`, { text: `@${owner.user.username} veja isto` });
+    expect(await bell(owner.cookie)).toHaveLength(1);
+    expect(await bell(other.cookie)).toHaveLength(0);
+    const empty = await as(agent.cookie)('POST', `/api/conversations/${from}/notes`, { text: '   ' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe(conversationsMsg.noteRequired);
+  });
+
   it('another account can neither assign nor resolve the conversation', async () => {
     const { from, as } = await teamWithConversation();
     const stranger = await newCustomer(ctx);
@@ -121,5 +161,6 @@ describe('a conversation worked by a team', () => {
     expect(
       (await byStranger('POST', `/api/conversations/${from}/assign`, { memberId: stranger.user.id })).statusCode,
     ).toBe(404);
+    expect((await byStranger('POST', `/api/conversations/${from}/notes`, { text: 'x' })).statusCode).toBe(404);
   });
 });

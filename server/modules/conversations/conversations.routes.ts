@@ -6,6 +6,8 @@ import {
   conversationListQuery,
   conversationListResponse,
   conversationMessagesQuery,
+  conversationNoteInput,
+  conversationNoteResponse,
   conversationParams,
   conversationStatusInput,
   conversationsMsg,
@@ -16,6 +18,7 @@ import type { AppDeps } from '../../deps';
 import { authed } from '../../plugins/access';
 import { routeSpec } from '../../plugins/route-spec';
 import {
+  addConversationNote,
   assignConversation,
   getConversation,
   listConversations,
@@ -154,6 +157,27 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         request.body.status,
         request.query,
       ),
+    }),
+  );
+
+  app.post(
+    '/:phone/notes',
+    spec('An internal note in the thread, for the team only (never sent to WhatsApp); @Nome notifies that member', {
+      params: conversationParams,
+      querystring: conversationThreadQuery,
+      body: conversationNoteInput,
+      response: { 200: conversationNoteResponse },
+    }),
+    async (request) => ({
+      success: true as const,
+      message: conversationsMsg.noteAdded,
+      ...(await addConversationNote(
+        { ...deps, log: request.log },
+        authed(request),
+        request.params.phone,
+        request.body.text,
+        request.query,
+      )),
     }),
   );
 };

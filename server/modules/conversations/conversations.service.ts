@@ -6,6 +6,8 @@ import {
   type ConversationStatus,
   conversationsMsg,
 } from '../../../contract/conversations';
+import { notificationLinks } from '../../../contract/notifications';
+import { formatPhone } from '../../../contract/phone';
 import { uploadIdOf, uploadUrl } from '../../../contract/uploads';
 import { recordOutboundMessage, setTakenOver } from '../../chatbot/conversations';
 import { accountSql } from '../../db/account-scope';
@@ -14,6 +16,7 @@ import { rowsOf } from '../../db/rows';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import type { AccountContext } from '../../plugins/account-context';
+import { type ErrorLog, notify } from '../../records/notify';
 import { personalText } from '../../sending/content';
 import { withAccountFile } from '../../whatsapp/account-file';
 import { DriverError } from '../../whatsapp/driver';
@@ -102,6 +105,7 @@ const selectOf = (userId: string) => sql`
          -- Who wrote the latest stored message (campaign sends do not move the list): the thread's index finds it.
          (select m.source from conversation_messages m
            where ${accountSql(userId, 'm.user_id')} and m.phone = v.phone and m.connection_id = v.connection_id
+             and m.source <> 'note'
            order by m.created_at desc limit 1) as last_source
   from conversations v
   left join contacts c on ${accountSql(userId, 'c.user_id')} and c.phone = '+' || v.phone
@@ -220,7 +224,7 @@ export async function getConversation(
     {
       id: string;
       direction: 'in' | 'out';
-      source: 'contact' | 'bot' | 'manual';
+      source: 'contact' | 'bot' | 'manual' | 'note';
       text: string;
       image_url: string | null;
       status: ConversationMessage['status'];
@@ -235,7 +239,7 @@ export async function getConversation(
       select m.id, m.direction, m.source, m.text, m.image_url, m.status, m.failure_reason, m.created_at,
              m.buttons, m.choice,
              -- A person's answer is the account user's (one person per account).
-             case when m.source = 'manual' then (select u.name from users u where u.id = coalesce(m.author_id, m.user_id)) end as author,
+             case when m.source in ('manual', 'note') then (select u.name from users u where u.id = coalesce(m.author_id, m.user_id)) end as author,
              ${contentColumns}
       from conversation_messages m
       ${contentJoins(userId)}
@@ -470,3 +474,79 @@ export async function setConversationStatus(
 /** The answer's words for a change of state. */
 export const statusMessage = (status: ConversationStatus) =>
   conversationsMsg.statusChanged(CONVERSATION_STATUS_LABELS[status]);
+
+/** Lower case, no accents: how a mention and a name are compared. */
+const folded = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/**
+ * The members a note's `@word`s name: a word matches a login's first name, its whole name written
+ * without spaces, or its username. The note's author is never told of their own note.
+ */
+export function mentionedIn(text: string, people: Array<{ id: string; name: string; username: string }>) {
+  const words = new Set([...text.matchAll(/@([\p{L}\p{N}._-]+)/gu)].map((m) => folded(m[1])));
+  if (words.size === 0) return [];
+  return people.filter((p) => {
+    const name = folded(p.name).trim();
+    return (
+      words.has(name.split(/\s+/)[0] ?? '') || words.has(name.replace(/\s+/g, '')) || words.has(folded(p.username))
+    );
+  });
+}
+
+/**
+ * An internal note in the thread (source `note`): stored with its author, never sent to WhatsApp,
+ * never the list's last message nor the AI's context. Each active login it @mentions is notified
+ * (a notification of its own login).
+ */
+export async function addConversationNote(
+  deps: Pick<AppDeps, 'db' | 'connections'> & { log: ErrorLog },
+  ctx: AccountContext,
+  phone: string,
+  noteText: string,
+  choice: ThreadChoice = {},
+): Promise<{ note: ConversationMessage; mentioned: Array<{ id: string; name: string }> }> {
+  const { db } = deps;
+  const conversation = await findConversation(deps, ctx.userId, phone, choice);
+  const number = conversation.connectionId;
+  if (!number) throw new AppError('CONFLICT', conversationsMsg.notConnected);
+  const [row] = rowsOf<{ id: string; created_at: Date | string }>(
+    await db.execute(sql`
+      with conversation as (
+        insert into conversations (user_id, phone, connection_id, last_message_at)
+        values (${ctx.userId}, ${phone}, ${number}, now())
+        on conflict (user_id, phone, connection_id) do nothing
+      )
+      insert into conversation_messages (user_id, phone, connection_id, direction, source, text, status, author_id)
+      values (${ctx.userId}, ${phone}, ${number}, 'out', 'note', ${noteText}, 'sent', ${ctx.actorId}::uuid)
+      returning id, created_at`),
+  );
+  const people = rowsOf<{ id: string; name: string; username: string }>(
+    await db.execute(sql`
+      select id, name, username from users
+      where (id = ${ctx.userId} or account_id = ${ctx.userId}) and is_active and id <> ${ctx.actorId}`),
+  );
+  const mentioned = mentionedIn(noteText, people).map((p) => ({ id: p.id, name: p.name }));
+  const who = conversation.name && !conversation.name.startsWith('+') ? conversation.name : formatPhone(phone);
+  for (const person of mentioned) {
+    await notify(db, deps.log, person.id, {
+      kind: 'conversation_mention',
+      title: conversationsMsg.mentioned(ctx.member.name, who),
+      body: noteText,
+      link: notificationLinks.conversation(phone, number),
+    });
+  }
+  return {
+    note: {
+      id: row.id,
+      direction: 'out',
+      source: 'note',
+      text: noteText,
+      imageUrl: null,
+      status: 'sent',
+      failureReason: null,
+      createdAt: iso(row.created_at),
+      author: ctx.member.name,
+    },
+    mentioned,
+  };
+}

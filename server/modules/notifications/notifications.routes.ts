@@ -23,7 +23,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, {
       querystring: notificationListQuery,
       response: { 200: notificationListResponse },
     }),
-    async (request) => listNotifications(db, authed(request).user.id, request.query.limit),
+    async (request) => listNotifications(db, authed(request), request.query.limit),
   );
 
   app.get(
@@ -31,7 +31,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, {
     spec('How many notifications are unread (the bell polls it every 30 s)', {
       response: { 200: unreadCountResponse },
     }),
-    async (request) => ({ unread: await countUnread(db, authed(request).user.id) }),
+    async (request) => ({ unread: await countUnread(db, authed(request)) }),
   );
 
   app.post(
@@ -40,6 +40,6 @@ export const notificationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, {
       body: markReadInput,
       response: { 200: markReadResponse },
     }),
-    async (request) => markRead(db, authed(request).user.id, request.body?.ids),
+    async (request) => markRead(db, authed(request), request.body?.ids),
   );
 };

@@ -9,17 +9,29 @@ import {
 import { accountSql } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
+import type { AccountContext } from '../../plugins/account-context';
+
+/**
+ * Whose notifications a login reads: the account's, and those addressed to the login itself (an
+ * @mention in a note). A member does not read the mentions addressed to the owner, which are stored
+ * under the account's id like the rest of its notifications.
+ */
+export type Reader = Pick<AccountContext, 'userId' | 'member'>;
+function ofReader(reader: Reader) {
+  if (reader.member.id === reader.userId) return accountSql(reader.userId);
+  return sql`((${accountSql(reader.userId)} and kind <> 'conversation_mention') or ${accountSql(reader.member.id)})`;
+}
 
 /** How many of the account's notifications are unread (the partial index of unread rows answers it). */
-export async function countUnread(db: Db, userId: string): Promise<number> {
+export async function countUnread(db: Db, reader: Reader): Promise<number> {
   const [r] = rowsOf<{ n: number }>(
-    await db.execute(sql`select count(*)::int as n from notifications where ${accountSql(userId)} and read_at is null`),
+    await db.execute(sql`select count(*)::int as n from notifications where ${ofReader(reader)} and read_at is null`),
   );
   return Number(r.n);
 }
 
 /** The account's newest notifications and its unread count. */
-export async function listNotifications(db: Db, userId: string, limit: number): Promise<NotificationList> {
+export async function listNotifications(db: Db, reader: Reader, limit: number): Promise<NotificationList> {
   const rows = rowsOf<{
     id: string;
     kind: NotificationKind;
@@ -31,7 +43,7 @@ export async function listNotifications(db: Db, userId: string, limit: number): 
   }>(
     await db.execute(sql`
       select id, kind, title, body, link, read_at, created_at from notifications
-      where ${accountSql(userId)}
+      where ${ofReader(reader)}
       order by created_at desc, id desc
       limit ${limit}`),
   );
@@ -44,13 +56,13 @@ export async function listNotifications(db: Db, userId: string, limit: number): 
     read: r.read_at !== null,
     createdAt: new Date(r.created_at).toISOString(),
   }));
-  return { notifications, unread: await countUnread(db, userId) };
+  return { notifications, unread: await countUnread(db, reader) };
 }
 
 /** Marks the account's notifications read: the given ids (others' ids match nothing), or all of them. */
-export async function markRead(db: Db, userId: string, ids: string[] | undefined): Promise<MarkReadResponse> {
+export async function markRead(db: Db, reader: Reader, ids: string[] | undefined): Promise<MarkReadResponse> {
   if (ids && ids.length === 0) {
-    return { success: true, message: notificationMsg.markedRead, marked: 0, unread: await countUnread(db, userId) };
+    return { success: true, message: notificationMsg.markedRead, marked: 0, unread: await countUnread(db, reader) };
   }
   const only = ids
     ? sql`and id in (${sql.join(
@@ -61,13 +73,13 @@ export async function markRead(db: Db, userId: string, ids: string[] | undefined
   const updated = rowsOf<{ id: string }>(
     await db.execute(sql`
       update notifications set read_at = now()
-      where ${accountSql(userId)} and read_at is null ${only}
+      where ${ofReader(reader)} and read_at is null ${only}
       returning id`),
   );
   return {
     success: true,
     message: notificationMsg.markedRead,
     marked: updated.length,
-    unread: await countUnread(db, userId),
+    unread: await countUnread(db, reader),
   };
 }
