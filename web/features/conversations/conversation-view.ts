@@ -266,14 +266,16 @@ function truncateText(text: string, max: number): string {
 }
 
 /**
- * The list item's last message on one line: 'Chatbot: ' for the bot's reply, 'Você: ' for a person's
- * (or an outbound message of unknown author), 'Imagem' for a message without text.
+ * The list item's last message on one line: 'Chatbot: ' for the bot's reply, 'Nota interna: ' for the
+ * team's note, 'Você: ' for a person's (or an outbound message of unknown author), 'Imagem' for a
+ * message without text.
  */
 export function previewText(c: Pick<Conversation, 'lastMessageText' | 'lastDirection' | 'lastSource'>): string {
   const flat = c.lastMessageText.replace(/\s+/g, ' ').trim() || 'Imagem';
   const text = truncateText(flat, PREVIEW_MAX);
   if (c.lastDirection !== 'out') return text;
-  return c.lastSource === 'bot' ? `${messageSourceLabels.bot}: ${text}` : `Você: ${text}`;
+  if (c.lastSource === 'bot' || c.lastSource === 'note') return `${messageSourceLabels[c.lastSource]}: ${text}`;
+  return `Você: ${text}`;
 }
 
 /** '3', or '99+' past 99. */

@@ -13,7 +13,7 @@ import {
 import { invalidateConversationLists, updateConversationInLists } from './get-conversations';
 
 export type ConversationDetail = z.infer<typeof conversationDetailResponse>;
-/** What send, takeover and release answer. */
+/** What send, takeover, release, assign and status answer. */
 export type ConversationActionResponse = z.infer<typeof conversationActionResponse>;
 
 /**
@@ -83,8 +83,11 @@ export function applyConversation(queryClient: QueryClient, conversation: Conver
   return queryClient.invalidateQueries({ queryKey: conversationsQueryKey });
 }
 
-/** A button's action on one conversation (take over, release): its answer updates the cached copies. */
-export function useConversationAction(action: (thread: Thread) => Promise<ConversationActionResponse>) {
+/**
+ * A button's action on one conversation (take over, release, assign, status): its answer updates the
+ * cached copies. `V`: what the action takes (the thread, or the thread and a choice).
+ */
+export function useConversationAction<V = Thread>(action: (variables: V) => Promise<ConversationActionResponse>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: action,

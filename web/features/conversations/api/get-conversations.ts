@@ -3,46 +3,72 @@ import type { z } from 'zod';
 import type { Conversation, conversationListResponse } from '#contract/conversations';
 import { api } from '#web/lib/api';
 import { conversationsQueryKey } from '#web/lib/query-keys';
+import type { ConversationListParams } from '../conversation-team-view';
 import { CONVERSATIONS_LIMIT, LIST_POLL_MS, replaceConversation, sameThread } from '../conversation-view';
 
 export type ConversationListResponse = z.infer<typeof conversationListResponse>;
 
 /**
- * The list's keys are ['/api/conversations', { search, limit, connectionId? }]; a conversation's are
- * [..., phone] or [..., phone, connectionId].
+ * The list's keys are ['/api/conversations', { search, limit, connectionId?, assignee?, status? }]; a
+ * conversation's are [..., phone] or [..., phone, connectionId].
  */
 function isListKey(queryKey: QueryKey): boolean {
   return queryKey[0] === conversationsQueryKey[0] && typeof queryKey[1] === 'object' && queryKey[1] !== null;
 }
 
-/** `connectionId`: only the conversations on that number (empty: every number's). */
+/**
+ * `connectionId`: only the conversations on that number (empty: every number's); `filter`: only
+ * the caller's or nobody's (`assignee`), or those in one state (`status`).
+ */
 export function getConversations(
   search: string,
   signal?: AbortSignal,
   connectionId = '',
+  filter: ConversationListParams = {},
 ): Promise<ConversationListResponse> {
   const params = new URLSearchParams({ limit: String(CONVERSATIONS_LIMIT) });
   if (search) params.set('search', search);
   if (connectionId) params.set('connectionId', connectionId);
+  if (filter.assignee) params.set('assignee', filter.assignee);
+  if (filter.status) params.set('status', filter.status);
   return api.get<ConversationListResponse>(`/api/conversations?${params}`, { signal });
 }
 
-export const conversationsQueryOptions = (search: string, enabled = true, connectionId = '') =>
+export const conversationsQueryOptions = (
+  search: string,
+  enabled = true,
+  connectionId = '',
+  filter: ConversationListParams = {},
+) =>
   queryOptions({
     queryKey: [
       ...conversationsQueryKey,
-      connectionId ? { search, limit: CONVERSATIONS_LIMIT, connectionId } : { search, limit: CONVERSATIONS_LIMIT },
+      {
+        search,
+        limit: CONVERSATIONS_LIMIT,
+        ...(connectionId ? { connectionId } : {}),
+        ...(filter.assignee ? { assignee: filter.assignee } : {}),
+        ...(filter.status ? { status: filter.status } : {}),
+      },
     ],
-    queryFn: ({ signal }) => getConversations(search, signal, connectionId),
+    queryFn: ({ signal }) => getConversations(search, signal, connectionId, filter),
     enabled,
     placeholderData: keepPreviousData,
     // Not while the browser tab is hidden: refetchIntervalInBackground stays false.
     refetchInterval: LIST_POLL_MS,
   });
 
-/** Ordered by last activity, polled every 5 s while the page is open and visible; `connectionId` filters by number. */
-export function useConversations(search: string, enabled = true, connectionId = '') {
-  return useQuery(conversationsQueryOptions(search, enabled, connectionId));
+/**
+ * Ordered by last activity, polled every 5 s while the page is open and visible; `connectionId`
+ * filters by number, `filter` by assignee or state (the list's tabs).
+ */
+export function useConversations(
+  search: string,
+  enabled = true,
+  connectionId = '',
+  filter: ConversationListParams = {},
+) {
+  return useQuery(conversationsQueryOptions(search, enabled, connectionId, filter));
 }
 
 /** Refreshes every cached list (not the open conversations). */

@@ -1,4 +1,4 @@
-import { Headset, MessagesSquare, Search } from 'lucide-react';
+import { Headset, MessagesSquare, Search, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { ConnectionView } from '#contract/connections';
 import { type Conversation, conversationsMsg } from '#contract/conversations';
@@ -10,9 +10,20 @@ import { Input } from '#web/components/ui/input';
 import { Label } from '#web/components/ui/label';
 import { NativeSelect } from '#web/components/ui/select';
 import { Skeleton } from '#web/components/ui/skeleton';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
 import { formatDateTime, formatRelativeTime } from '#web/lib/format';
 import { cn } from '#web/lib/utils';
 import type { useConversations } from '../api/get-conversations';
+import {
+  assigneeText,
+  CONVERSATION_FILTER_LABELS,
+  type ConversationFilter,
+  conversationFilters,
+  DEFAULT_CONVERSATION_FILTER,
+  filterEmptyState,
+  parseFilterParam,
+  statusBadge,
+} from '../conversation-team-view';
 import {
   conversationTitle,
   isTakenOver,
@@ -52,6 +63,8 @@ function ConversationItem({
   onSelect: (thread: Thread) => void;
 }) {
   const unread = c.unread > 0;
+  const assignee = assigneeText(c);
+  const status = statusBadge(c);
   return (
     <button
       type="button"
@@ -98,11 +111,30 @@ function ConversationItem({
           </Badge>
         ) : null}
       </span>
+      {assignee || status ? (
+        <span className="flex min-w-0 items-center gap-2 text-xs text-muted-foreground">
+          {status ? (
+            <Badge tone={status.tone} data-testid="conversation-item-status">
+              {status.label}
+            </Badge>
+          ) : null}
+          {assignee ? (
+            <span className="flex min-w-0 items-center gap-1" data-testid="conversation-item-assignee">
+              <UserRound aria-hidden className="size-3 shrink-0" />
+              <span className="truncate">{assignee}</span>
+            </span>
+          ) : null}
+        </span>
+      ) : null}
     </button>
   );
 }
 
-/** The left pane: search, the 'Número' filter (with several numbers) and the conversations by last activity. */
+/**
+ * The left pane: search, the 'Número' filter (with several numbers), the tabs by who has a
+ * conversation or where it stands ('Minhas', 'Sem responsável', 'Todas', 'Resolvidas') and the
+ * conversations by last activity.
+ */
 export function ConversationList({
   list,
   search,
@@ -111,6 +143,8 @@ export function ConversationList({
   numbers = null,
   numberId = '',
   onNumberChange,
+  filter = DEFAULT_CONVERSATION_FILTER,
+  onFilterChange,
   selected,
   now,
   onSelect,
@@ -125,12 +159,16 @@ export function ConversationList({
   /** The number the list is filtered by ('' for all). */
   numberId?: string;
   onNumberChange?: (id: string) => void;
+  /** The tab the list shows ('all' for every conversation). */
+  filter?: ConversationFilter;
+  onFilterChange?: (filter: ConversationFilter) => void;
   /** The open conversation (a contact who wrote to two numbers has two rows: only its own is selected). */
   selected: Thread | null;
   now: number;
   onSelect: (thread: Thread) => void;
 }) {
   const conversations = list.data?.conversations;
+  const filtered = filterEmptyState(filter);
   let body: ReactNode;
   if (list.isPending) {
     body = <ListSkeleton />;
@@ -151,6 +189,17 @@ export function ConversationList({
         action={
           <Button variant="outline" size="sm" onClick={() => onSearchChange('')}>
             Limpar busca
+          </Button>
+        }
+      />
+    ) : filtered ? (
+      <EmptyState
+        icon={MessagesSquare}
+        title={filtered.title}
+        description={filtered.description}
+        action={
+          <Button variant="outline" size="sm" onClick={() => onFilterChange?.(DEFAULT_CONVERSATION_FILTER)}>
+            Ver todas
           </Button>
         }
       />
@@ -187,7 +236,11 @@ export function ConversationList({
   }
 
   return (
-    <div className="flex min-h-0 flex-1 flex-col">
+    <Tabs
+      value={filter}
+      onValueChange={(value) => onFilterChange?.(parseFilterParam(value))}
+      className="flex min-h-0 flex-1 flex-col"
+    >
       <div className="grid gap-2 border-b p-3">
         <Label htmlFor="conversation-search">Buscar conversas</Label>
         <div className="relative">
@@ -222,8 +275,19 @@ export function ConversationList({
             </NativeSelect>
           </>
         ) : null}
+        {/* Two by two where the column is narrow (phones, the desktop's list), in a row between. */}
+        <TabsList aria-label="Filtrar conversas" className="grid w-full grid-cols-2 sm:grid-cols-4 lg:grid-cols-2">
+          {conversationFilters.map((f) => (
+            <TabsTrigger key={f} value={f} className="pointer-coarse:min-h-11">
+              {CONVERSATION_FILTER_LABELS[f]}
+            </TabsTrigger>
+          ))}
+        </TabsList>
       </div>
-      <div className="min-h-0 flex-1 overflow-x-hidden overflow-y-auto">{body}</div>
-    </div>
+      {/* One panel for whichever tab is chosen: the list under that filter. */}
+      <TabsContent value={filter} className="mt-0 min-h-0 flex-1 overflow-x-hidden overflow-y-auto">
+        {body}
+      </TabsContent>
+    </Tabs>
   );
 }

@@ -18,6 +18,7 @@ import { cn } from '#web/lib/utils';
 import { getConversationPage, useConversation } from '../api/get-conversation';
 import { useReleaseConversation } from '../api/release-conversation';
 import { useTakeOverConversation } from '../api/take-over-conversation';
+import { statusBadge } from '../conversation-team-view';
 import {
   conversationTitle,
   handoffState,
@@ -27,6 +28,7 @@ import {
   type Thread,
   threadOf,
 } from '../conversation-view';
+import { ConversationTeamBar } from './conversation-team-bar';
 import { MessageBubble } from './message-bubble';
 import { MessageComposer } from './message-composer';
 
@@ -69,12 +71,14 @@ function HandoffBar({ conversation, now }: { conversation: Conversation; now: nu
   return (
     <div
       className={cn(
-        'flex flex-col gap-2 border-b px-4 py-2 text-sm sm:flex-row sm:items-center sm:justify-between',
+        // One row when the words and the button fit (a phone's 'Chatbot atendendo' too): the pane's
+        // bars leave the messages room on a small screen.
+        'flex flex-wrap items-center justify-between gap-x-3 gap-y-2 border-b px-4 py-2 text-sm',
         state.active ? 'bg-amber-50 text-amber-900' : 'bg-muted/60 text-muted-foreground',
       )}
       data-testid="handoff-state"
     >
-      <p className="flex items-center gap-2">
+      <p className="flex min-w-0 flex-[1_1_8rem] items-center gap-2">
         <Icon aria-hidden className="size-4 shrink-0" />
         <span>{state.text}</span>
       </p>
@@ -113,6 +117,8 @@ function PaneHeader({
   const showPhone = Boolean(conversation?.name?.trim());
   // The number the contact wrote to: replies go out through it.
   const numberLabel = showNumber ? conversation?.numberLabel : null;
+  // Pending or resolved (an open conversation needs no word).
+  const status = conversation ? statusBadge(conversation) : null;
   return (
     <div className="flex items-center gap-3 border-b px-3 py-3 sm:px-4">
       <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Voltar para a lista" onClick={onBack}>
@@ -123,8 +129,13 @@ function PaneHeader({
         <h3 className="truncate font-semibold" data-testid="conversation-title">
           {title}
         </h3>
-        {showPhone || numberLabel ? (
+        {showPhone || numberLabel || status ? (
           <p className="flex min-w-0 items-center gap-2 text-sm text-muted-foreground">
+            {status ? (
+              <Badge tone={status.tone} className="shrink-0" data-testid="conversation-status">
+                {status.label}
+              </Badge>
+            ) : null}
             {showPhone ? <span className="truncate tabular-nums">{formatPhone(phone)}</span> : null}
             {numberLabel ? (
               <Badge tone="outline" className="max-w-40 min-w-0" data-testid="conversation-number">
@@ -148,8 +159,9 @@ function PaneHeader({
 }
 
 /**
- * The open conversation: header, who answers now (chatbot or a person), the messages (newest page
- * polled, older pages on demand) and the reply box. Keyed by thread, so its state starts over per
+ * The open conversation: header, who of the team has it and where it stands, who answers now
+ * (chatbot or a person), the messages (newest page polled, older pages on demand, the team's notes
+ * among them) and the reply box (or a note's). Keyed by thread, so its state starts over per
  * conversation (a contact on one number).
  */
 export function ConversationPane({
@@ -281,6 +293,7 @@ export function ConversationPane({
   return (
     <section className="flex min-h-0 min-w-0 flex-1 flex-col" aria-label="Conversa">
       <PaneHeader phone={phone} conversation={conversation} showNumber={showNumber} onBack={onBack} />
+      {conversation ? <ConversationTeamBar conversation={conversation} /> : null}
       {conversation ? <HandoffBar conversation={conversation} now={now} /> : null}
       <section
         ref={scrollRef}

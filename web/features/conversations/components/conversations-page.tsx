@@ -13,6 +13,13 @@ import { useNow } from '#web/lib/use-now';
 import { cn } from '#web/lib/utils';
 import { useConversations } from '../api/get-conversations';
 import {
+  type ConversationFilter,
+  FILTER_PARAM,
+  filterListParams,
+  parseFilterParam,
+  withFilterParam,
+} from '../conversation-team-view';
+import {
   findConversation,
   paneKeyOf,
   parseNumberParam,
@@ -32,6 +39,8 @@ import { ConversationPane } from './conversation-pane';
  * account's numbers), so contacts, notifications and shared links can point at one; with `phone`
  * alone, the contact's latest, whose number then goes into the URL (a refresh keeps the same one).
  * With several numbers, each conversation shows the number it is on, and 'Número' filters the list.
+ * `?filter=mine|unassigned|resolved` keeps the list's tab ('Minhas', 'Sem responsável', 'Resolvidas';
+ * none for 'Todas'), so a reload or a shared link shows the same conversations.
  */
 export default function ConversationsPage() {
   const user = useAuthenticatedUser();
@@ -45,7 +54,11 @@ export default function ConversationsPage() {
   const byNumber = numbers.length >= 2;
   const [numberId, setNumberId] = useState('');
   const activeNumber = byNumber && numbers.some((n) => n.id === numberId) ? numberId : '';
-  const list = useConversations(q, readable, activeNumber);
+  const filter = parseFilterParam(searchParams.get(FILTER_PARAM));
+  const list = useConversations(q, readable, activeNumber, filterListParams(filter));
+  // Another tab is not a step back can undo; the open conversation stays open.
+  const selectFilter = (next: ConversationFilter) =>
+    setSearchParams((prev) => withFilterParam(prev, next), { replace: true });
   // Relative times ('5m atrás') and the 'Atendente' badges follow the clock between polls.
   const now = useNow(30_000);
 
@@ -96,6 +109,8 @@ export default function ConversationsPage() {
             numbers={byNumber ? numbers : null}
             numberId={activeNumber}
             onNumberChange={setNumberId}
+            filter={filter}
+            onFilterChange={selectFilter}
             selected={selected}
             now={now}
             onSelect={select}

@@ -1,9 +1,10 @@
-import { Check, CheckCheck, CircleAlert, Clock, ExternalLink, Phone, Reply } from 'lucide-react';
+import { Check, CheckCheck, CircleAlert, Clock, ExternalLink, Phone, Reply, StickyNote } from 'lucide-react';
 import { useId } from 'react';
 import type { ConversationMessage } from '#contract/conversations';
 import { messageContentMsg } from '#contract/message-content';
 import { MessageImage, WhatsappText } from '#web/components/whatsapp-message';
 import { cn } from '#web/lib/utils';
+import { isNote, noteView } from '../conversation-team-view';
 import {
   type MessageOptionsView,
   messageOptionsView,
@@ -110,11 +111,46 @@ function ReactionBubble({ message, now }: { message: ConversationMessage; now: n
 }
 
 /**
+ * The team's internal note: on our side like an outbound message, in amber, with 'Nota interna' and
+ * who wrote it; never sent to the contact, so no delivery ticks.
+ */
+function NoteBubble({ message, now }: { message: ConversationMessage; now: number }) {
+  const { label, author } = noteView(message);
+  return (
+    <li className="flex justify-end" data-testid="conversation-message">
+      <div
+        className="grid max-w-[85%] grid-cols-[minmax(0,1fr)] gap-1 rounded-lg rounded-br-sm border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 shadow-xs sm:max-w-[70%]"
+        data-testid="message-note"
+      >
+        <span className="flex min-w-0 items-center gap-1.5 text-xs font-semibold text-amber-900">
+          <StickyNote aria-hidden className="size-3.5 shrink-0" />
+          <span className="shrink-0">{label}</span>
+          {author ? (
+            <>
+              <span aria-hidden>·</span>
+              <span className="min-w-0 truncate font-medium" data-testid="message-note-author">
+                {author}
+              </span>
+            </>
+          ) : null}
+        </span>
+        {/* *bold*, _italic_ and the rest as the team wrote them, as React text (never HTML). */}
+        <WhatsappText text={message.text} />
+        <div className="flex items-center justify-end text-xs text-amber-900">
+          <time dateTime={message.createdAt}>{messageTimeText(message.createdAt, now)}</time>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+/**
  * One chat bubble: the contact's on the left, ours on the right with who wrote it (the chatbot, the
  * campaign by name, the person by name) and its delivery state. A file, a location or a contact card
- * goes above the text (then its caption); a reaction is one compact line.
+ * goes above the text (then its caption); a reaction is one compact line; a note is the team's own.
  */
 export function MessageBubble({ message, now }: { message: ConversationMessage; now: number }) {
+  if (isNote(message)) return <NoteBubble message={message} now={now} />;
   if (message.reaction && !message.media && !message.location && !message.contactCard) {
     return <ReactionBubble message={message} now={now} />;
   }
