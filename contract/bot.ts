@@ -408,7 +408,7 @@ export const weekdayLabels: Record<Weekday, string> = {
 };
 
 /** The account's one set of business hours (shared with the WhatsApp settings). */
-const businessHoursInput = z
+export const businessHoursInput = z
   .object({
     start: timeField(),
     end: timeField(),

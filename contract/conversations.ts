@@ -94,6 +94,9 @@ export const conversationSchema = z.object({
   status: z.enum(conversationStatuses).optional(),
   assigneeId: z.string().nullable().optional(),
   assigneeName: z.string().nullable().optional(),
+  /** Ours, the team's: the queue it is in (its number's, or the chatbot's handoff's), and its name. */
+  queueId: z.string().nullable().optional(),
+  queueName: z.string().nullable().optional(),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
@@ -108,6 +111,8 @@ export const conversationListQuery = z.object({
     .optional(),
   /** Ours: only the conversations in this state. */
   status: z.enum(conversationStatuses, { error: conversationsMsg.statusInvalid }).optional(),
+  /** Ours: only the conversations of this queue (`/api/queues` id). */
+  queueId: z.uuid({ error: 'Fila não encontrada.' }).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export const conversationListResponse = z.object({ conversations: z.array(conversationSchema) });

@@ -47,6 +47,7 @@ import { metricsRoutes } from './modules/metrics';
 import { ConnectionAlerts, notificationsRoutes } from './modules/notifications';
 import { plansRoutes } from './modules/plans';
 import { presenceRoutes } from './modules/presence';
+import { queuesRoutes } from './modules/queues';
 import { quickRepliesRoutes } from './modules/quick-replies';
 import { reportsRoutes } from './modules/reports';
 import { changePasswordRoutes, getAccountSettings, settingsRoutes } from './modules/settings';
@@ -470,6 +471,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance &
   await app.register(groupsRoutes, { prefix: '/api/groups', ...deps });
   await app.register(messagesRoutes, { prefix: '/api/messages', ...deps });
   await app.register(quickRepliesRoutes, { prefix: '/api/quick-replies', ...deps });
+  await app.register(queuesRoutes, { prefix: '/api/queues', ...deps });
   await app.register(uploadsRoutes, { prefix: '/api/uploads', ...deps });
   await app.register(botConfigRoutes, { prefix: '/api/bot-config', ...deps });
   await app.register(conversationsRoutes, { prefix: '/api/conversations', ...deps });

@@ -232,9 +232,13 @@ export async function storeInbound(
       insert into bot_events (user_id, contact_phone, kind, created_at)
       values (${userId}, ${message.from}, 'inbound', ${receivedAt.toISOString()})
     )
-    insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread, connection_id)
-    values (${userId}, ${message.from}, ${conversation.contactId}, ${conversation.name}, ${at}, ${line}, 'in', ${at}, 1, ${connectionId}::uuid)
+    insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread, connection_id, queue_id)
+    values (${userId}, ${message.from}, ${conversation.contactId}, ${conversation.name}, ${at}, ${line}, 'in', ${at}, 1, ${connectionId}::uuid,
+            -- A new conversation goes to its number's queue (the oldest, when several name the number).
+            (select q.id from queues q where ${accountSql(userId, 'q.user_id')} and ${connectionId}::uuid = any(q.connection_ids)
+             order by q.created_at, q.id limit 1))
     on conflict (user_id, phone, connection_id) do update set
+      queue_id = coalesce(conversations.queue_id, excluded.queue_id),
       contact_id = coalesce(excluded.contact_id, conversations.contact_id),
       name = coalesce(excluded.name, conversations.name),
       last_message_at = greatest(conversations.last_message_at, excluded.last_message_at),

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from './client';
 
 /** What an account-wide lock guards; each purpose is its own lock, so unrelated writes never wait on each other. */
-export type AccountLockPurpose = 'connections' | 'contacts' | 'uploads' | 'team' | 'quickReplies';
+export type AccountLockPurpose = 'connections' | 'contacts' | 'uploads' | 'team' | 'quickReplies' | 'queues';
 
 /**
  * Holds, until the transaction ends, the account's lock for one purpose: the count-then-insert of a

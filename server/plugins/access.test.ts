@@ -9,6 +9,7 @@ import {
   conversations,
   groups,
   mediaUploads,
+  queues,
   quickReplies,
   savedMessages,
   teamInvitations,
@@ -53,6 +54,13 @@ const ownerQuickReplyId = async (ownerId: string) => {
     .insert(quickReplies)
     .values({ userId: ownerId, shortcut: `r${Math.random().toString(36).slice(2, 8)}`, text: 'Oi' })
     .returning({ id: quickReplies.id });
+  return row.id;
+};
+const ownerQueueId = async (ownerId: string) => {
+  const [row] = await ctx.database.db
+    .insert(queues)
+    .values({ userId: ownerId, name: `Fila ${Math.random().toString(36).slice(2, 8)}` })
+    .returning({ id: queues.id });
   return row.id;
 };
 const ownerUploadId = async (ownerId: string) => {
@@ -150,6 +158,8 @@ const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string
     payload: { shortcut: 'x', text: 'Y' },
   }),
   'DELETE /api/quick-replies/:id': async (o) => ({ id: await ownerQuickReplyId(o) }),
+  'PUT /api/queues/:id': async (o) => ({ id: await ownerQueueId(o), payload: { name: 'Fila nova' } }),
+  'DELETE /api/queues/:id': async (o) => ({ id: await ownerQueueId(o) }),
   'GET /api/conversations/:phone': async (o) => ({ id: await ownerConversationPhone(o) }),
   'POST /api/conversations/:phone/messages': async (o) => ({
     id: await ownerConversationPhone(o),

@@ -56,6 +56,7 @@ interface SeededAccount {
   upload: string;
   savedMessage: string;
   quickReply: string;
+  queue: string;
 }
 interface Owner extends SeededAccount {
   /** A member of A's team (an agent) and an invitation still open. */
@@ -251,6 +252,7 @@ const PATH_OWNERS: Record<string, { a: () => string[]; b?: () => string }> = {
   '/api/groups/:id': { a: () => [a.group], b: () => b.group },
   '/api/messages/:id': { a: () => [a.savedMessage], b: () => b.savedMessage },
   '/api/quick-replies/:id': { a: () => [a.quickReply], b: () => b.quickReply },
+  '/api/queues/:id': { a: () => [a.queue], b: () => b.queue },
   '/api/uploads/:id': { a: () => [a.upload, ...a.files], b: () => b.upload },
   '/api/connections/:id': { a: () => a.connections, b: () => b.connection },
   '/api/bot-config/auto-replies/:id': { a: () => [a.autoReply], b: () => b.autoReply },
@@ -320,6 +322,24 @@ const whatsappGroup: IdUse = {
 const ID_FIELDS: Record<string, IdUse> = {
   'POST /api/campaigns body connectionIds': refusedNumbers,
   'PUT /api/campaigns/:id body connectionIds': refusedNumbers,
+  'POST /api/queues body connectionIds': refusedNumbers,
+  'PUT /api/queues/:id body connectionIds': refusedNumbers,
+  // Another account's people are refused as unknown ones: a queue is worked by its own team.
+  'POST /api/queues body memberIds': {
+    expect: 'refused',
+    values: () => [[a.member], [a.user.id]],
+    unknown: () => [[randomUUID()], [randomUUID()]],
+  },
+  'PUT /api/queues/:id body memberIds': {
+    expect: 'refused',
+    values: () => [[a.member], [a.user.id]],
+    unknown: () => [[randomUUID()], [randomUUID()]],
+  },
+  'GET /api/conversations query queueId': {
+    expect: 'ignored',
+    values: () => [a.queue],
+    reason: 'filters the caller’s own conversations: another account’s queue matches none of them',
+  },
   'POST /api/campaigns body savedMessageId': refusedSavedMessage,
   'POST /api/campaigns body imageUrl': refusedUpload,
   'PUT /api/campaigns/:id body savedMessageId': refusedSavedMessage,
@@ -744,6 +764,12 @@ beforeAll(async () => {
         text: `Chave Pix ${MARK}`,
       })
     ).quickReply.id,
+    queue: (
+      await json<{ queue: { id: string } }>(cookieA, 'POST', '/api/queues', {
+        name: 'Financeiro',
+        outOfHoursMessage: `Voltamos amanhã ${MARK}`,
+      })
+    ).queue.id,
     campaigns: { draft: draft.id, paused: paused.id, completed: sent.id },
     autoReply: bot.config.autoReplies[0].id,
     notification: notices.notifications.find((n) => n.title === `Aviso ${MARK}`)?.id as string,
@@ -775,6 +801,7 @@ beforeAll(async () => {
     quickReply: (
       await json<{ quickReply: { id: string } }>(cookieB, 'POST', '/api/quick-replies', { shortcut: 'oi', text: 'Oi!' })
     ).quickReply.id,
+    queue: (await json<{ queue: { id: string } }>(cookieB, 'POST', '/api/queues', { name: 'Vendas B' })).queue.id,
     campaign: (await json<{ id: string }>(cookieB, 'POST', '/api/campaigns', { name: 'Campanha B', message: 'Oi' })).id,
     connection: (
       await json<{ connection: { id: string } }>(cookieB, 'POST', '/api/connections', {

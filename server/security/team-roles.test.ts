@@ -47,6 +47,7 @@ const AGENT_ROUTES = [
   'GET /api/metrics/report',
   'GET /api/metrics/today',
   'GET /api/quick-replies',
+  'GET /api/queues',
   'GET /api/team/directory',
   'GET /api/reports/pdf',
   'POST /api/uploads',

@@ -52,6 +52,12 @@ export const EXAMPLES: Record<string, () => Record<string, unknown>> = {
   'POST /api/conversations/:phone/status': () => ({ status: 'pending' }),
   'POST /api/quick-replies': () => ({ shortcut: `r${unique()}`, text: 'Olá {{nome}}!' }),
   'PUT /api/quick-replies/:id': () => ({ shortcut: `r${unique()}`, text: 'Olá!' }),
+  'POST /api/queues': () => ({
+    name: `Fila ${unique()}`,
+    hours: { start: '08:00', end: '18:00', days: ['monday', 'friday'] },
+    outOfHoursMessage: 'Voltamos às 8h.',
+  }),
+  'PUT /api/queues/:id': () => ({ name: `Fila ${unique()}`, assignment: 'round_robin' }),
   'POST /api/team/invitations': () => ({ name: 'Pessoa Convidada', email: `c${unique()}@example.com`, role: 'agent' }),
   'PATCH /api/team/:id': () => ({ role: 'agent' }),
   'PATCH /api/admin/users/:id': () => ({ isActive: true, planType: 'basic', accountType: 'active' }),

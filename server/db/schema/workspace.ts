@@ -379,6 +379,8 @@ export const conversations = pgTable(
       .default('open'),
     /** The team member (or the owner) it is assigned to; null when nobody has it. */
     assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The queue it is in (its number's, or the one the chatbot handed it to); null: none. */
+    queueId: uuid('queue_id').references(() => queues.id, { onDelete: 'set null' }),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.phone, t.connectionId] }),
@@ -444,4 +446,29 @@ export const quickReplies = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [unique('quick_replies_shortcut_unique').on(t.userId, t.shortcut)],
+);
+
+/**
+ * The team's queues (contract/queues.ts): the numbers whose conversations go to each, who works it,
+ * its hours (null: always open) and out-of-hours message, and how its conversations are given out.
+ */
+export const queues = pgTable(
+  'queues',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: owner(),
+    name: text('name').notNull(),
+    connectionIds: uuid('connection_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    memberIds: uuid('member_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /** `{ start, end, days }` as the bot's business hours; null: around the clock. */
+    hours: jsonb('hours'),
+    outOfHoursMessage: text('out_of_hours_message').notNull().default(''),
+    assignment: text('assignment', { enum: ['manual', 'round_robin'] })
+      .notNull()
+      .default('manual'),
+    /** Round robin: the member given the latest conversation (the next one goes to whoever follows). */
+    lastAssigneeId: uuid('last_assignee_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('queues_name_unique').on(t.userId, t.name)],
 );

@@ -39,6 +39,8 @@ interface ConversationRow {
   status: ConversationStatus;
   assignee_id: string | null;
   assignee_name: string | null;
+  queue_id: string | null;
+  queue_name: string | null;
 }
 
 /** A message without location, card, reaction, quote or file (a campaign's send adds its file). */
@@ -91,6 +93,8 @@ function toConversation(r: ConversationRow, now = new Date()): Conversation {
     status: r.status,
     assigneeId: r.assignee_id,
     assigneeName: r.assignee_name,
+    queueId: r.queue_id,
+    queueName: r.queue_name,
   };
 }
 
@@ -101,7 +105,7 @@ function toConversation(r: ConversationRow, now = new Date()): Conversation {
 const selectOf = (userId: string) => sql`
   select v.phone, coalesce(v.contact_id, c.id) as contact_id, v.name, c.name as contact_name, v.last_message_at,
          v.last_message_text, v.last_direction, v.unread, v.taken_over_until, v.connection_id, n.label as number_label,
-         v.status, v.assignee_id, a.name as assignee_name,
+         v.status, v.assignee_id, a.name as assignee_name, v.queue_id, q.name as queue_name,
          -- Who wrote the latest stored message (campaign sends do not move the list): the thread's index finds it.
          (select m.source from conversation_messages m
            where ${accountSql(userId, 'm.user_id')} and m.phone = v.phone and m.connection_id = v.connection_id
@@ -112,13 +116,21 @@ const selectOf = (userId: string) => sql`
   left join connections n on n.id = v.connection_id and ${accountSql(userId, 'n.user_id')}
   -- The assignee is one of the account's logins (its owner, or a member: assignConversation checks).
   left join users a on a.id = v.assignee_id
+  left join queues q on q.id = v.queue_id and ${accountSql(userId, 'q.user_id')}
   where ${accountSql(userId, 'v.user_id')}`;
 
 /** The account's conversations, most recent activity first; `search` on the name or the number. */
 export async function listConversations(
   db: Db,
   caller: Pick<AccountContext, 'userId' | 'actorId'>,
-  q: { search?: string; limit: number; connectionId?: string; assignee?: string; status?: ConversationStatus },
+  q: {
+    search?: string;
+    limit: number;
+    connectionId?: string;
+    assignee?: string;
+    status?: ConversationStatus;
+    queueId?: string;
+  },
 ): Promise<Conversation[]> {
   const { userId } = caller;
   const term = q.search?.trim();
@@ -130,6 +142,7 @@ export async function listConversations(
         ? sql`and v.assignee_id is null`
         : sql`and v.assignee_id = ${q.assignee === 'me' ? caller.actorId : q.assignee}`;
   const inStatus = q.status ? sql`and v.status = ${q.status}` : sql``;
+  const inQueue = q.queueId ? sql`and v.queue_id = ${q.queueId}` : sql``;
   const digits = term?.replace(/\D/g, '') ?? '';
   const filter = term
     ? sql`and (coalesce(c.name, v.name, '') ilike ${`%${term.replace(/[\\%_]/g, (m) => `\\${m}`)}%`}${
@@ -138,7 +151,7 @@ export async function listConversations(
     : sql``;
   const rows = rowsOf<ConversationRow>(
     await db.execute(
-      sql`${selectOf(userId)} ${filter} ${onNumber} ${assignee} ${inStatus} order by v.last_message_at desc limit ${q.limit}`,
+      sql`${selectOf(userId)} ${filter} ${onNumber} ${assignee} ${inStatus} ${inQueue} order by v.last_message_at desc limit ${q.limit}`,
     ),
   );
   const now = new Date();
@@ -199,6 +212,8 @@ async function findConversation(
     status: 'open',
     assigneeId: null,
     assigneeName: null,
+    queueId: null,
+    queueName: null,
   };
 }
 
