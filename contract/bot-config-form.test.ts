@@ -79,6 +79,22 @@ describe('mergeReplyRows', () => {
     ]);
   });
 
+  it('keeps what the rows do not show: a document rule’s file and the queue a rule hands over to', () => {
+    const stored = {
+      ...image,
+      id: 'r9',
+      trigger: 'boleto',
+      keyword: 'boleto',
+      type: 'document' as const,
+      imageUrl: '',
+      buttons: [],
+      mediaUrl: 'upload:00000000-0000-4000-8000-000000000001',
+      queueId: '00000000-0000-4000-8000-000000000002',
+    };
+    const { replies } = mergeReplyRows([row({ ruleId: 'r9', keyword: 'boleto', response: 'Segue' })], [stored]);
+    expect(replies[0]).toMatchObject({ mediaUrl: stored.mediaUrl, queueId: stored.queueId, type: 'document' });
+  });
+
   it('adds new rows as active text rules, drops blank rows and removed rules', () => {
     const rows = [
       row({ keyword: '  ', response: '' }),

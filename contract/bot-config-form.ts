@@ -93,6 +93,11 @@ export function mergeReplyRows(
             type: stored.type,
             buttons: stored.buttons.map((b) => ({ ...b })),
             imageUrl: stored.imageUrl,
+            // What the simple rows do not show stays as stored: a file, a place, a card, a queue.
+            ...(stored.mediaUrl ? { mediaUrl: stored.mediaUrl } : {}),
+            ...(stored.location ? { location: { ...stored.location } } : {}),
+            ...(stored.contactCard ? { contactCard: { ...stored.contactCard } } : {}),
+            ...(stored.queueId ? { queueId: stored.queueId } : {}),
             isActive: stored.isActive,
           }
         : { trigger: row.keyword, response: row.response, type: 'text', buttons: [], imageUrl: '', isActive: true },

@@ -11,6 +11,7 @@ import { uploadIdOf } from './uploads';
 
 /** pt-BR texts of the chatbot screens and `/api/bot-config` (SPEC §5, §8). */
 export const botMsg = {
+  queueNotFound: 'Fila não encontrada. Escolha uma das filas da conta.',
   savedTitle: 'Sucesso!',
   saved: 'Configuração do bot salva com sucesso.',
   saveErrorTitle: 'Erro',
@@ -207,6 +208,8 @@ const autoReplyFields = z.object({
   mediaUrl: text({ error: botMsg.mediaInvalid }).trim().max(2048, botMsg.mediaInvalid).nullish(),
   location: locationInput.nullish(),
   contactCard: contactCardInput.nullish(),
+  /** The queue (Filas) a conversation is handed to when the rule matches: the rule's reply, then a person of that team. */
+  queueId: z.uuid({ error: botMsg.queueNotFound }).nullish(),
   isActive: bool().default(true),
 });
 
@@ -266,6 +269,7 @@ function toRule(r: Omit<z.output<typeof autoReplyFields>, 'id'> & { id?: string 
     mediaUrl: isFileRule(r.type) ? mediaUrl : '',
     location: r.type === 'location' ? (r.location ?? null) : null,
     contactCard: r.type === 'contact' ? (r.contactCard ?? null) : null,
+    queueId: r.queueId?.toLowerCase() ?? null,
     isActive: r.isActive,
   };
 }
@@ -486,6 +490,8 @@ export const autoReplySchema = z.object({
   mediaUrl: z.string(),
   location: messageLocationSchema.nullable(),
   contactCard: z.object({ name: z.string(), phone: z.string() }).nullable(),
+  /** The queue the rule hands a conversation to, or null (ours, additive). */
+  queueId: z.string().nullable().optional(),
   isActive: z.boolean(),
 });
 export type AutoReply = z.infer<typeof autoReplySchema>;

@@ -18,7 +18,15 @@ export const notificationKinds = [
   'account_pending',
   /** A member named in a conversation's internal note (`@Nome`): stored for that login alone. */
   'conversation_mention',
+  /** A conversation given to a member (by a person, or in turn by its queue): stored for that login alone. */
+  'conversation_assigned',
 ] as const;
+
+/** Kinds addressed to one login of the account (stored under its own id), never read by the others. */
+export const PERSONAL_NOTIFICATION_KINDS: readonly NotificationKind[] = [
+  'conversation_mention',
+  'conversation_assigned',
+];
 export type NotificationKind = (typeof notificationKinds)[number];
 
 /**
@@ -94,6 +102,11 @@ export const notificationMsg = {
     title: 'Atendimento humano solicitado',
     contact: (who: string) => `${who} pediu para falar com uma pessoa. O chatbot aguarda o seu atendimento.`,
     ai: (who: string) => `A IA não soube responder ${who}. A conversa aguarda um atendente.`,
+  },
+  assigned: {
+    title: 'Conversa atribuída a você',
+    body: (who: string, by: string | null) =>
+      by ? `${by} passou a conversa com ${who} para você.` : `A conversa com ${who} chegou para você pela fila.`,
   },
   accountPending: {
     title: 'Nova conta aguardando aprovação',

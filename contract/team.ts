@@ -59,6 +59,8 @@ export const teamMsg = {
   emailTaken: 'Este email já é usado por uma conta do Disparo. Convide outro email.',
   alreadyInvited: 'Já existe um convite pendente para este email.',
   memberNotFound: 'Membro não encontrado.',
+  queueNotFound: 'Fila não encontrada. Escolha uma das filas da conta.',
+  nothingToChange: 'Informe o que mudar: o papel, a situação ou as filas.',
   invitationNotFound: 'Convite não encontrado.',
   ownerProtected: 'O proprietário da conta não pode ser alterado pela equipe.',
   notYourself: 'Você não pode alterar o seu próprio papel nem se desativar.',
@@ -158,9 +160,14 @@ export const updateMemberInput = z
   .object({
     role: roleField.optional(),
     isActive: z.boolean().optional(),
+    /** The queues (Filas) the member works, all of them: they leave the others. */
+    queueIds: z
+      .array(z.uuid({ error: teamMsg.queueNotFound }))
+      .max(50)
+      .optional(),
   })
-  .refine((v) => v.role !== undefined || v.isActive !== undefined, {
-    message: 'Informe o que mudar: o papel ou a situação.',
+  .refine((v) => v.role !== undefined || v.isActive !== undefined || v.queueIds !== undefined, {
+    message: teamMsg.nothingToChange,
   });
 export type UpdateMemberInput = z.infer<typeof updateMemberInput>;
 export const updateMemberResponse = z.object({

@@ -104,6 +104,7 @@ export class BotSetupCache {
       mediaUrl: r.mediaUrl,
       location: (r.location as StoredRule['location']) ?? null,
       contactCard: (r.contactCard as StoredRule['contactCard']) ?? null,
+      queueId: r.queueId,
       isActive: r.isActive,
     }));
     const d = DEFAULT_BOT_CONFIG;

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { ConversationMessage } from '../../contract/conversations';
 import { contentPreview, messageContentMsg } from '../../contract/message-content';
 import { contactLimitFor } from '../../contract/plans';
+import { ONLINE_WINDOW_MS } from '../../contract/presence';
 import { lockAccount } from '../db/account-lock';
 import { accountSql } from '../db/account-scope';
 import type { Db } from '../db/client';
@@ -26,6 +27,19 @@ export interface ConversationState {
   previousInboundAt: Date | null;
   takenOverUntil: Date | null;
   outOfHoursDay: string | null;
+  /**
+   * The queue the conversation is in, or the one it joins with this message (its number's oldest
+   * queue); `joined` when this message puts it there (a new conversation, offered to its people).
+   */
+  queue: ConversationQueue | null;
+}
+
+export interface ConversationQueue {
+  id: string;
+  hours: { start: string; end: string; days: string[] } | null;
+  outOfHoursMessage: string;
+  assignment: 'manual' | 'round_robin';
+  joined: boolean;
 }
 
 const preview = (text: string) => (text.length > 200 ? `${text.slice(0, 199)}…` : text);
@@ -132,6 +146,11 @@ export async function receiveInbound(
     last_inbound_at: Date | string | null;
     taken_over_until: Date | string | null;
     out_of_hours_day: string | null;
+    queue_id: string | null;
+    queue_hours: ConversationQueue['hours'];
+    queue_message: string | null;
+    queue_assignment: ConversationQueue['assignment'] | null;
+    queue_joined: boolean | null;
   }>(
     await db.execute(sql`
       with fresh as (
@@ -154,15 +173,26 @@ export async function receiveInbound(
       ), contact as (
         select id, name, opted_out from contacts where ${accountSql(userId)} and phone = ${e164}
       ), before as (
-        select last_inbound_at, taken_over_until, out_of_hours_day from conversations
+        select last_inbound_at, taken_over_until, out_of_hours_day, queue_id from conversations
         where ${accountSql(userId)} and phone = ${message.from} and connection_id = ${connectionId}
+      ), queue as (
+        -- The conversation's queue, or the one a new conversation joins (as storeInbound places it).
+        select q.id, q.hours, q.out_of_hours_message, q.assignment, (select queue_id from before) is null as joined
+        from queues q
+        where ${accountSql(userId, 'q.user_id')}
+          and (q.id = (select queue_id from before)
+               or ((select queue_id from before) is null and ${connectionId}::uuid = any(q.connection_ids)))
+        order by q.created_at, q.id limit 1
       )
       select exists (select 1 from fresh) as fresh,
              (select id from contact) as contact_id, (select name from contact) as contact_name,
              (select opted_out from contact) as opted_out,
              greatest((select last_inbound_at from before), (select previous_on_number from seen)) as last_inbound_at,
              (select taken_over_until from before) as taken_over_until,
-             (select out_of_hours_day from before) as out_of_hours_day`),
+             (select out_of_hours_day from before) as out_of_hours_day,
+             (select id from queue) as queue_id, (select hours from queue) as queue_hours,
+             (select out_of_hours_message from queue) as queue_message,
+             (select assignment from queue) as queue_assignment, (select joined from queue) as queue_joined`),
   )[0];
   if (!row?.fresh) return null;
   const contact = row.contact_id
@@ -178,6 +208,15 @@ export async function receiveInbound(
     previousInboundAt: date(row.last_inbound_at),
     takenOverUntil: date(row.taken_over_until),
     outOfHoursDay: row.out_of_hours_day ?? null,
+    queue: row.queue_id
+      ? {
+          id: row.queue_id,
+          hours: row.queue_hours ?? null,
+          outOfHoursMessage: row.queue_message ?? '',
+          assignment: row.queue_assignment ?? 'manual',
+          joined: !!row.queue_joined,
+        }
+      : null,
   };
 }
 
@@ -386,4 +425,88 @@ export async function recordConversationReceipts(db: Db, userId: string, receipt
       where m.provider_message_id = v.id and ${accountSql(userId, 'm.user_id')} and m.direction = 'out'
         and m.status in (${from})`);
   }
+}
+
+/**
+ * Puts a conversation in a queue (the chatbot's handoff naming one); its place in another queue is
+ * replaced. The conversation row exists already (the handoff took it over).
+ */
+export async function moveToQueue(
+  db: Db,
+  userId: string,
+  phone: string,
+  connectionId: string,
+  queueId: string,
+): Promise<ConversationQueue | null> {
+  const row = rowsOf<{
+    id: string;
+    hours: ConversationQueue['hours'];
+    out_of_hours_message: string;
+    assignment: ConversationQueue['assignment'];
+  }>(
+    await db.execute(sql`
+      with q as (
+        select id, hours, out_of_hours_message, assignment from queues
+        where ${accountSql(userId)} and id = ${queueId}::uuid
+      ), moved as (
+        update conversations set queue_id = (select id from q)
+        where ${accountSql(userId)} and phone = ${phone} and connection_id = ${connectionId}::uuid
+          and exists (select 1 from q)
+      )
+      select id, hours, out_of_hours_message, assignment from q`),
+  )[0];
+  return row
+    ? {
+        id: row.id,
+        hours: row.hours ?? null,
+        outOfHoursMessage: row.out_of_hours_message,
+        assignment: row.assignment,
+        // Offered by the handoff itself, not again once the message is stored.
+        joined: false,
+      }
+    : null;
+}
+
+/**
+ * Round robin: gives a conversation nobody has to the queue's next person in turn among its active
+ * members signed in (seen within the online window), after the one given the last. The queue's row
+ * is locked for the turn, so two conversations offered at once, even on two processes, go to two
+ * people. Answers who got it, or null (nobody online, or someone had it already).
+ */
+export async function offerToQueue(
+  db: Db,
+  userId: string,
+  phone: string,
+  connectionId: string,
+  queueId: string,
+  now: Date,
+): Promise<string | null> {
+  const since = new Date(now.getTime() - ONLINE_WINDOW_MS).toISOString();
+  const row = rowsOf<{ assignee_id: string | null }>(
+    await db.execute(sql`
+      with q as (
+        select id, member_ids, last_assignee_id from queues
+        where ${accountSql(userId)} and id = ${queueId}::uuid and assignment = 'round_robin'
+        for update
+      ), members as (
+        select m.id, m.ord from q, unnest(q.member_ids) with ordinality as m(id, ord)
+      ), candidates as (
+        select m.id, m.ord from members m join users u on u.id = m.id
+        where (u.id = ${userId} or u.account_id = ${userId}) and u.is_active and u.last_seen_at >= ${since}::timestamptz
+      ), pick as (
+        select id from candidates
+        order by ord <= coalesce((select m.ord from members m, q where m.id = q.last_assignee_id), 0), ord
+        limit 1
+      ), assigned as (
+        update conversations set assignee_id = (select id from pick)
+        where ${accountSql(userId)} and phone = ${phone} and connection_id = ${connectionId}::uuid
+          and assignee_id is null and exists (select 1 from pick)
+        returning assignee_id
+      ), turned as (
+        update queues set last_assignee_id = (select assignee_id from assigned)
+        where id = (select id from q) and exists (select 1 from assigned)
+      )
+      select (select assignee_id from assigned) as assignee_id`),
+  )[0];
+  return row?.assignee_id ?? null;
 }

@@ -26,7 +26,7 @@ import {
 } from './conversations';
 import type { InboundFiles } from './inbound-media';
 import { optOutStep } from './opt-out';
-import { REPLY_STEPS } from './steps';
+import { offerInTurn, queueOutOfHoursStep, REPLY_STEPS } from './steps';
 import { ContactTurns, type TurnTimings } from './turns';
 
 export interface ChatbotDeps {
@@ -187,6 +187,8 @@ export type InboundStep = (ctx: InboundContext) => Promise<'continue' | 'stop'>;
 
 /** Every inbound message passes these, in order (DESIGN §3, chatbot): opt-out always first. */
 const STEPS: InboundStep[] = [optOutStep, ...REPLY_STEPS];
+/** A number with the bot off honours opt-outs and its queue's hours; a person answers the rest. */
+const BOT_OFF_STEPS: InboundStep[] = [optOutStep, queueOutOfHoursStep];
 
 /** Records an inbound message once (by provider id); answers false for a repeated delivery. */
 export async function recordInbound(
@@ -385,12 +387,14 @@ export function chatbotSubscriber(
     const answering = deps.botEnabledOn ? await deps.botEnabledOn(userId, connectionId) : true;
     try {
       // A reaction is recorded and answered by nobody: no welcome, no out-of-hours notice.
-      for (const step of message.reaction ? [] : answering ? STEPS : [optOutStep]) {
+      for (const step of message.reaction ? [] : answering ? STEPS : BOT_OFF_STEPS) {
         if ((await step(ctx)) === 'stop') return;
       }
     } finally {
       // Off the reply's path, stamped with the arrival so it sorts before what the steps recorded.
       await storeInbound(db, userId, message, conversation, receivedAt, connectionId, deps.files);
+      // A conversation new to its number's queue is offered to the queue's people (round robin).
+      if (conversation.queue?.joined) await offerInTurn(ctx, conversation.queue);
     }
   }
 

@@ -4,7 +4,14 @@ import { saoPauloDay } from '../../contract/sao-paulo-time';
 import { businessWindow } from '../../contract/sending-time';
 import { notify } from '../records/notify';
 import type { StoredRule } from './bot-setup';
-import { markOutOfHoursSent, recentMessages, setTakenOver } from './conversations';
+import {
+  type ConversationQueue,
+  markOutOfHoursSent,
+  moveToQueue,
+  offerToQueue,
+  recentMessages,
+  setTakenOver,
+} from './conversations';
 import { asksForPerson } from './matcher';
 import type { InboundContext, InboundStep, ReplyContent } from './pipeline';
 
@@ -35,7 +42,49 @@ const takenOverStep: InboundStep = async (ctx) => {
   return 'stop';
 };
 
-/** 3. A disabled bot does not answer. */
+/** Whether a queue with hours of its own is closed now (a queue without hours never is). */
+export function queueClosed(queue: ConversationQueue, now: Date): boolean {
+  if (!queue.hours) return false;
+  const { open } = businessWindow(
+    {
+      respectBusinessHours: true,
+      businessStart: queue.hours.start,
+      businessEnd: queue.hours.end,
+      businessDays: queue.hours.days,
+    },
+    now,
+  );
+  return !open;
+}
+
+/**
+ * Sends a closed queue's out-of-hours message, at most once per contact per São Paulo day (the same
+ * day mark as the bot's own notice: the contact hears one of them). Answers whether the queue is
+ * closed with a message (sent now or earlier today).
+ */
+async function queueOutOfHours(ctx: InboundContext, queue: ConversationQueue): Promise<boolean> {
+  const text = queue.outOfHoursMessage.trim();
+  if (!text || !queueClosed(queue, ctx.now)) return false;
+  const today = saoPauloDay(ctx.now);
+  if (ctx.conversation.outOfHoursDay === today) return true;
+  if (await ctx.reply({ text }, 'out_of_hours', 'queue'))
+    await markOutOfHoursSent(ctx.db, ctx.userId, ctx.message.from, ctx.connectionId, today);
+  ctx.conversation.outOfHoursDay = today;
+  return true;
+}
+
+/**
+ * 3. A conversation in a queue that is closed now, with an out-of-hours message: the contact gets
+ * that message (once a day) and nothing else — the team answers when the queue opens. It goes
+ * before the bot's own switch: the queue's hours are the team's, kept whether the bot is on or not.
+ */
+export const queueOutOfHoursStep: InboundStep = async (ctx) => {
+  const queue = ctx.conversation.queue;
+  if (!queue) return 'continue';
+  return (await queueOutOfHours(ctx, queue)) ? 'stop' : 'continue';
+};
+
+/** 4. A disabled bot does not answer. */
 const disabledStep: InboundStep = async (ctx) => {
   if (ctx.setup.isEnabled) return 'continue';
   await ctx.event('disabled');
@@ -43,7 +92,7 @@ const disabledStep: InboundStep = async (ctx) => {
 };
 
 /**
- * 4. Outside business hours, with an out-of-hours message configured: sent at most once per contact
+ * 5. Outside business hours, with an out-of-hours message configured: sent at most once per contact
  * per São Paulo day, and nothing else is answered. Without one, the bot answers at any hour.
  */
 const outOfHoursStep: InboundStep = async (ctx) => {
@@ -73,12 +122,18 @@ async function buttonStep(ctx: InboundContext): Promise<'replied' | 'none'> {
   const keyword = id.startsWith('kw:') ? id.slice(3) : ctx.message.text;
   const rule = ctx.setup.matcher.match(keyword);
   if (!rule) return 'none';
-  await ctx.reply(ruleContent(rule), 'auto_reply', rule.trigger);
+  await answerRule(ctx, rule);
   return 'replied';
 }
 
+/** A rule's answer; a rule that names a queue then hands the conversation to that queue's people. */
+async function answerRule(ctx: InboundContext, rule: StoredRule): Promise<void> {
+  await ctx.reply(ruleContent(rule), 'auto_reply', rule.trigger);
+  if (rule.queueId) await handOffToQueue(ctx, rule.queueId);
+}
+
 /**
- * 5–8. Welcome for a new conversation, then a button press or the keyword rules, a request for a
+ * 6–9. Welcome for a new conversation, then a button press or the keyword rules, a request for a
  * person, and the AI when enabled. A new conversation that matched nothing has had its answer: the
  * welcome.
  */
@@ -99,7 +154,7 @@ const replyStep: InboundStep = async (ctx) => {
   }
   const rule = setup.matcher.match(message.text);
   if (rule) {
-    await ctx.reply(ruleContent(rule), 'auto_reply', rule.trigger);
+    await answerRule(ctx, rule);
     return 'stop';
   }
   if (asksForPerson(message.text)) {
@@ -144,15 +199,61 @@ async function handOff(ctx: InboundContext, why: 'contact' | 'ai'): Promise<void
   const until = new Date(ctx.now.getTime() + ctx.setup.handoffMinutes * 60_000);
   await setTakenOver(ctx.db, ctx.userId, ctx.message.from, ctx.connectionId, until);
   await ctx.reply({ text: HANDOFF_REPLY }, 'handoff', why);
-  const phone = formatPhone(ctx.message.from);
-  const name = ctx.conversation.name;
-  const who = name && !name.startsWith('+') ? `${name} (${phone})` : phone;
+  const who = contactLabel(ctx, true);
   await notify(ctx.db, ctx.log, ctx.userId, {
     kind: 'conversation_handoff',
     title: notificationMsg.handoff.title,
     body: why === 'contact' ? notificationMsg.handoff.contact(who) : notificationMsg.handoff.ai(who),
     link: notificationLinks.conversation(ctx.message.from, ctx.connectionId),
   });
+  if (ctx.conversation.queue) await offerInTurn(ctx, ctx.conversation.queue);
 }
 
-export const REPLY_STEPS: InboundStep[] = [takenOverStep, disabledStep, outOfHoursStep, replyStep];
+/**
+ * A rule's handoff to a queue: the bot is silent for the handoff time, the conversation moves to
+ * the queue (the team sees it there), a round-robin queue gives it to its next person online, and a
+ * queue closed now tells the contact when the team is back (its out-of-hours message, once a day).
+ */
+async function handOffToQueue(ctx: InboundContext, queueId: string): Promise<void> {
+  const until = new Date(ctx.now.getTime() + ctx.setup.handoffMinutes * 60_000);
+  await setTakenOver(ctx.db, ctx.userId, ctx.message.from, ctx.connectionId, until);
+  const queue = await moveToQueue(ctx.db, ctx.userId, ctx.message.from, ctx.connectionId, queueId);
+  if (!queue) return; // deleted since the rule was read: the conversation stays where it was
+  ctx.conversation.queue = queue;
+  const who = contactLabel(ctx, true);
+  await notify(ctx.db, ctx.log, ctx.userId, {
+    kind: 'conversation_handoff',
+    title: notificationMsg.handoff.title,
+    body: notificationMsg.handoff.contact(who),
+    link: notificationLinks.conversation(ctx.message.from, ctx.connectionId),
+  });
+  await offerInTurn(ctx, queue);
+  await queueOutOfHours(ctx, queue);
+}
+
+/** The contact as notifications name it: 'Ana (+55 11 …)' (`withPhone`) or 'Ana', the number without a name. */
+function contactLabel(ctx: Pick<InboundContext, 'message' | 'conversation'>, withPhone: boolean): string {
+  const phone = formatPhone(ctx.message.from);
+  const name = ctx.conversation.name;
+  if (!name || name.startsWith('+')) return phone;
+  return withPhone ? `${name} (${phone})` : name;
+}
+
+/** A round-robin queue's conversation nobody has goes to its next person online, who is told. */
+export async function offerInTurn(
+  ctx: Pick<InboundContext, 'db' | 'log' | 'userId' | 'message' | 'connectionId' | 'now' | 'conversation'>,
+  queue: ConversationQueue,
+): Promise<void> {
+  if (queue.assignment !== 'round_robin') return;
+  const assignee = await offerToQueue(ctx.db, ctx.userId, ctx.message.from, ctx.connectionId, queue.id, ctx.now);
+  if (!assignee) return;
+  const who = contactLabel(ctx, false);
+  await notify(ctx.db, ctx.log, assignee, {
+    kind: 'conversation_assigned',
+    title: notificationMsg.assigned.title,
+    body: notificationMsg.assigned.body(who, null),
+    link: notificationLinks.conversation(ctx.message.from, ctx.connectionId),
+  });
+}
+
+export const REPLY_STEPS: InboundStep[] = [takenOverStep, queueOutOfHoursStep, disabledStep, outOfHoursStep, replyStep];

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   customType,
   index,
@@ -324,6 +325,8 @@ export const autoReplies = pgTable(
     location: jsonb('location'),
     /** What a contact rule sends (`{ name, phone }`). */
     contactCard: jsonb('contact_card'),
+    /** The queue a conversation goes to when the rule matches (a handoff to that team), or null. */
+    queueId: uuid('queue_id').references((): AnyPgColumn => queues.id, { onDelete: 'set null' }),
     isActive: boolean('is_active').notNull().default(true),
     position: integer('position').notNull().default(0),
     createdAt: createdAt(),

@@ -1,4 +1,4 @@
-import { asc, eq, ne, sql } from 'drizzle-orm';
+import { asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Role } from '../../../contract/auth';
 import { type BackupFile, type RestoreCounts, zeroCounts } from '../../../contract/backup';
@@ -23,7 +23,7 @@ import { normalizeForMatch } from '../../../contract/text-match';
 import { uploadIdOf } from '../../../contract/uploads';
 import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
-import { autoReplies, botConfigs, mediaUploads } from '../../db/schema';
+import { autoReplies, botConfigs, mediaUploads, queues } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
@@ -99,8 +99,28 @@ function toAutoReply(r: RuleRow): AutoReply {
     mediaUrl: r.mediaUrl,
     location: (r.location as AutoReply['location']) ?? null,
     contactCard: (r.contactCard as AutoReply['contactCard']) ?? null,
+    queueId: r.queueId ?? null,
     isActive: r.isActive,
   };
+}
+
+/**
+ * The queues rules hand conversations to must be the account's own: another account's queue is as
+ * unknown as a made-up id, named on the rule's field.
+ */
+async function checkRuleQueues(db: Db, userId: string, rules: AutoReplyRule[], field: (i: number) => string) {
+  const wanted = [...new Set(rules.map((r) => r.queueId).filter((id): id is string => !!id))];
+  if (!wanted.length) return;
+  const found = new Set(
+    (
+      await db
+        .select({ id: queues.id })
+        .from(queues)
+        .where(ofAccount(queues, userId, inArray(queues.id, wanted)))
+    ).map((r) => r.id),
+  );
+  const bad = rules.findIndex((r) => r.queueId && !found.has(r.queueId));
+  if (bad >= 0) throw new AppError('NOT_FOUND', botMsg.queueNotFound, { [field(bad)]: botMsg.queueNotFound });
 }
 
 /** The whole bot config of SPEC §3 with our additions, defaults for an account that saved nothing. */
@@ -158,6 +178,7 @@ export async function saveBotConfig(
     for (const [i, r] of input.autoReplies.entries())
       resolved.push(await resolveRuleMedia(db, userId, r, opts.media, `autoReplies.${i}.mediaUrl`));
     input = { ...input, autoReplies: resolved };
+    await checkRuleQueues(db, userId, resolved, (i) => `autoReplies.${i}.queueId`);
   }
   if (input.aiEnabled && !opts.aiAvailable) {
     // Turning AI on needs a key on this server; a config saved whole with AI already on is kept as is.
@@ -200,6 +221,7 @@ export async function saveBotConfig(
         ...(r.id && own.has(r.id) && !seen.has(r.id) && seen.add(r.id) ? { id: r.id } : {}),
         userId,
         ...ruleContent(r),
+        queueId: r.queueId,
         position,
       }));
       for (let i = 0; i < rows.length; i += 500) await t.insert(autoReplies).values(rows.slice(i, i + 500));
@@ -277,6 +299,7 @@ const ruleValues = (rule: AutoReplyRule) => ({
   mediaUrl: rule.mediaUrl,
   location: rule.location,
   contactCard: rule.contactCard,
+  queueId: rule.queueId,
   isActive: rule.isActive,
 });
 
@@ -295,6 +318,7 @@ export async function addAutoReply(
 ): Promise<{ rule: AutoReply; config: BotConfig }> {
   refuseBadImage(rule, opts.outbound);
   rule = await resolveRuleMedia(db, userId, rule, opts.media);
+  await checkRuleQueues(db, userId, [rule], () => 'queueId');
   const row = await writeRule(db, userId, rule, null, async (t) => {
     const [last] = await t
       .select({ position: sql<number>`coalesce(max(${autoReplies.position}), -1)` })
@@ -322,6 +346,7 @@ export async function updateAutoReply(
 ): Promise<{ rule: AutoReply; config: BotConfig; onlyActiveChanged: boolean }> {
   refuseBadImage(rule, opts.outbound);
   rule = await resolveRuleMedia(db, userId, rule, opts.media);
+  await checkRuleQueues(db, userId, [rule], () => 'queueId');
   const { row, onlyActiveChanged } = await writeRule(db, userId, rule, id, async (t, before) => {
     const [updated] = await t
       .update(autoReplies)

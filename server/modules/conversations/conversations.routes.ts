@@ -19,6 +19,7 @@ import { authed } from '../../plugins/access';
 import { routeSpec } from '../../plugins/route-spec';
 import {
   addConversationNote,
+  assertConversationVisible,
   assignConversation,
   getConversation,
   listConversations,
@@ -31,6 +32,14 @@ import {
 export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const spec = routeSpec('conversations', 'customer', 'agent');
   const { db } = deps;
+
+  // Every route of one conversation: an agent reaches only the conversations they may see.
+  app.addHook('preHandler', async (request) => {
+    const { phone } = (request.params ?? {}) as { phone?: string };
+    if (!phone) return;
+    const { connectionId } = (request.query ?? {}) as { connectionId?: string };
+    await assertConversationVisible(db, authed(request), phone, { connectionId });
+  });
 
   app.get(
     '',

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import {
   CONVERSATION_STATUS_LABELS,
   type Conversation,
@@ -119,10 +119,43 @@ const selectOf = (userId: string) => sql`
   left join queues q on q.id = v.queue_id and ${accountSql(userId, 'q.user_id')}
   where ${accountSql(userId, 'v.user_id')}`;
 
+/**
+ * What an agent sees of the inbox: the conversations of the queues they work, those given to them,
+ * and those in no queue (an account without queues shares its inbox with everyone, as before). The
+ * owner and managers see everything. `v` is the conversation.
+ */
+function visibleTo(caller: Pick<AccountContext, 'teamRole' | 'actorId'>): SQL {
+  if (caller.teamRole !== 'agent') return sql``;
+  return sql`and (v.queue_id is null or v.assignee_id = ${caller.actorId}
+    or exists (select 1 from queues vq where vq.id = v.queue_id and ${caller.actorId}::uuid = any(vq.member_ids)))`;
+}
+
+/**
+ * An agent asking for a conversation they may not see (another queue's, given to someone else) is
+ * told it is not found, as for another account's. The thread is the one the route means: on the
+ * number asked for, else the latest.
+ */
+export async function assertConversationVisible(
+  db: Db,
+  caller: Pick<AccountContext, 'userId' | 'teamRole' | 'actorId'>,
+  phone: string,
+  choice: ThreadChoice = {},
+): Promise<void> {
+  if (caller.teamRole !== 'agent') return;
+  const onNumber = choice.connectionId ? sql`and v.connection_id = ${choice.connectionId}` : sql``;
+  const [row] = rowsOf<{ visible: boolean }>(
+    await db.execute(sql`
+      select (true ${visibleTo(caller)}) as visible from conversations v
+      where ${accountSql(caller.userId, 'v.user_id')} and v.phone = ${phone} ${onNumber}
+      order by v.last_message_at desc limit 1`),
+  );
+  if (row && !row.visible) throw new AppError('NOT_FOUND', conversationsMsg.notFound);
+}
+
 /** The account's conversations, most recent activity first; `search` on the name or the number. */
 export async function listConversations(
   db: Db,
-  caller: Pick<AccountContext, 'userId' | 'actorId'>,
+  caller: Pick<AccountContext, 'userId' | 'actorId' | 'teamRole'>,
   q: {
     search?: string;
     limit: number;
@@ -151,7 +184,7 @@ export async function listConversations(
     : sql``;
   const rows = rowsOf<ConversationRow>(
     await db.execute(
-      sql`${selectOf(userId)} ${filter} ${onNumber} ${assignee} ${inStatus} ${inQueue} order by v.last_message_at desc limit ${q.limit}`,
+      sql`${selectOf(userId)} ${filter} ${onNumber} ${assignee} ${inStatus} ${inQueue} ${visibleTo(caller)} order by v.last_message_at desc limit ${q.limit}`,
     ),
   );
   const now = new Date();

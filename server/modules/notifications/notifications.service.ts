@@ -5,6 +5,7 @@ import {
   type NotificationKind,
   type NotificationList,
   notificationMsg,
+  PERSONAL_NOTIFICATION_KINDS,
 } from '../../../contract/notifications';
 import { accountSql } from '../../db/account-scope';
 import type { Db } from '../../db/client';
@@ -19,7 +20,10 @@ import type { AccountContext } from '../../plugins/account-context';
 export type Reader = Pick<AccountContext, 'userId' | 'member'>;
 function ofReader(reader: Reader) {
   if (reader.member.id === reader.userId) return accountSql(reader.userId);
-  return sql`((${accountSql(reader.userId)} and kind <> 'conversation_mention') or ${accountSql(reader.member.id)})`;
+  return sql`((${accountSql(reader.userId)} and kind not in (${sql.join(
+    PERSONAL_NOTIFICATION_KINDS.map((k) => sql`${k}`),
+    sql`, `,
+  )})) or ${accountSql(reader.member.id)})`;
 }
 
 /** How many of the account's notifications are unread (the partial index of unread rows answers it). */

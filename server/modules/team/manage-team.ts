@@ -68,7 +68,11 @@ export async function changeMember(
   input: UpdateMemberInput,
 ): Promise<TeamMember> {
   const { member, before } = await updateMember(deps.db, deps.sessions, ctx, id, input);
-  await record(deps.db, { kind: 'team_changed', by: ctx, detail: describeMemberChange(before, member) }, deps);
+  await record(
+    deps.db,
+    { kind: 'team_changed', by: ctx, detail: describeMemberChange(before, member, input.queueIds !== undefined) },
+    deps,
+  );
   return member;
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { msg } from '../../../contract/messages';
 import { teamMemberLimitFor } from '../../../contract/plans';
 import {
@@ -20,7 +20,7 @@ import { lockAccount } from '../../db/account-lock';
 import { acrossAccounts, ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import { type TeamInvitationRow, teamInvitations, type UserRow, users } from '../../db/schema';
+import { queues, type TeamInvitationRow, teamInvitations, type UserRow, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { AccountContext } from '../../plugins/account-context';
 import { hashToken, type SessionStore } from '../../sessions/session-store';
@@ -37,7 +37,19 @@ import { hashPassword } from '../auth';
 const members = (accountId: string) => sql`(${users.id} = ${accountId} or ${users.accountId} = ${accountId})`;
 const openInvitation = () => and(isNull(teamInvitations.acceptedAt), gt(teamInvitations.expiresAt, sql`now()`));
 
-function toMember(row: UserRow, account: UserRow, lastSeen?: number): TeamMember {
+/** Each login's queues (Filas), from the queues' people. */
+async function queuesOfPeople(db: Db, accountId: string): Promise<Map<string, string[]>> {
+  const rows = await db
+    .select({ id: queues.id, memberIds: queues.memberIds })
+    .from(queues)
+    .where(ofAccount(queues, accountId))
+    .orderBy(asc(queues.name));
+  const of = new Map<string, string[]>();
+  for (const q of rows) for (const person of q.memberIds) of.set(person, [...(of.get(person) ?? []), q.id]);
+  return of;
+}
+
+function toMember(row: UserRow, account: UserRow, lastSeen?: number, queueIds: string[] = []): TeamMember {
   const seen = Math.max(row.lastSeenAt?.getTime() ?? 0, lastSeen ?? 0);
   return {
     id: row.id,
@@ -48,7 +60,7 @@ function toMember(row: UserRow, account: UserRow, lastSeen?: number): TeamMember
     isActive: row.id === account.id ? account.isActive : row.isActive,
     twoFactor: row.twoFactorAt !== null,
     lastSeenAt: seen ? new Date(seen).toISOString() : null,
-    queueIds: [],
+    queueIds,
   };
 }
 
@@ -79,8 +91,9 @@ export async function listTeam(
     .from(teamInvitations)
     .where(ofAccount(teamInvitations, ctx, openInvitation()))
     .orderBy(asc(teamInvitations.createdAt));
+  const queuesOf = await queuesOfPeople(db, ctx.userId);
   return {
-    members: rows.map((r) => toMember(r, ctx.user, lastSeen(r.id))),
+    members: rows.map((r) => toMember(r, ctx.user, lastSeen(r.id), queuesOf.get(r.id))),
     limit: teamMemberLimitFor(ctx.user.planType),
     invitations: invitations.map(toInvitation),
     requireTwoFactor: ctx.user.requireTwoFactor,
@@ -312,25 +325,55 @@ export async function updateMember(
       .limit(1);
     if (!row) throw new AppError('NOT_FOUND', teamMsg.memberNotFound);
     if (input.isActive && !row.isActive) await assertRoom(tx, ctx);
-    const [updated] = await tx
-      .update(users)
-      .set({
-        ...(input.role ? { teamRole: input.role } : {}),
-        ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
-      })
-      .where(eq(users.id, id))
-      .returning();
+    const changes = {
+      ...(input.role ? { teamRole: input.role } : {}),
+      ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
+    };
+    // Only the queues may change: the login's row stays as it is.
+    const [updated] = Object.keys(changes).length
+      ? await tx.update(users).set(changes).where(eq(users.id, id)).returning()
+      : [row];
+    if (input.queueIds) await setMemberQueues(tx, ctx.userId, id, input.queueIds);
     return { before: row, after: updated };
   });
   if (before.isActive && !after.isActive) await sessions.revokeUser(id);
   else sessions.forgetUser(id);
-  return { member: toMember(after, ctx.user), before };
+  return { member: toMember(after, ctx.user, undefined, (await queuesOfPeople(db, ctx.userId)).get(id)), before };
+}
+
+/**
+ * Puts a member in exactly these queues of the account (and out of its others). A queue of another
+ * account, or none, is not found: nothing changes.
+ */
+async function setMemberQueues(tx: Db, accountId: string, memberId: string, queueIds: string[]): Promise<void> {
+  const wanted = [...new Set(queueIds.map((q) => q.toLowerCase()))];
+  if (wanted.length) {
+    const found = await tx
+      .select({ id: queues.id })
+      .from(queues)
+      .where(ofAccount(queues, accountId, inArray(queues.id, wanted)));
+    if (found.length !== wanted.length)
+      throw new AppError('NOT_FOUND', teamMsg.queueNotFound, { queueIds: teamMsg.queueNotFound });
+  }
+  const list = sql`${sql.param(wanted)}::uuid[]`;
+  await tx
+    .update(queues)
+    .set({
+      memberIds: sql`case when ${queues.id} = any(${list})
+        then (case when ${memberId}::uuid = any(${queues.memberIds}) then ${queues.memberIds}
+                   else array_append(${queues.memberIds}, ${memberId}::uuid) end)
+        else array_remove(${queues.memberIds}, ${memberId}::uuid) end`,
+    })
+    .where(
+      ofAccount(queues, accountId, sql`(${queues.id} = any(${list}) or ${memberId}::uuid = any(${queues.memberIds}))`),
+    );
 }
 
 /** The activity log's words for a change to a member. */
-export function describeMemberChange(before: UserRow, after: TeamMember): string {
+export function describeMemberChange(before: UserRow, after: TeamMember, queuesChanged = false): string {
   const parts: string[] = [];
   if (teamRoleOf(before) !== after.role) parts.push(`papel: ${TEAM_ROLE_LABELS[after.role].toLowerCase()}`);
   if (before.isActive !== after.isActive) parts.push(after.isActive ? 'reativado' : 'desativado');
+  if (queuesChanged) parts.push(`filas: ${after.queueIds.length}`);
   return `${after.name} — ${parts.join(', ') || 'sem mudanças'}`;
 }

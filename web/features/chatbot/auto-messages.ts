@@ -43,6 +43,8 @@ export function ruleInput(r: AutoReply): AutoReplyRuleInput {
     ...(r.mediaUrl ? { mediaUrl: r.mediaUrl } : {}),
     ...(r.location ? { location: { ...r.location } } : {}),
     ...(r.contactCard ? { contactCard: { ...r.contactCard } } : {}),
+    // The queue it hands conversations to (Filas) stays through an edit or a pause.
+    ...(r.queueId ? { queueId: r.queueId } : {}),
     isActive: r.isActive,
   };
 }

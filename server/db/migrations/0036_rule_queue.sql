@@ -1,0 +1,2 @@
+ALTER TABLE "auto_replies" ADD COLUMN "queue_id" uuid;--> statement-breakpoint
+ALTER TABLE "auto_replies" ADD CONSTRAINT "auto_replies_queue_id_queues_id_fk" FOREIGN KEY ("queue_id") REFERENCES "public"."queues"("id") ON DELETE set null ON UPDATE no action;
