@@ -25,6 +25,7 @@ import * as numberFigures from './number-figures.bench';
 import * as numbers from './numbers.bench';
 import * as restore from './restore.bench';
 import * as sessionPoll from './session-poll.bench';
+import * as team from './team.bench';
 import * as usersPolling from './users-polling.bench';
 import * as webhookStatuses from './webhook-statuses.bench';
 
@@ -42,6 +43,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<BenchResult> }> = [
   metrics,
   restore,
   usersPolling,
+  team,
   webhookStatuses,
   memory,
   cluster,
