@@ -271,8 +271,8 @@ export async function storeInbound(
       insert into bot_events (user_id, contact_phone, kind, created_at)
       values (${userId}, ${message.from}, 'inbound', ${receivedAt.toISOString()})
     )
-    insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread, connection_id, queue_id)
-    values (${userId}, ${message.from}, ${conversation.contactId}, ${conversation.name}, ${at}, ${line}, 'in', ${at}, 1, ${connectionId}::uuid,
+    insert into conversations (user_id, phone, contact_id, name, last_message_at, last_message_text, last_direction, last_inbound_at, unread, inbound_count, connection_id, queue_id)
+    values (${userId}, ${message.from}, ${conversation.contactId}, ${conversation.name}, ${at}, ${line}, 'in', ${at}, 1, 1, ${connectionId}::uuid,
             -- A new conversation goes to its number's queue (the oldest, when several name the number).
             (select q.id from queues q where ${accountSql(userId, 'q.user_id')} and ${connectionId}::uuid = any(q.connection_ids)
              order by q.created_at, q.id limit 1))
@@ -287,6 +287,7 @@ export async function storeInbound(
                             then 'in' else conversations.last_direction end,
       last_inbound_at = greatest(conversations.last_inbound_at, excluded.last_inbound_at),
       unread = conversations.unread + 1,
+      inbound_count = conversations.inbound_count + 1,
       -- The contact wrote again: a resolved conversation is open once more (its assignee kept).
       status = case when conversations.status = 'resolved' then 'open' else conversations.status end`);
   const { media } = message;

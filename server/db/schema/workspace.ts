@@ -370,6 +370,8 @@ export const conversations = pgTable(
       .default('in'),
     lastInboundAt: timestamp('last_inbound_at', { withTimezone: true }),
     unread: integer('unread').notNull().default(0),
+    /** The contact's messages ever stored in it: a login's unread is this less what it had seen (conversation_reads). */
+    inboundCount: integer('inbound_count').notNull().default(0),
     takenOverUntil: timestamp('taken_over_until', { withTimezone: true }),
     /** The São Paulo day the out-of-hours message was last sent ('YYYY-MM-DD'). */
     outOfHoursDay: text('out_of_hours_day'),
@@ -389,6 +391,28 @@ export const conversations = pgTable(
     primaryKey({ columns: [t.userId, t.phone, t.connectionId] }),
     index('conversations_user_last_idx').on(t.userId, t.lastMessageAt),
     index('conversations_assignee_idx').on(t.userId, t.assigneeId, t.lastMessageAt),
+  ],
+);
+
+/**
+ * How far each login of the account has read a conversation: the conversation's `inbound_count`
+ * when it last opened it. A login without a row sees the team's count (`unread`, new since anyone
+ * opened it); from its first opening on, its own.
+ */
+export const conversationReads = pgTable(
+  'conversation_reads',
+  {
+    userId: owner(),
+    memberId: uuid('member_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    phone: text('phone').notNull(),
+    connectionId: uuid('connection_id').notNull(),
+    seenCount: integer('seen_count').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.memberId, t.phone, t.connectionId] }),
+    index('conversation_reads_user_idx').on(t.userId),
   ],
 );
 

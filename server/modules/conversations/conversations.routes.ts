@@ -57,7 +57,8 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
       querystring: conversationMessagesQuery,
       response: { 200: conversationDetailResponse },
     }),
-    async (request) => getConversation(deps, authed(request).user.id, request.params.phone, request.query),
+    async (request) =>
+      getConversation(deps, authed(request).user.id, request.params.phone, request.query, authed(request).actorId),
   );
 
   app.post(

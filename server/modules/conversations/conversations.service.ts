@@ -102,9 +102,12 @@ function toConversation(r: ConversationRow, now = new Date()): Conversation {
  * The account's conversations with their contact, number and latest author: every table is read
  * for the account (a conversation's contact, number and messages are its account's).
  */
-const selectOf = (userId: string) => sql`
+const selectOf = (userId: string, readerId?: string) => sql`
   select v.phone, coalesce(v.contact_id, c.id) as contact_id, v.name, c.name as contact_name, v.last_message_at,
-         v.last_message_text, v.last_direction, v.unread, v.taken_over_until, v.connection_id, n.label as number_label,
+         v.last_message_text, v.last_direction,
+         -- Unread for the login reading: what came since it last opened it, else the team's count.
+         ${readerId ? sql`case when r.seen_count is null then v.unread else greatest(v.inbound_count - r.seen_count, 0) end` : sql`v.unread`} as unread,
+         v.taken_over_until, v.connection_id, n.label as number_label,
          v.status, v.assignee_id, a.name as assignee_name, v.queue_id, q.name as queue_name,
          -- Who wrote the latest stored message (campaign sends do not move the list): the thread's index finds it.
          (select m.source from conversation_messages m
@@ -117,6 +120,12 @@ const selectOf = (userId: string) => sql`
   -- The assignee is one of the account's logins (its owner, or a member: assignConversation checks).
   left join users a on a.id = v.assignee_id
   left join queues q on q.id = v.queue_id and ${accountSql(userId, 'q.user_id')}
+  ${
+    readerId
+      ? sql`left join conversation_reads r on r.member_id = ${readerId} and r.phone = v.phone
+            and r.connection_id = v.connection_id and ${accountSql(userId, 'r.user_id')}`
+      : sql``
+  }
   where ${accountSql(userId, 'v.user_id')}`;
 
 /**
@@ -184,7 +193,7 @@ export async function listConversations(
     : sql``;
   const rows = rowsOf<ConversationRow>(
     await db.execute(
-      sql`${selectOf(userId)} ${filter} ${onNumber} ${assignee} ${inStatus} ${inQueue} ${visibleTo(caller)} order by v.last_message_at desc limit ${q.limit}`,
+      sql`${selectOf(userId, caller.actorId)} ${filter} ${onNumber} ${assignee} ${inStatus} ${inQueue} ${visibleTo(caller)} order by v.last_message_at desc limit ${q.limit}`,
     ),
   );
   const now = new Date();
@@ -207,6 +216,7 @@ async function findConversation(
   userId: string,
   phone: string,
   choice: ThreadChoice = {},
+  readerId?: string,
 ): Promise<Conversation> {
   const { db } = deps;
   const number = choice.connectionId
@@ -220,7 +230,7 @@ async function findConversation(
   const onNumber = number ? sql`and v.connection_id = ${number.id}` : sql``;
   const row = rowsOf<ConversationRow>(
     await db.execute(
-      sql`${selectOf(userId)} and v.phone = ${phone} ${onNumber} order by v.last_message_at desc limit 1`,
+      sql`${selectOf(userId, readerId)} and v.phone = ${phone} ${onNumber} order by v.last_message_at desc limit 1`,
     ),
   )[0];
   if (row) return toConversation(row);
@@ -260,9 +270,11 @@ export async function getConversation(
   userId: string,
   phone: string,
   q: { before?: string; limit: number } & ThreadChoice,
+  /** The login reading it (its unread is its own); the account's owner by default. */
+  readerId: string = userId,
 ): Promise<{ conversation: Conversation; messages: ConversationMessage[] }> {
   const { db } = deps;
-  const conversation = await findConversation(deps, userId, phone, q);
+  const conversation = await findConversation(deps, userId, phone, q, readerId);
   // A conversation is one number's: its messages, and the campaigns that number sent (those sent
   // before numbers were told apart, with none recorded, show on the default number's).
   const number = conversation.connectionId ?? null;
@@ -364,10 +376,19 @@ export async function getConversation(
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
     .slice(0, q.limit)
     .reverse();
-  if (conversation.unread > 0) {
-    await db.execute(
-      sql`update conversations set unread = 0 where ${accountSql(userId)} and phone = ${phone} and connection_id = ${number}`,
-    );
+  if (number) {
+    // Read by this login up to now, and by the team (the count of those who never opened it). Both
+    // write only what moved: an open conversation polled again changes nothing.
+    await db.execute(sql`
+      with team as (
+        update conversations set unread = 0
+        where ${accountSql(userId)} and phone = ${phone} and connection_id = ${number} and unread > 0
+      )
+      insert into conversation_reads (user_id, member_id, phone, connection_id, seen_count)
+      select user_id, ${readerId}::uuid, phone, connection_id, inbound_count from conversations
+      where ${accountSql(userId)} and phone = ${phone} and connection_id = ${number}
+      on conflict (member_id, phone, connection_id) do update set seen_count = excluded.seen_count
+        where conversation_reads.seen_count <> excluded.seen_count`);
     conversation.unread = 0;
   }
   return { conversation, messages };

@@ -216,3 +216,29 @@ describe('queues at work', () => {
     expect(foreign.statusCode).toBe(404);
   });
 });
+
+describe('unread counts per login', () => {
+  it('each login has its own; one who never opened a conversation sees the team’s', async () => {
+    const { owner, ana, bia, byOwner, say } = await setup();
+    const from = newPhone();
+    await say(from, 'Oi');
+    await say(from, 'Tem alguém?');
+    const unread = async (cookie: string) =>
+      (await as(cookie)('GET', '/api/conversations'))
+        .json()
+        .conversations.find((c: { phone: string }) => c.phone === from).unread as number;
+    expect([await unread(owner.cookie), await unread(ana.cookie), await unread(bia.cookie)]).toEqual([2, 2, 2]);
+    // Ana reads it: hers is 0, the owner's is still 2 (he opened nothing).
+    expect((await as(ana.cookie)('GET', `/api/conversations/${from}`)).json().conversation.unread).toBe(0);
+    expect(await unread(ana.cookie)).toBe(0);
+    await byOwner('GET', `/api/conversations/${from}`);
+    await say(from, 'Mais uma');
+    expect(await unread(ana.cookie)).toBe(1);
+    expect(await unread(owner.cookie)).toBe(1);
+    // Bia never opened it: she sees the team's count, new since someone last opened it.
+    expect(await unread(bia.cookie)).toBe(1);
+    await as(bia.cookie)('GET', `/api/conversations/${from}`);
+    await say(from, 'E agora?');
+    expect([await unread(owner.cookie), await unread(ana.cookie), await unread(bia.cookie)]).toEqual([2, 2, 1]);
+  });
+});
