@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { conversationsMsg } from '../../../contract/conversations';
+import { notificationMsg } from '../../../contract/notifications';
 import { users } from '../../db/schema';
 import { simulatorAppPerFile } from '../../testing/app-per-file';
 import { newMember } from '../../testing/team';
@@ -149,6 +150,22 @@ describe('a conversation worked by a team', () => {
     const empty = await as(agent.cookie)('POST', `/api/conversations/${from}/notes`, { text: '   ' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toBe(conversationsMsg.noteRequired);
+  });
+
+  it('the member given a conversation by someone else is told; taking it oneself tells nobody', async () => {
+    const { owner, agent, other, from, as } = await teamWithConversation();
+    const assigned = async (cookie: string) =>
+      (await as(cookie)('GET', '/api/notifications'))
+        .json()
+        .notifications.filter((n: { kind: string }) => n.kind === 'conversation_assigned');
+    await as(owner.cookie)('POST', `/api/conversations/${from}/assign`, { memberId: agent.member.id });
+    const [told] = await assigned(agent.cookie);
+    expect(told).toMatchObject({ title: notificationMsg.assigned.title });
+    expect(told.body).toContain(owner.user.name);
+    expect(await assigned(other.cookie)).toHaveLength(0);
+    expect(await assigned(owner.cookie)).toHaveLength(0);
+    await as(other.cookie)('POST', `/api/conversations/${from}/assign`, { memberId: other.member.id });
+    expect(await assigned(other.cookie)).toHaveLength(0);
   });
 
   it('another account can neither assign nor resolve the conversation', async () => {

@@ -133,8 +133,8 @@ export const conversationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
     }),
     async (request) => {
       const conversation = await assignConversation(
-        deps,
-        authed(request).userId,
+        { ...deps, log: request.log },
+        authed(request),
         request.params.phone,
         request.body.memberId,
         request.query,

@@ -6,7 +6,7 @@ import {
   type ConversationStatus,
   conversationsMsg,
 } from '../../../contract/conversations';
-import { notificationLinks } from '../../../contract/notifications';
+import { notificationLinks, notificationMsg } from '../../../contract/notifications';
 import { formatPhone } from '../../../contract/phone';
 import { uploadIdOf, uploadUrl } from '../../../contract/uploads';
 import { recordOutboundMessage, setTakenOver } from '../../chatbot/conversations';
@@ -495,15 +495,17 @@ export async function setConversationOwner(
 /**
  * Gives a conversation to a login of the account (its owner, or an active member), or to nobody.
  * The conversation is the one the route means (`?connectionId=`); one never written to is made.
+ * The login it is given to is told (a notification of its own), unless it took it itself.
  */
 export async function assignConversation(
-  deps: Pick<AppDeps, 'db' | 'connections'>,
-  userId: string,
+  deps: Pick<AppDeps, 'db' | 'connections'> & { log: ErrorLog },
+  ctx: Pick<AccountContext, 'userId' | 'actorId' | 'member'>,
   phone: string,
   memberId: string | null,
   choice: ThreadChoice = {},
 ): Promise<Conversation> {
   const { db } = deps;
+  const { userId } = ctx;
   const number = (await findConversation(deps, userId, phone, choice)).connectionId;
   if (!number) throw new AppError('CONFLICT', conversationsMsg.notConnected);
   if (memberId) {
@@ -519,7 +521,17 @@ export async function assignConversation(
     insert into conversations (user_id, phone, connection_id, assignee_id, last_message_at)
     values (${userId}, ${phone}, ${number}, ${memberId}::uuid, now())
     on conflict (user_id, phone, connection_id) do update set assignee_id = excluded.assignee_id`);
-  return findConversation(deps, userId, phone, { connectionId: number });
+  const conversation = await findConversation(deps, userId, phone, { connectionId: number });
+  if (memberId && memberId !== ctx.actorId) {
+    const who = conversation.name && !conversation.name.startsWith('+') ? conversation.name : formatPhone(phone);
+    await notify(db, deps.log, memberId, {
+      kind: 'conversation_assigned',
+      title: notificationMsg.assigned.title,
+      body: notificationMsg.assigned.body(who, ctx.member.name),
+      link: notificationLinks.conversation(phone, number),
+    });
+  }
+  return conversation;
 }
 
 /** Marks where the team stands with a conversation: open, pending (waiting on the contact) or resolved. */
