@@ -319,6 +319,9 @@ const whatsappGroup: IdUse = {
   reason: 'a WhatsApp group id: several accounts may belong to the same WhatsApp group',
 };
 
+// A rule or a member works one of the account's own queues: another account's queue is an unknown one.
+const refusedQueue: IdUse = { expect: 'refused', values: () => [a.queue], unknown: () => [randomUUID()] };
+
 const ID_FIELDS: Record<string, IdUse> = {
   'POST /api/campaigns body connectionIds': refusedNumbers,
   'PUT /api/campaigns/:id body connectionIds': refusedNumbers,
@@ -354,6 +357,15 @@ const ID_FIELDS: Record<string, IdUse> = {
     reason: 'rules keep their id only within the account; another account’s id gets a new one',
   },
   'POST /api/bot-config body autoReplies[].imageUrl': refusedUpload,
+  // A rule hands conversations to one of the account's own queues: another account's queue is an unknown one.
+  'POST /api/bot-config body autoReplies[].queueId': refusedQueue,
+  'POST /api/bot-config/auto-replies body queueId': refusedQueue,
+  'PUT /api/bot-config/auto-replies/:id body queueId': refusedQueue,
+  'PATCH /api/team/:id body queueIds': {
+    expect: 'refused',
+    values: () => [[a.queue]],
+    unknown: () => [[randomUUID()]],
+  },
   'POST /api/bot-config body autoReplies[].buttons[].id': {
     expect: 'external',
     reason: 'a button’s id is the editor’s label for it inside the rule, not a stored resource',

@@ -60,6 +60,9 @@ export class ConnectionAlerts {
   private readonly lostJob;
   private readonly mailJob;
 
+  /** Each number's events, handled one after another: a drop never overtakes the connection before it. */
+  private readonly inOrder = new Map<string, Promise<void>>();
+
   readonly subscriber: WhatsappSubscriber = {
     connection: (event) => this.onConnection(event),
   };
@@ -101,7 +104,19 @@ export class ConnectionAlerts {
     this.accounts.clear();
   }
 
-  async onConnection({
+  onConnection(event: Parameters<WhatsappEvents['connection']>[0]): Promise<void> {
+    const { connectionId } = event;
+    const previous = this.inOrder.get(connectionId) ?? Promise.resolve();
+    const next = previous.then(() => this.handle(event));
+    const settled = next.catch(() => undefined);
+    this.inOrder.set(connectionId, settled);
+    void settled.then(() => {
+      if (this.inOrder.get(connectionId) === settled) this.inOrder.delete(connectionId);
+    });
+    return next;
+  }
+
+  private async handle({
     userId,
     connectionId,
     state,

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFICATIONS_KEPT, type NotificationList } from '../../../contract/notifications';
 import { rowsOf } from '../../db/rows';
 import { notify, notifyAdmins } from '../../records/notify';
-import { apiCall, createTestApp, createUser, loginAs, newCustomer, type TestContext } from '../../testing/test-app';
+import {
+  apiCall,
+  createTestApp,
+  createUser,
+  loginAs,
+  newCustomer,
+  type TestContext,
+  waitFor,
+} from '../../testing/test-app';
 import { ConnectionAlerts } from './connection-alerts';
 
 let ctx: TestContext;
@@ -216,6 +224,24 @@ describe('connection alerts', () => {
       'whatsapp_reconnected',
       'whatsapp_disconnected',
     ]);
+    alerts.close();
+  });
+
+  it('take a number’s events in the order they came: a drop right after the connection is a loss', async () => {
+    const { user, cookie } = await newCustomer(ctx);
+    await db().execute(sql`insert into account_settings (user_id, system_alerts) values (${user.id}, true)`);
+    const alerts = new ConnectionAlerts({ db: db(), log, jobs: ctx.app.deps.jobs, lostAfterMs: 20 });
+    // The drop comes while the connection is still being recorded (a busy database): it waits its turn.
+    await Promise.all([
+      alerts.onConnection({ userId: user.id, connectionId: user.id, state: state(true, 'connected') }),
+      alerts.onConnection({ userId: user.id, connectionId: user.id, state: state(false, 'disconnected') }),
+    ]);
+    const lost = await waitFor(
+      () => list(cookie),
+      (l) => l.notifications.length === 1,
+      10_000,
+    );
+    expect(lost.notifications[0].kind).toBe('whatsapp_disconnected');
     alerts.close();
   });
 
