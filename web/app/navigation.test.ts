@@ -12,6 +12,7 @@ describe('visibleNavItems', () => {
         'Campanhas',
         'Chatbot',
         'Conversas',
+        'Filas',
         'Contatos',
         'Grupos',
         'Relatórios',
@@ -26,6 +27,7 @@ describe('visibleNavItems', () => {
       'Dashboard',
       'Campanhas',
       'Conversas',
+      'Filas',
       'Contatos',
       'Grupos',
       'Relatórios',
@@ -41,5 +43,12 @@ describe('visibleNavItems', () => {
 
   it('titles /equipe after its entry', () => {
     expect(activeNavItem('/equipe').label).toBe('Equipe');
+  });
+
+  it('gives every role Filas, titled after its entry', () => {
+    for (const teamRole of ['owner', 'manager', 'agent'] as const) {
+      expect(labels({ accountType: 'active', teamRole })).toContain('Filas');
+    }
+    expect(activeNavItem('/filas').label).toBe('Filas');
   });
 });

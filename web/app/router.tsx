@@ -27,6 +27,7 @@ const ResetPasswordPage = lazy(() => import('#web/features/auth/components/reset
 const ConfirmEmailPage = lazy(() => import('#web/features/auth/components/confirm-email-page'));
 const AcceptInvitationPage = lazy(() => import('#web/features/auth/components/accept-invitation-page'));
 const TeamPage = lazy(() => import('#web/features/team/components/team-page'));
+const QueuesPage = lazy(() => import('#web/features/queues/components/queues-page'));
 // The signed-in shell loads on demand too, so the landing page ships none of it.
 const DashboardLayout = lazy(() => import('./layouts/dashboard-layout').then((m) => ({ default: m.DashboardLayout })));
 const NotFoundPage = lazy(() => import('./pages/not-found-page'));
@@ -68,6 +69,8 @@ export const router = createBrowserRouter([
               { path: paths.campaigns, element: <CampaignsPage /> },
               { path: paths.chatbot, element: <ChatbotPage /> },
               { path: paths.conversations, element: <ConversationsPage /> },
+              // Every team role reads Filas; only managers and the owner see its buttons.
+              { path: paths.queues, element: <QueuesPage /> },
               { path: paths.contacts, element: <ContactsPage /> },
               { path: paths.groups, element: <GroupsPage /> },
               { path: paths.reports, element: <ReportsPage /> },

@@ -21,6 +21,8 @@ export const paths = {
   campaigns: '/campaigns',
   chatbot: '/chatbot',
   conversations: '/conversations',
+  /** Filas: the team's queues (every role reads them; owner and managers keep them). */
+  queues: '/filas',
   contacts: '/contacts',
   groups: '/groups',
   reports: '/reports',
@@ -33,3 +35,11 @@ export const paths = {
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];
+
+/** Conversas' parameter for its queue filter (`?queue=<queue id>`). */
+export const QUEUE_PARAM = 'queue';
+
+/** Conversas showing one queue's conversations only. */
+export function queueConversationsPath(queueId: string): string {
+  return `${paths.conversations}?${new URLSearchParams({ [QUEUE_PARAM]: queueId })}`;
+}

@@ -37,6 +37,11 @@ export const groupsQueryKey = ['/api/groups'] as const;
 export const savedMessagesQueryKey = ['/api/messages'] as const;
 /** GET /api/quick-replies: the team's quick replies (Respostas rápidas); every change invalidates it. */
 export const quickRepliesQueryKey = ['/api/quick-replies'] as const;
+/**
+ * GET /api/queues: the team's queues (Filas), with their open conversations; every change to a queue
+ * invalidates it (and the conversations, which carry their queue's name).
+ */
+export const queuesQueryKey = ['/api/queues'] as const;
 
 /** Prefix of every conversations query (the list and each conversation); a send invalidates it. */
 export const conversationsQueryKey = ['/api/conversations'] as const;

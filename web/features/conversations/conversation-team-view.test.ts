@@ -8,10 +8,12 @@ import type { ConversationDetail } from './api/get-conversation';
 import { conversationsQueryOptions, getConversations, invalidateConversationLists } from './api/get-conversations';
 import { setConversationStatus } from './api/set-conversation-status';
 import {
+  activeQueueId,
   assigneeOptions,
   assigneeText,
   CONVERSATION_FILTER_LABELS,
   conversationFilters,
+  conversationListParams,
   conversationStatusOf,
   filterEmptyState,
   filterListParams,
@@ -19,9 +21,12 @@ import {
   isNote,
   noteView,
   parseFilterParam,
+  parseQueueParam,
+  queueBadgeText,
   statusActions,
   statusBadge,
   withFilterParam,
+  withQueueParam,
 } from './conversation-team-view';
 import { previewText } from './conversation-view';
 
@@ -29,6 +34,7 @@ const ANA = '6f1c2a9e-3b7d-4c11-9a2e-5d8f0b1c2d3e';
 const BRUNO = '9b2d4e6f-1a3c-4e5f-8a9b-0c1d2e3f4a5b';
 const OWNER = 'c3d4e5f6-a7b8-4c9d-8e0f-1a2b3c4d5e6f';
 const VENDAS = 'a3bb189e-8bf9-4888-9912-ace4e6543002';
+const FINANCEIRO = 'd7c1f0a2-4b3e-4f5a-9c8d-7e6f5a4b3c2d';
 
 const conversation = (over: Partial<Conversation> = {}): Conversation => ({
   phone: '5521998765432',
@@ -193,6 +199,44 @@ describe('internal notes', () => {
   });
 });
 
+describe('the queue filter', () => {
+  it('reads ?queue= as a queue id, anything else as every queue', () => {
+    expect(parseQueueParam(FINANCEIRO)).toBe(FINANCEIRO);
+    expect(parseQueueParam(` ${FINANCEIRO.toUpperCase()} `)).toBe(FINANCEIRO);
+    expect(parseQueueParam('financeiro')).toBe('');
+    expect(parseQueueParam('')).toBe('');
+    expect(parseQueueParam(null)).toBe('');
+  });
+
+  it('keeps the other parameters in the URL and leaves it clean for every queue', () => {
+    const params = new URLSearchParams('phone=5521998765432&filter=mine');
+    expect(withQueueParam(params, FINANCEIRO).toString()).toBe(`phone=5521998765432&filter=mine&queue=${FINANCEIRO}`);
+    expect(withQueueParam(new URLSearchParams(`queue=${FINANCEIRO}&filter=mine`), '').toString()).toBe('filter=mine');
+    // The given parameters are not changed in place.
+    expect(params.has('queue')).toBe(false);
+  });
+
+  it('drops a queue the account no longer has, and keeps the URL’s while the queues load', () => {
+    expect(activeQueueId(FINANCEIRO, undefined)).toBe(FINANCEIRO);
+    expect(activeQueueId(FINANCEIRO, [{ id: FINANCEIRO }])).toBe(FINANCEIRO);
+    expect(activeQueueId(FINANCEIRO, [{ id: VENDAS }])).toBe('');
+    expect(activeQueueId('', [{ id: FINANCEIRO }])).toBe('');
+  });
+
+  it('adds the queue to the tab’s parameters', () => {
+    expect(conversationListParams('mine', FINANCEIRO)).toEqual({ assignee: 'me', queueId: FINANCEIRO });
+    expect(conversationListParams('all', FINANCEIRO)).toEqual({ queueId: FINANCEIRO });
+    expect(conversationListParams('resolved', '')).toEqual({ status: 'resolved' });
+  });
+
+  it('badges a conversation with its queue’s name, none without a queue', () => {
+    expect(queueBadgeText(conversation({ queueId: FINANCEIRO, queueName: ' Financeiro ' }))).toBe('Financeiro');
+    expect(queueBadgeText(conversation({ queueId: null, queueName: null }))).toBeNull();
+    expect(queueBadgeText(conversation())).toBeNull();
+    expect(queueBadgeText(conversation({ queueId: FINANCEIRO, queueName: '' }))).toBeNull();
+  });
+});
+
 describe('the calls', () => {
   afterEach(() => vi.unstubAllGlobals());
 
@@ -209,17 +253,19 @@ describe('the calls', () => {
     return calls;
   };
 
-  it('filter the list by assignee and status, besides search and number', async () => {
+  it('filter the list by assignee, status and queue, besides search and number', async () => {
     const calls = stubFetch({ conversations: [] });
     await getConversations('', undefined, '', filterListParams('mine'));
     await getConversations('maria', undefined, VENDAS, filterListParams('unassigned'));
     await getConversations('', undefined, '', filterListParams('resolved'));
     await getConversations('', undefined, '', filterListParams('all'));
+    await getConversations('', undefined, '', conversationListParams('mine', FINANCEIRO));
     expect(calls.map((c) => c.url)).toEqual([
       '/api/conversations?limit=100&assignee=me',
       `/api/conversations?limit=100&search=maria&connectionId=${VENDAS}&assignee=none`,
       '/api/conversations?limit=100&status=resolved',
       '/api/conversations?limit=100',
+      `/api/conversations?limit=100&assignee=me&queueId=${FINANCEIRO}`,
     ]);
   });
 
@@ -248,6 +294,8 @@ describe('cached lists and conversations', () => {
     const all = conversationsQueryOptions('').queryKey;
     const mine = conversationsQueryOptions('', true, '', filterListParams('mine')).queryKey;
     const resolved = conversationsQueryOptions('', true, VENDAS, filterListParams('resolved')).queryKey;
+    const queued = conversationsQueryOptions('', true, '', conversationListParams('all', FINANCEIRO)).queryKey;
+    expect(queued).toEqual(['/api/conversations', { search: '', limit: 100, queueId: FINANCEIRO }]);
     expect(all).toEqual(['/api/conversations', { search: '', limit: 100 }]);
     expect(mine).toEqual(['/api/conversations', { search: '', limit: 100, assignee: 'me' }]);
     expect(resolved).toEqual([

@@ -5,7 +5,9 @@ import {
   type ConversationStatus,
   messageSourceLabels,
 } from '#contract/conversations';
+import type { Queue } from '#contract/queues';
 import type { TeamDirectory } from '#contract/team';
+import { QUEUE_PARAM } from '#web/lib/paths';
 
 /*
  * The team's side of 'Conversas': the list's filters (who has a conversation, where it stands), the
@@ -30,6 +32,8 @@ export const FILTER_PARAM = 'filter';
 export interface ConversationListParams {
   assignee?: 'me' | 'none';
   status?: ConversationStatus;
+  /** Only the conversations of this queue (Filas). */
+  queueId?: string;
 }
 
 const FILTER_PARAMS: Record<ConversationFilter, ConversationListParams> = {
@@ -55,6 +59,42 @@ export function withFilterParam(params: URLSearchParams, filter: ConversationFil
   if (filter === DEFAULT_CONVERSATION_FILTER) next.delete(FILTER_PARAM);
   else next.set(FILTER_PARAM, filter);
   return next;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `?queue=` from the URL: a queue's id, or '' for every queue (anything not an id is ignored). */
+export function parseQueueParam(value: string | null | undefined): string {
+  const id = value?.trim() ?? '';
+  return UUID.test(id) ? id.toLowerCase() : '';
+}
+
+/** `params` with the queue filter ('' leaves the URL clean); the other parameters stay. */
+export function withQueueParam(params: URLSearchParams, queueId: string): URLSearchParams {
+  const next = new URLSearchParams(params);
+  if (queueId) next.set(QUEUE_PARAM, queueId);
+  else next.delete(QUEUE_PARAM);
+  return next;
+}
+
+/**
+ * The queue the list is filtered by: the URL's, unless the account's queues are known and it is
+ * not one of them (deleted since the link was made). '' for every queue.
+ */
+export function activeQueueId(param: string, queues: readonly Pick<Queue, 'id'>[] | undefined): string {
+  if (!param) return '';
+  return !queues || queues.some((q) => q.id === param) ? param : '';
+}
+
+/** The list query's parameters: the tab's, and the queue's when one is chosen. */
+export function conversationListParams(filter: ConversationFilter, queueId: string): ConversationListParams {
+  return queueId ? { ...FILTER_PARAMS[filter], queueId } : filterListParams(filter);
+}
+
+/** The name of the queue a conversation is in, for its badge; null when it is in none. */
+export function queueBadgeText(c: Pick<Conversation, 'queueId' | 'queueName'>): string | null {
+  if (!c.queueId) return null;
+  return c.queueName?.trim() || null;
 }
 
 /** What an empty list says under a filter; null for 'all' (the page's usual empty state). */

@@ -9,7 +9,7 @@ import { CONVERSATIONS_LIMIT, LIST_POLL_MS, replaceConversation, sameThread } fr
 export type ConversationListResponse = z.infer<typeof conversationListResponse>;
 
 /**
- * The list's keys are ['/api/conversations', { search, limit, connectionId?, assignee?, status? }]; a
+ * The list's keys are ['/api/conversations', { search, limit, connectionId?, assignee?, status?, queueId? }]; a
  * conversation's are [..., phone] or [..., phone, connectionId].
  */
 function isListKey(queryKey: QueryKey): boolean {
@@ -18,7 +18,7 @@ function isListKey(queryKey: QueryKey): boolean {
 
 /**
  * `connectionId`: only the conversations on that number (empty: every number's); `filter`: only
- * the caller's or nobody's (`assignee`), or those in one state (`status`).
+ * the caller's or nobody's (`assignee`), those in one state (`status`), or in one queue (`queueId`).
  */
 export function getConversations(
   search: string,
@@ -31,6 +31,7 @@ export function getConversations(
   if (connectionId) params.set('connectionId', connectionId);
   if (filter.assignee) params.set('assignee', filter.assignee);
   if (filter.status) params.set('status', filter.status);
+  if (filter.queueId) params.set('queueId', filter.queueId);
   return api.get<ConversationListResponse>(`/api/conversations?${params}`, { signal });
 }
 
@@ -49,6 +50,7 @@ export const conversationsQueryOptions = (
         ...(connectionId ? { connectionId } : {}),
         ...(filter.assignee ? { assignee: filter.assignee } : {}),
         ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.queueId ? { queueId: filter.queueId } : {}),
       },
     ],
     queryFn: ({ signal }) => getConversations(search, signal, connectionId, filter),
@@ -60,7 +62,7 @@ export const conversationsQueryOptions = (
 
 /**
  * Ordered by last activity, polled every 5 s while the page is open and visible; `connectionId`
- * filters by number, `filter` by assignee or state (the list's tabs).
+ * filters by number, `filter` by assignee or state (the list's tabs) and by queue.
  */
 export function useConversations(
   search: string,

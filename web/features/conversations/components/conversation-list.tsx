@@ -1,8 +1,9 @@
-import { Headset, MessagesSquare, Search, UserRound } from 'lucide-react';
+import { Headset, Inbox, MessagesSquare, Search, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { ConnectionView } from '#contract/connections';
 import { type Conversation, conversationsMsg } from '#contract/conversations';
 import { pluralForm } from '#contract/plural';
+import type { Queue } from '#contract/queues';
 import { EmptyState, ErrorState } from '#web/components/states';
 import { Badge } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
@@ -22,6 +23,7 @@ import {
   DEFAULT_CONVERSATION_FILTER,
   filterEmptyState,
   parseFilterParam,
+  queueBadgeText,
   statusBadge,
 } from '../conversation-team-view';
 import {
@@ -65,6 +67,7 @@ function ConversationItem({
   const unread = c.unread > 0;
   const assignee = assigneeText(c);
   const status = statusBadge(c);
+  const queue = queueBadgeText(c);
   return (
     <button
       type="button"
@@ -111,11 +114,18 @@ function ConversationItem({
           </Badge>
         ) : null}
       </span>
-      {assignee || status ? (
+      {assignee || status || queue ? (
         <span className="flex min-w-0 items-center gap-2 text-xs text-muted-foreground">
           {status ? (
             <Badge tone={status.tone} data-testid="conversation-item-status">
               {status.label}
+            </Badge>
+          ) : null}
+          {queue ? (
+            <Badge tone="purple" className="max-w-36 min-w-0 shrink" data-testid="conversation-item-queue">
+              <Inbox aria-hidden className="shrink-0" />
+              <span className="sr-only">Fila: </span>
+              <span className="truncate">{queue}</span>
             </Badge>
           ) : null}
           {assignee ? (
@@ -131,7 +141,8 @@ function ConversationItem({
 }
 
 /**
- * The left pane: search, the 'Número' filter (with several numbers), the tabs by who has a
+ * The left pane: search, the 'Número' filter (with several numbers), the 'Fila' filter (with any
+ * queue), the tabs by who has a
  * conversation or where it stands ('Minhas', 'Sem responsável', 'Todas', 'Resolvidas') and the
  * conversations by last activity.
  */
@@ -145,6 +156,9 @@ export function ConversationList({
   onNumberChange,
   filter = DEFAULT_CONVERSATION_FILTER,
   onFilterChange,
+  queues = null,
+  queueId = '',
+  onQueueChange,
   selected,
   now,
   onSelect,
@@ -162,6 +176,11 @@ export function ConversationList({
   /** The tab the list shows ('all' for every conversation). */
   filter?: ConversationFilter;
   onFilterChange?: (filter: ConversationFilter) => void;
+  /** The account's queues when it has any (the 'Fila' filter); null hides it. */
+  queues?: readonly Pick<Queue, 'id' | 'name'>[] | null;
+  /** The queue the list is filtered by ('' for every queue). */
+  queueId?: string;
+  onQueueChange?: (id: string) => void;
   /** The open conversation (a contact who wrote to two numbers has two rows: only its own is selected). */
   selected: Thread | null;
   now: number;
@@ -200,6 +219,17 @@ export function ConversationList({
         action={
           <Button variant="outline" size="sm" onClick={() => onFilterChange?.(DEFAULT_CONVERSATION_FILTER)}>
             Ver todas
+          </Button>
+        }
+      />
+    ) : queueId ? (
+      <EmptyState
+        icon={Inbox}
+        title="Nenhuma conversa nesta fila"
+        description="As conversas que entrarem nesta fila aparecem aqui."
+        action={
+          <Button variant="outline" size="sm" onClick={() => onQueueChange?.('')}>
+            Ver todas as filas
           </Button>
         }
       />
@@ -258,22 +288,44 @@ export function ConversationList({
             onChange={(event) => onSearchChange(event.target.value)}
           />
         </div>
-        {numbers ? (
-          <>
-            <Label htmlFor="conversation-number">Número</Label>
-            <NativeSelect
-              id="conversation-number"
-              value={numberId}
-              onChange={(event) => onNumberChange?.(event.target.value)}
-            >
-              <option value="">Todos os números</option>
-              {numbers.map((n) => (
-                <option key={n.id} value={n.id}>
-                  {n.label}
-                </option>
-              ))}
-            </NativeSelect>
-          </>
+        {numbers || queues ? (
+          // Side by side where the list is wide (tablets); one under the other on phones and the desktop's column.
+          <div className={cn('grid gap-2', numbers && queues && 'sm:grid-cols-2 lg:grid-cols-1')}>
+            {numbers ? (
+              <div className="grid min-w-0 gap-2">
+                <Label htmlFor="conversation-number">Número</Label>
+                <NativeSelect
+                  id="conversation-number"
+                  value={numberId}
+                  onChange={(event) => onNumberChange?.(event.target.value)}
+                >
+                  <option value="">Todos os números</option>
+                  {numbers.map((n) => (
+                    <option key={n.id} value={n.id}>
+                      {n.label}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </div>
+            ) : null}
+            {queues ? (
+              <div className="grid min-w-0 gap-2">
+                <Label htmlFor="conversation-queue">Fila</Label>
+                <NativeSelect
+                  id="conversation-queue"
+                  value={queueId}
+                  onChange={(event) => onQueueChange?.(event.target.value)}
+                >
+                  <option value="">Todas as filas</option>
+                  {queues.map((queue) => (
+                    <option key={queue.id} value={queue.id}>
+                      {queue.name}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </div>
+            ) : null}
+          </div>
         ) : null}
         {/* Two by two where the column is narrow (phones, the desktop's list), in a row between. */}
         <TabsList aria-label="Filtrar conversas" className="grid w-full grid-cols-2 sm:grid-cols-4 lg:grid-cols-2">

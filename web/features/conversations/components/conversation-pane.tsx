@@ -1,4 +1,4 @@
-import { ArrowLeft, Bot, Headset, MessagesSquare, Smartphone, UserRound } from 'lucide-react';
+import { ArrowLeft, Bot, Headset, Inbox, MessagesSquare, Smartphone, UserRound } from 'lucide-react';
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { type Conversation, type ConversationMessage, conversationsMsg } from '#contract/conversations';
@@ -18,7 +18,7 @@ import { cn } from '#web/lib/utils';
 import { getConversationPage, useConversation } from '../api/get-conversation';
 import { useReleaseConversation } from '../api/release-conversation';
 import { useTakeOverConversation } from '../api/take-over-conversation';
-import { statusBadge } from '../conversation-team-view';
+import { queueBadgeText, statusBadge } from '../conversation-team-view';
 import {
   conversationTitle,
   handoffState,
@@ -119,6 +119,8 @@ function PaneHeader({
   const numberLabel = showNumber ? conversation?.numberLabel : null;
   // Pending or resolved (an open conversation needs no word).
   const status = conversation ? statusBadge(conversation) : null;
+  // The queue it is in (Filas), when it is in one.
+  const queue = conversation ? queueBadgeText(conversation) : null;
   return (
     <div className="flex items-center gap-3 border-b px-3 py-3 sm:px-4">
       <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Voltar para a lista" onClick={onBack}>
@@ -129,11 +131,18 @@ function PaneHeader({
         <h3 className="truncate font-semibold" data-testid="conversation-title">
           {title}
         </h3>
-        {showPhone || numberLabel || status ? (
+        {showPhone || numberLabel || status || queue ? (
           <p className="flex min-w-0 items-center gap-2 text-sm text-muted-foreground">
             {status ? (
               <Badge tone={status.tone} className="shrink-0" data-testid="conversation-status">
                 {status.label}
+              </Badge>
+            ) : null}
+            {queue ? (
+              <Badge tone="purple" className="max-w-40 min-w-0" data-testid="conversation-queue">
+                <Inbox aria-hidden className="shrink-0" />
+                <span className="sr-only">Fila: </span>
+                <span className="truncate">{queue}</span>
               </Badge>
             ) : null}
             {showPhone ? <span className="truncate tabular-nums">{formatPhone(phone)}</span> : null}

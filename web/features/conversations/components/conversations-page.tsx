@@ -7,17 +7,22 @@ import { EmptyState } from '#web/components/states';
 import { Card } from '#web/components/ui/card';
 import { useAuthenticatedUser } from '#web/lib/auth/get-me';
 import { canReadWorkspace } from '#web/lib/auth/permissions';
+import { QUEUE_PARAM } from '#web/lib/paths';
 import { useConnections } from '#web/lib/queries/connections';
+import { useQueues } from '#web/lib/queries/get-queues';
 import { useDebouncedValue } from '#web/lib/use-debounced-value';
 import { useNow } from '#web/lib/use-now';
 import { cn } from '#web/lib/utils';
 import { useConversations } from '../api/get-conversations';
 import {
+  activeQueueId,
   type ConversationFilter,
+  conversationListParams,
   FILTER_PARAM,
-  filterListParams,
   parseFilterParam,
+  parseQueueParam,
   withFilterParam,
+  withQueueParam,
 } from '../conversation-team-view';
 import {
   findConversation,
@@ -40,7 +45,8 @@ import { ConversationPane } from './conversation-pane';
  * alone, the contact's latest, whose number then goes into the URL (a refresh keeps the same one).
  * With several numbers, each conversation shows the number it is on, and 'Número' filters the list.
  * `?filter=mine|unassigned|resolved` keeps the list's tab ('Minhas', 'Sem responsável', 'Resolvidas';
- * none for 'Todas'), so a reload or a shared link shows the same conversations.
+ * none for 'Todas'), so a reload or a shared link shows the same conversations; `?queue=<id>` the
+ * queue it is filtered by (with any queue in Filas, 'Fila' filters the list, and each row names its queue).
  */
 export default function ConversationsPage() {
   const user = useAuthenticatedUser();
@@ -55,10 +61,14 @@ export default function ConversationsPage() {
   const [numberId, setNumberId] = useState('');
   const activeNumber = byNumber && numbers.some((n) => n.id === numberId) ? numberId : '';
   const filter = parseFilterParam(searchParams.get(FILTER_PARAM));
-  const list = useConversations(q, readable, activeNumber, filterListParams(filter));
+  // With a queue or more (Filas), the list filters by queue too; `?queue=` keeps the choice in the URL.
+  const queues = useQueues(readable).data;
+  const queueId = activeQueueId(parseQueueParam(searchParams.get(QUEUE_PARAM)), queues);
+  const list = useConversations(q, readable, activeNumber, conversationListParams(filter, queueId));
   // Another tab is not a step back can undo; the open conversation stays open.
   const selectFilter = (next: ConversationFilter) =>
     setSearchParams((prev) => withFilterParam(prev, next), { replace: true });
+  const selectQueue = (next: string) => setSearchParams((prev) => withQueueParam(prev, next), { replace: true });
   // Relative times ('5m atrás') and the 'Atendente' badges follow the clock between polls.
   const now = useNow(30_000);
 
@@ -111,6 +121,9 @@ export default function ConversationsPage() {
             onNumberChange={setNumberId}
             filter={filter}
             onFilterChange={selectFilter}
+            queues={queues && queues.length > 0 ? queues : null}
+            queueId={queueId}
+            onQueueChange={selectQueue}
             selected={selected}
             now={now}
             onSelect={select}
