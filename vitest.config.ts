@@ -17,6 +17,7 @@ export default defineConfig({
                 'server/cluster-processes.test.ts',
                 'server/cluster-media.test.ts',
                 'server/cluster-s3.test.ts',
+                'server/cluster-team.test.ts',
                 'server/cluster/bus.test.ts',
                 'server/jobs/processes.test.ts',
               ]
