@@ -34,3 +34,17 @@ describe('the rule editor with the new types', () => {
     expect(rootError(form.safeParse({ ...draft, type: 'text' }))).toBe(botMsg.autoMessageRequired);
   });
 });
+
+describe('the rule editor’s queue', () => {
+  const queue = '3F2504E0-4F89-41D3-9A0C-0305E82C3301';
+  it('hands the conversation to the chosen queue, or to none', () => {
+    const form = autoReplyForm([]);
+    const chosen = form.safeParse({ ...draft, type: 'text', response: 'Já te passo ao financeiro.', queueId: queue });
+    expect(chosen.success && chosen.data.queueId).toBe(queue.toLowerCase());
+    const none = form.safeParse({ ...draft, type: 'text', response: 'Olá!', queueId: '' });
+    expect(none.success && none.data.queueId).toBeNull();
+    expect(rootError(form.safeParse({ ...draft, type: 'text', response: 'Olá!', queueId: 'financeiro' }))).toBe(
+      botMsg.queueNotFound,
+    );
+  });
+});

@@ -315,6 +315,8 @@ export const autoReplyDraft = z.object({
     })
     .optional(),
   contactCard: z.object({ name: z.string().optional(), phone: z.string().optional() }).optional(),
+  /** The queue (Filas) the conversation goes to after the reply; '' or absent for none. */
+  queueId: z.string().optional(),
 });
 export type AutoReplyDraft = z.infer<typeof autoReplyDraft>;
 
@@ -362,6 +364,7 @@ export function autoReplyForm(existingKeywords: readonly string[]) {
         d.type === 'contact' && (d.contactCard?.name?.trim() || d.contactCard?.phone?.trim())
           ? { name: d.contactCard?.name ?? '', phone: d.contactCard?.phone ?? '' }
           : null,
+      queueId: d.queueId ? d.queueId : null,
       isActive: true,
     });
     if (!parsed.success) return fail(firstMessage(parsed, botMsg.autoMessageRequired));

@@ -117,6 +117,36 @@ test('an owner creates, edits and deletes a queue; Conversas shows and filters b
   await expect(page.getByTestId('conversation-queue')).toHaveText('Fila: Financeiro');
   await page.screenshot(shot('queues-conversation-1366'));
 
+  // A chatbot rule hands its conversations to the queue: chosen in the rule's dialog, kept by the server.
+  await page.goto('/chatbot');
+  await page.getByRole('button', { name: 'Criar Primeira Mensagem' }).first().click();
+  const rule = page.getByRole('dialog', { name: 'Criar Nova Mensagem Automática' });
+  await rule.getByLabel('Palavra-chave').first().fill('boleto');
+  await rule.getByLabel('Mensagem', { exact: true }).fill('Vou te passar para o financeiro.');
+  await rule.getByLabel('Encaminhar para a fila').selectOption({ label: 'Financeiro' });
+  await page.screenshot(shot('queues-rule-1366'));
+  await rule.getByRole('button', { name: 'Adicionar Mensagem' }).click();
+  await expect(rule).toBeHidden();
+  const queueOf = async () =>
+    ((await (await page.request.get('/api/bot-config')).json()).autoReplies as Array<{ queueId: string | null }>).map(
+      (r) => r.queueId,
+    );
+  const [financeiro] = ((await (await page.request.get('/api/queues')).json()).queues as Array<{ id: string }>).map(
+    (q) => q.id,
+  );
+  expect(await queueOf()).toEqual([financeiro]);
+  // Opened again, the rule shows its queue; 'Nenhuma' takes it away.
+  await page
+    .getByRole('button', { name: /Editar/ })
+    .first()
+    .click();
+  const ruleEdit = page.getByRole('dialog', { name: 'Editar Mensagem Automática' });
+  await expect(ruleEdit.getByLabel('Encaminhar para a fila')).toHaveValue(financeiro);
+  await ruleEdit.getByLabel('Encaminhar para a fila').selectOption({ value: '' });
+  await ruleEdit.getByRole('button', { name: 'Salvar Mensagem' }).click();
+  await expect(ruleEdit).toBeHidden();
+  await expect.poll(queueOf).toEqual([null]);
+
   // An agent reads the queues, without the buttons to change them.
   const invited = await (
     await expectOk(

@@ -113,6 +113,14 @@ describe('one rule at a time', () => {
     expect(autoReplyForm([]).parse(draft)).toMatchObject({ trigger: 'oi', buttons: stored.buttons });
     expect(autoReplyForm(['OI']).safeParse(draft).success).toBe(false);
   });
+
+  it('opens a rule that hands conversations to a queue with that queue chosen, and keeps it', () => {
+    const queueId = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+    const draft = draftFromReply({ ...stored, queueId });
+    expect(draft.queueId).toBe(queueId);
+    expect(autoReplyForm([]).parse(draft).queueId).toBe(queueId);
+    expect(draftFromReply(stored)).not.toHaveProperty('queueId');
+  });
 });
 
 describe('labels', () => {

@@ -75,6 +75,7 @@ export function draftFromReply(r: AutoReply): AutoReplyDraft {
         }
       : {}),
     ...(r.contactCard ? { contactCard: { name: r.contactCard.name, phone: r.contactCard.phone } } : {}),
+    ...(r.queueId ? { queueId: r.queueId } : {}),
   };
 }
 

@@ -38,6 +38,7 @@ import { LabelledOptions, NativeSelect } from '#web/components/ui/select';
 import { Spinner } from '#web/components/ui/spinner';
 import { Textarea } from '#web/components/ui/textarea';
 import { formatNumber } from '#web/lib/format';
+import { useQueues } from '#web/lib/queries/get-queues';
 import { toastError } from '#web/lib/toasts';
 import { uploadFile } from '#web/lib/upload-image';
 import { buttonActionLabel, draftFromReply, emptyButtonDraft, emptyNewMessage } from '../auto-messages';
@@ -107,7 +108,11 @@ export function AutoMessageDialog({
     buttonError: useId(),
     buttonsTitle: useId(),
     file: useId(),
+    queue: useId(),
+    queueHint: useId(),
   };
+  // The account's queues (Filas): a rule can hand the conversation to one of them.
+  const queues = useQueues(open).data ?? [];
 
   // Each opening starts empty, or with the edited rule: only when `open` turns true or another rule
   // is chosen (`reset` is stable), so no render loop.
@@ -398,6 +403,24 @@ export function AutoMessageDialog({
                     </div>
                   )}
                 </section>
+              ) : null}
+
+              {queues.length > 0 || draft.queueId ? (
+                <div className="grid content-start gap-2">
+                  <Label htmlFor={ids.queue}>Encaminhar para a fila</Label>
+                  <NativeSelect id={ids.queue} aria-describedby={ids.queueHint} {...form.register('queueId')}>
+                    <option value="">Nenhuma (o bot continua atendendo)</option>
+                    {queues.map((q) => (
+                      <option key={q.id} value={q.id}>
+                        {q.name}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                  <p id={ids.queueHint} className="text-xs text-muted-foreground">
+                    Depois desta resposta, a conversa vai para a fila e uma pessoa da equipe assume; o bot fica em
+                    silêncio nela.
+                  </p>
+                </div>
               ) : null}
             </div>
 
