@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from './text';
+import { uploadSchema } from './uploads';
 
 /**
  * Quick replies (Respostas rápidas): a team's ready answers, typed in Conversas as `/atalho`. The
@@ -23,6 +24,7 @@ export const quickRepliesMsg = {
   textRequired: 'Escreva o texto da resposta.',
   textTooLong: `O texto deve ter no máximo ${QUICK_REPLY_TEXT_MAX.toLocaleString('pt-BR')} caracteres.`,
   limitReached: `Esta conta já tem ${QUICK_REPLY_LIMIT} respostas rápidas. Exclua alguma para criar outra.`,
+  mediaInvalid: 'Arquivo não encontrado. Envie o arquivo de novo e escolha-o para a resposta.',
 } as const;
 
 /** `/boas-vindas` or `boas-vindas`: kept without the slash, in lower case. */
@@ -43,6 +45,11 @@ export const quickReplyInput = z.object({
     .trim()
     .min(1, quickRepliesMsg.textRequired)
     .max(QUICK_REPLY_TEXT_MAX, quickRepliesMsg.textTooLong),
+  /**
+   * Ours: a file that goes with the text, `upload:<id>` (or `/api/uploads/<id>`) of one of the
+   * account's files. Null or '' takes it away; left out, an edit keeps the one it has.
+   */
+  mediaUrl: text({ error: quickRepliesMsg.mediaInvalid }).trim().max(2048, quickRepliesMsg.mediaInvalid).nullish(),
 });
 export type QuickReplyInput = z.infer<typeof quickReplyInput>;
 
@@ -50,6 +57,10 @@ export const quickReplySchema = z.object({
   id: z.string(),
   shortcut: z.string(),
   text: z.string(),
+  /** Ours: the file that goes with the text (`upload:<id>`), or null. */
+  mediaUrl: z.string().nullable().optional(),
+  /** Ours: that file, as an upload answers it (the reply box attaches it). */
+  media: uploadSchema.nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -469,6 +469,8 @@ export const quickReplies = pgTable(
     userId: owner(),
     shortcut: text('shortcut').notNull(),
     text: text('text').notNull(),
+    /** The account's file sent with the text; a deleted file leaves the text alone. */
+    mediaUploadId: uuid('media_upload_id').references(() => mediaUploads.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -5,22 +5,67 @@ import {
   type QuickReplyInput,
   quickRepliesMsg,
 } from '../../../contract/quick-replies';
+import { UPLOAD_REF_PREFIX, uploadIdOf, uploadUrl } from '../../../contract/uploads';
 import { lockAccount } from '../../db/account-lock';
 import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { quickReplies } from '../../db/schema';
 import { AppError } from '../../errors';
+import { type ListedFile, readyAccountFile, readyAccountFiles } from '../../media/account-files';
 
 type Row = typeof quickReplies.$inferSelect;
 
-const toQuickReply = (r: Row): QuickReply => ({
-  id: r.id,
-  shortcut: r.shortcut,
-  text: r.text,
-  createdAt: r.createdAt.toISOString(),
-  updatedAt: r.updatedAt.toISOString(),
-});
+const toQuickReply = (r: Row, files: Map<string, ListedFile>): QuickReply => {
+  const file = r.mediaUploadId ? files.get(r.mediaUploadId) : undefined;
+  return {
+    id: r.id,
+    shortcut: r.shortcut,
+    text: r.text,
+    mediaUrl: file ? `${UPLOAD_REF_PREFIX}${file.id}` : null,
+    media: file
+      ? {
+          id: file.id,
+          url: uploadUrl(file.id),
+          fileName: file.fileName,
+          mimeType: file.mimeType,
+          size: file.size,
+          kind: file.kind,
+          ...(file.voice ? { voice: true } : {}),
+          ...(file.durationSeconds !== null ? { durationSeconds: file.durationSeconds } : {}),
+        }
+      : null,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+};
+
+/** The rows as the API answers them, their files read in one statement. */
+async function answered(db: Db, userId: string, rows: Row[]): Promise<QuickReply[]> {
+  const ids = rows.flatMap((r) => (r.mediaUploadId ? [r.mediaUploadId] : []));
+  const files = await readyAccountFiles(db, userId, ids);
+  return rows.map((r) => toQuickReply(r, files));
+}
+
+/**
+ * The file an input names, as the row keeps it: its id when it is one of the account's ready files
+ * (another account's is as unknown as a made-up one), null to take it away, undefined to keep it.
+ */
+async function mediaOf(
+  db: Db,
+  userId: string,
+  mediaUrl: string | null | undefined,
+): Promise<string | null | undefined> {
+  if (mediaUrl === undefined) return undefined;
+  if (mediaUrl === null || mediaUrl === '') return null;
+  const id = (uploadIdOf(mediaUrl) ?? UPLOAD_URL.exec(mediaUrl)?.[1] ?? '').toLowerCase();
+  const file = await readyAccountFile(db, userId, id);
+  if (!file) throw new AppError('VALIDATION', quickRepliesMsg.mediaInvalid, { mediaUrl: quickRepliesMsg.mediaInvalid });
+  return id;
+}
+
+/** `/api/uploads/<id>`, as an upload's `url` names it. */
+const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
 
 const likePattern = (term: string) => term.replace(/[\\%_]/g, (m) => `\\${m}`);
 
@@ -36,7 +81,7 @@ export async function listQuickReplies(db: Db, userId: string, search?: string):
     .where(ofAccount(quickReplies, userId, matching))
     .orderBy(asc(quickReplies.shortcut))
     .limit(QUICK_REPLY_LIMIT);
-  return rows.map(toQuickReply);
+  return answered(db, userId, rows);
 }
 
 const shortcutTaken = () =>
@@ -44,8 +89,10 @@ const shortcutTaken = () =>
 
 /** A new quick reply; counted and inserted under the account's lock, so two at once count each other. */
 export async function createQuickReply(db: Db, userId: string, input: QuickReplyInput): Promise<QuickReply> {
+  const { mediaUrl, ...fields } = input;
+  const mediaUploadId = (await mediaOf(db, userId, mediaUrl)) ?? null;
   try {
-    return await db.transaction(async (tx) => {
+    const row = await db.transaction(async (tx) => {
       const t = tx as unknown as Db;
       await lockAccount(t, userId, 'quickReplies');
       const [count] = await t
@@ -53,12 +100,13 @@ export async function createQuickReply(db: Db, userId: string, input: QuickReply
         .from(quickReplies)
         .where(ofAccount(quickReplies, userId));
       if (Number(count.n) >= QUICK_REPLY_LIMIT) throw new AppError('CONFLICT', quickRepliesMsg.limitReached);
-      const [row] = await t
+      const [created] = await t
         .insert(quickReplies)
-        .values({ userId, ...input })
+        .values({ userId, ...fields, mediaUploadId })
         .returning();
-      return toQuickReply(row);
+      return created;
     });
+    return (await answered(db, userId, [row]))[0];
   } catch (err) {
     if (isUniqueViolation(err, 'quick_replies_shortcut_unique')) throw shortcutTaken();
     throw err;
@@ -71,14 +119,16 @@ export async function updateQuickReply(
   id: string,
   input: QuickReplyInput,
 ): Promise<QuickReply> {
+  const { mediaUrl, ...fields } = input;
+  const mediaUploadId = await mediaOf(db, userId, mediaUrl);
   try {
     const [row] = await db
       .update(quickReplies)
-      .set({ ...input, updatedAt: new Date() })
+      .set({ ...fields, ...(mediaUploadId !== undefined ? { mediaUploadId } : {}), updatedAt: new Date() })
       .where(ofAccount(quickReplies, userId, eq(quickReplies.id, id)))
       .returning();
     if (!row) throw new AppError('NOT_FOUND', quickRepliesMsg.notFound);
-    return toQuickReply(row);
+    return (await answered(db, userId, [row]))[0];
   } catch (err) {
     if (isUniqueViolation(err, 'quick_replies_shortcut_unique')) throw shortcutTaken();
     throw err;

@@ -90,4 +90,49 @@ describe('quick replies', () => {
     expect(over.statusCode).toBe(409);
     expect(over.json().message).toBe(quickRepliesMsg.limitReached);
   });
+
+  it('carry a file of the account’s own: kept through an edit that leaves it out, taken away with null', async () => {
+    const owner = await newCustomer(ctx, { planType: 'professional' });
+    const other = await newCustomer(ctx, { planType: 'professional' });
+    const by = as(owner.cookie);
+    const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), Buffer.alloc(64, 1)]);
+    const upload = async (cookie: string) => {
+      const res = await apiCall(ctx, 'POST', '/api/uploads', { cookie, file: { name: 'tabela.jpg', data: JPEG } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().id as string;
+    };
+    const mine = await upload(owner.cookie);
+    const theirs = await upload(other.cookie);
+    const made = await by('POST', '/api/quick-replies', {
+      shortcut: 'tabela',
+      text: 'Segue a tabela, {{nome}}.',
+      mediaUrl: `upload:${mine}`,
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    expect(made.json().quickReply).toMatchObject({
+      mediaUrl: `upload:${mine}`,
+      media: { id: mine, url: `/api/uploads/${mine}`, fileName: 'tabela.jpg', size: JPEG.length, kind: 'image' },
+    });
+    const id = made.json().quickReply.id;
+    // Another account's file, a made-up one and a link are refused on the field, in Portuguese.
+    for (const mediaUrl of [`upload:${theirs}`, `/api/uploads/${theirs}`, 'upload:nada', 'https://example.com/a.jpg']) {
+      const refused = await by('PUT', `/api/quick-replies/${id}`, { shortcut: 'tabela', text: 'x', mediaUrl });
+      expect(refused.statusCode, mediaUrl).toBe(400);
+      expect(refused.json()).toMatchObject({
+        message: quickRepliesMsg.mediaInvalid,
+        fieldErrors: { mediaUrl: quickRepliesMsg.mediaInvalid },
+      });
+    }
+    // An edit without mediaUrl keeps the file; null takes it away; the list says the same.
+    const kept = await by('PUT', `/api/quick-replies/${id}`, { shortcut: 'tabela', text: 'Segue a tabela.' });
+    expect(kept.json().quickReply).toMatchObject({ text: 'Segue a tabela.', mediaUrl: `upload:${mine}` });
+    const listed = (await by('GET', '/api/quick-replies')).json().quickReplies;
+    expect(listed[0].media).toMatchObject({ id: mine, fileName: 'tabela.jpg' });
+    const removed = await by('PUT', `/api/quick-replies/${id}`, {
+      shortcut: 'tabela',
+      text: 'Sem arquivo.',
+      mediaUrl: null,
+    });
+    expect(removed.json().quickReply).toMatchObject({ mediaUrl: null, media: null });
+  });
 });

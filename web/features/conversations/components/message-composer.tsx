@@ -64,6 +64,10 @@ export function MessageComposer({ thread, contact }: { thread: Thread; contact: 
   const quickReplies = useQuickReplyPicker({
     contact,
     setText: (text) => form.setValue('text', text, { shouldDirty: true }),
+    // The reply's file goes with it, in place of one attached before (a note carries no file).
+    onMedia: (media) => {
+      if (!note) setAttached(media);
+    },
     maxLength: MAX_LENGTH,
     tooLong: conversationsMsg.textTooLong,
   });

@@ -36,11 +36,14 @@ const excerpt = (text: string) => {
 export function useQuickReplyPicker({
   contact,
   setText,
+  onMedia,
   maxLength,
   tooLong,
 }: {
   contact: QuickReplyContact;
   setText: (text: string) => void;
+  /** A reply with a file: the box attaches it (a box writing a note leaves it out). */
+  onMedia?: (media: NonNullable<QuickReply['media']>) => void;
   maxLength: number;
   tooLong: string;
 }) {
@@ -81,6 +84,7 @@ export function useQuickReplyPicker({
       return;
     }
     setText(next.text);
+    if (reply.media) onMedia?.(reply.media);
     el.focus();
     el.setSelectionRange(next.caret, next.caret);
   };

@@ -1,0 +1,2 @@
+ALTER TABLE "quick_replies" ADD COLUMN "media_upload_id" uuid;--> statement-breakpoint
+ALTER TABLE "quick_replies" ADD CONSTRAINT "quick_replies_media_upload_id_media_uploads_id_fk" FOREIGN KEY ("media_upload_id") REFERENCES "public"."media_uploads"("id") ON DELETE set null ON UPDATE no action;
