@@ -57,6 +57,16 @@ export function uploadUrl(id: string): string {
   return `/api/uploads/${id}`;
 }
 
+const UPLOAD_PATH = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
+
+/**
+ * The upload a field names, as `upload:<id>` or as its own `/api/uploads/<id>` URL; null for
+ * anything else (a link elsewhere). The id is as written: whose file it is, the server checks.
+ */
+export function namedUploadId(ref: string): string | null {
+  return uploadIdOf(ref) ?? UPLOAD_PATH.exec(ref)?.[1] ?? null;
+}
+
 export const uploadIdParams = z.object({ id: z.uuid({ error: 'Identificador inválido.' }) });
 
 /** POST /api/uploads answers the stored file. */

@@ -20,7 +20,7 @@ import { messageCounts } from '../../../contract/metrics';
 import { unknownVariable } from '../../../contract/personalize';
 import { e164Of } from '../../../contract/phone';
 import { contactLimitFor } from '../../../contract/plans';
-import { UPLOAD_REF_PREFIX, uploadIdOf } from '../../../contract/uploads';
+import { namedUploadId, UPLOAD_REF_PREFIX, uploadIdOf } from '../../../contract/uploads';
 import { accountSql, acrossAccounts, ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
@@ -241,8 +241,6 @@ export interface CampaignDeps {
 /** A link whose name says it is an image: kept as a link, sent as `imageUrl` links are. */
 const IMAGE_LINK = /\.(jpe?g|png|webp|gif)$/i;
 
-const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
-
 /** An image is an http(s) URL or one of the account's uploads (as `upload:<id>` or its `/api/uploads/<id>` URL). */
 async function resolveImage(
   db: Db,
@@ -252,7 +250,7 @@ async function resolveImage(
 ): Promise<string | null> {
   if (!value) return null;
   // A bare `upload:` names nothing: it falls through to the link check below.
-  const uploadId = uploadIdOf(value) ?? UPLOAD_URL.exec(value)?.[1];
+  const uploadId = namedUploadId(value);
   if (uploadId) {
     // One of the account's uploaded images (findUpload checks the id's shape and the account).
     const found = await findUpload(db, userId, uploadId);
@@ -284,7 +282,7 @@ async function resolveMedia(
   fromLink?: CampaignDeps['fromLink'],
 ): Promise<{ ref: string | null; file: CampaignFile | null }> {
   if (!value) return { ref: null, file: null };
-  const uploadId = uploadIdOf(value) ?? UPLOAD_URL.exec(value)?.[1];
+  const uploadId = namedUploadId(value);
   if (uploadId) {
     const file = (await readyAccountFiles(db, userId, [uploadId])).get(uploadId);
     if (!file) throw new AppError('VALIDATION', campaignMsg.fileNotFound, { mediaUrl: campaignMsg.fileNotFound });

@@ -1,13 +1,11 @@
 import { conversationsMsg } from '../../../contract/conversations';
 import { contentPreview, type MediaKind } from '../../../contract/message-content';
-import { uploadIdOf } from '../../../contract/uploads';
+import { namedUploadId } from '../../../contract/uploads';
 import type { Db } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { readyAccountFile } from '../../media/account-files';
 import type { OutgoingMessage } from '../../whatsapp/driver';
-
-const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
 
 /** A file a person sends from 'Conversas': one of the account's files. */
 export interface Attachment {
@@ -35,7 +33,7 @@ export async function replyAttachment(
   userId: string,
   mediaUrl: string,
 ): Promise<Attachment> {
-  const id = uploadIdOf(mediaUrl) ?? UPLOAD_URL.exec(mediaUrl)?.[1];
+  const id = namedUploadId(mediaUrl);
   if (id !== undefined && id !== null) {
     const file = await readyFile(deps.db, userId, id);
     if (!file) throw new AppError('VALIDATION', conversationsMsg.mediaInvalid);

@@ -10,7 +10,7 @@ import {
   savedMessageImageRef,
   savedMessagesMsg,
 } from '../../../contract/saved-messages';
-import { UPLOAD_REF_PREFIX, uploadIdOf, uploadUrl } from '../../../contract/uploads';
+import { namedUploadId, UPLOAD_REF_PREFIX, uploadIdOf, uploadUrl } from '../../../contract/uploads';
 import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { savedMessages } from '../../db/schema';
@@ -78,7 +78,6 @@ export interface SavedMessageDeps {
   fromLink?: (userId: string, link: string) => Promise<{ id: string }>;
 }
 
-const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
 /** A link whose name says it is an image: kept as a link, as an image link given the spec's way is. */
 const IMAGE_LINK = /\.(jpe?g|png|webp|gif)$/i;
 
@@ -88,7 +87,7 @@ const IMAGE_LINK = /\.(jpe?g|png|webp|gif)$/i;
  * fetched once into the account's files and kept as that file.
  */
 async function resolveMediaUrl(db: Db, userId: string, value: string, deps: SavedMessageDeps): Promise<string> {
-  const id = uploadIdOf(value) ?? UPLOAD_URL.exec(value)?.[1] ?? null;
+  const id = namedUploadId(value);
   if (id !== null) {
     const file = UUID.test(id) ? await readyAccountFile(db, userId, id.toLowerCase()) : null;
     if (!file) throw invalid('mediaUrl', savedMessagesMsg.fileNotFound);

@@ -5,7 +5,7 @@ import {
   type QuickReplyInput,
   quickRepliesMsg,
 } from '../../../contract/quick-replies';
-import { UPLOAD_REF_PREFIX, uploadIdOf, uploadUrl } from '../../../contract/uploads';
+import { namedUploadId, UPLOAD_REF_PREFIX, uploadUrl } from '../../../contract/uploads';
 import { lockAccount } from '../../db/account-lock';
 import { ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
@@ -58,14 +58,11 @@ async function mediaOf(
 ): Promise<string | null | undefined> {
   if (mediaUrl === undefined) return undefined;
   if (mediaUrl === null || mediaUrl === '') return null;
-  const id = (uploadIdOf(mediaUrl) ?? UPLOAD_URL.exec(mediaUrl)?.[1] ?? '').toLowerCase();
+  const id = (namedUploadId(mediaUrl) ?? '').toLowerCase();
   const file = await readyAccountFile(db, userId, id);
   if (!file) throw new AppError('VALIDATION', quickRepliesMsg.mediaInvalid, { mediaUrl: quickRepliesMsg.mediaInvalid });
   return id;
 }
-
-/** `/api/uploads/<id>`, as an upload's `url` names it. */
-const UPLOAD_URL = /^\/api\/uploads\/([0-9a-f-]{36})$/i;
 
 const likePattern = (term: string) => term.replace(/[\\%_]/g, (m) => `\\${m}`);
 
