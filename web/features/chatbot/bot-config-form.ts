@@ -1,15 +1,12 @@
 import { roleOf, type User } from '#contract/auth';
-import { aiUnavailableFor, type BotConfig, type Weekday, weekdays } from '#contract/bot';
+import { aiUnavailableFor, type BotConfig } from '#contract/bot';
 import { type BotConfigFormDraft, botConfigBodyFromForm, botConfigFormFromConfig } from '#contract/bot-config-form';
 
 /** Also decides what the automatic messages manager sends (its home is the contract's form module). */
 export { sendsAiEnabled } from '#contract/bot-config-form';
 
-/** Days in week order, with `day` switched on or off. */
-export function toggleDay(days: readonly Weekday[], day: Weekday): Weekday[] {
-  const next = days.includes(day) ? days.filter((d) => d !== day) : [...days, day];
-  return weekdays.filter((d) => next.includes(d));
-}
+/** The hours' day buttons (web/components/weekday-toggles.tsx) switch days with it. */
+export { toggleDay } from '#web/lib/weekdays';
 
 /**
  * Whether the dialog holds edits that 'Salvar Configuração' would store: the form and the stored

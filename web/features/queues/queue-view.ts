@@ -44,11 +44,8 @@ export function toggleId(list: readonly string[], id: string, on: boolean): stri
   return on ? [...rest, id] : rest;
 }
 
-/** `day` switched on or off, the week's order kept. */
-export function toggleWeekday(days: readonly Weekday[], day: Weekday): Weekday[] {
-  const next = days.includes(day) ? days.filter((d) => d !== day) : [...days, day];
-  return weekdays.filter((d) => next.includes(d));
-}
+/** `day` switched on or off, the week's order kept (the hours' day buttons use it). */
+export { toggleDay as toggleWeekday } from '#web/lib/weekdays';
 
 /**
  * The days in short: 'Todos os dias', 'Seg a Sex', 'Seg a Sex, Dom', 'Seg, Qua, Sex'. Three days

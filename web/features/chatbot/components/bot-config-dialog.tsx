@@ -13,9 +13,6 @@ import {
   DEFAULT_AI_MODEL,
   HANDOFF_MINUTES_MAX,
   HANDOFF_MINUTES_MIN,
-  type Weekday,
-  weekdayLabels,
-  weekdays,
 } from '#contract/bot';
 import {
   type BotConfigFormDraft,
@@ -46,25 +43,15 @@ import { Skeleton } from '#web/components/ui/skeleton';
 import { Spinner } from '#web/components/ui/spinner';
 import { SwitchRow } from '#web/components/ui/switch-row';
 import { Textarea } from '#web/components/ui/textarea';
+import { WeekdayToggles } from '#web/components/weekday-toggles';
 import { useAuthenticatedUser } from '#web/lib/auth/get-me';
 import { canReadWorkspace } from '#web/lib/auth/permissions';
 import { formatNumber } from '#web/lib/format';
 import { useBotConfig } from '#web/lib/queries/get-bot-config';
 import { toastError, toastSuccess } from '#web/lib/toasts';
 import { UnsavedChangesDialog, UnsavedChangesGuard } from '#web/lib/use-unsaved-changes-guard';
-import { cn } from '#web/lib/utils';
 import { useSaveBotConfig } from '../api/save-bot-config';
-import { aiUnavailableText, botConfigFormDirty, toggleDay } from '../bot-config-form';
-
-const WEEKDAY_NAMES: Record<Weekday, string> = {
-  monday: 'Segunda-feira',
-  tuesday: 'Terça-feira',
-  wednesday: 'Quarta-feira',
-  thursday: 'Quinta-feira',
-  friday: 'Sexta-feira',
-  saturday: 'Sábado',
-  sunday: 'Domingo',
-};
+import { aiUnavailableText, botConfigFormDirty } from '../bot-config-form';
 
 /** What 'Bot ativo' says under it: the state it is in now. */
 const botSwitchText = {
@@ -407,30 +394,7 @@ function BotConfigForm({
                 />
               </div>
             </div>
-            <fieldset className="flex flex-wrap gap-1.5">
-              <legend className="pb-1.5 text-sm font-medium">Dias</legend>
-              {weekdays.map((day) => {
-                const on = form.businessHours.days.includes(day);
-                return (
-                  <button
-                    key={day}
-                    type="button"
-                    aria-pressed={on}
-                    title={WEEKDAY_NAMES[day]}
-                    onClick={() => setHours('days', toggleDay(form.businessHours.days, day))}
-                    className={cn(
-                      'h-8 min-w-12 rounded-full border px-3 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
-                      on
-                        ? 'border-brand-strong bg-brand-strong text-white'
-                        : 'border-input bg-card text-foreground hover:bg-muted',
-                    )}
-                  >
-                    <span aria-hidden>{weekdayLabels[day]}</span>
-                    <span className="sr-only">{WEEKDAY_NAMES[day]}</span>
-                  </button>
-                );
-              })}
-            </fieldset>
+            <WeekdayToggles days={form.businessHours.days} onChange={(days) => setHours('days', days)} />
             <p className="text-xs text-muted-foreground">
               O mesmo expediente das configurações do WhatsApp, no horário de Brasília.
             </p>

@@ -36,6 +36,7 @@ import {
   threadOf,
   unreadText,
 } from '../conversation-view';
+import { QueueBadge } from './queue-badge';
 
 function ListSkeleton() {
   return (
@@ -121,13 +122,7 @@ function ConversationItem({
               {status.label}
             </Badge>
           ) : null}
-          {queue ? (
-            <Badge tone="purple" className="max-w-36 min-w-0 shrink" data-testid="conversation-item-queue">
-              <Inbox aria-hidden className="shrink-0" />
-              <span className="sr-only">Fila: </span>
-              <span className="truncate">{queue}</span>
-            </Badge>
-          ) : null}
+          {queue ? <QueueBadge name={queue} className="max-w-36 shrink" testId="conversation-item-queue" /> : null}
           {assignee ? (
             <span className="flex min-w-0 items-center gap-1" data-testid="conversation-item-assignee">
               <UserRound aria-hidden className="size-3 shrink-0" />

@@ -1,4 +1,4 @@
-import { ArrowLeft, Bot, Headset, Inbox, MessagesSquare, Smartphone, UserRound } from 'lucide-react';
+import { ArrowLeft, Bot, Headset, MessagesSquare, Smartphone, UserRound } from 'lucide-react';
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { type Conversation, type ConversationMessage, conversationsMsg } from '#contract/conversations';
@@ -31,6 +31,7 @@ import {
 import { ConversationTeamBar } from './conversation-team-bar';
 import { MessageBubble } from './message-bubble';
 import { MessageComposer } from './message-composer';
+import { QueueBadge } from './queue-badge';
 
 /** How close to the bottom (px) still counts as reading the newest messages, so new ones scroll in. */
 const STICK_TO_BOTTOM_PX = 80;
@@ -138,13 +139,7 @@ function PaneHeader({
                 {status.label}
               </Badge>
             ) : null}
-            {queue ? (
-              <Badge tone="purple" className="max-w-40 min-w-0" data-testid="conversation-queue">
-                <Inbox aria-hidden className="shrink-0" />
-                <span className="sr-only">Fila: </span>
-                <span className="truncate">{queue}</span>
-              </Badge>
-            ) : null}
+            {queue ? <QueueBadge name={queue} className="max-w-40" testId="conversation-queue" /> : null}
             {showPhone ? <span className="truncate tabular-nums">{formatPhone(phone)}</span> : null}
             {numberLabel ? (
               <Badge tone="outline" className="max-w-40 min-w-0" data-testid="conversation-number">

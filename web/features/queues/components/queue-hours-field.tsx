@@ -1,23 +1,13 @@
 import { type ComponentProps, useId } from 'react';
-import { type Weekday, weekdayLabels, weekdays } from '#contract/bot';
 import { QUEUE_MESSAGE_MAX } from '#contract/queues';
 import { FieldError } from '#web/components/field-error';
 import { Input } from '#web/components/ui/input';
 import { Label } from '#web/components/ui/label';
 import { SwitchRow } from '#web/components/ui/switch-row';
 import { Textarea } from '#web/components/ui/textarea';
+import { WeekdayToggles } from '#web/components/weekday-toggles';
 import { cn } from '#web/lib/utils';
-import { type QueueHoursValues, toggleWeekday } from '../queue-view';
-
-const WEEKDAY_NAMES: Record<Weekday, string> = {
-  monday: 'Segunda-feira',
-  tuesday: 'Terça-feira',
-  wednesday: 'Quarta-feira',
-  thursday: 'Quinta-feira',
-  friday: 'Sexta-feira',
-  saturday: 'Sábado',
-  sunday: 'Domingo',
-};
+import type { QueueHoursValues } from '../queue-view';
 
 export interface QueueHoursErrors {
   start?: string;
@@ -99,33 +89,11 @@ export function QueueHoursField({
             </div>
           </div>
           <FieldError id={ids.hoursError} message={hoursError} />
-          <fieldset
-            className="flex min-w-0 flex-wrap gap-1.5"
-            aria-describedby={[ids.daysHint, errors.days ? ids.daysError : null].filter(Boolean).join(' ')}
-          >
-            <legend className="pb-1.5 text-sm font-medium">Dias</legend>
-            {weekdays.map((day) => {
-              const on = days.includes(day);
-              return (
-                <button
-                  key={day}
-                  type="button"
-                  aria-pressed={on}
-                  title={WEEKDAY_NAMES[day]}
-                  onClick={() => onHoursChange({ ...hours, days: toggleWeekday(days, day) })}
-                  className={cn(
-                    'h-8 min-w-12 rounded-full border px-3 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring pointer-coarse:h-11',
-                    on
-                      ? 'border-brand-strong bg-brand-strong text-white'
-                      : 'border-input bg-card text-foreground hover:bg-muted',
-                  )}
-                >
-                  <span aria-hidden>{weekdayLabels[day]}</span>
-                  <span className="sr-only">{WEEKDAY_NAMES[day]}</span>
-                </button>
-              );
-            })}
-          </fieldset>
+          <WeekdayToggles
+            days={days}
+            onChange={(next) => onHoursChange({ ...hours, days: next })}
+            describedBy={[ids.daysHint, errors.days ? ids.daysError : null].filter(Boolean).join(' ')}
+          />
           <p
             id={ids.daysHint}
             className={cn('text-xs', days.length === 0 ? 'text-amber-900' : 'text-muted-foreground')}
