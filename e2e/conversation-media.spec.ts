@@ -1,18 +1,7 @@
-import { expect, expectOk, postJson, prepareSendingAccount, shot, signInCustomer, test } from './fixtures';
+import { expect, expectOk, postJson, prepareSendingAccount, shot, signInCustomer, TINY_PDF, test } from './fixtures';
 
 /** A 1×1 transparent PNG. */
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-
-/** The smallest PDF a reader opens: one empty page. */
-const PDF = [
-  '%PDF-1.4',
-  '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
-  '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
-  '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 72 72] >> endobj',
-  'trailer << /Root 1 0 R >>',
-  '%%EOF',
-  '',
-].join('\n');
 
 const base64 = (text: string) => Buffer.from(text, 'latin1').toString('base64');
 
@@ -55,7 +44,7 @@ test('received files, locations and contact cards show in Conversas, and a docum
   await inbound('unsupported', { from: ANA, unsupported: 'poll' });
   await inbound('document', {
     from: BETO,
-    media: { kind: 'document', mimeType: 'application/pdf', fileName: 'catalogo.pdf', dataBase64: base64(PDF) },
+    media: { kind: 'document', mimeType: 'application/pdf', fileName: 'catalogo.pdf', dataBase64: base64(TINY_PDF) },
   });
 
   // The list names the document's conversation by its file (the server's preview).

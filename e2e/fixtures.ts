@@ -1,8 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type APIRequestContext, type APIResponse, test as base, expect, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type APIResponse,
+  type Browser,
+  type BrowserContext,
+  test as base,
+  expect,
+  type Page,
+} from '@playwright/test';
 import pg from 'pg';
 import type { PlanType } from '../contract/plans';
+import type { MemberRole } from '../contract/team';
 
 /** Every test fails on a console error or an uncaught page error, except expected 401s of logged-out checks. */
 export const test = base.extend<{ consoleErrors: string[] }>({
@@ -190,4 +199,61 @@ export function mailsTo(address: string, subject: string): Mail[] {
 export async function mailTo(address: string, subject: string): Promise<Mail> {
   await expect.poll(() => mailsTo(address, subject).length, { timeout: 10_000 }).toBeGreaterThan(0);
   return mailsTo(address, subject)[0];
+}
+
+/** The smallest PDF a reader opens: one empty page. */
+export const TINY_PDF = [
+  '%PDF-1.4',
+  '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
+  '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
+  '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 72 72] >> endobj',
+  'trailer << /Root 1 0 R >>',
+  '%%EOF',
+  '',
+].join('\n');
+
+/** A member who joined through the owner's invitation, signed in in a browser context of their own. */
+export interface JoinedMember {
+  page: Page;
+  context: BrowserContext;
+  username: string;
+  /** The member page's console and page errors (the login page's 401 check aside). */
+  errors: string[];
+}
+
+/**
+ * Invites `name` as `role` from the owner's `page` (POST /api/team/invitations), accepts the link's
+ * token with a fresh username and `password`, and signs the member in in a new context.
+ */
+export async function joinAsMember(
+  browser: Browser,
+  owner: Page,
+  opts: { name: string; prefix: string; role: MemberRole; password: string },
+): Promise<JoinedMember> {
+  const invited = await (
+    await expectOk(
+      postJson(owner.request, '/api/team/invitations', {
+        name: opts.name,
+        email: `${unique(opts.prefix)}@example.com`,
+        role: opts.role,
+      }),
+      'invitation',
+    )
+  ).json();
+  const token = new URL(invited.inviteUrl).searchParams.get('token');
+  const username = unique(`${opts.prefix}.`);
+  await expectOk(
+    postJson(owner.request, '/api/auth/accept-invitation', { token, username, password: opts.password }),
+    'acceptance',
+  );
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL, locale: 'pt-BR' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    // The login page's session check answers 401 while signed out.
+    if (m.type() === 'error' && !/status of 401/.test(m.text())) errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await login(page, username, opts.password);
+  return { page, context, username, errors };
 }

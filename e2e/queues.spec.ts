@@ -4,13 +4,12 @@ import { queuesMsg } from '../contract/queues';
 import {
   expect,
   expectOk,
-  login,
+  joinAsMember,
   postJson,
   prepareSendingAccount,
   shot,
   signInCustomer,
   test,
-  unique,
 } from './fixtures';
 
 /** Nothing on the page is wider than the screen (as e2e/mobile-reach.spec.ts checks it). */
@@ -148,30 +147,16 @@ test('an owner creates, edits and deletes a queue; Conversas shows and filters b
   await expect.poll(queueOf).toEqual([null]);
 
   // An agent reads the queues, without the buttons to change them.
-  const invited = await (
-    await expectOk(
-      postJson(page.request, '/api/team/invitations', {
-        name: 'Beto Atendente',
-        email: `${unique('beto')}@example.com`,
-        role: 'agent',
-      }),
-      'invitation',
-    )
-  ).json();
-  const token = new URL(invited.inviteUrl).searchParams.get('token');
-  const username = unique('beto.');
-  await expectOk(
-    postJson(page.request, '/api/auth/accept-invitation', { token, username, password: 'senha-do-beto' }),
-    'acceptance',
-  );
-  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL, locale: 'pt-BR' });
-  const agent = await context.newPage();
-  const errors: string[] = [];
-  agent.on('console', (m) => {
-    if (m.type() === 'error' && !/status of 401/.test(m.text())) errors.push(m.text());
+  const {
+    page: agent,
+    context,
+    errors,
+  } = await joinAsMember(browser, page, {
+    name: 'Beto Atendente',
+    prefix: 'beto',
+    role: 'agent',
+    password: 'senha-do-beto',
   });
-  agent.on('pageerror', (e) => errors.push(String(e)));
-  await login(agent, username, 'senha-do-beto');
   await agent.goto('/filas');
   const agentCard = agent.getByTestId('queue-card').filter({ hasText: 'Financeiro' });
   await expect(agentCard).toContainText('24 horas');

@@ -1,15 +1,4 @@
-import { expect, expectOk, postJson, prepareSendingAccount, shot, signInCustomer, test } from './fixtures';
-
-/** The smallest PDF a reader opens: one empty page. */
-const PDF = [
-  '%PDF-1.4',
-  '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
-  '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
-  '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 72 72] >> endobj',
-  'trailer << /Root 1 0 R >>',
-  '%%EOF',
-  '',
-].join('\n');
+import { expect, expectOk, postJson, prepareSendingAccount, shot, signInCustomer, TINY_PDF, test } from './fixtures';
 
 /**
  * A quick reply with a file: kept in Configurações with its PDF, typed as /tabela in Conversas,
@@ -33,7 +22,7 @@ test('a quick reply carries a file: made in Configurações, used with / in Conv
   await dialog.getByLabel('Arquivo (opcional)').setInputFiles({
     name: 'tabela.pdf',
     mimeType: 'application/pdf',
-    buffer: Buffer.from(PDF, 'latin1'),
+    buffer: Buffer.from(TINY_PDF, 'latin1'),
   });
   await expect(dialog.getByTestId('quick-reply-file')).toContainText('tabela.pdf');
   await page.screenshot(shot('quick-reply-media-dialog-1366'));

@@ -1,13 +1,12 @@
 import {
   expect,
   expectOk,
-  login,
+  joinAsMember,
   postJson,
   prepareSendingAccount,
   shot,
   signInCustomer,
   test,
-  unique,
 } from './fixtures';
 
 /**
@@ -29,31 +28,16 @@ test('an agent takes a conversation from Sem responsável, answers with a quick 
   );
   await expectOk(postJson(page.request, '/api/whatsapp/simulator/inbound', { from: phone, text: 'Oi' }), 'inbound');
 
-  const invited = await (
-    await expectOk(
-      postJson(page.request, '/api/team/invitations', {
-        name: 'Ana Atendente',
-        email: `${unique('ana')}@example.com`,
-        role: 'agent',
-      }),
-      'invitation',
-    )
-  ).json();
-  const token = new URL(invited.inviteUrl).searchParams.get('token');
-  const username = unique('ana.');
-  await expectOk(
-    postJson(page.request, '/api/auth/accept-invitation', { token, username, password: 'senha-da-ana' }),
-    'acceptance',
-  );
-
-  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL, locale: 'pt-BR' });
-  const agent = await context.newPage();
-  const errors: string[] = [];
-  agent.on('console', (m) => {
-    if (m.type() === 'error' && !/status of 401/.test(m.text())) errors.push(m.text());
+  const {
+    page: agent,
+    context,
+    errors,
+  } = await joinAsMember(browser, page, {
+    name: 'Ana Atendente',
+    prefix: 'ana',
+    role: 'agent',
+    password: 'senha-da-ana',
   });
-  agent.on('pageerror', (e) => errors.push(String(e)));
-  await login(agent, username, 'senha-da-ana');
   await agent.goto('/conversations');
   const filters = agent.getByRole('tablist', { name: 'Filtrar conversas' });
   await filters.getByRole('tab', { name: 'Minhas' }).click();

@@ -1,7 +1,18 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { teamMsg } from '../contract/team';
-import { expect, expectOk, login, mailTo, postJson, shot, signInCustomer, test, unique } from './fixtures';
+import {
+  expect,
+  expectOk,
+  joinAsMember,
+  login,
+  mailTo,
+  postJson,
+  shot,
+  signInCustomer,
+  test,
+  unique,
+} from './fixtures';
 
 async function expectNoSeriousAxe(page: Page) {
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
@@ -223,29 +234,16 @@ test('a manager runs the account like its owner, but for restoring a backup and 
   browser,
 }) => {
   await signInCustomer(page, { prefix: 'dona', name: 'Otília Dona', plan: 'professional' });
-  const email = `${unique('gil')}@example.com`;
-  const invited = await (
-    await expectOk(
-      postJson(page.request, '/api/team/invitations', { name: 'Gil Gerente', email, role: 'manager' }),
-      'invitation',
-    )
-  ).json();
-  const token = new URL(invited.inviteUrl).searchParams.get('token');
-  const username = unique('gil.');
-  await expectOk(
-    postJson(page.request, '/api/auth/accept-invitation', { token, username, password: 'senha-do-gil' }),
-    'acceptance',
-  );
-
-  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL, locale: 'pt-BR' });
-  const manager = await context.newPage();
-  const errors: string[] = [];
-  manager.on('console', (m) => {
-    // The login page's session check answers 401 while signed out.
-    if (m.type() === 'error' && !/status of 401/.test(m.text())) errors.push(m.text());
+  const {
+    page: manager,
+    context,
+    errors,
+  } = await joinAsMember(browser, page, {
+    name: 'Gil Gerente',
+    prefix: 'gil',
+    role: 'manager',
+    password: 'senha-do-gil',
   });
-  manager.on('pageerror', (e) => errors.push(String(e)));
-  await login(manager, username, 'senha-do-gil');
   const menu = manager.getByRole('navigation', { name: 'Menu principal' });
   for (const label of ['Números', 'Chatbot', 'Equipe'])
     await expect(menu.getByRole('link', { name: label })).toBeVisible();

@@ -12,7 +12,7 @@ import { apiFetch, type HttpSession, readCampaign, startCampaign } from './testi
 import { RoundRobinProxy } from './testing/round-robin-proxy';
 import { sendingSettings } from './testing/sending-settings';
 import { startSourceServer, untilHealthy } from './testing/source-server';
-import { waitFor } from './testing/test-app';
+import { waitFor, within } from './testing/test-app';
 import { signBody } from './whatsapp/cloud-api/webhook';
 
 /**
@@ -57,16 +57,6 @@ const said = () => servers.map((s) => `--- ${s.name}\n${s.output()}`).join('\n')
 
 async function healthy(s: NodeServer): Promise<void> {
   if (!(await untilHealthy(s))) throw new Error(`${s.name} did not start:\n${s.output()}`);
-}
-
-/** Polls `check` every 25 ms; answers how long it took to hold, or throws after `ms`. */
-async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-  const start = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - start;
-    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 const me = (base: string, cookie: string) =>

@@ -7,7 +7,7 @@ import { signIn } from './testing/http-session';
 import { apiFetch, type HttpSession } from './testing/raw-http';
 import { sendingSettings } from './testing/sending-settings';
 import { startSourceServer, untilHealthy } from './testing/source-server';
-import { waitFor } from './testing/test-app';
+import { waitFor, within } from './testing/test-app';
 
 /**
  * A team working one account across two real server processes on one PostgreSQL: a conversation
@@ -30,16 +30,6 @@ function notToday(): (typeof WEEKDAYS)[number] {
     .format(new Date())
     .toLowerCase();
   return WEEKDAYS.find((d) => d !== today) ?? 'monday';
-}
-
-/** Polls `check` every 25 ms; answers how long it took to hold, or throws after `ms`. */
-async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-  const start = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - start;
-    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 beforeAll(async () => {

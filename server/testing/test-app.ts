@@ -232,6 +232,16 @@ export async function waitFor<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean
   }
 }
 
+/** Polls `check` every 25 ms; answers how long it took to hold, or throws after `ms`. */
+export async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - start;
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /**
  * Rows read again until their statuses stop moving: receipts of the last messages may still arrive
  * after a campaign completes (in batches per account), so figures are compared once they settle.
