@@ -322,6 +322,14 @@ const whatsappGroup: IdUse = {
 // A rule or a member works one of the account's own queues: another account's queue is an unknown one.
 const refusedQueue: IdUse = { expect: 'refused', values: () => [a.queue], unknown: () => [randomUUID()] };
 
+// The example rules are text rules, which keep no file: a named one, A's or not, is left out (a file
+// rule's own file is refused as unknown: bot-config tests, resolveRuleMedia).
+const textRuleMedia: IdUse = {
+  expect: 'ignored',
+  values: () => [a.upload, ...a.files].flatMap(uploadRefs),
+  reason: 'a text rule keeps no file: the one named is left out',
+};
+
 const ID_FIELDS: Record<string, IdUse> = {
   'POST /api/campaigns body connectionIds': refusedNumbers,
   'PUT /api/campaigns/:id body connectionIds': refusedNumbers,
@@ -357,6 +365,17 @@ const ID_FIELDS: Record<string, IdUse> = {
     reason: 'rules keep their id only within the account; another account’s id gets a new one',
   },
   'POST /api/bot-config body autoReplies[].imageUrl': refusedUpload,
+  // A file sent or kept by name (`upload:<id>` or `/api/uploads/<id>`): another account's is an unknown one.
+  'POST /api/campaigns body mediaUrl': refusedUpload,
+  'PUT /api/campaigns/:id body mediaUrl': refusedUpload,
+  'POST /api/messages body mediaUrl': refusedUpload,
+  'PUT /api/messages/:id body mediaUrl': refusedUpload,
+  'POST /api/quick-replies body mediaUrl': refusedUpload,
+  'PUT /api/quick-replies/:id body mediaUrl': refusedUpload,
+  'POST /api/conversations/:phone/messages body mediaUrl': refusedUpload,
+  'POST /api/bot-config body autoReplies[].mediaUrl': textRuleMedia,
+  'POST /api/bot-config/auto-replies body mediaUrl': textRuleMedia,
+  'PUT /api/bot-config/auto-replies/:id body mediaUrl': refusedUpload,
   // A rule hands conversations to one of the account's own queues: another account's queue is an unknown one.
   'POST /api/bot-config body autoReplies[].queueId': refusedQueue,
   'POST /api/bot-config/auto-replies body queueId': refusedQueue,
@@ -511,7 +530,7 @@ const accountRoutes = () => ctx.app.deps.routes.filter((r) => r.access === 'cust
 // Schemas
 
 /** Field names that hold an id, or an image that may be a reference to an upload. */
-const ID_NAME = /(?:^ids?|Ids?|^imageUrl)$/;
+const ID_NAME = /(?:^ids?|Ids?|^imageUrl|^mediaUrl)$/;
 
 type ZodDef = Record<string, unknown> & { type?: string };
 const defOf = (schema: unknown) => (schema as { _zod?: { def: ZodDef } } | undefined)?._zod?.def;
