@@ -54,6 +54,12 @@ export const teamMsg = {
   updated: 'Membro atualizado.',
   deactivate: 'Desativar',
   activate: 'Reativar',
+  resetTwoFactor: 'Redefinir 2FA',
+  resetTwoFactorTitle: (name: string) => `Redefinir a verificação em duas etapas de ${name}?`,
+  resetTwoFactorDescription:
+    'Use quando a pessoa perdeu o celular e os códigos de recuperação. O app autenticador e os códigos atuais deixam de valer, as sessões abertas dela terminam, e ela entra só com a senha até configurar a verificação de novo (obrigatória, se a equipe exigir).',
+  twoFactorReset: (name: string) => `Verificação em duas etapas de ${name} redefinida.`,
+  twoFactorNotOn: 'Este membro não usa verificação em duas etapas.',
   limitReached: (limit: number) =>
     `Seu plano permite até ${limit} ${limit === 1 ? 'pessoa' : 'pessoas'} na equipe, contando o proprietário e os convites pendentes. Cancele um convite, remova um membro ou mude de plano.`,
   emailTaken: 'Este email já é usado por uma conta do Disparo. Convide outro email.',

@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
+import { teamMsg } from '../contract/team';
 import { RECOVERY_CODE_COUNT, twoFactorMsg } from '../contract/two-factor';
-import { test as base, createActiveCustomer, expect, login, shot, sql } from './fixtures';
+import { test as base, createActiveCustomer, expect, joinAsMember, login, shot, sql } from './fixtures';
 
 /**
  * The fixtures' console check, where the wrong codes these tests type on purpose answer 400 too (the
@@ -187,4 +188,42 @@ test('a login its account holds to two-factor sign-in sees only its setup, then 
   await expect(held).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Contatos', level: 1 })).toBeVisible();
   expect(calls, 'calls answered 403 TWO_FACTOR_REQUIRED').toEqual([]);
+});
+
+test('an owner resets the two-factor sign-in of an agent who lost the phone: the agent’s session ends', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const owner = await createActiveCustomer(page, { prefix: 'perdeu', name: 'Olga Dona', plan: 'professional' });
+  await login(page, owner.username, owner.password);
+  const agent = await joinAsMember(browser, page, {
+    name: 'Caio Celular',
+    prefix: 'caio',
+    role: 'agent',
+    password: 'senha-do-caio-1',
+  });
+  await sql('update users set two_factor_at = now() where username = $1', [agent.username]);
+
+  await page.goto('/equipe');
+  const row = page.getByTestId('team-member').filter({ hasText: 'Caio Celular' });
+  await expect(row.getByTestId('member-two-factor')).toBeVisible();
+  // Only a row with a second factor offers the reset.
+  await expect(page.getByRole('button', { name: /Redefinir 2FA/ })).toHaveCount(1);
+  await row.getByRole('button', { name: `${teamMsg.resetTwoFactor} de Caio Celular` }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog.getByText(teamMsg.resetTwoFactorTitle('Caio Celular'))).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot(shot('team-reset-two-factor-390'));
+  await expectNoSideScroll(page, 'reset dialog');
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await dialog.getByRole('button', { name: teamMsg.resetTwoFactor }).click();
+  await expect(page.getByText(teamMsg.twoFactorReset('Caio Celular')).first()).toBeVisible();
+  await expect(row.getByTestId('member-two-factor')).toHaveCount(0);
+  await expect(row.getByRole('button', { name: /Redefinir 2FA/ })).toHaveCount(0);
+
+  // The agent's open session is over: the next page they open is the sign-in.
+  await agent.page.goto('/conversations');
+  await agent.page.waitForURL('**/login');
+  await agent.context.close();
 });

@@ -145,6 +145,27 @@ export const mailTemplates = {
       footer: `Você recebeu este email porque alguém da equipe de ${d.accountName} o convidou para o ${d.product}.`,
     }),
 
+  /** Someone of the team took this login's second factor away (a lost phone). */
+  twoFactorReset: (d: {
+    product: string;
+    name: string;
+    by: string;
+    accountName: string;
+    loginUrl: string;
+  }): MailContent =>
+    render({
+      subject: `Sua verificação em duas etapas foi redefinida – ${d.product}`,
+      product: d.product,
+      name: d.name,
+      paragraphs: [
+        `${d.by} redefiniu a verificação em duas etapas do seu acesso à equipe de ${d.accountName} no ${d.product}. O app autenticador e os códigos de recuperação que você tinha deixaram de valer, e as suas sessões abertas foram encerradas.`,
+        'Entre com o seu usuário e a sua senha e configure a verificação de novo em Minha conta.',
+      ],
+      action: { label: `Entrar no ${d.product}`, url: d.loginUrl },
+      after: ['Se você não pediu isto, fale agora com o responsável pela conta.'],
+      footer: `Você recebeu este email porque faz parte da equipe de ${d.accountName} no ${d.product}.`,
+    }),
+
   accountApproved: (d: { product: string; name: string; username: string; loginUrl: string }): MailContent =>
     render({
       subject: `Sua conta no ${d.product} foi aprovada`,

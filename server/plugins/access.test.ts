@@ -181,6 +181,11 @@ const crossTenantCases: Record<string, (ownerId: string) => Promise<{ id: string
   }),
   'PATCH /api/team/:id': async (o) => ({ id: await ownerMemberId(o), payload: { isActive: false } }),
   'DELETE /api/team/invitations/:id': async (o) => ({ id: await ownerInvitationId(o) }),
+  // A member with a second factor: the reset would succeed, were it the owner's own account.
+  'POST /api/team/:id/reset-two-factor': async (o) => ({
+    id: (await createUser(ctx, { accountType: 'regular', accountId: o, teamRole: 'agent', twoFactorAt: new Date() }))
+      .id,
+  }),
 };
 
 const sampleParams = (url: string) => url.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');

@@ -6,3 +6,4 @@ export { emailConfirmationRoutes } from './email-confirmation.routes';
 export { hashPassword, verifyPassword } from './password';
 export { passwordResetRoutes } from './password-reset.routes';
 export { twoFactorRoutes } from './two-factor.routes';
+export { removeTwoFactor } from './two-factor.service';

@@ -166,9 +166,23 @@ export async function disableTwoFactor(
   if (!(await spendSecondFactor(db, key, login.id, input.code))) {
     throw new AppError('VALIDATION', twoFactorMsg.invalidCode, { code: twoFactorMsg.invalidCode });
   }
-  await db.transaction(async (tx) => {
-    await tx.delete(twoFactorSecrets).where(ofAccount(twoFactorSecrets, login.id));
-    await tx.update(users).set({ twoFactorAt: null }).where(eq(users.id, login.id));
+  await removeTwoFactor(db, login.id);
+}
+
+/**
+ * Takes a login's second factor away, secret and recovery codes with it: the login signs in with
+ * its password alone (or is sent to set a new one up, where the account requires it). True when
+ * there was one to take.
+ */
+export async function removeTwoFactor(db: Db, userId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.delete(twoFactorSecrets).where(ofAccount(twoFactorSecrets, userId));
+    const cleared = await tx
+      .update(users)
+      .set({ twoFactorAt: null })
+      .where(and(eq(users.id, userId), isNotNull(users.twoFactorAt)))
+      .returning({ id: users.id });
+    return cleared.length > 0;
   });
 }
 

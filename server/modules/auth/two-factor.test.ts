@@ -282,3 +282,87 @@ describe('requiring two-factor sign-in of the team', () => {
     expect(after.requireTwoFactor).toBe(false);
   });
 });
+
+describe('resetting a member’s two-factor sign-in (a lost phone)', () => {
+  it('is for the owner and managers, on others’ rows: the old codes stop working and the member’s sessions end', async () => {
+    const { user: owner, cookie } = await newCustomer(ctx, { planType: 'professional' });
+    const manager = await newMember(ctx, owner, 'manager');
+    const agent = await newMember(ctx, owner, 'agent');
+    const { recoveryCodes } = await turnOn(agent.cookie);
+    const reset = (who: string, id: string) => call(who, 'POST', `/api/team/${id}/reset-two-factor`);
+
+    // An agent manages no one; nobody resets the owner's, nor their own.
+    expect((await reset(agent.cookie, manager.member.id)).statusCode).toBe(403);
+    const ownerRow = await reset(manager.cookie, owner.id);
+    expect(ownerRow.statusCode).toBe(403);
+    expect(ownerRow.json().message).toBe(teamMsg.ownerProtected);
+    expect((await reset(manager.cookie, manager.member.id)).json().message).toBe(teamMsg.notYourself);
+    // A login without a second factor has nothing to reset.
+    const none = await reset(cookie, manager.member.id);
+    expect(none.statusCode).toBe(409);
+    expect(none.json().message).toBe(teamMsg.twoFactorNotOn);
+
+    const done = await reset(manager.cookie, agent.member.id);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({
+      message: teamMsg.twoFactorReset(agent.member.name),
+      member: { id: agent.member.id, twoFactor: false },
+    });
+    // The agent's open session is over; the secret and its recovery codes are gone.
+    expect((await call(agent.cookie, 'GET', '/api/auth/me')).statusCode).toBe(401);
+    const rows = await ctx.database.db
+      .select()
+      .from(twoFactorSecrets)
+      .where(eq(twoFactorSecrets.userId, agent.member.id));
+    expect(rows).toEqual([]);
+    // The password alone signs in now (the account does not require a second factor) …
+    const login = await call(undefined, 'POST', '/api/auth/login', {
+      username: agent.member.username,
+      password: TEST_PASSWORD,
+    });
+    expect(login.json()).not.toHaveProperty('twoFactorRequired');
+    const session = cookieOf(login, 'disparo_session');
+    expect((await call(session, 'GET', '/api/auth/me')).json()).toMatchObject({ twoFactorEnabled: false });
+    // … and the old codes disable nothing: there is no second factor to spend them on.
+    const off = await call(session, 'POST', '/api/auth/2fa/disable', {
+      password: TEST_PASSWORD,
+      code: recoveryCodes[0],
+    });
+    expect(off.json().message).toBe(twoFactorMsg.notEnabled);
+
+    // The log names who reset whose.
+    const log = (await call(cookie, 'GET', '/api/activity?limit=5')).json();
+    const line = log.events.find((e: { kind: string; actorName: string }) => e.kind === 'team_changed');
+    expect(line).toMatchObject({ actorName: manager.member.name });
+    expect(JSON.stringify(line)).toContain(`${agent.member.name} — verificação em duas etapas redefinida`);
+  });
+
+  it('sends a member of an account that requires it straight back to its setup', async () => {
+    const { user: owner, cookie } = await newCustomer(ctx, { planType: 'professional' });
+    const agent = await newMember(ctx, owner, 'agent');
+    await turnOn(cookie);
+    await turnOn(agent.cookie);
+    expect((await call(cookie, 'PUT', '/api/team/settings', { requireTwoFactor: true })).statusCode).toBe(200);
+    expect((await call(cookie, 'POST', `/api/team/${agent.member.id}/reset-two-factor`)).statusCode).toBe(200);
+    const login = await call(undefined, 'POST', '/api/auth/login', {
+      username: agent.member.username,
+      password: TEST_PASSWORD,
+    });
+    const session = cookieOf(login, 'disparo_session');
+    const blocked = await call(session, 'GET', '/api/conversations');
+    expect(blocked.json()).toMatchObject({ code: 'TWO_FACTOR_REQUIRED' });
+    await turnOn(session as string);
+    expect((await call(session, 'GET', '/api/conversations')).statusCode).toBe(200);
+  });
+
+  it('reaches no member of another account', async () => {
+    const a = await newCustomer(ctx, { planType: 'professional' });
+    const b = await newCustomer(ctx, { planType: 'professional' });
+    const agentOfB = await newMember(ctx, b.user, 'agent');
+    await turnOn(agentOfB.cookie);
+    const res = await call(a.cookie, 'POST', `/api/team/${agentOfB.member.id}/reset-two-factor`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe(teamMsg.memberNotFound);
+    expect((await call(agentOfB.cookie, 'GET', '/api/auth/me')).json()).toMatchObject({ twoFactorEnabled: true });
+  });
+});

@@ -16,6 +16,7 @@ import {
   accountNameOf,
   describeMemberChange,
   inviteMember,
+  resetMemberTwoFactor,
   revokeInvitation,
   setRequireTwoFactor,
   updateMember,
@@ -71,6 +72,28 @@ export async function changeMember(
   await record(
     deps.db,
     { kind: 'team_changed', by: ctx, detail: describeMemberChange(before, member, input.queueIds !== undefined) },
+    deps,
+  );
+  return member;
+}
+
+/** A member lost their phone: their second factor is taken away, they are told by e-mail, and the log says who did it. */
+export async function resetTwoFactorOf(deps: TeamDeps, ctx: AccountContext, id: string): Promise<TeamMember> {
+  const member = await resetMemberTwoFactor(deps.db, deps.sessions, ctx, id);
+  const { mailer } = deps.mail;
+  mailer.sendLater('two_factor_reset', async () => ({
+    to: member.email,
+    ...mailTemplates.twoFactorReset({
+      product: deps.config.PRODUCT_NAME,
+      name: member.name,
+      by: ctx.member.name,
+      accountName: accountNameOf(ctx.user),
+      loginUrl: mailer.link('/login'),
+    }),
+  }));
+  await record(
+    deps.db,
+    { kind: 'team_changed', by: ctx, detail: `${member.name} — verificação em duas etapas redefinida` },
     deps,
   );
   return member;

@@ -20,7 +20,14 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { authed } from '../../plugins/access';
 import { forAgents, routeSpec } from '../../plugins/route-spec';
-import { cancelInvitation, changeMember, changeTeamSettings, joinTeam, sendInvitation } from './manage-team';
+import {
+  cancelInvitation,
+  changeMember,
+  changeTeamSettings,
+  joinTeam,
+  resetTwoFactorOf,
+  sendInvitation,
+} from './manage-team';
 import { listTeam, previewInvitation, teamDirectory } from './team.service';
 
 /** /api/team: the account's members and invitations (Equipe), for its owner and managers. */
@@ -91,6 +98,18 @@ export const teamRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         request.body,
       );
       return { success: true as const, message: teamMsg.updated, member };
+    },
+  );
+
+  app.post(
+    '/:id/reset-two-factor',
+    spec(
+      'Take a member’s two-factor sign-in away (a lost phone): their authenticator and recovery codes stop working, their sessions end on every server, and they are told by e-mail',
+      { params: memberIdParams, response: { 200: updateMemberResponse } },
+    ),
+    async (request) => {
+      const member = await resetTwoFactorOf({ ...deps, log: request.log }, authed(request), request.params.id);
+      return { success: true as const, message: teamMsg.twoFactorReset(member.name), member };
     },
   );
 

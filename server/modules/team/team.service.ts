@@ -24,7 +24,7 @@ import { queues, type TeamInvitationRow, teamInvitations, type UserRow, users } 
 import { AppError } from '../../errors';
 import type { AccountContext } from '../../plugins/account-context';
 import { hashToken, type SessionStore } from '../../sessions/session-store';
-import { hashPassword } from '../auth';
+import { hashPassword, removeTwoFactor } from '../auth';
 
 /**
  * An account's team (docs/decisions/045-team-members.md). A member is a login of its own in
@@ -339,6 +339,29 @@ export async function updateMember(
   if (before.isActive && !after.isActive) await sessions.revokeUser(id);
   else sessions.forgetUser(id);
   return { member: toMember(after, ctx.user, undefined, (await queuesOfPeople(db, ctx.userId)).get(id)), before };
+}
+
+/**
+ * Takes a member's second factor away (a lost phone): the same people may do it as may change the
+ * member (not the owner's, not one's own), and the member's sessions end at once, on every process.
+ */
+export async function resetMemberTwoFactor(
+  db: Db,
+  sessions: SessionStore,
+  ctx: AccountContext,
+  id: string,
+): Promise<TeamMember> {
+  if (id === ctx.userId) throw new AppError('FORBIDDEN', teamMsg.ownerProtected);
+  if (id === ctx.actorId) throw new AppError('FORBIDDEN', teamMsg.notYourself);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.accountId, ctx.userId)))
+    .limit(1);
+  if (!row) throw new AppError('NOT_FOUND', teamMsg.memberNotFound);
+  if (!(await removeTwoFactor(db, id))) throw new AppError('CONFLICT', teamMsg.twoFactorNotOn);
+  await sessions.revokeUser(id);
+  return toMember({ ...row, twoFactorAt: null }, ctx.user, undefined, (await queuesOfPeople(db, ctx.userId)).get(id));
 }
 
 /**

@@ -309,6 +309,20 @@ describe('deactivating a member', () => {
   });
 });
 
+describe('resetting a member’s two-factor sign-in', () => {
+  it('tells the member by e-mail who reset it, and what to do next', async () => {
+    const owner = await newCustomer(ctx(), { planType: 'professional' });
+    const agent = await newMember(ctx(), owner.user, 'agent');
+    await ctx().database.db.update(users).set({ twoFactorAt: new Date() }).where(eq(users.id, agent.member.id));
+    const res = await call(owner.cookie, 'POST', `/api/team/${agent.member.id}/reset-two-factor`);
+    expect(res.statusCode, res.body).toBe(200);
+    const mail = await mailTo(agent.member.email);
+    expect(mail.subject).toContain('verificação em duas etapas foi redefinida');
+    expect(mail.text).toContain(`${owner.user.name} redefiniu`);
+    expect(mail.text).toContain('/login');
+  });
+});
+
 describe('another account', () => {
   it('cannot see, change or cancel anything of this account’s team, and its members see only their own account', async () => {
     const a = await newCustomer(ctx(), { planType: 'professional' });

@@ -1,4 +1,4 @@
-import { ShieldCheck, UserRoundCheck, UserRoundX } from 'lucide-react';
+import { ShieldCheck, ShieldOff, UserRoundCheck, UserRoundX } from 'lucide-react';
 import { useId } from 'react';
 import type { TeamRole } from '#contract/auth';
 import { type MemberRole, memberRoles, TEAM_ROLE_LABELS, type TeamMember, teamMsg } from '#contract/team';
@@ -28,7 +28,8 @@ export function lastSeenText(lastSeenAt: string | null, now: number): string {
 
 /**
  * One person of the team: name, username, e-mail, role, whether active, when last seen; for the
- * others' rows (not the owner's, not one's own), the role to change and 'Desativar' / 'Reativar'.
+ * others' rows (not the owner's, not one's own), the role to change, 'Desativar' / 'Reativar', and
+ * 'Redefinir 2FA' where the member signs in with a second factor.
  */
 export function MemberRow({
   member,
@@ -39,6 +40,7 @@ export function MemberRow({
   onRoleChange,
   onDeactivate,
   onReactivate,
+  onResetTwoFactor,
 }: {
   member: TeamMember;
   /** The signed-in person's own row. */
@@ -47,10 +49,11 @@ export function MemberRow({
   /** Whether the signed-in account may change members now (a demo account may not). */
   canChange: boolean;
   /** What is being saved for this member, if anything. */
-  busy: 'role' | 'active' | null;
+  busy: 'role' | 'active' | 'twoFactor' | null;
   onRoleChange: (role: MemberRole) => void;
   onDeactivate: () => void;
   onReactivate: () => void;
+  onResetTwoFactor: () => void;
 }) {
   const roleId = useId();
   const editable = member.role !== 'owner' && !isSelf;
@@ -105,6 +108,17 @@ export function MemberRow({
               <LabelledOptions values={memberRoles} labels={TEAM_ROLE_LABELS} />
             </NativeSelect>
           </div>
+          {member.twoFactor ? (
+            <PermissionGatedButton
+              variant="outline"
+              icon={busy === 'twoFactor' ? <Spinner /> : <ShieldOff aria-hidden />}
+              disabled={busy !== null}
+              onClick={onResetTwoFactor}
+            >
+              {teamMsg.resetTwoFactor}
+              <span className="sr-only"> de {member.name}</span>
+            </PermissionGatedButton>
+          ) : null}
           {member.isActive ? (
             <PermissionGatedButton
               variant="outline"

@@ -23,6 +23,7 @@ import { useNow } from '#web/lib/use-now';
 import { useCancelInvitation } from '../api/cancel-invitation';
 import { type CreateInvitationResponse, useCreateInvitation } from '../api/create-invitation';
 import { useTeam } from '../api/get-team';
+import { useResetMemberTwoFactor } from '../api/reset-member-two-factor';
 import { useUpdateMember } from '../api/update-member';
 import { useUpdateTeamSettings } from '../api/update-team-settings';
 import { InvitationLink, InviteMemberDialog } from './invite-member-dialog';
@@ -119,6 +120,8 @@ export default function TeamPage() {
   const now = useNow(30_000);
   const [inviteOpen, setInviteOpen] = useState(false);
   const [deactivating, setDeactivating] = useState<TeamMember | null>(null);
+  const [resetting, setResetting] = useState<TeamMember | null>(null);
+  const resetTwoFactor = useResetMemberTwoFactor();
   const [cancelling, setCancelling] = useState<TeamInvitation | null>(null);
   const [renewed, setRenewed] = useState<CreateInvitationResponse | null>(null);
 
@@ -135,11 +138,24 @@ export default function TeamPage() {
   const full = data ? taken >= data.limit : false;
 
   const busyOf = (m: TeamMember) =>
-    update.isPending && update.variables?.id === m.id
-      ? update.variables.input.role !== undefined
-        ? 'role'
-        : 'active'
-      : null;
+    resetTwoFactor.isPending && resetTwoFactor.variables === m.id
+      ? 'twoFactor'
+      : update.isPending && update.variables?.id === m.id
+        ? update.variables.input.role !== undefined
+          ? 'role'
+          : 'active'
+        : null;
+
+  const confirmReset = () => {
+    if (!resetting) return;
+    resetTwoFactor.mutate(resetting.id, {
+      onSuccess: (res) => {
+        toastSuccess(res.message);
+        setResetting(null);
+      },
+      onError: (error) => toastError(error, 'Não foi possível redefinir a verificação em duas etapas.'),
+    });
+  };
 
   const changeRole = (m: TeamMember, role: MemberRole) =>
     update.mutate(
@@ -243,6 +259,7 @@ export default function TeamPage() {
                   onRoleChange={(role) => changeRole(m, role)}
                   onDeactivate={() => setDeactivating(m)}
                   onReactivate={() => setActive(m, true)}
+                  onResetTwoFactor={() => setResetting(m)}
                 />
               </li>
             ))}
@@ -361,6 +378,17 @@ export default function TeamPage() {
         pendingLabel="Desativando..."
         pending={update.isPending && update.variables?.id === deactivating?.id}
         onConfirm={() => deactivating && setActive(deactivating, false, () => setDeactivating(null))}
+      />
+
+      <ConfirmDialog
+        open={resetting !== null}
+        onCancel={() => setResetting(null)}
+        title={teamMsg.resetTwoFactorTitle(resetting?.name ?? '')}
+        description={teamMsg.resetTwoFactorDescription}
+        confirmLabel={teamMsg.resetTwoFactor}
+        pendingLabel="Redefinindo..."
+        pending={resetTwoFactor.isPending}
+        onConfirm={confirmReset}
       />
 
       <ConfirmDialog
