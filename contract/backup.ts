@@ -1,6 +1,6 @@
 import './zod-locale';
 import { z } from 'zod';
-import { autoReplyInput, BOT_REPLIES_MAX, botConfigInput, botMsg, refuseRepeatedTriggers, weekdays } from './bot';
+import { BOT_REPLIES_MAX, backupAutoReplyInput, botConfigInput, botMsg, refuseRepeatedTriggers, weekdays } from './bot';
 import {
   CAMPAIGN_MESSAGE_MAX,
   CAMPAIGN_NAME_MAX,
@@ -12,6 +12,8 @@ import {
 } from './campaigns';
 import { contactsMsg, groupInput } from './contacts';
 import { contactCardInput, locationInput, MEDIA_KINDS } from './message-content';
+import { QUEUE_LIMIT, queueInput } from './queues';
+import { QUICK_REPLY_LIMIT, quickReplyInput } from './quick-replies';
 import { savedMessageInput } from './saved-messages';
 import { notificationSettingsSchema, updateWhatsappSettingsInput } from './settings';
 import { INVALID_CHARACTERS, text } from './text';
@@ -20,7 +22,8 @@ import { UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, uploadIdOf } from './uploads';
 /**
  * The account backup (`GET /api/backup`, `POST /api/backup/restore`): one JSON file with a format
  * name and version, and the account's data — contacts, groups, saved messages, campaigns with
- * their recipient lines, the bot's configuration and rules, and the settings. Never a secret: no
+ * their recipient lines, the bot's configuration and rules, the team's queues and quick replies,
+ * and the settings. Never a secret: no
  * password, session, WhatsApp key or credential, no Cloud API token (docs/decisions/013).
  */
 export const BACKUP_FORMAT = 'disparo-backup';
@@ -54,7 +57,7 @@ export const backupMsg = {
   downloadError: 'Erro ao gerar o backup. Tente novamente.',
   restoreTitle: 'Restaurar backup',
   restoreDescription:
-    'Envie um arquivo de backup do Disparo (.json). Os dados são somados aos da conta: contatos pelo telefone, grupos pelo nome e respostas automáticas pela palavra-chave. Nada é apagado nem duplicado, e campanhas restauradas não são reenviadas. As imagens enviadas voltam como imagens desta conta; o que não puder voltar é avisado.',
+    'Envie um arquivo de backup do Disparo (.json). Os dados são somados aos da conta: contatos pelo telefone, grupos e filas pelo nome, respostas automáticas pela palavra-chave e respostas rápidas pelo atalho. Nada é apagado nem duplicado, e campanhas restauradas não são reenviadas. As imagens enviadas voltam como imagens desta conta; o que não puder voltar é avisado.',
   fileLabel: 'Arquivo de backup (.json)',
   restoreButton: 'Restaurar backup',
   restoring: 'Restaurando...',
@@ -87,6 +90,16 @@ export const backupMsg = {
   nothingNew: 'Nada a restaurar: todos os dados do backup já estão na conta.',
   contactsOverLimit: (skipped: number, limit: number, label: string) =>
     `${skipped.toLocaleString('pt-BR')} contatos não foram restaurados porque o ${label} permite até ${limit.toLocaleString('pt-BR')} contatos.`,
+  queuesOverLimit: (skipped: number) =>
+    `${skipped.toLocaleString('pt-BR')} ${skipped === 1 ? 'fila não foi restaurada' : 'filas não foram restauradas'}: o limite é de ${QUEUE_LIMIT} por conta.`,
+  /** Numbers and people belong to the account where the backup was made: a restored queue has none yet. */
+  queuesNeedPeople: 'As filas restauradas vêm sem números e sem pessoas: escolha-os em Filas.',
+  quickRepliesOverLimit: (skipped: number) =>
+    `${skipped.toLocaleString('pt-BR')} ${skipped === 1 ? 'resposta rápida não foi restaurada' : 'respostas rápidas não foram restauradas'}: o limite é de ${QUICK_REPLY_LIMIT.toLocaleString('pt-BR')} por conta.`,
+  quickReplyFileNotRestored: (shortcut: string, reason: string = FILE_MISSING) =>
+    `Arquivo da resposta rápida “/${shortcut}” não foi restaurado: ${lowerFirst(reason).replace(/([^.!?])$/, '$1.')} A resposta voltou só com o texto.`,
+  duplicateQueue: 'Fila repetida no backup: cada nome de fila deve aparecer uma vez.',
+  duplicateShortcut: 'Atalho repetido no backup: cada resposta rápida deve ter o seu.',
   repliesOverLimit: (skipped: number) =>
     `${skipped.toLocaleString('pt-BR')} respostas automáticas não foram restauradas: o limite é de ${BOT_REPLIES_MAX.toLocaleString('pt-BR')} por conta.`,
   /** The images section of a file (`media`): shape problems refuse the file, as any other section's. */
@@ -134,6 +147,8 @@ const SECTION_LABELS: Record<string, string> = {
   campaigns: 'campanha',
   recipients: 'destinatário',
   autoReplies: 'resposta automática',
+  queues: 'fila',
+  quickReplies: 'resposta rápida',
   buttons: 'botão',
   templateVariables: 'variável do modelo',
   targetGroups: 'grupo do público',
@@ -343,6 +358,26 @@ export function backupCampaignContent(
 
 const bot = botConfigInput.shape;
 
+/**
+ * A queue: its name (its identity), hours, out-of-hours message and how it gives conversations
+ * out. Not its numbers nor its people: those are the account's where it was made.
+ */
+export const backupQueue = z.object({
+  name: queueInput.shape.name,
+  hours: queueInput.shape.hours,
+  outOfHoursMessage: queueInput.shape.outOfHoursMessage,
+  assignment: queueInput.shape.assignment,
+  createdAt: isoDate().optional(),
+});
+export type BackupQueue = z.input<typeof backupQueue>;
+
+/** A quick reply (its shortcut is its identity); `mediaUrl` (`upload:<id>`) is carried with its file. */
+export const backupQuickReply = quickReplyInput.extend({
+  mediaUrl: z.string().max(2048).nullish(),
+  createdAt: isoDate().optional(),
+});
+export type BackupQuickReply = z.input<typeof backupQuickReply>;
+
 /** The bot's configuration and its rules, as `POST /api/bot-config` takes them (business hours live in settings). */
 export const backupBot = z
   .object({
@@ -353,7 +388,7 @@ export const backupBot = z
     outOfHoursMessage: bot.outOfHoursMessage,
     aiInstructions: bot.aiInstructions,
     handoffMinutes: bot.handoffMinutes,
-    autoReplies: z.array(autoReplyInput).max(BOT_REPLIES_MAX, botMsg.tooManyReplies).default([]),
+    autoReplies: z.array(backupAutoReplyInput).max(BOT_REPLIES_MAX, botMsg.tooManyReplies).default([]),
   })
   .superRefine((c, ctx) => refuseRepeatedTriggers(c.autoReplies, ctx));
 export type BackupBot = z.input<typeof backupBot>;
@@ -411,6 +446,15 @@ export const backupFile = z.object({
   bot: backupBot.optional(),
   groups: z.array(backupGroup).default([]),
   savedMessages: z.array(backupSavedMessage).default([]),
+  /** Added after version 1's first files: optional, so older files restore and older servers ignore them. */
+  queues: z
+    .array(backupQueue)
+    .max(QUEUE_LIMIT * 4)
+    .default([]),
+  quickReplies: z
+    .array(backupQuickReply)
+    .max(QUICK_REPLY_LIMIT * 4)
+    .default([]),
   contacts: z.array(backupContact).default([]),
   campaigns: z.array(backupCampaign.superRefine(backupCampaignContent)).default([]),
   media: z.array(backupMediaItem).max(BACKUP_MEDIA_MAX_COUNT, backupMsg.mediaTooMany).optional(),
@@ -454,6 +498,8 @@ export const restoreSections = [
   'autoReplies',
   'botConfig',
   'settings',
+  'queues',
+  'quickReplies',
 ] as const;
 export type RestoreSection = (typeof restoreSections)[number];
 
@@ -467,6 +513,9 @@ export const restoreResult = z.object({
   autoReplies: restoreCounts,
   botConfig: restoreCounts,
   settings: restoreCounts,
+  /** Ours, beside the spec's answer: the team's queues (by name) and quick replies (by shortcut). */
+  queues: restoreCounts,
+  quickReplies: restoreCounts,
   /**
    * What could not be brought back, one sentence each ('Imagem da campanha “Black Friday” não pôde
    * ser restaurada: …'). Beside the spec's answer: a client that does not know it reads `message`,
@@ -489,6 +538,8 @@ const NOUNS: Record<RestoreSection, { one: string; many: string; feminine: boole
   autoReplies: { one: 'resposta automática', many: 'respostas automáticas', feminine: true },
   botConfig: { one: 'configuração do chatbot', many: 'configurações do chatbot', feminine: true },
   settings: { one: 'configuração da conta', many: 'configurações da conta', feminine: true },
+  queues: { one: 'fila', many: 'filas', feminine: true },
+  quickReplies: { one: 'resposta rápida', many: 'respostas rápidas', feminine: true },
 };
 
 /**

@@ -282,6 +282,15 @@ export const autoReplyInput = autoReplyFields.transform(toRule);
 export type AutoReplyInput = z.input<typeof autoReplyInput>;
 
 /**
+ * A rule as a backup keeps it (contract/backup.ts): `queue` names the queue (Filas) it hands the
+ * conversation to by the queue's name, since ids are the account's own; a restore points the rule
+ * at the restoring account's queue of that name.
+ */
+export const backupAutoReplyInput = autoReplyFields
+  .extend({ queue: text().trim().max(100).optional() })
+  .transform((r, ctx) => ({ ...toRule(r, ctx), queue: r.queue }));
+
+/**
  * `POST /api/bot-config/auto-replies` and `PUT /api/bot-config/auto-replies/{id}`: one rule in the
  * manager's shape of SPEC §3 (trigger, response, type, buttons, imageUrl, isActive), checked as in
  * a whole save; the id is the path's.

@@ -13,6 +13,8 @@ import {
   type BackupFile,
   type BackupFilesSummary,
   type BackupGroup,
+  type BackupQueue,
+  type BackupQuickReply,
   type BackupRecipient,
   type BackupSavedMessage,
   type BackupSettings,
@@ -35,12 +37,22 @@ import { contactsMsg } from '../../../contract/contacts';
 import { mediaMsg } from '../../../contract/media';
 import { unknownVariable } from '../../../contract/personalize';
 import { contactLimitFor, planLabel } from '../../../contract/plans';
+import { quickRepliesMsg } from '../../../contract/quick-replies';
 import { isHttpUrl, SAVED_MESSAGE_TEXT_MAX, savedMessagesMsg } from '../../../contract/saved-messages';
 import { UPLOAD_REF_PREFIX, uploadIdOf } from '../../../contract/uploads';
 import { accountSql, ofAccount } from '../../db/account-scope';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
-import { campaignRecipients, campaigns, contacts, groups, mediaUploads, savedMessages } from '../../db/schema';
+import {
+  campaignRecipients,
+  campaigns,
+  contacts,
+  groups,
+  mediaUploads,
+  queues,
+  quickReplies,
+  savedMessages,
+} from '../../db/schema';
 import { AppError } from '../../errors';
 import type { AppState } from '../../lib/app-state';
 import { linkProblem, type OutboundPolicy } from '../../lib/outbound-fetch';
@@ -52,6 +64,8 @@ import { getBotConfig, restoreBot, ruleContent } from '../chatbot';
 import { type Account, contactsChanged, lockRemainingSlots, restoreContacts } from '../contacts';
 import { restoreGroups } from '../groups';
 import { restoreSavedMessages } from '../messages';
+import { restoreQueues } from '../queues';
+import { restoreQuickReplies } from '../quick-replies';
 import { getAccountSettings, notificationSettingsOf, restoreSettings, whatsappSettingsOf } from '../settings';
 import { bytesOut, makeUploadRoom, saveUpload } from '../uploads';
 import { base64Pieces, restoreStoreFile } from './backup-files';
@@ -85,8 +99,9 @@ async function settingsSection(db: Db, userId: string): Promise<BackupSettings> 
   };
 }
 
-async function botSection(db: Db, userId: string): Promise<BackupBot> {
+async function botSection(db: Db, userId: string, queueNames: Map<string, string>): Promise<BackupBot> {
   const c = await getBotConfig(db, userId, { aiAvailable: false });
+  const queueOf = (id: string | null | undefined) => (id ? queueNames.get(id.toLowerCase()) : undefined);
   return {
     isEnabled: c.isEnabled,
     welcomeMessage: c.welcomeMessage,
@@ -95,8 +110,46 @@ async function botSection(db: Db, userId: string): Promise<BackupBot> {
     outOfHoursMessage: c.outOfHoursMessage,
     aiInstructions: c.aiInstructions,
     handoffMinutes: c.handoffMinutes,
-    autoReplies: c.autoReplies.map(ruleContent),
+    autoReplies: c.autoReplies.map((r) => {
+      const queue = queueOf(r.queueId);
+      return queue ? { ...ruleContent(r), queue } : ruleContent(r);
+    }),
   };
+}
+
+/** The team's queues without their numbers and people (the account's own where the backup was made). */
+async function queuesSection(db: Db, userId: string): Promise<{ list: BackupQueue[]; names: Map<string, string> }> {
+  const rows = await db
+    .select()
+    .from(queues)
+    .where(ofAccount(queues, userId))
+    .orderBy(asc(queues.createdAt), asc(queues.id));
+  return {
+    list: rows.map((q) => ({
+      name: q.name,
+      hours: (q.hours as BackupQueue['hours']) ?? null,
+      outOfHoursMessage: q.outOfHoursMessage,
+      assignment: q.assignment,
+      createdAt: q.createdAt.toISOString(),
+    })),
+    names: new Map(rows.map((q) => [q.id.toLowerCase(), q.name])),
+  };
+}
+
+async function quickRepliesSection(db: Db, userId: string): Promise<BackupQuickReply[]> {
+  const rows = await db
+    .select()
+    .from(quickReplies)
+    .where(ofAccount(quickReplies, userId))
+    .orderBy(asc(quickReplies.shortcut));
+  return rows.map((r) =>
+    compact({
+      shortcut: r.shortcut,
+      text: r.text,
+      mediaUrl: r.mediaUploadId ? `${UPLOAD_REF_PREFIX}${r.mediaUploadId.toLowerCase()}` : undefined,
+      createdAt: r.createdAt.toISOString(),
+    }),
+  );
 }
 
 async function groupsSection(db: Db, userId: string): Promise<BackupGroup[]> {
@@ -239,6 +292,9 @@ async function mediaPlan(db: Db, userId: string): Promise<MediaPlan> {
         union all
         select ${ref('image_url')}, created_at, false from auto_replies
           where ${accountSql(userId)} and ${isRef('image_url')}
+        union all
+        select media_upload_id::text, created_at, true from quick_replies
+          where ${accountSql(userId)} and media_upload_id is not null
       ) r on r.ref = u.id::text
       where ${accountSql(userId, 'u.user_id')}
         and (r.image or (u.origin = 'upload' and u.storage_key is not null))
@@ -277,14 +333,17 @@ interface MediaPlan {
  * transaction would hold its one connection for as long as the download takes.
  */
 export async function exportBackup(db: Db, userId: string, store: MediaStore): Promise<AsyncGenerator<string>> {
+  const queueList = await queuesSection(db, userId);
   const head = {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
     exportedAt: new Date().toISOString(),
     settings: await settingsSection(db, userId),
-    bot: await botSection(db, userId),
+    bot: await botSection(db, userId, queueList.names),
     groups: await groupsSection(db, userId),
     savedMessages: await savedMessagesSection(db, userId),
+    queues: queueList.list,
+    quickReplies: await quickRepliesSection(db, userId),
   };
   const campaignRows = await db
     .select()
@@ -585,6 +644,20 @@ export async function parseBackup(
     if (groupNames.has(key)) throw refuse(['groups', i, 'name'], backupMsg.duplicateGroup);
     groupNames.add(key);
   }
+  const queueNames = new Set<string>();
+  for (const [i, q] of backup.queues.entries()) {
+    const key = q.name.toLowerCase();
+    if (queueNames.has(key)) throw refuse(['queues', i, 'name'], backupMsg.duplicateQueue);
+    queueNames.add(key);
+  }
+  const shortcuts = new Set<string>();
+  for (const [i, r] of backup.quickReplies.entries()) {
+    if (shortcuts.has(r.shortcut)) throw refuse(['quickReplies', i, 'shortcut'], backupMsg.duplicateShortcut);
+    shortcuts.add(r.shortcut);
+    // Only a file of the account's: the server fetches no link for a quick reply.
+    if (r.mediaUrl && !uploadOf(r.mediaUrl))
+      throw refuse(['quickReplies', i, 'mediaUrl'], quickRepliesMsg.mediaInvalid);
+  }
   for (const [i, m] of backup.savedMessages.entries()) {
     // The same rules as a saved message written in the app: HTML sanitised, WhatsApp's length.
     if (m.contentType === 'html') m.content = sanitizeMessageHtml(m.content);
@@ -799,15 +872,31 @@ export async function restoreBackup(
         return file;
       };
       const settings = backup.settings ? await restoreSettings(t, userId, backup.settings) : zeroCounts();
+      // Before the bot: a rule names its queue, which may come with the file.
+      const queueResult = await restoreQueues(t, userId, backup.queues);
       const bot = backup.bot
-        ? await restoreBot(t, userId, backup.bot, opts.aiAvailable, {
-            own,
-            skipFile: (trigger) => warn(backupMsg.ruleFileNotRestored(trigger)),
-            restoreFile: async (id, rule) =>
-              (await restoreFile(id, (reason) => backupMsg.ruleFileNotRestored(rule.trigger, reason), rule.type))?.id ??
-              null,
-          })
+        ? await restoreBot(
+            t,
+            userId,
+            backup.bot,
+            opts.aiAvailable,
+            {
+              own,
+              skipFile: (trigger) => warn(backupMsg.ruleFileNotRestored(trigger)),
+              restoreFile: async (id, rule) =>
+                (await restoreFile(id, (reason) => backupMsg.ruleFileNotRestored(rule.trigger, reason), rule.type))
+                  ?.id ?? null,
+            },
+            (name) => queueResult.idOf.get(name.toLowerCase()),
+          )
         : { config: zeroCounts(), rules: zeroCounts() };
+      const quickReplyCounts = await restoreQuickReplies(
+        t,
+        userId,
+        backup.quickReplies,
+        async (id, shortcut) =>
+          (await restoreFile(id, (reason) => backupMsg.quickReplyFileNotRestored(shortcut, reason)))?.id ?? null,
+      );
       const groupCounts = await restoreGroups(t, userId, backup.groups);
       const messageCounts = await restoreSavedMessages(
         t,
@@ -849,6 +938,8 @@ export async function restoreBackup(
           autoReplies: bot.rules,
           botConfig: bot.config,
           settings,
+          queues: queueResult.counts,
+          quickReplies: quickReplyCounts,
         },
         recipients: campaignResult.recipients,
       };
@@ -867,6 +958,9 @@ export async function restoreBackup(
   if (counts.contacts.skipped && limit !== null)
     notes.push(backupMsg.contactsOverLimit(counts.contacts.skipped, limit, planLabel(account.planType)));
   if (counts.autoReplies.skipped) notes.push(backupMsg.repliesOverLimit(counts.autoReplies.skipped));
+  if (counts.queues.skipped) notes.push(backupMsg.queuesOverLimit(counts.queues.skipped));
+  if (counts.queues.added) notes.push(backupMsg.queuesNeedPeople);
+  if (counts.quickReplies.skipped) notes.push(backupMsg.quickRepliesOverLimit(counts.quickReplies.skipped));
   if (warnings.length) notes.push(backupMsg.imagesNotRestored(warnings.length));
   const listed = warnings.slice(0, WARNINGS_LISTED);
   if (warnings.length > listed.length) listed.push(backupMsg.moreWarnings(warnings.length - listed.length));

@@ -399,6 +399,8 @@ export async function restoreBot(
     skipFile: (trigger: string) => void;
     restoreFile?: (id: string, rule: { trigger: string; type: string }) => Promise<string | null>;
   },
+  /** The account's queue of a name (the backup names a rule's queue): the restored rule hands off to it. */
+  queueOf?: (name: string) => string | undefined,
 ): Promise<{ config: RestoreCounts; rules: RestoreCounts }> {
   const config = zeroCounts();
   const rules = zeroCounts();
@@ -464,6 +466,7 @@ export async function restoreBot(
     fresh.push({
       userId,
       ...ruleContent({ ...r, mediaUrl }),
+      queueId: (r.queue && queueOf?.(r.queue)) || null,
       position: position++,
     });
   }

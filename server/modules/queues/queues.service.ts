@@ -1,4 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
+import { type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import { QUEUE_LIMIT, type Queue, type QueueInput, queuesMsg } from '../../../contract/queues';
 import { lockAccount } from '../../db/account-lock';
 import { accountSql, ofAccount } from '../../db/account-scope';
@@ -117,4 +118,50 @@ export async function deleteQueue(db: Db, userId: string, id: string): Promise<v
     .where(ofAccount(queues, userId, eq(queues.id, id)))
     .returning({ id: queues.id });
   if (!gone.length) throw new AppError('NOT_FOUND', queuesMsg.notFound);
+}
+
+// Restore (modules/backup)
+
+/**
+ * The backup's queues by name (as people tell them apart, case aside): a name the account has
+ * keeps its own queue; the others are added, without numbers or people (those were the other
+ * account's), up to QUEUE_LIMIT, under the account's queues lock. Answers the account's queue
+ * id of every name, to point the restored bot rules at.
+ */
+export async function restoreQueues(
+  t: Db,
+  userId: string,
+  list: ReadonlyArray<Pick<QueueInput, 'name' | 'hours' | 'outOfHoursMessage' | 'assignment'> & { createdAt?: string }>,
+): Promise<{ counts: RestoreCounts; idOf: Map<string, string> }> {
+  const counts = zeroCounts();
+  await lockAccount(t, userId, 'queues');
+  const existing = await t.select({ id: queues.id, name: queues.name }).from(queues).where(ofAccount(queues, userId));
+  const idOf = new Map(existing.map((q) => [q.name.toLowerCase(), q.id]));
+  let room = QUEUE_LIMIT - existing.length;
+  for (const q of list) {
+    const key = q.name.toLowerCase();
+    if (idOf.has(key)) {
+      counts.unchanged++;
+      continue;
+    }
+    if (room <= 0) {
+      counts.skipped++;
+      continue;
+    }
+    const [row] = await t
+      .insert(queues)
+      .values({
+        userId,
+        name: q.name,
+        hours: q.hours,
+        outOfHoursMessage: q.outOfHoursMessage,
+        assignment: q.assignment,
+        ...(q.createdAt ? { createdAt: new Date(q.createdAt) } : {}),
+      })
+      .returning({ id: queues.id });
+    idOf.set(key, row.id);
+    room--;
+    counts.added++;
+  }
+  return { counts, idOf };
 }

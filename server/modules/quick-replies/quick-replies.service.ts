@@ -1,4 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
+import { type RestoreCounts, zeroCounts } from '../../../contract/backup';
 import {
   QUICK_REPLY_LIMIT,
   type QuickReply,
@@ -138,4 +139,50 @@ export async function deleteQuickReply(db: Db, userId: string, id: string): Prom
     .where(ofAccount(quickReplies, userId, eq(quickReplies.id, id)))
     .returning({ id: quickReplies.id });
   if (!gone.length) throw new AppError('NOT_FOUND', quickRepliesMsg.notFound);
+}
+
+// Restore (modules/backup)
+
+/**
+ * The backup's quick replies by shortcut: one the account has keeps its own; the others are added
+ * up to QUICK_REPLY_LIMIT, under the account's quick replies lock. A reply's file comes back through
+ * `restoreFile` (the account's upload id, or null once it has said why not: the text comes back alone).
+ */
+export async function restoreQuickReplies(
+  t: Db,
+  userId: string,
+  list: ReadonlyArray<{ shortcut: string; text: string; mediaUrl?: string | null; createdAt?: string }>,
+  restoreFile: (id: string, shortcut: string) => Promise<string | null>,
+): Promise<RestoreCounts> {
+  const counts = zeroCounts();
+  await lockAccount(t, userId, 'quickReplies');
+  const existing = await t
+    .select({ shortcut: quickReplies.shortcut })
+    .from(quickReplies)
+    .where(ofAccount(quickReplies, userId));
+  const taken = new Set(existing.map((r) => r.shortcut));
+  let room = QUICK_REPLY_LIMIT - existing.length;
+  for (const r of list) {
+    if (taken.has(r.shortcut)) {
+      counts.unchanged++;
+      continue;
+    }
+    if (room <= 0) {
+      counts.skipped++;
+      continue;
+    }
+    const fileId = r.mediaUrl ? namedUploadId(r.mediaUrl) : null;
+    const mediaUploadId = fileId ? await restoreFile(fileId.toLowerCase(), r.shortcut) : null;
+    await t.insert(quickReplies).values({
+      userId,
+      shortcut: r.shortcut,
+      text: r.text,
+      mediaUploadId,
+      ...(r.createdAt ? { createdAt: new Date(r.createdAt), updatedAt: new Date(r.createdAt) } : {}),
+    });
+    taken.add(r.shortcut);
+    room--;
+    counts.added++;
+  }
+  return counts;
 }

@@ -29,6 +29,8 @@ const SECTION_LABELS: Record<RestoreSection, string> = {
   autoReplies: 'Respostas automáticas',
   botConfig: 'Configuração do chatbot',
   settings: 'Configurações da conta',
+  queues: 'Filas',
+  quickReplies: 'Respostas rápidas',
 };
 
 const isJsonFile = (file: File) => /\.json$/i.test(file.name) || file.type === 'application/json';
