@@ -90,6 +90,9 @@ export const conversationSchema = z.object({
   numberLabel: z.string().nullable().optional(),
   /** Ours: who wrote the last message when it is outbound ('bot' or 'manual'; campaigns leave it as it was). */
   lastSource: z.enum(messageSources).nullable().optional(),
+  /** Ours, the team's: who wrote the last message when it is a person's answer (a login's id), and their name. */
+  lastAuthorId: z.string().nullable().optional(),
+  lastAuthorName: z.string().nullable().optional(),
   /** Ours, the team's: where it stands, who has it (a member's id, the owner's for the owner) and their name. */
   status: z.enum(conversationStatuses).optional(),
   assigneeId: z.string().nullable().optional(),

@@ -60,12 +60,17 @@ test('an agent takes a conversation from Sem responsável, answers with a quick 
   await expect(answer).toContainText('Ana Atendente');
   await agent.getByRole('button', { name: 'Resolver' }).click();
   await expect(agent.getByTestId('conversation-status')).toHaveText('Resolvida');
+  // In the agent's own list the answer is theirs.
+  await filters.getByRole('tab', { name: 'Resolvidas' }).click();
+  await expect(agent.getByTestId('conversation-item')).toContainText('Você: Olá, Bruno! Já vejo isso.');
   await agent.screenshot(shot('team-inbox-agent-1366'));
 
   // The owner: who has it, who answered, and a note for the team only.
   await page.goto(`/conversations?phone=${phone}`);
   await page.getByRole('tablist', { name: 'Filtrar conversas' }).getByRole('tab', { name: 'Resolvidas' }).click();
   await expect(page.getByTestId('conversation-item-assignee')).toHaveText('Com Ana Atendente');
+  // The list names who answered last.
+  await expect(page.getByTestId('conversation-item')).toContainText('Ana: Olá, Bruno! Já vejo isso.');
   await expect(page.getByTestId('conversation-message').filter({ hasText: 'Olá, Bruno! Já vejo isso.' })).toContainText(
     'Ana Atendente',
   );

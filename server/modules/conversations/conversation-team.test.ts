@@ -89,6 +89,24 @@ describe('a conversation worked by a team', () => {
     expect(messages.at(-1)).toMatchObject({ source: 'manual', author: agent.member.name, text: 'Posso ajudar, sim!' });
   });
 
+  it('the list names who wrote the last answer, for the owner and the rest of the team', async () => {
+    const { owner, agent, from, as } = await teamWithConversation();
+    const lastOf = async (cookie: string) =>
+      (await as(cookie)('GET', '/api/conversations'))
+        .json()
+        .conversations.find((c: { phone: string }) => c.phone === from);
+    // The contact's message: nobody of the team wrote it.
+    expect(await lastOf(owner.cookie)).not.toHaveProperty('lastAuthorId');
+    await as(agent.cookie)('POST', `/api/conversations/${from}/messages`, { text: 'Posso ajudar, sim!' });
+    expect(await lastOf(owner.cookie)).toMatchObject({
+      lastSource: 'manual',
+      lastAuthorId: agent.member.id,
+      lastAuthorName: agent.member.name,
+    });
+    await as(owner.cookie)('POST', `/api/conversations/${from}/messages`, { text: 'Eu assumo daqui.' });
+    expect(await lastOf(agent.cookie)).toMatchObject({ lastAuthorId: owner.user.id, lastAuthorName: owner.user.name });
+  });
+
   it('refuses a member of another account, a deactivated member, and bad filters, in pt-BR', async () => {
     const { owner, agent, from, as } = await teamWithConversation();
     const stranger = await newCustomer(ctx);

@@ -36,6 +36,8 @@ interface ConversationRow {
   taken_over_until: Date | string | null;
   number_label?: string | null;
   last_source?: Conversation['lastSource'];
+  last_author_id?: string | null;
+  last_author_name?: string | null;
   status: ConversationStatus;
   assignee_id: string | null;
   assignee_name: string | null;
@@ -90,6 +92,9 @@ function toConversation(r: ConversationRow, now = new Date()): Conversation {
     connectionId: r.connection_id,
     numberLabel: r.number_label ?? null,
     lastSource: r.last_direction === 'out' ? (r.last_source ?? null) : null,
+    ...(r.last_direction === 'out' && r.last_author_id
+      ? { lastAuthorId: r.last_author_id, lastAuthorName: r.last_author_name ?? null }
+      : {}),
     status: r.status,
     assigneeId: r.assignee_id,
     assigneeName: r.assignee_name,
@@ -109,12 +114,17 @@ const selectOf = (userId: string, readerId?: string) => sql`
          ${readerId ? sql`case when r.seen_count is null then v.unread else greatest(v.inbound_count - r.seen_count, 0) end` : sql`v.unread`} as unread,
          v.taken_over_until, v.connection_id, n.label as number_label,
          v.status, v.assignee_id, a.name as assignee_name, v.queue_id, q.name as queue_name,
-         -- Who wrote the latest stored message (campaign sends do not move the list): the thread's index finds it.
-         (select m.source from conversation_messages m
+         lm.source as last_source,
+         -- A person's answer: who wrote it (a reply stored before the team named its author is the owner's).
+         case when lm.source = 'manual' then coalesce(lm.author_id, v.user_id) end as last_author_id,
+         case when lm.source = 'manual' then la.name end as last_author_name
+  from conversations v
+  -- Who wrote the latest stored message (campaign sends do not move the list): the thread's index finds it.
+  left join lateral (select m.source, m.author_id from conversation_messages m
            where ${accountSql(userId, 'm.user_id')} and m.phone = v.phone and m.connection_id = v.connection_id
              and m.source <> 'note'
-           order by m.created_at desc limit 1) as last_source
-  from conversations v
+           order by m.created_at desc limit 1) lm on true
+  left join users la on la.id = coalesce(lm.author_id, v.user_id)
   left join contacts c on ${accountSql(userId, 'c.user_id')} and c.phone = '+' || v.phone
   left join connections n on n.id = v.connection_id and ${accountSql(userId, 'n.user_id')}
   -- The assignee is one of the account's logins (its owner, or a member: assignConversation checks).

@@ -171,6 +171,17 @@ describe('list items', () => {
     expect(previewText(conversation({ lastMessageText: 'Pode sim', lastDirection: 'out', lastSource: 'manual' }))).toBe(
       'Você: Pode sim',
     );
+    // A teammate's answer names them (first name); one's own stays 'Você'.
+    const byAna = conversation({
+      lastMessageText: 'Já verifiquei',
+      lastDirection: 'out',
+      lastSource: 'manual',
+      lastAuthorId: 'ana-id',
+      lastAuthorName: 'Ana Paula Souza',
+    });
+    expect(previewText(byAna, 'owner-id')).toBe('Ana: Já verifiquei');
+    expect(previewText(byAna, 'ana-id')).toBe('Você: Já verifiquei');
+    expect(previewText({ ...byAna, lastAuthorName: null }, 'owner-id')).toBe('Você: Já verifiquei');
     expect(previewText(conversation({ lastMessageText: '  ' }))).toBe('Imagem');
     const long = previewText(conversation({ lastMessageText: 'a'.repeat(200) }));
     expect(long).toHaveLength(80);

@@ -267,15 +267,19 @@ function truncateText(text: string, max: number): string {
 
 /**
  * The list item's last message on one line: 'Chatbot: ' for the bot's reply, 'Nota interna: ' for the
- * team's note, 'Você: ' for a person's (or an outbound message of unknown author), 'Imagem' for a
- * message without text.
+ * team's note, 'Você: ' for one's own answer (or an outbound message of unknown author), the first
+ * name of the teammate who answered ('Ana: '), 'Imagem' for a message without text.
  */
-export function previewText(c: Pick<Conversation, 'lastMessageText' | 'lastDirection' | 'lastSource'>): string {
+export function previewText(
+  c: Pick<Conversation, 'lastMessageText' | 'lastDirection' | 'lastSource' | 'lastAuthorId' | 'lastAuthorName'>,
+  selfId?: string,
+): string {
   const flat = c.lastMessageText.replace(/\s+/g, ' ').trim() || 'Imagem';
   const text = truncateText(flat, PREVIEW_MAX);
   if (c.lastDirection !== 'out') return text;
   if (c.lastSource === 'bot' || c.lastSource === 'note') return `${messageSourceLabels[c.lastSource]}: ${text}`;
-  return `Você: ${text}`;
+  const teammate = c.lastAuthorId && c.lastAuthorId !== selfId ? c.lastAuthorName?.trim().split(/\s+/)[0] : '';
+  return `${teammate || 'Você'}: ${text}`;
 }
 
 /** '3', or '99+' past 99. */

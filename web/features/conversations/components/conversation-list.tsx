@@ -56,6 +56,7 @@ function ConversationItem({
   selected,
   showNumber,
   now,
+  selfId,
   onSelect,
 }: {
   conversation: Conversation;
@@ -63,6 +64,8 @@ function ConversationItem({
   /** The account has several numbers: the row says which one the contact wrote to. */
   showNumber: boolean;
   now: number;
+  /** The signed-in login: its own answers read 'Você:', a teammate's their first name. */
+  selfId?: string;
   onSelect: (thread: Thread) => void;
 }) {
   const unread = c.unread > 0;
@@ -100,7 +103,7 @@ function ConversationItem({
       </span>
       <span className="flex items-center gap-2">
         <span className={cn('min-w-0 flex-1 truncate text-sm', unread ? 'text-foreground' : 'text-muted-foreground')}>
-          {previewText(c)}
+          {previewText(c, selfId)}
         </span>
         {isTakenOver(c, now) ? (
           <Badge tone="yellow">
@@ -156,6 +159,7 @@ export function ConversationList({
   onQueueChange,
   selected,
   now,
+  selfId,
   onSelect,
 }: {
   list: ReturnType<typeof useConversations>;
@@ -179,6 +183,8 @@ export function ConversationList({
   /** The open conversation (a contact who wrote to two numbers has two rows: only its own is selected). */
   selected: Thread | null;
   now: number;
+  /** The signed-in login's id (whose answers read 'Você:'). */
+  selfId?: string;
   onSelect: (thread: Thread) => void;
 }) {
   const conversations = list.data?.conversations;
@@ -252,6 +258,7 @@ export function ConversationList({
               selected={selected !== null && sameThread(c, selected)}
               showNumber={numbers !== null}
               now={now}
+              selfId={selfId}
               onSelect={onSelect}
             />
           </li>

@@ -126,6 +126,7 @@ export default function ConversationsPage() {
             onQueueChange={selectQueue}
             selected={selected}
             now={now}
+            selfId={user.id}
             onSelect={select}
           />
         </div>
