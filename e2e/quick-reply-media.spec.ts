@@ -28,6 +28,9 @@ test('a quick reply carries a file: made in Configurações, used with / in Conv
   await page.screenshot(shot('quick-reply-media-dialog-1366'));
   await dialog.getByRole('button', { name: 'Criar Resposta' }).click();
   await expect(dialog).toBeHidden();
+  // The list says which replies carry a file.
+  await expect(page.getByTestId('quick-reply-item-file')).toHaveText(/tabela\.pdf/);
+  await page.screenshot(shot('quick-reply-media-list-1366'));
   const [saved] = (await (await page.request.get('/api/quick-replies')).json()).quickReplies;
   expect(saved).toMatchObject({ shortcut: 'tabela', media: { fileName: 'tabela.pdf' } });
 

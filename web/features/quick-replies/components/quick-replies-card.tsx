@@ -1,4 +1,4 @@
-import { MessageSquareText, Plus } from 'lucide-react';
+import { MessageSquareText, Paperclip, Plus } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { QUICK_REPLY_LIMIT, type QuickReply, quickRepliesMsg } from '#contract/quick-replies';
 import { ConfirmDeleteDialog, useConfirmDelete } from '#web/components/confirm-delete';
@@ -27,6 +27,17 @@ function QuickReplyItem({ reply, onEdit, onDelete }: { reply: QuickReply; onEdit
           /{reply.shortcut}
         </p>
         <p className="line-clamp-2 text-sm break-words whitespace-pre-line text-muted-foreground">{reply.text}</p>
+        {reply.media ? (
+          <p
+            className="flex min-w-0 items-center gap-1.5 text-xs text-muted-foreground"
+            data-testid="quick-reply-item-file"
+            title={reply.media.fileName ?? undefined}
+          >
+            <Paperclip aria-hidden className="size-3.5 shrink-0" />
+            <span className="sr-only">Arquivo: </span>
+            <span className="truncate">{reply.media.fileName || 'Arquivo anexado'}</span>
+          </p>
+        ) : null}
       </div>
       <div className="flex shrink-0 gap-1">
         <EditDeleteButtons name={`/${reply.shortcut}`} onEdit={onEdit} onDelete={onDelete} />
